@@ -1,0 +1,201 @@
+"""Frozen data for the Storyteller dice rules (Chapter Five: Rules).
+
+Standard library only: no I/O, no globals beyond constants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from stkit.errors import InvalidValue
+
+#: A difficulty is always from 2 to 10 (Chapter Five, "Difficulties"); 6 when nobody says otherwise.
+MIN_DIFFICULTY = 2
+MAX_DIFFICULTY = 10
+DEFAULT_DIFFICULTY = 6
+#: stkit's own bound on a dice pool, so that a typo (50000) does not hang a roll or an exact odds query.
+MAX_POOL = 1000
+
+
+class Outcome(str, Enum):
+    """What a roll comes to: at least one success, none, or none with a 1 showing (Chapter Five, "Botches")."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    BOTCH = "botch"
+
+
+class Degree(str, Enum):
+    """How well a success went (Chapter Five, "Difficulties"): 1-2 marginal, 3-4 complete, 5+ momentous."""
+
+    MARGINAL = "marginal"
+    COMPLETE = "complete"
+    MOMENTOUS = "momentous"
+
+    @classmethod
+    def of(cls, successes: int) -> Degree | None:
+        """The degree of a final result of ``successes`` (>= 0); None for zero."""
+        if successes <= 0:
+            return None
+        if successes <= 2:
+            return cls.MARGINAL
+        if successes <= 4:
+            return cls.COMPLETE
+        return cls.MOMENTOUS
+
+
+class Specialty(str, Enum):
+    """House rules for a 10 on a specialised roll. Neither is in the Revised rules chapter; both are opt-in.
+
+    - ``none``: a 10 is one success, as the rules chapter says.
+    - ``double``: a 10 counts two successes (20th-anniversary style).
+    - ``reroll``: each 10 rolls one extra die, which must itself reach the difficulty and may roll 10 again.
+    """
+
+    NONE = "none"
+    DOUBLE = "double"
+    REROLL = "reroll"
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The optional rules a table may turn on. The default is the rules chapter as written.
+
+    Attributes:
+        specialty: what a 10 does (see :class:`Specialty`).
+        extra_ones_cancel: with ``reroll``, whether a 1 on an extra die cancels a success like any other 1.
+        ones_cancel: False for the ``--ones-dont-cancel`` house rule: 1s still make a botch when nothing
+            succeeded, but never cancel a success.
+    """
+
+    specialty: Specialty = Specialty.NONE
+    extra_ones_cancel: bool = False
+    ones_cancel: bool = True
+
+    @property
+    def is_standard(self) -> bool:
+        """True when no house rule is on."""
+        return self == STANDARD_RULES
+
+
+STANDARD_RULES = HouseRules()
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """One dice pool rolled (or counted) against one difficulty.
+
+    Attributes:
+        pool: dice in the pool (1..MAX_POOL); 0 only for an automatic success, where nothing is rolled.
+        difficulty: the difficulty actually used (2..10), after any try-again raise.
+        dice: faces 1..10 in roll order; the pool's dice first, then any extra dice a ``reroll`` specialty
+            added (so ``dice[pool:]`` are the extra dice).
+        successes: dice at or above the difficulty, a 10 counting 2 under ``double``.
+        ones: the 1s that the rule of one applies to (pool dice, plus extra dice when ``extra_ones_cancel``).
+        net: ``successes - ones``, or ``successes`` when ones do not cancel; may be negative.
+        result: successes the roll finally yields: ``max(net, 0)``, plus 1 for Willpower; never below 0.
+        outcome: success when ``result >= 1``; botch when no die reached the difficulty, a 1 showed and no
+            Willpower was spent; failure otherwise.
+        degree: the degree of ``result`` (None when it is 0).
+        willpower: a Willpower point bought one success that 1s cannot cancel.
+        automatic: an automatic success, taken without rolling.
+        base_difficulty: the difficulty before a try-again raise.
+        retry: which retry of a failed task this is (0 for the first attempt).
+        rules: the house rules in force.
+    """
+
+    pool: int
+    difficulty: int
+    dice: tuple[int, ...]
+    successes: int
+    ones: int
+    net: int
+    result: int
+    outcome: Outcome
+    degree: Degree | None
+    willpower: bool = False
+    automatic: bool = False
+    base_difficulty: int | None = None
+    retry: int = 0
+    rules: HouseRules = STANDARD_RULES
+
+    @property
+    def extra_dice(self) -> tuple[int, ...]:
+        """The dice added by a ``reroll`` specialty (empty otherwise)."""
+        return self.dice[self.pool :]
+
+    @property
+    def botch(self) -> bool:
+        """True when the outcome is a botch."""
+        return self.outcome is Outcome.BOTCH
+
+    @property
+    def cancelled(self) -> int:
+        """How many successes the 1s cancelled (each such success is paired with one 1)."""
+        if not self.rules.ones_cancel:
+            return 0
+        return min(self.successes, self.ones)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict with the keys the CLI's ``--json`` promises."""
+        return {
+            "pool": self.pool,
+            "difficulty": self.difficulty,
+            "base_difficulty": self.base_difficulty if self.base_difficulty is not None else self.difficulty,
+            "retry": self.retry,
+            "dice": list(self.dice),
+            "extra_dice": list(self.extra_dice),
+            "successes": self.successes,
+            "ones": self.ones,
+            "net": self.net,
+            "result": self.result,
+            "outcome": self.outcome.value,
+            "degree": self.degree.value if self.degree else None,
+            "willpower": self.willpower,
+            "automatic": self.automatic,
+            "house_rules": {
+                "specialty": self.rules.specialty.value,
+                "extra_ones_cancel": self.rules.extra_ones_cancel,
+                "ones_cancel": self.rules.ones_cancel,
+            },
+        }
+
+
+def validate_difficulty(difficulty: int) -> int:
+    """Return ``difficulty`` if it is an integer from 2 to 10, else raise InvalidValue.
+
+    Source: Chapter Five, "Difficulties" (always from 2 to 10, no lower or higher).
+    """
+    if isinstance(difficulty, bool) or not isinstance(difficulty, int):
+        raise InvalidValue(f"difficulty {difficulty!r} is not a whole number; allowed: 2 to 10")
+    if not MIN_DIFFICULTY <= difficulty <= MAX_DIFFICULTY:
+        raise InvalidValue(f"difficulty {difficulty} is outside the allowed range 2 to 10")
+    return difficulty
+
+
+def validate_pool(pool: int) -> int:
+    """Return ``pool`` if it is a whole number of dice from 1 to MAX_POOL, else raise InvalidValue.
+
+    A pool of zero or less means the action cannot be attempted at all (Chapter Five, "Multiple Actions").
+    """
+    if isinstance(pool, bool) or not isinstance(pool, int):
+        raise InvalidValue(f"dice pool {pool!r} is not a whole number of dice; allowed: 1 to {MAX_POOL}")
+    if pool < 1:
+        raise InvalidValue(
+            f"dice pool {pool} has no dice: the action cannot be attempted (a pool needs 1 to {MAX_POOL} dice)"
+        )
+    if pool > MAX_POOL:
+        raise InvalidValue(f"dice pool {pool} is larger than stkit's limit of {MAX_POOL} dice")
+    return pool
+
+
+def retry_difficulty(difficulty: int, retry: int) -> int:
+    """The difficulty for the ``retry``-th retry of a failed task: ``difficulty + retry``, capped at 10.
+
+    Source: Chapter Five, "Try, Try Again". ``retry`` is 0 for a first attempt; negative raises InvalidValue.
+    """
+    validate_difficulty(difficulty)
+    if isinstance(retry, bool) or not isinstance(retry, int) or retry < 0:
+        raise InvalidValue(f"retry {retry!r} must be a whole number of earlier failures, 0 or more")
+    return min(difficulty + retry, MAX_DIFFICULTY)
