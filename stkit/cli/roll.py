@@ -1,5 +1,411 @@
-"""Placeholder while being written."""
+"""`stkit roll`, `stkit multi`, `stkit resisted`, `stkit teamwork`: dice pools the Storyteller way.
+
+Only typer and the standard library are imported here at module level; the dice engine and rich are
+loaded inside the commands (start-up time is part of the product).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Annotated, Optional
+
+import typer
 
 
-def register(app) -> None:  # noqa: ANN001
-    pass
+class SpecialtyChoice(str, enum.Enum):
+    none = "none"
+    double = "double"
+    reroll = "reroll"
+
+
+# Options shared by every rolling command.
+DifficultyOpt = Annotated[
+    int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10 (Chapter Five: default 6).")
+]
+SeedOpt = Annotated[
+    Optional[int], typer.Option("--seed", help="Seed the dice so the roll can be replayed exactly.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
+SpecialtyOpt = Annotated[
+    SpecialtyChoice,
+    typer.Option(
+        "--specialty",
+        case_sensitive=False,
+        help="HOUSE RULE, off by default. 'double': a 10 counts two successes (20th-anniversary style). "
+        "'reroll': each 10 rolls one extra die, which must reach the difficulty itself and may roll 10 again.",
+    ),
+]
+ExtraOnesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--extra-ones-cancel",
+        help="HOUSE RULE, with --specialty reroll: a 1 on an extra die cancels a success too (off: it does not).",
+    ),
+]
+OnesDontCancelOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ones-dont-cancel",
+        help="HOUSE RULE: 1s never cancel successes (they still botch a roll with no success).",
+    ),
+]
+
+_ROLL_CONTEXT = {"ignore_unknown_options": True}  # so that `stkit roll -3` reaches our own clear message
+_POOL_ARITH = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
+
+
+def parse_pool_number(text: str, what: str = "dice pool") -> int:
+    """A dice pool typed as a number or a sum of numbers ('5', '3+2', '7 - 1').
+
+    Raises InvalidValue when the text is not such a sum (trait names need a character sheet)."""
+    from stkit.errors import InvalidValue
+
+    if not _POOL_ARITH.match(text):
+        raise InvalidValue(
+            f"{what} {text!r} is not a number of dice (1 to 1000); trait names like "
+            f"'Dexterity + Brawl' need a character: --char NAME"
+        )
+    return eval_pool_sum(text)
+
+
+def eval_pool_sum(text: str) -> int:
+    """Add up '3 + 2 - 1' (already checked to be digits joined by + and -)."""
+    total = 0
+    for sign, digits in re.findall(r"([+-]?)\s*(\d+)", text.replace(" ", "")):
+        total += -int(digits) if sign == "-" else int(digits)
+    return total
+
+
+def parse_faces(text: str) -> list[int]:
+    """'4,7,5,8,1' (commas or spaces) -> [4, 7, 5, 8, 1]; a non-number raises InvalidValue."""
+    from stkit.errors import InvalidValue
+
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    faces = []
+    for p in parts:
+        try:
+            faces.append(int(p))
+        except ValueError:
+            raise InvalidValue(f"die face {p!r} in --dice is not a number; allowed: 1 to 10") from None
+    if not faces:
+        raise InvalidValue("--dice is empty; give the faces rolled, e.g. --dice 4,7,5,8,1")
+    return faces
+
+
+def make_rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_cancel: bool):
+    """HouseRules from the CLI flags; --extra-ones-cancel without --specialty reroll is refused."""
+    from stkit.dice import HouseRules, Specialty
+    from stkit.errors import InvalidValue
+
+    if extra_ones_cancel and specialty is not SpecialtyChoice.reroll:
+        raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
+    return HouseRules(
+        specialty=Specialty(specialty.value), extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel
+    )
+
+
+def make_rng(seed: int | None):
+    """A random.Random seeded with ``seed`` (or a fresh seed, reported in JSON so any roll can be replayed)."""
+    import random
+
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    return random.Random(seed), seed
+
+
+def pick_difficulties(values: list[int], count: int, what: str) -> list[int]:
+    """One difficulty for all, or one per roll in order."""
+    from stkit.dice import DEFAULT_DIFFICULTY, validate_difficulty
+    from stkit.errors import InvalidValue
+
+    if not values:
+        values = [DEFAULT_DIFFICULTY]
+    if len(values) == 1:
+        values = values * count
+    if len(values) != count:
+        raise InvalidValue(f"{len(values)} difficulties given for {count} {what}; give one for all, or one each")
+    for v in values:
+        validate_difficulty(v)
+    return values
+
+
+def roll_or_count(pool, difficulty, faces_text, *, rng, rules, willpower=False, retry=0):
+    """Roll ``pool`` dice, or score the physical dice in ``faces_text`` when given."""
+    from stkit.dice import count_dice, roll_pool
+
+    if faces_text is not None:
+        return count_dice(pool, difficulty, parse_faces(faces_text), rules=rules, willpower=willpower, retry=retry)
+    return roll_pool(pool, difficulty, rng=rng, rules=rules, willpower=willpower, retry=retry)
+
+
+def roll(
+    pool: Annotated[
+        str, typer.Argument(help="Dice pool: a number of dice (1 to 1000) or a sum like 3+2.", show_default=False)
+    ],
+    difficulty: DifficultyOpt = 6,
+    willpower: Annotated[
+        bool, typer.Option("--willpower", "-w", help="Spend Willpower: one extra success 1s cannot cancel.")
+    ] = False,
+    auto: Annotated[
+        bool,
+        typer.Option("--auto", help="Take one marginal success without rolling (pool must be at least the difficulty)."),
+    ] = False,
+    stressful: Annotated[
+        bool, typer.Option("--stressful", help="Combat or another stressful action: no automatic success.")
+    ] = False,
+    retry: Annotated[
+        int, typer.Option("--retry", help="This is the K-th retry of a failed task: difficulty +K (at most 10).")
+    ] = 0,
+    dice: Annotated[
+        Optional[str],
+        typer.Option("--dice", help="Count physical dice instead of rolling: the faces, e.g. 4,7,5,8,1."),
+    ] = None,
+    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    seed: SeedOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Roll a dice pool against a difficulty (Chapter Five: Rules).
+
+    Each die at or above the difficulty is a success; each 1 cancels a success (the rule of one); no
+    success die and any 1 is a botch. Examples: `stkit roll 5 -d 7`, `stkit roll 6 --dice 5,4,8,8,2,6`.
+    """
+    from stkit.dice import take_automatic_success, validate_difficulty, validate_pool
+    from stkit.errors import InvalidValue
+
+    n = parse_pool_number(pool)
+    validate_pool(n)
+    validate_difficulty(difficulty)
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    if auto and (willpower or dice is not None):
+        raise InvalidValue("--auto takes a success without rolling; it cannot go with --willpower or --dice")
+    if retry < 0:
+        raise InvalidValue(f"--retry {retry} must be 0 or more (the number of earlier failures)")
+    rng, used_seed = make_rng(seed)
+    if auto:
+        result = take_automatic_success(n, difficulty, stressful=stressful, retry=retry)
+    else:
+        result = roll_or_count(n, difficulty, dice, rng=rng, rules=rules, willpower=willpower, retry=retry)
+    from stkit.cli import render
+
+    if json_out:
+        data = result.to_dict()
+        data["seed"] = None if dice is not None or auto else used_seed
+        render.print_json(data)
+    else:
+        render.print_roll(result)
+
+
+def multi(
+    pools: Annotated[list[str], typer.Argument(help="The dice pool of each action, in the order declared.")],
+    difficulty: Annotated[
+        Optional[list[int]],
+        typer.Option("--difficulty", "-d", help="Difficulty for all actions, or repeat once per action (2 to 10)."),
+    ] = None,
+    dice: Annotated[
+        Optional[list[str]],
+        typer.Option("--dice", help="Physical dice for each action that can be attempted, in order (repeat)."),
+    ] = None,
+    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    seed: SeedOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Several actions in one turn (Chapter Five, "Multiple Actions").
+
+    With N actions declared, the first loses N dice and each later one a die more (N+1, N+2, ...). An
+    action left with no dice cannot be attempted and is not rolled. Example: `stkit multi 7 6 6` gives 4, 2, 1.
+    """
+    from stkit.dice import ActionSlot, multiple_action_penalties, validate_pool
+    from stkit.errors import InvalidValue
+
+    declared = [parse_pool_number(p) for p in pools]
+    for p in declared:
+        validate_pool(p)
+    diffs = pick_difficulties(difficulty or [], len(declared), "actions")
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    penalties = multiple_action_penalties(len(declared))
+    possible = sum(1 for p, pen in zip(declared, penalties) if p - pen >= 1)
+    faces = list(dice or [])
+    if faces and len(faces) != possible:
+        raise InvalidValue(f"{len(faces)} --dice given but {possible} of the actions can be attempted; give one each")
+    rng, used_seed = make_rng(seed)
+    slots, it = [], iter(faces)
+    for p, pen, d in zip(declared, penalties, diffs):
+        left = p - pen
+        result = None
+        if left >= 1:
+            result = roll_or_count(left, d, next(it) if faces else None, rng=rng, rules=rules)
+        slots.append(ActionSlot(p, pen, left, result))
+    from stkit.cli import render
+
+    if json_out:
+        render.print_json(
+            {
+                "actions": [
+                    {
+                        "action": i + 1,
+                        "declared_pool": s.declared_pool,
+                        "penalty": s.penalty,
+                        "pool": s.pool,
+                        "possible": s.possible,
+                        "roll": s.roll.to_dict() if s.roll else None,
+                    }
+                    for i, s in enumerate(slots)
+                ],
+                "seed": None if faces else used_seed,
+            }
+        )
+        return
+    from rich.text import Text
+
+    out = render.console()
+    out.print(Text(f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more", style="dim"))
+    for i, s in enumerate(slots, 1):
+        title = f"Action {i} (pool {s.declared_pool} - {s.penalty})"
+        if s.roll is None:
+            out.print(Text(f"{title}: no dice left, this action cannot be attempted", style="yellow bold"))
+        else:
+            render.print_roll(s.roll, title=title)
+
+
+def resisted(
+    pool_a: Annotated[str, typer.Argument(help="Dice pool of side A.")],
+    pool_b: Annotated[str, typer.Argument(help="Dice pool of side B.")],
+    difficulty: DifficultyOpt = 6,
+    difficulty_b: Annotated[
+        Optional[int], typer.Option("--difficulty-b", help="Side B's difficulty when it differs from A's.")
+    ] = None,
+    dice_a: Annotated[Optional[str], typer.Option("--dice-a", help="Physical dice for side A.")] = None,
+    dice_b: Annotated[Optional[str], typer.Option("--dice-b", help="Physical dice for side B.")] = None,
+    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    seed: SeedOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A resisted action (Chapter Five, "Resisted Actions"): both sides roll; the one with more successes
+    keeps only the margin over the other; a tie leaves nobody a success.
+
+    Example (the moot plea): `stkit resisted 6 7 -d 8`.
+    """
+    from stkit.dice import resolve_resisted, validate_difficulty, validate_pool
+
+    a_n, b_n = parse_pool_number(pool_a, "side A's dice pool"), parse_pool_number(pool_b, "side B's dice pool")
+    validate_pool(a_n)
+    validate_pool(b_n)
+    validate_difficulty(difficulty)
+    d_b = difficulty if difficulty_b is None else validate_difficulty(difficulty_b)
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    rng, used_seed = make_rng(seed)
+    a = roll_or_count(a_n, difficulty, dice_a, rng=rng, rules=rules)
+    b = roll_or_count(b_n, d_b, dice_b, rng=rng, rules=rules)
+    res = resolve_resisted(a, b)
+    from stkit.cli import render
+
+    if json_out:
+        render.print_json(
+            {
+                "a": a.to_dict(),
+                "b": b.to_dict(),
+                "winner": res.winner,
+                "margin": res.margin,
+                "degree": res.degree.value if res.degree else None,
+                "botches": {"a": a.botch, "b": b.botch},
+                "seed": None if dice_a is not None and dice_b is not None else used_seed,
+            }
+        )
+        return
+    from rich.text import Text
+
+    render.print_roll(a, title="Side A")
+    render.print_roll(b, title="Side B")
+    out = render.console()
+    if res.winner is None:
+        out.print(Text(f"Tie at {a.result}: nobody keeps any success", style="yellow bold"))
+    else:
+        word = "success" if res.margin == 1 else "successes"
+        out.print(
+            Text(
+                f"Side {res.winner.upper()} wins with {res.margin} {word} ({res.degree.value}) "
+                f"after {a.result} vs {b.result}",
+                style="green bold",
+            )
+        )
+
+
+def teamwork(
+    pools: Annotated[list[str], typer.Argument(help="Each participant's own dice pool (pools are never merged).")],
+    difficulty: Annotated[
+        Optional[list[int]],
+        typer.Option("--difficulty", "-d", help="Difficulty for everyone, or repeat once per participant (2 to 10)."),
+    ] = None,
+    botch_spoils: Annotated[
+        bool,
+        typer.Option("--botch-spoils/--no-botch-spoils", help="One participant's botch ruins the whole effort."),
+    ] = True,
+    dice: Annotated[
+        Optional[list[str]], typer.Option("--dice", help="Physical dice for each participant, in order (repeat).")
+    ] = None,
+    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    seed: SeedOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Teamwork (Chapter Five, "Teamwork"): each participant rolls separately and the successes are added.
+
+    By default one botch spoils everyone's work. Example: `stkit teamwork 4 5 3 -d 7`.
+    """
+    from stkit.dice import combine_teamwork, validate_pool
+    from stkit.errors import InvalidValue
+
+    ns = [parse_pool_number(p) for p in pools]
+    for n in ns:
+        validate_pool(n)
+    diffs = pick_difficulties(difficulty or [], len(ns), "participants")
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    faces = list(dice or [])
+    if faces and len(faces) != len(ns):
+        raise InvalidValue(f"{len(faces)} --dice given for {len(ns)} participants; give one each")
+    rng, used_seed = make_rng(seed)
+    rolls = [roll_or_count(n, d, faces[i] if faces else None, rng=rng, rules=rules) for i, (n, d) in enumerate(zip(ns, diffs))]
+    team = combine_teamwork(rolls, botch_spoils=botch_spoils)
+    from stkit.cli import render
+
+    if json_out:
+        render.print_json(
+            {
+                "rolls": [r.to_dict() for r in rolls],
+                "total": team.total,
+                "outcome": team.outcome.value,
+                "degree": team.degree.value if team.degree else None,
+                "spoiled": team.spoiled,
+                "botch_spoils": team.botch_spoils,
+                "seed": None if faces else used_seed,
+            }
+        )
+        return
+    from rich.text import Text
+
+    for i, r in enumerate(rolls, 1):
+        render.print_roll(r, title=f"Participant {i}")
+    out = render.console()
+    if team.spoiled:
+        out.print(Text(" BOTCH! ", style="bold white on red") + Text(" a participant botched: the whole effort is spoiled", style="red bold"))
+    elif team.total:
+        word = "success" if team.total == 1 else "successes"
+        out.print(Text(f"Team total: {team.total} {word} ({team.degree.value})", style="green bold"))
+    else:
+        out.print(Text(f"Team total: no successes ({team.outcome.value})", style="yellow bold"))
+
+
+def register(app: typer.Typer) -> None:
+    """Add roll, multi, resisted and teamwork to the root app."""
+    app.command("roll", context_settings=_ROLL_CONTEXT)(roll)
+    app.command("multi", context_settings=_ROLL_CONTEXT)(multi)
+    app.command("resisted", context_settings=_ROLL_CONTEXT)(resisted)
+    app.command("teamwork", context_settings=_ROLL_CONTEXT)(teamwork)

@@ -1,0 +1,132 @@
+"""Rendering of dice results for people (rich) and scripts (JSON). Imported only when output is printed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
+    from rich.text import Text
+
+    from stkit.dice import RollResult
+
+_console: Console | None = None
+
+
+def console() -> Console:
+    """The shared stdout console (rich honours NO_COLOR and a non-terminal stdout by itself)."""
+    global _console
+    if _console is None:
+        from rich.console import Console
+
+        _console = Console(highlight=False, soft_wrap=True)
+    return _console
+
+
+def print_json(data: Any) -> None:
+    """One JSON object on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def cancelled_indices(roll: RollResult) -> tuple[set[int], set[int]]:
+    """Which dice (by index) the rule of one pairs off: (cancelled success dice, cancelling 1s).
+
+    Only for display: the lowest successes are shown cancelled first, one 1 for each cancelled success
+    (a doubled 10 needs two 1s to be struck out)."""
+    if roll.cancelled <= 0:
+        return set(), set()
+    rules = roll.rules
+    ones_idx = [i for i, f in enumerate(roll.dice) if f == 1 and (i < roll.pool or rules.extra_ones_cancel)]
+    succ_idx = sorted((i for i, f in enumerate(roll.dice) if f >= roll.difficulty), key=lambda i: roll.dice[i])
+    per_ten = 2 if rules.specialty.value == "double" else 1
+    left = roll.cancelled
+    struck, used_ones = set(), set()
+    ones_iter = iter(ones_idx)
+    for i in succ_idx:
+        if left <= 0:
+            break
+        worth = per_ten if roll.dice[i] == 10 else 1
+        take = min(worth, left)
+        for _ in range(take):
+            used_ones.add(next(ones_iter))
+        left -= take
+        if take == worth:
+            struck.add(i)
+    return struck, used_ones
+
+
+def dice_text(roll: RollResult) -> Text:
+    """The dice in roll order: successes bracketed and green, 1s in angle brackets and red, dice the rule
+    of one pairs off struck through; extra dice from a re-rolled 10 after a '+'."""
+    from rich.text import Text
+
+    struck, used_ones = cancelled_indices(roll)
+    text = Text()
+    for i, face in enumerate(roll.dice):
+        if i == roll.pool and i:
+            text.append(" + ", style="dim")
+        elif i:
+            text.append(" ")
+        if face >= roll.difficulty:
+            style = "green bold strike" if i in struck else "green bold"
+            text.append(f"[{face}]", style=style)
+        elif face == 1:
+            style = "red bold strike" if i in used_ones else "red bold"
+            text.append(f"<{face}>", style=style)
+        else:
+            text.append(str(face), style="dim")
+    return text
+
+
+def summary_text(roll: RollResult) -> Text:
+    """One line: '2 successes (marginal)', 'Failure', or a loud 'BOTCH'."""
+    from rich.text import Text
+
+    if roll.automatic:
+        return Text("1 success (marginal), automatic: no dice rolled", style="green bold")
+    if roll.outcome.value == "botch":
+        return Text(" BOTCH! ", style="bold white on red") + Text(
+            " no die reached the difficulty and a 1 showed", style="red bold"
+        )
+    if roll.outcome.value == "failure":
+        why = " (the 1s cancelled every success)" if roll.successes else ""
+        return Text("Failure: no successes" + why, style="yellow bold")
+    label = "success" if roll.result == 1 else "successes"
+    return Text(f"{roll.result} {label} ({roll.degree.value})", style="green bold")
+
+
+def roll_lines(roll: RollResult, *, title: str | None = None) -> list[Text]:
+    """Lines describing one roll for people."""
+    from rich.text import Text
+
+    lines: list[Text] = []
+    head = title + ": " if title else ""
+    diff = f"difficulty {roll.difficulty}"
+    if roll.retry:
+        diff += f" (try again #{roll.retry}: raised from {roll.base_difficulty})"
+    lines.append(Text(f"{head}{roll.pool} {'die' if roll.pool == 1 else 'dice'} at {diff}", style="bold"))
+    if roll.automatic:
+        lines.append(summary_text(roll))
+        return lines
+    lines.append(Text("Dice: ") + dice_text(roll))
+    notes = []
+    if roll.cancelled:
+        notes.append(f"rule of one: {roll.cancelled} success{'es' if roll.cancelled != 1 else ''} cancelled by 1s")
+    elif roll.ones and not roll.rules.ones_cancel:
+        notes.append(f"{roll.ones} 1s not cancelling (house rule)")
+    if roll.willpower:
+        notes.append("+1 success from Willpower")
+    if roll.extra_dice:
+        notes.append(f"{len(roll.extra_dice)} extra dice from re-rolled 10s")
+    if notes:
+        lines.append(Text("; ".join(notes), style="dim"))
+    lines.append(summary_text(roll))
+    return lines
+
+
+def print_roll(roll: RollResult, *, title: str | None = None) -> None:
+    out = console()
+    for line in roll_lines(roll, title=title):
+        out.print(line)
