@@ -1,0 +1,172 @@
+"""Tables for scenes, turns, Willpower spent per turn, tracked extended actions and contests.
+
+Created by the alembic revision 0002 (``stkit/store/migrations/versions/0002_scenes.py``); keep the two in step.
+Character and roll-log ids point at the character store's tables (``Character.id``, ``RollLog.id``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Optional
+
+from sqlalchemy import Column, DateTime, Index, UniqueConstraint, text
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Now, in UTC (stored with its zone where the database keeps one)."""
+    return datetime.now(timezone.utc)
+
+
+class Scene(SQLModel, table=True):
+    """A scene of a chronicle: at most one is open per chronicle. ``turn`` is the current turn (1-based)."""
+
+    __tablename__ = "scenes"
+    __table_args__ = (
+        Index(
+            "uq_scenes_one_open_per_chronicle",
+            "chronicle",
+            unique=True,
+            sqlite_where=text("status = 'open'"),
+            postgresql_where=text("status = 'open'"),
+        ),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    chronicle: str = Field(index=True)
+    name: str
+    status: str = Field(default="open")  # open | ended
+    turn: int = Field(default=1)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    ended_at: Optional[datetime] = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class SceneTurn(SQLModel, table=True):
+    """When each turn of a scene began (for the timeline)."""
+
+    __tablename__ = "scene_turns"
+    __table_args__ = (UniqueConstraint("scene_id", "turn", name="uq_scene_turns_scene_turn"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    scene_id: int = Field(foreign_key="scenes.id", index=True)
+    turn: int
+    started_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class WillpowerSpend(SQLModel, table=True):
+    """A Willpower point a character spent in a turn of a scene; the unique key is the once-per-turn rule
+    (Chapter Five, "Automatic Successes"), so even two racing processes cannot both spend."""
+
+    __tablename__ = "willpower_spends"
+    __table_args__ = (
+        UniqueConstraint("scene_id", "turn", "character_id", name="uq_willpower_spends_once_per_turn"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    scene_id: int = Field(foreign_key="scenes.id", index=True)
+    turn: int
+    character_id: int = Field(index=True)
+    roll_log_id: Optional[int] = Field(default=None)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class TrackedAction(SQLModel, table=True):
+    """An extended action kept across commands (Chapter Five, "Extended Actions").
+
+    ``pool_expr`` is the sheet expression ("Stamina + Stealth") when a character rolls it, else the number of
+    dice. ``status``: open | done | failed (ended by a botch with ``botch_ends``) | abandoned.
+    """
+
+    __tablename__ = "tracked_actions"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    chronicle: str = Field(index=True)
+    scene_id: Optional[int] = Field(default=None, foreign_key="scenes.id", index=True)
+    name: str
+    character_id: Optional[int] = Field(default=None, index=True)
+    pool_expr: str
+    difficulty: int
+    target: int
+    interval_seconds: Optional[int] = Field(default=None)
+    interval_text: Optional[str] = Field(default=None)
+    botch_ends: bool = Field(default=False)
+    botch_spoils: bool = Field(default=True)
+    tally: int = Field(default=0)
+    rolls: int = Field(default=0)
+    botches: int = Field(default=0)
+    status: str = Field(default="open", index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    finished_at: Optional[datetime] = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class TrackedRoll(SQLModel, table=True):
+    """One roll made on a tracked extended action; ``seq`` numbers them 1, 2, ... with no gap or repeat."""
+
+    __tablename__ = "tracked_rolls"
+    __table_args__ = (UniqueConstraint("action_id", "seq", name="uq_tracked_rolls_action_seq"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    action_id: int = Field(foreign_key="tracked_actions.id", index=True)
+    seq: int
+    character_id: Optional[int] = Field(default=None)
+    roll_log_id: Optional[int] = Field(default=None)
+    scene_id: Optional[int] = Field(default=None)
+    turn: Optional[int] = Field(default=None)
+    pool: int
+    difficulty: int
+    dice: str  # JSON list of faces
+    result: int
+    outcome: str
+    willpower: bool = Field(default=False)
+    tally_after: int
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class Contest(SQLModel, table=True):
+    """An extended and resisted contest (Chapter Five, "Resisted Actions"). Each side is a character with a
+    pool expression, or a bare number of dice. ``mode``: tally | lead (see stkit.dice.contest)."""
+
+    __tablename__ = "contests"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    chronicle: str = Field(index=True)
+    scene_id: Optional[int] = Field(default=None, foreign_key="scenes.id", index=True)
+    name: str
+    mode: str = Field(default="tally")
+    target: int
+    botch_wipes: bool = Field(default=True)
+    a_character_id: Optional[int] = Field(default=None)
+    a_pool_expr: str
+    a_difficulty: int
+    b_character_id: Optional[int] = Field(default=None)
+    b_pool_expr: str
+    b_difficulty: int
+    tally_a: int = Field(default=0)
+    tally_b: int = Field(default=0)
+    exchanges: int = Field(default=0)
+    status: str = Field(default="open", index=True)  # open | done | abandoned
+    winner: Optional[str] = Field(default=None)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    finished_at: Optional[datetime] = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class ContestRoll(SQLModel, table=True):
+    """One side's roll in one exchange of a contest; an exchange resolves once both sides have rolled."""
+
+    __tablename__ = "contest_rolls"
+    __table_args__ = (UniqueConstraint("contest_id", "exchange", "side", name="uq_contest_rolls_exchange_side"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    contest_id: int = Field(foreign_key="contests.id", index=True)
+    exchange: int
+    side: str  # a | b
+    character_id: Optional[int] = Field(default=None)
+    roll_log_id: Optional[int] = Field(default=None)
+    pool_expr: str
+    pool: int
+    difficulty: int
+    dice: str
+    result: int
+    outcome: str
+    willpower: bool = Field(default=False)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))

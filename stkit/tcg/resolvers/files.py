@@ -1,0 +1,114 @@
+"""Reading the YAML input files of the file-based resolvers (combat, moot, alpha-order, victory).
+
+Only ``yaml.safe_load``; every problem becomes a :class:`stkit.errors.DataFileError` naming the file
+and the place in it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from stkit.errors import DataFileError
+
+
+def load_yaml_mapping(path: str | Path) -> dict[str, Any]:
+    """Read ``path`` with ``yaml.safe_load`` and return its top-level mapping.
+
+    Raises DataFileError when the file is missing, unreadable, not valid YAML (with line and column),
+    or its top level is not a mapping.
+    """
+    import yaml
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataFileError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataFileError(f"{path}: cannot be read ({exc})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise DataFileError(f"{path}: malformed YAML{where}: {problem}") from None
+    if not isinstance(data, dict):
+        raise DataFileError(f"{path}: the top level must be a mapping of fields, got {type(data).__name__}")
+    return data
+
+
+class Fields:
+    """Typed access to one mapping of an input file, with errors naming ``where`` (file and path)."""
+
+    def __init__(self, data: Any, where: str, allowed: set[str] | None = None) -> None:
+        if not isinstance(data, dict):
+            raise DataFileError(f"{where}: expected a mapping of fields, got {_show(data)}")
+        self.data = data
+        self.where = where
+        if allowed is not None:
+            unknown = sorted(str(k) for k in data if k not in allowed)
+            if unknown:
+                raise DataFileError(
+                    f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})"
+                )
+
+    def has(self, key: str) -> bool:
+        return key in self.data and self.data[key] is not None
+
+    def integer(self, key: str, default: int | None = None, low: int | None = 0, high: int | None = None) -> int:
+        if not self.has(key):
+            if default is None:
+                raise DataFileError(f"{self.where}: missing required field {key!r}")
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DataFileError(f"{self.where}.{key}: must be a whole number, got {_show(value)}")
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = f"{low if low is not None else '-inf'} to {high if high is not None else 'no limit'}"
+            raise DataFileError(f"{self.where}.{key}: {value} is out of range ({span})")
+        return value
+
+    def text(self, key: str, default: str | None = None) -> str:
+        if not self.has(key):
+            if default is None:
+                raise DataFileError(f"{self.where}: missing required field {key!r}")
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise DataFileError(f"{self.where}.{key}: must be text, got {_show(value)}")
+        return str(value).strip()
+
+    def flag(self, key: str, default: bool = False) -> bool:
+        if not self.has(key):
+            return default
+        value = self.data[key]
+        if not isinstance(value, bool):
+            raise DataFileError(f"{self.where}.{key}: must be true or false, got {_show(value)}")
+        return value
+
+    def text_list(self, key: str) -> list[str]:
+        if not self.has(key):
+            return []
+        value = self.data[key]
+        if isinstance(value, str):
+            value = [part for part in value.split(",")]
+        if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+            raise DataFileError(f"{self.where}.{key}: must be a list of words, got {_show(value)}")
+        return [str(v).strip() for v in value if str(v).strip()]
+
+    def items(self, key: str, required: bool = True) -> list[Any]:
+        if not self.has(key):
+            if required:
+                raise DataFileError(f"{self.where}: missing required list {key!r}")
+            return []
+        value = self.data[key]
+        if not isinstance(value, list):
+            raise DataFileError(f"{self.where}.{key}: must be a list, got {_show(value)}")
+        return value
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
