@@ -17,8 +17,47 @@ def print_error(message: str) -> None:
     sys.stderr.flush()
 
 
+# Command groups loaded only when named (or when the full help is shown), so that a plain `stkit roll`
+# does not build, or import, the character store, the odds engine or the card game. Name -> module; each
+# module has `register(app)` adding its commands to a Typer.
+LAZY_COMMANDS: dict[str, str] = {
+    "odds": "stkit.cli.odds",
+    "char": "stkit.cli.char",
+    "log": "stkit.cli.char",
+    "scene": "stkit.cli.scene",
+    "extended": "stkit.cli.scene",
+    "contest": "stkit.cli.scene",
+    "tcg": "stkit.cli.tcg",
+}
+_loaded_modules: dict[str, dict] = {}
+
+
+def load_module_commands(module_name: str) -> dict:
+    """Import a command module and build its commands: {name: click command}."""
+    if module_name not in _loaded_modules:
+        import importlib
+
+        import typer.main
+
+        module = importlib.import_module(module_name)
+        holder = typer.Typer()
+        module.register(holder)
+        _loaded_modules[module_name] = dict(typer.main.get_group(holder).commands)
+    return _loaded_modules[module_name]
+
+
 class StkitGroup(TyperGroup):
-    """The root group: the single place where library errors become a message and an exit code."""
+    """The root group: loads command groups lazily, and is the single place where library errors become
+    a message and an exit code."""
+
+    def list_commands(self, ctx):  # noqa: ANN001
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx, cmd_name):  # noqa: ANN001
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in LAZY_COMMANDS:
+            command = load_module_commands(LAZY_COMMANDS[cmd_name]).get(cmd_name)
+        return command
 
     def invoke(self, ctx):  # noqa: ANN001 - typer's signature
         try:
@@ -51,15 +90,10 @@ def _root(
     """The Storyteller toolkit."""
 
 
-# Each module registers its commands on `app`; they import nothing heavy at module level.
+# Dice commands are registered eagerly (they are the common case); the rest load lazily (LAZY_COMMANDS).
 from stkit.cli import roll as _roll  # noqa: E402
-from stkit.cli import odds as _odds  # noqa: E402
-from stkit.cli import char as _char  # noqa: E402
-from stkit.cli import scene as _scene  # noqa: E402
-from stkit.cli import tcg as _tcg  # noqa: E402
 
-for _module in (_roll, _odds, _char, _scene, _tcg):
-    _module.register(app)
+_roll.register(app)
 
 
 def main() -> None:

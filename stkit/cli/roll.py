@@ -167,7 +167,9 @@ def roll(
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Roll a dice pool against a difficulty (Chapter Five: Rules).
+    """Roll a dice pool against a difficulty.
+
+    Chapter Five: Rules.
 
     Each die at or above the difficulty is a success; each 1 cancels a success (the rule of one); no
     success die and any 1 is a botch. Examples: `stkit roll 5 -d 7`, `stkit roll 6 --dice 5,4,8,8,2,6`.
@@ -214,7 +216,9 @@ def multi(
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Several actions in one turn (Chapter Five, "Multiple Actions").
+    """Several actions in one turn, with the multiple-action penalty.
+
+    Chapter Five, "Multiple Actions".
 
     With N actions declared, the first loses N dice and each later one a die more (N+1, N+2, ...). An
     action left with no dice cannot be attempted and is not rolled. Example: `stkit multi 7 6 6` gives 4, 2, 1.
@@ -287,8 +291,10 @@ def resisted(
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """A resisted action (Chapter Five, "Resisted Actions"): both sides roll; the one with more successes
-    keeps only the margin over the other; a tie leaves nobody a success.
+    """Resisted action: both sides roll, the winner keeps only the margin.
+
+    Chapter Five, "Resisted Actions": the side with more successes keeps only the margin over the other;
+    a tie leaves nobody a success.
 
     Example (the moot plea): `stkit resisted 6 7 -d 8`.
     """
@@ -356,8 +362,9 @@ def teamwork(
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Teamwork (Chapter Five, "Teamwork"): each participant rolls separately and the successes are added.
+    """Teamwork: separate rolls, successes added.
 
+    Chapter Five, "Teamwork": each participant rolls separately and the successes are added.
     By default one botch spoils everyone's work. Example: `stkit teamwork 4 5 3 -d 7`.
     """
     from stkit.dice import combine_teamwork, validate_pool
