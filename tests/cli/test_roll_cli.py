@@ -201,3 +201,34 @@ def test_installed_console_script():
     proc = subprocess.run([exe, "roll", "6", "--dice", "5,4,8,8,2,6", "--json"], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0 and json.loads(proc.stdout)["result"] == 3
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 10), min_size=1, max_size=12), st.integers(2, 10), st.booleans())
+def test_cli_dice_agree_with_engine(faces, difficulty, willpower):
+    from stkit.dice import count_dice
+
+    args = ["roll", str(len(faces)), "-d", str(difficulty), "--dice", ",".join(map(str, faces))]
+    if willpower:
+        args.append("--willpower")
+    data = run_json(*args)
+    expected = count_dice(len(faces), difficulty, faces, willpower=willpower).to_dict()
+    data.pop("seed")
+    assert data == expected
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 20), st.integers(2, 10), st.integers(0, 2**31))
+def test_cli_seeded_roll_agrees_with_engine(pool, difficulty, seed):
+    import random
+
+    from stkit.dice import roll_pool
+
+    data = run_json("roll", str(pool), "-d", str(difficulty), "--seed", str(seed))
+    assert data["seed"] == seed
+    data.pop("seed")
+    assert data == roll_pool(pool, difficulty, rng=random.Random(seed)).to_dict()
