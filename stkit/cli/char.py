@@ -1,5 +1,636 @@
-"""Placeholder: filled in by its issue."""
+"""`stkit char ...` (the character store) and `stkit log` (the roll log).
+
+Only typer and the standard library at module level: the store (sqlmodel), rich and YAML are imported
+inside the commands. Every command is one database transaction.
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+DbOpt = Annotated[
+    Optional[str],
+    typer.Option("--db", help="Database file (or SQLAlchemy URL). Default: $STKIT_DATABASE_URL, else the user data folder."),
+]
+ChronicleOpt = Annotated[
+    Optional[str], typer.Option("--chronicle", help="The chronicle (default: any chronicle holding the name).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
+NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
 
 
-def register(app) -> None:  # noqa: ANN001
-    """Add this module's commands to the root app."""
+class PowerChoice(str, enum.Enum):
+    willpower = "willpower"
+    rage = "rage"
+    gnosis = "gnosis"
+
+
+class DamageChoice(str, enum.Enum):
+    bashing = "bashing"
+    lethal = "lethal"
+    aggravated = "aggravated"
+
+
+class FormatChoice(str, enum.Enum):
+    yaml = "yaml"
+    json = "json"
+
+
+class XpAction(str, enum.Enum):
+    award = "award"
+    spend = "spend"
+    log = "log"
+
+
+char_app = typer.Typer(
+    name="char",
+    help="Werewolf characters kept in the store: create, show, edit, spend, wound, shift, import and export.",
+    no_args_is_help=True,
+)
+
+
+# ----- helpers -------------------------------------------------------------------------------------------
+def run(db: str | None, work, *, readonly: bool = False):  # noqa: ANN001, ANN201
+    """Open the store and run ``work(session)`` as one transaction (retried when the database is busy)."""
+    from stkit.store.db import open_store, run_transaction
+
+    return run_transaction(open_store(db), work, readonly=readonly)
+
+
+def emit_json(data: object) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def print_edit(edit, json_out: bool) -> None:  # noqa: ANN001
+    """One edit's summary line (and warnings in yellow), or its JSON."""
+    if json_out:
+        emit_json(edit.to_dict())
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    out = render.console()
+    out.print(Text(edit.summary, style="bold"))
+    for w in edit.warnings:
+        out.print(Text(f"Warning: {w}", style="yellow"))
+
+
+def dots(n: int, maximum: int = 5) -> str:
+    """'●●●○○' for 3 of 5 (more dots than the maximum are all shown)."""
+    return "●" * n + "○" * max(maximum - n, 0)
+
+
+def boxes(n: int, maximum: int) -> str:
+    """'■■■□□' for 3 points of 5 (points above the rating are all shown)."""
+    return "■" * n + "□" * max(maximum - n, 0)
+
+
+def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) -> dict:  # noqa: ANN001
+    """The sheet's file shape plus derived values (form-adjusted Attributes, wound penalty...)."""
+    from stkit.store.forms import apply_form
+
+    data = sheet.to_dict(player_view=player_view)
+    data["id"] = char_id
+    data["derived"] = {
+        "attributes_in_form": {a: apply_form(sheet.form, a, v) for a, v in sheet.attributes.items()},
+        "health_level": sheet.health_level,
+        "health_boxes": sheet.health_boxes(),
+        "wound_penalty": sheet.wound_penalty,
+        "incapacitated": sheet.incapacitated,
+        "experience_available": sheet.xp_available,
+    }
+    return data
+
+
+def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
+    """A readable character sheet with dots. Built from rich Text lines in fixed columns (no rich Table:
+    `char show` must start fast)."""
+    from rich.text import Text
+
+    from stkit.cli import render
+    from stkit.store import traits as T
+    from stkit.store.forms import apply_form
+    from stkit.store.sheet import HEALTH_LEVELS
+
+    lines: list[Text] = []
+    head = Text(sheet.name, style="bold")
+    head.append(f"  ({sheet.chronicle})", style="dim")
+    lines.append(head)
+    pairs = [("Player", sheet.player), ("Concept", sheet.concept), ("Nature", sheet.nature),
+             ("Demeanor", sheet.demeanor), ("Breed", sheet.breed), ("Auspice", sheet.auspice),
+             ("Tribe", sheet.tribe), ("Pack", sheet.pack), ("Rank", str(sheet.rank)), ("Form", sheet.form)]
+    for i in range(0, len(pairs), 2):
+        row = Text()
+        for label, value in pairs[i : i + 2]:
+            row.append(f"{label:<9}", style="dim")
+            row.append(f"{value or '-':<27}")
+        lines.append(row)
+
+    def cell(name: str, rating: int, shown: int | None = None, width: int = 27) -> Text:
+        t = Text(f"{name:<14}")
+        t.append(dots(rating), style="bold")
+        extra = f" {shown} in {sheet.form}" if shown is not None and shown != rating else ""
+        t.append(extra, style="cyan")
+        t.append(" " * max(width - 14 - 5 - len(extra), 1))
+        return t
+
+    def header(*titles: str) -> Text:
+        t = Text()
+        for title in titles:
+            t.append(f"{title:<27}", style="bold underline" if title else "")
+        return t
+
+    lines += [Text(""), header("Physical", "Social", "Mental")]
+    groups = list(T.ATTRIBUTE_GROUPS.values())
+    for row in range(3):
+        t = Text()
+        for g in groups:
+            a = g[row]
+            t.append_text(cell(a, sheet.attributes[a], apply_form(sheet.form, a, sheet.attributes[a])))
+        lines.append(t)
+    lines += [Text(""), header("Talents", "Skills", "Knowledges")]
+    for row in range(10):
+        t = Text()
+        for g in (T.TALENTS, T.SKILLS, T.KNOWLEDGES):
+            t.append_text(cell(g[row], sheet.abilities.get(g[row], 0)))
+        lines.append(t)
+    others = {**{a: v for a, v in sheet.abilities.items() if a in T.SECONDARY_ABILITIES}, **sheet.custom_abilities}
+    if others:
+        lines.append(Text("Other abilities: ", style="bold") + Text(", ".join(f"{k} {dots(v)}" for k, v in others.items())))
+    lines.append(Text(""))
+    for label, items in (
+        ("Backgrounds", [f"{k} {dots(v)}" for k, v in sheet.backgrounds.items()]),
+        ("Gifts", [f"{g['name']} ({g['level']})" for g in sheet.gifts]),
+        ("Rites", [f"{r['name']} ({r['level']})" for r in sheet.rites]),
+        ("Merits", [f"{m['name']} ({m['points']})" for m in sheet.merits]),
+        ("Flaws", [f"{f['name']} ({f['points']})" for f in sheet.flaws]),
+    ):
+        if items or label in ("Backgrounds", "Gifts", "Rites"):
+            lines.append(Text(f"{label:<13}", style="bold") + Text(", ".join(items) or "-"))
+    lines += [Text(""), header("", "Rating", "Points")]
+    for p in T.POWERS:
+        tr = sheet.powers[p]
+        t = Text(f"{p:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}")
+        t.append(f"{boxes(tr.temporary, tr.permanent)} {tr.temporary}", style="yellow" if tr.temporary > tr.permanent else "")
+        lines.append(t)
+    for r in T.RENOWN:
+        tr = sheet.renown[r]
+        lines.append(Text(f"{r:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}{boxes(tr.temporary, 10)} {tr.temporary}"))
+    lines += [Text(""), Text("Health", style="bold underline")]
+    marks = {"bashing": "/", "lethal": "X", "aggravated": "*", "": " "}
+    for (level, pen), box in zip(HEALTH_LEVELS, sheet.health_boxes()):
+        style = {"aggravated": "red bold", "lethal": "red", "bashing": "yellow"}.get(box, "dim")
+        pen_text = "cannot act" if pen is None else (str(pen) if pen else "")
+        lines.append(Text(f"{level:<15}") + Text(f"[{marks[box]}]", style=style) + Text(f"  {pen_text}", style="dim"))
+    if sheet.wound_penalty or sheet.incapacitated:
+        msg = "Incapacitated: cannot act" if sheet.incapacitated else f"Wound penalty: -{sheet.wound_penalty} dice"
+        lines.append(Text(msg, style="red bold"))
+    lines.append(Text(""))
+    lines.append(Text(f"Experience: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent", style="dim"))
+    if sheet.notes:
+        lines.append(Text("Notes: ", style="bold") + Text(sheet.notes))
+    if sheet.storyteller_notes and not player_view:
+        lines.append(Text("Storyteller notes: ", style="bold magenta") + Text(sheet.storyteller_notes))
+    out = render.console()
+    out.print(Text("\n").join(lines), crop=False, overflow="ignore")
+
+
+# ----- commands ------------------------------------------------------------------------------------------
+@char_app.command("new")
+def new(
+    name: NameArg,
+    chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="Chronicle (default: $STKIT_CHRONICLE or 'default').")] = None,
+    player: Annotated[str, typer.Option("--player", help="The player's name.")] = "",
+    concept: Annotated[str, typer.Option("--concept")] = "",
+    nature: Annotated[str, typer.Option("--nature")] = "",
+    demeanor: Annotated[str, typer.Option("--demeanor")] = "",
+    breed: Annotated[str, typer.Option("--breed", help="Homid, Metis or Lupus.")] = "",
+    auspice: Annotated[str, typer.Option("--auspice", help="Ragabash, Theurge, Philodox, Galliard or Ahroun.")] = "",
+    tribe: Annotated[str, typer.Option("--tribe")] = "",
+    pack: Annotated[str, typer.Option("--pack")] = "",
+    sets: Annotated[
+        Optional[list[str]],
+        typer.Option("--set", help="TRAIT=VALUE, repeatable: --set Dexterity=3 --set Drive=2 --set Willpower=5."),
+    ] = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Create a character. Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1,
+    Willpower 3 (full points). Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
+    from stkit.config import default_chronicle
+    from stkit.errors import InvalidValue
+    from stkit.store.sheet import Sheet
+    from stkit.store.traits import lookup_auspice, lookup_breed
+
+    if not name.strip():
+        raise InvalidValue("a character needs a name")
+    sheet = Sheet(name=name.strip(), chronicle=default_chronicle(chronicle), player=player, concept=concept,
+                  nature=nature, demeanor=demeanor, breed=lookup_breed(breed), auspice=lookup_auspice(auspice),
+                  tribe=tribe, pack=pack)
+    warnings: list[str] = []
+    for item in sets or []:
+        trait, sep, value = item.partition("=")
+        if not sep:
+            raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
+        warnings += sheet.set_trait(trait, value.strip())[2]
+
+    def work(session):  # noqa: ANN001, ANN202
+        from stkit.store.characters import create_character
+
+        return create_character(session, sheet).id
+
+    char_id = run(db, work)
+    if json_out:
+        emit_json(sheet_json(sheet, char_id=char_id) | {"warnings": warnings})
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    render.console().print(Text(f"Created {sheet.name} in chronicle {sheet.chronicle!r}", style="green bold"))
+    for w in warnings:
+        render.console().print(Text(f"Warning: {w}", style="yellow"))
+
+
+@char_app.command("show")
+def show(
+    name: NameArg,
+    chronicle: ChronicleOpt = None,
+    player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Show a character sheet with dots, health boxes and the current form's Attributes."""
+    from stkit.store.fastread import load_sheet
+
+    sheet, char_id = load_sheet(db, name, chronicle)
+    if json_out:
+        emit_json(sheet_json(sheet, player_view=player_view, char_id=char_id))
+    else:
+        render_sheet(sheet, player_view=player_view)
+
+
+@char_app.command("list")
+def list_(
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """List the characters (of one chronicle, or all)."""
+    def work(session):  # noqa: ANN001, ANN202
+        from stkit.store.characters import list_characters
+
+        return [(c.id, c.to_sheet()) for c in list_characters(session, chronicle)]
+
+    rows = run(db, work, readonly=True)
+    if json_out:
+        emit_json({"characters": [
+            {"id": i, "name": s.name, "chronicle": s.chronicle, "player": s.player, "breed": s.breed,
+             "auspice": s.auspice, "tribe": s.tribe, "form": s.form, "health_level": s.health_level,
+             "willpower": s.powers["Willpower"].to_dict(), "rage": s.powers["Rage"].to_dict(),
+             "gnosis": s.powers["Gnosis"].to_dict()}
+            for i, s in rows
+        ]})
+        return
+    from rich.table import Table
+
+    from stkit.cli import render
+
+    if not rows:
+        render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
+        return
+    t = Table(show_header=True, header_style="bold")
+    for col in ("Name", "Chronicle", "Player", "Breed / Auspice / Tribe", "Form", "Health", "Rage", "Gnosis", "Willpower"):
+        t.add_column(col)
+    for _, s in rows:
+        ident = " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-"
+        power = {p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")}
+        t.add_row(s.name, s.chronicle, s.player or "-", ident, s.form, s.health_level or "unhurt",
+                  power["Rage"], power["Gnosis"], power["Willpower"])
+    render.console().print(t)
+
+
+@char_app.command("set")
+def set_(
+    name: NameArg,
+    trait: Annotated[str, typer.Argument(help="Trait (Dexterity, Primal-Urge, Willpower, 'Willpower points', "
+                                               "'temporary Glory', player, breed...) or background:NAME, "
+                                               "gift:NAME, rite:NAME, merit:NAME, flaw:NAME, ability:NAME.")],
+    value: Annotated[str, typer.Argument(help="New rating (0 removes an Ability, Background or entry) or text.")],
+    custom: Annotated[bool, typer.Option("--custom", help="Accept an unknown name as a custom Ability.")] = False,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Set one trait. Names are forgiving about case, spaces and hyphens; unknown names get a suggestion.
+    Example: `stkit char set Archibald "primal urge" 2`."""
+    from stkit.store import characters
+
+    print_edit(run(db, lambda s: characters.set_trait(s, name, trait, value, chronicle=chronicle, custom=custom)), json_out)
+
+
+@char_app.command("spend")
+def spend(
+    name: NameArg,
+    power: Annotated[PowerChoice, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)],
+    points: Annotated[int, typer.Argument(help="Points to spend (1 or more).")] = 1,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Spend temporary points of Willpower, Rage or Gnosis (refused, with nothing spent, when short)."""
+    from stkit.store import characters
+
+    print_edit(run(db, lambda s: characters.spend(s, name, power.value, points, chronicle=chronicle)), json_out)
+
+
+@char_app.command("regain")
+def regain(
+    name: NameArg,
+    power: Annotated[PowerChoice, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)],
+    points: Annotated[int, typer.Argument(help="Points regained (1 or more).")] = 1,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Regain temporary points. Willpower and Gnosis stop at the rating; Rage may go above it (with a warning)."""
+    from stkit.store import characters
+
+    print_edit(run(db, lambda s: characters.regain(s, name, power.value, points, chronicle=chronicle)), json_out)
+
+
+@char_app.command("damage")
+def damage(
+    name: NameArg,
+    levels: Annotated[int, typer.Argument(help="Health levels of damage (1 or more).")],
+    kind: Annotated[DamageChoice, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)] = DamageChoice.bashing,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Mark damage on the seven health levels (worst damage kept first; the deepest level sets the wound penalty)."""
+    from stkit.store import characters
+
+    print_edit(run(db, lambda s: characters.damage(s, name, levels, kind.value, chronicle=chronicle)), json_out)
+
+
+@char_app.command("heal")
+def heal(
+    name: NameArg,
+    levels: Annotated[int, typer.Argument(help="Health levels to heal (1 or more).")] = 1,
+    kind: Annotated[Optional[DamageChoice], typer.Option("--type", "-t", help="Heal only this kind (default: lightest first).", case_sensitive=False)] = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Heal health levels, the lightest damage first unless --type is given."""
+    from stkit.store import characters
+
+    print_edit(run(db, lambda s: characters.heal(s, name, levels, kind.value if kind else None, chronicle=chronicle)), json_out)
+
+
+@char_app.command("shift")
+def shift(
+    name: NameArg,
+    form: Annotated[str, typer.Argument(help="homid, glabro, crinos, hispo or lupus.")],
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Change form; the form's Attribute changes apply to every pool rolled from the sheet."""
+    from stkit.store import characters
+
+    print_edit(run(db, lambda s: characters.shift(s, name, form, chronicle=chronicle)), json_out)
+
+
+@char_app.command("xp")
+def xp(
+    name: NameArg,
+    action: Annotated[XpAction, typer.Argument(help="award, spend, or log (show the log).", case_sensitive=False)] = XpAction.log,
+    amount: Annotated[int, typer.Argument(help="Experience points (1 or more) for award/spend.")] = 0,
+    reason: Annotated[str, typer.Option("--reason", "-r", help="Why (kept in the experience log).")] = "",
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Experience: `stkit char xp NAME award 3 -r "session 4"`, `... spend 2 -r "Brawl 3"`, or the log."""
+    from stkit.store import characters
+
+    if action is XpAction.log:
+        sheet = run(db, lambda s: characters.get_character(s, name, chronicle).to_sheet(), readonly=True)
+        if json_out:
+            emit_json({"name": sheet.name, "total": sheet.xp_total, "spent": sheet.xp_spent,
+                       "available": sheet.xp_available, "log": sheet.xp_log})
+            return
+        from rich.table import Table
+
+        from stkit.cli import render
+
+        t = Table(title=f"{sheet.name}: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent")
+        for col in ("When", "Kind", "Points", "Reason"):
+            t.add_column(col)
+        for e in sheet.xp_log:
+            t.add_row(e["at"], e["kind"], str(e["amount"]), e["reason"])
+        render.console().print(t)
+        return
+    print_edit(run(db, lambda s: characters.experience(s, name, action.value, amount, reason, chronicle=chronicle)), json_out)
+
+
+@char_app.command("delete")
+def delete(
+    name: NameArg,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (for scripts).")] = False,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Delete a character (asks first). Its logged rolls are kept, under its name."""
+    from stkit.store import characters
+
+    if not yes:
+        found = run(db, lambda s: characters.get_character(s, name, chronicle).name, readonly=True)
+        if not typer.confirm(f"Delete {found}? This cannot be undone", default=False):
+            sys.stderr.write("Nothing deleted.\n")
+            raise typer.Exit(1)
+    deleted = run(db, lambda s: characters.delete_character(s, name, chronicle=chronicle))
+    if json_out:
+        emit_json({"deleted": deleted})
+    else:
+        from stkit.cli import render
+
+        render.console().print(f"Deleted {deleted}.")
+
+
+@char_app.command("import")
+def import_(
+    paths: Annotated[list[Path], typer.Argument(help="Character files (.yaml, .yml, .json, Foundry actor .json) or folders.")],
+    chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="Put every imported character in this chronicle.")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Overwrite characters already stored under the same name.")] = False,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Import characters. Any bad file (malformed, unknown trait, value out of range, duplicate name)
+    imports nothing and the error names the file, the field and the allowed range."""
+    from stkit.store.files import import_files
+
+    loaded = run(db, lambda s: import_files(s, paths, chronicle=chronicle, replace=replace))
+    if json_out:
+        emit_json({"imported": [{"name": lf.sheet.name, "chronicle": lf.sheet.chronicle, "file": str(lf.path),
+                                 "format": lf.format, "warnings": lf.warnings} for lf in loaded]})
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    out = render.console()
+    for lf in loaded:
+        out.print(f"Imported {lf.sheet.name} ({lf.sheet.chronicle}) from {lf.path}")
+        for w in lf.warnings:
+            out.print(Text(f"Warning: {w}", style="yellow"))
+    out.print(Text(f"{len(loaded)} character{'s' if len(loaded) != 1 else ''} imported", style="green bold"))
+
+
+@char_app.command("export")
+def export(
+    name: NameArg,
+    fmt: Annotated[FormatChoice, typer.Option("--format", "-f", help="yaml or json.", case_sensitive=False)] = FormatChoice.yaml,
+    player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Export a character as a YAML or JSON character file (re-importable without loss)."""
+    from stkit.store.fastread import load_sheet
+    from stkit.store.files import dump
+
+    sheet, _ = load_sheet(db, name, chronicle)
+    text = dump(sheet, fmt.value, player_view=player_view)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        sys.stderr.write(f"Wrote {output}\n")
+
+
+def log(
+    char: Annotated[Optional[str], typer.Option("--char", "-c", help="Only this character's rolls.")] = None,
+    chronicle: ChronicleOpt = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The roll log: every roll made with --char (or --log), newest first."""
+    from stkit.store.fastread import recent_log
+
+    entries = recent_log(db, name=char, chronicle=chronicle, limit=limit)
+    if json_out:
+        emit_json({"rolls": entries})
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    if not entries:
+        render.console().print("No rolls logged yet.")
+        return
+    # Plain aligned lines rather than a rich Table: `stkit log` must start fast.
+    rows = []
+    for e in entries:
+        res = e["outcome"] if e["outcome"] != "success" else f"{e['result']} success{'es' if e['result'] != 1 else ''}"
+        if e["willpower"]:
+            res += " +WP"
+        who = e["character"] or "-"
+        if e.get("scene_id"):
+            who += f" (scene {e['scene_id']}/{e['turn']})"
+        rows.append((str(e["id"]), str(e["created_at"])[:19].replace("T", " "), who,
+                     f"{e['expression']} = {e['pool']}", str(e["difficulty"]), " ".join(map(str, e["dice"])), res,
+                     e["outcome"]))
+    heads = ("#", "When (UTC)", "Character", "Pool", "Diff", "Dice", "Result")
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip(), style="bold")]
+    for r in rows:
+        t = Text("  ".join(c.ljust(w) for c, w in zip(r[:6], widths)) + "  ")
+        t.append(r[6], style={"botch": "red bold", "failure": "yellow", "success": "green"}.get(r[7], ""))
+        lines.append(t)
+    render.console().print(Text("\n").join(lines), crop=False, overflow="ignore")
+
+
+def roll_with_store(
+    pool: str,
+    *,
+    char: str | None,
+    chronicle: str | None,
+    db: str | None,
+    difficulty: int,
+    willpower: bool,
+    auto: bool,
+    stressful: bool,
+    retry: int,
+    faces: list[int] | None,
+    rules,  # noqa: ANN001
+    seed: int | None,
+    json_out: bool,
+    task: str | None = None,
+) -> None:
+    """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log: one
+    transaction rolls, spends and writes the log entry, then the result is printed."""
+    import random
+
+    from stkit.errors import InvalidValue
+
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
+    if char is not None:
+        from stkit.store.rolls import roll_from_sheet
+
+        done = run(db, lambda s: roll_from_sheet(
+            s, char, pool, difficulty=difficulty, chronicle=chronicle, willpower=willpower, retry=retry, task=task,
+            rules=rules, rng=random.Random(seed), faces=faces, auto=auto, stressful=stressful, seed=seed))
+    else:
+        from stkit.cli.roll import parse_pool_number
+        from stkit.dice import count_dice, roll_pool, take_automatic_success, validate_pool
+        from stkit.store.rolls import log_plain_roll
+
+        n = validate_pool(parse_pool_number(pool))
+        if auto and (willpower or faces is not None):
+            raise InvalidValue("--auto takes a success without rolling; it cannot go with --willpower or --dice")
+        if auto:
+            result = take_automatic_success(n, difficulty, stressful=stressful, retry=retry)
+        elif faces is not None:
+            result = count_dice(n, difficulty, faces, rules=rules, willpower=willpower, retry=retry)
+        else:
+            result = roll_pool(n, difficulty, rng=rng, rules=rules, willpower=willpower, retry=retry)
+        done = run(db, lambda s: log_plain_roll(s, pool, result, chronicle=chronicle, seed=seed))
+    from stkit.cli import render
+
+    shown_seed = None if faces is not None or auto else seed
+    if json_out:
+        render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict())
+        return
+    from rich.text import Text
+
+    out = render.console()
+    if done.pool is not None:
+        out.print(Text(f"{done.character}: ", style="bold") + Text(done.pool.text))
+    for note in done.notes:
+        out.print(Text(note, style="yellow"))
+    render.print_roll(done.roll)
+    if done.willpower_left is not None:
+        out.print(Text(f"Willpower spent: {done.willpower_left} point{'s' if done.willpower_left != 1 else ''} left", style="dim"))
+    where = f" (scene {done.scene_id}, turn {done.turn})" if done.scene_id is not None else ""
+    out.print(Text(f"Logged as roll #{done.log_id}{where}", style="dim"))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `char` group and the `log` command to the root app."""
+    app.add_typer(char_app, name="char")
+    app.command("log")(log)

@@ -1,5 +1,500 @@
-"""Placeholder: filled in by its issue."""
+"""`stkit odds`: exact chances for a roll, an extended action, a resisted action, teamwork, multiple actions.
+
+Thin: parse, call stkit.dice.odds, render. Only typer and the standard library are imported at module top;
+rich and the odds engine load inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from fractions import Fraction
+from typing import Optional
+
+import typer
+from typer.core import TyperGroup
+
+DEFAULT_COMMAND = "roll"
+
+ODDS_HELP = """Exact chances (not simulation) for every roll stkit can make.
+
+Two ways to call it:
+
+  stkit odds POOL -d D [--willpower] [--specialty double|reroll] [--ones-dont-cancel]
+      one roll: botch / failure / success, P(at least k), the full distribution, the expected result.
+  stkit odds POOL -d D --target T [--botch-ends] [--max-turns K] [--start S]
+      an extended action: how many rolls to collect T successes.
+
+and the subcommands below (resisted, teamwork, multi). `stkit odds POOL ...` is short for
+`stkit odds roll POOL ...`.
+"""
+
+
+class OddsGroup(TyperGroup):
+    """`stkit odds`: a first argument that is not a subcommand name goes to the default `roll` command,
+    so `stkit odds 5 -d 7` works beside `stkit odds resisted 6 7`."""
+
+    def parse_args(self, ctx, args):  # noqa: ANN001 - typer's signature
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = [DEFAULT_COMMAND, *args]
+        return super().parse_args(ctx, args)
+
+
+odds_app = typer.Typer(
+    cls=OddsGroup,
+    name="odds",
+    help=ODDS_HELP,
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+
+
+class SpecialtyChoice(str, Enum):
+    """What a 10 does on a specialised roll (house rules; see stkit.dice.model.Specialty)."""
+
+    none = "none"
+    double = "double"
+    reroll = "reroll"
+
+
+# ---- shared options ---------------------------------------------------------------------------------------
+
+DifficultyOpt = typer.Option(6, "--difficulty", "-d", help="Difficulty, 2 to 10 (default 6).")
+SpecialtyOpt = typer.Option(
+    SpecialtyChoice.none, "--specialty", help="House rule for 10s: double (a 10 counts two) or reroll (a 10 "
+    "rolls one extra die, again on another 10)."
+)
+ExtraOnesOpt = typer.Option(False, "--extra-ones-cancel", help="With --specialty reroll: 1s on extra dice "
+                            "cancel successes too.")
+OnesOpt = typer.Option(False, "--ones-dont-cancel", help="House rule: 1s never cancel successes (they still "
+                       "botch a roll with no success).")
+ExactOpt = typer.Option(False, "--exact", help="Also show every chance as an exact fraction.")
+JsonOpt = typer.Option(False, "--json", help="Print one JSON object instead of tables.")
+
+
+def _rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_cancel: bool):
+    from stkit.dice.model import HouseRules, Specialty
+
+    return HouseRules(
+        specialty=Specialty(specialty.value), extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel
+    )
+
+
+def _rules_json(rules) -> dict:  # noqa: ANN001
+    return {"specialty": rules.specialty.value, "extra_ones_cancel": rules.extra_ones_cancel,
+            "ones_cancel": rules.ones_cancel}
+
+
+# ---- formatting -----------------------------------------------------------------------------------------------
+
+
+def _exact(p: Fraction) -> str:
+    """``"num/den"`` (whole numbers as ``"n/1"``); huge pools have thousand-digit denominators."""
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
+    return f"{p.numerator}/{p.denominator}"
+
+
+def pct(p: Fraction | float) -> str:
+    """A chance as a percentage people read: one decimal in the middle, two near 0% or 100%, never a false
+    0% or 100% for something merely unlikely or nearly certain."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    x = float(p) * 100
+    if x < 0.01:
+        return "<0.01%"
+    if x > 99.99:
+        return ">99.99%"
+    if x < 1 or x > 99:
+        return f"{x:.2f}%"
+    return f"{x:.1f}%"
+
+
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(p: Fraction | float, top: Fraction | float, width: int = 30) -> str:
+    """A horizontal bar of ``width`` cells for ``p`` relative to ``top`` (eighth-cell resolution)."""
+    if not top or not p:
+        return ""
+    eighths = round(float(p) / float(top) * width * 8)
+    full, part = divmod(eighths, 8)
+    return "█" * full + (_EIGHTHS[part] if part else "") or "▏"
+
+
+def _shown_range(probs: list[Fraction], floor: float = 1e-4) -> tuple[int, int]:
+    """The rows worth showing: drop leading and trailing results whose chances together are below 0.01%."""
+    lo, acc = 0, 0.0
+    while lo < len(probs) - 1 and acc + float(probs[lo]) < floor:
+        acc += float(probs[lo])
+        lo += 1
+    hi, acc = len(probs) - 1, 0.0
+    while hi > lo and acc + float(probs[hi]) < floor:
+        acc += float(probs[hi])
+        hi -= 1
+    return lo, hi
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def _emit(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+
+
+def _dist_json(probs, key: str = "successes", start: int = 0) -> list[dict]:
+    return [{key: k, "p": float(p), "exact": _exact(p)} for k, p in enumerate(probs, start) if True]
+
+
+def _distribution_table(title: str, probs: list[Fraction], at_least: list[Fraction] | None, exact: bool,
+                        label: str = "Successes", start: int = 0, tail: Fraction | None = None):
+    from rich.table import Table
+
+    lo, hi = _shown_range(probs)
+    table = Table(title=title, title_justify="left")
+    table.add_column(label, justify="right")
+    table.add_column("Exactly", justify="right")
+    if at_least is not None:
+        table.add_column("At least", justify="right")
+    if exact:
+        table.add_column("Exact", justify="left", overflow="fold")
+    table.add_column("", justify="left", no_wrap=True)
+    top = max(probs[lo : hi + 1]) if probs else 0
+    for k in range(lo, hi + 1):
+        row = [str(k + start), pct(probs[k])]
+        if at_least is not None:
+            row.append(pct(at_least[k]))
+        if exact:
+            row.append(_exact(probs[k]))
+        row.append(f"[cyan]{bar(probs[k], top)}[/]")
+        table.add_row(*row)
+    notes = []
+    if lo > 0:
+        notes.append(f"below {lo + start}: {pct(sum(probs[:lo]))} together")
+    if hi < len(probs) - 1:
+        notes.append(f"above {hi + start}: {pct(sum(probs[hi + 1:]))} together")
+    if tail:
+        notes.append(f"above {len(probs) - 1 + start} (re-roll chains, not listed): {pct(tail)}"
+                     + (f" = {_exact(tail)}" if exact else ""))
+    if notes:
+        table.caption = "; ".join(notes)
+        table.caption_justify = "left"
+    return table
+
+
+# ---- the default command: one roll, or an extended action ----------------------------------------------------
+
+
+@odds_app.command("roll", help="Odds of one roll of POOL dice (the default: `stkit odds POOL` means this), or "
+                  "with --target of an extended action.")
+def roll_cmd(
+    pool: int = typer.Argument(..., help="Dice in the pool, 1 to 1000."),
+    difficulty: int = DifficultyOpt,
+    willpower: bool = typer.Option(False, "--willpower", "-w", help="Spend Willpower: one success the 1s "
+                                   "cannot cancel (no botch)."),
+    specialty: SpecialtyChoice = SpecialtyOpt,
+    extra_ones_cancel: bool = ExtraOnesOpt,
+    ones_dont_cancel: bool = OnesOpt,
+    target: Optional[int] = typer.Option(None, "--target", "-t", help="Extended action: successes to collect "
+                                         "(1 to 100). Shows how many rolls it takes."),
+    botch_ends: bool = typer.Option(False, "--botch-ends", help="Extended action: a botch ends the attempt "
+                                    "(instead of wiping the tally to 0)."),
+    max_turns: Optional[int] = typer.Option(None, "--max-turns", "-k", help="Extended action: list the chance "
+                                            "of being done within k rolls for k up to this (1 to 500)."),
+    start: int = typer.Option(0, "--start", help="Extended action: successes already collected."),
+    exact: bool = ExactOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    from stkit.dice import odds as engine
+
+    rules = _rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    if target is not None:
+        ext = engine.p_extended(pool, difficulty, target, start=start, botch_ends=botch_ends,
+                                max_turns=max_turns, rules=rules, willpower=willpower)
+        _show_extended(ext, exact, as_json)
+        return
+    if botch_ends or max_turns is not None or start:
+        raise typer.BadParameter("--botch-ends, --max-turns and --start need --target (an extended action)")
+    odds = engine.roll_distribution(pool, difficulty, rules=rules, willpower=willpower)
+    if as_json:
+        out = {
+            "pool": odds.pool,
+            "difficulty": odds.difficulty,
+            "willpower": odds.willpower,
+            "house_rules": _rules_json(rules),
+            "p_botch": float(odds.p_botch),
+            "p_failure": float(odds.p_failure),
+            "p_success": float(odds.p_success),
+            "expected": float(odds.expected),
+            "distribution": _dist_json(odds.distribution),
+            "at_least": _dist_json(odds.at_least),
+        }
+        if odds.tail_weight:
+            out["tail"] = {"above": odds.max_result, "p": float(odds.tail), "exact": _exact(odds.tail)}
+        _emit(out)
+        return
+    _show_roll(odds, exact)
+
+
+def _rule_words(rules, willpower: bool) -> str:  # noqa: ANN001
+    words = []
+    if willpower:
+        words.append("Willpower spent")
+    if rules.specialty.value == "double":
+        words.append("specialty: 10s count double")
+    if rules.specialty.value == "reroll":
+        words.append("specialty: 10s re-roll" + (" (1s on extra dice cancel)" if rules.extra_ones_cancel else ""))
+    if not rules.ones_cancel:
+        words.append("1s don't cancel")
+    return ", ".join(words)
+
+
+def _show_roll(odds, exact: bool) -> None:  # noqa: ANN001
+    from rich.table import Table
+
+    console = _console()
+    extra = _rule_words(odds.rules, odds.willpower)
+    console.print(f"[bold]{odds.pool} dice at difficulty {odds.difficulty}[/]" + (f" ({extra})" if extra else ""))
+    head = Table()
+    head.add_column("Outcome")
+    head.add_column("Chance", justify="right")
+    if exact:
+        head.add_column("Exact", overflow="fold")
+    rows = [("[red]Botch[/]", odds.p_botch), ("Failure", odds.p_failure), ("[green]Success[/]", odds.p_success)]
+    for name, p in rows:
+        head.add_row(name, pct(p), *([_exact(p)] if exact else []))
+    head.add_row("Expected result", f"{float(odds.expected):.2f} successes",
+                 *([_exact(odds.expected)] if exact else []))
+    console.print(head)
+    console.print(_distribution_table("Final result (successes after the rule of one)", list(odds.distribution),
+                                      list(odds.at_least), exact, tail=odds.tail))
+
+
+def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
+    if as_json:
+        out = {
+            "pool": ext.pool,
+            "difficulty": ext.difficulty,
+            "target": ext.target,
+            "start": ext.start,
+            "willpower": ext.willpower,
+            "house_rules": _rules_json(ext.rules),
+            "mean_turns": float(ext.mean) if ext.mean is not None else None,
+            "median_turns": ext.median,
+        }
+        if ext.botch_ends:
+            out["p_never"] = float(ext.p_never)
+        out["by_turn"] = [{"turn": k, "p_done_by": float(p)} for k, p in enumerate(ext.by_turn, 1)]
+        _emit(out)
+        return
+    from rich.table import Table
+
+    console = _console()
+    extra = _rule_words(ext.rules, ext.willpower)
+    title = (f"Extended action: {ext.target} successes with {ext.pool} dice at difficulty {ext.difficulty}"
+             + (f", {ext.start} already collected" if ext.start else "")
+             + (" (a botch ends it)" if ext.botch_ends else " (a botch wipes the tally)")
+             + (f"; {extra}" if extra else ""))
+    console.print(f"[bold]{title}[/]")
+    head = Table()
+    head.add_column("")
+    head.add_column("Value", justify="right")
+    if exact:
+        head.add_column("Exact", overflow="fold")
+    mean_label = "Mean rolls (when it finishes)" if ext.botch_ends else "Mean rolls"
+    head.add_row(mean_label, f"{float(ext.mean):.2f}" if ext.mean is not None else "-",
+                 *([_exact(ext.mean) if ext.mean is not None else "-"] if exact else []))
+    head.add_row("Median rolls", str(ext.median) if ext.median is not None else f"more than {len(ext.by_turn)}",
+                 *([""] if exact else []))
+    if ext.botch_ends:
+        head.add_row("[red]Never finishes[/]", pct(ext.p_never), *([_exact(ext.p_never)] if exact else []))
+    head.add_row("Botch per roll", pct(ext.p_botch_per_roll), *([_exact(ext.p_botch_per_roll)] if exact else []))
+    console.print(head)
+    table = Table(title="Chance to be done within k rolls", title_justify="left")
+    table.add_column("Rolls", justify="right")
+    table.add_column("Done by then", justify="right")
+    if exact:
+        table.add_column("Exact", overflow="fold")
+    table.add_column("", no_wrap=True)
+    # skip the leading rolls where finishing is impossible (0 exactly), keep one to show it
+    first = next((i for i, p in enumerate(ext.by_turn) if p), len(ext.by_turn))
+    for k in range(max(first - 1, 0), len(ext.by_turn)):
+        p = ext.by_turn[k]
+        table.add_row(str(k + 1), pct(p), *([_exact(p)] if exact else []), f"[cyan]{bar(p, 1)}[/]")
+    if first > 1:
+        table.caption = f"rolls 1 to {first - 1}: no chance to be done yet"
+        table.caption_justify = "left"
+    console.print(table)
+
+
+# ---- resisted, teamwork, multi ------------------------------------------------------------------------------
+
+
+@odds_app.command("resisted", help="Odds of a resisted action: POOL_A against POOL_B; the side with more "
+                  "successes wins by the margin, equal results mean nobody wins.")
+def resisted_cmd(
+    pool_a: int = typer.Argument(..., help="Side A's dice pool, 1 to 1000."),
+    pool_b: int = typer.Argument(..., help="Side B's dice pool, 1 to 1000."),
+    difficulty: int = typer.Option(6, "--difficulty", "-d", help="Side A's difficulty, 2 to 10 (default 6)."),
+    difficulty_b: Optional[int] = typer.Option(None, "--difficulty-b", help="Side B's difficulty (default: the "
+                                               "same as side A's)."),
+    specialty: SpecialtyChoice = SpecialtyOpt,
+    extra_ones_cancel: bool = ExtraOnesOpt,
+    ones_dont_cancel: bool = OnesOpt,
+    exact: bool = ExactOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    from stkit.dice import odds as engine
+
+    rules = _rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    res = engine.p_resisted(pool_a, pool_b, difficulty, difficulty_b=difficulty_b, rules=rules)
+    margins_a = [res.p_margin("a", m) for m in range(1, len(res.margin_a))]
+    margins_b = [res.p_margin("b", m) for m in range(1, len(res.margin_b))]
+    if as_json:
+        out = {
+            "pool_a": pool_a, "pool_b": pool_b, "difficulty_a": res.a.difficulty, "difficulty_b": res.b.difficulty,
+            "house_rules": _rules_json(rules),
+            "p_a_wins": float(res.p_a_wins), "p_tie": float(res.p_tie), "p_b_wins": float(res.p_b_wins),
+            "margin_a": _dist_json(margins_a, "margin", 1), "margin_b": _dist_json(margins_b, "margin", 1),
+        }
+        if res.unresolved_weight:
+            out["p_unresolved"] = float(res.p_unresolved)
+        _emit(out)
+        return
+    from rich.table import Table
+
+    console = _console()
+    console.print(f"[bold]Resisted: A rolls {pool_a} dice at difficulty {res.a.difficulty}, B rolls {pool_b} at "
+                  f"difficulty {res.b.difficulty}[/]")
+    head = Table()
+    head.add_column("Outcome")
+    head.add_column("Chance", justify="right")
+    if exact:
+        head.add_column("Exact", overflow="fold")
+    for name, p in (("[green]A wins[/]", res.p_a_wins), ("Tie (nobody wins)", res.p_tie),
+                    ("[red]B wins[/]", res.p_b_wins)):
+        head.add_row(name, pct(p), *([_exact(p)] if exact else []))
+    if res.unresolved_weight:
+        head.add_row("Beyond the listed re-roll results", pct(res.p_unresolved),
+                     *([_exact(res.p_unresolved)] if exact else []))
+    console.print(head)
+    if margins_a:
+        console.print(_distribution_table("A's winning margin", margins_a, None, exact, "Margin", start=1))
+    if margins_b:
+        console.print(_distribution_table("B's winning margin", margins_b, None, exact, "Margin", start=1))
+
+
+@odds_app.command("teamwork", help="Odds of teamwork: each POOL rolls separately and the successes are added; "
+                  "shown with and without 'one botch spoils all'.")
+def teamwork_cmd(
+    pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000."),
+    difficulty: int = DifficultyOpt,
+    specialty: SpecialtyChoice = SpecialtyOpt,
+    extra_ones_cancel: bool = ExtraOnesOpt,
+    ones_dont_cancel: bool = OnesOpt,
+    exact: bool = ExactOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    from stkit.dice import odds as engine
+
+    rules = _rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    team = engine.p_teamwork(pools, difficulty, rules=rules)
+
+    def part(spoils: bool) -> dict:
+        dist = team.distribution(spoils)
+        return {
+            "p_botch": float(team.p_botch(spoils)),
+            "p_success": float(team.p_success(spoils)),
+            "expected": float(team.expected(spoils)),
+            "distribution": _dist_json(dist),
+        }
+
+    if as_json:
+        out = {"pools": list(pools), "difficulty": difficulty, "house_rules": _rules_json(rules),
+               "botch_spoils": part(True), "no_spoils": part(False)}
+        if team.unresolved_weight:
+            out["p_unresolved"] = float(Fraction(team.unresolved_weight, team.denominator))
+        _emit(out)
+        return
+    from rich.table import Table
+
+    console = _console()
+    console.print(f"[bold]Teamwork: {' + '.join(map(str, pools))} dice at difficulty {difficulty}[/]")
+    head = Table()
+    head.add_column("")
+    head.add_column("One botch spoils all", justify="right")
+    head.add_column("Botches spoil nothing", justify="right")
+    head.add_row("[red]Botch[/]", pct(team.p_botch(True)), pct(team.p_botch(False)))
+    head.add_row("[green]Success[/]", pct(team.p_success(True)), pct(team.p_success(False)))
+    head.add_row("Expected total", f"{float(team.expected(True)):.2f}", f"{float(team.expected(False)):.2f}")
+    if exact:
+        head.add_row("Botch (exact)", _exact(team.p_botch(True)), _exact(team.p_botch(False)))
+    console.print(head)
+    console.print(_distribution_table("Team total, one botch spoils all (a spoiled roll counts 0)",
+                                      list(team.distribution(True)), None, exact, "Total"))
+    console.print(_distribution_table("Team total, botches spoil nothing", list(team.distribution(False)), None,
+                                      exact, "Total"))
+
+
+@odds_app.command("multi", help="Odds of several actions in one turn: each declared POOL loses dice by the "
+                  "multiple-action ladder (N, N+1, ...), then rolls.")
+def multi_cmd(
+    pools: list[int] = typer.Argument(..., help="Each action's dice pool before the penalty, in order."),
+    difficulty: int = DifficultyOpt,
+    specialty: SpecialtyChoice = SpecialtyOpt,
+    extra_ones_cancel: bool = ExtraOnesOpt,
+    ones_dont_cancel: bool = OnesOpt,
+    exact: bool = ExactOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    from stkit.dice import odds as engine
+
+    rules = _rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    multi = engine.p_multiple(pools, difficulty, rules=rules)
+    if as_json:
+        actions = []
+        for i, a in enumerate(multi.actions, 1):
+            item = {"action": i, "declared_pool": a.declared_pool, "penalty": a.penalty, "pool": a.pool,
+                    "possible": a.possible}
+            if a.odds is not None:
+                item.update({"p_botch": float(a.odds.p_botch), "p_failure": float(a.odds.p_failure),
+                             "p_success": float(a.odds.p_success), "expected": float(a.odds.expected)})
+            actions.append(item)
+        _emit({"difficulty": difficulty, "house_rules": _rules_json(rules), "actions": actions,
+               "p_all_succeed": float(multi.p_all_succeed)})
+        return
+    from rich.table import Table
+
+    console = _console()
+    console.print(f"[bold]{len(pools)} actions in one turn at difficulty {difficulty}[/] (penalty ladder: "
+                  f"{', '.join(str(a.penalty) for a in multi.actions)} dice)")
+    table = Table()
+    for col in ("#", "Pool", "Left", "Botch", "Failure", "Success", "Mean"):
+        table.add_column(col, justify="right")
+    if exact:
+        table.add_column("Success (exact)", overflow="fold")
+    table.add_column("", no_wrap=True)
+    for i, a in enumerate(multi.actions, 1):
+        if a.odds is None:
+            table.add_row(str(i), str(a.declared_pool), str(a.pool), "-", "-",
+                          "[dim]impossible[/]", "-", *(["-"] if exact else []), "")
+            continue
+        o = a.odds
+        table.add_row(str(i), str(a.declared_pool), str(a.pool), pct(o.p_botch), pct(o.p_failure),
+                      pct(o.p_success), f"{float(o.expected):.2f}", *([_exact(o.p_success)] if exact else []),
+                      f"[cyan]{bar(o.p_success, 1, 20)}[/]")
+    table.caption = f"every action succeeds: {pct(multi.p_all_succeed)}"
+    table.caption_justify = "left"
+    console.print(table)
 
 
 def register(app) -> None:  # noqa: ANN001
-    """Add this module's commands to the root app."""
+    """Add the `odds` command group to the root app."""
+    app.add_typer(odds_app, name="odds", help=ODDS_HELP)

@@ -166,6 +166,21 @@ def roll(
     ones_dont_cancel: OnesDontCancelOpt = False,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
+    char: Annotated[
+        Optional[str],
+        typer.Option("--char", "-c", help="Build the pool from this character's sheet ('Dexterity + Brawl + 2'); "
+                     "form and wounds apply, --willpower spends a point from the sheet; the roll is logged."),
+    ] = None,
+    chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="The character's chronicle.")] = None,
+    log_roll: Annotated[bool, typer.Option("--log", help="Store the roll in the roll log (always on with --char).")] = False,
+    db: Annotated[
+        Optional[str], typer.Option("--db", help="Database file or URL for --char/--log (default: $STKIT_DATABASE_URL).")
+    ] = None,
+    task: Annotated[
+        Optional[str],
+        typer.Option("--task", help="Name the task (with --char): each earlier failure of it in this scene raises "
+                     "the difficulty by one, at most 10 (Chapter Five, 'Try, Try Again'); a success clears it."),
+    ] = None,
 ) -> None:
     """Roll a dice pool against a difficulty.
 
@@ -177,6 +192,22 @@ def roll(
     from stkit.dice import take_automatic_success, validate_difficulty, validate_pool
     from stkit.errors import InvalidValue
 
+    if task is not None and char is None:
+        raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
+    if char is not None or log_roll:
+        # The store (sqlmodel) is imported only here, so a plain roll stays fast.
+        from stkit.cli.char import roll_with_store
+
+        validate_difficulty(difficulty)
+        if retry < 0:
+            raise InvalidValue(f"--retry {retry} must be 0 or more (the number of earlier failures)")
+        roll_with_store(
+            pool, char=char, chronicle=chronicle, db=db, difficulty=difficulty, willpower=willpower, auto=auto,
+            stressful=stressful, retry=retry, faces=parse_faces(dice) if dice is not None else None,
+            rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel), seed=seed, json_out=json_out,
+            task=task,
+        )
+        return
     n = parse_pool_number(pool)
     validate_pool(n)
     validate_difficulty(difficulty)
@@ -215,6 +246,15 @@ def multi(
     ones_dont_cancel: OnesDontCancelOpt = False,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
+    char: Annotated[
+        Optional[str],
+        typer.Option("--char", "-c", help="Build each pool from this character's sheet ('Dexterity + Brawl'), "
+                     "then apply the ladder; each roll is logged (in the open scene's turn)."),
+    ] = None,
+    chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="The character's chronicle.")] = None,
+    db: Annotated[
+        Optional[str], typer.Option("--db", help="Database file or URL for --char (default: $STKIT_DATABASE_URL).")
+    ] = None,
 ) -> None:
     """Several actions in one turn, with the multiple-action penalty.
 
@@ -226,6 +266,11 @@ def multi(
     from stkit.dice import ActionSlot, multiple_action_penalties, validate_pool
     from stkit.errors import InvalidValue
 
+    if char is not None:
+        _multi_from_sheet(pools, char=char, chronicle=chronicle, db=db, difficulty=difficulty, dice=dice,
+                          rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel), seed=seed,
+                          json_out=json_out)
+        return
     declared = [parse_pool_number(p) for p in pools]
     for p in declared:
         validate_pool(p)
@@ -274,6 +319,38 @@ def multi(
             out.print(Text(f"{title}: no dice left, this action cannot be attempted", style="yellow bold"))
         else:
             render.print_roll(s.roll, title=title)
+
+
+def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, seed, json_out) -> None:  # noqa: ANN001
+    """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
+    import random
+
+    from stkit.cli.char import run
+    from stkit.store.tracked import multi_from_sheet
+
+    diffs = pick_difficulties(difficulty or [], len(pools), "actions")
+    faces = [parse_faces(d) for d in dice] if dice else None
+    _, used_seed = make_rng(seed)
+    slots = run(db, lambda s: multi_from_sheet(
+        s, char, list(pools), diffs, chronicle=chronicle, faces=faces, rng=random.Random(used_seed), rules=rules))
+    from stkit.cli import render
+
+    if json_out:
+        render.print_json({"character": char, "actions": [dict(action=i + 1, **x.to_dict()) for i, x in enumerate(slots)],
+                           "seed": None if faces else used_seed})
+        return
+    from rich.text import Text
+
+    out = render.console()
+    out.print(Text(f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more", style="dim"))
+    for i, x in enumerate(slots, 1):
+        title = f"Action {i}: {x.breakdown} - {x.penalty}"
+        if x.rolled is None:
+            out.print(Text(f"{title}: no dice left, this action cannot be attempted", style="yellow bold"))
+        else:
+            render.print_roll(x.rolled.roll, title=title)
+            where = f" (scene {x.rolled.scene_id}, turn {x.rolled.turn})" if x.rolled.scene_id is not None else ""
+            out.print(Text(f"Logged as roll #{x.rolled.log_id}{where}", style="dim"))
 
 
 def resisted(

@@ -1,5 +1,677 @@
-"""Placeholder: filled in by its issue."""
+"""`stkit scene`, `stkit extended`, `stkit contest`: scenes with turns, and tracked actions that last the night.
+
+Only typer and the standard library at module level; the store, the dice engine and rich load inside the
+commands. Rules: Chapter Five, "Extended Actions", "Resisted Actions", "Try It Out".
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Optional
+
+import typer
+
+DbOpt = Annotated[
+    Optional[str],
+    typer.Option("--db", help="Database file or URL (default: STKIT_DATABASE_URL, else the user data folder)."),
+]
+ChronicleOpt = Annotated[
+    Optional[str], typer.Option("--chronicle", help="Chronicle (default: STKIT_CHRONICLE, else 'default').")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
+SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="Seed the dice so the roll can be replayed.")]
 
 
-def register(app) -> None:  # noqa: ANN001
-    """Add this module's commands to the root app."""
+class Side(str, enum.Enum):
+    a = "a"
+    b = "b"
+
+
+class Mode(str, enum.Enum):
+    tally = "tally"
+    lead = "lead"
+
+
+def _engine(db: str | None):  # noqa: ANN202
+    from stkit.config import database_url
+    from stkit.store.db import open_store
+
+    return open_store(database_url(db))
+
+
+def _chronicle(chronicle: str | None) -> str:
+    from stkit.config import default_chronicle
+
+    return default_chronicle(chronicle)
+
+
+def _faces(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    from stkit.cli.roll import parse_faces
+
+    return parse_faces(text)
+
+
+def _rng(seed: int | None):  # noqa: ANN202
+    from stkit.cli.roll import make_rng
+
+    return make_rng(seed)
+
+
+def _print_json(data) -> None:  # noqa: ANN001
+    from stkit.cli import render
+
+    render.print_json(data)
+
+
+def _bar(value: int, target: int, width: int = 24):  # noqa: ANN202
+    """A progress bar as rich Text: filled blocks for the tally, light ones for what remains."""
+    from rich.text import Text
+
+    filled = min(width, round(width * min(value, target) / target)) if target else width
+    return Text("█" * filled, style="green") + Text("░" * (width - filled), style="dim")
+
+
+# ------------------------------------------------------------------------------------------------ scene
+
+
+def scene_start(
+    name: Annotated[str, typer.Argument(help="The scene's name, e.g. 'The embassy wall'.")],
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Open a scene (one open scene at a time per chronicle); it starts at turn 1.
+
+    While it is open, rolls made with --char belong to its current turn: Willpower once per turn, and
+    try-again raises for a --task failed earlier in the scene. Example: `stkit scene start "The embassy"`.
+    """
+    from stkit.store.db import transaction
+    from stkit.store.scenes import start_scene
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        scene = start_scene(s, _chronicle(chronicle), name)
+        data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn, "status": scene.status}
+    if json_out:
+        _print_json(data)
+        return
+    from stkit.cli import render
+
+    render.console().print(f"Scene {data['id']} [bold]{data['name']}[/] opened in chronicle {data['chronicle']!r}: turn 1")
+
+
+def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Move the open scene to its next turn (each character may spend Willpower again)."""
+    from stkit.store.db import transaction
+    from stkit.store.scenes import next_turn
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        scene = next_turn(s, _chronicle(chronicle))
+        data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
+    if json_out:
+        _print_json(data)
+        return
+    from stkit.cli import render
+
+    render.console().print(f"Scene {data['id']} [bold]{data['name']}[/]: turn {data['turn']}")
+
+
+def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Close the open scene. Extended actions and contests stay as they are and may go on in a later scene."""
+    from stkit.store.db import transaction
+    from stkit.store.scenes import end_scene
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        scene = end_scene(s, _chronicle(chronicle))
+        data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turns": scene.turn, "status": scene.status}
+    if json_out:
+        _print_json(data)
+        return
+    from stkit.cli import render
+
+    render.console().print(f"Scene {data['id']} [bold]{data['name']}[/] ended after {data['turns']} turn(s)")
+
+
+def scene_show(
+    scene_id: Annotated[Optional[int], typer.Argument(help="Scene id (default: the open scene, else the latest).")] = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A timeline of a scene: each turn with the rolls made in it, and the extended actions and contests."""
+    from stkit.errors import NotFound
+    from stkit.store.db import transaction
+    from stkit.store.scenes import get_scene, list_scenes, open_scene, scene_timeline
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        if scene_id is not None:
+            scene = get_scene(s, scene_id)
+        else:
+            chron = _chronicle(chronicle)
+            scene = open_scene(s, chron) or next(iter(list_scenes(s, chron, limit=1)), None)
+            if scene is None:
+                raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
+        data = scene_timeline(s, scene)
+    if json_out:
+        _print_json(data)
+        return
+    from rich.table import Table
+
+    from stkit.cli import render
+
+    out = render.console()
+    state = f"open, turn {data['turn']}" if data["status"] == "open" else f"ended after {data['turn']} turn(s)"
+    out.print(f"Scene {data['id']} [bold]{data['name']}[/] ({data['chronicle']}): {state}")
+    table = Table(show_header=True, header_style="bold")
+    for col in ("Turn", "Roll", "Who", "Task", "Pool", "Diff", "Dice", "Result"):
+        table.add_column(col)
+    for t in data["turns"]:
+        if not t["rolls"]:
+            table.add_row(str(t["turn"]), "", "", "", "", "", "", "[dim]no rolls[/]")
+        for i, r in enumerate(t["rolls"]):
+            result = f"{r['result']} ({r['outcome']})" + (" +WP" if r["willpower"] else "")
+            table.add_row(
+                str(t["turn"]) if i == 0 else "", f"{r['roll_id']}" + (f" {r['kind']}" if r["kind"] != "roll" else ""),
+                r["character"] or "", r["task"] or "", f"{r['expression']} ({r['pool']})", str(r["difficulty"]),
+                " ".join(map(str, r["dice"])), result,
+            )
+    out.print(table)
+    for a in data["extended_actions"]:
+        out.print(f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} after {a['rolls']} roll(s), {a['status']}")
+    for c in data["contests"]:
+        out.print(f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} (target {c['target']}, {c['mode']}), {c['status']}")
+
+
+def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """The scenes of a chronicle, newest first."""
+    from stkit.store.db import transaction
+    from stkit.store.scenes import list_scenes
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        rows = [
+            {"id": x.id, "name": x.name, "chronicle": x.chronicle, "status": x.status, "turn": x.turn}
+            for x in list_scenes(s, _chronicle(chronicle))
+        ]
+    if json_out:
+        _print_json({"scenes": rows})
+        return
+    from stkit.cli import render
+
+    out = render.console()
+    if not rows:
+        out.print("No scenes yet.")
+    for r in rows:
+        out.print(f"{r['id']:>4}  {r['name']}  ({r['status']}, turn {r['turn']})")
+
+
+# ------------------------------------------------------------------------------------------- extended
+
+
+def extended_start(
+    name: Annotated[str, typer.Argument(help="What is being done, e.g. 'Stay hidden'.")],
+    char: Annotated[Optional[str], typer.Option("--char", help="The character who rolls it from the sheet.")] = None,
+    pool: Annotated[
+        str, typer.Option("--pool", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice.")
+    ] = "",
+    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10.")] = 6,
+    target: Annotated[int, typer.Option("--target", help="Successes needed to finish (at least 1).")] = 0,
+    interval: Annotated[
+        Optional[str], typer.Option("--interval", help="In-game time per roll, e.g. '30 min', '1 h', '1 turn'.")
+    ] = None,
+    botch_ends: Annotated[
+        bool, typer.Option("--botch-ends", help="A botch ends the attempt (default: it wipes the tally to zero).")
+    ] = False,
+    botch_spoils: Annotated[
+        bool,
+        typer.Option(
+            "--botch-spoils/--no-botch-spoils",
+            help="A botch by any participant spoils the effort (the rules); off: a botch just adds nothing.",
+        ),
+    ] = True,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Start tracking an extended action (Chapter Five, "Extended Actions"); prints its id.
+
+    Example (Weston hiding from the security teams):
+    `stkit extended start "Stay hidden" --char Weston --pool "Stamina + Stealth" -d 7 --target 16 --interval "30 min"`
+    """
+    from stkit.store.db import transaction
+    from stkit.store.tracked import extended_status, start_extended
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        action = start_extended(
+            s, name, chronicle=chronicle, character=char, pool=pool, difficulty=difficulty, target=target,
+            interval=interval, botch_ends=botch_ends, botch_spoils=botch_spoils,
+        )
+        data = extended_status(s, action, odds=False)
+    if json_out:
+        _print_json(data)
+        return
+    from stkit.cli import render
+
+    who = f"{data['character']} rolls {data['pool']}" if data["character"] else f"{data['pool']} dice"
+    every = f", one roll every {data['interval']}" if data["interval"] else ""
+    render.console().print(
+        f"Extended action [bold]{data['id']}[/] {data['name']!r}: {who} at difficulty {data['difficulty']}, "
+        f"{data['target']} successes needed{every}"
+    )
+
+
+def extended_roll(
+    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    char: Annotated[
+        Optional[str], typer.Option("--char", help="Another participant rolls this time (teamwork over time).")
+    ] = None,
+    pool: Annotated[Optional[str], typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
+    dice: Annotated[Optional[str], typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
+    willpower: Annotated[
+        bool, typer.Option("--willpower", "-w", help="Spend a Willpower point from the sheet: one extra success.")
+    ] = False,
+    seed: SeedOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Roll once for an extended action and add the successes to its tally.
+
+    A botch wipes the tally (or ends the attempt with --botch-ends); reaching the target completes it.
+    """
+    import random
+
+    from stkit.store.db import run_transaction
+    from stkit.store.tracked import extended_status, roll_extended
+
+    faces = _faces(dice)
+    _, used_seed = _rng(seed)
+
+    def work(s):  # noqa: ANN001, ANN202 - re-run whole (same seed) if the database asks for a retry
+        done = roll_extended(s, action_id, character=char, pool=pool, faces=faces, willpower=willpower,
+                             rng=random.Random(used_seed))
+        return done, extended_status(s, done.action, odds=False)
+
+    out, data = run_transaction(_engine(db), work)
+    roll, explanation, who = out.made.roll, out.made.explanation, out.made.participant.label
+    data["roll"] = roll.to_dict()
+    data["roll"]["seed"] = None if faces is not None else used_seed
+    data["roll"]["who"] = who
+    data["roll"]["pool_text"] = explanation
+    data["tally_before"] = out.tally_before
+    data["spoiled"] = out.spoiled
+    if json_out:
+        _print_json(data)
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    con = render.console()
+    render.print_roll(roll, title=f"{who} ({explanation})" if out.made.participant.character else None)
+    con.print(_tally_line(data))
+    if out.spoiled and data["status"] == "failed":
+        con.print(Text("The botch ends the attempt.", style="red bold"))
+    elif out.spoiled and out.tally_before:
+        con.print(Text(f"The botch wipes the {out.tally_before} successes gathered: back to zero.", style="red bold"))
+    elif out.spoiled:
+        con.print(Text("Botch: nothing was gathered yet, the tally stays at zero.", style="red bold"))
+    elif roll.botch:
+        con.print(Text("Botch, but this action was started with --no-botch-spoils: nothing is lost.", style="yellow"))
+    if data["status"] == "done":
+        con.print(Text(f"Done: {data['name']} succeeds after {data['rolls']} roll(s).", style="green bold"))
+
+
+def _tally_line(data: dict):  # noqa: ANN202
+    from rich.text import Text
+
+    line = Text(f"#{data['id']} {data['name']}  ") + _bar(data["tally"], data["target"])
+    line += Text(f"  {data['tally']}/{data['target']}  ({data['rolls']} roll{'s' if data['rolls'] != 1 else ''}")
+    if data.get("time_spent"):
+        line += Text(f", {data['time_spent']} in-game")
+    line += Text(f")  {data['status']}")
+    return line
+
+
+def extended_status_cmd(
+    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Tally against target, every roll so far and who made it, the in-game time spent, and the exact chance
+    to finish within the next 1, 2, 4 and 8 rolls (when the odds engine is installed)."""
+    from stkit.store.db import transaction
+    from stkit.store.tracked import extended_status, get_action
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        data = extended_status(s, get_action(s, action_id))
+    if json_out:
+        _print_json(data)
+        return
+    from rich.table import Table
+
+    from stkit.cli import render
+
+    con = render.console()
+    con.print(_tally_line(data))
+    who = f"{data['character']}: {data['pool']}" if data["character"] else f"{data['pool']} dice"
+    rules = "a botch ends it" if data["botch_ends"] else "a botch wipes the tally"
+    if not data["botch_spoils"]:
+        rules = "botches do not spoil it"
+    con.print(f"{who} at difficulty {data['difficulty']}; {rules}", style="dim")
+    if data["history"]:
+        table = Table(show_header=True, header_style="bold")
+        for col in ("#", "Who", "Pool", "Dice", "Result", "Tally"):
+            table.add_column(col)
+        for r in data["history"]:
+            result = f"{r['result']} ({r['outcome']})" + (" +WP" if r["willpower"] else "")
+            table.add_row(str(r["seq"]), r["character"] or "", str(r["pool"]), " ".join(map(str, r["dice"])),
+                          result, str(r["tally_after"]))
+        con.print(table)
+    if data["odds"]:
+        parts = [f"{k} roll{'s' if k != '1' else ''} {v['probability']:.1%}" for k, v in data["odds"]["within"].items()]
+        con.print(f"Chance to finish within the next {', '.join(parts)} (pool {data['odds_pool']})")
+        if data["odds"]["mean_rolls"] is not None:
+            con.print(f"Expected rolls still needed: {data['odds']['mean_rolls']:.1f}", style="dim")
+
+
+def extended_list(
+    chronicle: ChronicleOpt = None,
+    all_: Annotated[bool, typer.Option("--all", help="Also the finished and abandoned ones.")] = False,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The extended actions of a chronicle (open ones unless --all), newest first."""
+    from stkit.store.db import transaction
+    from stkit.store.tracked import extended_status, list_extended
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        rows = [
+            extended_status(s, a, odds=False)
+            for a in list_extended(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")
+        ]
+    for r in rows:
+        r.pop("history")
+    if json_out:
+        _print_json({"extended_actions": rows})
+        return
+    from stkit.cli import render
+
+    con = render.console()
+    if not rows:
+        con.print("No extended actions." if all_ else "No open extended actions (--all shows finished ones).")
+    for r in rows:
+        con.print(_tally_line(r))
+
+
+def extended_abandon(
+    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Give up an open extended action; it takes no more rolls."""
+    from stkit.store.db import transaction
+    from stkit.store.tracked import abandon_extended, extended_status
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        data = extended_status(s, abandon_extended(s, action_id), odds=False)
+    if json_out:
+        _print_json(data)
+        return
+    from stkit.cli import render
+
+    render.console().print(f"Extended action {data['id']} {data['name']!r} abandoned at {data['tally']}/{data['target']}")
+
+
+# --------------------------------------------------------------------------------------------- contest
+
+
+def contest_start(
+    name: Annotated[str, typer.Argument(help="The contest's name, e.g. 'Debate at the moot'.")],
+    a: Annotated[str, typer.Option("--a", help="Side A: a character's name, or a number of dice.")],
+    b: Annotated[str, typer.Option("--b", help="Side B: a character's name, or a number of dice.")],
+    pool_a: Annotated[Optional[str], typer.Option("--pool-a", help="Side A's sheet expression, e.g. 'Charisma + Expression'.")] = None,
+    pool_b: Annotated[Optional[str], typer.Option("--pool-b", help="Side B's sheet expression.")] = None,
+    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="Difficulty (both sides unless --difficulty-b).")] = 6,
+    difficulty_b: Annotated[Optional[int], typer.Option("--difficulty-b", help="Side B's difficulty.")] = None,
+    target: Annotated[int, typer.Option("--target", help="Successes needed to win (at least 1).")] = 0,
+    mode: Annotated[
+        Mode,
+        typer.Option(
+            "--mode",
+            help="tally: each side adds the margins it wins to its own tally (the moot debate). "
+            "lead: one running lead, won by getting that many successes more than the other in total (the truck chase).",
+        ),
+    ] = Mode.tally,
+    botch_wipes: Annotated[
+        bool, typer.Option("--botch-wipes/--no-botch-wipes", help="A side that botches loses what it gathered.")
+    ] = True,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Start an extended and resisted contest (Chapter Five, "Resisted Actions"); prints its id.
+
+    Each exchange both sides roll; the side with more successes adds the difference; first to the target wins.
+    Example: `stkit contest start "Debate" --a Ears-of-the-Wind --pool-a "Charisma + Expression"
+    --b Red-of-Teeth --pool-b "Charisma + Expression" -d 7 --target 5`
+    """
+    from stkit.store.db import transaction
+    from stkit.store.tracked import contest_status, start_contest
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        contest = start_contest(
+            s, name, chronicle=chronicle, a=a, b=b, pool_a=pool_a, pool_b=pool_b, difficulty=difficulty,
+            difficulty_b=difficulty_b, target=target, mode=mode.value, botch_wipes=botch_wipes,
+        )
+        data = contest_status(s, contest)
+    if json_out:
+        _print_json(data)
+        return
+    from stkit.cli import render
+
+    render.console().print(
+        f"Contest [bold]{data['id']}[/] {data['name']!r}: {_side_label(data['a'])} against {_side_label(data['b'])}, "
+        f"first to {data['target']} ({data['mode']} mode)"
+    )
+
+
+def _side_label(side: dict) -> str:
+    if side["character"]:
+        return f"{side['character']} ({side['pool']}, difficulty {side['difficulty']})"
+    return f"{side['pool']} dice (difficulty {side['difficulty']})"
+
+
+def contest_roll(
+    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    side: Annotated[Optional[Side], typer.Option("--side", help="Roll only this side (players rolling separately).")] = None,
+    pool_a: Annotated[Optional[str], typer.Option("--pool-a", help="Side A's pool for this exchange only.")] = None,
+    pool_b: Annotated[Optional[str], typer.Option("--pool-b", help="Side B's pool for this exchange only.")] = None,
+    difficulty_a: Annotated[Optional[int], typer.Option("--difficulty-a", help="Side A's difficulty for this exchange.")] = None,
+    difficulty_b: Annotated[Optional[int], typer.Option("--difficulty-b", help="Side B's difficulty for this exchange.")] = None,
+    dice_a: Annotated[Optional[str], typer.Option("--dice-a", help="Side A's physical dice.")] = None,
+    dice_b: Annotated[Optional[str], typer.Option("--dice-b", help="Side B's physical dice.")] = None,
+    willpower_a: Annotated[bool, typer.Option("--willpower-a", help="Side A spends Willpower.")] = False,
+    willpower_b: Annotated[bool, typer.Option("--willpower-b", help="Side B spends Willpower.")] = False,
+    seed: SeedOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Roll the next exchange of a contest (both sides, or one with --side); the winner of the exchange adds
+    its margin. The debate changes Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
+    import random
+
+    from stkit.store.db import run_transaction
+    from stkit.store.tracked import roll_contest
+
+    fa, fb = _faces(dice_a), _faces(dice_b)
+    _, used_seed = _rng(seed)
+    data = run_transaction(_engine(db), lambda s: roll_contest(
+        s, contest_id, side=side.value if side else None, pool_a=pool_a, pool_b=pool_b,
+        difficulty_a=difficulty_a, difficulty_b=difficulty_b, faces_a=fa, faces_b=fb,
+        willpower_a=willpower_a, willpower_b=willpower_b, rng=random.Random(used_seed),
+    ))
+    data["seed"] = used_seed
+    if json_out:
+        _print_json(data)
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+    from stkit.dice import count_dice
+
+    con = render.console()
+    for s_, r in data["rolled"].items():
+        roll = r["roll"]
+        shown = count_dice(roll["pool"], roll["difficulty"], roll["dice"], willpower=roll["willpower"])
+        label = f"Side {s_.upper()}: {r['who']} ({r['explanation']})" if r["character"] else f"Side {s_.upper()}"
+        render.print_roll(shown, title=label)
+    ex = data["exchange"]
+    if ex is None:
+        con.print(Text(f"Waiting for side {data['waiting_for'].upper()} to roll this exchange.", style="yellow"))
+    else:
+        if ex["wiped"]:
+            con.print(Text(f"Botch: side {', '.join(w.upper() for w in ex['wiped'])} loses what it had gathered", style="red bold"))
+        if ex["winner"]:
+            con.print(Text(f"Exchange {ex['exchange']}: side {ex['winner'].upper()} by {ex['margin']} ({ex['result_a']} vs {ex['result_b']})", style="bold"))
+        else:
+            con.print(Text(f"Exchange {ex['exchange']}: tie at {ex['result_a']}, nobody gains", style="yellow"))
+    _print_contest_standing(data)
+
+
+def _print_contest_standing(data: dict) -> None:
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    con = render.console()
+    t = data["target"]
+    if data["mode"] == "lead":
+        lead = data["lead"]
+        who = "A" if lead > 0 else "B" if lead < 0 else None
+        con.print(Text(f"Lead: {'side ' + who + ' by ' + str(abs(lead)) if who else 'even'} (target {t})"))
+    else:
+        con.print(Text("A ") + _bar(data["a"]["tally"], t, 16) + Text(f" {data['a']['tally']}/{t}   B ")
+                  + _bar(data["b"]["tally"], t, 16) + Text(f" {data['b']['tally']}/{t}"))
+    if data["status"] == "done":
+        side = data[data["winner"]]
+        name = side["character"] or f"side {data['winner'].upper()}"
+        con.print(Text(f"{name} wins {data['name']!r} after {data['exchanges']} exchange(s).", style="green bold"))
+
+
+def contest_status_cmd(
+    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The sides, the tallies (or the lead) and every exchange so far."""
+    from stkit.store.db import transaction
+    from stkit.store.tracked import contest_status, get_contest
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        data = contest_status(s, get_contest(s, contest_id))
+    if json_out:
+        _print_json(data)
+        return
+    from rich.table import Table
+
+    from stkit.cli import render
+
+    con = render.console()
+    con.print(f"Contest {data['id']} [bold]{data['name']}[/]: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, {data['status']}")
+    if data["history"]:
+        table = Table(show_header=True, header_style="bold")
+        for col in ("Exchange", "A dice", "A", "B dice", "B"):
+            table.add_column(col)
+        for ex in data["history"]:
+            cells = [str(ex["exchange"])]
+            for k in ("a", "b"):
+                r = ex.get(k)
+                cells += ([" ".join(map(str, r["dice"])), f"{r['result']} ({r['outcome']})"] if r else ["", "[dim]waiting[/]"])
+            table.add_row(*cells)
+        con.print(table)
+    _print_contest_standing(data)
+
+
+def contest_list(
+    chronicle: ChronicleOpt = None,
+    all_: Annotated[bool, typer.Option("--all", help="Also the finished and abandoned ones.")] = False,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The contests of a chronicle (open ones unless --all), newest first."""
+    from stkit.store.db import transaction
+    from stkit.store.tracked import contest_status, list_contests
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        rows = [contest_status(s, c) for c in list_contests(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")]
+    for r in rows:
+        r.pop("history")
+    if json_out:
+        _print_json({"contests": rows})
+        return
+    from stkit.cli import render
+
+    con = render.console()
+    if not rows:
+        con.print("No contests." if all_ else "No open contests (--all shows finished ones).")
+    for r in rows:
+        con.print(f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} ({r['mode']}), {r['status']}")
+
+
+def contest_abandon(
+    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Call off an open contest."""
+    from stkit.store.db import transaction
+    from stkit.store.tracked import abandon_contest, contest_status
+
+    engine = _engine(db)
+    with transaction(engine) as s:
+        data = contest_status(s, abandon_contest(s, contest_id))
+    if json_out:
+        _print_json(data)
+        return
+    from stkit.cli import render
+
+    render.console().print(f"Contest {data['id']} {data['name']!r} abandoned")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `scene`, `extended` and `contest` groups to the root app."""
+    scene = typer.Typer(help="Scenes and turns: Willpower once per turn, try-again per task.", no_args_is_help=True)
+    scene.command("start")(scene_start)
+    scene.command("turn")(scene_turn)
+    scene.command("show")(scene_show)
+    scene.command("end")(scene_end)
+    scene.command("list")(scene_list)
+    app.add_typer(scene, name="scene")
+
+    ext = typer.Typer(help="Extended actions tracked across commands (Chapter Five, 'Extended Actions').", no_args_is_help=True)
+    ext.command("start")(extended_start)
+    ext.command("roll")(extended_roll)
+    ext.command("status")(extended_status_cmd)
+    ext.command("list")(extended_list)
+    ext.command("abandon")(extended_abandon)
+    app.add_typer(ext, name="extended")
+
+    con = typer.Typer(help="Extended and resisted contests: debates, chases (Chapter Five, 'Resisted Actions').", no_args_is_help=True)
+    con.command("start")(contest_start)
+    con.command("roll")(contest_roll)
+    con.command("status")(contest_status_cmd)
+    con.command("list")(contest_list)
+    con.command("abandon")(contest_abandon)
+    app.add_typer(con, name="contest")

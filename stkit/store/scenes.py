@@ -151,21 +151,17 @@ def scene_timeline(session: Any, scene: Any) -> dict:
     Willpower spends and the tracked actions and contests started in the scene."""
     from sqlmodel import select
 
-    from stkit.store.models import Character, RollLog
+    from stkit.store.models import RollLog
     from stkit.store.scene_models import Contest, SceneTurn, TrackedAction
 
     turns = list(session.exec(select(SceneTurn).where(SceneTurn.scene_id == scene.id).order_by(SceneTurn.turn)))
     logs = list(session.exec(select(RollLog).where(RollLog.scene_id == scene.id).order_by(RollLog.id)))
-    ids = {r.character_id for r in logs if r.character_id is not None}
-    names = {}
-    if ids:
-        names = {c.id: c.name for c in session.exec(select(Character).where(Character.id.in_(ids)))}
     by_turn: dict[int, list] = {}
     for r in logs:
         by_turn.setdefault(r.turn or 0, []).append(
             {
                 "roll_id": r.id,
-                "character": names.get(r.character_id),
+                "character": r.character_name or None,
                 "kind": getattr(r, "kind", "roll"),
                 "task": r.task,
                 "expression": r.expression,

@@ -1,3 +1,335 @@
-"""Placeholder: filled in by its issue. Registers commands on `stkit.cli.tcg.tcg_app` at import."""
+"""`stkit tcg rules|define|cards|deck`: rules search, glossary, card database and deck legality.
 
-from stkit.cli.tcg import tcg_app  # noqa: F401
+Thin layer: parse options, call stkit.tcg, render with rich (or one JSON object with --json). Only typer
+and the standard library are imported at module level.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, List, Optional
+
+import typer
+
+from stkit.cli.tcg import tcg_app
+
+rules_app = typer.Typer(help="Search and show the restated rules, rulings and recorded conflicts.", no_args_is_help=True)
+cards_app = typer.Typer(help="Import, search and show cards (built-in cards are always there).", no_args_is_help=True)
+deck_app = typer.Typer(help="Check a deck list against the deck-building rules.", no_args_is_help=True)
+tcg_app.add_typer(rules_app, name="rules")
+tcg_app.add_typer(cards_app, name="cards")
+tcg_app.add_typer(deck_app, name="deck")
+
+_JSON_HELP = "Print one JSON object instead of tables."
+_DB_HELP = "Card database file (default: $STKIT_CARDS_DB or the user data folder's stkit/cards.sqlite)."
+_DOCS = {"equinox": "Equinox Update", "rulebook": "earlier rulebook", "battlefields": "Battlefields supplement"}
+
+
+def _emit(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def _console(stderr: bool = False):  # noqa: ANN202
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def _source(doc: str, section: str) -> str:
+    return f"{_DOCS.get(doc, doc)}, \u201c{section}\u201d"
+
+
+def _ambiguous(exc, as_json: bool, what: str) -> None:  # noqa: ANN001
+    if as_json:
+        _emit({"error": str(exc), "ambiguous": True, "candidates": exc.candidates})
+    else:
+        from rich.markup import escape
+
+        con = _console(stderr=True)
+        con.print(f"[bold yellow]{escape(exc.name)}[/] could be more than one {what}; say which:")
+        for c in exc.candidates:
+            con.print(f"  \u2022 {escape(c)}")
+    raise typer.Exit(1)
+
+
+# --- rules -------------------------------------------------------------------------------------------------
+
+@rules_app.command("search")
+def rules_search(
+    query: List[str] = typer.Argument(..., help="Words to look for (typos are corrected against the rules' vocabulary)."),
+    limit: int = typer.Option(10, "--limit", "-n", min=1, max=100, help="Most results to show (1..100)."),
+    kind: Optional[str] = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Full-text search of the rules, best match first (SQLite FTS5, bm25 ranking)."""
+    from stkit.tcg.rules import search_rules
+
+    result = search_rules(" ".join(query), limit=limit, kind=kind)
+    if as_json:
+        _emit(result.to_dict())
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    con = _console()
+    if result.corrected != " ".join(w.lower() for w in query) and result.hits:
+        con.print(f"[dim]searched for:[/] {escape(result.corrected)}")
+    if not result.hits:
+        con.print(f"No rule matches {escape(' '.join(query))!r}.")
+        return
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("id", style="cyan", no_wrap=True)
+    table.add_column("title")
+    table.add_column("kind")
+    table.add_column("source", style="dim")
+    for hit in result.hits:
+        e = hit.entry
+        kind_text = "[red]conflict[/]" if e.kind == "conflict" else e.kind
+        if e.superseded_by:
+            kind_text += " [dim](superseded)[/]"
+        table.add_row(e.id, escape(e.title), kind_text, escape(_source(e.document, e.section)))
+    con.print(table)
+
+
+@rules_app.command("show")
+def rules_show(
+    rule_id: str = typer.Argument(..., metavar="ID", help="A rule id such as deck.combat-deck."),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Show one rule entry in full: text, source section, what it supersedes, conflict ruling."""
+    from stkit.tcg.rules import get_rule
+
+    e = get_rule(rule_id)
+    if as_json:
+        _emit(e.to_dict())
+        return
+    from rich.markup import escape
+    from rich.panel import Panel
+
+    lines = [escape(e.text), "", f"[dim]Source:[/] {escape(_source(e.document, e.section))}"]
+    if e.keywords:
+        lines.append(f"[dim]Keywords:[/] {escape(', '.join(e.keywords))}")
+    if e.cards:
+        lines.append(f"[dim]Cards:[/] {escape(', '.join(e.cards))}")
+    if e.supersedes:
+        lines.append(f"[dim]Supersedes:[/] {e.supersedes}")
+    if e.superseded_by:
+        lines.append(f"[yellow]Superseded by:[/] {', '.join(e.superseded_by)}")
+    if e.conflict:
+        lines += ["", f"[bold red]Conflicts with:[/] {', '.join(e.conflict['with'])}",
+                  f"[bold]stkit rules:[/] {escape(e.conflict['ruling'])}"]
+    _console().print(Panel("\n".join(lines), title=f"[bold]{escape(e.title)}[/]", subtitle=f"{e.id} \u00b7 {e.kind}"))
+
+
+@rules_app.command("conflicts")
+def rules_conflicts(as_json: bool = typer.Option(False, "--json", help=_JSON_HELP)) -> None:
+    """List every contradiction found in the documents and how stkit rules on it."""
+    from stkit.tcg.rules import default_index
+
+    found = [e for e in default_index().entries.values() if e.kind == "conflict"]
+    if as_json:
+        _emit({"conflicts": [e.to_dict() for e in found]})
+        return
+    from rich.markup import escape
+
+    con = _console()
+    for e in found:
+        con.print(f"[bold red]{e.id}[/] {escape(e.title)}\n  [bold]stkit:[/] {escape(e.conflict['ruling'])}\n")
+
+
+@tcg_app.command("define")
+def define_cmd(
+    term: List[str] = typer.Argument(..., help="A glossary term: Auspice, Breed, Sustained Rage, Unique, Long..."),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Define a game term from the glossary (case, accents and small typos forgiven)."""
+    from stkit.tcg.cards import AmbiguousName
+    from stkit.tcg.rules import define
+
+    try:
+        t = define(" ".join(term))
+    except AmbiguousName as exc:
+        _ambiguous(exc, as_json, "term")
+        return
+    if as_json:
+        _emit(t.to_dict())
+        return
+    from rich.markup import escape
+
+    con = _console()
+    con.print(f"[bold]{escape(t.term)}[/]" + (f" [dim]({escape(', '.join(t.aliases))})[/]" if t.aliases else ""))
+    con.print(escape(t.definition))
+    con.print(f"[dim]Source: {escape(_source(t.document, t.section))}[/]")
+    if t.see:
+        con.print(f"[dim]See:[/] {', '.join(t.see)}")
+
+
+# --- cards -------------------------------------------------------------------------------------------------
+
+def _open_db(path: Optional[str]):  # noqa: ANN202
+    from stkit.tcg.db import CardDB
+
+    return CardDB(path)
+
+
+@cards_app.command("import")
+def cards_import(
+    file: str = typer.Argument(..., help="Card list: stkit .yaml/.json/.csv or a LackeyCCG tab-separated .txt/.tsv."),
+    strict: bool = typer.Option(False, "--strict", help="Refuse the whole file if any Lackey row is unreadable."),
+    cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Import a card list in one transaction: every card is validated first, nothing is half-imported."""
+    import os
+
+    from rich.markup import escape
+
+    err = _console(stderr=True)
+    big = os.path.exists(file) and os.path.getsize(file) > 100_000
+    with _open_db(cards_db) as db:
+        if big and not as_json and err.is_terminal:
+            from rich.progress import Progress
+
+            with Progress(console=err, transient=True) as bar:
+                task = bar.add_task("Reading cards", total=None)
+                report = db.import_file(file, progress=lambda done, total: bar.update(task, completed=done, total=total),
+                                        strict=strict)
+        else:
+            report = db.import_file(file, strict=strict)
+    if as_json:
+        _emit(report.to_dict())
+        return
+    con = _console()
+    extra = f" ({report.playtest} playtest)" if report.playtest else ""
+    con.print(f"Imported [bold]{report.imported}[/] cards{extra} from {escape(file)} ({report.format}).")
+    if report.skipped:
+        con.print(f"[yellow]Could not read {len(report.skipped)} row(s):[/]")
+        for e in report.skipped:
+            con.print(f"  line {e.line}: {escape(e.message)}")
+
+
+@cards_app.command("search")
+def cards_search(
+    query: Optional[List[str]] = typer.Argument(None, help="Name or words (empty: list cards passing the filters)."),
+    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Card type, e.g. Garou, Battlefield, Combat Action."),
+    keyword: Optional[str] = typer.Option(None, "--keyword", "-k", help="Only cards with this keyword."),
+    playtest: bool = typer.Option(False, "--playtest", help="Include playtest cards (hidden by default)."),
+    limit: int = typer.Option(20, "--limit", "-n", min=1, max=500, help="Most results (1..500)."),
+    cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Search cards: exact name first, then prefix, then fuzzy, then card text."""
+    q = " ".join(query or [])
+    with _open_db(cards_db) as db:
+        hits = db.search(q, type_=type_, keyword=keyword, playtest=playtest, limit=limit)
+    if as_json:
+        _emit({"query": q, "results": [h.to_dict() for h in hits]})
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    con = _console()
+    if not hits:
+        con.print(f"No card matches {escape(q)!r}.")
+        return
+    table = Table(header_style="bold")
+    for col in ("name", "type", "set", "keywords", "match"):
+        table.add_column(col)
+    for h in hits:
+        c = h.card
+        name = escape(c.name) + (" [magenta](playtest)[/]" if c.playtest else "")
+        table.add_row(name, c.type or "-", escape(c.set or "-"), escape(", ".join(c.keywords)), h.match)
+    con.print(table)
+
+
+@cards_app.command("show")
+def cards_show(
+    name: List[str] = typer.Argument(..., help="Card name (case, accents, apostrophes and punctuation are folded)."),
+    cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Show one card in full; an ambiguous name lists the candidates instead of guessing."""
+    from stkit.tcg.cards import AmbiguousName
+
+    with _open_db(cards_db) as db:
+        try:
+            card = db.find(" ".join(name))
+        except AmbiguousName as exc:
+            _ambiguous(exc, as_json, "card")
+            return
+    data = card.to_dict()
+    if as_json:
+        _emit(data)
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(show_header=False, title=f"[bold]{escape(card.name)}[/]", title_justify="left")
+    table.add_column(style="dim")
+    table.add_column()
+    for key, value in data.items():
+        if key == "name" or value in (None, [], {}, False):
+            continue
+        value = _render_value(key, value)
+        table.add_row(key.replace("_", " "), escape(str(value)))
+    _console().print(table)
+
+
+def _render_value(key: str, value: Any) -> str:
+    if key in ("attacker_options", "defender_options"):
+        out = []
+        for opt in value:
+            parts = [opt.get("option") or "option"]
+            if opt.get("requirements"):
+                parts.append("requires " + ", ".join(opt["requirements"]))
+            if opt.get("max_renown") is not None:
+                parts.append(f"max Renown {opt['max_renown']}")
+            if opt.get("cards") is not None:
+                parts.append(f"draws {opt['cards']}")
+            out.append(": ".join(parts[:1]) + (" - " + "; ".join(parts[1:]) if parts[1:] else ""))
+        return "\n".join(out)
+    if key == "cohorts":
+        return ", ".join(f"{tribe} (+{extra} Renown)" for tribe, extra in value.items())
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items() if v not in (None, []))
+    if isinstance(value, list):
+        return "\n".join(map(str, value)) if key in ("errata", "rulings") else ", ".join(map(str, value))
+    return str(value)
+
+
+# --- deck --------------------------------------------------------------------------------------------------
+
+def _renown_level(value: int) -> int:
+    if value not in (15, 20, 25):
+        raise typer.BadParameter(f"{value} is not a Renown level; use 15, 20 or 25")
+    return value
+
+
+@deck_app.command("check")
+def deck_check(
+    file: str = typer.Argument(..., help="Deck list text file (sections Tribe, Pack, Sept deck, Combat deck)."),
+    renown_level: int = typer.Option(20, "--renown-level", callback=_renown_level, help="Game Renown level: 15, 20 or 25."),
+    cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Check a deck list; exit 0 when legal, 1 when not, listing every violation with its rule id."""
+    from stkit.tcg.deck import check_deck, parse_deck_file
+
+    deck = parse_deck_file(file)
+    with _open_db(cards_db) as db:
+        report = check_deck(deck, db, renown_level=renown_level)
+    if as_json:
+        _emit(report.to_dict())
+    else:
+        from rich.markup import escape
+
+        con = _console()
+        if report.legal:
+            con.print(f"[bold green]Legal[/] at Renown level {renown_level}.")
+        else:
+            con.print(f"[bold red]Not legal[/] at Renown level {renown_level}: {len(report.violations)} violation(s).")
+            for vio in report.violations:
+                con.print(f"  [cyan]{vio.rule}[/]  {escape(vio.message)}")
+    if not report.legal:
+        raise typer.Exit(1)

@@ -1,3 +1,239 @@
-"""Placeholder: filled in by its issue. Registers commands on `stkit.cli.tcg.tcg_app` at import."""
+"""`stkit tcg` resolvers: umbra-cost, umbra-track, frenzy, combat, battlefield, moot, alpha-order, victory, regen.
 
-from stkit.cli.tcg import tcg_app  # noqa: F401
+Each command answers one table question, explains the steps and names the rule ids it rests on
+(`stkit tcg rules show ID` prints a rule). Only typer and the standard library at module level.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from stkit.cli.tcg import tcg_app
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (answer fields plus \"rules\").")]
+FileArg = Annotated[Path, typer.Argument(help="YAML file describing the situation (format: docs/tcg-resolvers.md).")]
+
+
+def _split(text: Optional[str]) -> list[str]:
+    return [part.strip() for part in (text or "").split(",") if part.strip()] if text else []
+
+
+def _emit(resolution, as_json: bool, headline: str) -> None:  # noqa: ANN001
+    """Print the resolution: JSON, or a headline, the numbered reasoning and the rule ids."""
+    if as_json:
+        typer.echo(json.dumps(resolution.as_json()))
+        return
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console()
+    console.print(f"[bold]{escape(headline)}[/bold]")
+    for number, line in enumerate(resolution.explanation, start=1):
+        console.print(f"  {number}. {escape(line)}")
+    console.print(f"[dim]Rules: {escape(', '.join(resolution.rules))}[/dim]")
+
+
+@tcg_app.command("umbra-cost")
+def umbra_cost(
+    gnosis: Annotated[int, typer.Option("--gnosis", "-g", help="The alpha's Gnosis (0 to 100).")],
+    level: Annotated[Optional[int], typer.Option("--level", "-l", help="Umbra level, 1 to 5.")] = None,
+    points: Annotated[Optional[int], typer.Option("--points", "-p", help="Umbra marker position, 1 to 25 (instead of --level).")] = None,
+    last_minute: Annotated[bool, typer.Option("--last-minute", help="Moved right before the alpha acts: Gnosis does not reduce the cost.")] = False,
+    human: Annotated[bool, typer.Option("--human", help="The character is a Human (humans cannot enter the Umbra).")] = False,
+    spirit: Annotated[bool, typer.Option("--spirit", help="The character is a Spirit (free when picked as alpha).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sept cards to discard to step an alpha sideways into (or out of) the Umbra.
+
+    Example: stkit tcg umbra-cost --level 4 --gnosis 5   (3 cards, minus 1 for Gnosis 4-6: 2)
+    """
+    from stkit.tcg.resolvers.umbra import resolve_umbra_cost
+
+    r = resolve_umbra_cost(level=level, points=points, gnosis=gnosis, last_minute=last_minute, human=human, spirit=spirit)
+    _emit(r, as_json, f"Discard {r['cards']} Sept card(s) (Umbra level {r['level']}).")
+
+
+@tcg_app.command("umbra-track")
+def umbra_track(
+    events: Annotated[
+        Optional[list[str]],
+        typer.Argument(
+            help="Events in order: wyrm-enemy-played, spirit-killed, garou-killed, wyrm-enemy-killed, "
+            "alpha-pass, points:+N, points:-N, level:+N, level:-N."
+        ),
+    ] = None,
+    start: Annotated[int, typer.Option("--start", help="Marker position to start from, 1 to 25 (game start: 7).")] = 7,
+    as_json: JsonOpt = False,
+) -> None:
+    """Move the Umbra marker through a list of game events (it never leaves the 1-25 chart).
+
+    Example: stkit tcg umbra-track wyrm-enemy-played garou-killed alpha-pass
+    """
+    from stkit.tcg.resolvers.umbra import resolve_umbra_track
+
+    r = resolve_umbra_track(list(events or []), start=start)
+    _emit(r, as_json, f"The Umbra marker is on {r['points']} (level {r['level']}).")
+
+
+@tcg_app.command("frenzy")
+def frenzy(
+    health: Annotated[int, typer.Option("--health", help="Base (printed) Crinos or metis Health, 1 to 100.")],
+    wounds: Annotated[int, typer.Option("--wounds", help="Wounds taken in this one round of combat, 0 to 100.")],
+    frenzy_number: Annotated[Optional[int], typer.Option("--frenzy", help="The character's Frenzy number (none: it cannot frenzy).")] = None,
+    derangement: Annotated[Optional[str], typer.Option("--derangement", help="Hysterical or Melancholic.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Does a Garou frenzy after a round's wounds, and how many Combat cards does it draw?
+
+    Example: stkit tcg frenzy --health 5 --wounds 3 --frenzy 2   (Janus: frenzies, draws 2)
+    """
+    from stkit.tcg.resolvers.frenzy import resolve_frenzy
+
+    r = resolve_frenzy(health=health, wounds=wounds, frenzy=frenzy_number, derangement=derangement)
+    if r["frenzies"]:
+        head = f"Frenzy! Draw {r['cards_drawn']} Combat card(s) (Trigger Damage {r['threshold']})."
+    elif r["must_pass_next_round"]:
+        head = f"No frenzy: Hysterical, it must pass next round (Trigger Damage {r['threshold']})."
+    else:
+        head = f"No frenzy (Trigger Damage {r['threshold']})."
+    _emit(r, as_json, head)
+
+
+@tcg_app.command("battlefield")
+def battlefield(
+    renown: Annotated[int, typer.Option("--renown", help="The Battlefield's Renown, 1 to 100.")],
+    defender_keywords: Annotated[Optional[str], typer.Option("--defender-keywords", help="Keywords on its Defender requirements, comma-separated.")] = None,
+    buy: Annotated[Optional[str], typer.Option("--buy", help="Keywords the Defending Player buys, comma-separated (1 Rage/Gnosis/Health each).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rage, Gnosis and Health of a Battlefield that defends itself, after Keywords are bought.
+
+    Example: stkit tcg battlefield --renown 10 --defender-keywords "Wyrm,Black Spiral Dancer" --buy Kailindo,Spirit
+    """
+    from stkit.tcg.resolvers.battlefield import resolve_battlefield
+
+    r = resolve_battlefield(renown=renown, defender_keywords=_split(defender_keywords), buy=_split(buy))
+    kw = ", ".join(r["keywords"]) or "no Keywords"
+    _emit(r, as_json, f"Rage {r['rage']}, Gnosis {r['gnosis']}, Health {r['health']}; {kw}.")
+
+
+@tcg_app.command("combat")
+def combat(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Resolve a combat described in a YAML file, round by round, and narrate it.
+
+    Example: stkit tcg combat combat.yaml   (file format and a full example: docs/tcg-resolvers.md)
+    """
+    from stkit.tcg.resolvers.combat import load_combat, resolve_combat
+
+    r = resolve_combat(load_combat(file))
+    if as_json:
+        out = r.as_json()
+        out.pop("log", None)  # the same lines are in each round's "log"
+        typer.echo(json.dumps(out))
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"[bold]{escape(r['hunter'])} (Hunter) against {escape(r['prey'])} (Prey)[/bold]")
+    in_rounds = sum(len(x["log"]) for x in r["rounds"])
+    prelude = 0
+    while prelude < len(r["log"]) and not r["log"][prelude].startswith("Round "):
+        prelude += 1
+    for line in r["log"][:prelude]:
+        console.print(f"  {escape(line)}")
+    for rnd in r["rounds"]:
+        console.print(f"[bold cyan]{escape(rnd['log'][0])}[/bold cyan]")
+        for line in rnd["log"][1:]:
+            console.print(f"    {escape(line)}")
+        state = "; ".join(
+            f"{s['name']}: {s['wounds']} wound(s), Rage {s['rage_available']}, {s['hand']} card(s)"
+            + (f", {s['form']}" if s["form"] else "")
+            + (", DEAD" if s["dead"] else "")
+            for s in rnd["state"].values()
+        )
+        console.print(f"    [dim]State: {escape(state)}[/dim]")
+    for line in r["log"][prelude + in_rounds :]:
+        console.print(f"  {escape(line)}")
+    table = Table(title="After combat")
+    for col in ("", "form", "wounds", "Rage left", "dead"):
+        table.add_column(col)
+    for role, s in r["final"].items():
+        table.add_row(f"{s['name']} ({role})", s["form"] or "-", str(s["wounds"]), str(s["rage_available"]), "yes" if s["dead"] else "no")
+    console.print(table)
+    verdict = f"Winner: {r['winner']}." if r["winner"] else ("Combat over, nobody died." if r["ended"] and not r["deaths"] else "")
+    if r["deaths"] and not r["winner"]:
+        verdict = "Both combatants died."
+    if not r["ended"]:
+        verdict = "Combat not finished: the file has no more rounds."
+    console.print(f"[bold]{escape(verdict)}[/bold]")
+    console.print(f"[dim]Rules: {escape(', '.join(r.rules))}[/dim]")
+
+
+@tcg_app.command("moot")
+def moot(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Count the votes on the Moots of a turn (YAML file: characters and Moots with their votes).
+
+    Example: stkit tcg moot moot.yaml   (file format: docs/tcg-resolvers.md)
+    """
+    from stkit.tcg.resolvers.moot import load_moots, resolve_moots
+
+    characters, moots = load_moots(file)
+    r = resolve_moots(characters, moots)
+    head = "; ".join(f"{m['name']}: {'passes' if m['passed'] else 'fails'} {m['for']}-{m['against']}" for m in r["moots"])
+    _emit(r, as_json, head or "No Moots.")
+
+
+@tcg_app.command("alpha-order")
+def alpha_order(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Order of alpha actions (Renown, then Tribe Fury, then cards that act first), from a YAML file.
+
+    Example: stkit tcg alpha-order alphas.yaml   (file format: docs/tcg-resolvers.md)
+    """
+    from stkit.tcg.resolvers.alpha import load_alphas, resolve_alpha_order
+
+    alphas, effects = load_alphas(file)
+    r = resolve_alpha_order(alphas, effects)
+    _emit(r, as_json, "Alpha order: " + ", ".join(a["name"] for a in r["order"]) + ".")
+
+
+@tcg_app.command("victory")
+def victory(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Has anyone won? Victory Piles against the Renown level, from a YAML file.
+
+    Example: stkit tcg victory victory.yaml   (file format: docs/tcg-resolvers.md)
+    """
+    from stkit.tcg.resolvers.victory import load_victory, resolve_victory
+
+    r = resolve_victory(load_victory(file))
+    if r["winner"]:
+        head = f"{r['winner']} wins."
+    elif r["tied"]:
+        head = f"No winner yet: {', '.join(r['tied'])} are tied."
+    else:
+        head = f"No winner yet (Renown level {r['renown_level']})."
+    _emit(r, as_json, head)
+
+
+@tcg_app.command("regen")
+def regen(
+    paw: Annotated[str, typer.Option("--paw", help="Edge of the card the paw print is on: right, bottom, left or top.")] = "bottom",
+    turned: Annotated[int, typer.Option("--turned", help="Quarter-turns already made since it was set.")] = 0,
+    rite: Annotated[bool, typer.Option("--rite", help="A Rite in progress rather than a regenerating character.")] = False,
+    stalled: Annotated[int, typer.Option("--stalled", help="Rites only: turns lost because its shapeshifter fought or went to the Hunting Grounds.")] = 0,
+    wounds: Annotated[int, typer.Option("--wounds", help="The character's wounds (at least 1 to regenerate).")] = 1,
+    as_json: JsonOpt = False,
+) -> None:
+    """Quarter-turns (Start of Turn Phases) until a regenerating character or a Rite is upright.
+
+    Example: stkit tcg regen --paw bottom   (2 turns)
+    """
+    from stkit.tcg.resolvers.regen import resolve_regen
+
+    r = resolve_regen(paw=paw, turned=turned, rite=rite, stalled=stalled, wounds=wounds)
+    _emit(r, as_json, f"Upright after {r['turns']} Start of Turn Phase(s).")

@@ -59,8 +59,9 @@ def resolve_battlefield(
         if not _key(word):
             raise InvalidValue("an empty Keyword was given (check for doubled commas)")
     trail.say(
-        f"Nobody defends it, so its own defenders fight with Rage, Gnosis and Health equal to its Renown, {renown}.",
+        f"Nobody defends it, so its own defenders fight, with Rage, Gnosis and Health of {renown} (its Renown).",
         "battlefield.self-defence",
+        "conflicts.battlefield-procedures",
     )
     keywords: list[str] = []
     seen: set[str] = set()
@@ -115,6 +116,11 @@ def resolve_battlefield(
             trail.say(f"{word} {EFFECTS[_key(word)]}.", "battlefield.keyword-effects")
     if {_key(w) for w in bought} & {"vampire"}:
         trail.cite("battlefield-faq.vampire-keyword")
+    keys = {_key(k) for k in keywords}
+    if {"gaia", "wyrm"} <= keys:
+        trail.say("Gaia and Wyrm together are allowed: Keywords may conflict.", "battlefield-faq.conflicting-keywords")
+    if len(keywords) > 1:
+        trail.say("However many Keywords it has, the defenders are fought as a single creature.", "battlefield-faq.one-creature")
     stat = renown - len(bought)
     if stat < 1:
         raise RuleRefusal(

@@ -68,7 +68,7 @@ def resolve_frenzy(
         return trail.resolution(answer)
     if kind == "hysterical":
         trail.say(
-            "Hysterical: instead of frenzying it must pass in the next round of combat; no cards drawn.",
+            "Hysterical: instead of frenzying it has to pass the following round of combat; no cards drawn.",
             "frenzy.hysterical",
         )
         answer["must_pass_next_round"] = True

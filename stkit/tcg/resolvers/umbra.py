@@ -21,11 +21,11 @@ LEVEL_DISCARD = {1: 0, 2: 1, 3: 2, 4: 3, 5: 3}
 
 # Named events that move the marker, and by how many points (up = more corrupt).
 EVENTS: dict[str, tuple[int, str, str]] = {
-    "wyrm-enemy-played": (+1, "umbra.up-one-point", "a Wyrm Enemy was played"),
-    "spirit-killed": (+1, "umbra.up-one-point", "a non-corrupt Spirit was killed"),
-    "garou-killed": (+1, "umbra.up-one-point", "a non-Wyrm Garou was killed"),
-    "wyrm-enemy-killed": (-1, "umbra.down-one-point", "a Wyrm Enemy was killed"),
-    "alpha-pass": (-2, "umbra.alpha-pass", "a Garou (not a Spirit) in the Umbra passed its alpha action"),
+    "wyrm-enemy-played": (+1, "umbra.up-one-point", "A Wyrm Enemy was played"),
+    "spirit-killed": (+1, "umbra.up-one-point", "A non-corrupt Spirit was killed"),
+    "garou-killed": (+1, "umbra.up-one-point", "A non-Wyrm Garou was killed"),
+    "wyrm-enemy-killed": (-1, "umbra.down-one-point", "A Wyrm Enemy was killed"),
+    "alpha-pass": (-2, "umbra.alpha-pass", "A Garou (not a Spirit) in the Umbra passed its alpha action"),
 }
 _SHIFT = re.compile(r"^(points?|levels?)\s*[:=]?\s*([+-]\s*\d+)$")
 
@@ -112,8 +112,8 @@ def parse_umbra_event(text: str) -> tuple[int, str, str]:
     if match:
         amount = int(match.group(2).replace(" ", ""))
         if match.group(1).startswith("level"):
-            return amount * POINTS_PER_LEVEL, "umbra.move-by-level", f"a card moved the Umbra {amount:+d} level(s)"
-        return amount, "umbra.move-by-points", f"a card moved the Umbra {amount:+d} point(s)"
+            return amount * POINTS_PER_LEVEL, "umbra.move-by-level", f"A card moved the Umbra {amount:+d} level(s)"
+        return amount, "umbra.move-by-points", f"A card moved the Umbra {amount:+d} point(s)"
     raise InvalidValue(
         f"unknown Umbra event {text!r} (allowed: {', '.join(EVENTS)}, points:+N, points:-N, level:+N, level:-N)"
     )
@@ -143,7 +143,8 @@ def resolve_umbra_track(events: list[str], *, start: int = START_POINT) -> Resol
         if clamped != target:
             note = f" (stopped at {clamped}: the marker cannot leave the chart)"
             trail.cite("umbra.chart")
-        trail.say(f"{description}: {change:+d} -> {clamped}, level {umbra_level(clamped)}{note}.", rule_id)
+        extra = ("conflicts.umbra-pass-spirits",) if rule_id == "umbra.alpha-pass" else ()
+        trail.say(f"{description}: {change:+d} -> {clamped}, level {umbra_level(clamped)}{note}.", rule_id, *extra)
         position = clamped
         steps.append({"event": event, "change": change, "points": position, "level": umbra_level(position)})
     return trail.resolution({"start": start, "points": position, "level": umbra_level(position), "steps": steps})

@@ -1,0 +1,144 @@
+"""Speed of the character store's everyday commands on a big database.
+
+Fills a database with 10,000 characters and 1,000,000 logged rolls (bulk inserts), then times, in one run
+and interleaved, as real subprocesses:
+
+    stkit --version                                   (the baseline: start-up alone)
+    stkit char show NAME
+    stkit log --char NAME --limit 20
+    stkit roll "Dexterity + Brawl" --char NAME --seed 1
+
+and prints each command's median wall time and its ratio to the baseline. Target: each ratio <= 2.
+
+Usage: python benchmarks/store.py [--db PATH_OR_URL] [--characters 10000] [--rolls 1000000] [--repeat 15]
+(the default database is a new SQLite file in a temporary folder; an existing filled database is reused).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from stkit.store.sheet import Sheet  # noqa: E402
+from stkit.store.traits import ABILITIES, ATTRIBUTES, name_key  # noqa: E402
+
+
+def fill(url: str, n_chars: int, n_rolls: int) -> None:
+    """Create the schema and bulk-insert the characters and the roll log (skipped when already filled)."""
+    from sqlalchemy import func, select
+
+    from stkit.store.db import open_store
+    from stkit.store.models import Character, RollLog
+
+    engine = open_store(url)
+    with engine.connect() as conn:
+        have = conn.execute(select(func.count()).select_from(Character.__table__)).scalar_one()
+        logged = conn.execute(select(func.count()).select_from(RollLog.__table__)).scalar_one()
+    if have >= n_chars and logged >= n_rolls:
+        print(f"reusing {have} characters and {logged} logged rolls")
+        return
+    rng = random.Random(2024)
+    now = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    rows = []
+    for i in range(n_chars):
+        s = Sheet(name=f"Garou {i:05d}")
+        for a in ATTRIBUTES:
+            s.attributes[a] = rng.randint(1, 5)
+        for a in rng.sample(ABILITIES, 8):
+            s.abilities[a] = rng.randint(1, 4)
+        s.abilities["Brawl"] = rng.randint(1, 5)
+        s.powers["Willpower"].permanent = s.powers["Willpower"].temporary = rng.randint(3, 8)
+        rows.append({
+            "chronicle": "default", "name": s.name, "name_key": name_key(s.name), "player": f"player {i % 50}",
+            "breed": "", "auspice": "", "tribe": "", "form": "Homid", "sheet": json.dumps(s.to_dict()),
+            "version": 1, "created_at": now, "updated_at": now,
+        })
+    with engine.begin() as conn:
+        conn.execute(Character.__table__.insert(), rows)
+    print(f"inserted {n_chars} characters in {time.perf_counter() - t0:.1f} s")
+    t0 = time.perf_counter()
+    batch = 50_000
+    for start in range(0, n_rolls, batch):
+        rows = []
+        for j in range(start, min(start + batch, n_rolls)):
+            cid = rng.randint(1, n_chars)
+            pool = rng.randint(1, 10)
+            dice = [rng.randint(1, 10) for _ in range(pool)]
+            succ = sum(1 for d in dice if d >= 6)
+            ones = dice.count(1)
+            result = max(succ - ones, 0)
+            outcome = "success" if result else ("botch" if succ == 0 and ones else "failure")
+            rows.append({
+                "created_at": now - timedelta(seconds=n_rolls - j), "chronicle": "default", "character_id": cid,
+                "character_name": f"Garou {cid - 1:05d}", "kind": "roll", "expression": "Dexterity + Brawl",
+                "pool": pool, "difficulty": 6, "dice": json.dumps(dice), "outcome": outcome, "result": result,
+                "willpower": False, "detail": "{}",
+            })
+        with engine.begin() as conn:
+            conn.execute(RollLog.__table__.insert(), rows)
+    print(f"inserted {n_rolls} logged rolls in {time.perf_counter() - t0:.1f} s")
+
+
+def timed(argv: list[str], env: dict) -> float:
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {p.stderr}")
+    return elapsed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", help="database file or URL (default: a new SQLite file in a temp folder)")
+    ap.add_argument("--characters", type=int, default=10_000)
+    ap.add_argument("--rolls", type=int, default=1_000_000)
+    ap.add_argument("--repeat", type=int, default=15)
+    args = ap.parse_args()
+    tmp = None
+    if args.db is None:
+        tmp = tempfile.mkdtemp(prefix="stkit-bench-")
+        args.db = str(Path(tmp) / "bench.sqlite")
+    from stkit.config import database_url
+
+    url = database_url(args.db)
+    fill(url, args.characters, args.rolls)
+    name = f"Garou {args.characters // 2:05d}"
+    env = dict(os.environ, NO_COLOR="1", STKIT_DATABASE_URL=url)
+    stkit = [sys.executable, "-m", "stkit"]
+    commands = {
+        "stkit --version": stkit + ["--version"],
+        f"stkit char show '{name}'": stkit + ["char", "show", name],
+        f"stkit log --char '{name}' --limit 20": stkit + ["log", "--char", name, "--limit", "20"],
+        f"stkit roll 'Dexterity + Brawl' --char '{name}' --seed 1": stkit + ["roll", "Dexterity + Brawl", "--char", name, "--seed", "1"],
+    }
+    for argv in commands.values():  # warm the OS cache and .pyc files
+        timed(argv, env)
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for _ in range(args.repeat):
+        for label, argv in commands.items():
+            times[label].append(timed(argv, env))
+    base = statistics.median(times["stkit --version"])
+    print(f"\n{args.characters} characters, {args.rolls} logged rolls, {args.repeat} runs each, database {url.split('://')[0]}")
+    print(f"{'command':<62} {'median':>9} {'ratio':>7}  target <= 2x")
+    for label, ts in times.items():
+        med = statistics.median(ts)
+        ratio = med / base
+        verdict = "" if label == "stkit --version" else ("ok" if ratio <= 2 else "OVER")
+        print(f"{label:<62} {med * 1000:>7.1f}ms {ratio:>6.2f}x  {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,251 @@
+"""Engines, transactions and schema migration of the stkit store.
+
+- :func:`make_engine` builds an engine for any SQLAlchemy URL. SQLite gets WAL, a 30 s busy timeout,
+  foreign keys, and ``BEGIN IMMEDIATE`` for every write transaction, so concurrent writers queue up instead
+  of losing each other's updates. PostgreSQL use cases lock the rows they edit (``SELECT ... FOR UPDATE``).
+- :func:`transaction` is one committed-or-rolled-back transaction around a sqlmodel Session.
+- :func:`run_transaction` runs a whole unit of work and retries it when the database reports a lock or a
+  serialization failure.
+- :func:`open_store` resolves the URL (stkit.config), creates the SQLite folder, and brings the schema to
+  the newest alembic revision (checked with one cheap query; alembic is imported only to migrate).
+
+Nothing here connects at import time.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from stkit.errors import StoreError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlalchemy.engine import Connection, Engine
+    from sqlmodel import Session
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+_T = TypeVar("_T")
+_engines: dict[str, Engine] = {}
+_migrated: set[str] = set()
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+_MIGRATION_LOCK_KEY = 0x57A7  # pg_advisory_xact_lock key for the migration step
+
+
+def is_sqlite(url_or_engine: object) -> bool:
+    """True for a SQLite URL or engine."""
+    text = str(getattr(url_or_engine, "url", url_or_engine))
+    return text.startswith("sqlite")
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url`` (cached per URL in this process).
+
+    SQLite: WAL journal, busy timeout, foreign keys on, and write transactions opened with BEGIN IMMEDIATE.
+    Raises StoreError when the URL cannot be used."""
+    if url in _engines:
+        return _engines[url]
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        if is_sqlite(url):
+            from stkit.config import sqlite_path
+
+            path = sqlite_path(url)
+            if path is not None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise StoreError(f"cannot create the database folder {path.parent}: {exc.strerror}") from None
+            engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+
+            @event.listens_for(engine, "connect")
+            def _on_connect(dbapi_conn, _record) -> None:  # noqa: ANN001
+                dbapi_conn.isolation_level = None  # we issue BEGIN ourselves (see _on_begin)
+                cur = dbapi_conn.cursor()
+                cur.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+                cur.execute("PRAGMA foreign_keys = ON")
+                if path is not None:
+                    cur.execute("PRAGMA journal_mode = WAL")
+                    cur.execute("PRAGMA synchronous = NORMAL")
+                cur.close()
+
+            @event.listens_for(engine, "begin")
+            def _on_begin(conn) -> None:  # noqa: ANN001
+                readonly = conn.get_execution_options().get("stkit_readonly", False)
+                conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+        else:
+            engine = create_engine(url, pool_pre_ping=False)
+    except (ArgumentError, NoSuchModuleError, ValueError) as exc:
+        raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
+    _engines[url] = engine
+    return engine
+
+
+def _safe_url(url: str) -> str:
+    """The URL with any password hidden."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+
+
+def dispose_engines() -> None:
+    """Close every cached engine (tests, and before forking processes)."""
+    for engine in _engines.values():
+        engine.dispose()
+    _engines.clear()
+    _migrated.clear()
+
+
+@contextmanager
+def transaction(engine: Engine, *, readonly: bool = False) -> Iterator[Session]:
+    """One transaction around a sqlmodel Session: committed when the block ends, rolled back on any error.
+
+    On SQLite a write transaction starts with BEGIN IMMEDIATE (writers serialize; the busy timeout makes
+    them wait). ``readonly=True`` takes no write lock. Database errors become StoreError; StkitError and
+    other exceptions pass through after the rollback."""
+    from sqlalchemy.exc import OperationalError
+    from sqlmodel import Session
+
+    bind = engine.execution_options(stkit_readonly=True) if readonly else engine
+    session = Session(bind, expire_on_commit=False)
+    try:
+        with session.begin():
+            yield session
+    except OperationalError as exc:
+        raise _store_error(exc) from exc
+    finally:
+        session.close()
+
+
+def _store_error(exc: Exception) -> StoreError:
+    msg = str(getattr(exc, "orig", exc)).strip().splitlines()[0] if str(exc) else type(exc).__name__
+    return StoreError(f"database error: {msg}")
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """True for errors worth running the whole transaction again: SQLite 'database is locked'/'busy',
+    PostgreSQL serialization failures and deadlocks."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        orig = getattr(seen, "orig", None)
+        for e in (seen, orig):
+            if e is None:
+                continue
+            sqlstate = getattr(e, "sqlstate", None) or getattr(getattr(e, "diag", None), "sqlstate", None)
+            if sqlstate in ("40001", "40P01", "55P03"):
+                return True
+            text = str(e).lower()
+            if "database is locked" in text or "database is busy" in text or "database table is locked" in text:
+                return True
+        seen = seen.__cause__ or seen.__context__
+        if seen is exc:
+            break
+    return False
+
+
+def run_transaction(engine: Engine, work: Callable[[Session], _T], *, attempts: int = 8, readonly: bool = False) -> _T:
+    """Run ``work(session)`` in :func:`transaction`; on a lock or serialization failure roll back and run
+    the whole of it again (up to ``attempts`` times, with a short growing pause). Returns ``work``'s result."""
+    for attempt in range(1, attempts + 1):
+        try:
+            with transaction(engine, readonly=readonly) as session:
+                return work(session)
+        except Exception as exc:
+            if attempt == attempts or not is_retryable(exc):
+                raise
+            time.sleep(min(0.05 * attempt, 0.5))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+# ----- migrations ----------------------------------------------------------------------------------------
+_REV = re.compile(r"^revision\s*[:=].*?['\"]([^'\"]+)['\"]", re.M)
+_DOWN = re.compile(r"^down_revision\s*[:=]\s*(.+)$", re.M)
+
+
+def head_revisions() -> set[str]:
+    """The head revision ids, read from the version files' text (no alembic import)."""
+    revs, downs = set(), set()
+    for f in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        if f.name.startswith("_"):
+            continue
+        text = f.read_text(encoding="utf-8")
+        m = _REV.search(text)
+        if not m:
+            continue
+        revs.add(m.group(1))
+        d = _DOWN.search(text)
+        if d:
+            downs.update(re.findall(r"['\"]([^'\"]+)['\"]", d.group(1)))
+    return revs - downs
+
+
+def current_revisions(conn: Connection) -> set[str]:
+    """The revisions recorded in the database's alembic_version table (empty when there is none)."""
+    from sqlalchemy import inspect, text
+
+    if not inspect(conn).has_table("alembic_version"):
+        return set()
+    return {row[0] for row in conn.execute(text("SELECT version_num FROM alembic_version"))}
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply the alembic migrations up to ``revision`` in one transaction, holding the write lock
+    (SQLite BEGIN IMMEDIATE, PostgreSQL advisory lock) so two first opens cannot migrate twice."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    try:
+        with engine.connect() as conn:
+            with conn.begin():
+                if not is_sqlite(engine):
+                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_KEY})")
+                if revision == "head" and current_revisions(conn) == head_revisions():
+                    return
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, revision)
+    except StoreError:
+        raise
+    except Exception as exc:
+        if exc.__class__.__module__.startswith(("sqlalchemy", "alembic", "psycopg", "sqlite3")):
+            raise StoreError(f"cannot migrate the database {_safe_url(str(engine.url))}: {exc}") from exc
+        raise
+
+
+def ensure_schema(engine: Engine) -> None:
+    """Bring the schema to head once per process; a database already at head costs one small query."""
+    key = str(engine.url)
+    if key in _migrated:
+        return
+    heads = head_revisions()
+    try:
+        with engine.connect() as conn:
+            conn = conn.execution_options(stkit_readonly=True)
+            with conn.begin():
+                at_head = current_revisions(conn) == heads
+    except Exception as exc:
+        if exc.__class__.__module__.startswith(("sqlalchemy", "psycopg", "sqlite3")):
+            raise StoreError(f"cannot open the database {_safe_url(key)}: {_first_line(exc)}") from exc
+        raise
+    if not at_head:
+        upgrade(engine)
+    _migrated.add(key)
+
+
+def _first_line(exc: Exception) -> str:
+    return str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+
+
+def open_store(url: str | None = None) -> Engine:
+    """The engine of the store at ``url`` (a URL or a file path; None: STKIT_DATABASE_URL, else the user's
+    data folder), with the SQLite folder created and the schema at the newest revision.
+    Raises StoreError when the database cannot be opened or migrated."""
+    from stkit.config import database_url
+
+    engine = make_engine(database_url(url))
+    ensure_schema(engine)
+    return engine

@@ -1,0 +1,260 @@
+"""Character files: YAML/JSON import and export, and Foundry VTT "World of Darkness 20th" actor import.
+
+A character file holds one character in the shape of :meth:`stkit.store.sheet.Sheet.to_dict` (see
+docs/characters.md). YAML is read with ``yaml.safe_load`` only. A Foundry actor export (JSON with
+``"type": "Werewolf"`` and a ``system`` block) is recognised and translated.
+
+Every error is a DataFileError naming the file, the field and the allowed range; an import with any bad
+file imports nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from stkit.errors import DataFileError, InvalidValue
+from stkit.store import traits as T
+from stkit.store.sheet import HEALTH_LEVELS, Sheet
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlmodel import Session
+
+CHARACTER_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+@dataclass
+class LoadedFile:
+    """One parsed character file: the sheet, where it came from, its format and any warnings."""
+
+    sheet: Sheet
+    path: Path
+    format: str  # yaml | json | foundry
+    warnings: list[str] = field(default_factory=list)
+
+
+def find_character_files(path: Path) -> list[Path]:
+    """The character files at ``path``: the file itself, or a folder's *.yaml/*.yml/*.json (sorted)."""
+    if path.is_dir():
+        return sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in CHARACTER_SUFFIXES)
+    if not path.exists():
+        raise DataFileError(f"{path}: no such file or folder")
+    return [path]
+
+
+def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
+    """Parse and validate one character file. ``chronicle`` overrides the file's chronicle.
+    Raises DataFileError naming the file and the field."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataFileError(f"{path}: cannot be read: {exc}") from None
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DataFileError(f"{path}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        if isinstance(data, dict) and isinstance(data.get("system"), dict) and "type" in data:
+            loaded = from_foundry(data, source=str(path))
+            loaded.path = path
+            if chronicle:
+                loaded.sheet.chronicle = chronicle
+            return loaded
+        fmt = "json"
+    elif suffix in (".yaml", ".yml"):
+        import yaml
+
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise DataFileError(f"{path}: malformed YAML{where}: {problem}") from None
+        fmt = "yaml"
+    else:
+        raise DataFileError(f"{path}: unknown file type {suffix!r}; allowed: .yaml, .yml, .json")
+    sheet = Sheet.from_dict(data, source=str(path))
+    if chronicle:
+        sheet.chronicle = chronicle
+    return LoadedFile(sheet, path, fmt)
+
+
+def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedFile]:
+    """Parse every file first; any bad file, or two files for one name, raises DataFileError (the first
+    error, with a count of the others) and nothing is imported."""
+    loaded: list[LoadedFile] = []
+    errors: list[str] = []
+    files: list[Path] = []
+    for p in paths:
+        try:
+            files.extend(find_character_files(Path(p)))
+        except DataFileError as exc:
+            errors.append(str(exc))
+    if not files and not errors:
+        raise DataFileError(f"{', '.join(map(str, paths))}: no .yaml, .yml or .json character files found")
+    seen: dict[tuple[str, str], Path] = {}
+    for f in files:
+        try:
+            lf = load_file(f, chronicle=chronicle)
+        except DataFileError as exc:
+            errors.append(str(exc))
+            continue
+        key = (lf.sheet.chronicle, T.name_key(lf.sheet.name))
+        if key in seen:
+            errors.append(f"{f}: name: duplicate name {lf.sheet.name!r}, already in {seen[key]}")
+            continue
+        seen[key] = f
+        loaded.append(lf)
+    if errors:
+        more = f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+        raise DataFileError(errors[0] + more + "; nothing was imported")
+    return loaded
+
+
+def import_files(session: Session, paths: list[Path], *, chronicle: str | None = None,
+                 replace: bool = False) -> list[LoadedFile]:
+    """Import character files into the store in the caller's transaction. A name already stored in the
+    chronicle is an error (DataFileError naming the file) unless ``replace``."""
+    from stkit.store.characters import create_character
+
+    loaded = load_all(paths, chronicle=chronicle)
+    for lf in loaded:
+        try:
+            create_character(session, lf.sheet, replace=replace)
+        except InvalidValue as exc:
+            raise DataFileError(f"{lf.path}: name: {exc} (use --replace to overwrite); nothing was imported") from None
+    return loaded
+
+
+def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False) -> str:
+    """The character file text of ``sheet`` in ``fmt`` (yaml or json)."""
+    data = sheet.to_dict(player_view=player_view)
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if fmt != "yaml":
+        raise InvalidValue(f"export format {fmt!r}; allowed: yaml, json")
+    import yaml
+
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+
+
+# ----- Foundry VTT (system "worldofdarkness", WoD 20th) ----------------------------------------------------
+#: Foundry ability keys whose label is not the key capitalised.
+_FOUNDRY_LABELS = {
+    "animalken": "Animal Ken", "primalurge": "Primal-Urge", "craft": "Crafts", "martialarts": "Martial Arts",
+}
+_FOUNDRY_IGNORED_ATTRIBUTES = {"composure", "resolve"}  # Chronicles-of-Darkness style extras, hidden in W20
+
+
+def from_foundry(data: dict, *, source: str = "Foundry actor") -> LoadedFile:
+    """Translate a Foundry VTT World of Darkness 20th actor export of type Werewolf: attributes, abilities
+    (unknown ones with dots become custom abilities), Rage/Gnosis/Willpower permanent and temporary, Renown
+    and rank, health damage, the active shape, Gifts and Rites (and Backgrounds/Merits/Flaws when present).
+    Raises DataFileError naming the field."""
+    warnings: list[str] = []
+
+    def fail(where: str, message: str) -> DataFileError:
+        return DataFileError(f"{source}: {where}: {message}")
+
+    if data.get("type") != "Werewolf":
+        raise fail("type", f"{data.get('type')!r} is not supported; allowed: Werewolf")
+    sysd = data["system"]
+    name = str(data.get("name") or "").strip()
+    if not name:
+        raise fail("name", "the actor has no name")
+
+    def num(value: object, where: str, lo: int, hi: int) -> int:
+        try:
+            n = int(value)  # Foundry stores some numbers as text ("1")
+        except (TypeError, ValueError):
+            raise fail(where, f"{value!r} is not a whole number; allowed: {lo} to {hi}") from None
+        if not lo <= n <= hi:
+            raise fail(where, f"{n} is outside the allowed range {lo} to {hi}")
+        return n
+
+    def block(obj: object, where: str) -> dict:
+        if obj is None:
+            return {}
+        if not isinstance(obj, dict):
+            raise fail(where, "expected an object")
+        return obj
+
+    out: dict = {"name": name, "form": "Homid"}
+    for f, key in (("nature", "nature"), ("demeanor", "demeanor"), ("concept", "concept"), ("tribe", "tribe"),
+                   ("pack", "packname"), ("notes", "notes")):
+        out[f] = str(sysd.get(key) or "")
+    for f in ("breed", "auspice"):
+        value = str(sysd.get(f) or "")
+        try:
+            out[f] = T.lookup_breed(value) if f == "breed" else T.lookup_auspice(value)
+        except InvalidValue as exc:
+            raise fail(f"system.{f}", str(exc)) from None
+    attrs = {}
+    for key, v in block(sysd.get("attributes"), "system.attributes").items():
+        a = T.lookup_attribute(key)
+        if a is None:
+            if key not in _FOUNDRY_IGNORED_ATTRIBUTES:
+                warnings.append(f"attribute {key!r} is not a Werewolf Revised Attribute; skipped")
+            continue
+        attrs[a] = num(block(v, f"system.attributes.{key}").get("value"), f"system.attributes.{key}.value", 0, 5)
+    out["attributes"] = attrs
+    abilities, custom = {}, {}
+    for group, entries in block(sysd.get("abilities"), "system.abilities").items():
+        for key, v in block(entries, f"system.abilities.{group}").items():
+            where = f"system.abilities.{group}.{key}.value"
+            n = num(block(v, where).get("value", 0), where, 0, 5)
+            label = _FOUNDRY_LABELS.get(key, key.capitalize())
+            known = T.lookup_ability(label)
+            if known:
+                abilities[known] = max(n, abilities.get(known, 0))
+            elif n:
+                alt = str(v.get("altlabel") or "").strip()
+                custom[alt or label] = n
+    out["abilities"] = {k: v for k, v in abilities.items() if v}
+    out["custom_abilities"] = custom
+    adv = block(sysd.get("advantages"), "system.advantages")
+    for p in ("rage", "gnosis", "willpower"):
+        a = block(adv.get(p), f"system.advantages.{p}")
+        perm = num(a.get("permanent", 0), f"system.advantages.{p}.permanent", 0, 10)
+        temp = num(a.get("temporary", perm), f"system.advantages.{p}.temporary", 0, 99 if p == "rage" else perm)
+        out[p] = {"permanent": perm, "temporary": temp}
+    ren = block(sysd.get("renown"), "system.renown")
+    out["renown"] = {}
+    for r in ("glory", "honor", "wisdom"):
+        b = block(ren.get(r), f"system.renown.{r}")
+        out["renown"][r.capitalize()] = {
+            "permanent": num(b.get("permanent", 0), f"system.renown.{r}.permanent", 0, 10),
+            "temporary": num(b.get("temporary", 0), f"system.renown.{r}.temporary", 0, 10),
+        }
+    out["rank"] = num(ren.get("rank", 0), "system.renown.rank", 0, T.MAX_RANK)
+    dmg = block(block(sysd.get("health"), "system.health").get("damage"), "system.health.damage")
+    out["health"] = {d: num(dmg.get(d, 0), f"system.health.damage.{d}", 0, len(HEALTH_LEVELS)) for d in T.DAMAGE_TYPES}
+    if sum(out["health"].values()) > len(HEALTH_LEVELS):
+        raise fail("system.health.damage", f"more than {len(HEALTH_LEVELS)} health levels of damage in all")
+    for key, shape in block(sysd.get("shapes"), "system.shapes").items():
+        if isinstance(shape, dict) and shape.get("isactive"):
+            out["form"] = key.capitalize()
+    gifts, rites, backgrounds, merits, flaws = [], [], {}, [], []
+    for i, item in enumerate(data.get("items") or []):
+        if not isinstance(item, dict):
+            continue
+        isys = item.get("system") or {}
+        kind = str(isys.get("type") or "")
+        iname = str(item.get("name") or "").strip()
+        where = f"items[{i}] ({iname})"
+        if item.get("type") == "Power" and kind in ("wod.types.gift", "wod.types.rite"):
+            level = num(isys.get("level") or 1, f"{where}.system.level", 1, 6)
+            (gifts if kind.endswith("gift") else rites).append({"name": iname, "level": level})
+        elif item.get("type") == "Feature" and kind.endswith("background"):
+            backgrounds[iname] = num(isys.get("value", 0), f"{where}.system.value", 0, 5)
+        elif item.get("type") == "Feature" and (kind.endswith("merit") or kind.endswith("flaw")):
+            (merits if kind.endswith("merit") else flaws).append(
+                {"name": iname, "points": num(isys.get("value", 0), f"{where}.system.value", 0, 7)})
+    out.update(gifts=gifts, rites=rites, backgrounds={k: v for k, v in backgrounds.items() if v},
+               merits=merits, flaws=flaws)
+    sheet = Sheet.from_dict(out, source=source)
+    return LoadedFile(sheet, Path(source), "foundry", warnings)

@@ -1,0 +1,98 @@
+"""Tables of the character store (sqlmodel). Created by alembic revision 0001
+(``stkit/store/migrations/versions/0001_characters.py``): keep the two in step.
+
+- ``characters``: one row per character; the indexed identity columns plus the whole sheet as JSON text
+  (the character-file shape of :class:`stkit.store.sheet.Sheet`).
+- ``roll_log``: every roll made from a sheet (or with ``--log``); the scene columns are filled by the scenes
+  work (stkit.store.scenes) and may stay NULL.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Optional
+
+from sqlalchemy import Column, DateTime, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Now in UTC."""
+    return datetime.now(timezone.utc)
+
+
+class Character(SQLModel, table=True):
+    """A stored character. ``name_key`` is the case-folded name (hyphens and spaces alike), unique per
+    chronicle. ``sheet`` holds the JSON of the whole sheet; ``version`` goes up by one with every edit."""
+
+    __tablename__ = "characters"
+    __table_args__ = (UniqueConstraint("chronicle", "name_key", name="uq_characters_chronicle_name_key"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    chronicle: str = Field(index=True)
+    name: str
+    name_key: str = Field(index=True)
+    player: str = Field(default="")
+    breed: str = Field(default="")
+    auspice: str = Field(default="")
+    tribe: str = Field(default="")
+    form: str = Field(default="Homid")
+    sheet: str = Field(sa_column=Column(Text, nullable=False))
+    version: int = Field(default=1)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+    def to_sheet(self):  # noqa: ANN201 - avoids importing Sheet at class creation
+        """The validated :class:`~stkit.store.sheet.Sheet` (name and chronicle from the columns)."""
+        from stkit.store.sheet import Sheet
+
+        s = Sheet.from_dict(json.loads(self.sheet), source=f"stored character {self.name!r}")
+        s.name, s.chronicle = self.name, self.chronicle
+        return s
+
+    def store_sheet(self, sheet) -> None:  # noqa: ANN001
+        """Write ``sheet`` back into the row (identity columns too) and bump ``version``."""
+        from stkit.store.traits import name_key
+
+        self.name, self.name_key, self.chronicle = sheet.name, name_key(sheet.name), sheet.chronicle
+        self.player, self.breed, self.auspice, self.tribe = sheet.player, sheet.breed, sheet.auspice, sheet.tribe
+        self.form = sheet.form
+        self.sheet = json.dumps(sheet.to_dict(), ensure_ascii=False, sort_keys=False)
+        self.version = (self.version or 0) + 1
+        self.updated_at = utcnow()
+
+
+class RollLog(SQLModel, table=True):
+    """One logged roll. ``dice`` is a JSON list of faces; ``detail`` a JSON object (pool breakdown, seed,
+    retry, house rules). ``kind`` is 'roll' unless the scenes work logs something else. ``character_name``
+    keeps the name even after the character is deleted (``character_id`` then becomes NULL)."""
+
+    __tablename__ = "roll_log"
+    __table_args__ = (
+        Index("ix_roll_log_character_id_id", "character_id", "id"),
+        Index("ix_roll_log_chronicle_id", "chronicle", "id"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    chronicle: str
+    character_id: Optional[int] = Field(default=None, foreign_key="characters.id", ondelete="SET NULL")
+    character_name: str = Field(default="")
+    kind: str = Field(default="roll")
+    expression: str
+    pool: int
+    difficulty: int
+    dice: str = Field(sa_column=Column(Text, nullable=False))
+    outcome: str
+    result: int
+    willpower: bool = Field(default=False)
+    scene_id: Optional[int] = Field(default=None)
+    turn: Optional[int] = Field(default=None)
+    task: Optional[str] = Field(default=None)
+    detail: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
+
+    @property
+    def faces(self) -> list[int]:
+        """The dice as a list of faces."""
+        return json.loads(self.dice)

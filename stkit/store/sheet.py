@@ -1,0 +1,496 @@
+"""A Werewolf character sheet as plain data, its validation, and the edits the `char` commands make.
+
+Pure Python (no database): the store keeps a sheet as one JSON document next to its indexed columns, and
+the same dict is the YAML/JSON character file format (see docs/characters.md).
+
+Ranges (Chapter Five: Rules, "Ratings"): Attributes and Abilities 0-5 (0 exists: a deformity, Appearance
+in Crinos); Rage, Gnosis, Willpower and Renown rated 0-10 with temporary points beside the rating.
+Health (the seven levels and their penalties) follows the character-store issue.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+
+from stkit.errors import DataFileError, InvalidValue, RuleRefusal
+from stkit.store import traits as T
+from stkit.store.forms import FORM_NAMES, lookup_form
+
+#: The seven health levels, shallowest first, with their dice penalty (None: cannot act).
+HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
+    ("Bruised", 0), ("Hurt", -1), ("Injured", -1), ("Wounded", -2), ("Mauled", -2), ("Crippled", -5),
+    ("Incapacitated", None),
+)
+DEFAULT_ATTRIBUTE = 1
+#: stkit's defaults for a new sheet (not from the rules chapter): Rage 1, Gnosis 1, Willpower 3, full points.
+DEFAULT_POWERS = {"Rage": 1, "Gnosis": 1, "Willpower": 3}
+
+
+@dataclass
+class Track:
+    """A rating (0-10) and its temporary points (0..rating; Rage's points may exceed the rating)."""
+
+    permanent: int
+    temporary: int
+
+    def to_dict(self) -> dict:
+        return {"permanent": self.permanent, "temporary": self.temporary}
+
+
+@dataclass
+class Sheet:
+    """One character. Names of traits are display names ('Animal Ken'); only non-zero Abilities are kept."""
+
+    name: str
+    chronicle: str = "default"
+    player: str = ""
+    concept: str = ""
+    nature: str = ""
+    demeanor: str = ""
+    breed: str = ""
+    auspice: str = ""
+    tribe: str = ""
+    pack: str = ""
+    rank: int = 0
+    form: str = "Homid"
+    attributes: dict[str, int] = field(default_factory=lambda: {a: DEFAULT_ATTRIBUTE for a in T.ATTRIBUTES})
+    abilities: dict[str, int] = field(default_factory=dict)
+    custom_abilities: dict[str, int] = field(default_factory=dict)
+    backgrounds: dict[str, int] = field(default_factory=dict)
+    gifts: list[dict] = field(default_factory=list)  # {"name": str, "level": 1..6}
+    rites: list[dict] = field(default_factory=list)  # {"name": str, "level": 1..6}
+    merits: list[dict] = field(default_factory=list)  # {"name": str, "points": 0..7}
+    flaws: list[dict] = field(default_factory=list)
+    renown: dict[str, Track] = field(default_factory=lambda: {r: Track(0, 0) for r in T.RENOWN})
+    powers: dict[str, Track] = field(default_factory=lambda: {p: Track(v, v) for p, v in DEFAULT_POWERS.items()})
+    health: dict[str, int] = field(default_factory=lambda: {d: 0 for d in T.DAMAGE_TYPES})
+    xp_total: int = 0
+    xp_spent: int = 0
+    xp_log: list[dict] = field(default_factory=list)  # {"at": iso, "kind": award|spend, "amount": n, "reason": str}
+    notes: str = ""
+    storyteller_notes: str = ""
+
+    # ----- reading -----------------------------------------------------------------------------------------
+    def rating(self, trait: str) -> int:
+        """The sheet's own rating of a display-named trait (no form change): Attribute, Ability, custom
+        Ability, Background, Rage/Gnosis/Willpower rating or Renown (permanent). 0 when absent."""
+        if trait in self.attributes:
+            return self.attributes[trait]
+        if trait in self.powers:
+            return self.powers[trait].permanent
+        if trait in self.renown:
+            return self.renown[trait].permanent
+        for table in (self.abilities, self.custom_abilities, self.backgrounds):
+            if trait in table:
+                return table[trait]
+        return 0
+
+    @property
+    def damage_boxes(self) -> int:
+        """Health levels filled, 0..7."""
+        return sum(self.health.values())
+
+    @property
+    def health_level(self) -> str | None:
+        """The deepest damaged level's name, or None when unhurt."""
+        n = self.damage_boxes
+        return HEALTH_LEVELS[n - 1][0] if n else None
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.damage_boxes >= len(HEALTH_LEVELS)
+
+    @property
+    def wound_penalty(self) -> int:
+        """Dice lost to wounds (0, 1, 2 or 5): the penalty of the deepest damaged level. Incapacitated
+        characters cannot act at all (callers check :attr:`incapacitated`)."""
+        n = self.damage_boxes
+        if n == 0 or self.incapacitated:
+            return 0
+        return -HEALTH_LEVELS[n - 1][1]
+
+    def health_boxes(self) -> list[str]:
+        """Seven entries, worst damage first: 'aggravated', 'lethal', 'bashing' or '' (unhurt level)."""
+        boxes = [d for d in T.DAMAGE_TYPES for _ in range(self.health[d])]
+        return boxes + [""] * (len(HEALTH_LEVELS) - len(boxes))
+
+    @property
+    def xp_available(self) -> int:
+        return self.xp_total - self.xp_spent
+
+    # ----- editing -----------------------------------------------------------------------------------------
+    def set_trait(self, text: str, value: str | int, *, custom: bool = False) -> tuple[T.TraitRef, object, list[str]]:
+        """Set a trait from text (see :func:`stkit.store.traits.resolve_settable`). Returns (trait, new value,
+        warnings). Ratings are checked against their range; a value of 0 removes Abilities, Backgrounds and
+        entries. ``custom=True`` makes an unknown name a custom Ability. Raises InvalidValue."""
+        warnings: list[str] = []
+        try:
+            ref = T.resolve_settable(
+                text, custom_abilities=tuple(self.custom_abilities), backgrounds=tuple(self.backgrounds)
+            )
+        except InvalidValue:
+            if not custom or ":" in text:
+                raise
+            ref = T.TraitRef("custom_ability", text.strip())
+        if ref.kind == "identity":
+            new: object = str(value)
+            if ref.name == "breed":
+                new = T.lookup_breed(str(value))
+            elif ref.name == "auspice":
+                new = T.lookup_auspice(str(value))
+            setattr(self, ref.name, new)
+            return ref, new, warnings
+        n = _int(value, ref)
+        if ref.kind in ("gift", "rite", "merit", "flaw"):
+            entries = getattr(self, ref.kind + "s")
+            key = "level" if ref.kind in ("gift", "rite") else "points"
+            keep = [e for e in entries if T.norm(e["name"]) != T.norm(ref.name)]
+            if n != 0:
+                T.check_rating(n, ref)
+                keep.append({"name": ref.name, key: n})
+            setattr(self, ref.kind + "s", keep)
+            return ref, n, warnings
+        if ref.kind == "power_points":
+            track = self.powers[ref.name]
+            if ref.name == "Rage":
+                T.check_rating(n, T.TraitRef("power_points", "Rage", 99))
+                if n > track.permanent:
+                    warnings.append(f"Rage points {n} exceed the Rage rating {track.permanent}")
+            else:
+                T.check_rating(n, T.TraitRef("power_points", ref.name, track.permanent))
+            track.temporary = n
+            return ref, n, warnings
+        T.check_rating(n, ref)
+        if ref.kind == "attribute":
+            self.attributes[ref.name] = n
+        elif ref.kind in ("ability", "custom_ability", "background"):
+            table = {"ability": self.abilities, "custom_ability": self.custom_abilities,
+                     "background": self.backgrounds}[ref.kind]
+            if n:
+                table[ref.name] = n
+            else:
+                table.pop(ref.name, None)
+        elif ref.kind == "power":
+            track = self.powers[ref.name]
+            track.permanent = n
+            if ref.name != "Rage" and track.temporary > n:
+                track.temporary = n
+                warnings.append(f"{ref.name} points lowered to the new rating {n}")
+            elif ref.name == "Rage" and track.temporary > n:
+                warnings.append(f"Rage points {track.temporary} exceed the Rage rating {n}")
+        elif ref.kind == "renown":
+            self.renown[ref.name].permanent = n
+        elif ref.kind == "renown_temporary":
+            self.renown[ref.name].temporary = n
+        elif ref.kind == "rank":
+            self.rank = n
+        return ref, n, warnings
+
+    def spend(self, power: str, n: int = 1) -> Track:
+        """Spend ``n`` (>= 1) temporary points of Rage, Gnosis or Willpower.
+
+        Raises RuleRefusal, with nothing spent, when fewer than ``n`` points are left."""
+        name = _power_name(power)
+        _positive(n, "points to spend")
+        track = self.powers[name]
+        if track.temporary < n:
+            left = "no" if track.temporary == 0 else f"only {track.temporary}"
+            raise RuleRefusal(f"{self.name} has {left} {name} points left; cannot spend {n}")
+        track.temporary -= n
+        return track
+
+    def regain(self, power: str, n: int = 1) -> tuple[Track, list[str]]:
+        """Regain ``n`` (>= 1) points. Willpower and Gnosis stop at the rating (the rest is lost, with a
+        warning); Rage may go above its rating, with a warning."""
+        name = _power_name(power)
+        _positive(n, "points to regain")
+        track, warnings = self.powers[name], []
+        target = track.temporary + n
+        if name != "Rage" and target > track.permanent:
+            warnings.append(f"{name} points stop at the rating {track.permanent}")
+            target = track.permanent
+        if name == "Rage" and target > track.permanent:
+            warnings.append(f"Rage points {target} exceed the Rage rating {track.permanent}")
+        track.temporary = max(track.temporary, target)
+        return track, warnings
+
+    def damage(self, n: int, kind: str = "bashing") -> list[str]:
+        """Take ``n`` (>= 1) health levels of ``kind`` damage. Seven levels at most: past Incapacitated,
+        worse damage replaces lighter damage and the rest is lost (a warning says so)."""
+        kind = damage_type(kind)
+        _positive(n, "health levels of damage")
+        warnings = []
+        for _ in range(n):
+            if self.damage_boxes < len(HEALTH_LEVELS):
+                self.health[kind] += 1
+                continue
+            lighter = [d for d in reversed(T.DAMAGE_TYPES) if self.health[d] and _worse(kind, d)]
+            if lighter:
+                self.health[lighter[0]] -= 1
+                self.health[kind] += 1
+            else:
+                warnings.append("all seven health levels are already filled: the extra damage has no room")
+                break
+        if self.incapacitated:
+            warnings.append(f"{self.name} is Incapacitated")
+        return warnings
+
+    def heal(self, n: int, kind: str | None = None) -> int:
+        """Heal up to ``n`` (>= 1) levels of ``kind`` (default: the lightest damage first). Returns levels healed."""
+        _positive(n, "health levels to heal")
+        order = [damage_type(kind)] if kind else list(reversed(T.DAMAGE_TYPES))
+        healed = 0
+        for d in order:
+            take = min(self.health[d], n - healed)
+            self.health[d] -= take
+            healed += take
+        return healed
+
+    def shift(self, form: str) -> str:
+        """Change to ``form`` (Homid, Glabro, Crinos, Hispo, Lupus). Returns the form's name."""
+        self.form = lookup_form(form)
+        return self.form
+
+    def xp(self, kind: str, amount: int, reason: str = "", *, at: str | None = None) -> dict:
+        """Award or spend experience. Spending more than is available raises RuleRefusal."""
+        _positive(amount, "experience points")
+        if kind not in ("award", "spend"):
+            raise InvalidValue(f"experience entry kind {kind!r}; allowed: award, spend")
+        if kind == "spend":
+            if amount > self.xp_available:
+                raise RuleRefusal(f"{self.name} has {self.xp_available} experience to spend; cannot spend {amount}")
+            self.xp_spent += amount
+        else:
+            self.xp_total += amount
+        entry = {"at": at or _now(), "kind": kind, "amount": amount, "reason": reason}
+        self.xp_log.append(entry)
+        return entry
+
+    # ----- files ------------------------------------------------------------------------------------------
+    def to_dict(self, *, player_view: bool = False) -> dict:
+        """The character-file shape (see docs/characters.md); ``player_view`` leaves Storyteller notes out."""
+        data: dict = {
+            "name": self.name, "chronicle": self.chronicle, "player": self.player, "concept": self.concept,
+            "nature": self.nature, "demeanor": self.demeanor, "breed": self.breed, "auspice": self.auspice,
+            "tribe": self.tribe, "pack": self.pack, "rank": self.rank, "form": self.form,
+            "attributes": dict(self.attributes),
+            "abilities": {a: self.abilities[a] for a in T.ABILITIES if a in self.abilities},
+            "custom_abilities": dict(self.custom_abilities),
+            "backgrounds": dict(self.backgrounds),
+            "gifts": [dict(g) for g in self.gifts], "rites": [dict(r) for r in self.rites],
+            "merits": [dict(m) for m in self.merits], "flaws": [dict(f) for f in self.flaws],
+            "renown": {r: t.to_dict() for r, t in self.renown.items()},
+            "rage": self.powers["Rage"].to_dict(), "gnosis": self.powers["Gnosis"].to_dict(),
+            "willpower": self.powers["Willpower"].to_dict(),
+            "health": dict(self.health),
+            "experience": {"total": self.xp_total, "spent": self.xp_spent, "log": [dict(e) for e in self.xp_log]},
+            "notes": self.notes,
+        }
+        if not player_view:
+            data["storyteller_notes"] = self.storyteller_notes
+        return data
+
+    @classmethod
+    def from_dict(cls, data: object, *, source: str = "character") -> Sheet:
+        """Build and validate a sheet from the character-file shape. Missing fields take their defaults.
+
+        Raises DataFileError naming ``source``, the field and the allowed range on any bad value."""
+        return _SheetReader(source).read(data)
+
+
+_TOP_FIELDS = {
+    "name", "chronicle", "player", "concept", "nature", "demeanor", "breed", "auspice", "tribe", "pack", "rank",
+    "form", "attributes", "abilities", "custom_abilities", "backgrounds", "gifts", "rites", "merits", "flaws",
+    "renown", "rage", "gnosis", "willpower", "health", "experience", "notes", "storyteller_notes",
+}
+
+
+class _SheetReader:
+    """Strict reader of the character-file shape; every error names the source and the field."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, message: str) -> DataFileError:
+        return DataFileError(f"{self.source}: {where}: {message}")
+
+    def rating(self, value: object, where: str, lo: int, hi: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return self._raise(where, f"{value!r} is not a whole number; allowed: {lo} to {hi}")
+        if not lo <= value <= hi:
+            return self._raise(where, f"{value} is outside the allowed range {lo} to {hi}")
+        return value
+
+    def _raise(self, where: str, message: str):  # noqa: ANN202
+        raise self.fail(where, message)
+
+    def mapping(self, value: object, where: str) -> dict:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self._raise(where, f"expected a mapping of names to values, got {type(value).__name__}")
+        return value
+
+    def text(self, value: object, where: str) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, (dict, list)):
+            self._raise(where, "expected text")
+        return str(value)
+
+    def read(self, data: object) -> Sheet:
+        if not isinstance(data, dict):
+            raise DataFileError(f"{self.source}: expected a mapping (one character), got {type(data).__name__}")
+        unknown = [k for k in data if k not in _TOP_FIELDS]
+        if unknown:
+            k = str(unknown[0])
+            raise self.fail(k, f"unknown field{T.did_you_mean(k, sorted(_TOP_FIELDS))}; allowed: {', '.join(sorted(_TOP_FIELDS))}")
+        name = self.text(data.get("name"), "name").strip()
+        if not name:
+            raise self.fail("name", "a character needs a name")
+        s = Sheet(name=name)
+        s.chronicle = self.text(data.get("chronicle"), "chronicle").strip() or "default"
+        for f in ("player", "concept", "nature", "demeanor", "tribe", "pack", "notes", "storyteller_notes"):
+            setattr(s, f, self.text(data.get(f), f))
+        try:
+            s.breed = T.lookup_breed(self.text(data.get("breed"), "breed"))
+            s.auspice = T.lookup_auspice(self.text(data.get("auspice"), "auspice"))
+            s.form = lookup_form(self.text(data.get("form"), "form") or "Homid")
+        except InvalidValue as exc:
+            field_name = "breed" if "breed" in str(exc) else "auspice" if "auspice" in str(exc) else "form"
+            raise self.fail(field_name, str(exc)) from None
+        s.rank = self.rating(data.get("rank", 0), "rank", 0, T.MAX_RANK)
+        for k, v in self.mapping(data.get("attributes"), "attributes").items():
+            a = T.lookup_attribute(str(k))
+            if a is None:
+                raise self.fail(f"attributes.{k}", f"unknown Attribute{T.did_you_mean(str(k), T.ATTRIBUTES)}")
+            s.attributes[a] = self.rating(v, f"attributes.{k}", 0, T.MAX_DOTS)
+        for k, v in self.mapping(data.get("abilities"), "abilities").items():
+            a = T.lookup_ability(str(k))
+            if a is None:
+                raise self.fail(
+                    f"abilities.{k}",
+                    f"unknown Ability{T.did_you_mean(str(k), T.ABILITIES)}; put other abilities under custom_abilities",
+                )
+            n = self.rating(v, f"abilities.{k}", 0, T.MAX_DOTS)
+            if n:
+                s.abilities[a] = n
+        for section in ("custom_abilities", "backgrounds"):
+            table = getattr(s, section)
+            for k, v in self.mapping(data.get(section), section).items():
+                n = self.rating(v, f"{section}.{k}", 0, T.MAX_DOTS)
+                if section == "custom_abilities" and T.lookup_ability(str(k)):
+                    raise self.fail(f"{section}.{k}", "is a standard Ability: put it under abilities")
+                if n:
+                    table[str(k).strip()] = n
+        for section, key, lo, hi in (("gifts", "level", 1, 6), ("rites", "level", 1, 6), ("merits", "points", 0, 7),
+                                     ("flaws", "points", 0, 7)):
+            entries = data.get(section) or []
+            if not isinstance(entries, list):
+                raise self.fail(section, "expected a list of entries with name and " + key)
+            out = []
+            for i, e in enumerate(entries):
+                where = f"{section}[{i}]"
+                if isinstance(e, str):
+                    e = {"name": e, key: lo}
+                if not isinstance(e, dict) or not str(e.get("name") or "").strip():
+                    raise self.fail(where, f"expected an entry with a name and a {key}")
+                extra = [x for x in e if x not in ("name", key)]
+                if extra:
+                    raise self.fail(f"{where}.{extra[0]}", f"unknown field; allowed: name, {key}")
+                out.append({"name": str(e["name"]).strip(), key: self.rating(e.get(key, lo), f"{where}.{key}", lo, hi)})
+            setattr(s, section, out)
+        for k, v in self.mapping(data.get("renown"), "renown").items():
+            r = T.lookup_renown(str(k))
+            if r is None:
+                raise self.fail(f"renown.{k}", f"unknown Renown{T.did_you_mean(str(k), T.RENOWN)}; allowed: Glory, Honor, Wisdom")
+            s.renown[r] = self.track(v, f"renown.{k}", allow_over=True)
+        for p in T.POWERS:
+            if p.lower() in data:
+                s.powers[p] = self.track(data[p.lower()], p.lower(), allow_over=p == "Rage")
+        health = self.mapping(data.get("health"), "health")
+        for k, v in health.items():
+            d = str(k).strip().lower()
+            if d not in T.DAMAGE_TYPES:
+                raise self.fail(f"health.{k}", "unknown damage type; allowed: bashing, lethal, aggravated")
+            s.health[d] = self.rating(v, f"health.{k}", 0, len(HEALTH_LEVELS))
+        if s.damage_boxes > len(HEALTH_LEVELS):
+            raise self.fail("health", f"{s.damage_boxes} levels of damage; allowed: 0 to {len(HEALTH_LEVELS)} in all")
+        xp = self.mapping(data.get("experience"), "experience")
+        extra = [x for x in xp if x not in ("total", "spent", "log")]
+        if extra:
+            raise self.fail(f"experience.{extra[0]}", "unknown field; allowed: total, spent, log")
+        s.xp_total = self.rating(xp.get("total", 0), "experience.total", 0, 1_000_000)
+        s.xp_spent = self.rating(xp.get("spent", 0), "experience.spent", 0, s.xp_total)
+        log = xp.get("log") or []
+        if not isinstance(log, list):
+            raise self.fail("experience.log", "expected a list of entries")
+        for i, e in enumerate(log):
+            where = f"experience.log[{i}]"
+            if not isinstance(e, dict) or e.get("kind") not in ("award", "spend"):
+                raise self.fail(where, "expected an entry with kind (award or spend), amount, reason, at")
+            s.xp_log.append({
+                "at": self.text(e.get("at"), f"{where}.at"), "kind": e["kind"],
+                "amount": self.rating(e.get("amount"), f"{where}.amount", 1, 1_000_000),
+                "reason": self.text(e.get("reason"), f"{where}.reason"),
+            })
+        return s
+
+    def track(self, value: object, where: str, *, allow_over: bool) -> Track:
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = self.rating(value, where, 0, T.MAX_POWER)
+            return Track(n, n)
+        v = self.mapping(value, where)
+        extra = [x for x in v if x not in ("permanent", "temporary")]
+        if extra:
+            raise self.fail(f"{where}.{extra[0]}", "unknown field; allowed: permanent, temporary")
+        perm = self.rating(v.get("permanent", 0), f"{where}.permanent", 0, T.MAX_POWER)
+        temp = self.rating(v.get("temporary", perm), f"{where}.temporary", 0, 99 if allow_over else perm)
+        return Track(perm, temp)
+
+
+def damage_type(text: str) -> str:
+    """'Lethal' -> 'lethal'; raises InvalidValue for anything but bashing, lethal, aggravated (or agg)."""
+    t = (text or "").strip().lower()
+    t = {"agg": "aggravated", "aggr": "aggravated", "bash": "bashing"}.get(t, t)
+    if t not in T.DAMAGE_TYPES:
+        raise InvalidValue(f"damage type {text!r}; allowed: bashing, lethal, aggravated")
+    return t
+
+
+def _worse(a: str, b: str) -> bool:
+    return T.DAMAGE_TYPES.index(a) < T.DAMAGE_TYPES.index(b)
+
+
+def _power_name(text: str) -> str:
+    p = T.lookup_power(text)
+    if p is None:
+        raise InvalidValue(f"{text!r} has no points to spend{T.did_you_mean(text, T.POWERS)}; allowed: rage, gnosis, willpower")
+    return p
+
+
+def _positive(n: int, what: str) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidValue(f"{n!r} {what}: must be a whole number, 1 or more")
+
+
+def _int(value: str | int, ref: T.TraitRef) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("none", "-", "remove"):
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        raise InvalidValue(
+            f"{ref.name} value {value!r} is not a whole number; allowed: {ref.minimum} to {ref.maximum}"
+        ) from None
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+__all__ = ["HEALTH_LEVELS", "FORM_NAMES", "Sheet", "Track", "damage_type"]

@@ -1,0 +1,315 @@
+"""Deck lists: the text format and the legality check (Equinox Update, "Setting Up: Building a deck";
+"Other Shapeshifters"; earlier rulebook "Setting Up").
+
+Text format (one card per line; a line starting with ``#``, or `` # `` after a card, is a comment; blank lines ignored)::
+
+    Tribe: Stargazers
+    Pack:
+    1 Janus
+    Sept deck:
+    3 Some Ally
+    Combat deck:
+    2x Some Attack
+
+Section headers (case-insensitive, trailing ``:`` optional, ``[Sept deck]`` also accepted): ``Tribe``,
+``Pack`` / ``Starting pack`` / ``Garou``, ``Sept`` / ``Sept deck``, ``Combat`` / ``Combat deck``. A card
+line is ``N Card Name``, ``Nx Card Name`` or just ``Card Name`` (one copy). ``Tribe: Name`` names the Tribe
+card inline. Copies of a card are added up across all lines of a section.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stkit.errors import DataFileError, InvalidValue
+from stkit.tcg.cards import COMBAT_TYPES, SEPT_TYPES, TRIBES, Card, normalize_name
+
+RENOWN_LEVELS = (15, 20, 25)
+SECTIONS = ("tribe", "pack", "sept", "combat")
+_HEADERS = {
+    "tribe": "tribe", "tribe card": "tribe",
+    "pack": "pack", "starting pack": "pack", "garou": "pack", "characters": "pack", "starting garou": "pack",
+    "sept": "sept", "sept deck": "sept",
+    "combat": "combat", "combat deck": "combat",
+}
+_LINE_RE = re.compile(r"^(?:(\d+)\s*[xX]?\s+)?(.+?)\s*$")
+SEPT_MIN, SEPT_MAX_COPIES = 30, 3
+COMBAT_MIN, COMBAT_MAX_COPIES = 20, 2
+
+
+@dataclass
+class DeckLine:
+    """One card line: section, copies, name as written, 1-based line number."""
+
+    section: str
+    count: int
+    name: str
+    line: int
+
+
+@dataclass
+class DeckList:
+    """A parsed deck list."""
+
+    path: str
+    lines: list[DeckLine] = field(default_factory=list)
+
+    def section(self, name: str) -> list[DeckLine]:
+        """Lines of one section (tribe, pack, sept, combat)."""
+        return [ln for ln in self.lines if ln.section == name]
+
+
+@dataclass
+class Violation:
+    """One broken rule: the rule id (see `stkit tcg rules show`) and a message naming the cards."""
+
+    rule: str
+    message: str
+
+
+@dataclass
+class DeckReport:
+    """Result of a check: legal when there are no violations."""
+
+    violations: list[Violation] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        """True when no rule is broken."""
+        return not self.violations
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"legal": bool, "violations": [{"rule": id, "message": str}]}``."""
+        return {"legal": self.legal, "violations": [{"rule": v.rule, "message": v.message} for v in self.violations]}
+
+
+def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
+    """Parse deck-list text (format in the module docstring).
+
+    Raises DataFileError naming the file and line for a card line before any section, an unknown header
+    or a count of 0.
+    """
+    deck = DeckList(path)
+    section: str | None = None
+    for n, raw in enumerate(text.splitlines(), 1):
+        # a comment is a whole line starting with '#', or ' # ...' after a card ("First Team #21" is a name)
+        line = "" if raw.lstrip().startswith("#") else re.sub(r"\s+#(\s.*)?$", "", raw).strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            key = normalize_name(line[1:-1])
+            if key not in _HEADERS:
+                raise DataFileError(f"{path}: line {n}: unknown section {line!r}; use Tribe, Pack, Sept deck, Combat deck")
+            section = _HEADERS[key]
+            continue
+        head, sep, rest = line.partition(":")
+        if sep and normalize_name(head) in _HEADERS:
+            section = _HEADERS[normalize_name(head)]
+            if not rest.strip():
+                continue
+            line = rest.strip()
+        elif not sep and normalize_name(line) in _HEADERS:
+            section = _HEADERS[normalize_name(line)]
+            continue
+        if section is None:
+            raise DataFileError(f"{path}: line {n}: card line before any section header (Tribe:, Pack:, "
+                                f"Sept deck:, Combat deck:)")
+        m = _LINE_RE.match(line)
+        count = int(m.group(1)) if m.group(1) else 1
+        if count < 1:
+            raise DataFileError(f"{path}: line {n}: a count must be 1 or more, got {count}")
+        deck.lines.append(DeckLine(section, count, m.group(2), n))
+    return deck
+
+
+def parse_deck_file(path: str | Path) -> DeckList:
+    """Read and parse a deck-list file (UTF-8). DataFileError if unreadable or malformed."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise DataFileError(f"{path}: not UTF-8 text") from None
+    return parse_deck_text(text, str(path))
+
+
+def _tribe_of(card: Card) -> str | None:
+    if card.tribe:
+        return card.tribe
+    for k in card.keywords:
+        if normalize_name(k) in {normalize_name(t) for t in TRIBES}:
+            return k
+    return None
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return False
+    na, nb = normalize_name(a), normalize_name(b)
+    # "Stargazer" and "Stargazers" name the same tribe
+    return na == nb or na.rstrip("s") == nb.rstrip("s")
+
+
+def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
+    """Check a parsed deck against the card database ``db`` (a CardDB or anything with lookup/suggestions).
+
+    Rules (ids in parentheses): one Tribe card (deck.tribe-card); Sept deck >= 30 cards, <= 3 of a card,
+    Sept cards only (deck.sept-deck); Combat deck >= 20, <= 2 of a card, Combat cards only, equal new and
+    full moons (deck.combat-deck); starting pack within ``renown_level`` counting cohort extra Renown, one
+    copy per Garou, members of the tribe / Tribe Friendly / cohort or alternate shapeshifters
+    (deck.starting-pack, conflicts.starting-pack-membership); alternate shapeshifters' Renown not above the
+    own tribe's Garou Renown (deck.alternate-shapeshifters); no other tribe or faction with more Renown
+    than the pack's tribe (deck.tribe-card); unknown names (deck.known-cards). Cub exceptions are not
+    modelled. Raises InvalidValue if ``renown_level`` is not 15, 20 or 25.
+    """
+    if renown_level not in RENOWN_LEVELS:
+        raise InvalidValue(f"Renown level {renown_level} must be one of 15, 20, 25")
+    report = DeckReport()
+    v = report.violations
+
+    # Resolve and count per section, across all lines.
+    resolved: dict[str, list[tuple[Card, int]]] = {s: [] for s in SECTIONS}
+    for section in SECTIONS:
+        counts: dict[str, int] = {}
+        first: dict[str, DeckLine] = {}
+        for ln in deck.section(section):
+            key = normalize_name(ln.name)
+            counts[key] = counts.get(key, 0) + ln.count
+            first.setdefault(key, ln)
+        for key, count in counts.items():
+            ln = first[key]
+            card = db.lookup(ln.name)
+            if card is None:
+                close = db.suggestions(ln.name)
+                hint = f"; did you mean {', '.join(close)}?" if close else "; import its card list first"
+                v.append(Violation("deck.known-cards", f"line {ln.line}: unknown card {ln.name!r}{hint}"))
+                continue
+            resolved[section].append((card, count))
+
+    # Tribe card.
+    tribes = resolved["tribe"]
+    tribe_card: Card | None = None
+    n_tribe_lines = sum(c for _, c in tribes) + sum(
+        1 for ln in deck.section("tribe") if db.lookup(ln.name) is None)
+    if n_tribe_lines == 0:
+        v.append(Violation("deck.tribe-card", "no Tribe card: add a 'Tribe: <name>' line"))
+    elif n_tribe_lines > 1:
+        v.append(Violation("deck.tribe-card", f"{n_tribe_lines} Tribe cards; a deck has exactly one"))
+    for card, _ in tribes:
+        if card.type != "Tribe":
+            v.append(Violation("deck.tribe-card", f"{card.name} is a {card.type or 'card of unknown type'}, not a Tribe card"))
+        elif tribe_card is None:
+            tribe_card = card
+
+    # Sept deck.
+    sept_total = sum(c for _, c in resolved["sept"]) + _unknown_total(deck, "sept", db)
+    if sept_total < SEPT_MIN:
+        v.append(Violation("deck.sept-deck", f"Sept deck has {sept_total} cards; it needs at least {SEPT_MIN}"))
+    for card, count in resolved["sept"]:
+        if count > SEPT_MAX_COPIES:
+            v.append(Violation("deck.sept-deck", f"{count} copies of {card.name} in the Sept deck; at most {SEPT_MAX_COPIES}"))
+        if card.type and card.type not in SEPT_TYPES:
+            v.append(Violation("deck.sept-deck", f"{card.name} is a {card.type} card, not a Sept card"))
+
+    # Combat deck.
+    combat_total = sum(c for _, c in resolved["combat"]) + _unknown_total(deck, "combat", db)
+    if combat_total < COMBAT_MIN:
+        v.append(Violation("deck.combat-deck", f"Combat deck has {combat_total} cards; it needs at least {COMBAT_MIN}"))
+    moons = {"new": 0, "full": 0}
+    unknown_moon = []
+    for card, count in resolved["combat"]:
+        if count > COMBAT_MAX_COPIES:
+            v.append(Violation("deck.combat-deck", f"{count} copies of {card.name} in the Combat deck; at most {COMBAT_MAX_COPIES}"))
+        if card.type and card.type not in COMBAT_TYPES:
+            v.append(Violation("deck.combat-deck", f"{card.name} is a {card.type} card, not a Combat card"))
+        if card.moon:
+            moons[card.moon] += count
+        elif card.type == "Combat Action" or card.type is None:
+            unknown_moon.append(card.name)
+    if moons["new"] != moons["full"]:
+        v.append(Violation("deck.combat-deck", f"Combat deck has {moons['new']} new-moon and {moons['full']} "
+                                               f"full-moon cards; the numbers must be equal"))
+    if unknown_moon:
+        v.append(Violation("deck.combat-deck", f"moon not recorded for {', '.join(sorted(unknown_moon))}; "
+                                               f"cannot check the new/full moon balance"))
+
+    # Starting pack.
+    _check_pack(resolved["pack"], tribe_card, renown_level, v, report.summary)
+    report.summary.update({"sept": sept_total, "combat": combat_total, "moons": moons,
+                           "renown_level": renown_level, "tribe": tribe_card.name if tribe_card else None})
+    return report
+
+
+def _unknown_total(deck: DeckList, section: str, db: Any) -> int:
+    # unknown cards still count toward deck size, so one typo does not also trip the minimum
+    return sum(ln.count for ln in deck.section(section) if db.lookup(ln.name) is None)
+
+
+def _check_pack(pack: list[tuple[Card, int]], tribe_card: Card | None, level: int, v: list[Violation],
+                summary: dict[str, Any]) -> None:
+    tribe_name = (tribe_card.tribe or tribe_card.name) if tribe_card else None
+    cohorts = {normalize_name(k): (k, c) for k, c in (tribe_card.cohorts if tribe_card else {}).items()}
+    total = 0
+    own_renown = 0
+    alt_renown = 0
+    by_faction: dict[str, int] = {}
+    unknown_renown = []
+    for card, count in pack:
+        if count > 1:
+            v.append(Violation("deck.starting-pack", f"{count} copies of {card.name} in the pack; one copy of any Garou"))
+        if card.type not in ("Garou", None) and not card.alternate_shapeshifter:
+            v.append(Violation("deck.starting-pack", f"{card.name} is a {card.type} card; the starting pack holds shapeshifters"))
+            continue
+        if card.renown is None:
+            unknown_renown.append(card.name)
+            continue
+        tribe = _tribe_of(card)
+        cost = card.renown
+        if card.alternate_shapeshifter:
+            alt_renown += card.renown * count
+            faction = tribe or "alternate shapeshifters"
+        elif tribe_card is None:
+            faction = tribe or "unknown tribe"
+        elif tribe_card.auspice_tribe:
+            # Auspice "Tribe" cards have no cohorts; the pack is bound by auspice instead of tribe
+            faction = tribe or "unknown tribe"
+            if tribe_card.auspice and card.auspice and card.auspice != tribe_card.auspice:
+                v.append(Violation("deck.starting-pack", f"{card.name} is {card.auspice}, not {tribe_card.auspice}"))
+        elif _same(tribe, tribe_name):
+            own_renown += card.renown * count
+            faction = tribe_name
+        elif any(_same(t, tribe_name) for t in card.tribe_friendly):
+            faction = tribe or "unknown tribe"
+        elif tribe and normalize_name(tribe) in cohorts or tribe and normalize_name(tribe).rstrip("s") in {
+                k.rstrip("s") for k in cohorts}:
+            extra = next(c for k, (_, c) in cohorts.items() if k.rstrip("s") == normalize_name(tribe).rstrip("s"))
+            cost += extra
+            faction = tribe
+        else:
+            v.append(Violation("deck.starting-pack",
+                               f"{card.name} ({tribe or 'no tribe recorded'}) is not of {tribe_name}, a cohort tribe, "
+                               f"Tribe Friendly for it, or an alternate shapeshifter"))
+            faction = tribe or "unknown tribe"
+        total += cost * count
+        by_faction[faction] = by_faction.get(faction, 0) + card.renown * count
+    if unknown_renown:
+        v.append(Violation("deck.starting-pack", f"Renown not recorded for {', '.join(sorted(unknown_renown))}; "
+                                                 f"cannot check the pack's Renown"))
+    if total > level:
+        v.append(Violation("deck.starting-pack", f"starting pack costs {total} Renown (cohort extras included); "
+                                                 f"the Renown level is {level}"))
+    if alt_renown > own_renown:
+        v.append(Violation("deck.alternate-shapeshifters",
+                           f"alternate shapeshifters have {alt_renown} Renown, more than the {own_renown} Renown of "
+                           f"{tribe_name or 'your tribe'}'s own Garou"))
+    if tribe_card is not None and not tribe_card.auspice_tribe:
+        for faction, renown in sorted(by_faction.items()):
+            if faction != tribe_name and renown > own_renown:
+                v.append(Violation("deck.tribe-card", f"{faction} has {renown} Renown in the pack, more than "
+                                                      f"{tribe_name}'s {own_renown}"))
+    summary.update({"pack_renown": total, "own_tribe_renown": own_renown, "alternate_renown": alt_renown})

@@ -1,0 +1,480 @@
+"""The Rage card game's rules corpus: loading, validation, full-text search and the glossary.
+
+Rule entries live in ``stkit/tcg/data/rules/*.yaml`` (one top-level list per topic file, every file in the
+folder is read, whoever wrote it). Each entry restates a rule of the Equinox Update, the earlier rulebook or
+the Battlefields supplement in stkit's own words and names the section it comes from.
+
+Search uses an in-memory SQLite FTS5 table (porter stemming, accents folded) ranked with bm25, title and
+keywords weighted above body text. Typo tolerance: every query word that is not in the corpus vocabulary is
+replaced by its closest vocabulary word (rapidfuzz ratio >= 75) before querying; the corrected query is
+reported back. Words are ANDed first; if nothing matches, they are ORed so a partial query still answers.
+The index is built once per process from the packaged YAML (a few milliseconds).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable
+
+from stkit.errors import DataFileError, NotFound
+from stkit.tcg.cards import AmbiguousName, normalize_name
+
+KINDS = ("rule", "ruling", "conflict")
+DOCUMENTS = ("equinox", "rulebook", "battlefields")
+DOCUMENT_TITLES = {
+    "equinox": "Rage Across Las Vegas rules, Equinox Update",
+    "rulebook": "Rage Across Las Vegas rulebook (earlier text)",
+    "battlefields": "Battlefields supplement",
+}
+_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
+_ENTRY_KEYS = {"id", "title", "kind", "text", "keywords", "source", "supersedes", "cards", "conflict"}
+_REQUIRED = ("id", "title", "kind", "text", "keywords", "source")
+_WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """One restated rule, ruling (FAQ answer) or recorded conflict.
+
+    ``conflict`` is ``{"with": [ids], "ruling": str}`` for conflict entries; ``superseded_by`` is filled in
+    by the loader from other entries' ``supersedes``.
+    """
+
+    id: str
+    title: str
+    kind: str
+    text: str
+    keywords: tuple[str, ...]
+    document: str
+    section: str
+    supersedes: str | None = None
+    cards: tuple[str, ...] = ()
+    conflict: dict[str, Any] | None = None
+    file: str = ""
+    superseded_by: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping in the YAML schema, plus ``file`` and ``superseded_by``."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "kind": self.kind,
+            "text": self.text,
+            "keywords": list(self.keywords),
+            "source": {"document": self.document, "section": self.section},
+        }
+        if self.supersedes:
+            out["supersedes"] = self.supersedes
+        if self.cards:
+            out["cards"] = list(self.cards)
+        if self.conflict:
+            out["conflict"] = {"with": list(self.conflict["with"]), "ruling": self.conflict["ruling"]}
+        out["superseded_by"] = list(self.superseded_by)
+        out["file"] = self.file
+        return out
+
+
+@dataclass(frozen=True)
+class GlossaryTerm:
+    """A glossary term with its own-words definition, source section and related rule ids."""
+
+    term: str
+    definition: str
+    document: str
+    section: str
+    aliases: tuple[str, ...] = ()
+    see: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping."""
+        return {
+            "term": self.term,
+            "definition": self.definition,
+            "aliases": list(self.aliases),
+            "source": {"document": self.document, "section": self.section},
+            "see": list(self.see),
+        }
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A search result: the entry and its bm25 score (lower is better, as SQLite reports it; -inf for an
+    exact id match, shown as null in JSON)."""
+
+    entry: RuleEntry
+    score: float
+
+
+@dataclass
+class SearchResult:
+    """Hits best first, plus the query actually run after typo correction."""
+
+    query: str
+    corrected: str
+    hits: list[SearchHit] = field(default_factory=list)
+    mode: str = "all"  # "all" words matched, or "any" word after the AND query found nothing
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping."""
+        return {
+            "query": self.query,
+            "corrected": self.corrected,
+            "mode": self.mode,
+            "results": [
+                {"id": h.entry.id, "title": h.entry.title, "kind": h.entry.kind,
+                 "score": round(h.score, 4) if math.isfinite(h.score) else None,
+                 "source": {"document": h.entry.document, "section": h.entry.section}}
+                for h in self.hits
+            ],
+        }
+
+
+def data_dir() -> Path:
+    """The packaged ``stkit/tcg/data`` folder."""
+    return Path(str(resources.files("stkit.tcg") / "data"))
+
+
+def _fail(path: Path | str, where: str, message: str) -> DataFileError:
+    return DataFileError(f"{path}: {where}: {message}")
+
+
+def _load_yaml(path: Path) -> Any:
+    import yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise DataFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        # the C-accelerated safe loader when PyYAML has it (same safety, ~10x faster)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise DataFileError(f"{path}: malformed YAML at {where}: {problem}") from None
+
+
+def _str_list(value: Any, path: Path, where: str, name: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise _fail(path, where, f"'{name}' must be a list of non-empty strings, got {value!r}")
+    return tuple(v.strip() for v in value)
+
+
+def _parse_entry(raw: Any, path: Path, index: int) -> RuleEntry:
+    where = f"entry {index + 1}"
+    if not isinstance(raw, dict):
+        raise _fail(path, where, f"must be a mapping, got {type(raw).__name__}")
+    if isinstance(raw.get("id"), str):
+        where = f"entry {index + 1} ({raw['id']})"
+    unknown = sorted(set(raw) - _ENTRY_KEYS)
+    if unknown:
+        raise _fail(path, where, f"unknown field(s) {', '.join(map(str, unknown))}; allowed: {', '.join(sorted(_ENTRY_KEYS))}")
+    for key in _REQUIRED:
+        if raw.get(key) in (None, "", []):
+            raise _fail(path, where, f"missing required field '{key}'")
+    rid = raw["id"]
+    if not isinstance(rid, str) or not _ID_RE.match(rid):
+        raise _fail(path, where, f"id {rid!r} must be lowercase dotted '<topic>.<slug>' (a-z, 0-9, '-')")
+    for key in ("title", "text"):
+        if not isinstance(raw[key], str):
+            raise _fail(path, where, f"'{key}' must be text")
+    if raw["kind"] not in KINDS:
+        raise _fail(path, where, f"kind {raw['kind']!r} must be one of {', '.join(KINDS)}")
+    source = raw["source"]
+    if not isinstance(source, dict) or set(source) - {"document", "section"}:
+        raise _fail(path, where, "'source' must be {document: ..., section: ...}")
+    if source.get("document") not in DOCUMENTS:
+        raise _fail(path, where, f"source document {source.get('document')!r} must be one of {', '.join(DOCUMENTS)}")
+    if not isinstance(source.get("section"), str) or not source["section"].strip():
+        raise _fail(path, where, "source section must be the section heading")
+    supersedes = raw.get("supersedes")
+    if supersedes is not None and (not isinstance(supersedes, str) or not _ID_RE.match(supersedes)):
+        raise _fail(path, where, f"supersedes {supersedes!r} must be a rule id")
+    conflict = raw.get("conflict")
+    if raw["kind"] == "conflict" and conflict is None:
+        raise _fail(path, where, "a conflict entry needs conflict: {with: [...], ruling: ...}")
+    if conflict is not None:
+        if not isinstance(conflict, dict) or set(conflict) != {"with", "ruling"}:
+            raise _fail(path, where, "'conflict' must be {with: [ids], ruling: text}")
+        with_ids = _str_list(conflict["with"], path, where, "conflict.with")
+        if not isinstance(conflict["ruling"], str) or not conflict["ruling"].strip():
+            raise _fail(path, where, "conflict ruling must be text")
+        conflict = {"with": with_ids, "ruling": " ".join(conflict["ruling"].split())}
+    return RuleEntry(
+        id=rid,
+        title=raw["title"].strip(),
+        kind=raw["kind"],
+        text=" ".join(raw["text"].split()),
+        keywords=_str_list(raw["keywords"], path, where, "keywords"),
+        document=source["document"],
+        section=source["section"].strip(),
+        supersedes=supersedes,
+        cards=_str_list(raw.get("cards"), path, where, "cards"),
+        conflict=conflict,
+        file=path.name,
+    )
+
+
+def load_rules(folder: Path | None = None) -> list[RuleEntry]:
+    """Read and validate every ``*.yaml`` rule file in ``folder`` (default: the packaged rules folder).
+
+    Returns entries sorted by id. Raises DataFileError naming the file and entry when a file is malformed,
+    an entry breaks the schema, an id is used twice, or ``supersedes`` / ``conflict.with`` name an unknown id.
+    """
+    folder = folder or data_dir() / "rules"
+    paths = sorted(Path(folder).glob("*.yaml"))
+    if not paths:
+        raise DataFileError(f"{folder}: no rule files (*.yaml) found")
+    entries: dict[str, RuleEntry] = {}
+    for path in paths:
+        data = _load_yaml(path)
+        if data is None:
+            continue
+        if not isinstance(data, list):
+            raise _fail(path, "top level", "must be a list of rule entries")
+        for i, raw in enumerate(data):
+            entry = _parse_entry(raw, path, i)
+            if entry.id in entries:
+                raise _fail(path, f"entry {i + 1}", f"duplicate id {entry.id!r} (also in {entries[entry.id].file})")
+            entries[entry.id] = entry
+    superseded_by: dict[str, list[str]] = {}
+    for entry in entries.values():
+        refs = ([entry.supersedes] if entry.supersedes else []) + list((entry.conflict or {}).get("with", ()))
+        for ref in refs:
+            if ref not in entries:
+                raise _fail(folder / entry.file, entry.id, f"refers to unknown rule id {ref!r}")
+        if entry.supersedes:
+            if entry.supersedes == entry.id:
+                raise _fail(folder / entry.file, entry.id, "an entry cannot supersede itself")
+            superseded_by.setdefault(entry.supersedes, []).append(entry.id)
+    from dataclasses import replace
+
+    return [
+        replace(e, superseded_by=tuple(sorted(superseded_by.get(e.id, ())))) if e.id in superseded_by else e
+        for _, e in sorted(entries.items())
+    ]
+
+
+def _fold(text: str) -> str:
+    return normalize_name(text)
+
+
+class RulesIndex:
+    """An FTS5 index over rule entries, with bm25 ranking and typo correction against its own vocabulary."""
+
+    def __init__(self, entries: Iterable[RuleEntry]):
+        """Build the index in memory. ``entries``: validated RuleEntry objects (see load_rules)."""
+        self.entries = {e.id: e for e in entries}
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.execute(
+            "CREATE VIRTUAL TABLE rules USING fts5(rid UNINDEXED, title, body, keywords, cards, idwords,"
+            " tokenize = 'porter unicode61 remove_diacritics 2')"
+        )
+        vocab: set[str] = set()
+        rows = []
+        for e in self.entries.values():
+            parts = (e.title, e.text + " " + (e.conflict or {}).get("ruling", ""), " ".join(e.keywords),
+                     " ".join(e.cards), e.id.replace(".", " ").replace("-", " "))
+            rows.append((e.id, *parts))
+            for part in parts:
+                vocab.update(_WORD_RE.findall(_fold(part)))
+        self._db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)", rows)
+        self.vocabulary = sorted(vocab)
+        self._vocab_set = vocab
+
+    def correct(self, query: str) -> list[list[str]]:
+        """Query words (folded), each as a group of corpus words to look for.
+
+        A word in the corpus stays as is; a prefix of corpus words ("regen") expands to up to 12 of them; any
+        other word of 3+ letters is replaced by its closest vocabulary word (rapidfuzz ratio >= 75).
+        """
+        from rapidfuzz import fuzz, process
+
+        groups: list[list[str]] = []
+        for word in _WORD_RE.findall(_fold(query)):
+            if word in self._vocab_set or len(word) < 3 or word.isdigit():
+                groups.append([word])
+                continue
+            longer = [v for v in self.vocabulary if v.startswith(word)]
+            if longer:
+                groups.append(longer[:12])
+                continue
+            best = process.extractOne(word, self.vocabulary, scorer=fuzz.ratio, score_cutoff=75)
+            groups.append([best[0] if best else word])
+        return groups
+
+    def search(self, query: str, limit: int = 10, kind: str | None = None) -> SearchResult:
+        """Rank entries for ``query`` (free text), best first, at most ``limit`` (1..100).
+
+        ``kind`` filters to rule / ruling / conflict. Raises InvalidValue for an empty query or bad limit.
+        """
+        from stkit.errors import InvalidValue
+
+        if not query or not query.strip():
+            raise InvalidValue("search query is empty; give one or more words")
+        if not 1 <= limit <= 100:
+            raise InvalidValue(f"limit {limit} is out of range 1..100")
+        if kind is not None and kind not in KINDS:
+            raise InvalidValue(f"kind {kind!r} must be one of {', '.join(KINDS)}")
+        groups = self.correct(query)
+        folded = _WORD_RE.findall(_fold(query))
+        shown = [g[0] if len(g) == 1 else w for g, w in zip(groups, folded)]
+        result = SearchResult(query=query, corrected=" ".join(shown))
+        if not groups:
+            return result
+        terms = ["(" + " OR ".join(f'"{w}"' for w in g) + ")" for g in groups]
+        hits: list[SearchHit] = []
+        exact = self.entries.get(query.strip().lower())
+        if exact:
+            hits.append(SearchHit(exact, float("-inf")))
+        for mode, joiner in (("all", " AND "), ("any", " OR ")):
+            rows = self._db.execute(
+                "SELECT rid, bm25(rules, 0.0, 10.0, 1.0, 5.0, 3.0, 2.0) AS s FROM rules WHERE rules MATCH ?"
+                " ORDER BY s",  # the corpus is a few hundred entries: rank them all, then filter by kind
+                (joiner.join(terms),),
+            ).fetchall()
+            if rows:
+                result.mode = mode
+                break
+        seen = {h.entry.id for h in hits}
+        for rid, score in rows:
+            if rid in seen:
+                continue
+            entry = self.entries[rid]
+            if kind and entry.kind != kind:
+                continue
+            hits.append(SearchHit(entry, score))
+            seen.add(rid)
+        if kind:
+            hits = [h for h in hits if h.entry.kind == kind]
+        result.hits = hits[:limit]
+        return result
+
+    def get(self, rule_id: str) -> RuleEntry:
+        """The entry with this id. Raises NotFound naming close ids when there is none."""
+        key = rule_id.strip().lower()
+        if key in self.entries:
+            return self.entries[key]
+        from rapidfuzz import process
+
+        close = [m[0] for m in process.extract(key, list(self.entries), limit=3, score_cutoff=60)]
+        hint = f"; did you mean {', '.join(close)}?" if close else "; try `stkit tcg rules search`"
+        raise NotFound(f"no rule with id {rule_id!r}{hint}")
+
+
+@lru_cache(maxsize=1)
+def default_index() -> RulesIndex:
+    """The index over the packaged rules, built once per process."""
+    return RulesIndex(load_rules())
+
+
+def search_rules(query: str, limit: int = 10, kind: str | None = None) -> SearchResult:
+    """Search the packaged rules (see RulesIndex.search)."""
+    return default_index().search(query, limit=limit, kind=kind)
+
+
+def get_rule(rule_id: str) -> RuleEntry:
+    """One packaged rule entry by id; NotFound with suggestions otherwise."""
+    return default_index().get(rule_id)
+
+
+def load_glossary(path: Path | None = None) -> list[GlossaryTerm]:
+    """Read and validate the glossary YAML (default: packaged ``data/glossary.yaml``).
+
+    Each item: term, definition, source {document, section}, optional aliases and see (rule ids).
+    Raises DataFileError naming the file and item on any problem, including duplicate terms or aliases.
+    """
+    path = path or data_dir() / "glossary.yaml"
+    data = _load_yaml(path)
+    if not isinstance(data, list):
+        raise _fail(path, "top level", "must be a list of terms")
+    allowed = {"term", "definition", "source", "aliases", "see"}
+    terms: list[GlossaryTerm] = []
+    names: dict[str, str] = {}
+    for i, raw in enumerate(data):
+        where = f"item {i + 1}"
+        if not isinstance(raw, dict):
+            raise _fail(path, where, "must be a mapping")
+        if isinstance(raw.get("term"), str):
+            where += f" ({raw['term']})"
+        if set(raw) - allowed:
+            raise _fail(path, where, f"unknown field(s) {', '.join(sorted(set(raw) - allowed))}")
+        if not isinstance(raw.get("term"), str) or not isinstance(raw.get("definition"), str):
+            raise _fail(path, where, "needs 'term' and 'definition' text")
+        source = raw.get("source")
+        if not isinstance(source, dict) or source.get("document") not in DOCUMENTS or not source.get("section"):
+            raise _fail(path, where, f"source must be {{document: {'|'.join(DOCUMENTS)}, section: ...}}")
+        term = GlossaryTerm(
+            term=raw["term"].strip(),
+            definition=" ".join(raw["definition"].split()),
+            document=source["document"],
+            section=str(source["section"]),
+            aliases=_str_list(raw.get("aliases"), path, where, "aliases"),
+            see=_str_list(raw.get("see"), path, where, "see"),
+        )
+        for name in (term.term, *term.aliases):
+            key = normalize_name(name)
+            if key in names:
+                raise _fail(path, where, f"name {name!r} already used by {names[key]!r}")
+            names[key] = term.term
+        terms.append(term)
+    return terms
+
+
+@lru_cache(maxsize=1)
+def _glossary() -> tuple[GlossaryTerm, ...]:
+    return tuple(load_glossary())
+
+
+def define(term: str, glossary: Iterable[GlossaryTerm] | None = None) -> GlossaryTerm:
+    """Look up a glossary term: exact normalized name or alias, then unique prefix, then fuzzy.
+
+    Case, accents, curly quotes and punctuation are folded. Raises AmbiguousName (listing candidates) when
+    several terms fit equally, NotFound (with suggestions) when none does. Source: the Equinox Update's
+    "Definition of Terms", plus terms defined elsewhere in the three documents.
+    """
+    from rapidfuzz import fuzz, process
+
+    from stkit.errors import InvalidValue
+
+    terms = tuple(glossary) if glossary is not None else _glossary()
+    key = normalize_name(term)
+    if not key:
+        raise InvalidValue("term is empty; give a glossary word such as 'Auspice'")
+    names: dict[str, GlossaryTerm] = {}
+    for t in terms:
+        for name in (t.term, *t.aliases):
+            names[normalize_name(name)] = t
+    if key in names:
+        return names[key]
+    prefixed = {t.term: t for n, t in names.items() if n.startswith(key)}
+    if len(prefixed) == 1:
+        return next(iter(prefixed.values()))
+    if len(prefixed) > 1:
+        raise AmbiguousName(term, sorted(prefixed))
+    matches = process.extract(key, list(names), scorer=fuzz.WRatio, limit=5, score_cutoff=80)
+    if matches:
+        best = matches[0][1]
+        top = {names[m[0]].term: names[m[0]] for m in matches if m[1] >= best - 2}
+        if len(top) == 1:
+            return next(iter(top.values()))
+        raise AmbiguousName(term, sorted(top))
+    close = process.extract(key, list(names), scorer=fuzz.WRatio, limit=3, score_cutoff=50)
+    hint = f"; did you mean {', '.join(sorted({names[c[0]].term for c in close}))}?" if close else ""
+    raise NotFound(f"no glossary term {term!r}{hint}")
+
+
+def glossary_terms() -> list[GlossaryTerm]:
+    """Every packaged glossary term, in file order."""
+    return list(_glossary())

@@ -1,0 +1,222 @@
+"""`stkit char`, `stkit log` and `stkit roll --char/--log`: in-process (CliRunner) and as subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from stkit.cli.app import app
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "characters"
+runner = CliRunner()
+
+
+def run(*args, input=None):  # noqa: A002
+    return runner.invoke(app, list(args), input=input, env={"NO_COLOR": "1", "COLUMNS": "120"})
+
+
+def ok(*args, input=None) -> str:  # noqa: A002
+    result = run(*args, input=input)
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return result.stdout
+
+
+def js(*args) -> dict:
+    return json.loads(ok(*args, "--json"))
+
+
+def fails(*args, code=1, input=None) -> str:  # noqa: A002
+    result = run(*args, input=input)
+    assert result.exit_code == code, (result.stdout, result.stderr)
+    return result.stderr
+
+
+@pytest.fixture
+def examples(db_url):
+    ok("char", "import", str(EXAMPLES))
+    return db_url
+
+
+def test_new_show_list(db_url):
+    assert "Created Archibald" in ok("char", "new", "Archibald", "--player", "Kyle", "--set", "Dexterity=3",
+                                     "--set", "drive=2")
+    shown = ok("char", "show", "archibald")
+    assert "Archibald" in shown and "Dexterity     ●●●○○" in shown and "Drive         ●●○○○" in shown
+    data = js("char", "show", "ARCHIBALD")
+    assert data["attributes"]["Dexterity"] == 3 and data["abilities"] == {"Drive": 2} and data["player"] == "Kyle"
+    assert [c["name"] for c in js("char", "list")["characters"]] == ["Archibald"]
+    err = fails("char", "new", "archibald")
+    assert err.startswith("Error: a character named 'Archibald' already exists") and err.count("\n") == 1
+
+
+def test_set_spend_regain_damage_heal_shift_xp(db_url):
+    ok("char", "new", "Flashburn", "--set", "Dexterity=3", "--set", "Firearms=2", "--set", "Willpower=4")
+    assert js("char", "set", "Flashburn", "primal urge", "3")["value"] == 3
+    assert js("char", "spend", "Flashburn", "willpower", "2")["temporary"] == 1
+    assert js("char", "regain", "Flashburn", "willpower", "9")["temporary"] == 4
+    rage = js("char", "regain", "Flashburn", "rage", "2")
+    assert rage["temporary"] == 3 and "exceed" in rage["warnings"][0]
+    hurt = js("char", "damage", "Flashburn", "3", "--type", "lethal")
+    assert hurt["level"] == "Injured" and hurt["wound_penalty"] == 1
+    assert js("char", "heal", "Flashburn", "2")["level"] == "Bruised"
+    assert js("char", "shift", "Flashburn", "crinos")["form"] == "Crinos"
+    assert js("char", "xp", "Flashburn", "award", "5", "--reason", "saved the Kinfolk")["available"] == 5
+    assert js("char", "xp", "Flashburn", "spend", "2", "-r", "Firearms 3")["available"] == 3
+    log = js("char", "xp", "Flashburn")
+    assert [e["reason"] for e in log["log"]] == ["saved the Kinfolk", "Firearms 3"]
+    sheet = js("char", "show", "Flashburn")
+    assert sheet["derived"]["attributes_in_form"]["Dexterity"] == 4
+    assert sheet["derived"]["wound_penalty"] == 0 and sheet["abilities"]["Primal-Urge"] == 3
+
+
+def test_refusals_change_nothing(db_url):
+    ok("char", "new", "Weston", "--set", "Willpower=1")
+    assert "did you mean \"Dexterity\"" in fails("char", "set", "Weston", "Dextrity", "3")
+    assert "outside the allowed range 0 to 5" in fails("char", "set", "Weston", "Dexterity", "6")
+    assert "cannot spend 2" in fails("char", "spend", "Weston", "willpower", "2")
+    assert "0 experience to spend" in fails("char", "xp", "Weston", "spend", "1")
+    assert "unknown form" in fails("char", "shift", "Weston", "wolf")
+    assert 'did you mean "Weston"' in fails("char", "show", "Westen")
+    fails("char", "damage", "Weston", "2", "--type", "fire", code=2)  # a typer usage error
+    sheet = js("char", "show", "Weston")
+    assert sheet["willpower"] == {"permanent": 1, "temporary": 1}
+    assert sheet["attributes"]["Dexterity"] == 1 and sheet["experience"]["log"] == []
+
+
+def test_delete_asks(db_url):
+    ok("char", "new", "Red-of-Teeth")
+    fails("char", "delete", "red of teeth", input="n\n")
+    assert js("char", "list")["characters"]
+    assert "Deleted Red-of-Teeth" in ok("char", "delete", "red of teeth", input="y\n")
+    ok("char", "new", "Red-of-Teeth")
+    assert js("char", "delete", "Red-of-Teeth", "--yes") == {"deleted": "Red-of-Teeth"}
+    assert js("char", "list")["characters"] == []
+
+
+def test_roll_from_sheet_shows_the_pool(examples):
+    out = ok("roll", "Dexterity + Drive", "--char", "Archibald", "-d", "6", "--seed", "1")
+    assert out.splitlines()[0] == "Archibald: Dexterity 3 + Drive 2 = 5 dice"
+    assert "Logged as roll #1" in out
+    ok("char", "damage", "Archibald", "2")
+    data = js("roll", "Dexterity + Drive - 1", "--char", "archibald", "--dice", "6,6,1")
+    assert data["pool_breakdown"]["text"] == "Dexterity 3 + Drive 2 - 1 - 1 wound = 3 dice"
+    assert (data["pool"], data["result"], data["dice"]) == (3, 1, [6, 6, 1])
+    entries = js("log", "--char", "Archibald")["rolls"]
+    assert [e["pool"] for e in entries] == [3, 5]
+    assert entries[0]["dice"] == [6, 6, 1] and entries[0]["expression"] == "Dexterity + Drive - 1"
+
+
+def test_roll_options_still_work_with_char(examples):
+    data = js("roll", "Dexterity + Brawl", "-c", "Shadow-in-the-Wood", "-d", "7", "--retry", "2", "--seed", "3",
+              "--specialty", "double")
+    assert data["difficulty"] == 9 and data["retry"] == 2 and data["house_rules"]["specialty"] == "double"
+    auto = js("roll", "Dexterity + Brawl", "-c", "Shadow-in-the-Wood", "-d", "6", "--auto")
+    assert auto["automatic"] and auto["result"] == 1 and auto["pool"] == 7
+
+
+def test_willpower_spent_and_refused(db_url):
+    ok("char", "new", "Weston", "--set", "Dexterity=3", "--set", "Athletics=2", "--set", "Willpower=1")
+    data = js("roll", "Dexterity + Athletics", "--char", "Weston", "--willpower", "--dice", "2,3,4,5,1")
+    assert data["willpower"] and data["result"] == 1 and data["willpower_left"] == 0
+    err = fails("roll", "Dexterity + Athletics", "--char", "Weston", "--willpower", "--seed", "1")
+    assert err == "Error: Weston has no Willpower points left; nothing was spent or rolled\n"
+    assert len(js("log")["rolls"]) == 1
+
+
+def test_plain_roll_with_log(db_url):
+    data = js("roll", "5", "-d", "7", "--log", "--dice", "7,7,1,2,3")
+    assert data["character"] is None and data["log_id"] == 1 and data["result"] == 1
+    (entry,) = js("log")["rolls"]
+    assert (entry["pool"], entry["difficulty"], entry["character"]) == (5, 7, None)
+    assert "need a character" in fails("roll", "Dexterity + Brawl")
+
+
+def test_incapacitated_cannot_roll(examples):
+    ok("char", "damage", "Shadow-in-the-Wood", "7", "--type", "aggravated")
+    assert "Incapacitated and cannot act" in fails("roll", "Dexterity + Brawl", "--char", "Shadow-in-the-Wood")
+    assert js("log")["rolls"] == []
+
+
+def test_export_import_round_trip(db_url, tmp_path):
+    ok("char", "import", str(EXAMPLES / "paper-clip.yaml"))
+    ok("char", "set", "Paper Clip", "storyteller notes", "owes the mob")
+    ok("char", "xp", "Paper Clip", "award", "3")
+    for fmt in ("yaml", "json"):
+        out = tmp_path / f"pc.{fmt}"
+        ok("char", "export", "Paper Clip", "--format", fmt, "-o", str(out))
+        before = js("char", "show", "Paper Clip")
+        ok("char", "delete", "Paper Clip", "--yes")
+        ok("char", "import", str(out))
+        assert js("char", "show", "Paper Clip") | {"id": None} == before | {"id": None}
+    player = ok("char", "export", "Paper Clip", "--player-view")
+    assert "owes the mob" not in player and "Paper Clip" in player
+
+
+def test_bad_import_message(db_url, tmp_path):
+    (tmp_path / "a.yaml").write_text("name: A\n")
+    (tmp_path / "b.yaml").write_text("name: B\nattributes:\n  Wits: 9\n")
+    err = fails("char", "import", str(tmp_path))
+    assert err.startswith("Error: ") and "b.yaml: attributes.Wits: 9 is outside the allowed range 0 to 5" in err
+    assert js("char", "list")["characters"] == []
+
+
+# ----- real subprocesses ---------------------------------------------------------------------------------
+def sub(*args, env_db: str | None = None, check=True) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1")
+    if env_db:
+        env["STKIT_DATABASE_URL"] = env_db
+    p = subprocess.run([sys.executable, "-m", "stkit", *args], capture_output=True, text=True, env=env, timeout=60)
+    if check:
+        assert p.returncode == 0, p.stderr
+    return p
+
+
+def test_subprocess_examples_and_roll(tmp_path):
+    db = str(tmp_path / "troupe.sqlite")
+    sub("char", "import", str(EXAMPLES), "--db", db)
+    p = sub("roll", "Dexterity + Drive", "--char", "Archibald", "--db", db, "--json", "--seed", "1")
+    assert json.loads(p.stdout)["pool"] == 5
+    p = sub("log", "--char", "archibald", "--db", db, "--json")
+    assert [e["pool"] for e in json.loads(p.stdout)["rolls"]] == [5]
+    p = sub("char", "show", "Shadow in the Wood", "--db", db)
+    assert "Brawl         ●●●●○" in p.stdout
+    p = sub("char", "show", "Nobody", "--db", db, check=False)
+    assert p.returncode == 1 and p.stderr.startswith("Error: no character named 'Nobody'") and "Traceback" not in p.stderr
+
+
+def test_plain_roll_does_not_import_the_store():
+    code = (
+        "import sys\n"
+        "from stkit.cli.app import main\n"
+        "sys.argv = ['stkit', 'roll', '5', '-d', '6', '--seed', '1']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('sqlmodel', 'sqlalchemy', 'alembic', 'psycopg'))\n"
+        "print('HEAVY', heavy)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert "5 dice at difficulty 6" in p.stdout
+    assert "HEAVY []" in p.stdout
+
+
+def test_show_and_log_skip_sqlalchemy_on_sqlite(tmp_path):
+    db = str(tmp_path / "fast.sqlite")
+    sub("char", "import", str(EXAMPLES / "archibald.yaml"), "--db", db)
+    code = (
+        "import sys\n"
+        "from stkit.cli.app import main\n"
+        f"for argv in (['stkit', 'char', 'show', 'Archibald', '--db', {db!r}], ['stkit', 'log', '--db', {db!r}]):\n"
+        "    sys.argv = argv\n"
+        "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, e.code\n"
+        "print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] in ('sqlmodel', 'sqlalchemy')))\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert "HEAVY []" in p.stdout and "Archibald" in p.stdout

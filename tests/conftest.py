@@ -1,0 +1,70 @@
+"""Shared fixtures: every test runs with its own data folder and database, never the real home.
+
+- ``_isolated_store`` (autouse): points STKIT_DATABASE_URL at a fresh SQLite file under tmp_path and the
+  platformdirs/XDG/HOME folders at tmp_path; clears STKIT_CHRONICLE; closes cached engines afterwards.
+- ``db_url``: parametrised over SQLite and, when STKIT_TEST_POSTGRES_URL is set (``.ci/postgres.sh``),
+  PostgreSQL (a fresh schema per test, dropped afterwards). It also sets STKIT_DATABASE_URL to that URL so
+  CLI commands without --db use it. Tests that take it run once per database.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from urllib.parse import quote
+
+import pytest
+
+POSTGRES_ENV = "STKIT_TEST_POSTGRES_URL"
+
+
+def _dispose_engines() -> None:
+    db = sys.modules.get("stkit.store.db")
+    if db is not None:
+        db.dispose_engines()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_store(tmp_path_factory, monkeypatch):
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(home / "stkit-test.sqlite"))
+    monkeypatch.delenv("STKIT_CHRONICLE", raising=False)
+    yield home
+    _dispose_engines()
+
+
+def _postgres_params() -> list:
+    marks = [pytest.mark.postgres]
+    if not os.environ.get(POSTGRES_ENV):
+        marks.append(pytest.mark.skip(reason=f"{POSTGRES_ENV} is not set (source .ci/postgres.sh)"))
+    return [pytest.param("sqlite", id="sqlite"), pytest.param("postgresql", id="postgresql", marks=marks)]
+
+
+@pytest.fixture(params=_postgres_params())
+def db_url(request, tmp_path, monkeypatch) -> str:
+    """A database URL for one test: a new SQLite file, or a new schema on the test PostgreSQL server."""
+    if request.param == "sqlite":
+        url = "sqlite:///" + str(tmp_path / "store.sqlite")
+        monkeypatch.setenv("STKIT_DATABASE_URL", url)
+        yield url
+        _dispose_engines()
+        return
+    import psycopg
+
+    base = os.environ[POSTGRES_ENV]
+    schema = "t_" + uuid.uuid4().hex[:12]
+    plain = base.replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    sep = "&" if "?" in base else "?"
+    url = f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
+    monkeypatch.setenv("STKIT_DATABASE_URL", url)
+    yield url
+    _dispose_engines()
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')

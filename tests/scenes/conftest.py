@@ -1,0 +1,46 @@
+"""Fixtures for the scenes tests: a fresh store per test, on SQLite and (when STKIT_TEST_POSTGRES_URL is set)
+on PostgreSQL in a schema of its own (the shared ``db_url``); and a helper that stores a character."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def store_url(db_url):
+    """The shared ``db_url`` fixture (tests/conftest.py): a fresh SQLite file, or a fresh schema on the test
+    PostgreSQL server when STKIT_TEST_POSTGRES_URL is set; STKIT_DATABASE_URL points at it."""
+    return db_url
+
+
+@pytest.fixture
+def engine(store_url):
+    from stkit.store.db import open_store
+
+    return open_store(store_url)
+
+
+def add_character(engine, name, *, chronicle="default", attributes=None, abilities=None, willpower=3):
+    """Store a character with these Attributes/Abilities (others at the sheet defaults); returns its id."""
+    from stkit.store.db import transaction
+    from stkit.store.models import Character
+    from stkit.store.sheet import Sheet, Track
+
+    sheet = Sheet(name=name, chronicle=chronicle)
+    sheet.attributes.update(attributes or {})
+    sheet.abilities.update(abilities or {})
+    sheet.powers["Willpower"] = Track(willpower, willpower)
+    with transaction(engine) as s:
+        c = Character(chronicle=chronicle, name=name, name_key="", sheet="{}")
+        c.store_sheet(sheet)
+        s.add(c)
+        s.flush()
+        return c.id
+
+
+@pytest.fixture
+def weston(engine):
+    # Chapter Five: Weston rolls Stamina + Stealth for hiding and Dexterity + Athletics for the wall.
+    return add_character(
+        engine, "Weston", attributes={"Stamina": 3, "Dexterity": 3}, abilities={"Stealth": 3, "Athletics": 2}
+    )

@@ -1,0 +1,126 @@
+"""Never lose a roll: many processes rolling one extended action at once, and processes killed mid-roll.
+
+The figures (processes, rolls, seconds) are printed; run with -s to see them.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from stkit.dice.contest import replay_extended
+from stkit.store.db import transaction
+from stkit.store.models import RollLog
+from stkit.store.scene_models import TrackedRoll
+from stkit.store.tracked import get_action, start_extended
+
+from .conftest import add_character
+
+WORKER = str(Path(__file__).with_name("_worker.py"))
+PROCESSES = int(os.environ.get("STKIT_CONCURRENCY_PROCESSES", "8"))
+ROLLS_EACH = int(os.environ.get("STKIT_CONCURRENCY_ROLLS", "25"))
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2]) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _action(engine, *, target=1_000_000, pool="Stamina + Stealth", difficulty=9):
+    add_character(engine, "Weston", attributes={"Stamina": 3}, abilities={"Stealth": 3})
+    with transaction(engine) as s:
+        # difficulty 9 with six dice botches about one roll in seven: plenty of resets to replay in order
+        return start_extended(s, "Stay hidden", chronicle=None, character="Weston", pool=pool,
+                              difficulty=difficulty, target=target).id
+
+
+def _check_consistent(engine, aid, expected_rolls=None):
+    """The stored tally equals what the logged rolls imply, botch resets in order; no roll lost or doubled."""
+    with transaction(engine) as s:
+        action = get_action(s, aid)
+        rolls = list(s.exec(select(TrackedRoll).where(TrackedRoll.action_id == aid).order_by(TrackedRoll.seq)))
+        logs = {e.id: e for e in s.exec(select(RollLog).where(RollLog.kind == "extended"))}
+    assert [r.seq for r in rolls] == list(range(1, len(rolls) + 1))
+    assert action.rolls == len(rolls) == len(logs)
+    assert sorted(r.roll_log_id for r in rolls) == sorted(logs)
+    # the rolls were applied one after the other, in the order they were logged
+    assert [r.roll_log_id for r in rolls] == sorted(r.roll_log_id for r in rolls)
+    for r in rolls:
+        e = logs[r.roll_log_id]
+        assert (e.result, e.outcome, json.loads(e.dice)) == (r.result, r.outcome, json.loads(r.dice))
+    state = replay_extended(action.target, [(r.result, r.outcome == "botch") for r in rolls])
+    assert (state.tally, state.botches) == (action.tally, action.botches)
+    running = replay_extended(action.target, [])
+    for r in rolls:  # every intermediate tally too
+        running = replay_extended(action.target, [(x.result, x.outcome == "botch") for x in rolls[: r.seq]])
+        assert running.tally == r.tally_after
+    if expected_rolls is not None:
+        assert len(rolls) == expected_rolls
+    return action, rolls
+
+
+@pytest.mark.slow
+def test_many_processes_roll_one_extended_action_at_once(engine, store_url):
+    aid = _action(engine)
+    start_at = time.time() + 2.0  # time for every interpreter to start
+    procs = [
+        subprocess.Popen([sys.executable, WORKER, "rolls", store_url, str(aid), str(ROLLS_EACH), str(start_at), str(i)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+        for i in range(PROCESSES)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    elapsed = time.time() - start_at
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+    ids = [i for out, _ in outs for i in json.loads(out)["ids"]]
+    assert len(ids) == len(set(ids)) == PROCESSES * ROLLS_EACH
+    action, rolls = _check_consistent(engine, aid, PROCESSES * ROLLS_EACH)
+    assert sorted(ids) == sorted(r.roll_log_id for r in rolls)
+    backend = "sqlite" if store_url.startswith("sqlite") else "postgresql"
+    print(f"\n[concurrency] {backend}: {PROCESSES} processes x {ROLLS_EACH} rolls = {len(rolls)} rolls "
+          f"in {elapsed:.2f} s ({len(rolls) / elapsed:.0f} rolls/s); tally {action.tally}, {action.botches} botches")
+    assert action.botches >= 1  # the replay above did exercise botch resets
+
+
+def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
+    aid = _action(engine)
+    marker = tmp_path / "mid-roll"
+    proc = subprocess.Popen([sys.executable, WORKER, "hang", store_url, str(aid), str(marker)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    deadline = time.time() + 60
+    while not marker.exists():
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.time() < deadline, "the worker never reached the middle of its roll"
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    action, rolls = _check_consistent(engine, aid, 0)
+    from stkit.store.characters import get_character
+
+    with transaction(engine) as s:
+        assert s.exec(select(RollLog)).first() is None  # no log entry without its effect
+        assert get_character(s, "Weston").to_sheet().powers["Willpower"].temporary == 3  # nothing spent
+    assert (action.tally, action.rolls) == (0, 0)
+
+
+@pytest.mark.slow
+def test_killed_at_random_moments_keeps_whole_rolls(engine, store_url):
+    aid = _action(engine)
+    kills = 0
+    for delay in (0.8, 1.1, 1.4):
+        proc = subprocess.Popen([sys.executable, WORKER, "loop", store_url, str(aid)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env())
+        time.sleep(delay)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        kills += 1
+        _check_consistent(engine, aid)  # every roll whole, whatever moment the kill hit
+    action, rolls = _check_consistent(engine, aid)
+    print(f"\n[crash] {kills} workers killed at random moments: {len(rolls)} whole rolls kept, none partial")

@@ -1,0 +1,133 @@
+"""Extended and resisted contests: the moot debate (tally mode) and the truck chase (lead mode)."""
+
+import random
+
+import pytest
+from sqlmodel import select
+
+from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store.db import transaction
+from stkit.store.models import RollLog
+from stkit.store.scene_models import ContestRoll
+from stkit.store.tracked import contest_status, get_contest, list_contests, roll_contest, start_contest
+
+from .conftest import add_character
+
+
+@pytest.fixture
+def debaters(engine):
+    # Chapter Five, "Resisted Actions": Ears-of-the-Wind Charisma 4 + Leadership 2 (six dice) against
+    # Red-of-Teeth Charisma 3 + Leadership 4 (seven dice). Their Intelligence and Expression are ours.
+    add_character(engine, "Ears-of-the-Wind", attributes={"Charisma": 4, "Intelligence": 3},
+                  abilities={"Leadership": 2, "Expression": 2})
+    add_character(engine, "Red-of-Teeth", attributes={"Charisma": 3, "Intelligence": 2},
+                  abilities={"Leadership": 4, "Expression": 1})
+
+
+def _debate(engine, **kw):
+    with transaction(engine) as s:
+        return start_contest(
+            s, "Debate at the moot", chronicle=None, a="Ears-of-the-Wind", b="Red-of-Teeth",
+            pool_a="Charisma + Leadership", pool_b="Charisma + Leadership", difficulty=8, difficulty_b=None,
+            target=5, **kw,
+        ).id
+
+
+def test_the_debate_is_won_by_five_successes_over_the_rival(engine, debaters):
+    cid = _debate(engine)
+    with transaction(engine) as s:
+        # The plea: four successes against two keeps two for Ears-of-the-Wind.
+        d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[8, 9, 2, 3, 4, 5, 6], rng=None)
+    assert d["exchange"] == {"exchange": 1, "winner": "a", "margin": 2, "result_a": 4, "result_b": 2,
+                             "botch_a": False, "botch_b": False, "wiped": []}
+    assert (d["a"]["tally"], d["b"]["tally"]) == (2, 0)
+    assert d["rolled"]["a"]["explanation"] == "Charisma 4 + Leadership 2 = 6 dice"
+    with transaction(engine) as s:
+        # As the debate heats up the Traits change: Intelligence + Expression, for this exchange only.
+        d = roll_contest(s, cid, pool_a="Intelligence + Expression", pool_b="Intelligence + Expression",
+                         difficulty_a=5, difficulty_b=6, faces_a=[1, 2, 3, 4, 4], faces_b=[6, 7, 9], rng=None)
+    assert d["exchange"]["botch_a"] and d["exchange"]["wiped"] == ["a"]  # a botch loses everything gathered
+    assert (d["a"]["tally"], d["b"]["tally"]) == (0, 3)
+    assert [d["rolled"][k]["roll"]["difficulty"] for k in "ab"] == [5, 6]
+    with transaction(engine) as s:
+        d = roll_contest(s, cid, faces_a=[2, 3, 4, 5, 6, 7], faces_b=[8, 8, 2, 3, 4, 5, 6], rng=None)
+    assert (d["a"]["tally"], d["b"]["tally"], d["status"], d["winner"]) == (0, 5, "done", "b")
+    assert [ex["a"]["difficulty"] for ex in d["history"]] == [8, 5, 8]
+    with pytest.raises(RuleRefusal, match="won by side B; it takes no more rolls"), transaction(engine) as s:
+        roll_contest(s, cid, rng=random.Random(1))
+
+
+def test_sides_roll_separately(engine, debaters):
+    cid = _debate(engine)
+    with transaction(engine) as s:
+        d = roll_contest(s, cid, side="b", faces_b=[8, 9, 2, 3, 4, 5, 6], rng=None)
+        assert (d["exchange"], d["waiting_for"], d["exchanges"]) == (None, "a", 0)
+    with pytest.raises(RuleRefusal, match="side B has already rolled exchange 1; waiting for side A"), transaction(engine) as s:
+        roll_contest(s, cid, side="b", rng=random.Random(1))
+    with transaction(engine) as s:
+        d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], rng=None)  # only A is left to roll
+    assert (d["exchange"]["winner"], d["a"]["tally"], d["exchanges"], d["waiting_for"]) == ("a", 2, 1, None)
+
+
+def test_the_truck_chase_needs_five_more_in_total(engine):
+    # "Examples of Rolls": Dexterity + Drive against the driver's Wits + Drive; five total successes more than
+    # the driver puts you alongside. Archibald's Dexterity 3 + Drive 2 is five dice; the driver is four dice.
+    add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
+    with transaction(engine) as s:
+        cid = start_contest(s, "Truck chase", chronicle=None, a="Archibald", b="4", pool_a="Dexterity + Drive",
+                            pool_b=None, difficulty=6, difficulty_b=None, target=5, mode="lead").id
+    exchanges = [([6, 7, 8, 2, 2], [2, 2, 2, 2]), ([2, 2, 2, 2, 2], [6, 7, 8, 2]), ([6, 7, 2, 2, 2], [2, 2, 2, 2])]
+    for fa, fb in exchanges:
+        with transaction(engine) as s:
+            d = roll_contest(s, cid, faces_a=fa, faces_b=fb, rng=None)
+    assert (d["lead"], d["status"]) == (2, "open")  # 3 - 3 + 2: not yet alongside
+    with transaction(engine) as s:
+        d = roll_contest(s, cid, faces_a=[6, 7, 8, 9, 2], faces_b=[6, 2, 2, 2], rng=None)
+    assert (d["lead"], d["a"]["tally"], d["status"], d["winner"]) == (5, 5, "done", "a")
+    assert d["b"]["character"] is None and d["b"]["pool"] == "4"
+
+
+def test_contest_logs_every_roll_in_one_transaction(engine, debaters):
+    cid = _debate(engine)
+    with transaction(engine) as s:
+        roll_contest(s, cid, rng=random.Random(7))
+        rolls = list(s.exec(select(ContestRoll)))
+        logs = list(s.exec(select(RollLog)))
+    assert len(rolls) == len(logs) == 2
+    assert {r.roll_log_id for r in rolls} == {e.id for e in logs}
+    assert {e.kind for e in logs} == {"contest"}
+
+
+@pytest.mark.parametrize(
+    "kw,error,match",
+    [
+        (dict(target=0), InvalidValue, "target 0 must be at least 1"),
+        (dict(mode="brawl"), InvalidValue, "contest mode 'brawl'"),
+        (dict(b="Nobody"), NotFound, "no character named 'Nobody'"),
+        (dict(pool_a=None), InvalidValue, "give the pool"),
+        (dict(b="Stranger"), RuleRefusal, "Stranger is in chronicle 'Elsewhere', not in 'default'"),
+        (dict(difficulty_b=1), InvalidValue, "difficulty 1"),
+    ],
+)
+def test_bad_contest_start_changes_nothing(engine, debaters, kw, error, match):
+    add_character(engine, "Stranger", chronicle="Elsewhere")
+    args = dict(chronicle=None, a="Ears-of-the-Wind", b="Red-of-Teeth", pool_a="Charisma + Leadership",
+                pool_b="Charisma + Leadership", difficulty=8, difficulty_b=None, target=5)
+    args.update(kw)
+    with pytest.raises(error, match=match), transaction(engine) as s:
+        start_contest(s, "Debate", **args)
+    with transaction(engine) as s:
+        assert list_contests(s) == []
+
+
+def test_bad_contest_roll_changes_nothing(engine, debaters):
+    cid = _debate(engine)
+    with pytest.raises(InvalidValue, match="give exactly 7 faces"), transaction(engine) as s:
+        roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[1], rng=None)
+    with pytest.raises(NotFound, match="no contest with id 42"), transaction(engine) as s:
+        roll_contest(s, 42, rng=random.Random(1))
+    with pytest.raises(InvalidValue, match="side B does not roll now"), transaction(engine) as s:
+        roll_contest(s, cid, side="a", faces_b=[1, 2, 3], rng=random.Random(1))
+    with transaction(engine) as s:
+        assert contest_status(s, get_contest(s, cid))["history"] == []
+        assert s.exec(select(RollLog)).first() is None

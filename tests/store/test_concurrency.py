@@ -1,0 +1,64 @@
+"""Two processes editing one character at once lose nothing (SQLite WAL + BEGIN IMMEDIATE; PostgreSQL
+row locks)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+
+from stkit.store import characters as C
+from stkit.store.db import open_store, transaction
+from stkit.store.sheet import Sheet
+
+WORKER = textwrap.dedent(
+    """
+    import os, random, sys, time
+    from pathlib import Path
+    from stkit.store import characters as C
+    from stkit.store.db import open_store, run_transaction
+    from stkit.store.rolls import roll_from_sheet
+
+    url, go, n, me = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    engine = open_store(url)
+    while not go.exists():
+        time.sleep(0.005)
+    for i in range(n):
+        run_transaction(engine, lambda s: C.experience(s, "Shadow-in-the-Wood", "award", 1, f"{me}-{i}"))
+        run_transaction(engine, lambda s: roll_from_sheet(s, "Shadow-in-the-Wood", "Dexterity + Brawl",
+                                                          rng=random.Random(i)))
+        run_transaction(engine, lambda s: C.damage(s, "Shadow-in-the-Wood", 1, "bashing"))
+        run_transaction(engine, lambda s: C.heal(s, "Shadow-in-the-Wood", 1))
+    """
+)
+
+
+def test_two_processes_lose_nothing(db_url, tmp_path):
+    engine = open_store(db_url)
+    s = Sheet(name="Shadow-in-the-Wood")
+    s.set_trait("Dexterity", 3)
+    s.set_trait("Brawl", 4)
+    with transaction(engine) as session:
+        C.create_character(session, s)
+    go, n = tmp_path / "go", 25
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WORKER, db_url, str(go), str(n), f"p{k}"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for k in range(2)
+    ]
+    time.sleep(0.3)
+    go.write_text("go")
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    with transaction(engine, readonly=True) as session:
+        sheet = C.get_character(session, "Shadow-in-the-Wood").to_sheet()
+        from stkit.store.rolls import recent_rolls
+
+        logged = recent_rolls(session, name="Shadow-in-the-Wood", limit=1000)
+    assert sheet.xp_total == 2 * n
+    assert len(sheet.xp_log) == 2 * n
+    assert {e["reason"] for e in sheet.xp_log} == {f"p{k}-{i}" for k in range(2) for i in range(n)}
+    assert sheet.damage_boxes == 0
+    assert len(logged) == 2 * n

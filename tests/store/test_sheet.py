@@ -1,0 +1,216 @@
+"""The sheet, trait names, forms and pool building (pure Python, no database)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stkit.errors import DataFileError, InvalidValue, RuleRefusal
+from stkit.store.forms import FORMS, apply_form, lookup_form
+from stkit.store.pools import build_pool
+from stkit.store.sheet import Sheet
+from stkit.store.traits import name_key, norm, resolve_settable
+
+
+def sheet(name: str = "Test", **traits) -> Sheet:
+    s = Sheet(name=name)
+    for k, v in traits.items():
+        s.set_trait(k.replace("_", " "), v)
+    return s
+
+
+# ----- worked examples of Chapter Five: Rules --------------------------------------------------------------
+def test_archibald_dexterity_drive_is_five_dice():
+    pool = build_pool(sheet("Archibald", Dexterity=3, Drive=2), "Dexterity + Drive")
+    assert pool.dice == 5
+    assert pool.text == "Dexterity 3 + Drive 2 = 5 dice"
+
+
+def test_paper_clip_pools():
+    s = sheet("Paper Clip", Intelligence=3, Repair=2, Dexterity=3, Firearms=1)
+    assert build_pool(s, "Intelligence + Repair").dice == 5
+    assert build_pool(s, "Dexterity + Firearms").dice == 4
+
+
+def test_shadow_in_the_wood_pools():
+    s = sheet("Shadow-in-the-Wood", Dexterity=3, Brawl=4, Dodge=3)
+    assert build_pool(s, "Dexterity + Brawl").dice == 7
+    assert build_pool(s, "Dexterity + Dodge").dice == 6
+
+
+def test_resisted_plea_pools():
+    assert build_pool(sheet("Ears", Charisma=4, Leadership=2), "Charisma + Leadership").dice == 6
+    assert build_pool(sheet("Red", Charisma=3, Leadership=4), "Charisma + Leadership").dice == 7
+
+
+def test_attribute_alone_and_extra_dice():
+    s = sheet("Archibald", Strength=2, Dexterity=3, Drive=2)
+    assert build_pool(s, "Strength").dice == 2
+    p = build_pool(s, "Dexterity + Drive + 2 - 1")
+    assert (p.dice, p.extra) == (6, (2, -1))
+    assert p.text == "Dexterity 3 + Drive 2 + 2 - 1 = 6 dice"
+
+
+# ----- pool rules -------------------------------------------------------------------------------------------
+def test_at_most_two_traits():
+    with pytest.raises(InvalidValue, match="at most two Traits"):
+        build_pool(sheet(Dexterity=3), "Dexterity + Brawl + Dodge")
+
+
+def test_trait_rated_to_ten_is_rolled_alone():
+    s = sheet(Willpower=6)
+    assert build_pool(s, "Willpower").dice == 6
+    with pytest.raises(InvalidValue, match="rolled alone"):
+        build_pool(s, "Willpower + Brawl")
+    with pytest.raises(InvalidValue, match="rolled alone"):
+        build_pool(s, "Dexterity + Rage")
+
+
+def test_wound_penalty_shown_and_applied():
+    s = sheet(Dexterity=3, Drive=2)
+    s.damage(2, "bashing")  # Hurt: -1
+    p = build_pool(s, "Dexterity + Drive")
+    assert p.text == "Dexterity 3 + Drive 2 - 1 wound = 4 dice"
+    s.damage(3, "lethal")  # 5 levels: Mauled -2
+    assert build_pool(s, "Dexterity + Drive").dice == 3
+    s.damage(1, "lethal")  # Crippled -5 -> no dice
+    with pytest.raises(RuleRefusal, match="cannot be attempted"):
+        build_pool(s, "Dexterity + Drive")
+
+
+def test_incapacitated_cannot_act():
+    s = sheet(Dexterity=5, Brawl=5)
+    s.damage(7, "lethal")
+    assert s.incapacitated and s.health_level == "Incapacitated"
+    with pytest.raises(RuleRefusal, match="Incapacitated"):
+        build_pool(s, "Dexterity + Brawl")
+
+
+def test_form_changes_attributes_in_pools():
+    s = sheet(Strength=2, Dexterity=3, Brawl=4, Appearance=3, Manipulation=2)
+    s.shift("crinos")
+    p = build_pool(s, "Dexterity + Brawl")
+    assert p.dice == 8
+    assert p.text == "Dexterity 4 (3 +1 Crinos) + Brawl 4 = 8 dice"
+    assert build_pool(s, "Strength").dice == 6
+    with pytest.raises(RuleRefusal):  # Appearance becomes 0 in Crinos; Manipulation 2-3 -> 0
+        build_pool(s, "Appearance")
+    with pytest.raises(RuleRefusal):
+        build_pool(s, "Manipulation")
+    assert build_pool(s, "Appearance + 2").dice == 2
+
+
+@pytest.mark.parametrize(
+    ("form", "expected"),
+    [
+        ("Homid", {"Strength": 2, "Dexterity": 2, "Stamina": 2, "Manipulation": 3, "Appearance": 3}),
+        ("Glabro", {"Strength": 4, "Dexterity": 2, "Stamina": 4, "Manipulation": 1, "Appearance": 2}),
+        ("Crinos", {"Strength": 6, "Dexterity": 3, "Stamina": 5, "Manipulation": 0, "Appearance": 0}),
+        ("Hispo", {"Strength": 5, "Dexterity": 4, "Stamina": 5, "Manipulation": 0, "Appearance": 3}),
+        ("Lupus", {"Strength": 3, "Dexterity": 4, "Stamina": 4, "Manipulation": 0, "Appearance": 3}),
+    ],
+)
+def test_form_table(form, expected):
+    base = {"Strength": 2, "Dexterity": 2, "Stamina": 2, "Manipulation": 3, "Appearance": 3}
+    assert {a: apply_form(form, a, v) for a, v in base.items()} == expected
+
+
+def test_forms_are_one_table_of_five():
+    assert list(FORMS) == ["Homid", "Glabro", "Crinos", "Hispo", "Lupus"]
+    assert lookup_form(" CRINOS ") == "Crinos"
+    with pytest.raises(InvalidValue, match='did you mean "Crinos"'):
+        lookup_form("crinoss")
+
+
+# ----- names ----------------------------------------------------------------------------------------------
+def test_trait_names_are_forgiving():
+    assert norm("Primal-Urge") == norm("primal urge") == norm("PRIMAL_URGE")
+    assert resolve_settable("animal ken").name == "Animal Ken"
+    assert resolve_settable("primalurge").name == "Primal-Urge"
+    assert resolve_settable("Willpower points").kind == "power_points"
+    assert resolve_settable("temporary glory").kind == "renown_temporary"
+
+
+def test_unknown_trait_suggests():
+    with pytest.raises(InvalidValue, match='did you mean "Dexterity"'):
+        resolve_settable("Dexteritty")
+    with pytest.raises(InvalidValue, match='did you mean "Brawl"'):
+        build_pool(sheet(), "Dexterity + Brawwl")
+
+
+def test_character_name_key():
+    assert name_key("Shadow-in-the-Wood") == name_key("shadow in the  wood") == "shadow in the wood"
+
+
+# ----- ranges and points ----------------------------------------------------------------------------------
+def test_ratings_checked():
+    s = sheet()
+    with pytest.raises(InvalidValue, match="0 to 5"):
+        s.set_trait("Dexterity", 6)
+    with pytest.raises(InvalidValue, match="0 to 10"):
+        s.set_trait("Willpower", 11)
+    s.set_trait("Appearance", 0)  # a deformity
+    assert s.attributes["Appearance"] == 0
+
+
+def test_willpower_and_gnosis_points_bounded_rage_may_exceed():
+    s = sheet(Willpower=4, Rage=2)
+    assert s.powers["Willpower"].temporary == 3  # stkit default points stay until regained
+    s.regain("willpower", 5)
+    assert s.powers["Willpower"].temporary == 4  # stops at the rating
+    with pytest.raises(InvalidValue, match="0 to 4"):
+        s.set_trait("Willpower points", 5)
+    track, warnings = s.regain("rage", 3)
+    assert track.temporary == 4 and "exceed" in warnings[0]
+    s.spend("willpower", 4)
+    with pytest.raises(RuleRefusal, match="no Willpower points left"):
+        s.spend("willpower")
+    assert s.powers["Willpower"].temporary == 0
+
+
+def test_health_worst_first_and_penalties():
+    s = sheet()
+    s.damage(1, "bashing")
+    s.damage(1, "aggravated")
+    s.damage(1, "lethal")
+    assert s.health_boxes()[:4] == ["aggravated", "lethal", "bashing", ""]
+    assert s.wound_penalty == 1  # Injured
+    s.damage(3, "bashing")  # 6 levels: Crippled
+    assert s.wound_penalty == 5
+    s.damage(2, "lethal")  # over seven: lethal pushes out bashing
+    assert s.health == {"aggravated": 1, "lethal": 3, "bashing": 3}
+    assert s.incapacitated
+    assert s.heal(2) == 2 and s.health["bashing"] == 1
+    assert s.heal(1, "aggravated") == 1 and s.health["aggravated"] == 0
+
+
+def test_experience():
+    s = sheet()
+    s.xp("award", 5, "session 1")
+    s.xp("spend", 3, "Brawl 2")
+    assert (s.xp_total, s.xp_spent, s.xp_available) == (5, 3, 2)
+    with pytest.raises(RuleRefusal, match="2 experience"):
+        s.xp("spend", 3)
+    assert [e["kind"] for e in s.xp_log] == ["award", "spend"]
+
+
+def test_round_trip_dict():
+    s = sheet("Round", Dexterity=4, Brawl=3)
+    s.set_trait("gift:Razor Claws", 1)
+    s.set_trait("background:Resources", 2)
+    s.set_trait("ability:Repair Bikes", 2)
+    s.set_trait("st notes", "secret")
+    s.damage(2, "lethal")
+    s.xp("award", 4, "first night")
+    assert Sheet.from_dict(s.to_dict()) == s
+    assert "storyteller_notes" not in s.to_dict(player_view=True)
+
+
+def test_from_dict_errors_name_field_and_range():
+    with pytest.raises(DataFileError, match=r"x.yaml: attributes.Dexterity: 7 is outside the allowed range 0 to 5"):
+        Sheet.from_dict({"name": "A", "attributes": {"Dexterity": 7}}, source="x.yaml")
+    with pytest.raises(DataFileError, match=r"abilities.Brwal: unknown Ability \(did you mean \"Brawl\"\?\)"):
+        Sheet.from_dict({"name": "A", "abilities": {"Brwal": 2}}, source="x.yaml")
+    with pytest.raises(DataFileError, match=r"willpower.temporary: 6 is outside the allowed range 0 to 5"):
+        Sheet.from_dict({"name": "A", "willpower": {"permanent": 5, "temporary": 6}}, source="x.yaml")
+    with pytest.raises(DataFileError, match="unknown field"):
+        Sheet.from_dict({"name": "A", "strenght": 3}, source="x.yaml")
