@@ -142,19 +142,20 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
         t.append(" " * max(width - 14 - 5 - len(extra), 1))
         return t
 
-    def header(*titles: str) -> Text:
+    def header(*titles: str, width: int = 27) -> Text:
         t = Text()
         for title in titles:
-            t.append(f"{title:<27}", style="bold underline" if title else "")
+            t.append(title, style="bold underline" if title else "")
+            t.append(" " * (width - len(title)))
         return t
 
-    lines += [Text(""), header("Physical", "Social", "Mental")]
+    lines += [Text(""), header("Physical", "Social", "Mental", width=32)]
     groups = list(T.ATTRIBUTE_GROUPS.values())
     for row in range(3):
         t = Text()
         for g in groups:
             a = g[row]
-            t.append_text(cell(a, sheet.attributes[a], apply_form(sheet.form, a, sheet.attributes[a])))
+            t.append_text(cell(a, sheet.attributes[a], apply_form(sheet.form, a, sheet.attributes[a]), width=32))
         lines.append(t)
     lines += [Text(""), header("Talents", "Skills", "Knowledges")]
     for row in range(10):

@@ -81,7 +81,8 @@ def _poly_deriv(a: Sequence[int]) -> list[int]:
     return [i * a[i] for i in range(1, len(a))] or [0]
 
 
-def _die_parts(difficulty: int, rules: HouseRules) -> tuple[list[int], list[int], int]:
+@lru_cache(maxsize=None)
+def _die_parts(difficulty: int, rules: HouseRules) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """One die's generating function for the net ``successes - ones``, as ``(A, B, shift)``.
 
     The function is ``x**-shift * A(x) / B(x)`` with integer polynomials A, B and B(0) == 1. Without
@@ -101,10 +102,10 @@ def _die_parts(difficulty: int, rules: HouseRules) -> tuple[list[int], list[int]
     a[shift + 1] += high
     if rules.specialty is Specialty.NONE:
         a[shift + 1] += 1
-        return _trim(a), [1], shift
+        return tuple(_trim(a)), (1,), shift
     if rules.specialty is Specialty.DOUBLE:
         a[shift + 2] += 1
-        return _trim(a), [1], shift
+        return tuple(_trim(a)), (1,), shift
     # reroll: the 10 is worth one and brings an extra die E(x) = (o + low + high x) / (10 - x).
     # 10 g(x) x**shift = a(x) + x**(shift+1) E(x). Scaling x -> 10x makes everything integral:
     # F(x) = V(x) / (1 - x) with V(x) = a(10x) (1 - x) + e(10x) / 10, e(x) = x**(shift+1) (o + low + high x).
@@ -120,7 +121,7 @@ def _die_parts(difficulty: int, rules: HouseRules) -> tuple[list[int], list[int]
     e10 = [c * 10**i for i, c in enumerate(e)]
     assert e10[0] == 0  # e has no constant term, so e(10x) / 10 is integral
     v = _poly_sub(_poly_mul(a10, [1, -1]), [-c // 10 for c in e10])
-    return _trim(v), [1, -1], shift
+    return tuple(_trim(v)), (1, -1), shift
 
 
 def _trim(p: list[int]) -> list[int]:
@@ -171,7 +172,7 @@ def _kronecker_power(a: Sequence[int], n: int, bound: int) -> list[int]:
     width = (bound.bit_length() + 8) // 8
     if width <= 8:
         width = 8  # machine words: the bytes unpack in one call
-    x = int.from_bytes(b"".join(c.to_bytes(width, "little") for c in a), "little")
+    x = _packed(tuple(a), width)
     count = (len(a) - 1) * n + 1
     raw = (x**n).to_bytes(count * width, "little")
     if width == 8 and _WORDS.itemsize == 8:
@@ -179,6 +180,12 @@ def _kronecker_power(a: Sequence[int], n: int, bound: int) -> list[int]:
         words.frombytes(raw)
         return words.tolist()
     return [int.from_bytes(raw[i * width : (i + 1) * width], "little") for i in range(count)]
+
+
+@lru_cache(maxsize=1024)
+def _packed(a: tuple[int, ...], width: int) -> int:
+    """One die's polynomial evaluated at 2**(8*width) (cached: a handful of dice, many pool sizes)."""
+    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in a), "little")
 
 
 @lru_cache(maxsize=512)

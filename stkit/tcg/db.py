@@ -205,8 +205,8 @@ class CardDB:
         q = "SELECT COUNT(*) FROM cards" + ("" if include_playtest else " WHERE playtest=0")
         return self.conn.execute(q).fetchone()[0]
 
-    def _rows(self, type_: str | None, keyword: str | None, playtest: bool) -> list[tuple[int, str, str]]:
-        sql = "SELECT id, norm, data FROM cards WHERE 1=1"
+    def _rows(self, type_: str | None, keyword: str | None, playtest: bool) -> list[tuple[int, str]]:
+        sql = "SELECT id, norm FROM cards WHERE 1=1"
         args: list[Any] = []
         if not playtest:
             sql += " AND playtest=0"
@@ -234,9 +234,10 @@ class CardDB:
         rows = self._rows(type_, keyword, playtest)
         q = normalize_name(query)
         if not q:
-            return [CardMatch(_card_from_json(d), "all", 100.0) for _, _, d in rows[:limit]]
+            data = self._data([rid for rid, _ in rows[:limit]])
+            return [CardMatch(_card_from_json(data[rid]), "all", 100.0) for rid, _ in rows[:limit]]
         found: dict[int, tuple[int, float]] = {}
-        for rid, norm, _ in rows:
+        for rid, norm in rows:
             if norm == q:
                 found[rid] = (0, 100.0)
             elif norm.startswith(q):
@@ -246,11 +247,11 @@ class CardDB:
         if len(found) < limit:
             from rapidfuzz import fuzz, process
 
-            choices = {rid: norm for rid, norm, _ in rows if rid not in found}
+            choices = {rid: norm for rid, norm in rows if rid not in found}
             for _, score, rid in process.extract(q, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=80):
                 found[rid] = (3, score)
         if len(found) < limit:
-            allowed = {rid for rid, _, _ in rows}
+            allowed = {rid for rid, _ in rows}
             terms = " OR ".join(f'"{w}"' for w in q.split())
             try:
                 text_hits = self.conn.execute(
@@ -261,8 +262,8 @@ class CardDB:
             for rid, score in text_hits:
                 if rid in allowed and rid not in found:
                     found[rid] = (4, -score)
-        data = {rid: d for rid, _, d in rows if rid in found}
         order = sorted(found, key=lambda r: (found[r][0], -found[r][1], r))[:limit]
+        data = self._data(order)
         names = {0: "exact", 1: "prefix", 2: "word", 3: "fuzzy", 4: "text"}
         return [CardMatch(_card_from_json(data[r]), names[found[r][0]], found[r][1]) for r in order]
 
@@ -276,17 +277,17 @@ class CardDB:
         if not q:
             raise InvalidValue("card name is empty")
         rows = self._rows(None, None, include_playtest)
-        exact = [d for _, norm, d in rows if norm == q]
+        exact = [rid for rid, norm in rows if norm == q]
         if exact:
-            return _card_from_json(exact[-1])
-        by_name: dict[str, str] = {}
-        for _, norm, d in rows:
-            by_name[norm] = d
+            return _card_from_json(self._data(exact[-1:])[exact[-1]])
+        by_name: dict[str, int] = {}
+        for rid, norm in rows:
+            by_name[norm] = rid  # the latest printing of each name
         prefixed = [n for n in by_name if n.startswith(q)]
         if len(prefixed) == 1:
-            return _card_from_json(by_name[prefixed[0]])
+            return self._card(by_name[prefixed[0]])
         if len(prefixed) > 1:
-            raise AmbiguousName(name, sorted(_card_from_json(by_name[n]).name for n in prefixed)[:12])
+            raise AmbiguousName(name, sorted(self._card(by_name[n]).name for n in prefixed)[:12])
         from rapidfuzz import fuzz, process
 
         matches = process.extract(q, list(by_name), scorer=fuzz.WRatio, limit=5, score_cutoff=85)
@@ -294,9 +295,18 @@ class CardDB:
             best = matches[0][1]
             top = [m[0] for m in matches if m[1] >= best - 3]
             if len(top) == 1:
-                return _card_from_json(by_name[top[0]])
-            raise AmbiguousName(name, sorted(_card_from_json(by_name[n]).name for n in top))
+                return self._card(by_name[top[0]])
+            raise AmbiguousName(name, sorted(self._card(by_name[n]).name for n in top))
         raise NotFound(f"no card named {name!r}{self._hint(q, by_name)}")
+
+    def _data(self, ids: list[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(self.conn.execute(f"SELECT id, data FROM cards WHERE id IN ({marks})", ids).fetchall())
+
+    def _card(self, rid: int) -> Card:
+        return _card_from_json(self._data([rid])[rid])
 
     def lookup(self, name: str) -> Card | None:
         """Exact normalized-name lookup (any printing, playtest included); None if absent."""
