@@ -27,7 +27,7 @@ from stkit.dice import odds as engine
 
 POOLS = range(1, 31)
 DIFFICULTIES = range(2, 11)
-STKIT_RUNS = 5
+STKIT_RUNS = 20
 ICEPOOL_RUNS = 3
 BOTCH = -1  # icepool outcome label for a botch (outcomes must be orderable, so an int below 0)
 

@@ -203,11 +203,11 @@ def roll_cmd(
     extra_ones_cancel: bool = ExtraOnesOpt,
     ones_dont_cancel: bool = OnesOpt,
     target: Optional[int] = typer.Option(None, "--target", "-t", help="Extended action: successes to collect "
-                                         "(1 to 100). Shows how many rolls it takes."),
+                                         "(1 to 100; pool x target at most 5000). Shows how many rolls it takes."),
     botch_ends: bool = typer.Option(False, "--botch-ends", help="Extended action: a botch ends the attempt "
                                     "(instead of wiping the tally to 0)."),
     max_turns: Optional[int] = typer.Option(None, "--max-turns", "-k", help="Extended action: list the chance "
-                                            "of being done within k rolls for k up to this (1 to 500)."),
+                                            "of being done within k rolls for k up to this (1 to 200)."),
     start: int = typer.Option(0, "--start", help="Extended action: successes already collected."),
     exact: bool = ExactOpt,
     as_json: bool = JsonOpt,
@@ -311,8 +311,13 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
     mean_label = "Mean rolls (when it finishes)" if ext.botch_ends else "Mean rolls"
     head.add_row(mean_label, f"{float(ext.mean):.2f}" if ext.mean is not None else "-",
                  *([_exact(ext.mean) if ext.mean is not None else "-"] if exact else []))
-    head.add_row("Median rolls", str(ext.median) if ext.median is not None else f"more than {len(ext.by_turn)}",
-                 *([""] if exact else []))
+    if ext.median is not None:
+        median = str(ext.median)
+    elif 2 * (1 - ext.p_never) < 1:
+        median = "none (under even odds to finish)"
+    else:
+        median = f"more than {len(ext.by_turn)}"
+    head.add_row("Median rolls", median, *([""] if exact else []))
     if ext.botch_ends:
         head.add_row("[red]Never finishes[/]", pct(ext.p_never), *([_exact(ext.p_never)] if exact else []))
     head.add_row("Botch per roll", pct(ext.p_botch_per_roll), *([_exact(ext.p_botch_per_roll)] if exact else []))

@@ -141,7 +141,7 @@ def roll_or_count(pool, difficulty, faces_text, *, rng, rules, willpower=False, 
 
 def roll(
     pool: Annotated[
-        str, typer.Argument(help="Dice pool: a number of dice (1 to 1000) or a sum like 3+2.", show_default=False)
+        str, typer.Argument(help="Dice pool: a number of dice (1 to 1000) or a sum like 3+2; with --char, Traits like 'Dexterity + Brawl + 2'.", show_default=False)
     ],
     difficulty: DifficultyOpt = 6,
     willpower: Annotated[

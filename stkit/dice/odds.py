@@ -41,11 +41,11 @@ from stkit.errors import InvalidValue
 
 #: Largest extended-action target stkit solves exactly (the chain has one state per tally value).
 MAX_TARGET = 100
-#: Largest pool x target an extended-action query takes: the exact chain's numbers grow with both (pool 100
-#: with target 100 takes about a second; pool 1000 with target 100 would take about a minute).
-MAX_EXTENDED_WORK = 10_000
+#: Largest pool x target an extended-action query takes: the exact chain's numbers grow with both, and so
+#: does the time (50 dice with target 100 at difficulty 10, a slow action, take a few seconds).
+MAX_EXTENDED_WORK = 5_000
 #: Most turns an extended-action query reports (and steps forward while looking for the median).
-MAX_TURNS = 500
+MAX_TURNS = 200
 #: Under the ``reroll`` specialty the list of results stops once the chance of anything higher is below this.
 TAIL_EPSILON = Fraction(1, 10**12)
 #: Without ``max_turns``, extended odds are listed until the chance of still being unfinished (but able to
@@ -92,12 +92,9 @@ def _die_parts(difficulty: int, rules: HouseRules) -> tuple[tuple[int, ...], tup
     d = difficulty
     shift = 1 if rules.ones_cancel else 0
     low, high = d - 2, 10 - d  # faces 2..d-1 score nothing; faces d..9 score one
-    # a(x) = x**shift * (face 1 + low faces + high faces), as a polynomial in x.
-    a = [0, 0, 0, 0]
-    if shift:
-        a[0] += 1  # a 1 is x**-1, times x**shift
-    else:
-        a[0] += 1
+    # a(x) = x**shift * (face 1 + low faces + high faces), as a polynomial in x. A 1 is x**-1 when 1s
+    # cancel (shift 1) and x**0 when they do not (shift 0): either way x**0 after the shift.
+    a = [1, 0, 0, 0]
     a[shift] += low
     a[shift + 1] += high
     if rules.specialty is Specialty.NONE:
@@ -118,9 +115,9 @@ def _die_parts(difficulty: int, rules: HouseRules) -> tuple[tuple[int, ...], tup
     e[shift + 1] += low
     e[shift + 2] += high
     a10 = [c * 10**i for i, c in enumerate(a)]
-    e10 = [c * 10**i for i, c in enumerate(e)]
-    assert e10[0] == 0  # e has no constant term, so e(10x) / 10 is integral
-    v = _poly_sub(_poly_mul(a10, [1, -1]), [-c // 10 for c in e10])
+    # e has no constant term, so every coefficient of e(10x) is a multiple of 10
+    e10_over_10 = [c * 10 ** (i - 1) if i else 0 for i, c in enumerate(e)]
+    v = _poly_sub(_poly_mul(a10, [1, -1]), [-c for c in e10_over_10])
     return tuple(_trim(v)), (1, -1), shift
 
 
@@ -433,8 +430,9 @@ class ExtendedOdds:
         p_never: P(the action is never finished): 0 unless ``botch_ends`` (then a botch ends it).
         mean: expected number of further rolls to finish; with ``botch_ends`` the expected number given
             that it does finish (None if it cannot finish).
-        median: the smallest k with P(done within k rolls) >= 1/2; None if that is not reached within
-            MAX_TURNS rolls (or the chance of ever finishing is below one half).
+        median: the smallest k with P(done within k rolls) >= 1/2; None if that is not reached within the
+            turns computed (``max_turns``, or the automatic list), or the chance of ever finishing is below
+            one half.
     """
 
     pool: int
@@ -575,6 +573,7 @@ def _extended(odds: RollOdds, target: int, start: int, botch_ends: bool, max_tur
     by_turn: list[Fraction] = []
     median = None
     can_half = 2 * p_done >= 1
+    steps = [(j, wj) for j, wj in enumerate(w) if wj]
     k = 0
     while k < MAX_TURNS:
         k += 1
@@ -587,10 +586,10 @@ def _extended(odds: RollOdds, target: int, start: int, botch_ends: bool, max_tur
             open_mass += vt
             span = target - t
             new_done += vt * ge[span]
-            for j in range(min(span, len(w))):
-                wj = w[j]
-                if wj:
-                    nv[t + j] += vt * wj
+            for j, wj in steps:
+                if j >= span:
+                    break
+                nv[t + j] += vt * wj
         if wipe:
             nv[0] += wipe * open_mass
         v = nv
@@ -598,14 +597,11 @@ def _extended(odds: RollOdds, target: int, start: int, botch_ends: bool, max_tur
         done = done * d + new_done
         if median is None and 2 * done >= scale:
             median = k
-        if max_turns is None:
-            by_turn.append(Fraction(done, scale))
-            listed = p_done - by_turn[-1] < TURNS_EPSILON
-        else:
-            if k <= max_turns:
-                by_turn.append(Fraction(done, scale))
-            listed = k >= max_turns
-        if listed and (median is not None or not can_half):
+        by_turn.append(Fraction(done, scale))
+        if max_turns is not None:
+            if k >= max_turns:
+                break
+        elif p_done - by_turn[-1] < TURNS_EPSILON and (median is not None or not can_half):
             break
     return ExtendedOdds(
         pool=odds.pool,

@@ -11,6 +11,7 @@ Rules: Chapter Five, "Extended Actions", "Teamwork", "Resisted Actions", "Try It
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from stkit.dice.contest import ContestState, advance_contest, advance_extended_r
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.scenes import open_scene
 
-_NUMBER = __import__("re").compile(r"^\s*\d+\s*$")
+_NUMBER = re.compile(r"^\s*\d+\s*$")
 
 
 # ------------------------------------------------------------------------------------------ participants

@@ -361,6 +361,7 @@ def _cards_from_items(path: Path, items: Any, extra_keywords: Iterable[str], whe
         raise DataFileError(f"{path}: top level: expected a list of cards (or {{keywords: [...], cards: [...]}})")
     known = KNOWN_KEYWORDS | frozenset(k.casefold() for k in extra_keywords)
     cards: list[Card] = []
+    problems: list[str] = []
     total = len(items)
     for i, raw in enumerate(items):
         try:
@@ -368,9 +369,13 @@ def _cards_from_items(path: Path, items: Any, extra_keywords: Iterable[str], whe
         except CardError as exc:
             label = raw.get("name") if isinstance(raw, dict) else None
             place = where_fmt(i) + (f" ({label})" if isinstance(label, str) else "")
-            raise DataFileError(f"{path}: {place}: {exc}") from None
+            problems.append(f"{path}: {place}: {exc}")
         if progress and (i % 200 == 0 or i == total - 1):
             progress(i + 1, total)
+    if problems:
+        # validate the whole file so the user sees how much is wrong, but name the first place precisely
+        more = f" (and {len(problems) - 1} more bad card(s); nothing imported)" if len(problems) > 1 else ""
+        raise DataFileError(problems[0] + more)
     return cards
 
 

@@ -253,7 +253,7 @@ def _unknown_total(deck: DeckList, section: str, db: Any) -> int:
 def _check_pack(pack: list[tuple[Card, int]], tribe_card: Card | None, level: int, v: list[Violation],
                 summary: dict[str, Any]) -> None:
     tribe_name = (tribe_card.tribe or tribe_card.name) if tribe_card else None
-    cohorts = {normalize_name(k): (k, c) for k, c in (tribe_card.cohorts if tribe_card else {}).items()}
+    cohorts = dict(tribe_card.cohorts) if tribe_card else {}
     total = 0
     own_renown = 0
     alt_renown = 0
@@ -278,6 +278,7 @@ def _check_pack(pack: list[tuple[Card, int]], tribe_card: Card | None, level: in
         elif tribe_card.auspice_tribe:
             # Auspice "Tribe" cards have no cohorts; the pack is bound by auspice instead of tribe
             faction = tribe or "unknown tribe"
+            own_renown += card.renown * count  # the whole pack is "of the tribe" for the shapeshifter limit
             if tribe_card.auspice and card.auspice and card.auspice != tribe_card.auspice:
                 v.append(Violation("deck.starting-pack", f"{card.name} is {card.auspice}, not {tribe_card.auspice}"))
         elif _same(tribe, tribe_name):
@@ -285,10 +286,8 @@ def _check_pack(pack: list[tuple[Card, int]], tribe_card: Card | None, level: in
             faction = tribe_name
         elif any(_same(t, tribe_name) for t in card.tribe_friendly):
             faction = tribe or "unknown tribe"
-        elif tribe and normalize_name(tribe) in cohorts or tribe and normalize_name(tribe).rstrip("s") in {
-                k.rstrip("s") for k in cohorts}:
-            extra = next(c for k, (_, c) in cohorts.items() if k.rstrip("s") == normalize_name(tribe).rstrip("s"))
-            cost += extra
+        elif any(_same(tribe, name) for name in cohorts):
+            cost += next(extra for name, extra in cohorts.items() if _same(tribe, name))
             faction = tribe
         else:
             v.append(Violation("deck.starting-pack",

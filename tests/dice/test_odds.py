@@ -214,6 +214,12 @@ def test_extended_botch_ends_target_two_by_hand():
     assert ext.p_done_by(1) == 0
 
 
+def test_extended_median_beyond_the_listed_turns_is_none():
+    ext = p_extended(30, 10, 100, max_turns=5)
+    assert ext.median is None and len(ext.by_turn) == 5 and ext.mean > 1000
+    assert p_extended(2, 6, 5, max_turns=40).median == p_extended(2, 6, 5).median
+
+
 def test_extended_start_is_a_later_state():
     full = p_extended(4, 6, 10)
     late = p_extended(4, 6, 10, start=9)
@@ -318,7 +324,7 @@ def test_multiple_actions_impossible_action():
         (lambda: p_extended(5, 6, 0), "at least 1"),
         (lambda: p_extended(5, 6, MAX_TARGET + 1), f"limit of {MAX_TARGET}"),
         (lambda: p_extended(5, 6, 10, start=10), "below the target"),
-        (lambda: p_extended(1000, 6, 11), "pool x target must be at most 10000"),
+        (lambda: p_extended(1000, 6, 6), "pool x target must be at most 5000"),
         (lambda: p_extended(5, 6, 10, max_turns=0), f"1 to {MAX_TURNS}"),
         (lambda: p_extended(5, 6, 10).p_done_by(10**6), "outside the computed range"),
         (lambda: p_resisted(5, 0, 6), "no dice"),

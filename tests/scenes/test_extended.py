@@ -1,6 +1,5 @@
 """Tracked extended actions: Weston hiding for four hours, teamwork over time, botches, bad input."""
 
-import json
 import random
 
 import pytest
@@ -9,7 +8,7 @@ from sqlmodel import select
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.db import transaction
 from stkit.store.models import RollLog
-from stkit.store.scene_models import TrackedAction, TrackedRoll
+from stkit.store.scene_models import TrackedRoll
 from stkit.store.tracked import (
     abandon_extended,
     extended_status,

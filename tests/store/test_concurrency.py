@@ -24,12 +24,22 @@ WORKER = textwrap.dedent(
     engine = open_store(url)
     while not go.exists():
         time.sleep(0.005)
+
+    def slowly(edit):
+        # Hold the transaction open after the edit, so that the other process reads while this one has
+        # written but not committed: without row locks that read would be stale and an update lost.
+        def work(session):
+            out = edit(session)
+            time.sleep(0.004)
+            return out
+        return work
+
     for i in range(n):
-        run_transaction(engine, lambda s: C.experience(s, "Shadow-in-the-Wood", "award", 1, f"{me}-{i}"))
-        run_transaction(engine, lambda s: roll_from_sheet(s, "Shadow-in-the-Wood", "Dexterity + Brawl",
-                                                          rng=random.Random(i)))
-        run_transaction(engine, lambda s: C.damage(s, "Shadow-in-the-Wood", 1, "bashing"))
-        run_transaction(engine, lambda s: C.heal(s, "Shadow-in-the-Wood", 1))
+        run_transaction(engine, slowly(lambda s: C.experience(s, "Shadow-in-the-Wood", "award", 1, f"{me}-{i}")))
+        run_transaction(engine, slowly(lambda s: roll_from_sheet(s, "Shadow-in-the-Wood", "Dexterity + Brawl",
+                                                                 rng=random.Random(i))))
+        run_transaction(engine, slowly(lambda s: C.damage(s, "Shadow-in-the-Wood", 1, "bashing")))
+        run_transaction(engine, slowly(lambda s: C.heal(s, "Shadow-in-the-Wood", 1)))
     """
 )
 

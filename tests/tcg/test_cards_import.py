@@ -207,3 +207,26 @@ def test_subprocess_import_and_show(tmp_path):
     assert out.returncode == 0 and json.loads(out.stdout)["imported"] == 4
     out = run("show", "howling mad dog", "--json")
     assert json.loads(out.stdout)["health"] == 5
+
+
+def test_every_bad_card_is_counted(tmp_path, db):
+    path = tmp_path / "many.yaml"
+    path.write_text("- {name: A, health: -1}\n- {name: B}\n- {name: C, rage: x}\n- {name: D, gnosis: -2}\n", encoding="utf-8")
+    with pytest.raises(DataFileError) as exc:
+        db.import_file(path)
+    assert str(exc.value) == (f"{path}: card 1 (A): field 'health': -1 is below 0 (allowed 0 or more) "
+                              "(and 2 more bad card(s); nothing imported)")
+
+
+def test_builtin_card_rulings_and_rule_cards_cross_reference():
+    from stkit.tcg.rules import load_rules
+
+    rules = {e.id: e for e in load_rules()}
+    cards = {c.name: c for c in load_builtin_cards()}
+    for card in cards.values():
+        for ruling in card.rulings:
+            assert ruling in rules, (card.name, ruling)
+    for rid in ("battlefield-faq.vampire-keyword", "battlefield-faq.exorcise-spirit", "battlefield-faq.escape",
+                "battlefield-play.restricted-pack-action", "battlefield-play.away-from-pack"):
+        for name in rules[rid].cards:
+            assert name in cards, (rid, name)

@@ -198,3 +198,20 @@ def test_subprocess_deck_check(tmp_path):
     out = subprocess.run([sys.executable, "-m", "stkit", "tcg", "deck", "check", str(FIX / "legal_deck.txt"),
                           "--renown-level", "15"], env=env, capture_output=True, text=True)
     assert out.returncode == 1
+
+
+def test_cohort_extra_cost_for_the_second_cohort(db):
+    # Dust Runner: Silent Striders, Renown 3, a cohort at +2 -> costs 5; 6 + 4 + 4+1 + 3+2 = 20
+    text = LEGAL.replace("1 Bright Fang      # Tribe Friendly for Stargazers\n", "1 Dust Runner\n")
+    report = check(db, text)
+    assert report.legal, rules(report)
+    assert report.summary["pack_renown"] == 20
+    assert not check(db, text, level=15).legal
+
+
+def test_auspice_tribe_counts_the_pack_for_alternate_shapeshifters(db):
+    text = LEGAL.replace("Tribe: Stargazers", "Tribe: Moon Tribe").replace("1 Bright Fang      # Tribe Friendly for Stargazers\n", "1 Sand Cat\n")
+    report = check(db, text)
+    # Kiri 6 + Quiet Step 4 + Hollow Reed 4 = 14 Garou Renown >= Sand Cat's 7; 21 Renown total is too much at 20
+    assert rules(report) == [("deck.starting-pack", "starting pack costs 21 Renown (cohort extras included); the Renown level is 20")]
+    assert check(db, text, level=25).legal
