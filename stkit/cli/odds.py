@@ -61,7 +61,7 @@ class SpecialtyChoice(str, Enum):
 
 # ---- shared options ---------------------------------------------------------------------------------------
 
-DifficultyOpt = typer.Option(6, "--difficulty", "-d", help="Difficulty, 2 to 10 (default 6).")
+DifficultyOpt = typer.Option(6, "--difficulty", "-d", help="Difficulty, 2 to 10.")
 SpecialtyOpt = typer.Option(
     SpecialtyChoice.none, "--specialty", help="House rule for 10s: double (a 10 counts two) or reroll (a 10 "
     "rolls one extra die, again on another 10)."
@@ -347,7 +347,7 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
 def resisted_cmd(
     pool_a: int = typer.Argument(..., help="Side A's dice pool, 1 to 1000."),
     pool_b: int = typer.Argument(..., help="Side B's dice pool, 1 to 1000."),
-    difficulty: int = typer.Option(6, "--difficulty", "-d", help="Side A's difficulty, 2 to 10 (default 6)."),
+    difficulty: int = typer.Option(6, "--difficulty", "-d", help="Side A's difficulty, 2 to 10."),
     difficulty_b: Optional[int] = typer.Option(None, "--difficulty-b", help="Side B's difficulty (default: the "
                                                "same as side A's)."),
     specialty: SpecialtyChoice = SpecialtyOpt,
@@ -419,13 +419,12 @@ def teamwork_cmd(
             "p_success": float(team.p_success(spoils)),
             "expected": float(team.expected(spoils)),
             "distribution": _dist_json(dist),
+            **({"p_unresolved": float(team.p_unresolved(spoils))} if team.p_unresolved(spoils) else {}),
         }
 
     if as_json:
         out = {"pools": list(pools), "difficulty": difficulty, "house_rules": _rules_json(rules),
                "botch_spoils": part(True), "no_spoils": part(False)}
-        if team.unresolved_weight:
-            out["p_unresolved"] = float(Fraction(team.unresolved_weight, team.denominator))
         _emit(out)
         return
     from rich.table import Table

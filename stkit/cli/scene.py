@@ -99,7 +99,7 @@ def scene_start(
         return
     from stkit.cli import render
 
-    render.console().print(f"Scene {data['id']} [bold]{data['name']}[/] opened in chronicle {data['chronicle']!r}: turn 1")
+    render.console().print(f"Scene {data['id']} {data['name']} opened in chronicle {data['chronicle']!r}: turn 1", markup=False)
 
 
 def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -116,7 +116,7 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
         return
     from stkit.cli import render
 
-    render.console().print(f"Scene {data['id']} [bold]{data['name']}[/]: turn {data['turn']}")
+    render.console().print(f"Scene {data['id']} {data['name']}: turn {data['turn']}", markup=False)
 
 
 def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -133,7 +133,7 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
         return
     from stkit.cli import render
 
-    render.console().print(f"Scene {data['id']} [bold]{data['name']}[/] ended after {data['turns']} turn(s)")
+    render.console().print(f"Scene {data['id']} {data['name']} ended after {data['turns']} turn(s)", markup=False)
 
 
 def scene_show(
@@ -160,31 +160,32 @@ def scene_show(
     if json_out:
         _print_json(data)
         return
-    from rich.table import Table
+    from rich.text import Text
 
     from stkit.cli import render
 
     out = render.console()
     state = f"open, turn {data['turn']}" if data["status"] == "open" else f"ended after {data['turn']} turn(s)"
-    out.print(f"Scene {data['id']} [bold]{data['name']}[/] ({data['chronicle']}): {state}")
-    table = Table(show_header=True, header_style="bold")
-    for col in ("Turn", "Roll", "Who", "Task", "Pool", "Diff", "Dice", "Result"):
-        table.add_column(col)
+    out.print(Text(f"Scene {data['id']} {data['name']} ({data['chronicle']}): {state}", style="bold"))
     for t in data["turns"]:
+        out.print(Text(f"Turn {t['turn']}", style="bold"))
         if not t["rolls"]:
-            table.add_row(str(t["turn"]), "", "", "", "", "", "", "[dim]no rolls[/]")
-        for i, r in enumerate(t["rolls"]):
-            result = f"{r['result']} ({r['outcome']})" + (" +WP" if r["willpower"] else "")
-            table.add_row(
-                str(t["turn"]) if i == 0 else "", f"{r['roll_id']}" + (f" {r['kind']}" if r["kind"] != "roll" else ""),
-                r["character"] or "", r["task"] or "", f"{r['expression']} ({r['pool']})", str(r["difficulty"]),
-                " ".join(map(str, r["dice"])), result,
-            )
-    out.print(table)
+            out.print(Text("  no rolls", style="dim"))
+        for r in t["rolls"]:
+            line = Text(f"  #{r['roll_id']} ")
+            if r["kind"] != "roll":
+                line += Text(f"[{r['kind']}] ", style="cyan")
+            line += Text(f"{r['character'] or 'dice'}: {r['expression']} ({r['pool']}) at {r['difficulty']}")
+            if r["task"]:
+                line += Text(f", task {r['task']!r}", style="dim")
+            line += Text(f": {' '.join(map(str, r['dice']))} -> ")
+            style = {"success": "green", "botch": "red bold"}.get(r["outcome"], "yellow")
+            line += Text(f"{r['result']} ({r['outcome']})" + (" +Willpower" if r["willpower"] else ""), style=style)
+            out.print(line)
     for a in data["extended_actions"]:
-        out.print(f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} after {a['rolls']} roll(s), {a['status']}")
+        out.print(Text(f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} after {a['rolls']} roll(s), {a['status']}"))
     for c in data["contests"]:
-        out.print(f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} (target {c['target']}, {c['mode']}), {c['status']}")
+        out.print(Text(f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} (target {c['target']}, {c['mode']}), {c['status']}"))
 
 
 def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -207,7 +208,7 @@ def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     if not rows:
         out.print("No scenes yet.")
     for r in rows:
-        out.print(f"{r['id']:>4}  {r['name']}  ({r['status']}, turn {r['turn']})")
+        out.print(f"{r['id']:>4}  {r['name']}  ({r['status']}, turn {r['turn']})", markup=False)
 
 
 # ------------------------------------------------------------------------------------------- extended
@@ -261,8 +262,9 @@ def extended_start(
     who = f"{data['character']} rolls {data['pool']}" if data["character"] else f"{data['pool']} dice"
     every = f", one roll every {data['interval']}" if data["interval"] else ""
     render.console().print(
-        f"Extended action [bold]{data['id']}[/] {data['name']!r}: {who} at difficulty {data['difficulty']}, "
-        f"{data['target']} successes needed{every}"
+        f"Extended action {data['id']} {data['name']!r}: {who} at difficulty {data['difficulty']}, "
+        f"{data['target']} successes needed{every}",
+        markup=False,
     )
 
 
@@ -355,6 +357,7 @@ def extended_status_cmd(
         _print_json(data)
         return
     from rich.table import Table
+    from rich.text import Text
 
     from stkit.cli import render
 
@@ -364,21 +367,21 @@ def extended_status_cmd(
     rules = "a botch ends it" if data["botch_ends"] else "a botch wipes the tally"
     if not data["botch_spoils"]:
         rules = "botches do not spoil it"
-    con.print(f"{who} at difficulty {data['difficulty']}; {rules}", style="dim")
+    con.print(f"{who} at difficulty {data['difficulty']}; {rules}", style="dim", markup=False)
     if data["history"]:
         table = Table(show_header=True, header_style="bold")
         for col in ("#", "Who", "Pool", "Dice", "Result", "Tally"):
             table.add_column(col)
         for r in data["history"]:
             result = f"{r['result']} ({r['outcome']})" + (" +WP" if r["willpower"] else "")
-            table.add_row(str(r["seq"]), r["character"] or "", str(r["pool"]), " ".join(map(str, r["dice"])),
+            table.add_row(str(r["seq"]), Text(r["character"] or ""), str(r["pool"]), " ".join(map(str, r["dice"])),
                           result, str(r["tally_after"]))
         con.print(table)
     if data["odds"]:
         parts = [f"{k} roll{'s' if k != '1' else ''} {v['probability']:.1%}" for k, v in data["odds"]["within"].items()]
-        con.print(f"Chance to finish within the next {', '.join(parts)} (pool {data['odds_pool']})")
+        con.print(f"Chance to finish within the next {', '.join(parts)} (pool {data['odds_pool']})", markup=False)
         if data["odds"]["mean_rolls"] is not None:
-            con.print(f"Expected rolls still needed: {data['odds']['mean_rolls']:.1f}", style="dim")
+            con.print(f"Expected rolls still needed: {data['odds']['mean_rolls']:.1f}", style="dim", markup=False)
 
 
 def extended_list(
@@ -428,7 +431,7 @@ def extended_abandon(
         return
     from stkit.cli import render
 
-    render.console().print(f"Extended action {data['id']} {data['name']!r} abandoned at {data['tally']}/{data['target']}")
+    render.console().print(f"Extended action {data['id']} {data['name']!r} abandoned at {data['tally']}/{data['target']}", markup=False)
 
 
 # --------------------------------------------------------------------------------------------- contest
@@ -440,8 +443,14 @@ def contest_start(
     b: Annotated[str, typer.Option("--b", help="Side B: a character's name, or a number of dice.")],
     pool_a: Annotated[Optional[str], typer.Option("--pool-a", help="Side A's sheet expression, e.g. 'Charisma + Expression'.")] = None,
     pool_b: Annotated[Optional[str], typer.Option("--pool-b", help="Side B's sheet expression.")] = None,
-    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="Difficulty (both sides unless --difficulty-b).")] = 6,
-    difficulty_b: Annotated[Optional[int], typer.Option("--difficulty-b", help="Side B's difficulty.")] = None,
+    difficulty: Annotated[
+        str,
+        typer.Option("--difficulty", "-d", help="Side A's difficulty (both sides' unless --difficulty-b): 2 to 10, "
+                     "or the other side's Traits, e.g. 'Wits + 3'."),
+    ] = "6",
+    difficulty_b: Annotated[
+        Optional[str], typer.Option("--difficulty-b", help="Side B's difficulty: a number, or side A's Traits.")
+    ] = None,
     target: Annotated[int, typer.Option("--target", help="Successes needed to win (at least 1).")] = 0,
     mode: Annotated[
         Mode,
@@ -480,8 +489,9 @@ def contest_start(
     from stkit.cli import render
 
     render.console().print(
-        f"Contest [bold]{data['id']}[/] {data['name']!r}: {_side_label(data['a'])} against {_side_label(data['b'])}, "
-        f"first to {data['target']} ({data['mode']} mode)"
+        f"Contest {data['id']} {data['name']!r}: {_side_label(data['a'])} against {_side_label(data['b'])}, "
+        f"first to {data['target']} ({data['mode']} mode)",
+        markup=False,
     )
 
 
@@ -496,8 +506,14 @@ def contest_roll(
     side: Annotated[Optional[Side], typer.Option("--side", help="Roll only this side (players rolling separately).")] = None,
     pool_a: Annotated[Optional[str], typer.Option("--pool-a", help="Side A's pool for this exchange only.")] = None,
     pool_b: Annotated[Optional[str], typer.Option("--pool-b", help="Side B's pool for this exchange only.")] = None,
-    difficulty_a: Annotated[Optional[int], typer.Option("--difficulty-a", help="Side A's difficulty for this exchange.")] = None,
-    difficulty_b: Annotated[Optional[int], typer.Option("--difficulty-b", help="Side B's difficulty for this exchange.")] = None,
+    difficulty_a: Annotated[
+        Optional[str],
+        typer.Option("--difficulty-a", help="Side A's difficulty for this exchange: 2 to 10, or side B's Traits "
+                     "('Intelligence + Expression')."),
+    ] = None,
+    difficulty_b: Annotated[
+        Optional[str], typer.Option("--difficulty-b", help="Side B's difficulty for this exchange (or side A's Traits).")
+    ] = None,
     dice_a: Annotated[Optional[str], typer.Option("--dice-a", help="Side A's physical dice.")] = None,
     dice_b: Annotated[Optional[str], typer.Option("--dice-b", help="Side B's physical dice.")] = None,
     willpower_a: Annotated[bool, typer.Option("--willpower-a", help="Side A spends Willpower.")] = False,
@@ -534,6 +550,8 @@ def contest_roll(
         roll = r["roll"]
         shown = count_dice(roll["pool"], roll["difficulty"], roll["dice"], willpower=roll["willpower"])
         label = f"Side {s_.upper()}: {r['who']} ({r['explanation']})" if r["character"] else f"Side {s_.upper()}"
+        if r.get("difficulty_from"):
+            con.print(Text(f"Difficulty: {r['difficulty_from']}", style="dim"))
         render.print_roll(shown, title=label)
     ex = data["exchange"]
     if ex is None:
@@ -588,7 +606,7 @@ def contest_status_cmd(
     from stkit.cli import render
 
     con = render.console()
-    con.print(f"Contest {data['id']} [bold]{data['name']}[/]: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, {data['status']}")
+    con.print(f"Contest {data['id']} {data['name']}: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, {data['status']}", markup=False)
     if data["history"]:
         table = Table(show_header=True, header_style="bold")
         for col in ("Exchange", "A dice", "A", "B dice", "B"):
@@ -627,7 +645,7 @@ def contest_list(
     if not rows:
         con.print("No contests." if all_ else "No open contests (--all shows finished ones).")
     for r in rows:
-        con.print(f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} ({r['mode']}), {r['status']}")
+        con.print(f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} ({r['mode']}), {r['status']}", markup=False)
 
 
 def contest_abandon(
@@ -647,7 +665,7 @@ def contest_abandon(
         return
     from stkit.cli import render
 
-    render.console().print(f"Contest {data['id']} {data['name']!r} abandoned")
+    render.console().print(f"Contest {data['id']} {data['name']!r} abandoned", markup=False)
 
 
 def register(app: typer.Typer) -> None:

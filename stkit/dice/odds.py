@@ -732,7 +732,9 @@ class TeamworkOdds:
             so ``total_spoils[0]`` includes ``spoiled_weight``).
         spoiled_weight: P(at least one participant botches).
         all_botch_weight: P(every participant botches): the team's botch when botches do not spoil.
-        unresolved_weight: chance mass beyond the listed ``reroll`` results (0 without ``reroll``).
+        unresolved_weight: chance mass beyond the listed ``reroll`` results when botches spoil nothing (0
+            without ``reroll``).
+        unresolved_spoils_weight: the same when one botch spoils all (spoiled rolls are all resolved).
     """
 
     rolls: tuple[RollOdds, ...]
@@ -742,6 +744,12 @@ class TeamworkOdds:
     spoiled_weight: int
     all_botch_weight: int
     unresolved_weight: int
+    unresolved_spoils_weight: int
+
+    def p_unresolved(self, botch_spoils: bool = True) -> Fraction:
+        """Chance beyond the listed ``reroll`` results (0 without ``reroll``, below 10**-11 with it)."""
+        w = self.unresolved_spoils_weight if botch_spoils else self.unresolved_weight
+        return Fraction(w, self.denominator)
 
     @property
     def p_spoiled(self) -> Fraction:
@@ -764,8 +772,21 @@ class TeamworkOdds:
         return self.p_spoiled if botch_spoils else self.p_all_botch
 
     def expected(self, botch_spoils: bool = True) -> Fraction:
-        seq = self.total_spoils if botch_spoils else self.total
-        return Fraction(sum(k * w for k, w in enumerate(seq)), self.denominator)
+        """The exact expected team total (under ``reroll`` the unlisted tail included).
+
+        By linearity: the sum of each roll's expected result; when a botch spoils all, each roll's expected
+        result counts only when nobody else botches (a botching roll's own result is 0 anyway).
+        """
+        if not botch_spoils:
+            return sum((r.expected for r in self.rolls), Fraction(0))
+        total = Fraction(0)
+        for i, r in enumerate(self.rolls):
+            term = r.expected
+            for j, other in enumerate(self.rolls):
+                if j != i:
+                    term *= 1 - other.p_botch
+            total += term
+        return total
 
 
 def p_teamwork(
@@ -800,6 +821,7 @@ def p_teamwork(
     spoils = list(clean)
     spoils[0] += spoiled
     unresolved = den - listed
+    unresolved_spoils = clean_mass - sum(clean)
     return TeamworkOdds(
         rolls=rolls,
         denominator=den,
@@ -808,6 +830,7 @@ def p_teamwork(
         spoiled_weight=spoiled,
         all_botch_weight=all_botch,
         unresolved_weight=unresolved,
+        unresolved_spoils_weight=unresolved_spoils,
     )
 
 

@@ -80,7 +80,7 @@ def make_engine(url: str) -> Engine:
                 conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
         else:
             engine = create_engine(url, pool_pre_ping=False)
-    except (ArgumentError, NoSuchModuleError, ValueError) as exc:
+    except (ArgumentError, NoSuchModuleError, ValueError, ImportError) as exc:
         raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
     _engines[url] = engine
     return engine
@@ -129,7 +129,9 @@ def is_retryable(exc: BaseException) -> bool:
     """True for errors worth running the whole transaction again: SQLite 'database is locked'/'busy',
     PostgreSQL serialization failures and deadlocks."""
     seen: BaseException | None = exc
-    while seen is not None:
+    for _ in range(12):  # follow the cause/context chain a few links down
+        if seen is None:
+            break
         orig = getattr(seen, "orig", None)
         for e in (seen, orig):
             if e is None:
@@ -141,8 +143,6 @@ def is_retryable(exc: BaseException) -> bool:
             if "database is locked" in text or "database is busy" in text or "database table is locked" in text:
                 return True
         seen = seen.__cause__ or seen.__context__
-        if seen is exc:
-            break
     return False
 
 

@@ -113,6 +113,52 @@ def check_pool(session: Any, who: Participant) -> tuple[int, str]:
     return built.dice, built.text
 
 
+def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, str | None]:
+    """A difficulty given as a number, or as the opponent's Traits plus numbers ("Wits + 3", "Intelligence +
+    Expression"), as resisted rolls often set it (Chapter Five, "Resisted Actions", "Try It Out").
+
+    Returns (difficulty, how it was worked out or None for a plain number). A worked-out difficulty is held
+    within 2..10 (a difficulty is never outside that range); the opponent's form changes its Attributes.
+    Raises InvalidValue for a plain number outside 2..10, an unknown Trait, or Traits of a bare dice pool.
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        return validate_difficulty(text), None
+    t = str(text).strip()
+    if _NUMBER.match(t):
+        return validate_difficulty(int(t)), None
+    if opponent.character is None:
+        raise InvalidValue(f"difficulty {t!r} names Traits but the other side is a plain dice pool; give a number 2 to 10")
+    from stkit.store import traits as T
+    from stkit.store.forms import apply_form
+    from stkit.store.pools import resolve_pool_trait
+
+    sheet = opponent.character.to_sheet()
+    terms = re.findall(r"([+-]?)\s*([^+-]+)", t)
+    if not terms or "".join(a + b for a, b in terms).replace(" ", "") != t.replace(" ", ""):
+        raise InvalidValue(f"difficulty {t!r} is not a number or Traits joined by + and -")
+    total, bits = 0, []
+    for sign, term in terms:
+        term = term.strip()
+        if term.isdigit():
+            value, label = int(term), term
+        else:
+            try:
+                name, _ = resolve_pool_trait(sheet, term)
+            except InvalidValue as exc:
+                raise InvalidValue(str(exc).replace("in the dice pool", f"in the difficulty {t!r}")) from None
+            value = sheet.rating(name)
+            if name in T.ATTRIBUTES:
+                value = apply_form(sheet.form, name, value)
+            label = f"{name} {value}"
+        total += -value if sign == "-" else value
+        bits.append(label if not bits else f"{'-' if sign == '-' else '+'} {label}")
+    used = min(max(total, 2), 10)
+    how = f"{opponent.character.name}'s {' '.join(bits)} = {total}"
+    if used != total:
+        how += f", held to {used} (difficulties run from 2 to 10)"
+    return used, how
+
+
 def roll_for(
     session: Any,
     who: Participant,
@@ -483,14 +529,15 @@ def start_contest(
     b: str,
     pool_a: str | None,
     pool_b: str | None,
-    difficulty: int,
-    difficulty_b: int | None,
+    difficulty: int | str,
+    difficulty_b: int | str | None,
     target: int,
     mode: str = "tally",
     botch_wipes: bool = True,
 ) -> Any:
     """Start an extended and resisted contest between side ``a`` and side ``b`` (character names with sheet
-    expressions, or numbers of dice). Both characters must share the contest's chronicle.
+    expressions, or numbers of dice). Both characters must share the contest's chronicle. ``difficulty`` is side
+    A's (and B's too unless ``difficulty_b``): a number, or the other side's Traits ("Wits + 3"), worked out now.
 
     Raises InvalidValue (target below 1, difficulty, mode), NotFound, RuleRefusal (chronicles differ).
     Source: Chapter Five, "Resisted Actions" and "Try It Out".
@@ -502,8 +549,6 @@ def start_contest(
     if not name:
         raise InvalidValue("a contest needs a name, e.g. \"Debate at the moot\"")
     ContestState(target=target, mode=mode)  # validates target and mode
-    validate_difficulty(difficulty)
-    d_b = difficulty if difficulty_b is None else validate_difficulty(difficulty_b)
     side_a = participant(session, a, pool_a, chronicle)
     chron = chronicle
     if chron is None and side_a.character is not None:
@@ -516,11 +561,13 @@ def start_contest(
         if who.character is not None and who.character.chronicle != chron:
             raise RuleRefusal(f"{who.character.name} is in chronicle {who.character.chronicle!r}, not in {chron!r}")
         check_pool(session, who)
+    d_a, _ = opponent_difficulty(difficulty, side_b)
+    d_b, _ = opponent_difficulty(difficulty if difficulty_b is None else difficulty_b, side_a)
     scene = open_scene(session, chron)
     contest = Contest(
         chronicle=chron, scene_id=scene.id if scene else None, name=name, mode=mode, target=target,
         botch_wipes=botch_wipes, a_character_id=side_a.character_id, a_pool_expr=side_a.expression,
-        a_difficulty=difficulty, b_character_id=side_b.character_id, b_pool_expr=side_b.expression,
+        a_difficulty=d_a, b_character_id=side_b.character_id, b_pool_expr=side_b.expression,
         b_difficulty=d_b, tally_a=0, tally_b=0, exchanges=0, status="open",
     )
     session.add(contest)
@@ -560,8 +607,8 @@ def roll_contest(
     side: str | None = None,
     pool_a: str | None = None,
     pool_b: str | None = None,
-    difficulty_a: int | None = None,
-    difficulty_b: int | None = None,
+    difficulty_a: int | str | None = None,
+    difficulty_b: int | str | None = None,
     faces_a: list[int] | None = None,
     faces_b: list[int] | None = None,
     willpower_a: bool = False,
@@ -571,7 +618,8 @@ def roll_contest(
 ) -> dict:
     """Roll the next exchange of a contest: both sides, or only ``side`` ("a" or "b") when the players roll
     separately (the exchange resolves once both have rolled). ``pool_*`` and ``difficulty_*`` change the
-    traits or difficulty for this exchange only (a debate changes them as it heats up).
+    traits or difficulty for this exchange only (a debate changes them as it heats up); a difficulty may name
+    the other side's Traits ("Intelligence + Expression"), see :func:`opponent_difficulty`.
 
     Returns a JSON-ready dict (see :func:`contest_status`) with ``"rolled"`` (this call's rolls) and
     ``"exchange"`` (the resolved exchange, or None while waiting for the other side).
@@ -604,6 +652,9 @@ def roll_contest(
     for s in sides:
         expr, diff, faces, wp, base_diff = args[s]
         who = _side(session, contest, s, expr)
+        how = None
+        if diff is not None:
+            diff, how = opponent_difficulty(diff, _side(session, contest, "b" if s == "a" else "a", None))
         made = roll_for(
             session, who, base_diff if diff is None else diff, chronicle=contest.chronicle, faces=_faces(faces),
             willpower=wp, rng=rng, rules=rules, kind="contest",
@@ -618,7 +669,7 @@ def roll_contest(
         pending[s] = rec
         rolled[s] = {
             "roll": made.roll.to_dict(), "explanation": made.explanation, "who": who.label,
-            "character": who.character.name if who.character is not None else None,
+            "character": who.character.name if who.character is not None else None, "difficulty_from": how,
         }
     resolved = None
     if "a" in pending and "b" in pending:

@@ -220,3 +220,19 @@ def test_show_and_log_skip_sqlalchemy_on_sqlite(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert "HEAVY []" in p.stdout and "Archibald" in p.stdout
+
+
+def test_bad_database_is_one_line_error(tmp_path):
+    err = fails("char", "list", "--db", "nonsense://a@b/c")
+    assert err.startswith("Error: cannot use the database URL 'nonsense://a@b/c'") and err.count("\n") == 1
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("this is not a database")
+    assert "file is not a database" in fails("char", "list", "--db", str(junk))
+    assert "file is not a database" in fails("char", "show", "X", "--db", str(junk))
+
+
+def test_db_option_creates_the_folder(tmp_path):
+    db = tmp_path / "new" / "folder" / "troupe.sqlite"
+    ok("char", "new", "Archibald", "--db", str(db))
+    assert db.is_file()
+    assert [c["name"] for c in js("char", "list", "--db", str(db))["characters"]] == ["Archibald"]

@@ -294,6 +294,33 @@ def test_teamwork_matches_brute_force():
     assert odds.p_all_botch == Fraction(all_botch, den)
 
 
+@given(a=st.integers(1, 25), b=st.integers(1, 25), da=st.integers(2, 10), db=st.integers(2, 10), rules=rules_st)
+@settings(max_examples=60, deadline=None)
+def test_resisted_chances_sum_to_exactly_one(a, b, da, db, rules):
+    res = p_resisted(a, b, da, difficulty_b=db, rules=rules)
+    assert res.p_a_wins + res.p_tie + res.p_b_wins + res.p_unresolved == 1
+    assert (res.p_unresolved == 0) == (rules.specialty is not Specialty.REROLL)
+    assert res.p_unresolved < 2 * TAIL_EPSILON
+    # swapping the sides swaps the answers
+    swapped = p_resisted(b, a, db, difficulty_b=da, rules=rules)
+    assert (swapped.p_a_wins, swapped.p_b_wins, swapped.margin_a) == (res.p_b_wins, res.p_a_wins, res.margin_b)
+
+
+@given(pools=st.lists(st.integers(1, 12), min_size=1, max_size=4), d=st.integers(2, 10), rules=rules_st)
+@settings(max_examples=60, deadline=None)
+def test_teamwork_chances_sum_to_exactly_one(pools, d, rules):
+    team = p_teamwork(pools, d, rules=rules)
+    for spoils in (True, False):
+        assert sum(team.distribution(spoils)) + team.p_unresolved(spoils) == 1
+        assert (team.p_unresolved(spoils) == 0) == (rules.specialty is not Specialty.REROLL)
+    assert team.p_spoiled == 1 - math.prod(1 - roll_distribution(p, d, rules=rules).p_botch for p in pools)
+    if len(pools) == 1:
+        assert team.distribution(False) == roll_distribution(pools[0], d, rules=rules).distribution
+    if rules.specialty is not Specialty.REROLL:
+        for spoils in (True, False):
+            assert team.expected(spoils) == sum(k * p for k, p in enumerate(team.distribution(spoils)))
+
+
 def test_multiple_actions_seed_example():
     # Chapter Five, "Multiple Actions": pools 7, 6, 6 become 4, 2, 1
     multi = p_multiple([7, 6, 6], 6)

@@ -131,3 +131,41 @@ def test_bad_contest_roll_changes_nothing(engine, debaters):
     with transaction(engine) as s:
         assert contest_status(s, get_contest(s, cid))["history"] == []
         assert s.exec(select(RollLog)).first() is None
+
+
+def test_try_it_out_debate_difficulties_come_from_the_opponent(engine):
+    # "Try It Out": Charisma + Expression against the opponent's Wits + 3, then Intelligence + Expression against
+    # the opponent's Intelligence + Expression. The ratings are ours.
+    add_character(engine, "Pup", attributes={"Charisma": 3, "Wits": 3, "Intelligence": 2}, abilities={"Expression": 3})
+    add_character(engine, "Elder", attributes={"Charisma": 3, "Wits": 2, "Intelligence": 4}, abilities={"Expression": 2})
+    with transaction(engine) as s:
+        c = start_contest(s, "Wisdom", chronicle=None, a="Pup", b="Elder", pool_a="Charisma + Expression",
+                          pool_b="Charisma + Expression", difficulty="Wits + 3", difficulty_b=None, target=5)
+        assert (c.a_difficulty, c.b_difficulty) == (5, 6)
+        d = roll_contest(s, c.id, pool_a="Intelligence + Expression", pool_b="Intelligence + Expression",
+                         difficulty_a="Intelligence + Expression", difficulty_b="intelligence+expression",
+                         faces_a=[6, 6, 6, 6, 2], faces_b=[5, 5, 5, 5, 2, 2], rng=None)
+    assert [d["rolled"][k]["roll"]["difficulty"] for k in "ab"] == [6, 5]
+    assert d["rolled"]["a"]["difficulty_from"] == "Elder's Intelligence 4 + Expression 2 = 6"
+    assert (d["exchange"]["result_a"], d["exchange"]["result_b"]) == (4, 4)  # a tie moves nothing
+
+
+def test_worked_out_difficulty_is_held_within_2_to_10(engine):
+    from stkit.store.tracked import Participant, opponent_difficulty
+
+    add_character(engine, "Dull", attributes={"Wits": 1})
+    add_character(engine, "Sharp", attributes={"Wits": 5}, abilities={"Expression": 5})
+    with transaction(engine) as s:
+        from stkit.store.characters import get_character
+
+        dull, sharp = Participant(get_character(s, "Dull"), "Wits"), Participant(get_character(s, "Sharp"), "Wits")
+        assert opponent_difficulty("Wits + Expression", dull) == (2, "Dull's Wits 1 + Expression 0 = 1, held to 2 (difficulties run from 2 to 10)")
+        assert opponent_difficulty("Wits + Expression + 3", sharp)[0] == 10
+        assert opponent_difficulty("Wits - 1", sharp) == (4, "Sharp's Wits 5 - 1 = 4")
+        assert opponent_difficulty("7", sharp) == (7, None)
+        with pytest.raises(InvalidValue, match="unknown trait 'Wist' in the difficulty"):
+            opponent_difficulty("Wist + 3", sharp)
+        with pytest.raises(InvalidValue, match="the other side is a plain dice pool"):
+            opponent_difficulty("Wits + 3", Participant(None, "5"))
+        with pytest.raises(InvalidValue, match="difficulty 11"):
+            opponent_difficulty("11", sharp)

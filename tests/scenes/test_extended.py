@@ -166,3 +166,24 @@ def test_abandon(engine, weston):
     with transaction(engine) as s:
         assert [a.id for a in list_extended(s, status="open")] == []
         assert [a.id for a in list_extended(s)] == [aid]
+
+
+def test_willpower_once_per_turn_on_extended_rolls_changes_nothing(engine, weston):
+    from stkit.store.characters import get_character
+    from stkit.store.scenes import next_turn, start_scene
+
+    with transaction(engine) as s:
+        start_scene(s, "default", "The grounds")
+    aid = _start_hiding(engine)
+    with transaction(engine) as s:
+        out = roll_extended(s, aid, faces=TWO, willpower=True, rng=None)
+        assert (out.action.tally, out.made.log.turn) == (3, 1)
+    with pytest.raises(RuleRefusal, match="already spent Willpower in turn 1"), transaction(engine) as s:
+        roll_extended(s, aid, faces=TWO, willpower=True, rng=None)
+    with transaction(engine) as s:
+        a = get_action(s, aid)
+        assert (a.tally, a.rolls, len(list(s.exec(select(RollLog))))) == (3, 1, 1)
+        assert get_character(s, "Weston").to_sheet().powers["Willpower"].temporary == 2
+        next_turn(s, "default")
+    with transaction(engine) as s:
+        assert roll_extended(s, aid, faces=TWO, willpower=True, rng=None).action.tally == 6

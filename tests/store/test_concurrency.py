@@ -72,3 +72,33 @@ def test_two_processes_lose_nothing(db_url, tmp_path):
     assert {e["reason"] for e in sheet.xp_log} == {f"p{k}-{i}" for k in range(2) for i in range(n)}
     assert sheet.damage_boxes == 0
     assert len(logged) == 2 * n
+
+
+OPENER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from stkit.store.db import open_store
+    go = Path(sys.argv[2])
+    while not go.exists():
+        time.sleep(0.005)
+    open_store(sys.argv[1])
+    """
+)
+
+
+def test_first_open_by_several_processes_migrates_once(db_url, tmp_path):
+    go = tmp_path / "go"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", OPENER, db_url, str(go)], stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    time.sleep(0.5)
+    go.write_text("go")
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    from stkit.store.db import current_revisions, head_revisions, make_engine
+
+    with make_engine(db_url).connect() as conn:
+        assert current_revisions(conn) == head_revisions()

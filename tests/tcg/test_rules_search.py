@@ -34,7 +34,7 @@ def test_title_weight_ranks_the_sept_deck_rule_above_passing_mentions():
 def test_typos_are_corrected_against_the_rules_vocabulary():
     result = search_rules("kailndo rage diference")
     assert result.corrected == "kailindo rage difference"
-    assert "abilities.kailindo" in ids(result)[:3]
+    assert "combat.kailindo" in ids(result)[:3]
 
 
 def test_word_prefix_counts_as_a_match():
@@ -45,7 +45,7 @@ def test_word_prefix_counts_as_a_match():
 def test_falls_back_to_any_word_when_all_words_do_not_meet():
     result = search_rules("insight zebra")
     assert result.mode == "any"
-    assert "abilities.insight" in ids(result)
+    assert "combat.insight" in ids(result)
 
 
 def test_kind_filter_and_limit():
@@ -101,7 +101,7 @@ def test_cli_rules_search_json():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["corrected"] == "regenerating wounds"
-    assert "turn.main-regenerate" in [r["id"] for r in data["results"]]
+    assert "regen.set" in [r["id"] for r in data["results"]]
 
 
 def test_cli_rules_show_human_and_json():
@@ -127,7 +127,7 @@ def test_cli_conflicts_lists_every_conflict():
 
 def test_cli_define_json_and_ambiguous():
     data = json.loads(runner.invoke(app, ["tcg", "define", "sustained", "rage", "--json"], env=ENV).stdout)
-    assert data["term"] == "Sustained Rage" and data["see"] == ["abilities.sustained-rage"]
+    assert data["term"] == "Sustained Rage" and data["see"] == ["combat.sustained-rage"]
     result = runner.invoke(app, ["tcg", "define", "moon", "--json"], env=ENV)
     assert result.exit_code == 1
     assert json.loads(result.stdout)["candidates"][0] == "Ahroun"
@@ -140,7 +140,7 @@ def test_subprocess_define_and_search():
     assert json.loads(out.stdout)["term"] == "Long"
     out = subprocess.run([sys.executable, "-m", "stkit", "tcg", "rules", "search", "umbra", "free", "return"],
                          capture_output=True, text=True, env=env, check=True)
-    assert "turn.umbra-free-return" in out.stdout
+    assert "umbra.return-after-moots" in out.stdout
 
 
 # Each Battlefields FAQ question, asked the way a player might, finds its ruling among the first three hits.
@@ -166,10 +166,10 @@ def test_faq_questions_find_their_ruling(question, ruling):
 @pytest.mark.parametrize(
     "question, rule_id",
     [
-        ("dave sarah first alpha action", "ground.timing-conflicts"),
-        ("insight 2 draw 7 discard", "abilities.insight"),
+        ("dave sarah first alpha action", "alpha.first-action-cards"),
+        ("insight 2 draw 7 discard", "combat.insight"),
         ("rat spirit bone gnawers gift", "ground.spirit-ally-gifts"),
-        ("sustained rage 2 zero rage", "abilities.sustained-rage"),
+        ("sustained rage 2 zero rage", "combat.sustained-rage"),
         ("wendigo crinos female action", "ground.keyword-rule"),
     ],
 )

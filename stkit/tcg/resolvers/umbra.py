@@ -112,8 +112,8 @@ def parse_umbra_event(text: str) -> tuple[int, str, str]:
     if match:
         amount = int(match.group(2).replace(" ", ""))
         if match.group(1).startswith("level"):
-            return amount * POINTS_PER_LEVEL, "umbra.move-by-level", f"A card moved the Umbra {amount:+d} level(s)"
-        return amount, "umbra.move-by-points", f"A card moved the Umbra {amount:+d} point(s)"
+            return amount * POINTS_PER_LEVEL, "umbra.chart", f"A card moved the Umbra {amount:+d} level(s)"
+        return amount, "umbra.chart", f"A card moved the Umbra {amount:+d} point(s)"
     raise InvalidValue(
         f"unknown Umbra event {text!r} (allowed: {', '.join(EVENTS)}, points:+N, points:-N, level:+N, level:-N)"
     )
