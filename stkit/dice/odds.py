@@ -430,9 +430,9 @@ class ExtendedOdds:
         p_never: P(the action is never finished): 0 unless ``botch_ends`` (then a botch ends it).
         mean: expected number of further rolls to finish; with ``botch_ends`` the expected number given
             that it does finish (None if it cannot finish).
-        median: the smallest k with P(done within k rolls) >= 1/2; None if that is not reached within the
-            turns computed (``max_turns``, or the automatic list), or the chance of ever finishing is below
-            one half.
+        median: the smallest k with P(done within k rolls) >= 1/2, looked for up to MAX_TURNS rolls even
+            when ``max_turns`` lists fewer; None if the chance of ever finishing is below one half or the
+            median lies beyond MAX_TURNS.
     """
 
     pool: int
@@ -597,9 +597,11 @@ def _extended(odds: RollOdds, target: int, start: int, botch_ends: bool, max_tur
         done = done * d + new_done
         if median is None and 2 * done >= scale:
             median = k
-        by_turn.append(Fraction(done, scale))
+        if max_turns is None or k <= max_turns:
+            by_turn.append(Fraction(done, scale))
         if max_turns is not None:
-            if k >= max_turns:
+            # Keep stepping past max_turns (without listing) until the median is known.
+            if k >= max_turns and (median is not None or not can_half):
                 break
         elif p_done - by_turn[-1] < TURNS_EPSILON and (median is not None or not can_half):
             break

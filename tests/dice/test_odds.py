@@ -367,3 +367,13 @@ def test_bad_input_raises_invalid_value(call, fragment):
     assert isinstance(info.value, StkitError)
     assert fragment in str(info.value)
 
+
+
+def test_extended_median_known_even_when_fewer_turns_listed():
+    from stkit.dice.odds import p_extended
+
+    full = p_extended(5, 7, 16)
+    short = p_extended(5, 7, 16, max_turns=5)
+    assert len(short.by_turn) == 5
+    assert short.median == full.median == 11
+    assert short.by_turn == full.by_turn[:5]

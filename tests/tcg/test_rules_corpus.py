@@ -148,3 +148,100 @@ def test_glossary_errors_name_the_item(tmp_path):
                     "- term: rage\n  definition: y\n  source: {document: equinox, section: S}\n")
     with pytest.raises(DataFileError, match=r"g\.yaml: item 2 \(rage\): name 'rage' already used by 'Rage'"):
         load_glossary(path)
+
+
+# --- one entry per rule -------------------------------------------------------------------------------------
+# The corpus once held the same rule twice (Kailindo, Insight, Sustained Rage, alpha order, moot voting,
+# regeneration, the Umbra free return ... restated in two files). These limits are a tripwire for that: a
+# pair of entries is flagged when its titles are (nearly) the same or its texts are near-identical. An entry
+# and the one it supersedes, and a conflict entry and the entries it rules on, restate one rule on purpose
+# and are exempt. Measured on the consolidated corpus the highest unlinked pair scores 80 (titles), 72 (text
+# ratio) and 70 (word-order-free ratio); the duplicates that were removed scored 100 / 73-83 / 76-81.
+TITLE_LIMIT = 85
+TEXT_LIMIT = 75
+TOKEN_SORT_LIMIT = 76
+
+
+def _title_key(title):
+    from stkit.tcg.cards import normalize_name
+
+    return normalize_name(re.sub(r"\(earlier rulebook\)\s*$", "", title))
+
+
+def restated_pairs(entries):
+    """(id, id, why) for every pair of entries that looks like one rule stored twice."""
+    from itertools import combinations
+
+    from rapidfuzz import fuzz
+
+    from stkit.tcg.cards import normalize_name
+
+    linked = {frozenset((e.id, e.supersedes)) for e in entries if e.supersedes}
+    linked |= {frozenset((e.id, w)) for e in entries if e.conflict for w in e.conflict["with"]}
+    found = []
+    for a, b in combinations(entries, 2):
+        if frozenset((a.id, b.id)) in linked:
+            continue
+        ta, tb = _title_key(a.title), _title_key(b.title)
+        xa, xb = normalize_name(a.text), normalize_name(b.text)
+        if ta == tb:
+            found.append((a.id, b.id, f"same title {a.title!r}"))
+        elif (score := fuzz.ratio(ta, tb)) >= TITLE_LIMIT:
+            found.append((a.id, b.id, f"titles {score:.0f}% alike"))
+        elif fuzz.ratio(xa, xb) >= TEXT_LIMIT or fuzz.token_sort_ratio(xa, xb) >= TOKEN_SORT_LIMIT:
+            found.append((a.id, b.id, "near-identical texts"))
+    return found
+
+
+def test_no_rule_is_stored_twice(rules):
+    assert restated_pairs(rules) == []
+
+
+def _entry(rid, title, text, supersedes=None):
+    from stkit.tcg.rules import RuleEntry
+
+    return RuleEntry(id=rid, title=title, kind="rule", text=text, keywords=("k",), document="equinox",
+                     section="S", supersedes=supersedes)
+
+
+def test_the_duplicate_tripwire_catches_restatements():
+    # the two Kailindo entries the corpus used to carry (abilities.yaml and combat.yaml)
+    a = _entry("abilities.kailindo", "Kailindo",
+               "Kailindo is the martial art of the Stargazers. A character with Kailindo has a Pre-Combat event: for "
+               "the rest of that combat, whenever it plays a Combat card whose Rage cost is lower than its opponent's "
+               "card, it gains Rage equal to the difference between the two costs.")
+    b = _entry("combat.kailindo", "Kailindo!",
+               "Kailindo gives its character a Pre-Combat event: for the rest of the combat, whenever it uses a Combat "
+               "card whose Rage cost is below the cost of its opponent's card, it gains Rage equal to the difference.")
+    assert [p[:2] for p in restated_pairs([a, b])] == [("abilities.kailindo", "combat.kailindo")]
+    # same text under different titles is caught too
+    c = _entry("other.kailindo", "Stargazer martial art", b.text.replace("gives", "grants"))
+    assert [p[:2] for p in restated_pairs([b, c])] == [("combat.kailindo", "other.kailindo")]
+    # an earlier version it supersedes may share the title
+    d = _entry("combat.rulebook-kailindo", "Kailindo (earlier rulebook)", b.text)
+    e = _entry("combat.kailindo", "Kailindo", b.text, supersedes="combat.rulebook-kailindo")
+    assert restated_pairs([d, e]) == []
+    # different rules pass
+    f = _entry("umbra.no-humans", "Humans never enter the Umbra", "A Human character cannot go to the Umbra.")
+    assert restated_pairs([b, f]) == []
+
+
+@pytest.mark.parametrize("query, rule_id", [
+    ("kailindo", "combat.kailindo"),
+    ("insight", "combat.insight"),
+    ("sustained rage", "combat.sustained-rage"),
+    ("alpha order renown tribe fury", "alpha.order"),
+    ("moot vote", "moot.who-votes"),
+    ("regenerate paw print", "regen.set"),
+    ("umbra free return moots", "umbra.return-after-moots"),
+    ("battlefield defending player natural defenders", "battlefield.self-defence"),
+])
+def test_search_returns_one_copy_of_each_rule(query, rule_id):
+    from stkit.tcg.rules import search_rules
+
+    hits = search_rules(query, limit=100).hits
+    assert rule_id in [h.entry.id for h in hits]
+    seen = {}
+    for h in hits:  # two hits may share a title only as an Equinox entry and the earlier one it supersedes
+        other = seen.setdefault(_title_key(h.entry.title), h.entry)
+        assert other is h.entry or other.supersedes == h.entry.id or h.entry.supersedes == other.id, (other.id, h.entry.id)

@@ -315,7 +315,8 @@ class _Combat:
         self.rounds_out: list[dict[str, Any]] = []
         self.ended = False
         self.end_reason = ""
-        self.passes_in_a_row = 0
+        # the side (role) that passed its attack in the previous round, None if that round had an attack
+        self.last_pass: str | None = None
 
     def say(self, line: str, *rule_ids: str) -> None:
         self.trail.cite(*rule_ids)
@@ -445,15 +446,16 @@ class _Combat:
                 else:
                     def_card = None
         if att_card is None:
-            self.passes_in_a_row += 1
             self.say(f"{attacker.name} passes: no attack, the round ends.", "combat.attack-or-pass")
             if def_card is not None:
                 self.say(f"({defender.name}'s {def_card.name} is not played: there is nothing to defend against.)")
-            if self.passes_in_a_row >= 2:
+            # Ruling conflicts.combat-end-on-passes: each side has passed its own attack, in consecutive rounds.
+            if self.last_pass is not None and self.last_pass != attacker.role:
                 self.end("both players passed their attacks in successive rounds", "combat.end-both-pass", "conflicts.combat-end-on-passes")
+            self.last_pass = attacker.role
             self.finish_round(rn, initiative, start, plays=[])
             return
-        self.passes_in_a_row = 0
+        self.last_pass = None
         a_play = self._play(attacker, att_card, "attack", rn)
         d_play = self._play(defender, def_card, "defense", rn) if def_card is not None else None
         reveal = f"{attacker.name} attacks with {self.describe(a_play)}"
