@@ -174,7 +174,7 @@ def scene_show(
         for r in t["rolls"]:
             line = Text(f"  #{r['roll_id']} ")
             if r["kind"] != "roll":
-                line += Text(f"[{r['kind']}] ", style="cyan")
+                line += Text(f"[{r['for'] or r['kind']}] ", style="cyan")
             line += Text(f"{r['character'] or 'dice'}: {r['expression']} ({r['pool']}) at {r['difficulty']}")
             if r["task"]:
                 line += Text(f", task {r['task']!r}", style="dim")
@@ -382,6 +382,8 @@ def extended_status_cmd(
         con.print(f"Chance to finish within the next {', '.join(parts)} (pool {data['odds_pool']})", markup=False)
         if data["odds"]["mean_rolls"] is not None:
             con.print(f"Expected rolls still needed: {data['odds']['mean_rolls']:.1f}", style="dim", markup=False)
+    elif data.get("odds_note"):
+        con.print(f"No exact chances: {data['odds_note']}", style="dim", markup=False)
 
 
 def extended_list(

@@ -120,18 +120,6 @@ def edit_character(session: Session, name: str, chronicle: str | None, change) -
     row = get_character(session, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     result = change(sheet)
-    if result.sheet.name != row.name and name_key(result.sheet.name) != row.name_key:
-        from sqlmodel import select
-
-        from stkit.store.models import Character
-
-        clash = session.exec(
-            select(Character.id).where(
-                Character.chronicle == row.chronicle, Character.name_key == name_key(result.sheet.name)
-            )
-        ).first()
-        if clash is not None:
-            raise InvalidValue(f"a character named {result.sheet.name!r} already exists in chronicle {row.chronicle!r}")
     row.store_sheet(result.sheet)
     session.add(row)
     session.flush()

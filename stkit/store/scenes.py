@@ -156,6 +156,20 @@ def scene_timeline(session: Any, scene: Any) -> dict:
 
     turns = list(session.exec(select(SceneTurn).where(SceneTurn.scene_id == scene.id).order_by(SceneTurn.turn)))
     logs = list(session.exec(select(RollLog).where(RollLog.scene_id == scene.id).order_by(RollLog.id)))
+    # which tracked action or contest each roll went to
+    ids = [r.id for r in logs]
+    links: dict[int, str] = {}
+    if ids:
+        from stkit.store.scene_models import ContestRoll, TrackedRoll
+
+        for log_id, action_id in session.exec(
+            select(TrackedRoll.roll_log_id, TrackedRoll.action_id).where(TrackedRoll.roll_log_id.in_(ids))
+        ):
+            links[log_id] = f"extended {action_id}"
+        for log_id, contest_id, side in session.exec(
+            select(ContestRoll.roll_log_id, ContestRoll.contest_id, ContestRoll.side).where(ContestRoll.roll_log_id.in_(ids))
+        ):
+            links[log_id] = f"contest {contest_id} side {side.upper()}"
     by_turn: dict[int, list] = {}
     for r in logs:
         by_turn.setdefault(r.turn or 0, []).append(
@@ -163,6 +177,7 @@ def scene_timeline(session: Any, scene: Any) -> dict:
                 "roll_id": r.id,
                 "character": r.character_name or None,
                 "kind": getattr(r, "kind", "roll"),
+                "for": links.get(r.id),
                 "task": r.task,
                 "expression": r.expression,
                 "pool": r.pool,

@@ -401,15 +401,19 @@ ODDS_HORIZONS = (1, 2, 4, 8)
 
 
 def finish_odds(pool: int, difficulty: int, target: int, tally: int, *, botch_ends: bool, botch_spoils: bool,
-                horizons: tuple[int, ...] = ODDS_HORIZONS) -> dict | None:
-    """Exact chances (as 'p/q' strings and floats) to finish within the next k rolls, from the odds engine
-    (``stkit.dice.odds.p_extended``). None when the odds engine is not available or cannot answer."""
+                horizons: tuple[int, ...] = ODDS_HORIZONS) -> dict:
+    """Exact chances to finish within the next k rolls (k in ``horizons``), from the odds engine
+    (``stkit.dice.odds.p_extended``): ``{"within": {"1": {"exact": "p/q", "probability": float}, ...},
+    "mean_rolls": float | None}``, or ``{"unavailable": reason}`` when it cannot answer (no odds engine, a
+    pool x target beyond its exact range, or --no-botch-spoils, which it does not model)."""
     if not botch_spoils:
-        return None  # the odds engine models the rules as written: a botch wipes the tally
+        return {"unavailable": "the odds engine counts every botch as wiping the tally (not --no-botch-spoils)"}
     try:
         from stkit.dice.odds import p_extended
     except ImportError:
-        return None
+        return {"unavailable": "the odds engine is not installed"}
+    from stkit.errors import StkitError
+
     try:
         odds = p_extended(pool, difficulty, target, start=tally, botch_ends=botch_ends, max_turns=max(horizons))
         out = {}
@@ -418,8 +422,10 @@ def finish_odds(pool: int, difficulty: int, target: int, tally: int, *, botch_en
             out[str(k)] = {"exact": str(p), "probability": float(p)}
         mean = getattr(odds, "mean", None)
         return {"within": out, "mean_rolls": float(mean) if mean is not None else None}
-    except Exception:  # noqa: BLE001 - a missing or half-written odds engine must not break the status
-        return None
+    except StkitError as exc:
+        return {"unavailable": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a half-written odds engine must not break the status
+        return {"unavailable": f"the odds engine failed: {type(exc).__name__}"}
 
 
 def extended_status(session: Any, action: Any, *, odds: bool = True) -> dict:
@@ -466,6 +472,7 @@ def extended_status(session: Any, action: Any, *, odds: bool = True) -> dict:
         ],
         "odds": None,
         "odds_pool": None,
+        "odds_note": None,
     }
     if odds and action.status == "open":
         try:
@@ -474,8 +481,10 @@ def extended_status(session: Any, action: Any, *, odds: bool = True) -> dict:
             pool = None
         if pool:
             data["odds_pool"] = pool
-            data["odds"] = finish_odds(pool, action.difficulty, action.target, action.tally,
-                                       botch_ends=action.botch_ends, botch_spoils=action.botch_spoils)
+            found = finish_odds(pool, action.difficulty, action.target, action.tally,
+                                botch_ends=action.botch_ends, botch_spoils=action.botch_spoils)
+            data["odds"] = found if "within" in found else None
+            data["odds_note"] = found.get("unavailable")
     return data
 
 

@@ -13,12 +13,14 @@ import csv
 import io
 import json
 import re
-import unicodedata
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from stkit.errors import DataFileError, InvalidValue, NotFound
+from stkit.tcg.common import normalize_name, parse_yaml as _parse_yaml_text, read_text  # noqa: F401 (normalize_name is re-exported)
+
+
 
 CARD_TYPES = (
     "Tribe", "Garou", "Ally", "Enemy", "Victim", "Battlefield", "Gift", "Rite", "Equipment", "Past Life",
@@ -54,21 +56,6 @@ KNOWN_KEYWORDS = frozenset(
         "Attack", "Defense", "Flex", "Counterattack", "New Moon", "Full Moon", "Weapon", "Pack",
     )
 )
-
-_PUNCT_RE = re.compile(r"[^0-9a-z]+")
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00b4": "'", "`": "'"})
-
-
-def normalize_name(text: str) -> str:
-    """Fold a name for matching: case, accents, curly apostrophes and punctuation removed, spaces collapsed.
-
-    ``"Den of Rorth, Son of Bast"`` and ``"den of rorth son of bast"`` give the same key; apostrophes are
-    dropped so ``"Gaia’s Claws"`` matches ``"gaias claws"``.
-    """
-    text = unicodedata.normalize("NFKD", str(text).translate(_QUOTES))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold().replace("'", "")
-    return " ".join(_PUNCT_RE.sub(" ", text).split())
-
 
 class AmbiguousName(NotFound):
     """A name fits several cards or terms equally; ``candidates`` lists them."""
@@ -324,19 +311,6 @@ class ParsedFile:
 Progress = Callable[[int, int], None]
 
 
-def _read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    for enc in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(enc)
-        except UnicodeDecodeError:
-            continue
-    raise DataFileError(f"{path}: not a text file")
-
-
 def detect_format(path: Path, text: str) -> str:
     """'yaml', 'json', 'csv' or 'lackey', from the extension (and tabs in the first line for .txt)."""
     ext = path.suffix.casefold()
@@ -393,14 +367,7 @@ def _split_document(path: Path, data: Any) -> tuple[Any, list[str]]:
 
 def parse_yaml(path: Path, text: str, progress: Progress | None = None) -> ParsedFile:
     """stkit YAML card list: a list of card mappings, or ``{keywords: [extra...], cards: [...]}``."""
-    import yaml
-
-    try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 (safe loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "unknown place"
-        raise DataFileError(f"{path}: malformed YAML at {where}: {getattr(exc, 'problem', None) or exc}") from None
+    data = _parse_yaml_text(text, path)
     items, extra = _split_document(path, data if data is not None else [])
     return ParsedFile(str(path), "yaml", _cards_from_items(path, items, extra, lambda i: f"card {i + 1}", progress))
 
@@ -549,7 +516,7 @@ def parse_card_file(path: str | Path, progress: Progress | None = None) -> Parse
     ``progress(done, total)`` is called now and then. Raises DataFileError for unreadable files.
     """
     path = Path(path)
-    text = _read_text(path)
+    text = read_text(path, ("utf-8-sig", "cp1252"))  # Lackey plugins are often Windows-1252
     if not text.strip():
         raise DataFileError(f"{path}: the file is empty")
     fmt = detect_format(path, text)

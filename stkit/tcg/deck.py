@@ -128,14 +128,9 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
 
 def parse_deck_file(path: str | Path) -> DeckList:
     """Read and parse a deck-list file (UTF-8). DataFileError if unreadable or malformed."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise DataFileError(f"{path}: not UTF-8 text") from None
-    return parse_deck_text(text, str(path))
+    from stkit.tcg.common import read_text
+
+    return parse_deck_text(read_text(path), str(path))
 
 
 def _tribe_of(card: Card) -> str | None:

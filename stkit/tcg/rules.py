@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from stkit.errors import DataFileError, NotFound
-from stkit.tcg.cards import AmbiguousName, normalize_name
+from stkit.tcg.cards import AmbiguousName
+from stkit.tcg.common import normalize_name, read_yaml
 
 KINDS = ("rule", "ruling", "conflict")
 DOCUMENTS = ("equinox", "rulebook", "battlefields")
@@ -144,25 +145,6 @@ def _fail(path: Path | str, where: str, message: str) -> DataFileError:
     return DataFileError(f"{path}: {where}: {message}")
 
 
-def _load_yaml(path: Path) -> Any:
-    import yaml
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise DataFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        # the C-accelerated safe loader when PyYAML has it (same safety, ~10x faster)
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise DataFileError(f"{path}: malformed YAML at {where}: {problem}") from None
-
-
 def _str_list(value: Any, path: Path, where: str, name: str) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -238,7 +220,7 @@ def load_rules(folder: Path | None = None) -> list[RuleEntry]:
         raise DataFileError(f"{folder}: no rule files (*.yaml) found")
     entries: dict[str, RuleEntry] = {}
     for path in paths:
-        data = _load_yaml(path)
+        data = read_yaml(path)
         if data is None:
             continue
         if not isinstance(data, list):
@@ -396,7 +378,7 @@ def load_glossary(path: Path | None = None) -> list[GlossaryTerm]:
     Raises DataFileError naming the file and item on any problem, including duplicate terms or aliases.
     """
     path = path or data_dir() / "glossary.yaml"
-    data = _load_yaml(path)
+    data = read_yaml(path)
     if not isinstance(data, list):
         raise _fail(path, "top level", "must be a list of terms")
     allowed = {"term", "definition", "source", "aliases", "see"}

@@ -4,6 +4,7 @@ usage: _worker.py rolls URL ACTION_ID COUNT START_AT SEED  -> prints one JSON li
        _worker.py hang  URL ACTION_ID MARKER                -> rolls once with Willpower and hangs mid-transaction
                                                                 (after the log entry, before the tally), for a kill
        _worker.py loop  URL ACTION_ID                       -> rolls until killed
+       _worker.py contest URL CONTEST_ID COUNT START_AT SEED -> COUNT exchanges (both sides) on one contest
 """
 
 import json
@@ -41,6 +42,17 @@ def main() -> None:
 
         tracked.advance_extended_roll = stall
         run_transaction(engine, lambda s: roll_extended(s, action_id, willpower=True, rng=random.Random(1)))
+    elif mode == "contest":
+        from stkit.store.tracked import roll_contest
+
+        count, start_at, seed = int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+        rng = random.Random(seed)
+        while time.time() < start_at:
+            time.sleep(0.001)
+        exchanges = []
+        for _ in range(count):
+            exchanges.append(run_transaction(engine, lambda s: roll_contest(s, action_id, rng=rng)["exchange"]["exchange"]))
+        print(json.dumps({"exchanges": exchanges}))
     elif mode == "loop":
         rng = random.Random(5)
         while True:

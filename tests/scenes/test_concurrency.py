@@ -124,3 +124,36 @@ def test_killed_at_random_moments_keeps_whole_rolls(engine, store_url):
         _check_consistent(engine, aid)  # every roll whole, whatever moment the kill hit
     action, rolls = _check_consistent(engine, aid)
     print(f"\n[crash] {kills} workers killed at random moments: {len(rolls)} whole rolls kept, none partial")
+
+
+@pytest.mark.slow
+def test_many_processes_roll_one_contest_at_once(engine, store_url):
+    from stkit.dice.contest import ContestState, advance_contest
+    from stkit.store.scene_models import ContestRoll
+    from stkit.store.tracked import get_contest, start_contest
+
+    add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
+    with transaction(engine) as s:
+        cid = start_contest(s, "Endless chase", chronicle=None, a="Archibald", b="5", pool_a="Dexterity + Drive",
+                            pool_b=None, difficulty=7, difficulty_b=None, target=10_000).id
+    procs_n, each = 4, 10
+    start_at = time.time() + 2.0
+    procs = [
+        subprocess.Popen([sys.executable, WORKER, "contest", store_url, str(cid), str(each), str(start_at), str(i)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+        for i in range(procs_n)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+    numbers = sorted(n for out, _ in outs for n in json.loads(out)["exchanges"])
+    assert numbers == list(range(1, procs_n * each + 1))  # every exchange once, none lost or repeated
+    with transaction(engine) as s:
+        contest = get_contest(s, cid)
+        rolls = list(s.exec(select(ContestRoll).where(ContestRoll.contest_id == cid)
+                            .order_by(ContestRoll.exchange, ContestRoll.side)))
+    assert [(r.exchange, r.side) for r in rolls] == [(n, side) for n in numbers for side in "ab"]
+    state = ContestState(target=10_000)
+    for a, b in zip(rolls[::2], rolls[1::2]):
+        state, _ = advance_contest(state, a.result, a.outcome == "botch", b.result, b.outcome == "botch")
+    assert (state.tally_a, state.tally_b, state.exchanges) == (contest.tally_a, contest.tally_b, contest.exchanges)

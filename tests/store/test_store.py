@@ -190,3 +190,27 @@ def test_recent_rolls_newest_first_and_limit(engine):
         assert recent_rolls(s, limit=1)[0].character_name == "Flashburn"
         with pytest.raises(InvalidValue, match="1 to 10000"):
             recent_rolls(s, limit=0)
+
+
+def test_fast_read_paths_match_the_orm(db_url):
+    """`char show` / `log` read SQLite with sqlite3 directly; they must return what the ORM path returns."""
+    from stkit.store import fastread
+    from stkit.store.rolls import entry_to_dict, recent_rolls, roll_from_sheet
+
+    engine = open_store(db_url)
+    new(engine, "Archibald", Dexterity=3, Drive=2)
+    run_transaction(engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive", willpower=True,
+                                                      task="swerve", rng=random.Random(4)))
+    run_transaction(engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive + 1", faces=[1, 1, 2, 3, 4, 5]))
+    with transaction(engine, readonly=True) as s:
+        orm_log = [entry_to_dict(e) for e in recent_rolls(s, name="Archibald")]
+        orm_sheet = C.get_character(s, "Archibald").to_sheet()
+    assert fastread.recent_log(db_url, name="archibald") == orm_log
+    assert fastread.recent_log(db_url) == orm_log
+    assert fastread.load_sheet(db_url, "ARCHIBALD")[0] == orm_sheet
+    assert [e["outcome"] for e in orm_log] == ["botch", orm_log[1]["outcome"]]
+    assert orm_log[1]["willpower"] is True and orm_log[1]["task"] == "swerve"
+    if db_url.startswith("sqlite"):
+        assert fastread._fast_connection(db_url) is not None  # the fast path is really taken
+    else:
+        assert fastread._fast_connection(db_url) is None

@@ -17,11 +17,9 @@ ENV = {"NO_COLOR": "1", "COLUMNS": "200"}
 
 
 @pytest.fixture
-def db(_cards_db_in_tmp):
-    with CardDB(_cards_db_in_tmp) as d:
-        d.import_file(FIX / "deck_cards.yaml")
-        d.import_file(FIX / "lackey_quirks.txt")
-        yield d
+def db(deck_cards_db):
+    deck_cards_db.import_file(FIX / "lackey_quirks.txt")
+    return deck_cards_db
 
 
 def names(hits):

@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.errors import DataFileError, InvalidValue
-from stkit.tcg.db import CardDB
 from stkit.tcg.deck import check_deck, parse_deck_file, parse_deck_text
 
 FIX = pathlib.Path(__file__).parent / "fixtures"
@@ -21,10 +20,8 @@ ENV = {"NO_COLOR": "1", "COLUMNS": "200"}
 
 
 @pytest.fixture
-def db(_cards_db_in_tmp):
-    with CardDB(_cards_db_in_tmp) as d:
-        d.import_file(FIX / "deck_cards.yaml")
-        yield d
+def db(deck_cards_db):
+    return deck_cards_db
 
 
 def check(db, text, level=20):
@@ -156,8 +153,11 @@ def test_violation_rule_ids_are_real_rules(db):
 
 
 def test_parse_deck_file_errors(tmp_path):
-    with pytest.raises(DataFileError, match="cannot read"):
+    with pytest.raises(DataFileError, match=r"missing\.txt: no such file"):
         parse_deck_file(tmp_path / "missing.txt")
+    (tmp_path / "latin1.txt").write_bytes("Tribe: Caf\xe9\n".encode("latin-1"))
+    with pytest.raises(DataFileError, match=r"latin1\.txt: not UTF-8 text"):
+        parse_deck_file(tmp_path / "latin1.txt")
 
 
 def _deck_file(tmp_path, text):

@@ -7,6 +7,7 @@ worked examples and the FAQ.
 from __future__ import annotations
 
 from stkit.errors import InvalidValue, RuleRefusal
+from stkit.tcg.common import normalize_name as _key
 from stkit.tcg.resolvers import Resolution, RuleTrail
 
 MAX_RENOWN = 100
@@ -24,10 +25,6 @@ EFFECTS = {
     "monster": "lets the defenders play Crinos-form Combat Actions",
     "spirit": "puts the defenders in both worlds (keeps Umbral escapers in the fight)",
 }
-
-
-def _key(word: str) -> str:
-    return " ".join(word.strip().lower().replace("_", " ").replace("-", " ").split())
 
 
 def _display(word: str) -> str:

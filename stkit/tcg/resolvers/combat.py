@@ -437,7 +437,7 @@ class _Combat:
             if c.must_pass_round == rn:
                 given = att_card if side == "att" else def_card
                 self.say(
-                    f"{c.name} is Hysterical and frenzied last round, so it must pass this round"
+                    f"{c.name} is Hysterical and would have frenzied last round, so it must pass this round"
                     + (f"; {given.name} is not played." if given else "."),
                     "frenzy.hysterical",
                 )

@@ -1,6 +1,6 @@
 """Reading the YAML input files of the file-based resolvers (combat, moot, alpha-order, victory).
 
-Only ``yaml.safe_load``; every problem becomes a :class:`stkit.errors.DataFileError` naming the file
+Read with the package's shared safe YAML reader (:mod:`stkit.tcg.common`); every problem becomes a :class:`stkit.errors.DataFileError` naming the file
 and the place in it.
 """
 
@@ -18,22 +18,9 @@ def load_yaml_mapping(path: str | Path) -> dict[str, Any]:
     Raises DataFileError when the file is missing, unreadable, not valid YAML (with line and column),
     or its top level is not a mapping.
     """
-    import yaml
+    from stkit.tcg.common import read_yaml
 
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataFileError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(f"{path}: cannot be read ({exc})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise DataFileError(f"{path}: malformed YAML{where}: {problem}") from None
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise DataFileError(f"{path}: the top level must be a mapping of fields, got {type(data).__name__}")
     return data
