@@ -157,7 +157,8 @@ _UNITS = {
 
 def parse_interval(text: str) -> int:
     """In-game time between two rolls of an extended action, in seconds: '30 min', '1 h', '2 hours',
-    '1 turn' (a combat turn is taken as 3 seconds), '45s'. Raises InvalidValue for anything else or zero."""
+    '1 turn' (a turn is taken at its usual 3 seconds; Chapter Five, "Time" allows up to 3 minutes), '45s'.
+    A bare number means minutes. Raises InvalidValue for anything else or zero."""
     import re
 
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]+)?\s*", text or "")

@@ -187,3 +187,17 @@ def test_willpower_once_per_turn_on_extended_rolls_changes_nothing(engine, westo
         next_turn(s, "default")
     with transaction(engine) as s:
         assert roll_extended(s, aid, faces=TWO, willpower=True, rng=None).action.tally == 6
+
+
+def test_status_gives_exact_chances_to_finish(engine):
+    pytest.importorskip("stkit.dice.odds")
+    with transaction(engine) as s:
+        one = start_extended(s, "Coin", chronicle=None, character=None, pool="1", difficulty=6, target=1)
+        spoil_free = start_extended(s, "Free", chronicle=None, character=None, pool="1", difficulty=6, target=1,
+                                    botch_spoils=False)
+        data = extended_status(s, one)
+        other = extended_status(s, spoil_free)
+    # one die at 6: half the faces succeed, so P(done within k rolls) = 1 - (1/2)^k, botches notwithstanding
+    assert {k: v["exact"] for k, v in data["odds"]["within"].items()} == {"1": "1/2", "2": "3/4", "4": "15/16", "8": "255/256"}
+    assert data["odds"]["mean_rolls"] == 2.0 and data["odds_note"] is None
+    assert other["odds"] is None and "--no-botch-spoils" in other["odds_note"]
