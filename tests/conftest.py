@@ -40,6 +40,9 @@ def _isolated_store(tmp_path_factory, monkeypatch):
 
 def _postgres_params() -> list:
     marks = [pytest.mark.postgres]
+    if os.environ.get("STKIT_REQUIRE_POSTGRES") and not os.environ.get(POSTGRES_ENV):
+        # CI sets this so that a PostgreSQL server that failed to start cannot pass as skipped tests.
+        raise RuntimeError(f"STKIT_REQUIRE_POSTGRES is set but {POSTGRES_ENV} is not (source .ci/postgres.sh)")
     if not os.environ.get(POSTGRES_ENV):
         marks.append(pytest.mark.skip(reason=f"{POSTGRES_ENV} is not set (source .ci/postgres.sh)"))
     return [pytest.param("sqlite", id="sqlite"), pytest.param("postgresql", id="postgresql", marks=marks)]
