@@ -132,6 +132,9 @@ def main() -> None:
             times[label].append(timed(argv, env))
     base = statistics.median(times["stkit --version"])
     print(f"\n{args.characters} characters, {args.rolls} logged rolls, {args.repeat} runs each, database {url.split('://')[0]}")
+    if env.get("PYTHONDONTWRITEBYTECODE"):
+        # stkit's own modules are then compiled on every start, which weighs on the bigger commands
+        print("note: PYTHONDONTWRITEBYTECODE is set, so stkit's modules are compiled on every run")
     print(f"{'command':<62} {'median':>9} {'ratio':>7}  target <= 2x")
     for label, ts in times.items():
         med = statistics.median(ts)

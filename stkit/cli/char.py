@@ -586,6 +586,7 @@ def roll_with_store(
     import random
 
     from stkit.errors import InvalidValue
+    from stkit.store.gateway import run_unit  # sqlite3 on an up-to-date SQLite file, else SQLAlchemy
 
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
@@ -593,24 +594,20 @@ def roll_with_store(
     if char is not None:
         from stkit.store.rolls import roll_from_sheet
 
-        done = run(db, lambda s: roll_from_sheet(
-            s, char, pool, difficulty=difficulty, chronicle=chronicle, willpower=willpower, retry=retry, task=task,
+        done = run_unit(db, lambda gw: roll_from_sheet(
+            gw, char, pool, difficulty=difficulty, chronicle=chronicle, willpower=willpower, retry=retry, task=task,
             rules=rules, rng=random.Random(seed), faces=faces, auto=auto, stressful=stressful, seed=seed))
     else:
         from stkit.cli.roll import parse_pool_number
-        from stkit.dice import count_dice, roll_pool, take_automatic_success, validate_pool
-        from stkit.store.rolls import log_plain_roll
+        from stkit.dice import validate_pool
+        from stkit.store.rolls import log_plain_roll, roll_dice
 
         n = validate_pool(parse_pool_number(pool))
         if auto and (willpower or faces is not None):
             raise InvalidValue("--auto takes a success without rolling; it cannot go with --willpower or --dice")
-        if auto:
-            result = take_automatic_success(n, difficulty, stressful=stressful, retry=retry)
-        elif faces is not None:
-            result = count_dice(n, difficulty, faces, rules=rules, willpower=willpower, retry=retry)
-        else:
-            result = roll_pool(n, difficulty, rng=rng, rules=rules, willpower=willpower, retry=retry)
-        done = run(db, lambda s: log_plain_roll(s, pool, result, chronicle=chronicle, seed=seed))
+        result = roll_dice(n, difficulty, faces=faces, rng=rng, rules=rules, willpower=willpower, retry=retry,
+                           auto=auto, stressful=stressful)
+        done = run_unit(db, lambda gw: log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed))
     from stkit.cli import render
 
     shown_seed = None if faces is not None or auto else seed

@@ -9,17 +9,92 @@ because the caller's transaction is rolled back.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
 
-from stkit.errors import InvalidValue, NotFound
+from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.sheet import Sheet
 from stkit.store.traits import name_key, suggest
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
+    from stkit.store.gateway import Gateway
     from stkit.store.models import Character
+
+
+def sheet_from_json(text: str, name: str, chronicle: str) -> Sheet:
+    """The validated Sheet stored as JSON ``text`` in the row of ``name`` in ``chronicle`` (the columns
+    win over the document for the name and chronicle). Raises DataFileError for a damaged document."""
+    s = Sheet.from_dict(json.loads(text), source=f"stored character {name!r}")
+    s.name, s.chronicle = name, chronicle
+    return s
+
+
+def sheet_columns(sheet: Sheet) -> dict[str, Any]:
+    """The ``characters`` columns that follow from ``sheet``: the indexed identity columns and the JSON."""
+    return {
+        "name": sheet.name, "name_key": name_key(sheet.name), "chronicle": sheet.chronicle,
+        "player": sheet.player, "breed": sheet.breed, "auspice": sheet.auspice, "tribe": sheet.tribe,
+        "form": sheet.form, "sheet": json.dumps(sheet.to_dict(), ensure_ascii=False, sort_keys=False),
+    }
+
+
+@dataclass(frozen=True)
+class CharacterRow:
+    """A stored character read through the SQL gateway (no ORM): what the roll use case needs."""
+
+    id: int
+    chronicle: str
+    name: str
+    sheet_json: str
+
+    def to_sheet(self) -> Sheet:
+        return sheet_from_json(self.sheet_json, self.name, self.chronicle)
+
+
+def _lookup_error(gw: Gateway, name: str, chronicle: str | None, chronicles: list[str]) -> StkitError:
+    """The error for a name that matched ``chronicles`` (empty: none; several: ambiguous)."""
+    if chronicles:
+        listed = ", ".join(sorted(chronicles))
+        return InvalidValue(f"{name!r} is in several chronicles ({listed}); choose one with --chronicle")
+    sql, params = "SELECT name FROM characters", {}
+    if chronicle:
+        sql, params = sql + " WHERE chronicle = :chronicle", {"chronicle": chronicle}
+    names = [r[0] for r in gw.rows(sql + " LIMIT 5000", **params)]
+    best = suggest(name, names) if names else None
+    where = f" in chronicle {chronicle!r}" if chronicle else ""
+    hint = f' (did you mean "{best}"?)' if best else "; `stkit char list` shows the characters"
+    return NotFound(f"no character named {name!r}{where}{hint}")
+
+
+def find_character(gw: Gateway | Session, name: str, chronicle: str | None = None, *,
+                   for_update: bool = False) -> CharacterRow:
+    """:func:`get_character` through the SQL gateway (or a Session): the character called ``name``
+    (case-insensitive; hyphens and spaces alike), in ``chronicle`` or in any. ``for_update`` locks the row
+    (PostgreSQL). Raises NotFound with a "did you mean", InvalidValue for a name in several chronicles."""
+    from stkit.store.gateway import as_gateway
+
+    gw = as_gateway(gw)
+    sql, params = "SELECT id, chronicle, name, sheet FROM characters WHERE name_key = :key", {"key": name_key(name)}
+    if chronicle:
+        sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
+    rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
+    if len(rows) == 1:
+        return CharacterRow(*rows[0])
+    raise _lookup_error(gw, name, chronicle, [r[1] for r in rows])
+
+
+def save_sheet(gw: Gateway, row: CharacterRow, sheet: Sheet) -> None:
+    """Write ``sheet`` back into the character's row (as Character.store_sheet does: identity columns,
+    the JSON, version + 1, updated_at)."""
+    cols = sheet_columns(sheet)
+    sets = ", ".join(f"{c} = :{c}" for c in cols)
+    gw.execute(f"UPDATE characters SET {sets}, version = COALESCE(version, 0) + 1, updated_at = :now WHERE id = :id",
+               **cols, now=gw.timestamp(datetime.now(timezone.utc)), id=row.id)
+    gw.changed("characters", row.id)
 
 
 @dataclass
@@ -54,17 +129,9 @@ def get_character(session: Session, name: str, chronicle: str | None = None, *, 
     rows = list(session.exec(stmt))
     if len(rows) == 1:
         return rows[0]
-    if len(rows) > 1:
-        chronicles = ", ".join(sorted(r.chronicle for r in rows))
-        raise InvalidValue(f"{name!r} is in several chronicles ({chronicles}); choose one with --chronicle")
-    names_stmt = select(Character.name)
-    if chronicle:
-        names_stmt = names_stmt.where(Character.chronicle == chronicle)
-    names = list(session.exec(names_stmt.limit(5000)))
-    best = suggest(name, names) if names else None
-    where = f" in chronicle {chronicle!r}" if chronicle else ""
-    hint = f' (did you mean "{best}"?)' if best else "; `stkit char list` shows the characters"
-    raise NotFound(f"no character named {name!r}{where}{hint}")
+    from stkit.store.gateway import as_gateway
+
+    raise _lookup_error(as_gateway(session), name, chronicle, [r.chronicle for r in rows])
 
 
 def create_character(session: Session, sheet: Sheet, *, replace: bool = False) -> Character:

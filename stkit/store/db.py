@@ -146,18 +146,27 @@ def is_retryable(exc: BaseException) -> bool:
     return False
 
 
+def with_retries(attempt: Callable[[], _T], *, attempts: int = 8) -> _T:
+    """Call ``attempt()`` (one whole transaction); when it fails on a lock or a serialization failure
+    (:func:`is_retryable`) call it again, up to ``attempts`` times with a short growing pause."""
+    for n in range(1, attempts + 1):
+        try:
+            return attempt()
+        except Exception as exc:
+            if n == attempts or not is_retryable(exc):
+                raise
+            time.sleep(min(0.05 * n, 0.5))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def run_transaction(engine: Engine, work: Callable[[Session], _T], *, attempts: int = 8, readonly: bool = False) -> _T:
     """Run ``work(session)`` in :func:`transaction`; on a lock or serialization failure roll back and run
-    the whole of it again (up to ``attempts`` times, with a short growing pause). Returns ``work``'s result."""
-    for attempt in range(1, attempts + 1):
-        try:
-            with transaction(engine, readonly=readonly) as session:
-                return work(session)
-        except Exception as exc:
-            if attempt == attempts or not is_retryable(exc):
-                raise
-            time.sleep(min(0.05 * attempt, 0.5))
-    raise AssertionError("unreachable")  # pragma: no cover
+    the whole of it again (see :func:`with_retries`). Returns ``work``'s result."""
+    def attempt() -> _T:
+        with transaction(engine, readonly=readonly) as session:
+            return work(session)
+
+    return with_retries(attempt, attempts=attempts)
 
 
 # ----- migrations ----------------------------------------------------------------------------------------

@@ -45,20 +45,16 @@ class Character(SQLModel, table=True):
 
     def to_sheet(self):  # noqa: ANN201 - avoids importing Sheet at class creation
         """The validated :class:`~stkit.store.sheet.Sheet` (name and chronicle from the columns)."""
-        from stkit.store.sheet import Sheet
+        from stkit.store.characters import sheet_from_json
 
-        s = Sheet.from_dict(json.loads(self.sheet), source=f"stored character {self.name!r}")
-        s.name, s.chronicle = self.name, self.chronicle
-        return s
+        return sheet_from_json(self.sheet, self.name, self.chronicle)
 
     def store_sheet(self, sheet) -> None:  # noqa: ANN001
         """Write ``sheet`` back into the row (identity columns too) and bump ``version``."""
-        from stkit.store.traits import name_key
+        from stkit.store.characters import sheet_columns
 
-        self.name, self.name_key, self.chronicle = sheet.name, name_key(sheet.name), sheet.chronicle
-        self.player, self.breed, self.auspice, self.tribe = sheet.player, sheet.breed, sheet.auspice, sheet.tribe
-        self.form = sheet.form
-        self.sheet = json.dumps(sheet.to_dict(), ensure_ascii=False, sort_keys=False)
+        for column, value in sheet_columns(sheet).items():
+            setattr(self, column, value)
         self.version = (self.version or 0) + 1
         self.updated_at = utcnow()
 

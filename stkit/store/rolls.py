@@ -3,7 +3,8 @@
 :func:`roll_from_sheet` does everything one `stkit roll ... --char NAME` needs in ONE transaction: lock the
 character, build the pool (form, wounds, extra dice), ask the scene hooks about the turn, the Willpower
 limit and the try-again count, spend Willpower, roll, and write the log entry. If any step refuses, nothing
-is spent or logged. Rules source: Chapter Five: Rules ("Rolling Dice", "Ratings", "Difficulties",
+is spent or logged. It is written once, as SQL through :mod:`stkit.store.gateway`: over sqlite3 for a fast
+`stkit roll --char` on an up-to-date SQLite file, over a SQLAlchemy Session everywhere else. Rules source: Chapter Five: Rules ("Rolling Dice", "Ratings", "Difficulties",
 "Automatic Successes" for Willpower, "Try, Try Again").
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from stkit.errors import InvalidValue, RuleRefusal
@@ -20,6 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
     from stkit.dice import HouseRules, RollResult
+    from stkit.store.gateway import Gateway
     from stkit.store.models import RollLog
     from stkit.store.pools import PoolBreakdown
 
@@ -50,8 +53,10 @@ class SheetRoll:
         }
 
 
-def _do_roll(pool: int, difficulty: int, *, faces, rng, rules, willpower: bool, retry: int, auto: bool,
-             stressful: bool) -> RollResult:
+def roll_dice(pool: int, difficulty: int, *, faces, rng, rules, willpower: bool, retry: int, auto: bool,  # noqa: ANN001
+              stressful: bool) -> RollResult:
+    """Take an automatic success (``auto``), score the physical dice ``faces``, or roll ``pool`` dice with
+    ``rng`` (Chapter Five, "Rolling Dice", "Automatic Successes"). Raises InvalidValue for bad values."""
     from stkit.dice import count_dice, roll_pool, take_automatic_success
 
     if auto:
@@ -61,20 +66,40 @@ def _do_roll(pool: int, difficulty: int, *, faces, rng, rules, willpower: bool, 
     return roll_pool(pool, difficulty, rng=rng, rules=rules, willpower=willpower, retry=retry)
 
 
-def _log_entry(*, chronicle: str, character_id, character_name: str, expression: str, result: RollResult,
-               detail: dict, scene_id=None, turn=None, task=None) -> RollLog:
-    from stkit.store.models import RollLog
+#: The roll_log columns, in the order of :func:`log_dict` (id first).
+LOG_COLUMNS = ("id", "created_at", "chronicle", "character_id", "character_name", "kind", "expression", "pool",
+               "difficulty", "dice", "outcome", "result", "willpower", "scene_id", "turn", "task", "detail")
+_INSERT_LOG = (f"INSERT INTO roll_log ({', '.join(LOG_COLUMNS[1:])}) "
+               f"VALUES ({', '.join(':' + c for c in LOG_COLUMNS[1:])})")
 
-    return RollLog(
-        chronicle=chronicle, character_id=character_id, character_name=character_name, kind="roll",
-        expression=expression, pool=result.pool, difficulty=result.difficulty, dice=json.dumps(list(result.dice)),
-        outcome=result.outcome.value, result=result.result, willpower=result.willpower, scene_id=scene_id,
-        turn=turn, task=task, detail=json.dumps(detail, sort_keys=True),
+
+@dataclass(frozen=True)
+class LoggedRoll:
+    """The roll-log entry just written, as the scene hooks see it."""
+
+    id: int
+    willpower: bool
+    scene_id: int | None
+    turn: int | None
+    task: str | None
+
+
+def write_log(gw: Gateway, *, chronicle: str, character_id: int | None, character_name: str, expression: str,
+              result: RollResult, detail: dict, scene_id: int | None = None, turn: int | None = None,
+              task: str | None = None, kind: str = "roll") -> LoggedRoll:
+    """Insert one roll-log entry (in the gateway's transaction) and return it with its id."""
+    values = dict(
+        created_at=gw.timestamp(datetime.now(timezone.utc)), chronicle=chronicle, character_id=character_id,
+        character_name=character_name, kind=kind, expression=expression, pool=result.pool,
+        difficulty=result.difficulty, dice=json.dumps(list(result.dice)), outcome=result.outcome.value,
+        result=result.result, willpower=bool(result.willpower), scene_id=scene_id, turn=turn, task=task,
+        detail=json.dumps(detail, sort_keys=True),
     )
+    return LoggedRoll(gw.insert(_INSERT_LOG, **values), values["willpower"], scene_id, turn, task)
 
 
 def roll_from_sheet(
-    session: Session,
+    session: Session | Gateway,
     name: str,
     expression: str,
     *,
@@ -89,16 +114,20 @@ def roll_from_sheet(
     auto: bool = False,
     stressful: bool = False,
     seed: int | None = None,
+    kind: str = "roll",
 ) -> SheetRoll:
     """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name`` against ``difficulty`` (2..10).
 
-    ``retry`` explicit earlier failures, plus the scene's count for ``task``, raise the difficulty (at most
-    10). ``willpower`` spends one temporary Willpower point from the sheet, refused (RuleRefusal) with
-    nothing spent when none is left or the scene allows no more this turn. ``faces`` scores physical dice;
-    ``auto`` takes an automatic success. Raises NotFound, InvalidValue, RuleRefusal; writes nothing then.
+    ``session`` is a SQLAlchemy Session (the caller's transaction) or a :class:`~stkit.store.gateway.Gateway`
+    (see :func:`stkit.store.gateway.run_unit`). ``retry`` explicit earlier failures, plus the scene's count
+    for ``task``, raise the difficulty (at most 10). ``willpower`` spends one temporary Willpower point from
+    the sheet, refused (RuleRefusal) with nothing spent when none is left or the scene allows no more this
+    turn. ``faces`` scores physical dice; ``auto`` takes an automatic success; ``kind`` labels the log entry
+    ('roll', or what a tracked action logs). Raises NotFound, InvalidValue, RuleRefusal; writes nothing then.
     """
     from stkit.dice import STANDARD_RULES, retry_difficulty, validate_difficulty
-    from stkit.store.characters import get_character
+    from stkit.store.characters import find_character, save_sheet
+    from stkit.store.gateway import as_gateway
     from stkit.store.pools import build_pool
 
     validate_difficulty(difficulty)
@@ -107,15 +136,16 @@ def roll_from_sheet(
     if auto and (willpower or faces is not None):
         raise InvalidValue("an automatic success is taken without rolling; it cannot go with Willpower or dice")
     rules = rules or STANDARD_RULES
-    character = get_character(session, name, chronicle, for_update=True)
+    gw = as_gateway(session)
+    character = find_character(gw, name, chronicle, for_update=True)
     sheet = character.to_sheet()
     breakdown = build_pool(sheet, expression)
-    ctx = scenes.find_turn_context(session, character)
+    ctx = scenes.find_turn_context(gw, character)
     if willpower:
-        scenes.check_willpower_allowed(session, character, ctx)
+        scenes.check_willpower_allowed(gw, character, ctx)
         if sheet.powers["Willpower"].temporary < 1:
             raise RuleRefusal(f"{sheet.name} has no Willpower points left; nothing was spent or rolled")
-    task_retry = scenes.retry_count_for_task(session, character, task) or 0
+    task_retry = scenes.retry_count_for_task(gw, character, task) or 0
     total_retry = retry + task_retry
     notes: list[str] = []
     if task_retry:
@@ -124,53 +154,88 @@ def roll_from_sheet(
             f"try again: {task_retry} earlier failure{'s' if task_retry != 1 else ''} at {task!r} "
             f"raise the difficulty from {difficulty} to {used}"
         )
-    result = _do_roll(breakdown.dice, difficulty, faces=faces, rng=rng, rules=rules, willpower=willpower,
-                      retry=total_retry, auto=auto, stressful=stressful)
+    result = roll_dice(breakdown.dice, difficulty, faces=faces, rng=rng, rules=rules, willpower=willpower,
+                       retry=total_retry, auto=auto, stressful=stressful)
     left = None
     if willpower:
         sheet.spend("Willpower", 1)
         left = sheet.powers["Willpower"].temporary
-        character.store_sheet(sheet)
-        session.add(character)
+        save_sheet(gw, character, sheet)
     detail = {"breakdown": breakdown.text, "seed": seed, "retry": total_retry, "base_difficulty": difficulty,
               "automatic": result.automatic, "specialty": rules.specialty.value,
               "ones_cancel": rules.ones_cancel, "extra_ones_cancel": rules.extra_ones_cancel}
-    entry = _log_entry(
-        chronicle=character.chronicle, character_id=character.id, character_name=character.name,
-        expression=expression.strip(), result=result, detail=detail,
-        scene_id=getattr(ctx, "scene_id", None), turn=getattr(ctx, "turn", None), task=task,
+    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
+    entry = write_log(
+        gw, chronicle=character.chronicle, character_id=character.id, character_name=character.name,
+        expression=expression.strip(), result=result, detail=detail, scene_id=scene_id, turn=turn, task=task,
+        kind=kind,
     )
-    session.add(entry)
-    session.flush()
-    scenes.record_roll_in_scene(session, character, entry, ctx, task)
-    return SheetRoll(result, breakdown, entry.id, character.name, character.chronicle, left,
-                     getattr(ctx, "scene_id", None), getattr(ctx, "turn", None), task, task_retry, notes)
+    scenes.record_roll_in_scene(gw, character, entry, ctx, task)
+    return SheetRoll(result, breakdown, entry.id, character.name, character.chronicle, left, scene_id, turn, task,
+                     task_retry, notes)
 
 
-def log_plain_roll(session: Session, expression: str, result: RollResult, *, chronicle: str | None = None,
-                   seed: int | None = None) -> SheetRoll:
-    """Log a roll made without a character (`stkit roll 5 --log`)."""
+def log_plain_roll(session: Session | Gateway, expression: str, result: RollResult, *,
+                   chronicle: str | None = None, seed: int | None = None) -> SheetRoll:
+    """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction."""
     from stkit.config import default_chronicle
+    from stkit.store.gateway import as_gateway
 
     chron = default_chronicle(chronicle)
-    entry = _log_entry(chronicle=chron, character_id=None, character_name="", expression=expression.strip(),
-                       result=result, detail={"seed": seed, "retry": result.retry, "automatic": result.automatic})
-    session.add(entry)
-    session.flush()
+    entry = write_log(as_gateway(session), chronicle=chron, character_id=None, character_name="",
+                      expression=expression.strip(), result=result,
+                      detail={"seed": seed, "retry": result.retry, "automatic": result.automatic})
     return SheetRoll(result, None, entry.id, None, chron)
 
 
-def entry_to_dict(e: RollLog) -> dict:
-    """A log entry as the JSON ``stkit log --json`` prints."""
-    from stkit.store.fastread import iso_utc
+def iso_utc(value: object) -> str:
+    """A stored timestamp as ISO 8601 with its UTC offset ('2026-11-30T10:05:00.123456+00:00'): a datetime
+    (PostgreSQL, the ORM) or the text SQLite keeps."""
+    if hasattr(value, "isoformat"):
+        if getattr(value, "tzinfo", None) is None:
+            return value.isoformat() + "+00:00"
+        return value.isoformat()
+    text = str(value).replace(" ", "T")
+    return text if ("+" in text[10:] or text.endswith("Z")) else text + "+00:00"
 
+
+def log_dict(values: tuple | list) -> dict:
+    """A log entry, given its :data:`LOG_COLUMNS` values in order, as the JSON ``stkit log --json`` prints."""
+    (rid, created, chron, cid, cname, kind, expr, pool, diff, dice, outcome, result, wp, scene, turn, task,
+     detail) = values
     return {
-        "id": e.id, "created_at": iso_utc(e.created_at),
-        "chronicle": e.chronicle, "character_id": e.character_id, "character": e.character_name or None,
-        "kind": e.kind, "expression": e.expression, "pool": e.pool, "difficulty": e.difficulty,
-        "dice": json.loads(e.dice), "outcome": e.outcome, "result": e.result, "willpower": bool(e.willpower),
-        "scene_id": e.scene_id, "turn": e.turn, "task": e.task, "detail": json.loads(e.detail or "{}"),
+        "id": rid, "created_at": iso_utc(created), "chronicle": chron, "character_id": cid,
+        "character": cname or None, "kind": kind, "expression": expr, "pool": pool, "difficulty": diff,
+        "dice": json.loads(dice), "outcome": outcome, "result": result, "willpower": bool(wp), "scene_id": scene,
+        "turn": turn, "task": task, "detail": json.loads(detail or "{}"),
     }
+
+
+def entry_to_dict(e: RollLog) -> dict:
+    """An ORM log entry as the JSON ``stkit log --json`` prints."""
+    return log_dict([getattr(e, c) for c in LOG_COLUMNS])
+
+
+def _check_limit(limit: int) -> None:
+    if not 1 <= limit <= 10_000:
+        raise InvalidValue(f"--limit {limit} is outside the allowed range 1 to 10000")
+
+
+def recent_log(session: Session | Gateway, *, name: str | None = None, chronicle: str | None = None,
+               limit: int = 20) -> list[dict]:
+    """The newest ``limit`` (1..10000) log entries as :func:`log_dict` dicts, newest first; of one character
+    when ``name`` is given (else of ``chronicle``, else all). Raises NotFound, InvalidValue."""
+    from stkit.store.characters import find_character
+    from stkit.store.gateway import as_gateway
+
+    _check_limit(limit)
+    gw = as_gateway(session)
+    sql, params = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log", {"limit": limit}
+    if name:
+        sql, params["cid"] = sql + " WHERE character_id = :cid", find_character(gw, name, chronicle).id
+    elif chronicle:
+        sql, params["chronicle"] = sql + " WHERE chronicle = :chronicle", chronicle
+    return [log_dict(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
 
 
 def recent_rolls(session: Session, *, name: str | None = None, chronicle: str | None = None,
@@ -182,8 +247,7 @@ def recent_rolls(session: Session, *, name: str | None = None, chronicle: str | 
     from stkit.store.characters import get_character
     from stkit.store.models import RollLog
 
-    if not 1 <= limit <= 10_000:
-        raise InvalidValue(f"--limit {limit} is outside the allowed range 1 to 10000")
+    _check_limit(limit)
     stmt = select(RollLog)
     if name:
         stmt = stmt.where(RollLog.character_id == get_character(session, name, chronicle).id)

@@ -235,11 +235,22 @@ def _json_list(text: Any) -> list:
 
 
 def find_turn_context(session, character) -> TurnContext | None:  # noqa: ANN001
-    """The open scene and current turn of the character's chronicle, or None when no scene is open."""
-    scene = open_scene(session, character.chronicle)
-    if scene is None:
-        return None
-    return TurnContext(scene_id=scene.id, turn=scene.turn)
+    """The open scene and current turn of the character's chronicle, or None when no scene is open.
+    ``session``: a Session or a :class:`~stkit.store.gateway.Gateway`; ``character``: anything with
+    ``id``, ``name`` and ``chronicle`` (ORM Character or CharacterRow)."""
+    from stkit.store.gateway import as_gateway
+
+    row = as_gateway(session).row(
+        "SELECT id, turn FROM scenes WHERE chronicle = :chronicle AND status = 'open'", chronicle=character.chronicle
+    )
+    return None if row is None else TurnContext(scene_id=row[0], turn=row[1])
+
+
+def _already_spent(character, ctx: TurnContext, more: str) -> RuleRefusal:  # noqa: ANN001
+    return RuleRefusal(
+        f"{character.name} already spent Willpower in turn {ctx.turn} of this scene; Willpower buys a success "
+        f"only once per turn{more}. Nothing was spent or rolled"
+    )
 
 
 def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None:  # noqa: ANN001
@@ -250,22 +261,14 @@ def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None
     """
     if ctx is None:
         return
-    from sqlmodel import select
+    from stkit.store.gateway import as_gateway
 
-    from stkit.store.scene_models import WillpowerSpend
-
-    spent = session.exec(
-        select(WillpowerSpend.id).where(
-            WillpowerSpend.scene_id == ctx.scene_id,
-            WillpowerSpend.turn == ctx.turn,
-            WillpowerSpend.character_id == character.id,
-        )
-    ).first()
+    spent = as_gateway(session).row(
+        "SELECT id FROM willpower_spends WHERE scene_id = :scene_id AND turn = :turn AND character_id = :cid LIMIT 1",
+        scene_id=ctx.scene_id, turn=ctx.turn, cid=character.id,
+    )
     if spent is not None:
-        raise RuleRefusal(
-            f"{character.name} already spent Willpower in turn {ctx.turn} of this scene; Willpower buys a success "
-            f"only once per turn (next turn: stkit scene turn). Nothing was spent or rolled"
-        )
+        raise _already_spent(character, ctx, " (next turn: stkit scene turn)")
 
 
 def retry_count_for_task(session, character, task: str | None) -> int:  # noqa: ANN001
@@ -278,16 +281,18 @@ def retry_count_for_task(session, character, task: str | None) -> int:  # noqa: 
     key = task_key(task)
     if key is None:
         return 0
-    from sqlmodel import select
+    from stkit.store.gateway import as_gateway
 
-    from stkit.store.models import RollLog
-
-    ctx = find_turn_context(session, character)
-    stmt = select(RollLog.task, RollLog.outcome).where(RollLog.character_id == character.id, RollLog.task.is_not(None))
-    stmt = stmt.where(RollLog.scene_id == ctx.scene_id) if ctx else stmt.where(RollLog.scene_id.is_(None))
+    gw = as_gateway(session)
+    ctx = find_turn_context(gw, character)
+    sql, params = "SELECT task, outcome FROM roll_log WHERE character_id = :cid AND task IS NOT NULL", {"cid": character.id}
+    if ctx:
+        sql, params["scene_id"] = sql + " AND scene_id = :scene_id", ctx.scene_id
+    else:
+        sql += " AND scene_id IS NULL"
     failures = 0
     # Tasks are few per character: scan the recent task rolls and keep those of this task.
-    for logged_task, outcome in session.exec(stmt.order_by(RollLog.id.desc()).limit(200)):
+    for logged_task, outcome in gw.rows(sql + " ORDER BY id DESC LIMIT 200", **params):
         if task_key(logged_task) != key:
             continue
         if _is_success(outcome):
@@ -305,20 +310,23 @@ def _is_success(outcome: Any) -> bool:
 def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None, task: str | None) -> None:  # noqa: ANN001
     """Record what the scene must remember about a roll: a Willpower point spent in this turn.
 
-    The unique key on (scene, turn, character) makes a racing second spend fail; it is reported as the same
+    ``log_entry``: anything with ``id`` and ``willpower`` (a RollLog or stkit.store.rolls.LoggedRoll). The
+    unique key on (scene, turn, character) makes a racing second spend fail; it is reported as the same
     RuleRefusal as :func:`check_willpower_allowed` and the whole roll is rolled back.
     """
     if ctx is None or not getattr(log_entry, "willpower", False):
         return
-    from sqlalchemy.exc import IntegrityError
+    from datetime import datetime, timezone
 
-    from stkit.store.scene_models import WillpowerSpend
+    from stkit.store.gateway import DuplicateRow, as_gateway
 
-    session.add(WillpowerSpend(scene_id=ctx.scene_id, turn=ctx.turn, character_id=character.id, roll_log_id=log_entry.id))
+    gw = as_gateway(session)
     try:
-        session.flush()
-    except IntegrityError:
-        raise RuleRefusal(
-            f"{character.name} already spent Willpower in turn {ctx.turn} of this scene; Willpower buys a success "
-            f"only once per turn. Nothing was spent or rolled"
-        ) from None
+        gw.insert(
+            "INSERT INTO willpower_spends (scene_id, turn, character_id, roll_log_id, created_at) "
+            "VALUES (:scene_id, :turn, :cid, :log_id, :now)",
+            scene_id=ctx.scene_id, turn=ctx.turn, cid=character.id, log_id=log_entry.id,
+            now=gw.timestamp(datetime.now(timezone.utc)),
+        )
+    except DuplicateRow:
+        raise _already_spent(character, ctx, "") from None

@@ -177,20 +177,19 @@ def roll_for(
     Willpower point spent (refused when none is left or already spent this turn), the scene hooks.
     """
     validate_difficulty(difficulty)
+    from stkit.store.models import RollLog
+
     if who.character is not None:
-        from stkit.store.models import RollLog
         from stkit.store.rolls import roll_from_sheet
 
         out = roll_from_sheet(
             session, who.character.name, who.expression, difficulty=difficulty, chronicle=who.character.chronicle,
-            willpower=willpower, rules=rules, rng=rng, faces=faces,
+            willpower=willpower, rules=rules, rng=rng, faces=faces, kind=kind,
         )
-        log = session.get(RollLog, out.log_id)
-        log.kind = kind
-        session.add(log)
-        session.flush()
-        return ParticipantRoll(out.roll, log, out.pool.text if out.pool else f"{out.roll.pool} dice", who)
-    from stkit.store.models import RollLog
+        return ParticipantRoll(out.roll, session.get(RollLog, out.log_id),
+                               out.pool.text if out.pool else f"{out.roll.pool} dice", who)
+    from stkit.store.gateway import as_gateway
+    from stkit.store.rolls import write_log
 
     pool = _numeric_pool(who.expression)
     if willpower:
@@ -199,15 +198,12 @@ def roll_for(
         pool, difficulty, rng=rng, rules=rules
     )
     scene = open_scene(session, chronicle)
-    log = RollLog(
-        chronicle=chronicle, character_id=None, character_name="", kind=kind, expression=who.expression,
-        pool=pool, difficulty=roll.difficulty, dice=json.dumps(list(roll.dice)), outcome=roll.outcome.value,
-        result=roll.result, willpower=False, scene_id=scene.id if scene else None,
-        turn=scene.turn if scene else None, task=None, detail=json.dumps({"breakdown": f"{pool} dice"}),
+    entry = write_log(
+        as_gateway(session), chronicle=chronicle, character_id=None, character_name="", expression=who.expression,
+        result=roll, detail={"breakdown": f"{pool} dice"}, scene_id=scene.id if scene else None,
+        turn=scene.turn if scene else None, kind=kind,
     )
-    session.add(log)
-    session.flush()
-    return ParticipantRoll(roll, log, f"{pool} dice", who)
+    return ParticipantRoll(roll, session.get(RollLog, entry.id), f"{pool} dice", who)
 
 
 def _faces(text_or_list: Any) -> list[int] | None:
@@ -219,19 +215,25 @@ def _faces(text_or_list: Any) -> list[int] | None:
 # -------------------------------------------------------------------------------------- extended actions
 
 
-def get_action(session: Any, action_id: int, *, lock: bool = False) -> Any:
-    """The tracked extended action ``action_id``; NotFound otherwise. ``lock``: row lock for an update."""
+def _get_locked(session: Any, model: Any, row_id: int, lock: bool, missing: str) -> Any:
+    """The ``model`` row ``row_id`` (``lock``: row lock for an update); NotFound(``missing``) otherwise."""
     from sqlmodel import select
 
-    from stkit.store.scene_models import TrackedAction
-
-    stmt = select(TrackedAction).where(TrackedAction.id == action_id)
+    stmt = select(model).where(model.id == row_id)
     if lock:
         stmt = stmt.with_for_update()
-    action = session.exec(stmt).first()
-    if action is None:
-        raise NotFound(f"no extended action with id {action_id}; see: stkit extended list")
-    return action
+    row = session.exec(stmt).first()
+    if row is None:
+        raise NotFound(missing)
+    return row
+
+
+def get_action(session: Any, action_id: int, *, lock: bool = False) -> Any:
+    """The tracked extended action ``action_id``; NotFound otherwise. ``lock``: row lock for an update."""
+    from stkit.store.scene_models import TrackedAction
+
+    return _get_locked(session, TrackedAction, action_id, lock,
+                       f"no extended action with id {action_id}; see: stkit extended list")
 
 
 def start_extended(
@@ -349,15 +351,32 @@ def roll_extended(
     return ExtendedRollOutcome(action, record, made, before.tally, spoiled)
 
 
-def abandon_extended(session: Any, action_id: int) -> Any:
-    """Give up an open extended action. RuleRefusal when it is already finished, NotFound for a bad id."""
+def _abandon(row: Any, what: str) -> Any:
+    """Mark an open tracked row (extended action or contest) abandoned; RuleRefusal when it is finished."""
     from stkit.store.scene_models import utcnow
 
-    action = get_action(session, action_id, lock=True)
-    if action.status != "open":
-        raise RuleRefusal(f"extended action {action.id} ({action.name!r}) is already {action.status}")
-    action.status = "abandoned"
-    action.finished_at = utcnow()
+    if row.status != "open":
+        raise RuleRefusal(f"{what} {row.id} ({row.name!r}) is already {row.status}")
+    row.status = "abandoned"
+    row.finished_at = utcnow()
+    return row
+
+
+def _newest_first(session: Any, model: Any, chronicle: str | None, status: str | None) -> list:
+    """Rows of a tracked table, newest first; optionally one chronicle's, or only those with ``status``."""
+    from sqlmodel import select
+
+    stmt = select(model).order_by(model.id.desc())
+    if chronicle is not None:
+        stmt = stmt.where(model.chronicle == chronicle)
+    if status is not None:
+        stmt = stmt.where(model.status == status)
+    return list(session.exec(stmt))
+
+
+def abandon_extended(session: Any, action_id: int) -> Any:
+    """Give up an open extended action. RuleRefusal when it is already finished, NotFound for a bad id."""
+    action = _abandon(get_action(session, action_id, lock=True), "extended action")
     session.add(action)
     session.flush()
     return action
@@ -365,16 +384,9 @@ def abandon_extended(session: Any, action_id: int) -> Any:
 
 def list_extended(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list:
     """Tracked extended actions, newest first; optionally one chronicle's, or only those with ``status``."""
-    from sqlmodel import select
-
     from stkit.store.scene_models import TrackedAction
 
-    stmt = select(TrackedAction).order_by(TrackedAction.id.desc())
-    if chronicle is not None:
-        stmt = stmt.where(TrackedAction.chronicle == chronicle)
-    if status is not None:
-        stmt = stmt.where(TrackedAction.status == status)
-    return list(session.exec(stmt))
+    return _newest_first(session, TrackedAction, chronicle, status)
 
 
 def extended_rolls(session: Any, action_id: int) -> list:
@@ -516,17 +528,9 @@ def replay_check(session: Any, action: Any) -> tuple[int, int]:
 
 def get_contest(session: Any, contest_id: int, *, lock: bool = False) -> Any:
     """The contest ``contest_id``; NotFound otherwise."""
-    from sqlmodel import select
-
     from stkit.store.scene_models import Contest
 
-    stmt = select(Contest).where(Contest.id == contest_id)
-    if lock:
-        stmt = stmt.with_for_update()
-    contest = session.exec(stmt).first()
-    if contest is None:
-        raise NotFound(f"no contest with id {contest_id}; see: stkit contest list")
-    return contest
+    return _get_locked(session, Contest, contest_id, lock, f"no contest with id {contest_id}; see: stkit contest list")
 
 
 def start_contest(
@@ -706,13 +710,7 @@ def roll_contest(
 
 def abandon_contest(session: Any, contest_id: int) -> Any:
     """Call off an open contest. RuleRefusal when it is over, NotFound for a bad id."""
-    from stkit.store.scene_models import utcnow
-
-    contest = get_contest(session, contest_id, lock=True)
-    if contest.status != "open":
-        raise RuleRefusal(f"contest {contest.id} ({contest.name!r}) is already {contest.status}")
-    contest.status = "abandoned"
-    contest.finished_at = utcnow()
+    contest = _abandon(get_contest(session, contest_id, lock=True), "contest")
     session.add(contest)
     session.flush()
     return contest
@@ -720,16 +718,9 @@ def abandon_contest(session: Any, contest_id: int) -> Any:
 
 def list_contests(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list:
     """Contests, newest first."""
-    from sqlmodel import select
-
     from stkit.store.scene_models import Contest
 
-    stmt = select(Contest).order_by(Contest.id.desc())
-    if chronicle is not None:
-        stmt = stmt.where(Contest.chronicle == chronicle)
-    if status is not None:
-        stmt = stmt.where(Contest.status == status)
-    return list(session.exec(stmt))
+    return _newest_first(session, Contest, chronicle, status)
 
 
 def contest_status(session: Any, contest: Any) -> dict:

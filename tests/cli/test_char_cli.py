@@ -222,6 +222,37 @@ def test_show_and_log_skip_sqlalchemy_on_sqlite(tmp_path):
     assert "HEAVY []" in p.stdout and "Archibald" in p.stdout
 
 
+def test_roll_from_sheet_skips_sqlalchemy_on_sqlite(tmp_path):
+    """`stkit roll ... --char` (and --log) on an up-to-date SQLite file write through sqlite3 alone."""
+    db = str(tmp_path / "fast.sqlite")
+    sub("char", "import", str(EXAMPLES / "archibald.yaml"), "--db", db)
+    code = (
+        "import sys\n"
+        "from stkit.cli.app import main\n"
+        f"for argv in (['stkit', 'roll', 'Dexterity + Drive', '--char', 'Archibald', '--db', {db!r}, '--json'],\n"
+        f"             ['stkit', 'roll', 'Dexterity + Drive', '--char', 'Archibald', '--db', {db!r}, '--json',\n"
+        "              '--willpower', '--task', 'swerve', '--dice', '1,2,3,4,5'],\n"
+        f"             ['stkit', 'roll', '3', '--log', '--db', {db!r}, '--json', '--seed', '2']):\n"
+        "    sys.argv = argv\n"
+        "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, e.code\n"
+        "print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] in ('sqlmodel', 'sqlalchemy')))\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert "HEAVY []" in p.stdout
+    text, objects, dec = p.stdout.split("HEAVY")[0], [], json.JSONDecoder()
+    while text.strip():
+        obj, end = dec.raw_decode(text.strip())
+        objects.append(obj)
+        text = text.strip()[end:]
+    first, second, plain = objects
+    assert first["pool"] == 5 and first["pool_breakdown"]["text"] == "Dexterity 3 + Drive 2 = 5 dice"
+    assert (second["willpower"], second["result"], second["task"], second["log_id"]) == (True, 1, "swerve", 2)
+    assert plain["pool"] == 3 and plain["log_id"] == 3
+    p = sub("log", "--char", "archibald", "--db", db, "--json")
+    assert [(e["willpower"], e["task"]) for e in json.loads(p.stdout)["rolls"]] == [(True, "swerve"), (False, None)]
+
+
 def test_bad_database_is_one_line_error(tmp_path):
     err = fails("char", "list", "--db", "nonsense://a@b/c")
     assert err.startswith("Error: cannot use the database URL 'nonsense://a@b/c'") and err.count("\n") == 1
