@@ -1,0 +1,200 @@
+"""A small SQL gateway, so that the roll use case and the scene hooks are written once.
+
+They are written as SQL text with ``:named`` parameters (the style both the standard library's sqlite3 and
+SQLAlchemy's ``text()`` accept) and run through one of two gateways:
+
+- :class:`SqliteGateway`, over a stdlib ``sqlite3`` connection: used by :func:`run_unit` when the store is
+  a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
+  costs more than twice the start-up of ``stkit --version``.
+- :class:`SessionGateway`, over a SQLAlchemy/sqlmodel Session: PostgreSQL, new or old databases (which
+  need alembic first), and callers that already hold a Session (extended actions and contests write the
+  roll, its log entry and the tally in ONE transaction).
+
+Rows the use cases edit are locked: on SQLite the whole transaction holds the write lock (``BEGIN
+IMMEDIATE``); on PostgreSQL the statement carries :attr:`Gateway.lock` (``FOR UPDATE``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from datetime import datetime
+from typing import Any, TypeVar
+
+from stkit.errors import StoreError
+
+_T = TypeVar("_T")
+
+
+class DuplicateRow(StoreError):
+    """An INSERT broke a unique key (the caller turns it into the rule's own refusal)."""
+
+
+class Gateway:
+    """SQL text with ``:named`` parameters in, plain tuples out. ``dialect`` is 'sqlite' or 'postgresql'."""
+
+    dialect = "sqlite"
+
+    @property
+    def lock(self) -> str:
+        """The row-lock suffix for a SELECT of rows about to be updated ('' on SQLite, whose write
+        transaction already locks the whole database)."""
+        return "" if self.dialect == "sqlite" else " FOR UPDATE"
+
+    def timestamp(self, value: datetime) -> object:
+        """A timezone-aware UTC datetime as a parameter, stored exactly as the ORM stores it (SQLite: the
+        text 'YYYY-MM-DD HH:MM:SS.ffffff' that SQLAlchemy's DateTime writes; PostgreSQL: timestamptz)."""
+        if self.dialect == "sqlite":
+            return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+        return value
+
+    def rows(self, sql: str, **params: Any) -> list[tuple]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def row(self, sql: str, **params: Any) -> tuple | None:
+        """The first row, or None."""
+        found = self.rows(sql, **params)
+        return tuple(found[0]) if found else None
+
+    def execute(self, sql: str, **params: Any) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def insert(self, sql: str, **params: Any) -> int:
+        """Run an INSERT (without RETURNING) and return the new row's id; DuplicateRow on a unique key."""
+        found = self.rows(sql + " RETURNING id", **params)
+        return int(found[0][0])
+
+    def changed(self, table: str, row_id: int) -> None:
+        """Tell the gateway a row was updated behind any object cache (the Session's identity map)."""
+
+
+def _is_unique_violation(exc: BaseException) -> bool:
+    orig = getattr(exc, "orig", exc)
+    state = getattr(orig, "sqlstate", None) or getattr(getattr(orig, "diag", None), "sqlstate", None)
+    return state == "23505" or "unique constraint failed" in str(orig).lower()
+
+
+class SqliteGateway(Gateway):
+    """Over a stdlib sqlite3 connection (in autocommit mode; :func:`run_unit` issues BEGIN/COMMIT)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def rows(self, sql: str, **params: Any) -> list[tuple]:
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except sqlite3.IntegrityError as exc:
+            if _is_unique_violation(exc):
+                raise DuplicateRow(str(exc)) from exc
+            raise
+
+    def execute(self, sql: str, **params: Any) -> None:
+        self.rows(sql, **params)
+
+
+class SessionGateway(Gateway):
+    """Over a SQLAlchemy/sqlmodel Session, inside the caller's transaction. Pending ORM changes are flushed
+    before each statement, and ORM objects of rows updated through the gateway are refreshed."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.dialect = session.get_bind().dialect.name
+
+    def _run(self, sql: str, params: dict) -> Any:
+        from sqlalchemy import text
+        from sqlalchemy.exc import IntegrityError
+
+        self.session.flush()
+        try:
+            return self.session.connection().execute(text(sql), params)
+        except IntegrityError as exc:
+            if _is_unique_violation(exc):
+                raise DuplicateRow(str(exc.orig)) from exc
+            raise
+
+    def rows(self, sql: str, **params: Any) -> list[tuple]:
+        return [tuple(r) for r in self._run(sql, params)]
+
+    def execute(self, sql: str, **params: Any) -> None:
+        self._run(sql, params)
+
+    def changed(self, table: str, row_id: int) -> None:
+        for obj in list(self.session.identity_map.values()):
+            if getattr(obj, "__tablename__", None) == table and getattr(obj, "id", None) == row_id:
+                self.session.refresh(obj)
+
+
+def as_gateway(session_or_gateway: Any) -> Gateway:
+    """A Gateway as is; a SQLAlchemy Session wrapped in a :class:`SessionGateway`."""
+    if isinstance(session_or_gateway, Gateway):
+        return session_or_gateway
+    return SessionGateway(session_or_gateway)
+
+
+# ------------------------------------------------------------------------------------- the SQLite fast path
+
+
+def fast_connection(db: str | None) -> sqlite3.Connection | None:
+    """A sqlite3 connection (autocommit mode, busy timeout, foreign keys on) when the store ``db`` (a path or
+    URL; None: $STKIT_DATABASE_URL or the data folder) is an existing SQLite file at the head schema
+    revision; else None (PostgreSQL, a file not created yet, an old schema, a URL with options)."""
+    from stkit.config import database_url, sqlite_path
+    from stkit.store.db import SQLITE_BUSY_TIMEOUT_MS, head_revisions
+
+    url = database_url(db)
+    path = sqlite_path(url)
+    if path is None or "?" in url or not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = NORMAL")  # as the engine sets it (the file is in WAL mode)
+        versions = {r[0] for r in conn.execute("SELECT version_num FROM alembic_version")}
+    except sqlite3.Error:
+        conn.close()
+        return None
+    if versions != head_revisions():
+        conn.close()
+        return None
+    return conn
+
+
+def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readonly: bool) -> _T:
+    """One transaction on ``conn``: BEGIN (IMMEDIATE for a write), ``work``, COMMIT; ROLLBACK on any error."""
+    try:
+        conn.execute("BEGIN" if readonly else "BEGIN IMMEDIATE")
+        result = work(SqliteGateway(conn))
+        conn.execute("COMMIT")
+        return result
+    except BaseException as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise StoreError(f"database error: {first}") from exc
+        raise
+
+
+def run_unit(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False, attempts: int = 8) -> _T:
+    """Run ``work(gateway)`` as one transaction on the store ``db`` and return its result.
+
+    A SQLite file at the head revision goes through sqlite3 (write transactions ``BEGIN IMMEDIATE``; a
+    'database is locked' reply runs the whole unit again, like :func:`stkit.store.db.run_transaction`);
+    anything else opens the store the normal way (migrating it if needed) and uses a SessionGateway.
+    Raises what ``work`` raises (nothing is written then) and StoreError for database errors."""
+    from stkit.store.db import with_retries
+
+    conn = fast_connection(db)
+    if conn is None:
+        from stkit.store.db import open_store, run_transaction
+
+        return run_transaction(open_store(db), lambda s: work(SessionGateway(s)), attempts=attempts, readonly=readonly)
+    with closing(conn):
+        return with_retries(lambda: _sqlite_once(conn, work, readonly), attempts=attempts)
