@@ -174,7 +174,7 @@ def roll(
     chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="The character's chronicle.")] = None,
     log_roll: Annotated[bool, typer.Option("--log", help="Store the roll in the roll log (always on with --char).")] = False,
     db: Annotated[
-        Optional[str], typer.Option("--db", help="Database file or URL for --char/--log (default: $STKIT_DATABASE_URL).")
+        Optional[str], typer.Option("--db", help="Database file or URL for --char/--log (default: $STKIT_DATABASE_URL, else stkit.sqlite in the user data folder).")
     ] = None,
     task: Annotated[
         Optional[str],
@@ -253,7 +253,7 @@ def multi(
     ] = None,
     chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="The character's chronicle.")] = None,
     db: Annotated[
-        Optional[str], typer.Option("--db", help="Database file or URL for --char (default: $STKIT_DATABASE_URL).")
+        Optional[str], typer.Option("--db", help="Database file or URL for --char (default: $STKIT_DATABASE_URL, else stkit.sqlite in the user data folder).")
     ] = None,
 ) -> None:
     """Several actions in one turn, with the multiple-action penalty.

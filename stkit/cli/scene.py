@@ -346,7 +346,7 @@ def extended_status_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Tally against target, every roll so far and who made it, the in-game time spent, and the exact chance
-    to finish within the next 1, 2, 4 and 8 rolls (when the odds engine is installed)."""
+    to finish within the next 1, 2, 4 and 8 rolls (exact, from the odds engine)."""
     from stkit.store.db import transaction
     from stkit.store.tracked import extended_status, get_action
 

@@ -44,6 +44,18 @@ MAX_TARGET = 100
 #: Largest pool x target an extended-action query takes: the exact chain's numbers grow with both, and so
 #: does the time (50 dice with target 100 at difficulty 10, a slow action, take a few seconds).
 MAX_EXTENDED_WORK = 5_000
+#: Under the ``reroll`` specialty each roll's list of results is longer and its denominator larger, so the
+#: exact chain is far slower: it takes targets up to this (1 die at difficulty 10 with target 100 took 12 s)...
+MAX_REROLL_TARGET = 40
+#: ...and pool x target up to this (5 dice with target 100 at difficulty 10 took 15 s; the cap keeps ~1 s).
+MAX_REROLL_EXTENDED_WORK = 500
+#: Teamwork adds every participant's roll exactly: the numbers grow with the dice of the whole team (two
+#: pools of 1000 at difficulty 10 took 4 s, three 25 s), so it takes this many dice in all...
+MAX_TEAMWORK_DICE = 1000
+#: ...(this many under the ``reroll`` specialty, whose rolls have longer lists of results)...
+MAX_TEAMWORK_REROLL_DICE = 300
+#: ...from at most this many participants (1000 participants of 1 die took 5 s).
+MAX_TEAMWORK_PARTICIPANTS = 100
 #: Most turns an extended-action query reports (and steps forward while looking for the median).
 MAX_TURNS = 200
 #: Under the ``reroll`` specialty the list of results stops once the chance of anything higher is below this.
@@ -53,7 +65,8 @@ TAIL_EPSILON = Fraction(1, 10**12)
 TURNS_EPSILON = Fraction(1, 10**4)
 
 __all__ = [
-    "MAX_TARGET", "MAX_TURNS", "MAX_EXTENDED_WORK", "TAIL_EPSILON", "TURNS_EPSILON", "RollOdds", "ExtendedOdds",
+    "MAX_TARGET", "MAX_TURNS", "MAX_EXTENDED_WORK", "MAX_REROLL_TARGET", "MAX_REROLL_EXTENDED_WORK",
+    "MAX_TEAMWORK_DICE", "MAX_TEAMWORK_REROLL_DICE", "MAX_TEAMWORK_PARTICIPANTS", "TAIL_EPSILON", "TURNS_EPSILON", "RollOdds", "ExtendedOdds",
     "ResistedOdds", "TeamworkOdds", "MultipleActionOdds", "ActionOdds", "roll_distribution", "p_extended", "p_resisted",
     "p_teamwork", "p_multiple", "validate_target",
 ]
@@ -519,7 +532,8 @@ def p_extended(
     MAX_TURNS. The mean and P(never) are exact solutions of the chain's equations, not sums of the list.
 
     Raises InvalidValue for a pool, difficulty, target, start or max_turns out of range, or when
-    ``pool * target`` exceeds MAX_EXTENDED_WORK (the exact chain would take too long).
+    ``pool * target`` exceeds MAX_EXTENDED_WORK (the exact chain would take too long); under the ``reroll``
+    specialty also when the target exceeds MAX_REROLL_TARGET or ``pool * target`` MAX_REROLL_EXTENDED_WORK.
     """
     validate_pool(pool)
     validate_difficulty(difficulty)
@@ -535,6 +549,12 @@ def p_extended(
         raise InvalidValue(
             f"dice pool {pool} with target {target} is too large for exact extended odds: pool x target must be "
             f"at most {MAX_EXTENDED_WORK} (here {pool * target})"
+        )
+    if rules.specialty is Specialty.REROLL and (target > MAX_REROLL_TARGET or pool * target > MAX_REROLL_EXTENDED_WORK):
+        raise InvalidValue(
+            f"dice pool {pool} with target {target} is too large for exact extended odds with the reroll specialty: "
+            f"the target must be at most {MAX_REROLL_TARGET} and pool x target at most {MAX_REROLL_EXTENDED_WORK} "
+            f"(here {pool * target})"
         )
     odds = _roll_odds(pool, difficulty, rules, bool(willpower), target)
     return _extended(odds, target, start, bool(botch_ends), max_turns)
@@ -798,11 +818,27 @@ def p_teamwork(
     against ``difficulty`` and the final results are added, as :func:`stkit.dice.actions.combine_teamwork`
     does, with and without "one botch spoils all". Source: Chapter Five, "Teamwork".
 
-    Raises InvalidValue for no participants, or a pool or difficulty out of range.
+    Raises InvalidValue for no participants, more than MAX_TEAMWORK_PARTICIPANTS, a pool or difficulty out
+    of range, or more than MAX_TEAMWORK_DICE dice in all (MAX_TEAMWORK_REROLL_DICE under the ``reroll``
+    specialty): the exact sums would take too long.
     """
     pools = list(pools)
     if not pools:
         raise InvalidValue("teamwork needs at least one participant's dice pool")
+    if len(pools) > MAX_TEAMWORK_PARTICIPANTS:
+        raise InvalidValue(
+            f"{len(pools)} participants is too many for exact teamwork odds; allowed: 1 to {MAX_TEAMWORK_PARTICIPANTS}"
+        )
+    for p in pools:
+        validate_pool(p)
+    _check_rules(rules)
+    limit = MAX_TEAMWORK_REROLL_DICE if rules.specialty is Specialty.REROLL else MAX_TEAMWORK_DICE
+    if sum(pools) > limit:
+        rerolls = " with the reroll specialty" if rules.specialty is Specialty.REROLL else ""
+        raise InvalidValue(
+            f"teamwork of {sum(pools)} dice in all is too large for exact odds{rerolls}: the pools may add up to "
+            f"at most {limit} dice"
+        )
     rolls = tuple(roll_distribution(p, difficulty, rules=rules) for p in pools)
     total: list[int] = [1]
     clean: list[int] = [1]

@@ -12,18 +12,61 @@ from typing import Any
 from stkit.errors import DataFileError
 
 
+#: Largest situation file read, in bytes: a combat, a turn's Moots or a game's Victory Piles fit in a few KB;
+#: a multi-megabyte file is a mistake and would only make the parser crawl.
+MAX_FILE_BYTES = 1_000_000
+#: Most values (mappings, lists, scalars) a file may hold once YAML aliases are expanded: a small file whose
+#: anchors are reused many times over (an "alias bomb") would otherwise make a resolver run for minutes.
+MAX_NODES = 100_000
+
+
 def load_yaml_mapping(path: str | Path) -> dict[str, Any]:
     """Read ``path`` with ``yaml.safe_load`` and return its top-level mapping.
 
-    Raises DataFileError when the file is missing, unreadable, not valid YAML (with line and column),
-    or its top level is not a mapping.
+    Raises DataFileError when the file is missing, unreadable, larger than MAX_FILE_BYTES, empty, not valid
+    YAML (with line and column), its top level is not a mapping, or it holds more than MAX_NODES values once
+    aliases are expanded.
     """
-    from stkit.tcg.common import read_yaml
+    from stkit.tcg.common import parse_yaml, read_text
 
-    data = read_yaml(path)
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        size = 0  # missing or unreadable: read_text names the problem
+    if size > MAX_FILE_BYTES:
+        raise DataFileError(f"{path}: the file is {size} bytes; a situation file may hold at most {MAX_FILE_BYTES} bytes")
+    text = read_text(path)
+    if not text.strip():
+        raise DataFileError(f"{path}: the file is empty; it must be a mapping of fields (see docs/tcg-resolvers.md)")
+    data = parse_yaml(text, path)
     if not isinstance(data, dict):
-        raise DataFileError(f"{path}: the top level must be a mapping of fields, got {type(data).__name__}")
+        raise DataFileError(f"{path}: the top level must be a mapping of fields, got {_kind(data)}")
+    _check_nodes(data, path)
     return data
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing (only comments or an empty document)"
+    return {list: "a list", str: "text", int: "a number", float: "a number", bool: "true/false"}.get(type(value), type(value).__name__)
+
+
+def _check_nodes(data: Any, path: str | Path) -> None:
+    """Count the values in ``data`` as the resolvers will walk them (aliases counted each time they are used)."""
+    count = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise DataFileError(
+                f"{path}: the file holds more than {MAX_NODES} values once its YAML aliases (*name) are expanded; "
+                "write the situation out plainly"
+            )
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
 
 
 class Fields:
