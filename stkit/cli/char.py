@@ -225,7 +225,8 @@ def new(
     json_out: JsonOpt = False,
 ) -> None:
     """Create a character. Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1,
-    Willpower 3 (full points). Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
+    Willpower 3, with full points: --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
+    Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
     from stkit.config import default_chronicle
     from stkit.errors import InvalidValue
     from stkit.store.sheet import Sheet
@@ -236,12 +237,13 @@ def new(
     sheet = Sheet(name=name.strip(), chronicle=default_chronicle(chronicle), player=player, concept=concept,
                   nature=nature, demeanor=demeanor, breed=lookup_breed(breed), auspice=lookup_auspice(auspice),
                   tribe=tribe, pack=pack)
-    warnings: list[str] = []
+    pairs: list[tuple[str, str]] = []
     for item in sets or []:
         trait, sep, value = item.partition("=")
         if not sep:
             raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
-        warnings += sheet.set_trait(trait, value.strip())[2]
+        pairs.append((trait, value.strip()))
+    warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
 
     def work(session):  # noqa: ANN001, ANN202
         from stkit.store.characters import create_character
@@ -301,22 +303,75 @@ def list_(
             for i, s in rows
         ]})
         return
-    from rich.table import Table
-
     from stkit.cli import render
 
     if not rows:
         render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
         return
-    t = Table(show_header=True, header_style="bold")
-    for col in ("Name", "Chronicle", "Player", "Breed / Auspice / Tribe", "Form", "Health", "Rage", "Gnosis", "Willpower"):
-        t.add_column(col)
+    from rich.console import Console
+
+    # A console of its own, sized now: the shared one keeps the width it was created with.
+    console = Console(highlight=False)
+    table = character_table(rows, console)
+    if table is not None:
+        console.print(table)
+        return
+    from rich.text import Text
+
+    for _, s in rows:  # too narrow for any table: three short lines per character
+        console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
+        console.print(f"  {s.form}, {s.health_level or 'unhurt'}")
+        console.print("  " + "  ".join(f"{p} {s.powers[p].temporary}/{s.powers[p].permanent}"
+                                       for p in ("Rage", "Gnosis", "Willpower")))
+
+
+def character_table(rows: list, console):  # noqa: ANN001, ANN201
+    """The `char list` table, fitted to the console's width without ever cutting a name; None when even
+    the narrowest table (name, health and points) is too wide.
+
+    The chronicle gets a column only when the characters come from several (else it is in the title).
+    Names, health and points never wrap; the Breed / Auspice / Tribe column wraps first, and when the
+    table still does not fit, the least needed columns are left out: Breed / Auspice / Tribe, then Player,
+    then Form, then Chronicle."""
+    from rich import box
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    chronicles = sorted({s.chronicle for _, s in rows})
+    cells = []
     for _, s in rows:
-        ident = " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-"
-        power = {p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")}
-        t.add_row(s.name, s.chronicle, s.player or "-", ident, s.form, s.health_level or "unhurt",
-                  power["Rage"], power["Gnosis"], power["Willpower"])
-    render.console().print(t)
+        cells.append({
+            "Name": s.name, "Chronicle": s.chronicle, "Player": s.player or "-",
+            "Breed / Auspice / Tribe": " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-",
+            "Form": s.form, "Health": s.health_level or "unhurt",
+            **{p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")},
+        })
+    columns = ["Name", "Chronicle", "Player", "Breed / Auspice / Tribe", "Form", "Health", "Rage", "Gnosis",
+               "Willpower"]
+    if len(chronicles) == 1:
+        columns.remove("Chronicle")
+    title = f"Chronicle: {chronicles[0]}" if len(chronicles) == 1 else None
+
+    def build(cols: list[str]) -> Table:
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
+                  collapse_padding=True, show_edge=False)
+        for c in cols:
+            if c == "Breed / Auspice / Tribe":  # wraps between words
+                t.add_column(c, min_width=max(len(w) for r in cells for w in r[c].split()))
+            else:  # never cut: as wide as the longest entry (folded only if the terminal is narrower still)
+                t.add_column(c, no_wrap=True, min_width=max(len(c), *(len(r[c]) for r in cells)), overflow="fold")
+        for r in cells:
+            t.add_row(*(r[c] for c in cols))
+        return t
+
+    unclamped = console.options.update_width(10_000)  # Measurement.get clamps to the width it is given
+    for drop in ("Breed / Auspice / Tribe", "Player", "Form", "Chronicle", None):
+        table = build(columns)
+        if Measurement.get(console, unclamped, table).minimum <= console.width:
+            return table
+        if drop in columns:
+            columns.remove(drop)
+    return None
 
 
 @char_app.command("set")

@@ -465,7 +465,8 @@ def multi_cmd(
     if as_json:
         actions = []
         for i, a in enumerate(multi.actions, 1):
-            item = {"action": i, "declared_pool": a.declared_pool, "penalty": a.penalty, "pool": a.pool,
+            # the penalty can exceed the pool; the dice left are then none, never a negative number
+            item = {"action": i, "declared_pool": a.declared_pool, "penalty": a.penalty, "pool": max(a.pool, 0),
                     "possible": a.possible}
             if a.odds is not None:
                 item.update({"p_botch": float(a.odds.p_botch), "p_failure": float(a.odds.p_failure),
@@ -487,7 +488,7 @@ def multi_cmd(
     table.add_column("", no_wrap=True)
     for i, a in enumerate(multi.actions, 1):
         if a.odds is None:
-            table.add_row(str(i), str(a.declared_pool), str(a.pool), "-", "-",
+            table.add_row(str(i), str(a.declared_pool), str(max(a.pool, 0)), "-", "-",
                           "[dim]impossible[/]", "-", *(["-"] if exact else []), "")
             continue
         o = a.odds

@@ -235,11 +235,14 @@ def _health_data(s: Sheet) -> dict:
 
 
 def damage(session: Session, name: str, n: int, kind: str = "bashing", *, chronicle: str | None = None) -> Edit:
-    """Mark ``n`` health levels of damage of ``kind`` (bashing, lethal, aggravated)."""
+    """Mark ``n`` health levels of damage of ``kind`` (bashing, lethal, aggravated); see
+    :meth:`Sheet.take_damage`. The summary says how many levels were taken when some had nowhere to go."""
     def change(s: Sheet) -> Edit:
-        warnings = s.damage(n, kind)
-        return Edit(s, f"{s.name} takes {n} {kind.lower()}: {s.health_level or 'unhurt'}"
-                    + (f", -{s.wound_penalty} dice" if s.wound_penalty else ""), warnings, _health_data(s))
+        done = s.take_damage(n, kind)
+        took = f"{done.taken} of {n}" if done.lost else str(n)
+        return Edit(s, f"{s.name} takes {took} {done.kind}: {s.health_level or 'unhurt'}"
+                    + (f", -{s.wound_penalty} dice" if s.wound_penalty else ""), done.warnings(s.name),
+                    _health_data(s) | {"damage": done.to_dict()})
 
     return edit_character(session, name, chronicle, change)
 

@@ -38,6 +38,52 @@ class Track:
         return {"permanent": self.permanent, "temporary": self.temporary}
 
 
+def _levels(n: int) -> str:
+    return f"{n} level{'s' if n != 1 else ''}"
+
+
+@dataclass
+class DamageTaken:
+    """What :meth:`Sheet.take_damage` did: ``marked`` empty levels filled, ``upgraded`` lighter levels turned
+    into ``kind`` (by the kind they were), ``lost`` levels that had nowhere to go."""
+
+    requested: int
+    kind: str
+    marked: int = 0
+    upgraded: dict[str, int] = field(default_factory=dict)
+    lost: int = 0
+    was_incapacitated: bool = False
+    incapacitated: bool = False
+
+    @property
+    def taken(self) -> int:
+        """Levels that changed the health track (marked or upgraded)."""
+        return self.marked + sum(self.upgraded.values())
+
+    def warnings(self, name: str) -> list[str]:
+        """Plain sentences for what did not simply fill empty levels, and for being Incapacitated."""
+        out = []
+        for lighter, count in self.upgraded.items():
+            out.append(f"{_levels(count)} of {lighter} damage became {self.kind}: all seven health levels were "
+                       f"filled, and worse damage replaces lighter damage")
+        holding = {"aggravated": "aggravated damage", "lethal": "lethal or aggravated damage",
+                   "bashing": "damage"}[self.kind]
+        if self.lost and self.taken:  # only a full track (so Incapacitated) turns damage away
+            out.append(f"{self.taken} of {_levels(self.requested)} of {self.kind} damage taken: {name} is "
+                       f"Incapacitated; {self.lost} more had nowhere to go (all seven health levels now hold "
+                       f"{holding})")
+        elif self.lost:
+            out.append(f"the {_levels(self.requested)} of {self.kind} damage had nowhere to go: all seven "
+                       f"health levels already held {holding}; {name} is Incapacitated")
+        elif self.incapacitated:
+            out.append(f"{name} {'is still' if self.was_incapacitated else 'is now'} Incapacitated")
+        return out
+
+    def to_dict(self) -> dict:
+        return {"requested": self.requested, "kind": self.kind, "taken": self.taken, "marked": self.marked,
+                "upgraded": dict(self.upgraded), "lost": self.lost}
+
+
 @dataclass
 class Sheet:
     """One character. Names of traits are display names ('Animal Ken'); only non-zero Abilities are kept."""
@@ -120,10 +166,15 @@ class Sheet:
         return self.xp_total - self.xp_spent
 
     # ----- editing -----------------------------------------------------------------------------------------
-    def set_trait(self, text: str, value: str | int, *, custom: bool = False) -> tuple[T.TraitRef, object, list[str]]:
+    def set_trait(self, text: str, value: str | int, *, custom: bool = False,
+                  fill_points: bool = False) -> tuple[T.TraitRef, object, list[str]]:
         """Set a trait from text (see :func:`stkit.store.traits.resolve_settable`). Returns (trait, new value,
         warnings). Ratings are checked against their range; a value of 0 removes Abilities, Backgrounds and
-        entries. ``custom=True`` makes an unknown name a custom Ability. Raises InvalidValue."""
+        entries. ``custom=True`` makes an unknown name a custom Ability. Raises InvalidValue.
+
+        A new Rage, Gnosis or Willpower rating leaves the points alone (``char set`` on a character in
+        play), except that Willpower and Gnosis points are lowered to a lowered rating (they never exceed
+        it). ``fill_points=True`` (a sheet being created) sets the points to the new rating instead."""
         warnings: list[str] = []
         try:
             ref = T.resolve_settable(
@@ -174,7 +225,9 @@ class Sheet:
         elif ref.kind == "power":
             track = self.powers[ref.name]
             track.permanent = n
-            if ref.name != "Rage" and track.temporary > n:
+            if fill_points:
+                track.temporary = n
+            elif ref.name != "Rage" and track.temporary > n:
                 track.temporary = n
                 warnings.append(f"{ref.name} points lowered to the new rating {n}")
             elif ref.name == "Rage" and track.temporary > n:
@@ -186,6 +239,29 @@ class Sheet:
         elif ref.kind == "rank":
             self.rank = n
         return ref, n, warnings
+
+    def set_new_traits(self, items: list[tuple[str, str | int]], *, custom: bool = False) -> list[str]:
+        """Set the traits of a sheet being created (``char new --set TRAIT=VALUE ...``); returns the warnings.
+
+        A new sheet starts with full points (stkit's choice, see docs/characters.md), so a Rage, Gnosis or
+        Willpower rating set here also sets its points to the rating, unless the points are given too
+        (``"Willpower points"=2``): those are applied after every rating, whatever the order they were
+        given in, and checked against the new rating. Raises InvalidValue for the first bad item."""
+        ratings: list[tuple[str, str | int]] = []
+        points: list[tuple[str, str | int]] = []
+        for text, value in items:
+            try:
+                kind = T.resolve_settable(text, custom_abilities=tuple(self.custom_abilities),
+                                          backgrounds=tuple(self.backgrounds)).kind
+            except InvalidValue:
+                kind = None  # set_trait raises it again (or makes a custom Ability), in order
+            (points if kind == "power_points" else ratings).append((text, value))
+        warnings: list[str] = []
+        for text, value in ratings:
+            warnings += self.set_trait(text, value, custom=custom, fill_points=True)[2]
+        for text, value in points:
+            warnings += self.set_trait(text, value, custom=custom)[2]
+        return warnings
 
     def spend(self, power: str, n: int = 1) -> Track:
         """Spend ``n`` (>= 1) temporary points of Rage, Gnosis or Willpower.
@@ -215,26 +291,35 @@ class Sheet:
         track.temporary = max(track.temporary, target)
         return track, warnings
 
-    def damage(self, n: int, kind: str = "bashing") -> list[str]:
-        """Take ``n`` (>= 1) health levels of ``kind`` damage. Seven levels at most: past Incapacitated,
-        worse damage replaces lighter damage and the rest is lost (a warning says so)."""
+    def take_damage(self, n: int, kind: str = "bashing") -> DamageTaken:
+        """Take ``n`` (>= 1) health levels of ``kind`` damage and report what happened to each level.
+
+        Rules (docs/characters.md, "Health"; stkit's health track follows the character-store issue): each
+        level fills the next empty health level (seven at most); once all seven are filled, a level of worse
+        damage turns the lightest filled level into ``kind`` (aggravated beats lethal beats bashing), and a
+        level that finds nothing lighter to replace has nowhere to go and is lost.
+        Raises InvalidValue for a bad kind or ``n`` below 1."""
         kind = damage_type(kind)
         _positive(n, "health levels of damage")
-        warnings = []
+        report = DamageTaken(requested=n, kind=kind, was_incapacitated=self.incapacitated)
         for _ in range(n):
             if self.damage_boxes < len(HEALTH_LEVELS):
                 self.health[kind] += 1
+                report.marked += 1
                 continue
             lighter = [d for d in reversed(T.DAMAGE_TYPES) if self.health[d] and _worse(kind, d)]
-            if lighter:
-                self.health[lighter[0]] -= 1
-                self.health[kind] += 1
-            else:
-                warnings.append("all seven health levels are already filled: the extra damage has no room")
+            if not lighter:
+                report.lost = n - report.taken
                 break
-        if self.incapacitated:
-            warnings.append(f"{self.name} is Incapacitated")
-        return warnings
+            self.health[lighter[0]] -= 1
+            self.health[kind] += 1
+            report.upgraded[lighter[0]] = report.upgraded.get(lighter[0], 0) + 1
+        report.incapacitated = self.incapacitated
+        return report
+
+    def damage(self, n: int, kind: str = "bashing") -> list[str]:
+        """:meth:`take_damage`, returning only the warnings (see :meth:`DamageTaken.warnings`)."""
+        return self.take_damage(n, kind).warnings(self.name)
 
     def heal(self, n: int, kind: str | None = None) -> int:
         """Heal up to ``n`` (>= 1) levels of ``kind`` (default: the lightest damage first). Returns levels healed."""
@@ -408,7 +493,8 @@ class _SheetReader:
             s.renown[r] = self.track(v, f"renown.{k}", allow_over=True)
         for p in T.POWERS:
             if p.lower() in data:
-                s.powers[p] = self.track(data[p.lower()], p.lower(), allow_over=p == "Rage")
+                s.powers[p] = self.track(data[p.lower()], p.lower(), allow_over=p == "Rage",
+                                         default=DEFAULT_POWERS[p])
         health = self.mapping(data.get("health"), "health")
         for k, v in health.items():
             d = str(k).strip().lower()
@@ -437,7 +523,9 @@ class _SheetReader:
             })
         return s
 
-    def track(self, value: object, where: str, *, allow_over: bool) -> Track:
+    def track(self, value: object, where: str, *, allow_over: bool, default: int = 0) -> Track:
+        """A rating and its points: ``5`` (both), or ``{permanent: 5, temporary: 3}``. Points left out are the
+        rating (a sheet starts with full points); a rating left out is ``default`` (stkit's default)."""
         if isinstance(value, int) and not isinstance(value, bool):
             n = self.rating(value, where, 0, T.MAX_POWER)
             return Track(n, n)
@@ -445,7 +533,7 @@ class _SheetReader:
         extra = [x for x in v if x not in ("permanent", "temporary")]
         if extra:
             raise self.fail(f"{where}.{extra[0]}", "unknown field; allowed: permanent, temporary")
-        perm = self.rating(v.get("permanent", 0), f"{where}.permanent", 0, T.MAX_POWER)
+        perm = self.rating(v.get("permanent", default), f"{where}.permanent", 0, T.MAX_POWER)
         temp = self.rating(v.get("temporary", perm), f"{where}.temporary", 0, 99 if allow_over else perm)
         return Track(perm, temp)
 
@@ -493,4 +581,4 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
-__all__ = ["HEALTH_LEVELS", "FORM_NAMES", "Sheet", "Track", "damage_type"]
+__all__ = ["HEALTH_LEVELS", "FORM_NAMES", "DamageTaken", "Sheet", "Track", "damage_type"]

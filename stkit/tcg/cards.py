@@ -144,6 +144,11 @@ class CardError(InvalidValue):
     """A card value is invalid; the importer adds the file and place to the message."""
 
 
+#: Largest number a card field takes: printed stats are small; a bigger one is a typo (and a 5,000-digit
+#: string would not even convert).
+MAX_CARD_NUMBER = 999
+
+
 def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
@@ -157,11 +162,16 @@ def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
         s = value.strip()
         if not re.fullmatch(r"[+-]?\d+", s):
             raise CardError(f"field '{name}': {value!r} is not a whole number" + (" or X" if allow_x else ""))
+        if len(s.lstrip("+-").lstrip("0")) > len(str(MAX_CARD_NUMBER)):
+            raise CardError(f"field '{name}': {s[:20]}{'...' if len(s) > 20 else ''} is above {MAX_CARD_NUMBER} "
+                            f"(allowed 0 to {MAX_CARD_NUMBER})")
         value = int(s)
     if not isinstance(value, int):
         raise CardError(f"field '{name}': {value!r} is not a whole number")
     if value < 0:
         raise CardError(f"field '{name}': {value} is below 0 (allowed 0 or more)")
+    if value > MAX_CARD_NUMBER:
+        raise CardError(f"field '{name}': {value} is above {MAX_CARD_NUMBER} (allowed 0 to {MAX_CARD_NUMBER})")
     return value
 
 
@@ -235,6 +245,25 @@ def _options(value: Any, name: str) -> list[dict[str, Any]]:
     return out
 
 
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _refuse_control_characters(value: Any, name: str) -> None:
+    """Refuse control characters (ESC, BEL, ...) anywhere in a card's text: printed later, they would drive
+    the reader's terminal (clear it, retitle it). Tabs and line breaks are text and stay allowed."""
+    if isinstance(value, str):
+        found = _CONTROL_RE.search(value)
+        if found:
+            raise CardError(f"field '{name or 'name'}': control character {found.group()!r} is not allowed in card text")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_control_characters(key, name)
+            _refuse_control_characters(item, f"{name}.{key}" if name else str(key))
+    elif isinstance(value, list):
+        for item in value:
+            _refuse_control_characters(item, name)
+
+
 def card_from_mapping(raw: dict[str, Any], known_keywords: frozenset[str] | None = KNOWN_KEYWORDS) -> Card:
     """Validate one card mapping in stkit's schema and build a Card.
 
@@ -243,6 +272,7 @@ def card_from_mapping(raw: dict[str, Any], known_keywords: frozenset[str] | None
     """
     if not isinstance(raw, dict):
         raise CardError(f"a card must be a mapping of fields, got {type(raw).__name__}")
+    _refuse_control_characters(raw, "")
     unknown = sorted(str(k) for k in set(raw) - set(FIELD_NAMES))
     if unknown:
         raise CardError(f"unknown field(s) {', '.join(unknown)}")
@@ -342,6 +372,8 @@ def _cards_from_items(path: Path, items: Any, extra_keywords: Iterable[str], whe
             cards.append(card_from_mapping(raw, known))
         except CardError as exc:
             label = raw.get("name") if isinstance(raw, dict) else None
+            if isinstance(label, str) and _CONTROL_RE.search(label):
+                label = repr(label)  # never echo raw control characters to the terminal
             place = where_fmt(i) + (f" ({label})" if isinstance(label, str) else "")
             problems.append(f"{path}: {place}: {exc}")
         if progress and (i % 200 == 0 or i == total - 1):
@@ -378,8 +410,25 @@ def parse_json(path: Path, text: str, progress: Progress | None = None) -> Parse
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataFileError(f"{path}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:
+        # a number with thousands of digits (Python converts at most 4300) or lists nested thousands deep
+        problem = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise DataFileError(f"{path}: malformed JSON: {problem}") from None
     items, extra = _split_document(path, data)
     return ParsedFile(str(path), "json", _cards_from_items(path, items, extra, lambda i: f"card {i + 1}", progress))
+
+
+def _csv_rows(reader: csv.DictReader, path: Path) -> Iterable[dict[str, Any]]:
+    """The rows of ``reader``; a malformed row raises DataFileError naming the line."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise DataFileError(f"{path}: line {max(reader.line_num, 2)}: malformed CSV: {exc} "
+                                "(a double quote left open?)") from None
+        yield row
 
 
 def parse_csv(path: Path, text: str, progress: Progress | None = None) -> ParsedFile:
@@ -387,13 +436,20 @@ def parse_csv(path: Path, text: str, progress: Progress | None = None) -> Parsed
 
     Side and option fields are not available in CSV (use YAML/JSON). Cohorts: ``Tribe=1;Tribe=2``.
     """
-    reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
+    # strict: a quote left open (which would swallow every following row into one field) is an error
+    reader = csv.DictReader(io.StringIO(text), strict=True)
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as exc:
+        raise DataFileError(f"{path}: line {reader.line_num}: malformed CSV: {exc}") from None
     bad = [h for h in header if h not in FIELD_NAMES]
     if bad:
         raise DataFileError(f"{path}: line 1: unknown column(s) {', '.join(bad)}")
     items = []
-    for row in reader:
+    for row in _csv_rows(reader, path):
+        if any("\n" in v or "\r" in v for v in row.values() if isinstance(v, str)):
+            raise DataFileError(f"{path}: line {reader.line_num}: a value spans several lines (a double quote "
+                                'left open?); write "" for a quote inside a quoted value')
         item: dict[str, Any] = {k: v for k, v in row.items() if k is not None and v not in (None, "")}
         if None in row:
             raise DataFileError(f"{path}: line {reader.line_num}: more values than header columns")

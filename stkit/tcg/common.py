@@ -66,6 +66,10 @@ def parse_yaml(text: str, path: str | Path) -> Any:
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise DataFileError(f"{path}: malformed YAML{where}: {problem}") from None
+    except (ValueError, OverflowError, RecursionError) as exc:
+        # PyYAML's constructors raise these for values it parsed but cannot build, such as a number with
+        # thousands of digits (Python refuses to convert more than 4300)
+        raise DataFileError(f"{path}: a value cannot be read: {str(exc).split(';')[0]}") from None
 
 
 def read_yaml(path: str | Path) -> Any:

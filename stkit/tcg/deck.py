@@ -87,11 +87,19 @@ class DeckReport:
         return {"legal": self.legal, "violations": [{"rule": v.rule, "message": v.message} for v in self.violations]}
 
 
+#: Most copies one card line may ask for: the rules allow 2 or 3, so anything near this is a typo; the
+#: check keeps absurd counts readable.
+MAX_COPIES = 999
+#: Most card lines a deck list may have: real decks list well under 200; each unknown name costs a fuzzy
+#: search, so 100,000 junk lines took 25 s before this cap.
+MAX_DECK_LINES = 2000
+
+
 def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
     """Parse deck-list text (format in the module docstring).
 
-    Raises DataFileError naming the file and line for a card line before any section, an unknown header
-    or a count of 0.
+    Raises DataFileError naming the file and line for a card line before any section, an unknown header,
+    a count of 0 or above MAX_COPIES, or more than MAX_DECK_LINES card lines.
     """
     deck = DeckList(path)
     section: str | None = None
@@ -119,10 +127,19 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
             raise DataFileError(f"{path}: line {n}: card line before any section header (Tribe:, Pack:, "
                                 f"Sept deck:, Combat deck:)")
         m = _LINE_RE.match(line)
-        count = int(m.group(1)) if m.group(1) else 1
+        digits = (m.group(1) or "1").lstrip("0") or "0"
+        if len(digits) > len(str(MAX_COPIES)):  # also spares int() a 5,000-digit string
+            raise DataFileError(f"{path}: line {n}: a count of {digits[:20]}{'...' if len(digits) > 20 else ''} "
+                                f"copies is absurd; allowed 1 to {MAX_COPIES}")
+        count = int(digits)
         if count < 1:
             raise DataFileError(f"{path}: line {n}: a count must be 1 or more, got {count}")
+        if count > MAX_COPIES:
+            raise DataFileError(f"{path}: line {n}: a count of {count} copies is absurd; allowed 1 to {MAX_COPIES}")
         deck.lines.append(DeckLine(section, count, m.group(2), n))
+        if len(deck.lines) > MAX_DECK_LINES:
+            raise DataFileError(f"{path}: line {n}: more than {MAX_DECK_LINES} card lines; a deck list is far "
+                                "shorter (is this the right file?)")
     return deck
 
 

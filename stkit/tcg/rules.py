@@ -433,7 +433,9 @@ def define(term: str, glossary: Iterable[GlossaryTerm] | None = None) -> Glossar
     terms = tuple(glossary) if glossary is not None else _glossary()
     key = normalize_name(term)
     if not key:
-        raise InvalidValue("term is empty; give a glossary word such as 'Auspice'")
+        if not str(term).strip():
+            raise InvalidValue("term is empty; give a glossary word such as 'Auspice'")
+        raise InvalidValue(f"term {term!r} has no letters or digits to look up; give a glossary word such as 'Auspice'")
     names: dict[str, GlossaryTerm] = {}
     for t in terms:
         for name in (t.term, *t.aliases):

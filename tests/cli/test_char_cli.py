@@ -59,7 +59,7 @@ def test_new_show_list(db_url):
 def test_set_spend_regain_damage_heal_shift_xp(db_url):
     ok("char", "new", "Flashburn", "--set", "Dexterity=3", "--set", "Firearms=2", "--set", "Willpower=4")
     assert js("char", "set", "Flashburn", "primal urge", "3")["value"] == 3
-    assert js("char", "spend", "Flashburn", "willpower", "2")["temporary"] == 1
+    assert js("char", "spend", "Flashburn", "willpower", "2")["temporary"] == 2  # created with 4 of 4
     assert js("char", "regain", "Flashburn", "willpower", "9")["temporary"] == 4
     rage = js("char", "regain", "Flashburn", "rage", "2")
     assert rage["temporary"] == 3 and "exceed" in rage["warnings"][0]
@@ -267,3 +267,124 @@ def test_db_option_creates_the_folder(tmp_path):
     ok("char", "new", "Archibald", "--db", str(db))
     assert db.is_file()
     assert [c["name"] for c in js("char", "list", "--db", str(db))["characters"]] == ["Archibald"]
+
+
+# ----- regressions from the new-user trial -------------------------------------------------------------------
+def test_new_with_a_rating_starts_with_full_points(db_url):
+    ok("char", "new", "Runs-Through-Rain", "--set", "Willpower=5", "--set", "Rage=4", "--set", "Gnosis=2")
+    sheet = js("char", "show", "Runs-Through-Rain")
+    assert (sheet["willpower"], sheet["rage"], sheet["gnosis"]) == (
+        {"permanent": 5, "temporary": 5}, {"permanent": 4, "temporary": 4}, {"permanent": 2, "temporary": 2})
+    assert "Runs-Through-Rain spends 1 Willpower: 4/5 left" in ok("char", "spend", "Runs-Through-Rain", "willpower")
+    # points given as well win, whatever the order
+    ok("char", "new", "Sam", "--set", "Willpower points=2", "--set", "Willpower=5")
+    assert js("char", "show", "Sam")["willpower"] == {"permanent": 5, "temporary": 2}
+    assert js("char", "new", "Low", "--set", "Willpower=1")["warnings"] == []
+
+
+def test_set_on_a_character_in_play_keeps_points_and_clamps(db_url):
+    ok("char", "new", "Weston")  # Willpower 3/3
+    assert js("char", "set", "Weston", "Willpower", "6")["warnings"] == []
+    assert js("char", "show", "Weston")["willpower"] == {"permanent": 6, "temporary": 3}
+    edit = js("char", "set", "Weston", "Willpower", "2")
+    assert edit["warnings"] == ["Willpower points lowered to the new rating 2"]
+    assert js("char", "show", "Weston")["willpower"] == {"permanent": 2, "temporary": 2}
+
+
+def test_import_without_points_gives_full_points(db_url, tmp_path):
+    (tmp_path / "a.yaml").write_text("name: A\nwillpower: {permanent: 7}\ngnosis: 4\n")
+    ok("char", "import", str(tmp_path / "a.yaml"))
+    sheet = js("char", "show", "A")
+    assert (sheet["willpower"], sheet["gnosis"]) == ({"permanent": 7, "temporary": 7}, {"permanent": 4, "temporary": 4})
+
+
+def test_damage_past_incapacitated_says_what_happened(db_url):
+    ok("char", "new", "Archibald")
+    out = ok("char", "damage", "Archibald", "9", "--type", "aggravated")
+    assert out.splitlines() == [
+        "Archibald takes 7 of 9 aggravated: Incapacitated",
+        "Warning: 7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
+        "(all seven health levels now hold aggravated damage)",
+    ]
+    assert "already filled" not in out
+    data = js("char", "damage", "Archibald", "1")
+    assert data["damage"] == {"requested": 1, "kind": "bashing", "taken": 0, "marked": 0, "upgraded": {}, "lost": 1}
+    assert data["summary"] == "Archibald takes 0 of 1 bashing: Incapacitated"
+    assert data["warnings"] == ["the 1 level of bashing damage had nowhere to go: all seven health levels already "
+                                "held damage; Archibald is Incapacitated"]
+
+
+def list_at(columns: int) -> list[str]:
+    result = runner.invoke(app, ["char", "list"], env={"NO_COLOR": "1", "COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    return [ln.rstrip() for ln in result.stdout.splitlines()]
+
+
+NAMES = ["Archibald", "Ears-of-the-Wind", "Flashburn", "Paper Clip", "Red-of-Teeth", "Shadow-in-the-Wood", "Weston"]
+
+
+def test_list_fits_80_columns_without_cutting_names(examples):
+    lines = list_at(80)
+    assert max(map(len, lines)) <= 80 and "…" not in "\n".join(lines)
+    assert lines[0] == "Chronicle: default"  # one chronicle: a title, not a column
+    header = next(ln for ln in lines if ln.startswith("Name"))
+    for col in ("Player", "Form", "Health", "Rage", "Gnosis", "Willpower"):
+        assert col in header
+    rows = [ln for ln in lines if ln.split("  ")[0] in NAMES]
+    assert [r.split("  ")[0] for r in rows] == NAMES
+    assert rows[0].split() == ["Archibald", "Kyle", "-", "Homid", "unhurt", "1/1", "1/1", "3/3"]
+    # Breed / Auspice / Tribe wraps between words instead of being cut
+    assert any("Theurge /" in ln for ln in lines) and any("Bone Gnawer" in ln for ln in lines)
+
+
+def test_list_drops_less_needed_columns_when_narrow(examples):
+    for columns, gone in ((66, {"Breed"}), (60, {"Breed", "Player"}), (52, {"Breed", "Player", "Form"})):
+        lines = list_at(columns)
+        header = next(ln for ln in lines if ln.startswith("Name"))
+        assert all(col not in header for col in gone), (columns, header)
+        assert "Health" in header and "Willpower" in header
+        assert [ln.split("  ")[0] for ln in lines if ln.split("  ")[0] in NAMES] == NAMES
+        assert "…" not in "\n".join(lines)
+        assert max(map(len, lines)) <= columns
+    # narrower than any table: one line per character, names whole
+    result = runner.invoke(app, ["char", "list"], env={"NO_COLOR": "1", "COLUMNS": "40"})
+    lines = [ln.rstrip() for ln in result.stdout.splitlines()]
+    assert lines[:3] == ["Archibald (default)", "  Homid, unhurt", "  Rage 1/1  Gnosis 1/1  Willpower 3/3"]
+    assert lines[::3] == [f"{n} (default)" for n in NAMES]
+    assert max(map(len, lines)) <= 40
+
+
+def test_list_shows_the_chronicle_column_for_several(examples):
+    ok("char", "new", "Shadow-in-the-Wood", "--chronicle", "vegas")
+    lines = list_at(100)
+    assert not lines[0].startswith("Chronicle:")
+    header = next(ln for ln in lines if ln.startswith("Name"))
+    assert header.split()[:2] == ["Name", "Chronicle"] and any("vegas" in ln for ln in lines)
+    assert sum(ln.startswith("Shadow-in-the-Wood") for ln in lines) == 2
+
+
+def test_list_at_80_columns_as_a_subprocess(tmp_path):
+    db = str(tmp_path / "troupe.sqlite")
+    sub("char", "import", str(EXAMPLES), "--db", db)
+    sub("char", "new", "Runs-Through-Rain", "--set", "Willpower=5", "--db", db)
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="80")
+    p = subprocess.run([sys.executable, "-m", "stkit", "char", "list", "--db", db], capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert max(len(ln.rstrip()) for ln in lines) <= 80 and "…" not in p.stdout
+    row = next(ln for ln in lines if ln.startswith("Runs-Through-Rain "))
+    assert row.split()[-1] == "5/5"  # full points at creation
+    for name in NAMES:
+        assert any(ln.startswith(name + " ") for ln in lines), name
+
+
+def test_damage_message_as_a_subprocess(tmp_path):
+    db = str(tmp_path / "troupe.sqlite")
+    sub("char", "import", str(EXAMPLES / "archibald.yaml"), "--db", db)
+    p = sub("char", "damage", "Archibald", "9", "--type", "aggravated", "--db", db)
+    assert p.stdout.splitlines() == [
+        "Archibald takes 7 of 9 aggravated: Incapacitated",
+        "Warning: 7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
+        "(all seven health levels now hold aggravated damage)",
+    ]

@@ -214,3 +214,82 @@ def test_from_dict_errors_name_field_and_range():
         Sheet.from_dict({"name": "A", "willpower": {"permanent": 5, "temporary": 6}}, source="x.yaml")
     with pytest.raises(DataFileError, match="unknown field"):
         Sheet.from_dict({"name": "A", "strenght": 3}, source="x.yaml")
+
+
+# ----- regressions from the new-user trial -------------------------------------------------------------------
+def test_rating_set_at_creation_comes_with_full_points():
+    s = Sheet(name="Runs-Through-Rain")
+    assert s.set_new_traits([("Willpower", "5"), ("rage", "4"), ("Gnosis", "2"), ("Dexterity", "4")]) == []
+    assert {p: (t.permanent, t.temporary) for p, t in s.powers.items()} == {
+        "Rage": (4, 4), "Gnosis": (2, 2), "Willpower": (5, 5)}
+    low = Sheet(name="Low")
+    assert low.set_new_traits([("Willpower", "1"), ("Rage", "0")]) == []  # no "points lowered" warnings
+    assert (low.powers["Willpower"].temporary, low.powers["Rage"].temporary) == (1, 0)
+
+
+def test_points_given_at_creation_win_whatever_the_order():
+    s = Sheet(name="A")
+    s.set_new_traits([("Willpower points", "2"), ("Willpower", "5"), ("Gnosis", "6"), ("Gnosis points", "6")])
+    assert (s.powers["Willpower"].permanent, s.powers["Willpower"].temporary) == (5, 2)
+    assert (s.powers["Gnosis"].permanent, s.powers["Gnosis"].temporary) == (6, 6)
+    with pytest.raises(InvalidValue, match="0 to 4"):
+        Sheet(name="B").set_new_traits([("Willpower", "4"), ("Willpower points", "5")])
+    with pytest.raises(InvalidValue, match="Dexterty"):
+        Sheet(name="C").set_new_traits([("Dexterty", "3")])
+
+
+def test_char_set_rating_keeps_points_but_clamps_willpower_and_gnosis():
+    s = Sheet(name="A")  # Willpower 3/3, Gnosis 1/1, Rage 1/1
+    s.set_trait("Willpower", 5)
+    assert (s.powers["Willpower"].permanent, s.powers["Willpower"].temporary) == (5, 3)  # raised: points kept
+    s.set_trait("Willpower points", 5)
+    _, _, warnings = s.set_trait("Willpower", 2)
+    assert s.powers["Willpower"].temporary == 2 and warnings == ["Willpower points lowered to the new rating 2"]
+    s.set_trait("Gnosis", 4)
+    s.set_trait("Gnosis points", 4)
+    s.set_trait("Gnosis", 0)
+    assert (s.powers["Gnosis"].permanent, s.powers["Gnosis"].temporary) == (0, 0)
+    s.set_trait("Rage", 5)
+    s.set_trait("Rage points", 5)
+    _, _, warnings = s.set_trait("Rage", 2)
+    assert s.powers["Rage"].temporary == 5 and "exceed" in warnings[0]  # Rage may stay above
+
+
+def test_file_points_left_out_are_the_rating():
+    s = Sheet.from_dict({"name": "A", "willpower": {"permanent": 6}, "gnosis": 4, "rage": {"permanent": 3}})
+    assert {p: (t.permanent, t.temporary) for p, t in s.powers.items()} == {
+        "Rage": (3, 3), "Gnosis": (4, 4), "Willpower": (6, 6)}
+    # a rating left out is stkit's default, not 0 (points alone used to be refused as "outside 0 to 0")
+    t = Sheet.from_dict({"name": "B", "willpower": {"temporary": 2}, "gnosis": {"temporary": 1}})
+    assert (t.powers["Willpower"].permanent, t.powers["Willpower"].temporary) == (3, 2)
+    assert (t.powers["Gnosis"].permanent, t.powers["Gnosis"].temporary) == (1, 1)
+
+
+def test_damage_past_the_seventh_level_is_reported_truthfully():
+    s = Sheet(name="Archibald")
+    done = s.take_damage(9, "aggravated")
+    assert (done.marked, done.upgraded, done.lost, done.taken) == (7, {}, 2, 7)
+    assert s.health == {"aggravated": 7, "lethal": 0, "bashing": 0}
+    assert done.warnings("Archibald") == [
+        "7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
+        "(all seven health levels now hold aggravated damage)"]
+    again = s.take_damage(1, "lethal")
+    assert (again.taken, again.lost) == (0, 1)
+    assert again.warnings("Archibald") == [
+        "the 1 level of lethal damage had nowhere to go: all seven health levels already held lethal or "
+        "aggravated damage; Archibald is Incapacitated"]
+
+
+def test_damage_replacing_lighter_damage_says_so():
+    s = Sheet(name="A")
+    s.damage(5, "bashing")
+    s.damage(1, "lethal")
+    assert s.damage(1, "lethal") == ["A is now Incapacitated"]
+    done = s.take_damage(8, "aggravated")  # 5 bashing, then 2 lethal become aggravated; 1 is lost
+    assert (done.marked, done.upgraded, done.lost) == (0, {"bashing": 5, "lethal": 2}, 1)
+    assert s.health == {"aggravated": 7, "lethal": 0, "bashing": 0}
+    w = done.warnings("A")
+    assert w[0].startswith("5 levels of bashing damage became aggravated: all seven health levels were filled")
+    assert w[1].startswith("2 levels of lethal damage became aggravated")
+    assert w[2].startswith("7 of 8 levels of aggravated damage taken: A is Incapacitated; 1 more had nowhere")
+    assert Sheet(name="B").damage(3, "lethal") == []  # room to spare: nothing to warn about

@@ -43,6 +43,8 @@ def _source(doc: str, section: str) -> str:
 def _ambiguous(exc, as_json: bool, what: str) -> None:  # noqa: ANN001
     if as_json:
         _emit({"error": str(exc), "ambiguous": True, "candidates": exc.candidates})
+        # scripts reading stderr see the failure the same way as every other error
+        typer.echo(f"Error: {exc}", err=True)
     else:
         from rich.markup import escape
 

@@ -36,6 +36,9 @@ COMBATANT_FIELDS = {
 }
 ROUND_FIELDS = {"hunter", "prey", "react", "draw"}
 TOP_FIELDS = {"hunter", "prey", "cards", "rounds", "initiative"}
+#: Most rounds a combat file may list: a real combat lasts a handful; 15,000 rounds of taps and guards
+#: took 49 s to narrate before this cap.
+MAX_ROUNDS = 500
 
 
 @dataclass(frozen=True)
@@ -282,7 +285,10 @@ def parse_combat(data: dict[str, Any], where: str = "combat") -> CombatSetup:
     if initiative not in ROLES:
         raise DataFileError(f"{where}.initiative: {initiative!r} (allowed: hunter, prey)")
     rounds = []
-    for index, raw in enumerate(top.items("rounds", required=True), start=1):
+    listed = top.items("rounds", required=True)
+    if len(listed) > MAX_ROUNDS:
+        raise DataFileError(f"{where}.rounds: {len(listed)} rounds listed; a combat file may list at most {MAX_ROUNDS}")
+    for index, raw in enumerate(listed, start=1):
         place = f"{where}.rounds[{index}]"
         if raw is None or (isinstance(raw, str) and raw.strip().lower() == "pass"):
             raw = {}

@@ -6,6 +6,7 @@ and the place in it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,7 @@ class Fields:
         value = self.data[key]
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise DataFileError(f"{self.where}.{key}: must be text, got {_show(value)}")
+        _refuse_control(str(value), f"{self.where}.{key}")
         return str(value).strip()
 
     def flag(self, key: str, default: bool = False) -> bool:
@@ -126,6 +128,8 @@ class Fields:
             value = [part for part in value.split(",")]
         if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
             raise DataFileError(f"{self.where}.{key}: must be a list of words, got {_show(value)}")
+        for v in value:
+            _refuse_control(str(v), f"{self.where}.{key}")
         return [str(v).strip() for v in value if str(v).strip()]
 
     def items(self, key: str, required: bool = True) -> list[Any]:
@@ -137,6 +141,17 @@ class Fields:
         if not isinstance(value, list):
             raise DataFileError(f"{self.where}.{key}: must be a list, got {_show(value)}")
         return value
+
+
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _refuse_control(text: str, where: str) -> None:
+    """Names and card text are printed to the terminal: an ESC or BEL in them would drive it (clear the
+    screen, change its title), so a control character is a DataFileError. Tabs and line breaks are fine."""
+    found = _CONTROL_RE.search(text)
+    if found:
+        raise DataFileError(f"{where}: control character {found.group()!r} is not allowed")
 
 
 def _show(value: Any) -> str:

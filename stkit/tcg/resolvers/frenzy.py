@@ -44,8 +44,8 @@ def resolve_frenzy(
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_STAT:
             raise InvalidValue(f"{name} {value!r} is out of range (allowed 0 to {MAX_STAT})")
     kind = None
-    if derangement:
-        kind = derangement.strip().lower()
+    if derangement is not None:  # an empty --derangement "" is a mistake, not "no derangement"
+        kind = str(derangement).strip().lower()
         if kind not in DERANGEMENTS:
             raise InvalidValue(
                 f"derangement {derangement!r} does not change frenzy (allowed: Hysterical, Melancholic)"

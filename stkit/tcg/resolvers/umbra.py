@@ -28,6 +28,11 @@ EVENTS: dict[str, tuple[int, str, str]] = {
     "alpha-pass": (-2, "umbra.alpha-pass", "A Garou (not a Spirit) in the Umbra passed its alpha action"),
 }
 _SHIFT = re.compile(r"^(points?|levels?)\s*[:=]?\s*([+-]\s*\d+)$")
+#: Largest card move taken, in points (levels: this over 5): the chart is 25 points long, so anything
+#: bigger is a typo, and a 5,000-digit number would not even convert.
+MAX_CARD_MOVE_POINTS = 100
+#: Most events one umbra-track question lists (20,000 took 11 s to narrate); a game turn has a handful.
+MAX_EVENTS = 1000
 
 
 def umbra_level(points: int) -> int:
@@ -110,8 +115,15 @@ def parse_umbra_event(text: str) -> tuple[int, str, str]:
         return EVENTS[word]
     match = _SHIFT.match(text.strip().lower())
     if match:
-        amount = int(match.group(2).replace(" ", ""))
-        if match.group(1).startswith("level"):
+        digits = match.group(2).replace(" ", "")
+        level = match.group(1).startswith("level")
+        most = MAX_CARD_MOVE_POINTS // POINTS_PER_LEVEL if level else MAX_CARD_MOVE_POINTS
+        if len(digits.lstrip("+-").lstrip("0")) > len(str(most)) or abs(int(digits)) > most:
+            unit = "level(s)" if level else "point(s)"
+            shown = digits if len(digits) <= 20 else digits[:20] + "..."
+            raise InvalidValue(f"Umbra event {match.group(1)}:{shown} moves too far (allowed -{most} to +{most} {unit})")
+        amount = int(digits)
+        if level:
             return amount * POINTS_PER_LEVEL, "umbra.chart", f"A card moved the Umbra {amount:+d} level(s)"
         return amount, "umbra.chart", f"A card moved the Umbra {amount:+d} point(s)"
     raise InvalidValue(
@@ -124,9 +136,12 @@ def resolve_umbra_track(events: list[str], *, start: int = START_POINT) -> Resol
 
     Each event is parsed by :func:`parse_umbra_event`. Answer: ``{"start", "points", "level",
     "steps": [{"event", "change", "points", "level"}]}``; a move past either end stops at the end.
-    Raises InvalidValue for a start off the chart or an unknown event.
+    Raises InvalidValue for a start off the chart, an unknown event, a card move beyond
+    MAX_CARD_MOVE_POINTS points, or more than MAX_EVENTS events.
     Source: Equinox Update, "The State of the Umbra" and "Setting Up".
     """
+    if len(events) > MAX_EVENTS:
+        raise InvalidValue(f"{len(events)} Umbra events listed; allowed at most {MAX_EVENTS} in one question")
     trail = RuleTrail()
     umbra_level(start)
     trail.say(
