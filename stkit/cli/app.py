@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sys
 
 import typer
@@ -64,6 +65,12 @@ class StkitGroup(TyperGroup):
             return super().invoke(ctx)
         except StkitError as exc:
             print_error(str(exc))
+            raise typer.Exit(1) from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                raise  # typer's own handling: quiet exit when the reader (e.g. `head`) goes away
+            # A full disk or an unwritable output: one line, not a traceback.
+            print_error(f"cannot write: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
             raise typer.Exit(1) from None
 
 

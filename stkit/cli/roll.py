@@ -71,8 +71,13 @@ def parse_pool_number(text: str, what: str = "dice pool") -> int:
 
 def eval_pool_sum(text: str) -> int:
     """Add up '3 + 2 - 1' (already checked to be digits joined by + and -)."""
+    from stkit.errors import InvalidValue
+
     total = 0
     for sign, digits in re.findall(r"([+-]?)\s*(\d+)", text.replace(" ", "")):
+        if len(digits.lstrip("0")) > 6:  # far beyond any pool; also keeps int() away from huge strings
+            raise InvalidValue(f"dice pool term {digits[:12]}{'...' if len(digits) > 12 else ''} is larger "
+                               f"than stkit's limit of 1000 dice")
         total += -int(digits) if sign == "-" else int(digits)
     return total
 

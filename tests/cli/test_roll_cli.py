@@ -232,3 +232,22 @@ def test_cli_seeded_roll_agrees_with_engine(pool, difficulty, seed):
     assert data["seed"] == seed
     data.pop("seed")
     assert data == roll_pool(pool, difficulty, rng=random.Random(seed)).to_dict()
+
+
+@pytest.mark.parametrize("pool", ["9" * 5000, "5+" + "9" * 5000, "0000000000000000000000005"])
+def test_absurd_pool_numbers_get_one_line(pool):
+    result = run("roll", pool, "--seed", "1")
+    if pool.endswith("05"):
+        assert result.exit_code == 0  # leading zeros are just a 5
+        return
+    assert result.exit_code == 1
+    assert "larger than stkit's limit of 1000 dice" in result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_full_disk_on_stdout_is_one_line_not_a_traceback():
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "stkit", "roll", "5", "--json", "--seed", "1"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == "Error: cannot write: No space left on device"
