@@ -176,9 +176,9 @@ def _distribution_table(title: str, probs: list[Fraction], at_least: list[Fracti
         row.append(f"[cyan]{bar(probs[k], top)}[/]")
         table.add_row(*row)
     notes = []
-    if lo > 0:
+    if lo > 0 and any(probs[:lo]):  # nothing to say about results that cannot happen (0 under Willpower)
         notes.append(f"below {lo + start}: {pct(sum(probs[:lo]))} together")
-    if hi < len(probs) - 1:
+    if hi < len(probs) - 1 and any(probs[hi + 1:]):
         notes.append(f"above {hi + start}: {pct(sum(probs[hi + 1:]))} together")
     if tail:
         notes.append(f"above {len(probs) - 1 + start} (re-roll chains, not listed): {pct(tail)}"
@@ -256,12 +256,22 @@ def _rule_words(rules, willpower: bool) -> str:  # noqa: ANN001
     return ", ".join(words)
 
 
+def _dice(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
+def _turns(mean) -> str:  # noqa: ANN001
+    """A mean number of rolls: two decimals, or three significant figures when astronomically large."""
+    value = float(mean)
+    return f"{value:.2f}" if value < 1e6 else f"{value:.3g}"
+
+
 def _show_roll(odds, exact: bool) -> None:  # noqa: ANN001
     from rich.table import Table
 
     console = _console()
     extra = _rule_words(odds.rules, odds.willpower)
-    console.print(f"[bold]{odds.pool} dice at difficulty {odds.difficulty}[/]" + (f" ({extra})" if extra else ""))
+    console.print(f"[bold]{_dice(odds.pool)} at difficulty {odds.difficulty}[/]" + (f" ({extra})" if extra else ""))
     head = Table()
     head.add_column("Outcome")
     head.add_column("Chance", justify="right")
@@ -298,7 +308,7 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
 
     console = _console()
     extra = _rule_words(ext.rules, ext.willpower)
-    title = (f"Extended action: {ext.target} successes with {ext.pool} dice at difficulty {ext.difficulty}"
+    title = (f"Extended action: {ext.target} successes with {_dice(ext.pool)} at difficulty {ext.difficulty}"
              + (f", {ext.start} already collected" if ext.start else "")
              + (" (a botch ends it)" if ext.botch_ends else " (a botch wipes the tally)")
              + (f"; {extra}" if extra else ""))
@@ -309,14 +319,16 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
     if exact:
         head.add_column("Exact", overflow="fold")
     mean_label = "Mean rolls (when it finishes)" if ext.botch_ends else "Mean rolls"
-    head.add_row(mean_label, f"{float(ext.mean):.2f}" if ext.mean is not None else "-",
+    head.add_row(mean_label, _turns(ext.mean) if ext.mean is not None else "-",
                  *([_exact(ext.mean) if ext.mean is not None else "-"] if exact else []))
     if ext.median is not None:
         median = str(ext.median)
     elif 2 * (1 - ext.p_never) < 1:
         median = "none (under even odds to finish)"
     else:
-        median = f"more than {len(ext.by_turn)}"
+        from stkit.dice.odds import MAX_TURNS
+
+        median = f"more than {MAX_TURNS}"
     head.add_row("Median rolls", median, *([""] if exact else []))
     if ext.botch_ends:
         head.add_row("[red]Never finishes[/]", pct(ext.p_never), *([_exact(ext.p_never)] if exact else []))
@@ -328,13 +340,14 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
     if exact:
         table.add_column("Exact", overflow="fold")
     table.add_column("", no_wrap=True)
-    # skip the leading rolls where finishing is impossible (0 exactly), keep one to show it
+    # skip the leading rolls where finishing is impossible (exactly 0), and say so under the table
     first = next((i for i, p in enumerate(ext.by_turn) if p), len(ext.by_turn))
-    for k in range(max(first - 1, 0), len(ext.by_turn)):
+    for k in range(first, len(ext.by_turn)):
         p = ext.by_turn[k]
         table.add_row(str(k + 1), pct(p), *([_exact(p)] if exact else []), f"[cyan]{bar(p, 1)}[/]")
-    if first > 1:
-        table.caption = f"rolls 1 to {first - 1}: no chance to be done yet"
+    if first >= 1:
+        span = "roll 1" if first == 1 else f"rolls 1 to {first}"
+        table.caption = f"{span}: no chance to be done yet"
         table.caption_justify = "left"
     console.print(table)
 
