@@ -136,3 +136,21 @@ def test_subprocess():
                          check=False)
     assert bad.returncode == 1
     assert bad.stderr == "Error: difficulty 1 is outside the allowed range 2 to 10\n"
+
+
+def test_odds_display_details_from_the_user_trial():
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+
+    env = {"NO_COLOR": "1", "COLUMNS": "120"}
+    run = CliRunner().invoke
+    wp = run(app, ["odds", "5", "-d", "7", "--willpower"], env=env).stdout
+    assert "below 1" not in wp  # a Willpower roll cannot end at 0: no note about it
+    slow = run(app, ["odds", "1", "-d", "10", "--target", "100", "--max-turns", "5"], env=env).stdout
+    assert "100 successes with 1 die at difficulty 10" in slow
+    assert "1.27e+31" in slow  # the mean, in significant figures rather than 32 digits
+    assert "more than 200" in slow  # the median is searched up to 200 rolls, not just the 5 listed
+    ext = run(app, ["odds", "5", "-d", "7", "--target", "16", "--max-turns", "6"], env=env).stdout
+    assert "rolls 1 to 3: no chance to be done yet" in ext
+    assert "│     3 │" not in ext and "│     4 │" in ext
