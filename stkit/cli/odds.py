@@ -345,11 +345,10 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
     for k in range(first, len(ext.by_turn)):
         p = ext.by_turn[k]
         table.add_row(str(k + 1), pct(p), *([_exact(p)] if exact else []), f"[cyan]{bar(p, 1)}[/]")
-    if first >= 1:
-        span = "roll 1" if first == 1 else f"rolls 1 to {first}"
-        table.caption = f"{span}: no chance to be done yet"
-        table.caption_justify = "left"
     console.print(table)
+    if first >= 1:  # printed below, not as a caption, so a narrow table does not wrap it
+        span = "roll 1" if first == 1 else f"rolls 1 to {first}"
+        console.print(f"{span}: no chance to be done yet")
 
 
 # ---- resisted, teamwork, multi ------------------------------------------------------------------------------
