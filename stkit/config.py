@@ -5,6 +5,15 @@ Database URL, first match wins:
 2. the environment variable ``STKIT_DATABASE_URL`` (any SQLAlchemy URL, e.g. ``postgresql+psycopg://...``);
 3. ``stkit.sqlite`` in the user's data folder (``platformdirs.user_data_dir("stkit")``).
 
+Rules for the location (stkit.errors.InvalidValue otherwise):
+- a URL has ``://``; a SQLite URL must name a file and take no ``?options`` (``?mode=ro`` is not
+  honoured by the driver, so it is refused rather than silently ignored): ``sqlite://``, ``sqlite:///`` and ``:memory:`` (or
+  ``mode=memory``) would keep everything in memory and lose it on exit, so they are refused;
+- anything else is a file path only when it contains a path separator or ends in .sqlite, .sqlite3 or
+  .db (``garbage`` is refused as "not a database path or URL");
+- an explicit path (``--db`` or the environment) must be in a folder that exists; only the default
+  location's folder is created.
+
 The chronicle new characters go into: ``--chronicle``, else ``STKIT_CHRONICLE``, else ``"default"``.
 """
 
@@ -25,6 +34,9 @@ def default_database_path() -> Path:
     return Path(platformdirs.user_data_dir("stkit", appauthor=False)) / "stkit.sqlite"
 
 
+DB_SUFFIXES = (".sqlite", ".sqlite3", ".db")
+
+
 def path_to_url(path: str | os.PathLike[str]) -> str:
     """A filesystem path -> ``sqlite:///ABSOLUTE/PATH``; a string that already is a URL is returned unchanged."""
     text = os.fspath(path)
@@ -33,13 +45,49 @@ def path_to_url(path: str | os.PathLike[str]) -> str:
     return "sqlite:///" + str(Path(text).expanduser().resolve())
 
 
+def _bad(shown: tuple[str, str], why: str) -> Exception:
+    from stkit.errors import InvalidValue
+
+    return InvalidValue(f"database {shown[0]!r} (from {shown[1]}): {why}")
+
+
+def checked_url(value: str | os.PathLike[str], *, origin: str = "--db") -> str:
+    """The URL of an explicitly given database (``--db`` or STKIT_DATABASE_URL, named by ``origin``), checked
+    by the rules in the module docstring. Raises InvalidValue naming the value and what is allowed."""
+    text = os.fspath(value).strip()
+    shown = (text, origin)
+    if "://" in text:
+        if text.lower().startswith("sqlite"):
+            path = sqlite_path(text)
+            if path is None or "mode=memory" in text.lower():
+                raise _bad(shown, "an in-memory SQLite database loses everything when the command ends; "
+                                  "give a file, e.g. sqlite:////home/me/stkit.sqlite or a path")
+            if "?" in text:
+                raise _bad(shown, "SQLite URLs take no options here (such as ?mode=ro); give the plain file URL")
+            if not path.parent.is_dir():
+                raise _bad(shown, f"the folder {path.parent} does not exist; create it first")
+        return text
+    if text == ":memory:":
+        raise _bad(shown, "an in-memory SQLite database loses everything when the command ends; give a file path")
+    if os.sep not in text and "/" not in text and not text.lower().endswith(DB_SUFFIXES):
+        raise _bad(shown, "not a database path or URL; give a path containing a folder (./stkit.sqlite), a file "
+                          "ending in .sqlite, .sqlite3 or .db, or a URL such as postgresql+psycopg://host/db")
+    path = Path(text).expanduser().resolve()
+    if path.is_dir():
+        raise _bad(shown, "is a folder; give a database file inside it, e.g. " + str(path / "stkit.sqlite"))
+    if not path.parent.is_dir():
+        raise _bad(shown, f"the folder {path.parent} does not exist; create it first")
+    return "sqlite:///" + str(path)
+
+
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
-    """The database URL to use, by the precedence described in the module docstring."""
-    if db is not None and os.fspath(db) != "":
-        return path_to_url(db)
+    """The database URL to use, by the precedence and rules described in the module docstring.
+    Raises InvalidValue for a value that is not a usable database path or URL."""
+    if db is not None and os.fspath(db).strip() != "":
+        return checked_url(db, origin="--db")
     env = os.environ.get(ENV_DATABASE_URL, "").strip()
     if env:
-        return path_to_url(env)
+        return checked_url(env, origin=ENV_DATABASE_URL)
     return path_to_url(default_database_path())
 
 

@@ -76,11 +76,34 @@ def print_edit(edit, json_out: bool) -> None:  # noqa: ANN001
     from rich.text import Text
 
     from stkit.cli import render
+    from stkit.store.text import printable
 
     out = render.console()
-    out.print(Text(edit.summary, style="bold"))
+    out.print(Text(printable(edit.summary, multiline=True), style="bold"))
     for w in edit.warnings:
-        out.print(Text(f"Warning: {w}", style="yellow"))
+        out.print(Text(f"Warning: {printable(w)}", style="yellow"))
+
+
+def printable_sheet(sheet):  # noqa: ANN001, ANN201
+    """A copy of ``sheet`` whose text shows control characters as escapes (``\x1b``): rows stored before
+    text was checked must not write raw escape sequences to a terminal."""
+    import copy
+
+    from stkit.store.text import printable
+
+    s = copy.deepcopy(sheet)
+    for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack"):
+        setattr(s, f, printable(getattr(s, f)))
+    s.notes = printable(s.notes, multiline=True)
+    s.storyteller_notes = printable(s.storyteller_notes, multiline=True)
+    for section in ("gifts", "rites", "merits", "flaws"):
+        for e in getattr(s, section):
+            e["name"] = printable(e["name"])
+    s.custom_abilities = {printable(k): v for k, v in s.custom_abilities.items()}
+    s.backgrounds = {printable(k): v for k, v in s.backgrounds.items()}
+    for e in s.xp_log:
+        e["reason"], e["at"] = printable(e.get("reason", "")), printable(e.get("at", ""))
+    return s
 
 
 def dots(n: int, maximum: int = 5) -> str:
@@ -120,6 +143,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
     from stkit.store.forms import apply_form
     from stkit.store.sheet import HEALTH_LEVELS
 
+    sheet = printable_sheet(sheet)
     lines: list[Text] = []
     head = Text(sheet.name, style="bold")
     head.append(f"  ({sheet.chronicle})", style="dim")
@@ -310,6 +334,7 @@ def list_(
         return
     from rich.console import Console
 
+    rows = [(i, printable_sheet(s)) for i, s in rows]  # no raw control characters to the terminal
     # A console of its own, sized now: the shared one keeps the width it was created with.
     console = Console(highlight=False)
     table = character_table(rows, console)
@@ -490,10 +515,10 @@ def xp(
 
         from stkit.cli import render
 
-        t = Table(title=f"{sheet.name}: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent")
+        t = Table(title=f"{printable_sheet(sheet).name}: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent")
         for col in ("When", "Kind", "Points", "Reason"):
             t.add_column(col)
-        for e in sheet.xp_log:
+        for e in printable_sheet(sheet).xp_log:
             t.add_row(e["at"], e["kind"], str(e["amount"]), e["reason"])
         render.console().print(t)
         return
@@ -548,7 +573,7 @@ def import_(
 
     out = render.console()
     for lf in loaded:
-        out.print(f"Imported {lf.sheet.name} ({lf.sheet.chronicle}) from {lf.path}")
+        out.print(Text(f"Imported {lf.sheet.name} ({lf.sheet.chronicle}) from {lf.path}"))
         for w in lf.warnings:
             out.print(Text(f"Warning: {w}", style="yellow"))
     out.print(Text(f"{len(loaded)} character{'s' if len(loaded) != 1 else ''} imported", style="green bold"))
@@ -572,7 +597,9 @@ def export(
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        from stkit.store.files import write_file
+
+        write_file(output, text)  # all or nothing: a temporary file renamed into place
         sys.stderr.write(f"Wrote {output}\n")
 
 

@@ -33,10 +33,9 @@ class Mode(str, enum.Enum):
 
 
 def _engine(db: str | None):  # noqa: ANN202
-    from stkit.config import database_url
     from stkit.store.db import open_store
 
-    return open_store(database_url(db))
+    return open_store(db)  # open_store resolves --db, the environment or the default location
 
 
 def _chronicle(chronicle: str | None) -> str:
@@ -364,6 +363,8 @@ def extended_status_cmd(
     con = render.console()
     con.print(_tally_line(data))
     who = f"{data['character']}: {data['pool']}" if data["character"] else f"{data['pool']} dice"
+    if data.get("character_deleted"):
+        who = f"A deleted character: {data['pool']}"
     rules = "a botch ends it" if data["botch_ends"] else "a botch wipes the tally"
     if not data["botch_spoils"]:
         rules = "botches do not spoil it"

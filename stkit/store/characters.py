@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def sheet_from_json(text: str, name: str, chronicle: str) -> Sheet:
     """The validated Sheet stored as JSON ``text`` in the row of ``name`` in ``chronicle`` (the columns
     win over the document for the name and chronicle). Raises DataFileError for a damaged document."""
-    s = Sheet.from_dict(json.loads(text), source=f"stored character {name!r}")
+    s = Sheet.from_dict(json.loads(text), source=f"stored character {name!r}", strict=False)
     s.name, s.chronicle = name, chronicle
     return s
 
@@ -141,7 +141,9 @@ def create_character(session: Session, sheet: Sheet, *, replace: bool = False) -
     from sqlmodel import select
 
     from stkit.store.models import Character
+    from stkit.store.sheet import check_sheet_text
 
+    check_sheet_text(sheet)
     existing = session.exec(
         select(Character)
         .where(Character.chronicle == sheet.chronicle, Character.name_key == name_key(sheet.name))
@@ -151,7 +153,7 @@ def create_character(session: Session, sheet: Sheet, *, replace: bool = False) -
         if not replace:
             raise InvalidValue(
                 f"a character named {existing.name!r} already exists in chronicle {sheet.chronicle!r} "
-                f"(names are compared ignoring case)"
+                f"(names are compared ignoring case and accents)"
             )
         existing.store_sheet(sheet)
         session.add(existing)

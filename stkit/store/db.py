@@ -48,8 +48,10 @@ def make_engine(url: str) -> Engine:
     Raises StoreError when the URL cannot be used."""
     if url in _engines:
         return _engines[url]
+    import warnings
+
     from sqlalchemy import create_engine, event
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SAWarning
 
     try:
         if is_sqlite(url):
@@ -61,7 +63,14 @@ def make_engine(url: str) -> Engine:
                     path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
                     raise StoreError(f"cannot create the database folder {path.parent}: {exc.strerror}") from None
-            engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+            with warnings.catch_warnings():
+                # e.g. '?mode=ro' without 'uri=true' is ignored by pysqlite: one clear line, not a warning
+                warnings.simplefilter("error", SAWarning)
+                try:
+                    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+                except SAWarning as warned:
+                    reason = str(warned).split(" (Background", 1)[0]
+                    raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {reason}") from None
 
             @event.listens_for(engine, "connect")
             def _on_connect(dbapi_conn, _record) -> None:  # noqa: ANN001
@@ -77,13 +86,51 @@ def make_engine(url: str) -> Engine:
             @event.listens_for(engine, "begin")
             def _on_begin(conn) -> None:  # noqa: ANN001
                 readonly = conn.get_execution_options().get("stkit_readonly", False)
-                conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+                if readonly:
+                    conn.exec_driver_sql("BEGIN")
+                else:
+                    begin_immediate(conn.connection.dbapi_connection)
         else:
             engine = create_engine(url, pool_pre_ping=False)
     except (ArgumentError, NoSuchModuleError, ValueError, ImportError) as exc:
         raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
     _engines[url] = engine
     return engine
+
+
+#: After this long waiting for another process's write lock, say so once on stderr (then keep waiting).
+LOCK_NOTICE_AFTER_MS = 1000
+LOCK_NOTICE = "Waiting for another player's roll to finish..."
+_lock_notice_shown = False
+
+
+def lock_wait_notice() -> None:
+    """Print LOCK_NOTICE on stderr, once per process: a write is waiting for another process's lock."""
+    global _lock_notice_shown
+    if not _lock_notice_shown:
+        import sys
+
+        _lock_notice_shown = True
+        sys.stderr.write(LOCK_NOTICE + "\n")
+        sys.stderr.flush()
+
+
+def begin_immediate(dbapi_conn) -> None:  # noqa: ANN001 - a sqlite3.Connection
+    """``BEGIN IMMEDIATE`` on a stdlib sqlite3 connection: wait up to LOCK_NOTICE_AFTER_MS for the write
+    lock, then print :data:`LOCK_NOTICE` once and wait the rest of the busy timeout as before."""
+    import sqlite3
+
+    dbapi_conn.execute(f"PRAGMA busy_timeout = {LOCK_NOTICE_AFTER_MS}")
+    try:
+        dbapi_conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise
+        lock_wait_notice()
+        dbapi_conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS - LOCK_NOTICE_AFTER_MS}")
+        dbapi_conn.execute("BEGIN IMMEDIATE")
+    finally:
+        dbapi_conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
 
 
 def _safe_url(url: str) -> str:

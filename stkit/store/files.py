@@ -1,7 +1,8 @@
 """Character files: YAML/JSON import and export, and Foundry VTT "World of Darkness 20th" actor import.
 
 A character file holds one character in the shape of :meth:`stkit.store.sheet.Sheet.to_dict` (see
-docs/characters.md). YAML is read with ``yaml.safe_load`` only. A Foundry actor export (JSON with
+docs/characters.md). YAML is read with a ``yaml.SafeLoader`` subclass only (duplicate keys, alias
+bombs and deep nesting refused). Files over MAX_FILE_BYTES are refused. A Foundry actor export (JSON with
 ``"type": "Werewolf"`` and a ``system`` block) is recognised and translated.
 
 Every error is a DataFileError naming the file, the field and the allowed range; an import with any bad
@@ -23,6 +24,94 @@ if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
 CHARACTER_SUFFIXES = (".yaml", ".yml", ".json")
+#: Largest character file read (bytes); a real sheet is a few kilobytes.
+MAX_FILE_BYTES = 1_000_000
+#: Most YAML aliases (*name) in one file, and most values once every alias is expanded: a sheet has a few
+#: hundred values; an "alias bomb" expands to billions.
+MAX_YAML_ALIASES = 100
+MAX_EXPANDED_NODES = 100_000
+#: Deepest nesting of lists/mappings accepted (a sheet needs 4).
+MAX_DEPTH = 20
+
+
+def _yaml_loader():  # noqa: ANN202
+    """A yaml.SafeLoader subclass that refuses duplicate mapping keys, more than MAX_YAML_ALIASES aliases and
+    nesting deeper than MAX_DEPTH (each raises yaml.YAMLError with a ``problem`` and ``problem_mark``)."""
+    import yaml
+    from yaml.constructor import ConstructorError
+    from yaml.events import AliasEvent, CollectionStartEvent
+
+    class StrictLoader(yaml.SafeLoader):
+        aliases = 0
+        depth = 0
+
+        def compose_node(self, parent, index):  # noqa: ANN001, ANN202
+            event = self.peek_event()
+            if isinstance(event, AliasEvent):
+                self.aliases += 1
+                if self.aliases > MAX_YAML_ALIASES:
+                    raise ConstructorError(None, None, f"more than {MAX_YAML_ALIASES} aliases (*name); a character "
+                                           f"file needs none", event.start_mark)
+            elif isinstance(event, CollectionStartEvent):
+                self.depth += 1
+                if self.depth > MAX_DEPTH:
+                    raise ConstructorError(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+            node = super().compose_node(parent, index)
+            if isinstance(event, CollectionStartEvent):
+                self.depth -= 1
+            return node
+
+        def compose_document(self):  # noqa: ANN202
+            node = super().compose_document()
+            sizes: dict[int, int] = {}
+
+            def size(n) -> int:  # noqa: ANN001 - depth is bounded by MAX_DEPTH
+                if id(n) not in sizes:
+                    kids = n.value if isinstance(n, yaml.SequenceNode) else (
+                        [x for pair in n.value for x in pair] if isinstance(n, yaml.MappingNode) else [])
+                    sizes[id(n)] = 1 + sum(size(k) for k in kids)
+                return sizes[id(n)]
+
+            if node is not None and size(node) > MAX_EXPANDED_NODES:
+                raise ConstructorError(None, None, f"expands to {size(node)} values once its aliases are "
+                                       f"followed; allowed: at most {MAX_EXPANDED_NODES}", node.start_mark)
+            return node
+
+        def construct_mapping(self, node, deep=False):  # noqa: ANN001, ANN202
+            if isinstance(node, yaml.MappingNode):
+                seen: set = set()
+                for key_node, _ in node.value:
+                    key = self.construct_object(key_node, deep=True)
+                    try:
+                        duplicate = key in seen
+                        seen.add(key)
+                    except TypeError:  # an unhashable key: the base class reports it
+                        continue
+                    if duplicate:
+                        raise ConstructorError(None, None, f"the key {key!r} appears twice", key_node.start_mark)
+            return super().construct_mapping(node, deep=deep)
+
+    return StrictLoader
+
+
+def _value_error(exc: ValueError) -> str:
+    """A parser's ValueError in plain words (Python refuses to read numbers of more than 4300 digits)."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if "integer string conversion" in text:
+        return "a number has thousands of digits; allowed: whole numbers in the ranges of docs/characters.md"
+    return text
+
+
+def _depth_ok(data: object, limit: int = MAX_DEPTH) -> bool:
+    """True when ``data`` nests lists/dicts at most ``limit`` deep (iterative: no recursion)."""
+    stack = [(data, 0)]
+    while stack:
+        obj, d = stack.pop()
+        if isinstance(obj, (dict, list)):
+            if d >= limit:
+                return False
+            stack.extend((v, d + 1) for v in (obj.values() if isinstance(obj, dict) else obj))
+    return True
 
 
 @dataclass
@@ -48,6 +137,10 @@ def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
     """Parse and validate one character file. ``chronicle`` overrides the file's chronicle.
     Raises DataFileError naming the file and the field."""
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise DataFileError(f"{path}: the file is {size} bytes; allowed: at most {MAX_FILE_BYTES} bytes "
+                                f"for one character")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DataFileError(f"{path}: cannot be read: {exc}") from None
@@ -57,6 +150,12 @@ def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise DataFileError(f"{path}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        except RecursionError:
+            raise DataFileError(f"{path}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels") from None
+        except ValueError as exc:  # e.g. a number of thousands of digits
+            raise DataFileError(f"{path}: malformed JSON: {_value_error(exc)}") from None
+        if not _depth_ok(data):
+            raise DataFileError(f"{path}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels")
         if isinstance(data, dict) and isinstance(data.get("system"), dict) and "type" in data:
             loaded = from_foundry(data, source=str(path))
             loaded.path = path
@@ -68,7 +167,11 @@ def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
         import yaml
 
         try:
-            data = yaml.safe_load(text)
+            data = yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
+        except RecursionError:
+            raise DataFileError(f"{path}: malformed YAML: nested too deep; allowed: {MAX_DEPTH} levels") from None
+        except ValueError as exc:  # e.g. an integer of thousands of digits
+            raise DataFileError(f"{path}: malformed YAML: {_value_error(exc)}") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -140,6 +243,43 @@ def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False) -> str:
     import yaml
 
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` all at once: a regular file is written to a temporary file in the
+    same folder, then renamed over ``path``, so a failed write leaves no partial file (and an old file
+    intact); a device such as /dev/stdout is written directly. Raises DataFileError naming the path."""
+    import os
+    import tempfile
+
+    path = Path(path)
+    if path.is_dir():
+        raise DataFileError(f"{path}: is a folder; give a file name, e.g. {path / 'character.yaml'}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise DataFileError(f"{path}: the folder {parent} does not exist; create it first")
+    data = text.encode("utf-8")
+    try:
+        if path.exists() and not path.is_file():  # a device or a pipe: no rename possible
+            with open(path, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+            return
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot be written: {exc.strerror or exc}") from None
 
 
 # ----- Foundry VTT (system "worldofdarkness", WoD 20th) ----------------------------------------------------

@@ -169,7 +169,12 @@ def fast_connection(db: str | None) -> sqlite3.Connection | None:
 def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readonly: bool) -> _T:
     """One transaction on ``conn``: BEGIN (IMMEDIATE for a write), ``work``, COMMIT; ROLLBACK on any error."""
     try:
-        conn.execute("BEGIN" if readonly else "BEGIN IMMEDIATE")
+        if readonly:
+            conn.execute("BEGIN")
+        else:
+            from stkit.store.db import begin_immediate
+
+            begin_immediate(conn)  # says once on stderr when it has to wait for another process
         result = work(SqliteGateway(conn))
         conn.execute("COMMIT")
         return result

@@ -106,6 +106,19 @@ def resolve_pool_trait(sheet: Sheet, text: str) -> tuple[str, bool]:
     raise InvalidValue(f"unknown trait {text.strip()!r} in the dice pool{T.did_you_mean(text, choices)}")
 
 
+def _empty_term(expression: str) -> str:
+    """Why a pool expression has a '+'/'-' with nothing after it, said plainly."""
+    import re
+
+    two = re.search(r"[+-]\s*[+-]", expression)
+    if two:
+        return (f"dice pool {expression!r} has two signs in a row ({two.group(0)!r}); write one sign per term, "
+                f"e.g. 'Dexterity - 2'")
+    if re.search(r"[+-]\s*$", expression):
+        return f"dice pool {expression!r} ends with a sign and nothing after it; e.g. 'Dexterity + Brawl + 1'"
+    return f"dice pool {expression!r} has a sign with no Trait or number after it; e.g. 'Dexterity + Brawl'"
+
+
 def build_pool(character: object, expression: str) -> PoolBreakdown:
     """Build a dice pool from a sheet (a :class:`Sheet` or a stored Character) and an expression.
 
@@ -130,7 +143,7 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
     for i, (sign, term) in enumerate(terms):
         term = term.strip()
         if not term:
-            raise InvalidValue(f"dice pool {expression!r} has an empty term")
+            raise InvalidValue(_empty_term(expression))
         if term.isdigit():
             extra.append(-int(term) if sign == "-" else int(term))
             continue

@@ -91,6 +91,10 @@ def start_scene(session: Any, chronicle: str, name: str):  # noqa: ANN201
     name = (name or "").strip()
     if not name:
         raise InvalidValue("a scene needs a name, e.g. stkit scene start \"The embassy wall\"")
+    from stkit.store.text import MAX_NAME, check_text
+
+    check_text(name, "scene name", limit=MAX_NAME)
+    check_text(chronicle, "chronicle", limit=MAX_NAME)
     current = open_scene(session, chronicle)
     if current is not None:
         raise RuleRefusal(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES, lookup_form
+from stkit.store.text import MAX_NAME, MAX_NOTES, MAX_SHORT_TEXT, check_text
 
 #: The seven health levels, shallowest first, with their dice penalty (None: cannot act).
 HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
@@ -23,6 +24,10 @@ HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
     ("Incapacitated", None),
 )
 DEFAULT_ATTRIBUTE = 1
+#: Most experience a sheet may hold in all (stkit's bound, so a stored sheet always reads back).
+MAX_XP = 1_000_000
+#: Most Rage points (Rage may go above its rating; stkit's bound).
+MAX_RAGE_POINTS = 99
 #: stkit's defaults for a new sheet (not from the rules chapter): Rage 1, Gnosis 1, Willpower 3, full points.
 DEFAULT_POWERS = {"Rage": 1, "Gnosis": 1, "Willpower": 3}
 
@@ -186,6 +191,7 @@ class Sheet:
             ref = T.TraitRef("custom_ability", text.strip())
         if ref.kind == "identity":
             new: object = str(value)
+            check_identity_text(ref.name, str(value))
             if ref.name == "breed":
                 new = T.lookup_breed(str(value))
             elif ref.name == "auspice":
@@ -193,6 +199,8 @@ class Sheet:
             setattr(self, ref.name, new)
             return ref, new, warnings
         n = _int(value, ref)
+        if ref.kind in ("gift", "rite", "merit", "flaw", "custom_ability", "background"):
+            check_text(ref.name, f"{ref.kind.replace('_', ' ')} name")
         if ref.kind in ("gift", "rite", "merit", "flaw"):
             entries = getattr(self, ref.kind + "s")
             key = "level" if ref.kind in ("gift", "rite") else "points"
@@ -286,6 +294,9 @@ class Sheet:
         if name != "Rage" and target > track.permanent:
             warnings.append(f"{name} points stop at the rating {track.permanent}")
             target = track.permanent
+        if name == "Rage" and target > MAX_RAGE_POINTS:
+            raise InvalidValue(f"{self.name} has {track.temporary} Rage points; regaining {n} would make {target}, "
+                               f"outside the allowed range 0 to {MAX_RAGE_POINTS}")
         if name == "Rage" and target > track.permanent:
             warnings.append(f"Rage points {target} exceed the Rage rating {track.permanent}")
         track.temporary = max(track.temporary, target)
@@ -338,7 +349,9 @@ class Sheet:
         return self.form
 
     def xp(self, kind: str, amount: int, reason: str = "", *, at: str | None = None) -> dict:
-        """Award or spend experience. Spending more than is available raises RuleRefusal."""
+        """Award or spend experience (``amount`` 1..MAX_XP). Spending more than is available raises
+        RuleRefusal; an award taking the total above MAX_XP (what a stored sheet may hold), or a reason with
+        control characters or over MAX_SHORT_TEXT characters, raises InvalidValue, with nothing changed."""
         _positive(amount, "experience points")
         if kind not in ("award", "spend"):
             raise InvalidValue(f"experience entry kind {kind!r}; allowed: award, spend")
@@ -347,7 +360,13 @@ class Sheet:
                 raise RuleRefusal(f"{self.name} has {self.xp_available} experience to spend; cannot spend {amount}")
             self.xp_spent += amount
         else:
+            if self.xp_total + amount > MAX_XP:
+                raise InvalidValue(
+                    f"{self.name} has {self.xp_total} experience in all; awarding {amount} would make "
+                    f"{self.xp_total + amount}, outside the allowed range 0 to {MAX_XP}"
+                )
             self.xp_total += amount
+        check_text(reason, "experience reason")
         entry = {"at": at or _now(), "kind": kind, "amount": amount, "reason": reason}
         self.xp_log.append(entry)
         return entry
@@ -377,11 +396,14 @@ class Sheet:
         return data
 
     @classmethod
-    def from_dict(cls, data: object, *, source: str = "character") -> Sheet:
+    def from_dict(cls, data: object, *, source: str = "character", strict: bool = True) -> Sheet:
         """Build and validate a sheet from the character-file shape. Missing fields take their defaults.
 
+        ``strict`` (files) also checks free text (no control characters, length limits, see
+        :func:`check_sheet_text`) and experience-log dates; a sheet read back from the store passes
+        ``strict=False`` so rows stored before those checks still open (the CLI escapes them on display).
         Raises DataFileError naming ``source``, the field and the allowed range on any bad value."""
-        return _SheetReader(source).read(data)
+        return _SheetReader(source, strict=strict).read(data)
 
 
 _TOP_FIELDS = {
@@ -394,8 +416,9 @@ _TOP_FIELDS = {
 class _SheetReader:
     """Strict reader of the character-file shape; every error names the source and the field."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, *, strict: bool = True) -> None:
         self.source = source
+        self.strict = strict
 
     def fail(self, where: str, message: str) -> DataFileError:
         return DataFileError(f"{self.source}: {where}: {message}")
@@ -516,11 +539,23 @@ class _SheetReader:
             where = f"experience.log[{i}]"
             if not isinstance(e, dict) or e.get("kind") not in ("award", "spend"):
                 raise self.fail(where, "expected an entry with kind (award or spend), amount, reason, at")
+            at = self.text(e.get("at"), f"{where}.at")
+            if self.strict:
+                try:
+                    _dt.datetime.fromisoformat(at.strip())
+                except ValueError:
+                    raise self.fail(f"{where}.at", f"{at!r} is not a date; write e.g. 2024-05-01 or "
+                                                   f"2024-05-01T20:30:00+00:00") from None
             s.xp_log.append({
-                "at": self.text(e.get("at"), f"{where}.at"), "kind": e["kind"],
+                "at": at, "kind": e["kind"],
                 "amount": self.rating(e.get("amount"), f"{where}.amount", 1, 1_000_000),
                 "reason": self.text(e.get("reason"), f"{where}.reason"),
             })
+        if self.strict:
+            try:
+                check_sheet_text(s)
+            except InvalidValue as exc:
+                raise DataFileError(f"{self.source}: {exc}") from None
         return s
 
     def track(self, value: object, where: str, *, allow_over: bool, default: int = 0) -> Track:
@@ -536,6 +571,33 @@ class _SheetReader:
         perm = self.rating(v.get("permanent", default), f"{where}.permanent", 0, T.MAX_POWER)
         temp = self.rating(v.get("temporary", perm), f"{where}.temporary", 0, 99 if allow_over else perm)
         return Track(perm, temp)
+
+
+def check_identity_text(field_name: str, value: str) -> str:
+    """``value`` if fit for the identity field ``field_name`` (player, concept, ..., notes): no control
+    characters (notes may hold newlines and tabs), at most MAX_SHORT_TEXT characters (notes MAX_NOTES).
+    Raises InvalidValue naming the field."""
+    label = T.IDENTITY_FIELDS.get(field_name, field_name)
+    if field_name in ("notes", "storyteller_notes"):
+        return check_text(value, label, limit=MAX_NOTES, multiline=True)
+    return check_text(value, label)
+
+
+def check_sheet_text(sheet: Sheet) -> None:
+    """Every free text of ``sheet`` checked (a sheet about to be created): name and chronicle (at most
+    MAX_NAME characters), identity fields, entry names, experience reasons. Raises InvalidValue."""
+    check_text(sheet.name, "character name", limit=MAX_NAME)
+    check_text(sheet.chronicle, "chronicle", limit=MAX_NAME)
+    for f in T.IDENTITY_FIELDS:
+        check_identity_text(f, str(getattr(sheet, f)))
+    for section in ("gifts", "rites", "merits", "flaws"):
+        for e in getattr(sheet, section):
+            check_text(str(e["name"]), f"{section[:-1]} name")
+    for table, label in ((sheet.custom_abilities, "custom ability name"), (sheet.backgrounds, "background name")):
+        for k in table:
+            check_text(str(k), label)
+    for e in sheet.xp_log:
+        check_text(str(e.get("reason", "")), "experience reason")
 
 
 def damage_type(text: str) -> str:

@@ -19,6 +19,7 @@ from stkit.dice import ExtendedTally, HouseRules, RollResult, count_dice, roll_p
 from stkit.dice.contest import ContestState, advance_contest, advance_extended_roll, format_duration, parse_interval
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.scenes import open_scene
+from stkit.store.text import MAX_NAME, check_text
 
 _NUMBER = re.compile(r"^\s*\d+\s*$")
 
@@ -51,6 +52,53 @@ class ParticipantRoll:
     explanation: str
     participant: Participant
     extra: dict = field(default_factory=dict)
+
+
+#: Bounds of a tracked action or contest (stkit's, so every value fits a database integer): the successes
+#: needed, and the in-game time per roll.
+MAX_TARGET = 1000
+MAX_INTERVAL_SECONDS = 365 * 86400  # one year
+
+
+def check_target(target: object) -> int:
+    """``target`` if a whole number 1..MAX_TARGET; InvalidValue naming the value and the range otherwise."""
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        raise InvalidValue(f"target {target!r} must be at least 1 success; allowed: 1 to {MAX_TARGET}")
+    if target > MAX_TARGET:
+        raise InvalidValue(f"target {target} is outside the allowed range 1 to {MAX_TARGET} successes")
+    return target
+
+
+def check_interval(text: str) -> int:
+    """The interval ``text`` ('30 min', '2 h') in seconds, 1 s to one year; InvalidValue otherwise."""
+    try:
+        seconds = parse_interval(text) if len(text) <= 40 else None
+    except (OverflowError, ValueError) as exc:
+        if isinstance(exc, InvalidValue):
+            raise
+        seconds = None
+    if seconds is None or seconds > MAX_INTERVAL_SECONDS:
+        raise InvalidValue(f"interval {text!r} is too long; allowed: 1 second to 1 year (e.g. '30 min', '365 d')")
+    return seconds
+
+
+def _check_scene_chronicle(session: Any, chronicle: str | None, who: Participant) -> None:
+    """With no --chronicle given and a scene open in the default chronicle (STKIT_CHRONICLE or 'default'),
+    refuse a character of another chronicle: its rolls could not be made in that scene."""
+    from stkit.config import default_chronicle
+
+    if chronicle is not None or who.character is None:
+        return
+    here = default_chronicle(None)
+    if who.character.chronicle == here:
+        return
+    scene = open_scene(session, here)
+    if scene is not None:
+        raise RuleRefusal(
+            f"{who.character.name} is a character not in the scene's chronicle: scene {scene.id} {scene.name!r} "
+            f"is open in chronicle {here!r} and {who.character.name} is in {who.character.chronicle!r}; "
+            f"give --chronicle {who.character.chronicle} to track it there"
+        )
 
 
 def _character(session: Any, name: str, chronicle: str | None) -> Any:
@@ -262,11 +310,12 @@ def start_extended(
     name = (name or "").strip()
     if not name:
         raise InvalidValue("an extended action needs a name, e.g. \"Stay hidden\"")
-    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-        raise InvalidValue(f"target {target!r} must be at least 1 success")
+    check_text(name, "extended action name", limit=MAX_NAME)
+    check_target(target)
     validate_difficulty(difficulty)
-    seconds = parse_interval(interval) if interval else None
+    seconds = check_interval(interval) if interval else None
     who = participant(session, character, pool, chronicle)
+    _check_scene_chronicle(session, chronicle, who)
     check_pool(session, who)  # a typo in the pool fails now, not at the first roll
     chron = who.character.chronicle if who.character is not None else default_chronicle(chronicle)
     scene = open_scene(session, chron)
@@ -486,7 +535,11 @@ def extended_status(session: Any, action: Any, *, odds: bool = True) -> dict:
         "odds_pool": None,
         "odds_note": None,
     }
-    if odds and action.status == "open":
+    data["character_deleted"] = action.character_id is not None and action.character_id not in names
+    if data["character_deleted"]:
+        data["odds_note"] = ("the character who rolls this was deleted; roll on with --char NAME --pool ..., "
+                             "or abandon it")
+    elif odds and action.status == "open":
         try:
             pool, _ = check_pool(session, _default_participant(session, action))
         except Exception:  # noqa: BLE001 - a sheet that changed must not hide the status
@@ -561,6 +614,8 @@ def start_contest(
     name = (name or "").strip()
     if not name:
         raise InvalidValue("a contest needs a name, e.g. \"Debate at the moot\"")
+    check_text(name, "contest name", limit=MAX_NAME)
+    check_target(target)
     ContestState(target=target, mode=mode)  # validates target and mode
     side_a = participant(session, a, pool_a, chronicle)
     chron = chronicle
@@ -570,7 +625,11 @@ def start_contest(
     if chron is None and side_b.character is not None:
         chron = side_b.character.chronicle
     chron = default_chronicle(chron)
+    if side_a.character_id is not None and side_a.character_id == side_b.character_id:
+        raise RuleRefusal(f"{side_a.character.name} is on both sides of the contest; side B needs another "
+                          f"character or a number of dice")
     for who in (side_a, side_b):
+        _check_scene_chronicle(session, chronicle, who)
         if who.character is not None and who.character.chronicle != chron:
             raise RuleRefusal(f"{who.character.name} is in chronicle {who.character.chronicle!r}, not in {chron!r}")
         check_pool(session, who)

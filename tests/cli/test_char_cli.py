@@ -262,11 +262,23 @@ def test_bad_database_is_one_line_error(tmp_path):
     assert "file is not a database" in fails("char", "show", "X", "--db", str(junk))
 
 
-def test_db_option_creates_the_folder(tmp_path):
+def test_db_option_needs_an_existing_folder(tmp_path):
     db = tmp_path / "new" / "folder" / "troupe.sqlite"
+    err = fails("char", "new", "Archibald", "--db", str(db))
+    assert err == (f"Error: database {str(db)!r} (from --db): the folder {db.parent} does not exist; "
+                   f"create it first\n")
+    assert not (tmp_path / "new").exists()  # no folder made behind the user's back
+    (tmp_path / "new" / "folder").mkdir(parents=True)
     ok("char", "new", "Archibald", "--db", str(db))
     assert db.is_file()
     assert [c["name"] for c in js("char", "list", "--db", str(db))["characters"]] == ["Archibald"]
+
+
+def test_default_location_folder_is_created(tmp_path, monkeypatch, _isolated_store):
+    monkeypatch.delenv("STKIT_DATABASE_URL")
+    ok("char", "new", "Archibald")
+    found = list(_isolated_store.rglob("stkit.sqlite"))
+    assert len(found) == 1 and found[0].parent.name == "stkit"
 
 
 # ----- regressions from the new-user trial -------------------------------------------------------------------

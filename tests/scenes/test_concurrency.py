@@ -33,7 +33,7 @@ def _env():
     return env
 
 
-def _action(engine, *, target=1_000_000, pool="Stamina + Stealth", difficulty=9):
+def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):
     add_character(engine, "Weston", attributes={"Stamina": 3}, abilities={"Stealth": 3})
     with transaction(engine) as s:
         # difficulty 9 with six dice botches about one roll in seven: plenty of resets to replay in order
@@ -135,7 +135,7 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
     with transaction(engine) as s:
         cid = start_contest(s, "Endless chase", chronicle=None, a="Archibald", b="5", pool_a="Dexterity + Drive",
-                            pool_b=None, difficulty=7, difficulty_b=None, target=10_000).id
+                            pool_b=None, difficulty=7, difficulty_b=None, target=1000).id
     procs_n, each = 4, 10
     start_at = time.time() + 2.0
     procs = [
@@ -153,7 +153,7 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
         rolls = list(s.exec(select(ContestRoll).where(ContestRoll.contest_id == cid)
                             .order_by(ContestRoll.exchange, ContestRoll.side)))
     assert [(r.exchange, r.side) for r in rolls] == [(n, side) for n in numbers for side in "ab"]
-    state = ContestState(target=10_000)
+    state = ContestState(target=1000)
     for a, b in zip(rolls[::2], rolls[1::2]):
         state, _ = advance_contest(state, a.result, a.outcome == "botch", b.result, b.outcome == "botch")
     assert (state.tally_a, state.tally_b, state.exchanges) == (contest.tally_a, contest.tally_b, contest.exchanges)

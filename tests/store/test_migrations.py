@@ -54,3 +54,66 @@ def test_upgrade_from_first_revision_keeps_data(db_url):
         row = get_character(session, "ears of the wind")
         assert row.player == "Kelly"
         assert row.to_sheet() == Sheet.from_dict(sheet.to_dict())
+
+
+def test_revision_0003_folds_accents_in_stored_name_keys(db_url):
+    """Rows written with the 0001-0002 key ('zoë') get the folded key; a clash with a row already holding the
+    folded key in the same chronicle keeps its old key; the other chronicle is untouched by the clash."""
+    engine = DB.make_engine(db_url)
+    DB.upgrade(engine, "0002")
+    rows = [(1, "default", "Zoë", "zoë"), (2, "default", "Archibald", "archibald"),
+            (3, "default", "Ärchibald", "ärchibald"), (4, "other", "Ärchibald", "ärchibald"),
+            (5, "default", "Red-of-Teeth", "red of teeth")]
+    with engine.begin() as conn:
+        for row_id, chronicle, name, key in rows:
+            conn.execute(text(
+                "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, sheet, "
+                "version, created_at, updated_at) VALUES (:id, :c, :n, :k, '', '', '', '', 'Homid', :sheet, 1, "
+                "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            ), {"id": row_id, "c": chronicle, "n": name, "k": key,
+                "sheet": json.dumps(Sheet(name=name, chronicle=chronicle).to_dict())})
+    DB._migrated.clear()
+    DB.ensure_schema(engine)
+    with engine.connect() as conn:
+        assert DB.current_revisions(conn) == {"0003"} == DB.head_revisions()
+        keys = dict(conn.execute(text("SELECT id, name_key FROM characters ORDER BY id")).all())
+    assert keys == {1: "zoe", 2: "archibald", 3: "ärchibald", 4: "archibald", 5: "red of teeth"}
+    with DB.transaction(engine) as session:
+        assert get_character(session, "ZOE").name == "Zoë"
+        assert get_character(session, "archibald", "other").id == 4
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(DB.MIGRATIONS_DIR))
+    with engine.begin() as conn:  # and back: the 0001-0002 keys again
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0002")
+    with engine.connect() as conn:
+        keys = dict(conn.execute(text("SELECT id, name_key FROM characters ORDER BY id")).all())
+    assert keys == {1: "zoë", 2: "archibald", 3: "ärchibald", 4: "ärchibald", 5: "red of teeth"}
+
+
+def test_fast_path_after_the_accent_migration(tmp_path, monkeypatch):
+    """A SQLite file at 0002 is not read by the sqlite3 fast path (not at head); once opened it is at 0003
+    and the fast path serves `char show` again."""
+    from stkit.store.gateway import fast_connection
+
+    db = tmp_path / "old.sqlite"
+    url = "sqlite:///" + str(db)
+    engine = DB.make_engine(url)
+    DB.upgrade(engine, "0002")
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, sheet, "
+            "version, created_at, updated_at) VALUES (1, 'default', 'Zoë', 'zoë', '', '', '', '', 'Homid', :s, 1, "
+            "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"), {"s": json.dumps(Sheet(name="Zoë").to_dict())})
+    DB.dispose_engines()
+    assert fast_connection(str(db)) is None
+    from stkit.store.fastread import load_sheet
+
+    assert load_sheet(str(db), "zoe")[0].name == "Zoë"  # opened the normal way, migrated
+    conn = fast_connection(str(db))
+    assert conn is not None
+    conn.close()
+    assert load_sheet(str(db), "ZOË")[0].name == "Zoë"
