@@ -92,9 +92,14 @@ def _rules_json(rules) -> dict:  # noqa: ANN001
 
 def _exact(p: Fraction) -> str:
     """``"num/den"`` (whole numbers as ``"n/1"``); huge pools have thousand-digit denominators."""
-    if hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)
-    return f"{p.numerator}/{p.denominator}"
+    # Lift Python's digit limit for this conversion only: changing it for good would remove a guard that
+    # other code (file readers refusing 5000-digit numbers) relies on.
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return f"{p.numerator}/{p.denominator}"
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 def pct(p: Fraction | float) -> str:

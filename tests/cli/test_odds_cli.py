@@ -154,3 +154,17 @@ def test_odds_display_details_from_the_user_trial():
     ext = run(app, ["odds", "5", "-d", "7", "--target", "16", "--max-turns", "6"], env=env).stdout
     assert "rolls 1 to 3: no chance to be done yet" in ext
     assert "│     3 │" not in ext and "│     4 │" in ext
+
+
+def test_exact_output_leaves_the_int_digit_limit_alone():
+    import sys
+
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+
+    before = sys.get_int_max_str_digits()
+    result = CliRunner().invoke(app, ["odds", "1000", "-d", "6", "--json"])
+    assert result.exit_code == 0
+    assert len(result.stdout) > 4300  # thousand-digit fractions were written
+    assert sys.get_int_max_str_digits() == before
