@@ -18,7 +18,20 @@ def _heavy_modules(body: str) -> list[str]:
 
 
 def test_dice_engine_is_pure():
-    assert _heavy_modules("import stkit.dice, stkit.dice.roll, stkit.dice.actions") == []
+    import pathlib
+
+    names = sorted(p.stem for p in (pathlib.Path(__file__).resolve().parents[1] / "stkit" / "dice").glob("*.py"))
+    body = "\n".join(f"import stkit.dice.{n}" for n in names if n != "__init__")
+    assert "stkit.dice.odds" in body and "stkit.dice.contest" in body
+    assert _heavy_modules("import stkit.dice\n" + body) == []
+    # standard library only: no third-party package at all
+    proc = subprocess.run(
+        [sys.executable, "-c", body + "\nimport sys\nprint(sorted({m.split('.')[0] for m in sys.modules}))"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    third_party = {"yaml", "rapidfuzz", "pydantic", "numpy", "platformdirs", "psycopg", "click", "typer", "rich"}
+    assert not third_party & set(eval(proc.stdout))
 
 
 def test_tcg_package_loads_no_framework():
