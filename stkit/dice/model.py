@@ -10,7 +10,7 @@ from enum import Enum
 
 from stkit.errors import InvalidValue
 
-#: A difficulty is always from 2 to 10 (Chapter Five, "Difficulties"); 6 when nobody says otherwise.
+#: Difficulties run from 2 to 10 (Chapter Five, "Difficulties"); the default is 6.
 MIN_DIFFICULTY = 2
 MAX_DIFFICULTY = 10
 DEFAULT_DIFFICULTY = 6
@@ -165,7 +165,7 @@ class RollResult:
 def validate_difficulty(difficulty: int) -> int:
     """Return ``difficulty`` if it is an integer from 2 to 10, else raise InvalidValue.
 
-    Source: Chapter Five, "Difficulties" (always from 2 to 10, no lower or higher).
+    Source: Chapter Five, "Difficulties" (the range is 2..10 inclusive).
     """
     if isinstance(difficulty, bool) or not isinstance(difficulty, int):
         raise InvalidValue(f"difficulty {difficulty!r} is not a whole number; allowed: 2 to 10")

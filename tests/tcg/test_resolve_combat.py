@@ -89,7 +89,7 @@ def test_rage_is_paid_on_reveal():
 
 
 def test_too_expensive_card_is_zero_but_takes_all_rage():
-    # "if you use all but 1 Rage, you cannot play a Rage 2 or greater card": here Rage 1 left, a Rage 3 card.
+    # Equinox "Reveal Combat Cards": with 1 Rage left a card costing 2 or more is out of reach; here a Rage 3 card.
     hunter = garou("Janus", "Ann", rage=1)
     r = fight([{"hunter": "Big Claw"}], hunter=hunter)
     card = r["rounds"][0]["cards"]["hunter"]
