@@ -13,14 +13,10 @@ from typing import Annotated, Optional
 
 import typer
 
-DbOpt = Annotated[
-    Optional[str],
-    typer.Option("--db", help="Database file (or SQLAlchemy URL). Default: $STKIT_DATABASE_URL, else the user data folder."),
-]
-ChronicleOpt = Annotated[
-    Optional[str], typer.Option("--chronicle", help="The chronicle (default: any chronicle holding the name).")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
+from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
+from stkit.cli.options import ChronicleOpt as NewChronicleOpt
+from stkit.cli.options import DbOpt, JsonOpt
+
 NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
 
 
@@ -28,6 +24,9 @@ class PowerChoice(str, enum.Enum):
     willpower = "willpower"
     rage = "rage"
     gnosis = "gnosis"
+
+
+PowerArg = Annotated[PowerChoice, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
 
 
 class DamageChoice(str, enum.Enum):
@@ -49,7 +48,7 @@ class XpAction(str, enum.Enum):
 
 char_app = typer.Typer(
     name="char",
-    help="Werewolf characters kept in the store: create, show, edit, spend, wound, shift, import and export.",
+    help="Werewolf characters in the store: create, show, edit, wound.",
     no_args_is_help=True,
 )
 
@@ -63,9 +62,9 @@ def run(db: str | None, work, *, readonly: bool = False):  # noqa: ANN001, ANN20
 
 
 def emit_json(data: object) -> None:
-    import json
+    from stkit.cli.render import print_json
 
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    print_json(data)
 
 
 def print_edit(edit, json_out: bool) -> None:  # noqa: ANN001
@@ -232,7 +231,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
 @char_app.command("new")
 def new(
     name: NameArg,
-    chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="Chronicle (default: $STKIT_CHRONICLE or 'default').")] = None,
+    chronicle: NewChronicleOpt = None,
     player: Annotated[str, typer.Option("--player", help="The player's name.")] = "",
     concept: Annotated[str, typer.Option("--concept")] = "",
     nature: Annotated[str, typer.Option("--nature")] = "",
@@ -248,8 +247,9 @@ def new(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Create a character. Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1,
-    Willpower 3, with full points: --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
+    """Create a character.
+
+    Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1, Willpower 3, with full points: --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
     Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
     from stkit.config import default_chronicle
     from stkit.errors import InvalidValue
@@ -295,7 +295,9 @@ def show(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Show a character sheet with dots, health boxes and the current form's Attributes."""
+    """Show a character sheet.
+
+    Dots, health boxes and the current form's Attributes."""
     from stkit.store.fastread import load_sheet
 
     sheet, char_id = load_sheet(db, name, chronicle)
@@ -332,11 +334,9 @@ def list_(
     if not rows:
         render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
         return
-    from rich.console import Console
-
     rows = [(i, printable_sheet(s)) for i, s in rows]  # no raw control characters to the terminal
     # A console of its own, sized now: the shared one keeps the width it was created with.
-    console = Console(highlight=False)
+    console = render.new_console()
     table = character_table(rows, console)
     if table is not None:
         console.print(table)
@@ -345,7 +345,7 @@ def list_(
 
     for _, s in rows:  # too narrow for any table: three short lines per character
         console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
-        console.print(f"  {s.form}, {s.health_level or 'unhurt'}")
+        console.print(f"  {s.form}, {s.health_level or 'unhurt'}", markup=False)
         console.print("  " + "  ".join(f"{p} {s.powers[p].temporary}/{s.powers[p].permanent}"
                                        for p in ("Rage", "Gnosis", "Willpower")))
 
@@ -361,6 +361,7 @@ def character_table(rows: list, console):  # noqa: ANN001, ANN201
     from rich import box
     from rich.measure import Measurement
     from rich.table import Table
+    from rich.text import Text
 
     chronicles = sorted({s.chronicle for _, s in rows})
     cells = []
@@ -375,7 +376,7 @@ def character_table(rows: list, console):  # noqa: ANN001, ANN201
                "Willpower"]
     if len(chronicles) == 1:
         columns.remove("Chronicle")
-    title = f"Chronicle: {chronicles[0]}" if len(chronicles) == 1 else None
+    title = Text(f"Chronicle: {chronicles[0]}") if len(chronicles) == 1 else None
 
     def build(cols: list[str]) -> Table:
         t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
@@ -386,7 +387,7 @@ def character_table(rows: list, console):  # noqa: ANN001, ANN201
             else:  # never cut: as wide as the longest entry (folded only if the terminal is narrower still)
                 t.add_column(c, no_wrap=True, min_width=max(len(c), *(len(r[c]) for r in cells)), overflow="fold")
         for r in cells:
-            t.add_row(*(r[c] for c in cols))
+            t.add_row(*(Text(r[c]) for c in cols))  # names are user text: never read as markup
         return t
 
     unclamped = console.options.update_width(10_000)  # Measurement.get clamps to the width it is given
@@ -411,8 +412,9 @@ def set_(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Set one trait. Names are forgiving about case, spaces and hyphens; unknown names get a suggestion.
-    Example: `stkit char set Archibald "primal urge" 2`."""
+    """Set one trait (or a background, Gift, Rite, Merit or Flaw).
+
+    Names are forgiving about case, spaces and hyphens; unknown names get a suggestion. Example: `stkit char set Archibald "primal urge" 2`."""
     from stkit.store import characters
 
     print_edit(run(db, lambda s: characters.set_trait(s, name, trait, value, chronicle=chronicle, custom=custom)), json_out)
@@ -421,13 +423,15 @@ def set_(
 @char_app.command("spend")
 def spend(
     name: NameArg,
-    power: Annotated[PowerChoice, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)],
+    power: PowerArg,
     points: Annotated[int, typer.Argument(help="Points to spend (1 or more).")] = 1,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Spend temporary points of Willpower, Rage or Gnosis (refused, with nothing spent, when short)."""
+    """Spend temporary points of Willpower, Rage or Gnosis.
+
+    Refused, with nothing spent, when the character has too few points."""
     from stkit.store import characters
 
     print_edit(run(db, lambda s: characters.spend(s, name, power.value, points, chronicle=chronicle)), json_out)
@@ -436,13 +440,15 @@ def spend(
 @char_app.command("regain")
 def regain(
     name: NameArg,
-    power: Annotated[PowerChoice, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)],
+    power: PowerArg,
     points: Annotated[int, typer.Argument(help="Points regained (1 or more).")] = 1,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Regain temporary points. Willpower and Gnosis stop at the rating; Rage may go above it (with a warning)."""
+    """Regain temporary points of Willpower, Rage or Gnosis.
+
+    Willpower and Gnosis stop at the rating; Rage may go above it (with a warning)."""
     from stkit.store import characters
 
     print_edit(run(db, lambda s: characters.regain(s, name, power.value, points, chronicle=chronicle)), json_out)
@@ -457,7 +463,9 @@ def damage(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Mark damage on the seven health levels (worst damage kept first; the deepest level sets the wound penalty)."""
+    """Mark damage on the seven health levels.
+
+    The worst damage is kept first; the deepest marked level sets the wound penalty."""
     from stkit.store import characters
 
     print_edit(run(db, lambda s: characters.damage(s, name, levels, kind.value, chronicle=chronicle)), json_out)
@@ -472,7 +480,9 @@ def heal(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Heal health levels, the lightest damage first unless --type is given."""
+    """Heal health levels.
+
+    The lightest damage heals first unless --type is given."""
     from stkit.store import characters
 
     print_edit(run(db, lambda s: characters.heal(s, name, levels, kind.value if kind else None, chronicle=chronicle)), json_out)
@@ -486,7 +496,9 @@ def shift(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Change form; the form's Attribute changes apply to every pool rolled from the sheet."""
+    """Change form (homid, glabro, crinos, hispo, lupus).
+
+    The form's Attribute changes apply to every pool rolled from the sheet."""
     from stkit.store import characters
 
     print_edit(run(db, lambda s: characters.shift(s, name, form, chronicle=chronicle)), json_out)
@@ -502,7 +514,9 @@ def xp(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Experience: `stkit char xp NAME award 3 -r "session 4"`, `... spend 2 -r "Brawl 3"`, or the log."""
+    """Award or spend experience, or show the experience log.
+
+    Examples: `stkit char xp NAME award 3 -r "session 4"`, `stkit char xp NAME spend 2 -r "Brawl 3"`."""
     from stkit.store import characters
 
     if action is XpAction.log:
@@ -512,14 +526,17 @@ def xp(
                        "available": sheet.xp_available, "log": sheet.xp_log})
             return
         from rich.table import Table
+        from rich.text import Text
 
         from stkit.cli import render
 
-        t = Table(title=f"{printable_sheet(sheet).name}: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent")
+        shown = printable_sheet(sheet)
+        t = Table(title=Text(f"{shown.name}: {sheet.xp_total} earned, {sheet.xp_spent} spent, "
+                             f"{sheet.xp_available} unspent"))
         for col in ("When", "Kind", "Points", "Reason"):
             t.add_column(col)
-        for e in printable_sheet(sheet).xp_log:
-            t.add_row(e["at"], e["kind"], str(e["amount"]), e["reason"])
+        for e in shown.xp_log:  # Text cells: a reason like '[bold]' is printed as typed, never as markup
+            t.add_row(Text(e["at"]), Text(e["kind"]), str(e["amount"]), Text(e["reason"]))
         render.console().print(t)
         return
     print_edit(run(db, lambda s: characters.experience(s, name, action.value, amount, reason, chronicle=chronicle)), json_out)
@@ -533,7 +550,9 @@ def delete(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Delete a character (asks first). Its logged rolls are kept, under its name."""
+    """Delete a character (asks first).
+
+    Its logged rolls are kept, under its name."""
     from stkit.store import characters
 
     if not yes:
@@ -546,8 +565,9 @@ def delete(
         emit_json({"deleted": deleted})
     else:
         from stkit.cli import render
+        from stkit.store.text import printable
 
-        render.console().print(f"Deleted {deleted}.")
+        render.print_text(f"Deleted {printable(deleted)}.")
 
 
 @char_app.command("import")
@@ -558,8 +578,9 @@ def import_(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import characters. Any bad file (malformed, unknown trait, value out of range, duplicate name)
-    imports nothing and the error names the file, the field and the allowed range."""
+    """Import character files (YAML, JSON, Foundry): all or nothing.
+
+    Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the error names the file, the field and the allowed range."""
     from stkit.store.files import import_files
 
     loaded = run(db, lambda s: import_files(s, paths, chronicle=chronicle, replace=replace))
@@ -588,7 +609,9 @@ def export(
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Export a character as a YAML or JSON character file (re-importable without loss)."""
+    """Export a character as a YAML or JSON character file.
+
+    The file re-imports without loss."""
     from stkit.store.fastread import load_sheet
     from stkit.store.files import dump
 
@@ -610,7 +633,9 @@ def log(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The roll log: every roll made with --char (or --log), newest first."""
+    """The roll log, newest first.
+
+    Every roll made with --char (or --log)."""
     from stkit.store.fastread import recent_log
 
     entries = recent_log(db, name=char, chronicle=chronicle, limit=limit)

@@ -6,18 +6,24 @@ rich and the odds engine load inside the commands.
 
 from __future__ import annotations
 
-import json
 import sys
-from enum import Enum
 from fractions import Fraction
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 from typer.core import TyperGroup
 
+from stkit.cli.options import (
+    ExtraOnesOpt,
+    OnesDontCancelOpt,
+    SpecialtyChoice,
+    SpecialtyOpt,
+    make_rules,
+)
+
 DEFAULT_COMMAND = "roll"
 
-ODDS_HELP = """Exact chances (not simulation) for every roll stkit can make.
+ODDS_HELP = """Exact chances (not simulation) for every roll stkit makes.
 
 Two ways to call it:
 
@@ -51,35 +57,11 @@ odds_app = typer.Typer(
 )
 
 
-class SpecialtyChoice(str, Enum):
-    """What a 10 does on a specialised roll (house rules; see stkit.dice.model.Specialty)."""
+# ---- options of this group only (the house-rule ones are shared: stkit.cli.options) ---------------------
 
-    none = "none"
-    double = "double"
-    reroll = "reroll"
-
-
-# ---- shared options ---------------------------------------------------------------------------------------
-
-DifficultyOpt = typer.Option(6, "--difficulty", "-d", help="Difficulty, 2 to 10.")
-SpecialtyOpt = typer.Option(
-    SpecialtyChoice.none, "--specialty", help="House rule for 10s: double (a 10 counts two) or reroll (a 10 "
-    "rolls one extra die, again on another 10)."
-)
-ExtraOnesOpt = typer.Option(False, "--extra-ones-cancel", help="With --specialty reroll: 1s on extra dice "
-                            "cancel successes too.")
-OnesOpt = typer.Option(False, "--ones-dont-cancel", help="House rule: 1s never cancel successes (they still "
-                       "botch a roll with no success).")
-ExactOpt = typer.Option(False, "--exact", help="Also show every chance as an exact fraction.")
-JsonOpt = typer.Option(False, "--json", help="Print one JSON object instead of tables.")
-
-
-def _rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_cancel: bool):
-    from stkit.dice.model import HouseRules, Specialty
-
-    return HouseRules(
-        specialty=Specialty(specialty.value), extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel
-    )
+DifficultyOpt = Annotated[int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10.")]
+ExactOpt = Annotated[bool, typer.Option("--exact", help="Also show every chance as an exact fraction.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 
 
 def _rules_json(rules) -> dict:  # noqa: ANN001
@@ -144,14 +126,16 @@ def _shown_range(probs: list[Fraction], floor: float = 1e-4) -> tuple[int, int]:
     return lo, hi
 
 
-def _console():
-    from rich.console import Console
+def _console():  # noqa: ANN202
+    from stkit.cli.render import new_console
 
-    return Console(highlight=False)
+    return new_console()
 
 
 def _emit(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
+    from stkit.cli.render import print_json
+
+    print_json(obj, indent=None)
 
 
 def _dist_json(probs, key: str = "successes", start: int = 0) -> list[dict]:
@@ -197,16 +181,16 @@ def _distribution_table(title: str, probs: list[Fraction], at_least: list[Fracti
 # ---- the default command: one roll, or an extended action ----------------------------------------------------
 
 
-@odds_app.command("roll", help="Odds of one roll of POOL dice (the default: `stkit odds POOL` means this), or "
+@odds_app.command("roll", short_help="Odds of one roll, or of an extended action (--target).", help="Odds of one roll of POOL dice (the default: `stkit odds POOL` means this), or "
                   "with --target of an extended action.")
 def roll_cmd(
     pool: int = typer.Argument(..., help="Dice in the pool, 1 to 1000."),
-    difficulty: int = DifficultyOpt,
+    difficulty: DifficultyOpt = 6,
     willpower: bool = typer.Option(False, "--willpower", "-w", help="Spend Willpower: one success the 1s "
                                    "cannot cancel (no botch)."),
-    specialty: SpecialtyChoice = SpecialtyOpt,
-    extra_ones_cancel: bool = ExtraOnesOpt,
-    ones_dont_cancel: bool = OnesOpt,
+    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
     target: Optional[int] = typer.Option(None, "--target", "-t", help="Extended action: successes to collect "
                                          "(1 to 100; pool x target at most 5000). Shows how many rolls it takes."),
     botch_ends: bool = typer.Option(False, "--botch-ends", help="Extended action: a botch ends the attempt "
@@ -214,12 +198,12 @@ def roll_cmd(
     max_turns: Optional[int] = typer.Option(None, "--max-turns", "-k", help="Extended action: list the chance "
                                             "of being done within k rolls for k up to this (1 to 200)."),
     start: int = typer.Option(0, "--start", help="Extended action: successes already collected."),
-    exact: bool = ExactOpt,
-    as_json: bool = JsonOpt,
+    exact: ExactOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     from stkit.dice import odds as engine
 
-    rules = _rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
     if target is not None:
         ext = engine.p_extended(pool, difficulty, target, start=start, botch_ends=botch_ends,
                                 max_turns=max_turns, rules=rules, willpower=willpower)
@@ -359,7 +343,7 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
 # ---- resisted, teamwork, multi ------------------------------------------------------------------------------
 
 
-@odds_app.command("resisted", help="Odds of a resisted action: POOL_A against POOL_B; the side with more "
+@odds_app.command("resisted", short_help="Odds of a resisted action: who wins, and by how much.", help="Odds of a resisted action: POOL_A against POOL_B; the side with more "
                   "successes wins by the margin, equal results mean nobody wins.")
 def resisted_cmd(
     pool_a: int = typer.Argument(..., help="Side A's dice pool, 1 to 1000."),
@@ -367,15 +351,15 @@ def resisted_cmd(
     difficulty: int = typer.Option(6, "--difficulty", "-d", help="Side A's difficulty, 2 to 10."),
     difficulty_b: Optional[int] = typer.Option(None, "--difficulty-b", help="Side B's difficulty (default: the "
                                                "same as side A's)."),
-    specialty: SpecialtyChoice = SpecialtyOpt,
-    extra_ones_cancel: bool = ExtraOnesOpt,
-    ones_dont_cancel: bool = OnesOpt,
-    exact: bool = ExactOpt,
-    as_json: bool = JsonOpt,
+    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    exact: ExactOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     from stkit.dice import odds as engine
 
-    rules = _rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
     res = engine.p_resisted(pool_a, pool_b, difficulty, difficulty_b=difficulty_b, rules=rules)
     margins_a = [res.p_margin("a", m) for m in range(1, len(res.margin_a))]
     margins_b = [res.p_margin("b", m) for m in range(1, len(res.margin_b))]
@@ -413,20 +397,20 @@ def resisted_cmd(
         console.print(_distribution_table("B's winning margin", margins_b, None, exact, "Margin", start=1))
 
 
-@odds_app.command("teamwork", help="Odds of teamwork: each POOL rolls separately and the successes are added; "
+@odds_app.command("teamwork", short_help="Odds of teamwork: separate rolls, successes added.", help="Odds of teamwork: each POOL rolls separately and the successes are added; "
                   "shown with and without 'one botch spoils all'.")
 def teamwork_cmd(
     pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000."),
-    difficulty: int = DifficultyOpt,
-    specialty: SpecialtyChoice = SpecialtyOpt,
-    extra_ones_cancel: bool = ExtraOnesOpt,
-    ones_dont_cancel: bool = OnesOpt,
-    exact: bool = ExactOpt,
-    as_json: bool = JsonOpt,
+    difficulty: DifficultyOpt = 6,
+    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    exact: ExactOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     from stkit.dice import odds as engine
 
-    rules = _rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
     team = engine.p_teamwork(pools, difficulty, rules=rules)
 
     def part(spoils: bool) -> dict:
@@ -464,20 +448,20 @@ def teamwork_cmd(
                                       exact, "Total"))
 
 
-@odds_app.command("multi", help="Odds of several actions in one turn: each declared POOL loses dice by the "
+@odds_app.command("multi", short_help="Odds of several actions in one turn.", help="Odds of several actions in one turn: each declared POOL loses dice by the "
                   "multiple-action ladder (N, N+1, ...), then rolls.")
 def multi_cmd(
     pools: list[int] = typer.Argument(..., help="Each action's dice pool before the penalty, in order."),
-    difficulty: int = DifficultyOpt,
-    specialty: SpecialtyChoice = SpecialtyOpt,
-    extra_ones_cancel: bool = ExtraOnesOpt,
-    ones_dont_cancel: bool = OnesOpt,
-    exact: bool = ExactOpt,
-    as_json: bool = JsonOpt,
+    difficulty: DifficultyOpt = 6,
+    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    exact: ExactOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     from stkit.dice import odds as engine
 
-    rules = _rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
     multi = engine.p_multiple(pools, difficulty, rules=rules)
     if as_json:
         actions = []

@@ -15,8 +15,18 @@ if TYPE_CHECKING:  # pragma: no cover
 _console: Console | None = None
 
 
+def new_console(*, stderr: bool = False) -> Console:
+    """A console sized now (for tables fitted to the terminal), on stdout or stderr.
+
+    Rich honours NO_COLOR and a non-terminal stream by itself; highlighting is off so that numbers and
+    names in output keep the colours stkit gives them (or none)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
 def console() -> Console:
-    """The shared stdout console (rich honours NO_COLOR and a non-terminal stdout by itself)."""
+    """The shared stdout console for line output (soft-wrapped: long lines are not cut or re-wrapped)."""
     global _console
     if _console is None:
         from rich.console import Console
@@ -25,9 +35,17 @@ def console() -> Console:
     return _console
 
 
-def print_json(data: Any) -> None:
-    """One JSON object on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+def print_json(data: Any, *, indent: int | None = 2) -> None:
+    """One JSON object on stdout (``indent=None``: on one line). Text is written as is (UTF-8, not \\u
+    escapes); dates and paths become strings."""
+    sys.stdout.write(json.dumps(data, indent=indent, ensure_ascii=False, default=str) + "\n")
+
+
+def print_text(text: str, *, style: str | None = None, stderr: bool = False) -> None:
+    """Print ``text`` literally: square brackets in names (a character called '[bold]') are never markup."""
+    from rich.text import Text
+
+    (new_console(stderr=True) if stderr else console()).print(Text(text, style=style or ""))
 
 
 def cancelled_indices(roll: RollResult) -> tuple[set[int], set[int]]:

@@ -6,50 +6,24 @@ loaded inside the commands (start-up time is part of the product).
 
 from __future__ import annotations
 
-import enum
 import re
 from typing import Annotated, Optional
 
 import typer
 
-
-class SpecialtyChoice(str, enum.Enum):
-    none = "none"
-    double = "double"
-    reroll = "reroll"
-
-
-# Options shared by every rolling command.
-DifficultyOpt = Annotated[
-    int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10 (Chapter Five: default 6).")
-]
-SeedOpt = Annotated[
-    Optional[int], typer.Option("--seed", help="Seed the dice so the roll can be replayed exactly.")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
-SpecialtyOpt = Annotated[
+from stkit.cli.options import (  # noqa: F401 - SpecialtyChoice, make_rules and make_rng stay importable here
+    ChronicleLookupOpt,
+    DbOpt,
+    DifficultyOpt,
+    ExtraOnesOpt,
+    JsonOpt,
+    OnesDontCancelOpt,
+    SeedOpt,
     SpecialtyChoice,
-    typer.Option(
-        "--specialty",
-        case_sensitive=False,
-        help="HOUSE RULE, off by default. 'double': a 10 counts two successes (20th-anniversary style). "
-        "'reroll': each 10 rolls one extra die, which must reach the difficulty itself and may roll 10 again.",
-    ),
-]
-ExtraOnesOpt = Annotated[
-    bool,
-    typer.Option(
-        "--extra-ones-cancel",
-        help="HOUSE RULE, with --specialty reroll: a 1 on an extra die cancels a success too (off: it does not).",
-    ),
-]
-OnesDontCancelOpt = Annotated[
-    bool,
-    typer.Option(
-        "--ones-dont-cancel",
-        help="HOUSE RULE: 1s never cancel successes (they still botch a roll with no success).",
-    ),
-]
+    SpecialtyOpt,
+    make_rng,
+    make_rules,
+)
 
 _ROLL_CONTEXT = {"ignore_unknown_options": True}  # so that `stkit roll -3` reaches our own clear message
 _POOL_ARITH = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
@@ -96,27 +70,6 @@ def parse_faces(text: str) -> list[int]:
     if not faces:
         raise InvalidValue("--dice is empty; give the faces rolled, e.g. --dice 4,7,5,8,1")
     return faces
-
-
-def make_rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_cancel: bool):
-    """HouseRules from the CLI flags; --extra-ones-cancel without --specialty reroll is refused."""
-    from stkit.dice import HouseRules, Specialty
-    from stkit.errors import InvalidValue
-
-    if extra_ones_cancel and specialty is not SpecialtyChoice.reroll:
-        raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
-    return HouseRules(
-        specialty=Specialty(specialty.value), extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel
-    )
-
-
-def make_rng(seed: int | None):
-    """A random.Random seeded with ``seed`` (or a fresh seed, reported in JSON so any roll can be replayed)."""
-    import random
-
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-    return random.Random(seed), seed
 
 
 def pick_difficulties(values: list[int], count: int, what: str) -> list[int]:
@@ -176,11 +129,9 @@ def roll(
         typer.Option("--char", "-c", help="Build the pool from this character's sheet ('Dexterity + Brawl + 2'); "
                      "form and wounds apply, --willpower spends a point from the sheet; the roll is logged."),
     ] = None,
-    chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="The character's chronicle.")] = None,
+    chronicle: ChronicleLookupOpt = None,
     log_roll: Annotated[bool, typer.Option("--log", help="Store the roll in the roll log (always on with --char).")] = False,
-    db: Annotated[
-        Optional[str], typer.Option("--db", help="Database file or URL for --char/--log (default: $STKIT_DATABASE_URL, else stkit.sqlite in the user data folder).")
-    ] = None,
+    db: DbOpt = None,
     task: Annotated[
         Optional[str],
         typer.Option("--task", help="Name the task (with --char): each earlier failure of it in this scene raises "
@@ -256,44 +207,29 @@ def multi(
         typer.Option("--char", "-c", help="Build each pool from this character's sheet ('Dexterity + Brawl'), "
                      "then apply the ladder; each roll is logged (in the open scene's turn)."),
     ] = None,
-    chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="The character's chronicle.")] = None,
-    db: Annotated[
-        Optional[str], typer.Option("--db", help="Database file or URL for --char (default: $STKIT_DATABASE_URL, else stkit.sqlite in the user data folder).")
-    ] = None,
+    chronicle: ChronicleLookupOpt = None,
+    db: DbOpt = None,
 ) -> None:
-    """Several actions in one turn, with the multiple-action penalty.
+    """Several actions in one turn, with the multiple-action dice.
 
     Chapter Five, "Multiple Actions".
 
     With N actions declared, the first loses N dice and each later one a die more (N+1, N+2, ...). An
     action left with no dice cannot be attempted and is not rolled. Example: `stkit multi 7 6 6` gives 4, 2, 1.
     """
-    from stkit.dice import ActionSlot, multiple_action_penalties, validate_pool
-    from stkit.errors import InvalidValue
+    from stkit.dice import roll_multiple_actions, validate_pool
 
     if char is not None:
         _multi_from_sheet(pools, char=char, chronicle=chronicle, db=db, difficulty=difficulty, dice=dice,
                           rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel), seed=seed,
                           json_out=json_out)
         return
-    declared = [parse_pool_number(p) for p in pools]
-    for p in declared:
-        validate_pool(p)
+    declared = [validate_pool(parse_pool_number(p)) for p in pools]
     diffs = pick_difficulties(difficulty or [], len(declared), "actions")
     rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
-    penalties = multiple_action_penalties(len(declared))
-    possible = sum(1 for p, pen in zip(declared, penalties) if p - pen >= 1)
-    faces = list(dice or [])
-    if faces and len(faces) != possible:
-        raise InvalidValue(f"{len(faces)} --dice given but {possible} of the actions can be attempted; give one each")
+    faces = [parse_faces(d) for d in dice] if dice else None
     rng, used_seed = make_rng(seed)
-    slots, it = [], iter(faces)
-    for p, pen, d in zip(declared, penalties, diffs):
-        left = p - pen
-        result = None
-        if left >= 1:
-            result = roll_or_count(left, d, next(it) if faces else None, rng=rng, rules=rules)
-        slots.append(ActionSlot(p, pen, left, result))
+    slots = roll_multiple_actions(declared, diffs, rng=rng, rules=rules, faces=faces)
     from stkit.cli import render
 
     if json_out:
@@ -373,7 +309,7 @@ def resisted(
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Resisted action: both sides roll, the winner keeps only the margin.
+    """Resisted action: both roll, the winner keeps the margin.
 
     Chapter Five, "Resisted Actions": the side with more successes keeps only the margin over the other;
     a tie leaves nobody a success.

@@ -11,15 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-DbOpt = Annotated[
-    Optional[str],
-    typer.Option("--db", help="Database file or URL (default: STKIT_DATABASE_URL, else the user data folder)."),
-]
-ChronicleOpt = Annotated[
-    Optional[str], typer.Option("--chronicle", help="Chronicle (default: STKIT_CHRONICLE, else 'default').")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
-SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="Seed the dice so the roll can be replayed.")]
+from stkit.cli.options import ChronicleOpt, DbOpt, DifficultyOpt, JsonOpt, SeedOpt
 
 
 class Side(str, enum.Enum):
@@ -32,10 +24,11 @@ class Mode(str, enum.Enum):
     lead = "lead"
 
 
-def _engine(db: str | None):  # noqa: ANN202
-    from stkit.store.db import open_store
+def _run(db: str | None, work, *, readonly: bool = False):  # noqa: ANN001, ANN202
+    """``work(session)`` as one transaction, retried whole when the database is busy (see stkit.cli.char.run)."""
+    from stkit.cli.char import run
 
-    return open_store(db)  # open_store resolves --db, the environment or the default location
+    return run(db, work, readonly=readonly)
 
 
 def _chronicle(chronicle: str | None) -> str:
@@ -53,15 +46,15 @@ def _faces(text: str | None) -> list[int] | None:
 
 
 def _rng(seed: int | None):  # noqa: ANN202
-    from stkit.cli.roll import make_rng
+    from stkit.cli.options import make_rng
 
     return make_rng(seed)
 
 
 def _print_json(data) -> None:  # noqa: ANN001
-    from stkit.cli import render
+    from stkit.cli.render import print_json
 
-    render.print_json(data)
+    print_json(data)
 
 
 def _bar(value: int, target: int, width: int = 24):  # noqa: ANN202
@@ -81,18 +74,19 @@ def scene_start(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Open a scene (one open scene at a time per chronicle); it starts at turn 1.
+    """Open a scene at turn 1 (one open scene per chronicle).
 
     While it is open, rolls made with --char belong to its current turn: Willpower once per turn, and
     try-again raises for a --task failed earlier in the scene. Example: `stkit scene start "The embassy"`.
     """
-    from stkit.store.db import transaction
     from stkit.store.scenes import start_scene
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         scene = start_scene(s, _chronicle(chronicle), name)
         data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn, "status": scene.status}
+        return data
+
+    data = _run(db, work)
     if json_out:
         _print_json(data)
         return
@@ -102,14 +96,17 @@ def scene_start(
 
 
 def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Move the open scene to its next turn (each character may spend Willpower again)."""
-    from stkit.store.db import transaction
+    """Move the open scene to its next turn.
+
+    Each character may spend Willpower again."""
     from stkit.store.scenes import next_turn
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         scene = next_turn(s, _chronicle(chronicle))
         data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
+        return data
+
+    data = _run(db, work)
     if json_out:
         _print_json(data)
         return
@@ -119,14 +116,17 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
 
 
 def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Close the open scene. Extended actions and contests stay as they are and may go on in a later scene."""
-    from stkit.store.db import transaction
+    """Close the open scene.
+
+    Extended actions and contests stay as they are and may go on in a later scene."""
     from stkit.store.scenes import end_scene
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         scene = end_scene(s, _chronicle(chronicle))
         data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turns": scene.turn, "status": scene.status}
+        return data
+
+    data = _run(db, work)
     if json_out:
         _print_json(data)
         return
@@ -141,13 +141,13 @@ def scene_show(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """A timeline of a scene: each turn with the rolls made in it, and the extended actions and contests."""
+    """Show a scene's timeline, turn by turn.
+
+    Each turn with the rolls made in it, and the extended actions and contests."""
     from stkit.errors import NotFound
-    from stkit.store.db import transaction
     from stkit.store.scenes import get_scene, list_scenes, open_scene, scene_timeline
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         if scene_id is not None:
             scene = get_scene(s, scene_id)
         else:
@@ -156,6 +156,9 @@ def scene_show(
             if scene is None:
                 raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
         data = scene_timeline(s, scene)
+        return data
+
+    data = _run(db, work, readonly=True)
     if json_out:
         _print_json(data)
         return
@@ -189,15 +192,16 @@ def scene_show(
 
 def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """The scenes of a chronicle, newest first."""
-    from stkit.store.db import transaction
     from stkit.store.scenes import list_scenes
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         rows = [
             {"id": x.id, "name": x.name, "chronicle": x.chronicle, "status": x.status, "turn": x.turn}
             for x in list_scenes(s, _chronicle(chronicle))
         ]
+        return rows
+
+    rows = _run(db, work, readonly=True)
     if json_out:
         _print_json({"scenes": rows})
         return
@@ -219,7 +223,7 @@ def extended_start(
     pool: Annotated[
         str, typer.Option("--pool", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice.")
     ] = "",
-    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10.")] = 6,
+    difficulty: DifficultyOpt = 6,
     target: Annotated[int, typer.Option("--target", help="Successes needed to finish (at least 1).")] = 0,
     interval: Annotated[
         Optional[str], typer.Option("--interval", help="In-game time per roll, e.g. '30 min', '1 h', '1 turn'.")
@@ -238,21 +242,24 @@ def extended_start(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Start tracking an extended action (Chapter Five, "Extended Actions"); prints its id.
+    """Start tracking an extended action; prints its id.
+
+    Chapter Five, "Extended Actions".
 
     Example (Weston hiding from the security teams):
     `stkit extended start "Stay hidden" --char Weston --pool "Stamina + Stealth" -d 7 --target 16 --interval "30 min"`
     """
-    from stkit.store.db import transaction
     from stkit.store.tracked import extended_status, start_extended
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         action = start_extended(
             s, name, chronicle=chronicle, character=char, pool=pool, difficulty=difficulty, target=target,
             interval=interval, botch_ends=botch_ends, botch_spoils=botch_spoils,
         )
         data = extended_status(s, action, odds=False)
+        return data
+
+    data = _run(db, work)
     if json_out:
         _print_json(data)
         return
@@ -281,13 +288,12 @@ def extended_roll(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Roll once for an extended action and add the successes to its tally.
+    """Roll once for an extended action, adding to its tally.
 
     A botch wipes the tally (or ends the attempt with --botch-ends); reaching the target completes it.
     """
     import random
 
-    from stkit.store.db import run_transaction
     from stkit.store.tracked import extended_status, roll_extended
 
     faces = _faces(dice)
@@ -298,7 +304,7 @@ def extended_roll(
                              rng=random.Random(used_seed))
         return done, extended_status(s, done.action, odds=False)
 
-    out, data = run_transaction(_engine(db), work)
+    out, data = _run(db, work)
     roll, explanation, who = out.made.roll, out.made.explanation, out.made.participant.label
     data["roll"] = roll.to_dict()
     data["roll"]["seed"] = None if faces is not None else used_seed
@@ -344,14 +350,17 @@ def extended_status_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Tally against target, every roll so far and who made it, the in-game time spent, and the exact chance
+    """Show an extended action: tally, rolls, chance to finish.
+
+    Tally against target, every roll so far and who made it, the in-game time spent, and the exact chance
     to finish within the next 1, 2, 4 and 8 rolls (exact, from the odds engine)."""
-    from stkit.store.db import transaction
     from stkit.store.tracked import extended_status, get_action
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         data = extended_status(s, get_action(s, action_id))
+        return data
+
+    data = _run(db, work, readonly=True)
     if json_out:
         _print_json(data)
         return
@@ -393,16 +402,19 @@ def extended_list(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The extended actions of a chronicle (open ones unless --all), newest first."""
-    from stkit.store.db import transaction
+    """List the extended actions of a chronicle, newest first.
+
+    Only the open ones unless --all."""
     from stkit.store.tracked import extended_status, list_extended
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         rows = [
             extended_status(s, a, odds=False)
             for a in list_extended(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")
         ]
+        return rows
+
+    rows = _run(db, work, readonly=True)
     for r in rows:
         r.pop("history")
     if json_out:
@@ -423,12 +435,13 @@ def extended_abandon(
     json_out: JsonOpt = False,
 ) -> None:
     """Give up an open extended action; it takes no more rolls."""
-    from stkit.store.db import transaction
     from stkit.store.tracked import abandon_extended, extended_status
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         data = extended_status(s, abandon_extended(s, action_id), odds=False)
+        return data
+
+    data = _run(db, work)
     if json_out:
         _print_json(data)
         return
@@ -470,22 +483,25 @@ def contest_start(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Start an extended and resisted contest (Chapter Five, "Resisted Actions"); prints its id.
+    """Start an extended resisted contest; prints its id.
+
+    Chapter Five, "Resisted Actions".
 
     Each exchange both sides roll; the side with more successes adds the difference; first to the target wins.
     Example: `stkit contest start "Debate" --a Ears-of-the-Wind --pool-a "Charisma + Expression"
     --b Red-of-Teeth --pool-b "Charisma + Expression" -d 7 --target 5`
     """
-    from stkit.store.db import transaction
     from stkit.store.tracked import contest_status, start_contest
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         contest = start_contest(
             s, name, chronicle=chronicle, a=a, b=b, pool_a=pool_a, pool_b=pool_b, difficulty=difficulty,
             difficulty_b=difficulty_b, target=target, mode=mode.value, botch_wipes=botch_wipes,
         )
         data = contest_status(s, contest)
+        return data
+
+    data = _run(db, work)
     if json_out:
         _print_json(data)
         return
@@ -525,16 +541,16 @@ def contest_roll(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Roll the next exchange of a contest (both sides, or one with --side); the winner of the exchange adds
-    its margin. The debate changes Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
+    """Roll the next exchange of a contest.
+
+    Both sides roll, or one with --side; the winner of the exchange adds its margin. The debate changes Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
     import random
 
-    from stkit.store.db import run_transaction
     from stkit.store.tracked import roll_contest
 
     fa, fb = _faces(dice_a), _faces(dice_b)
     _, used_seed = _rng(seed)
-    data = run_transaction(_engine(db), lambda s: roll_contest(
+    data = _run(db, lambda s: roll_contest(
         s, contest_id, side=side.value if side else None, pool_a=pool_a, pool_b=pool_b,
         difficulty_a=difficulty_a, difficulty_b=difficulty_b, faces_a=fa, faces_b=fb,
         willpower_a=willpower_a, willpower_b=willpower_b, rng=random.Random(used_seed),
@@ -594,13 +610,14 @@ def contest_status_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The sides, the tallies (or the lead) and every exchange so far."""
-    from stkit.store.db import transaction
+    """Show a contest: sides, tallies and every exchange."""
     from stkit.store.tracked import contest_status, get_contest
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         data = contest_status(s, get_contest(s, contest_id))
+        return data
+
+    data = _run(db, work, readonly=True)
     if json_out:
         _print_json(data)
         return
@@ -630,13 +647,16 @@ def contest_list(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The contests of a chronicle (open ones unless --all), newest first."""
-    from stkit.store.db import transaction
+    """List the contests of a chronicle, newest first.
+
+    Only the open ones unless --all."""
     from stkit.store.tracked import contest_status, list_contests
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         rows = [contest_status(s, c) for c in list_contests(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")]
+        return rows
+
+    rows = _run(db, work, readonly=True)
     for r in rows:
         r.pop("history")
     if json_out:
@@ -657,12 +677,13 @@ def contest_abandon(
     json_out: JsonOpt = False,
 ) -> None:
     """Call off an open contest."""
-    from stkit.store.db import transaction
     from stkit.store.tracked import abandon_contest, contest_status
 
-    engine = _engine(db)
-    with transaction(engine) as s:
+    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         data = contest_status(s, abandon_contest(s, contest_id))
+        return data
+
+    data = _run(db, work)
     if json_out:
         _print_json(data)
         return
@@ -673,26 +694,19 @@ def contest_abandon(
 
 def register(app: typer.Typer) -> None:
     """Add the `scene`, `extended` and `contest` groups to the root app."""
-    scene = typer.Typer(help="Scenes and turns: Willpower once per turn, try-again per task.", no_args_is_help=True)
-    scene.command("start")(scene_start)
-    scene.command("turn")(scene_turn)
-    scene.command("show")(scene_show)
-    scene.command("end")(scene_end)
-    scene.command("list")(scene_list)
-    app.add_typer(scene, name="scene")
-
-    ext = typer.Typer(help="Extended actions tracked across commands (Chapter Five, 'Extended Actions').", no_args_is_help=True)
-    ext.command("start")(extended_start)
-    ext.command("roll")(extended_roll)
-    ext.command("status")(extended_status_cmd)
-    ext.command("list")(extended_list)
-    ext.command("abandon")(extended_abandon)
-    app.add_typer(ext, name="extended")
-
-    con = typer.Typer(help="Extended and resisted contests: debates, chases (Chapter Five, 'Resisted Actions').", no_args_is_help=True)
-    con.command("start")(contest_start)
-    con.command("roll")(contest_roll)
-    con.command("status")(contest_status_cmd)
-    con.command("list")(contest_list)
-    con.command("abandon")(contest_abandon)
-    app.add_typer(con, name="contest")
+    groups = (
+        ("scene", "Scenes and turns: Willpower once a turn, try-again per task.",
+         (("start", scene_start), ("turn", scene_turn), ("show", scene_show), ("end", scene_end),
+          ("list", scene_list))),
+        ("extended", "Extended actions tracked across commands.",
+         (("start", extended_start), ("roll", extended_roll), ("status", extended_status_cmd),
+          ("list", extended_list), ("abandon", extended_abandon))),
+        ("contest", "Extended resisted contests: debates, chases.",
+         (("start", contest_start), ("roll", contest_roll), ("status", contest_status_cmd),
+          ("list", contest_list), ("abandon", contest_abandon))),
+    )
+    for name, summary, commands in groups:
+        group = typer.Typer(help=summary, no_args_is_help=True)
+        for command_name, function in commands:
+            group.command(command_name)(function)
+        app.add_typer(group, name=name)

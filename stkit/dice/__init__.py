@@ -29,12 +29,19 @@ from stkit.dice.model import (
     validate_difficulty,
     validate_pool,
 )
-from stkit.dice.roll import count_dice, roll_faces, roll_pool, score_dice, take_automatic_success
+from stkit.dice.roll import (
+    count_dice,
+    roll_faces,
+    roll_multiple_actions,
+    roll_pool,
+    score_dice,
+    take_automatic_success,
+)
 
 __all__ = [
     "ActionSlot", "ExtendedTally", "ResistedResult", "TeamworkResult", "advance_extended", "combine_teamwork",
     "multiple_action_penalties", "multiple_action_pools", "resolve_resisted", "DEFAULT_DIFFICULTY",
     "MAX_DIFFICULTY", "MAX_POOL", "MIN_DIFFICULTY", "STANDARD_RULES", "Degree", "HouseRules", "Outcome",
     "RollResult", "Specialty", "retry_difficulty", "validate_difficulty", "validate_pool", "count_dice",
-    "roll_faces", "roll_pool", "score_dice", "take_automatic_success",
+    "roll_faces", "roll_multiple_actions", "roll_pool", "score_dice", "take_automatic_success",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
+from stkit.dice.actions import ActionSlot, multiple_action_penalties
 from stkit.dice.model import (
     STANDARD_RULES,
     Degree,
@@ -188,3 +189,44 @@ def take_automatic_success(
         base_difficulty=difficulty,
         retry=retry,
     )
+
+
+def roll_multiple_actions(
+    pools: Sequence[int],
+    difficulties: Sequence[int],
+    *,
+    rng: RandomSource,
+    rules: HouseRules = STANDARD_RULES,
+    faces: Sequence[Iterable[int]] | None = None,
+) -> list[ActionSlot]:
+    """Several actions declared in one turn: each declared pool loses dice by the penalty ladder, then
+    rolls (Chapter Five, "Multiple Actions"). Returns one ``ActionSlot`` per action, in order.
+
+    ``pools``: the declared dice pools (1..MAX_POOL each); ``difficulties``: one per action (2..10).
+    ``faces``: None to roll with ``rng``, else the physical dice of each action that can be attempted, in
+    order. An action left with no dice is not rolled (its slot's ``roll`` is None) and takes no faces.
+    Raises InvalidValue for a pool or difficulty out of range, a difficulty list of another length, or a
+    number of face lists other than the number of actions that can be attempted.
+    """
+    for p in pools:
+        validate_pool(p)
+    if len(difficulties) != len(pools):
+        raise InvalidValue(f"{len(difficulties)} difficulties given for {len(pools)} actions; give one each")
+    for d in difficulties:
+        validate_difficulty(d)
+    penalties = multiple_action_penalties(len(pools))
+    possible = sum(1 for p, pen in zip(pools, penalties) if p - pen >= 1)
+    if faces is not None and len(faces) != possible:
+        raise InvalidValue(f"{len(faces)} sets of dice given but {possible} of the actions can be attempted; "
+                           f"give one each")
+    slots, given = [], iter(faces or ())
+    for p, pen, d in zip(pools, penalties, difficulties):
+        left = p - pen
+        result = None
+        if left >= 1:
+            if faces is not None:
+                result = count_dice(left, d, next(given), rules=rules)
+            else:
+                result = roll_pool(left, d, rng=rng, rules=rules)
+        slots.append(ActionSlot(p, pen, left, result))
+    return slots

@@ -6,16 +6,14 @@ and the standard library are imported at module level.
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any, List, Optional
 
 import typer
 
 from stkit.cli.tcg import tcg_app
 
-rules_app = typer.Typer(help="Search and show the restated rules, rulings and recorded conflicts.", no_args_is_help=True)
-cards_app = typer.Typer(help="Import, search and show cards (built-in cards are always there).", no_args_is_help=True)
+rules_app = typer.Typer(help="Search and show the rules, rulings and recorded conflicts.", no_args_is_help=True)
+cards_app = typer.Typer(help="Import, search and show cards (built-in set included).", no_args_is_help=True)
 deck_app = typer.Typer(help="Check a deck list against the deck-building rules.", no_args_is_help=True)
 tcg_app.add_typer(rules_app, name="rules")
 tcg_app.add_typer(cards_app, name="cards")
@@ -27,13 +25,15 @@ _DOCS = {"equinox": "Equinox Update", "rulebook": "earlier rulebook", "battlefie
 
 
 def _emit(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    from stkit.cli.render import print_json
+
+    print_json(obj, indent=None)
 
 
 def _console(stderr: bool = False):  # noqa: ANN202
-    from rich.console import Console
+    from stkit.cli.render import new_console
 
-    return Console(stderr=stderr, highlight=False)
+    return new_console(stderr=stderr)
 
 
 def _source(doc: str, section: str) -> str:
@@ -64,7 +64,9 @@ def rules_search(
     kind: Optional[str] = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Full-text search of the rules, best match first (SQLite FTS5, bm25 ranking)."""
+    """Full-text search of the rules, best match first.
+
+    SQLite FTS5 with bm25 ranking; typos are corrected."""
     from stkit.tcg.rules import search_rules
 
     result = search_rules(" ".join(query), limit=limit, kind=kind)
@@ -90,7 +92,7 @@ def rules_search(
         kind_text = "[red]conflict[/]" if e.kind == "conflict" else e.kind
         if e.superseded_by:
             kind_text += " [dim](superseded)[/]"
-        table.add_row(e.id, escape(e.title), kind_text, escape(_source(e.document, e.section)))
+        table.add_row(escape(e.id), escape(e.title), kind_text, escape(_source(e.document, e.section)))
     con.print(table)
 
 
@@ -99,7 +101,9 @@ def rules_show(
     rule_id: str = typer.Argument(..., metavar="ID", help="A rule id such as deck.combat-deck."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Show one rule entry in full: text, source section, what it supersedes, conflict ruling."""
+    """Show one rule entry in full.
+
+    Its text, source section, what it supersedes and any conflict ruling."""
     from stkit.tcg.rules import get_rule
 
     e = get_rule(rule_id)
@@ -115,18 +119,18 @@ def rules_show(
     if e.cards:
         lines.append(f"[dim]Cards:[/] {escape(', '.join(e.cards))}")
     if e.supersedes:
-        lines.append(f"[dim]Supersedes:[/] {e.supersedes}")
+        lines.append(f"[dim]Supersedes:[/] {escape(str(e.supersedes))}")
     if e.superseded_by:
-        lines.append(f"[yellow]Superseded by:[/] {', '.join(e.superseded_by)}")
+        lines.append(f"[yellow]Superseded by:[/] {escape(', '.join(e.superseded_by))}")
     if e.conflict:
-        lines += ["", f"[bold red]Conflicts with:[/] {', '.join(e.conflict['with'])}",
+        lines += ["", f"[bold red]Conflicts with:[/] {escape(', '.join(e.conflict['with']))}",
                   f"[bold]stkit rules:[/] {escape(e.conflict['ruling'])}"]
-    _console().print(Panel("\n".join(lines), title=f"[bold]{escape(e.title)}[/]", subtitle=f"{e.id} \u00b7 {e.kind}"))
+    _console().print(Panel("\n".join(lines), title=f"[bold]{escape(e.title)}[/]", subtitle=escape(f"{e.id} \u00b7 {e.kind}")))
 
 
 @rules_app.command("conflicts")
 def rules_conflicts(as_json: bool = typer.Option(False, "--json", help=_JSON_HELP)) -> None:
-    """List every contradiction found in the documents and how stkit rules on it."""
+    """List the contradictions in the documents and stkit's ruling."""
     from stkit.tcg.rules import default_index
 
     found = [e for e in default_index().entries.values() if e.kind == "conflict"]
@@ -137,7 +141,7 @@ def rules_conflicts(as_json: bool = typer.Option(False, "--json", help=_JSON_HEL
 
     con = _console()
     for e in found:
-        con.print(f"[bold red]{e.id}[/] {escape(e.title)}\n  [bold]stkit:[/] {escape(e.conflict['ruling'])}\n")
+        con.print(f"[bold red]{escape(e.id)}[/] {escape(e.title)}\n  [bold]stkit:[/] {escape(e.conflict['ruling'])}\n")
 
 
 @tcg_app.command("define")
@@ -145,7 +149,9 @@ def define_cmd(
     term: List[str] = typer.Argument(..., help="A glossary term: Auspice, Breed, Sustained Rage, Unique, Long..."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Define a game term from the glossary (case, accents and small typos forgiven)."""
+    """Define a game term from the glossary.
+
+    Case, accents and small typos are forgiven."""
     from stkit.tcg.cards import AmbiguousName
     from stkit.tcg.rules import define
 
@@ -164,7 +170,7 @@ def define_cmd(
     con.print(escape(t.definition))
     con.print(f"[dim]Source: {escape(_source(t.document, t.section))}[/]")
     if t.see:
-        con.print(f"[dim]See:[/] {', '.join(t.see)}")
+        con.print(f"[dim]See:[/] {escape(', '.join(t.see))}")
 
 
 # --- cards -------------------------------------------------------------------------------------------------
@@ -182,7 +188,9 @@ def cards_import(
     cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Import a card list in one transaction: every card is validated first, nothing is half-imported."""
+    """Import a card list in one transaction.
+
+    Every card is validated first: nothing is half-imported."""
     import os
 
     from rich.markup import escape
@@ -221,7 +229,7 @@ def cards_search(
     cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Search cards: exact name first, then prefix, then fuzzy, then card text."""
+    """Search cards: exact name, then prefix, fuzzy, card text."""
     q = " ".join(query or [])
     with _open_db(cards_db) as db:
         hits = db.search(q, type_=type_, keyword=keyword, playtest=playtest, limit=limit)
@@ -241,7 +249,7 @@ def cards_search(
     for h in hits:
         c = h.card
         name = escape(c.name) + (" [magenta](playtest)[/]" if c.playtest else "")
-        table.add_row(name, c.type or "-", escape(c.set or "-"), escape(", ".join(c.keywords)), h.match)
+        table.add_row(name, escape(c.type or "-"), escape(c.set or "-"), escape(", ".join(c.keywords)), h.match)
     con.print(table)
 
 
@@ -251,7 +259,9 @@ def cards_show(
     cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Show one card in full; an ambiguous name lists the candidates instead of guessing."""
+    """Show one card in full.
+
+    An ambiguous name lists the candidates instead of guessing."""
     from stkit.tcg.cards import AmbiguousName
 
     with _open_db(cards_db) as db:
@@ -315,7 +325,9 @@ def deck_check(
     cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Check a deck list; exit 0 when legal, 1 when not, listing every violation with its rule id."""
+    """Check a deck list against the deck-building rules.
+
+    Exit 0 when legal, 1 when not, listing every violation with its rule id."""
     from stkit.tcg.deck import check_deck, parse_deck_file
 
     deck = parse_deck_file(file)
@@ -332,6 +344,6 @@ def deck_check(
         else:
             con.print(f"[bold red]Not legal[/] at Renown level {renown_level}: {len(report.violations)} violation(s).")
             for vio in report.violations:
-                con.print(f"  [cyan]{vio.rule}[/]  {escape(vio.message)}")
+                con.print(f"  [cyan]{escape(vio.rule)}[/]  {escape(vio.message)}")
     if not report.legal:
         raise typer.Exit(1)

@@ -6,7 +6,6 @@ Each command answers one table question, explains the steps and names the rule i
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -18,6 +17,12 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (an
 FileArg = Annotated[Path, typer.Argument(help="YAML file describing the situation (format: docs/tcg-resolvers.md).")]
 
 
+def print_json(data, *, indent: int | None = None) -> None:  # noqa: ANN001
+    from stkit.cli import render
+
+    render.print_json(data, indent=indent)
+
+
 def _split(text: Optional[str]) -> list[str]:
     return [part.strip() for part in (text or "").split(",") if part.strip()] if text else []
 
@@ -25,12 +30,13 @@ def _split(text: Optional[str]) -> list[str]:
 def _emit(resolution, as_json: bool, headline: str) -> None:  # noqa: ANN001
     """Print the resolution: JSON, or a headline, the numbered reasoning and the rule ids."""
     if as_json:
-        typer.echo(json.dumps(resolution.as_json()))
+        print_json(resolution.as_json(), indent=None)
         return
-    from rich.console import Console
     from rich.markup import escape
 
-    console = Console()
+    from stkit.cli.render import new_console
+
+    console = new_console()
     console.print(f"[bold]{escape(headline)}[/bold]")
     for number, line in enumerate(resolution.explanation, start=1):
         console.print(f"  {number}. {escape(line)}")
@@ -47,7 +53,9 @@ def umbra_cost(
     spirit: Annotated[bool, typer.Option("--spirit", help="The character is a Spirit (free when picked as alpha).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Sept cards to discard to step an alpha sideways into (or out of) the Umbra.
+    """Sept cards an alpha discards to step sideways into the Umbra.
+
+    The same cost applies to stepping out of it.
 
     Example: stkit tcg umbra-cost --level 4 --gnosis 5   (3 cards, minus 1 for Gnosis 4-6: 2)
     """
@@ -69,7 +77,9 @@ def umbra_track(
     start: Annotated[int, typer.Option("--start", help="Marker position to start from, 1 to 25 (game start: 7).")] = 7,
     as_json: JsonOpt = False,
 ) -> None:
-    """Move the Umbra marker through a list of game events (it never leaves the 1-25 chart).
+    """Move the Umbra marker through a list of game events.
+
+    The marker never leaves the 1-25 chart.
 
     Example: stkit tcg umbra-track wyrm-enemy-played garou-killed alpha-pass
     """
@@ -87,7 +97,9 @@ def frenzy(
     derangement: Annotated[Optional[str], typer.Option("--derangement", help="Hysterical or Melancholic.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Does a Garou frenzy after a round's wounds, and how many Combat cards does it draw?
+    """Does a Garou frenzy after a round's wounds?
+
+    And if so, how many Combat cards does it draw.
 
     Example: stkit tcg frenzy --health 5 --wounds 3 --frenzy 2   (Janus: frenzies, draws 2)
     """
@@ -110,7 +122,9 @@ def battlefield(
     buy: Annotated[Optional[str], typer.Option("--buy", help="Keywords the Defending Player buys, comma-separated (1 Rage/Gnosis/Health each).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rage, Gnosis and Health of a Battlefield that defends itself, after Keywords are bought.
+    """Rage, Gnosis and Health of a Battlefield defending itself.
+
+    Counted after the Defending Player buys Keywords.
 
     Example: stkit tcg battlefield --renown 10 --defender-keywords "Wyrm,Black Spiral Dancer" --buy Kailindo,Spirit
     """
@@ -123,7 +137,9 @@ def battlefield(
 
 @tcg_app.command("combat")
 def combat(file: FileArg, as_json: JsonOpt = False) -> None:
-    """Resolve a combat described in a YAML file, round by round, and narrate it.
+    """Resolve a combat from a YAML file, round by round.
+
+    Each round is narrated step by step.
 
     Example: stkit tcg combat combat.yaml   (file format and a full example: docs/tcg-resolvers.md)
     """
@@ -133,13 +149,14 @@ def combat(file: FileArg, as_json: JsonOpt = False) -> None:
     if as_json:
         out = r.as_json()
         out.pop("log", None)  # the same lines are in each round's "log"
-        typer.echo(json.dumps(out))
+        print_json(out, indent=None)
         return
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console()
+    from stkit.cli.render import new_console
+
+    console = new_console()
     console.print(f"[bold]{escape(r['hunter'])} (Hunter) against {escape(r['prey'])} (Prey)[/bold]")
     in_rounds = sum(len(x["log"]) for x in r["rounds"])
     prelude = 0
@@ -164,7 +181,8 @@ def combat(file: FileArg, as_json: JsonOpt = False) -> None:
     for col in ("", "form", "wounds", "Rage left", "dead"):
         table.add_column(col)
     for role, s in r["final"].items():
-        table.add_row(f"{s['name']} ({role})", s["form"] or "-", str(s["wounds"]), str(s["rage_available"]), "yes" if s["dead"] else "no")
+        table.add_row(escape(f"{s['name']} ({role})"), escape(s["form"] or "-"), str(s["wounds"]), str(s["rage_available"]),
+                      "yes" if s["dead"] else "no")
     console.print(table)
     verdict = f"Winner: {r['winner']}." if r["winner"] else ("Combat over, nobody died." if r["ended"] and not r["deaths"] else "")
     if r["deaths"] and not r["winner"]:
@@ -177,7 +195,9 @@ def combat(file: FileArg, as_json: JsonOpt = False) -> None:
 
 @tcg_app.command("moot")
 def moot(file: FileArg, as_json: JsonOpt = False) -> None:
-    """Count the votes on the Moots of a turn (YAML file: characters and Moots with their votes).
+    """Count the votes on the Moots of a turn.
+
+    The YAML file lists the characters and the Moots with their votes.
 
     Example: stkit tcg moot moot.yaml   (file format: docs/tcg-resolvers.md)
     """
@@ -191,7 +211,9 @@ def moot(file: FileArg, as_json: JsonOpt = False) -> None:
 
 @tcg_app.command("alpha-order")
 def alpha_order(file: FileArg, as_json: JsonOpt = False) -> None:
-    """Order of alpha actions (Renown, then Tribe Fury, then cards that act first), from a YAML file.
+    """Order of alpha actions, from a YAML file.
+
+    Renown first, then Tribe Fury, then cards that act first.
 
     Example: stkit tcg alpha-order alphas.yaml   (file format: docs/tcg-resolvers.md)
     """
@@ -204,7 +226,9 @@ def alpha_order(file: FileArg, as_json: JsonOpt = False) -> None:
 
 @tcg_app.command("victory")
 def victory(file: FileArg, as_json: JsonOpt = False) -> None:
-    """Has anyone won? Victory Piles against the Renown level, from a YAML file.
+    """Has anyone won? Victory Piles against the Renown level.
+
+    Read from a YAML file.
 
     Example: stkit tcg victory victory.yaml   (file format: docs/tcg-resolvers.md)
     """
@@ -229,7 +253,9 @@ def regen(
     wounds: Annotated[int, typer.Option("--wounds", help="The character's wounds (at least 1 to regenerate).")] = 1,
     as_json: JsonOpt = False,
 ) -> None:
-    """Quarter-turns (Start of Turn Phases) until a regenerating character or a Rite is upright.
+    """Turns until a regenerating character or a Rite is upright.
+
+    Counted in quarter-turns (Start of Turn Phases).
 
     Example: stkit tcg regen --paw bottom   (2 turns)
     """

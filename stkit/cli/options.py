@@ -1,0 +1,101 @@
+"""Command-line options shared by several command modules, declared once.
+
+Only typer and the standard library here (this module is imported at start-up by `stkit roll`); what the
+options turn into (HouseRules, a seeded random.Random) is built inside functions.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Optional
+
+import typer
+
+
+class SpecialtyChoice(str, enum.Enum):
+    """What a 10 does on a specialised roll (house rules; see stkit.dice.model.Specialty)."""
+
+    none = "none"
+    double = "double"
+    reroll = "reroll"
+
+
+# ---- dice -------------------------------------------------------------------------------------------------
+DifficultyOpt = Annotated[
+    int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10 (Chapter Five: default 6).")
+]
+SeedOpt = Annotated[
+    Optional[int], typer.Option("--seed", help="Seed the dice so the roll can be replayed exactly.")
+]
+SpecialtyOpt = Annotated[
+    SpecialtyChoice,
+    typer.Option(
+        "--specialty",
+        case_sensitive=False,
+        # A short metavar: the choices are in the help, and the long '[none|double|reroll]' squeezed the
+        # option names of the help table at 80 columns.
+        metavar="RULE",
+        help="HOUSE RULE for 10s, off by default (none). 'double': a 10 counts two successes "
+        "(20th-anniversary style). 'reroll': each 10 rolls one extra die, which must reach the difficulty "
+        "itself and may roll 10 again.",
+    ),
+]
+ExtraOnesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--extra-ones-cancel",
+        help="HOUSE RULE, with --specialty reroll: a 1 on an extra die cancels a success too (off: it does not).",
+    ),
+]
+OnesDontCancelOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ones-dont-cancel",
+        help="HOUSE RULE: 1s never cancel successes (they still botch a roll with no success).",
+    ),
+]
+
+# ---- output and storage -------------------------------------------------------------------------------------
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
+DbOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--db",
+        # the variable's name stands on its own (no comma after it): rich cannot break it in a narrow column
+        help="Database file or SQLAlchemy URL. Default: $STKIT_DATABASE_URL if set, else stkit.sqlite in the "
+        "user data folder.",
+    ),
+]
+# Two meanings of --chronicle: where a new thing goes (scenes, new characters) ...
+ChronicleOpt = Annotated[
+    Optional[str], typer.Option("--chronicle", help="Chronicle (default: $STKIT_CHRONICLE, else 'default').")
+]
+# ... and where to look a character up by name.
+ChronicleLookupOpt = Annotated[
+    Optional[str],
+    typer.Option("--chronicle", help="The character's chronicle (default: any chronicle holding the name)."),
+]
+
+
+def make_rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_cancel: bool):  # noqa: ANN201
+    """HouseRules from the house-rule flags.
+
+    Raises InvalidValue for --extra-ones-cancel without --specialty reroll (there are no extra dice then)."""
+    from stkit.dice import HouseRules, Specialty
+    from stkit.errors import InvalidValue
+
+    if extra_ones_cancel and specialty is not SpecialtyChoice.reroll:
+        raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
+    return HouseRules(
+        specialty=Specialty(specialty.value), extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel
+    )
+
+
+def make_rng(seed: int | None):  # noqa: ANN201
+    """(random.Random seeded with ``seed``, the seed used): a fresh seed when None, reported in JSON so
+    that any roll can be replayed."""
+    import random
+
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    return random.Random(seed), seed
