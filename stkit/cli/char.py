@@ -400,7 +400,7 @@ def character_table(rows: list, console):  # noqa: ANN001, ANN201
     return None
 
 
-@char_app.command("set")
+@char_app.command("set", context_settings={"ignore_unknown_options": True})  # `set X Rage -1` reaches our range check
 def set_(
     name: NameArg,
     trait: Annotated[str, typer.Argument(help="Trait (Dexterity, Primal-Urge, Willpower, 'Willpower points', "

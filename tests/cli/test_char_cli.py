@@ -400,3 +400,16 @@ def test_damage_message_as_a_subprocess(tmp_path):
         "Warning: 7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
         "(all seven health levels now hold aggravated damage)",
     ]
+
+
+def test_set_negative_value_reaches_the_range_check():
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+
+    runner = CliRunner()
+    env = {"NO_COLOR": "1"}
+    assert runner.invoke(app, ["char", "new", "Negative-Test"], env=env).exit_code == 0
+    result = runner.invoke(app, ["char", "set", "Negative-Test", "Gnosis points", "-1"], env=env)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "Error: Gnosis points -1 is outside the allowed range 0 to 1"
