@@ -83,8 +83,7 @@ def scene_start(
 
     def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         scene = start_scene(s, _chronicle(chronicle), name)
-        data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn, "status": scene.status}
-        return data
+        return {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn, "status": scene.status}
 
     data = _run(db, work)
     if json_out:
@@ -103,8 +102,7 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
 
     def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         scene = next_turn(s, _chronicle(chronicle))
-        data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
-        return data
+        return {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
 
     data = _run(db, work)
     if json_out:
@@ -123,8 +121,7 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
 
     def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
         scene = end_scene(s, _chronicle(chronicle))
-        data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turns": scene.turn, "status": scene.status}
-        return data
+        return {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turns": scene.turn, "status": scene.status}
 
     data = _run(db, work)
     if json_out:
@@ -155,8 +152,7 @@ def scene_show(
             scene = open_scene(s, chron) or next(iter(list_scenes(s, chron, limit=1)), None)
             if scene is None:
                 raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
-        data = scene_timeline(s, scene)
-        return data
+        return scene_timeline(s, scene)
 
     data = _run(db, work, readonly=True)
     if json_out:
@@ -256,8 +252,7 @@ def extended_start(
             s, name, chronicle=chronicle, character=char, pool=pool, difficulty=difficulty, target=target,
             interval=interval, botch_ends=botch_ends, botch_spoils=botch_spoils,
         )
-        data = extended_status(s, action, odds=False)
-        return data
+        return extended_status(s, action, odds=False)
 
     data = _run(db, work)
     if json_out:
@@ -357,8 +352,7 @@ def extended_status_cmd(
     from stkit.store.tracked import extended_status, get_action
 
     def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
-        data = extended_status(s, get_action(s, action_id))
-        return data
+        return extended_status(s, get_action(s, action_id))
 
     data = _run(db, work, readonly=True)
     if json_out:
@@ -438,8 +432,7 @@ def extended_abandon(
     from stkit.store.tracked import abandon_extended, extended_status
 
     def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
-        data = extended_status(s, abandon_extended(s, action_id), odds=False)
-        return data
+        return extended_status(s, abandon_extended(s, action_id), odds=False)
 
     data = _run(db, work)
     if json_out:
@@ -498,8 +491,7 @@ def contest_start(
             s, name, chronicle=chronicle, a=a, b=b, pool_a=pool_a, pool_b=pool_b, difficulty=difficulty,
             difficulty_b=difficulty_b, target=target, mode=mode.value, botch_wipes=botch_wipes,
         )
-        data = contest_status(s, contest)
-        return data
+        return contest_status(s, contest)
 
     data = _run(db, work)
     if json_out:
@@ -614,8 +606,7 @@ def contest_status_cmd(
     from stkit.store.tracked import contest_status, get_contest
 
     def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
-        data = contest_status(s, get_contest(s, contest_id))
-        return data
+        return contest_status(s, get_contest(s, contest_id))
 
     data = _run(db, work, readonly=True)
     if json_out:
@@ -680,8 +671,7 @@ def contest_abandon(
     from stkit.store.tracked import abandon_contest, contest_status
 
     def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
-        data = contest_status(s, abandon_contest(s, contest_id))
-        return data
+        return contest_status(s, abandon_contest(s, contest_id))
 
     data = _run(db, work)
     if json_out:
