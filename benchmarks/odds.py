@@ -85,19 +85,22 @@ def main() -> None:
     # icepool memoises evaluations inside its evaluator objects, so a second run in one process is not a cold
     # computation: time each icepool run in a fresh process (this file imported, only the loop timed).
     for _ in range(ICEPOOL_RUNS):
-        out = subprocess.run([sys.executable, __file__, "--icepool-only"], capture_output=True, text=True,
-                             check=True)
+        out = subprocess.run([sys.executable, __file__, "--icepool-only"], capture_output=True, text=True, check=True)
         t_icepool = min(t_icepool, float(out.stdout))
     theirs = {c: icepool_roll(*c) for c in cases}
     bad = [c for c in cases if not agree(ours[c], theirs[c])]
-    print(f"270 distributions (pools 1-30 x difficulty 2-10), icepool {icepool.__version__}, best of "
-          f"{STKIT_RUNS} / {ICEPOOL_RUNS} runs:")
+    print(
+        f"270 distributions (pools 1-30 x difficulty 2-10), icepool {icepool.__version__}, best of "
+        f"{STKIT_RUNS} / {ICEPOOL_RUNS} runs:"
+    )
     print(f"  stkit   {t_stkit * 1000:9.2f} ms  (integer weights over 10**n, as icepool holds quantities)")
     print(f"          {t_fractions * 1000:9.2f} ms  more to build every probability as a Fraction")
     print(f"  icepool {t_icepool * 1000:9.2f} ms")
     print(f"  agree exactly: {'yes, all 270' if not bad else f'NO: {bad[:5]}'}")
-    print(f"  speed ratio: {t_icepool / t_stkit:.0f}x (target >= 100x); "
-          f"{t_icepool / (t_stkit + t_fractions):.0f}x counting the Fractions")
+    print(
+        f"  speed ratio: {t_icepool / t_stkit:.0f}x (target >= 100x); "
+        f"{t_icepool / (t_stkit + t_fractions):.0f}x counting the Fractions"
+    )
 
     clear_caches()
     odds, t_int = timed(engine.roll_distribution, 1000, 6)
@@ -114,8 +117,10 @@ def main() -> None:
     for pool, d, target in ((5, 7, 16), (10, 6, 50)):
         clear_caches()
         ext, t = timed(engine.p_extended, pool, d, target)
-        print(f"extended ({pool} dice, difficulty {d}, target {target}): {t * 1000:.2f} ms (target < 100 ms); "
-              f"mean {float(ext.mean):.3f} rolls, median {ext.median}, {len(ext.by_turn)} turns listed")
+        print(
+            f"extended ({pool} dice, difficulty {d}, target {target}): {t * 1000:.2f} ms (target < 100 ms); "
+            f"mean {float(ext.mean):.3f} rolls, median {ext.median}, {len(ext.by_turn)} turns listed"
+        )
         clear_caches()
         ext, t = timed(lambda: engine.p_extended(pool, d, target, botch_ends=True))
         print(f"  with --botch-ends: {t * 1000:.2f} ms; P(never) {float(ext.p_never):.4f}")

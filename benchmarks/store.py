@@ -25,13 +25,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from stkit.store.sheet import Sheet  # noqa: E402
-from stkit.store.traits import ABILITIES, ATTRIBUTES, name_key  # noqa: E402
+from stkit.store.sheet import Sheet
+from stkit.store.traits import ABILITIES, ATTRIBUTES, name_key
 
 
 def fill(url: str, n_chars: int, n_rolls: int) -> None:
@@ -49,7 +49,7 @@ def fill(url: str, n_chars: int, n_rolls: int) -> None:
         print(f"reusing {have} characters and {logged} logged rolls")
         return
     rng = random.Random(2024)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     t0 = time.perf_counter()
     rows = []
     for i in range(n_chars):
@@ -60,11 +60,22 @@ def fill(url: str, n_chars: int, n_rolls: int) -> None:
             s.abilities[a] = rng.randint(1, 4)
         s.abilities["Brawl"] = rng.randint(1, 5)
         s.powers["Willpower"].permanent = s.powers["Willpower"].temporary = rng.randint(3, 8)
-        rows.append({
-            "chronicle": "default", "name": s.name, "name_key": name_key(s.name), "player": f"player {i % 50}",
-            "breed": "", "auspice": "", "tribe": "", "form": "Homid", "sheet": json.dumps(s.to_dict()),
-            "version": 1, "created_at": now, "updated_at": now,
-        })
+        rows.append(
+            {
+                "chronicle": "default",
+                "name": s.name,
+                "name_key": name_key(s.name),
+                "player": f"player {i % 50}",
+                "breed": "",
+                "auspice": "",
+                "tribe": "",
+                "form": "Homid",
+                "sheet": json.dumps(s.to_dict()),
+                "version": 1,
+                "created_at": now,
+                "updated_at": now,
+            }
+        )
     with engine.begin() as conn:
         conn.execute(Character.__table__.insert(), rows)
     print(f"inserted {n_chars} characters in {time.perf_counter() - t0:.1f} s")
@@ -80,12 +91,23 @@ def fill(url: str, n_chars: int, n_rolls: int) -> None:
             ones = dice.count(1)
             result = max(succ - ones, 0)
             outcome = "success" if result else ("botch" if succ == 0 and ones else "failure")
-            rows.append({
-                "created_at": now - timedelta(seconds=n_rolls - j), "chronicle": "default", "character_id": cid,
-                "character_name": f"Garou {cid - 1:05d}", "kind": "roll", "expression": "Dexterity + Brawl",
-                "pool": pool, "difficulty": 6, "dice": json.dumps(dice), "outcome": outcome, "result": result,
-                "willpower": False, "detail": "{}",
-            })
+            rows.append(
+                {
+                    "created_at": now - timedelta(seconds=n_rolls - j),
+                    "chronicle": "default",
+                    "character_id": cid,
+                    "character_name": f"Garou {cid - 1:05d}",
+                    "kind": "roll",
+                    "expression": "Dexterity + Brawl",
+                    "pool": pool,
+                    "difficulty": 6,
+                    "dice": json.dumps(dice),
+                    "outcome": outcome,
+                    "result": result,
+                    "willpower": False,
+                    "detail": "{}",
+                }
+            )
         with engine.begin() as conn:
             conn.execute(RollLog.__table__.insert(), rows)
     print(f"inserted {n_rolls} logged rolls in {time.perf_counter() - t0:.1f} s")
@@ -122,7 +144,8 @@ def main() -> None:
         "stkit --version": stkit + ["--version"],
         f"stkit char show '{name}'": stkit + ["char", "show", name],
         f"stkit log --char '{name}' --limit 20": stkit + ["log", "--char", name, "--limit", "20"],
-        f"stkit roll 'Dexterity + Brawl' --char '{name}' --seed 1": stkit + ["roll", "Dexterity + Brawl", "--char", name, "--seed", "1"],
+        f"stkit roll 'Dexterity + Brawl' --char '{name}' --seed 1": stkit
+        + ["roll", "Dexterity + Brawl", "--char", name, "--seed", "1"],
     }
     for argv in commands.values():  # warm the OS cache and .pyc files
         timed(argv, env)
@@ -131,7 +154,9 @@ def main() -> None:
         for label, argv in commands.items():
             times[label].append(timed(argv, env))
     base = statistics.median(times["stkit --version"])
-    print(f"\n{args.characters} characters, {args.rolls} logged rolls, {args.repeat} runs each, database {url.split('://')[0]}")
+    print(
+        f"\n{args.characters} characters, {args.rolls} logged rolls, {args.repeat} runs each, database {url.split('://')[0]}"
+    )
     if env.get("PYTHONDONTWRITEBYTECODE"):
         # stkit's own modules are then compiled on every start, which weighs on the bigger commands
         print("note: PYTHONDONTWRITEBYTECODE is set, so stkit's modules are compiled on every run")

@@ -12,11 +12,54 @@ import tempfile
 import time
 from pathlib import Path
 
-TYPES = ["Garou", "Ally", "Enemy", "Victim", "Gift", "Rite", "Equipment", "Event", "Moot", "Totem", "Attack",
-         "Defense", "Flex", "Counterattack"]
-WORDS = ["Howling", "Moon", "Fang", "Spiral", "Shadow", "Gaia", "Wyrm", "Storm", "Eater", "Silver", "Dust",
-         "Claw", "Rage", "Gnosis", "Umbra", "Stone", "River", "Ash", "Blood", "Song", "Hunter", "Prey", "Ghost",
-         "Iron", "Glass", "Bone", "Star", "Wind", "Fire", "Night"]
+TYPES = [
+    "Garou",
+    "Ally",
+    "Enemy",
+    "Victim",
+    "Gift",
+    "Rite",
+    "Equipment",
+    "Event",
+    "Moot",
+    "Totem",
+    "Attack",
+    "Defense",
+    "Flex",
+    "Counterattack",
+]
+WORDS = [
+    "Howling",
+    "Moon",
+    "Fang",
+    "Spiral",
+    "Shadow",
+    "Gaia",
+    "Wyrm",
+    "Storm",
+    "Eater",
+    "Silver",
+    "Dust",
+    "Claw",
+    "Rage",
+    "Gnosis",
+    "Umbra",
+    "Stone",
+    "River",
+    "Ash",
+    "Blood",
+    "Song",
+    "Hunter",
+    "Prey",
+    "Ghost",
+    "Iron",
+    "Glass",
+    "Bone",
+    "Star",
+    "Wind",
+    "Fire",
+    "Night",
+]
 KEYWORDS = ["Wyrm", "Gaia", "Homid", "Lupus", "Metis", "Spirit", "Human", "Kailindo", "Firearm", "Klaive"]
 
 
@@ -33,11 +76,39 @@ def make_lackey(path: Path, n: int = 2000, seed: int = 7) -> list[str]:
         kws = ", ".join(rng.sample(KEYWORDS, 2))
         text = " ".join(rng.choice(WORDS).lower() for _ in range(25)) + ' with a "quote'
         if t in ("Attack", "Defense", "Flex", "Counterattack"):
-            row = [name, "Base", f"img{i}", t, kws, "", "", "", "", str(rng.randint(0, 5)), str(rng.randint(0, 5)),
-                   str(rng.randint(0, 4)), rng.choice(["New Moon", "Full Moon"]), text]
+            row = [
+                name,
+                "Base",
+                f"img{i}",
+                t,
+                kws,
+                "",
+                "",
+                "",
+                "",
+                str(rng.randint(0, 5)),
+                str(rng.randint(0, 5)),
+                str(rng.randint(0, 4)),
+                rng.choice(["New Moon", "Full Moon"]),
+                text,
+            ]
         else:
-            row = [name, "Playtest" if i % 50 == 0 else "Base", f"img{i}", t, kws, str(rng.randint(1, 8)),
-                   str(rng.randint(1, 8)), str(rng.randint(1, 8)), str(rng.randint(1, 10)), "", "", "", "", text]
+            row = [
+                name,
+                "Playtest" if i % 50 == 0 else "Base",
+                f"img{i}",
+                t,
+                kws,
+                str(rng.randint(1, 8)),
+                str(rng.randint(1, 8)),
+                str(rng.randint(1, 8)),
+                str(rng.randint(1, 10)),
+                "",
+                "",
+                "",
+                "",
+                text,
+            ]
         if i % 97 == 0:
             row = row[:5]  # cut short
         lines.append("\t".join(row))
@@ -73,13 +144,23 @@ def main() -> None:
             index = default_index()
             print(f"rules index build ({len(index.entries)} entries): {(time.perf_counter() - start) * 1000:.1f} ms")
             worst = 0.0
-            for query in ("combat deck moons", "regeneratoin wounds", "kailindo", "battlefield keyword spirit",
-                          "umbra"):
+            for query in (
+                "combat deck moons",
+                "regeneratoin wounds",
+                "kailindo",
+                "battlefield keyword spirit",
+                "umbra",
+            ):
                 med, mx = timed(lambda q=query: index.search(q))
                 worst = max(worst, mx)
                 print(f"rules search {query!r}: median {med:.2f} ms, max {mx:.2f} ms")
-            for label, query in (("exact", names[1234]), ("prefix", names[42][:8]), ("fuzzy", names[777][:-3] + "xq"),
-                                 ("text", "quote ghost"), ("filtered", "")):
+            for label, query in (
+                ("exact", names[1234]),
+                ("prefix", names[42][:8]),
+                ("fuzzy", names[777][:-3] + "xq"),
+                ("text", "quote ghost"),
+                ("filtered", ""),
+            ):
                 kwargs = {"type_": "Garou", "keyword": "Wyrm"} if label == "filtered" else {}
                 med, mx = timed(lambda q=query, kw=kwargs: db.search(q, **kw))
                 worst = max(worst, mx)
@@ -87,8 +168,10 @@ def main() -> None:
             med, mx = timed(lambda: db.find(names[1500].lower()))
             worst = max(worst, mx)
             print(f"card show (exact name): median {med:.2f} ms, max {mx:.2f} ms")
-            print(f"slowest search: {worst:.2f} ms (target < 50 ms): {'OK' if worst < 50 else 'SLOW'}; "
-                  f"import {'OK' if import_s < 2 else 'SLOW'}")
+            print(
+                f"slowest search: {worst:.2f} ms (target < 50 ms): {'OK' if worst < 50 else 'SLOW'}; "
+                f"import {'OK' if import_s < 2 else 'SLOW'}"
+            )
 
 
 if __name__ == "__main__":

@@ -60,8 +60,11 @@ def checked_url(value: str | os.PathLike[str], *, origin: str = "--db") -> str:
         if text.lower().startswith("sqlite"):
             path = sqlite_path(text)
             if path is None or "mode=memory" in text.lower():
-                raise _bad(shown, "an in-memory SQLite database loses everything when the command ends; "
-                                  "give a file, e.g. sqlite:////home/me/stkit.sqlite or a path")
+                raise _bad(
+                    shown,
+                    "an in-memory SQLite database loses everything when the command ends; "
+                    "give a file, e.g. sqlite:////home/me/stkit.sqlite or a path",
+                )
             if "?" in text:
                 raise _bad(shown, "SQLite URLs take no options here (such as ?mode=ro); give the plain file URL")
             if not path.parent.is_dir():
@@ -70,8 +73,11 @@ def checked_url(value: str | os.PathLike[str], *, origin: str = "--db") -> str:
     if text == ":memory:":
         raise _bad(shown, "an in-memory SQLite database loses everything when the command ends; give a file path")
     if os.sep not in text and "/" not in text and not text.lower().endswith(DB_SUFFIXES):
-        raise _bad(shown, "not a database path or URL; give a path containing a folder (./stkit.sqlite), a file "
-                          "ending in .sqlite, .sqlite3 or .db, or a URL such as postgresql+psycopg://host/db")
+        raise _bad(
+            shown,
+            "not a database path or URL; give a path containing a folder (./stkit.sqlite), a file "
+            "ending in .sqlite, .sqlite3 or .db, or a URL such as postgresql+psycopg://host/db",
+        )
     path = Path(text).expanduser().resolve()
     if path.is_dir():
         raise _bad(shown, "is a folder; give a database file inside it, e.g. " + str(path / "stkit.sqlite"))

@@ -69,8 +69,11 @@ def test_reroll_extended_limits():
         odds.p_extended(1, 10, 100, rules=REROLL)
     with pytest.raises(InvalidValue, match=r"pool x target at most 500 \(here 520\)"):
         odds.p_extended(13, 10, 40, rules=REROLL)
-    _fails_fast(["odds", "1", "-d", "10", "--target", "100", "--specialty", "reroll", "--botch-ends"],
-                "reroll specialty", "at most 40")
+    _fails_fast(
+        ["odds", "1", "-d", "10", "--target", "100", "--specialty", "reroll", "--botch-ends"],
+        "reroll specialty",
+        "at most 40",
+    )
     # inside the limits it still answers, and without reroll the old limits hold
     assert 0 < odds.p_extended(1, 10, 40, rules=REROLL).p_done_by(200) <= 1
     assert odds.p_extended(50, 6, 100).mean > 0
@@ -90,7 +93,9 @@ def test_subprocess_absurd_teamwork_is_quick_and_clean():
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "stkit", "odds", "teamwork", *(["1000"] * 10), "--json"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert time.perf_counter() - start < 10
     assert proc.returncode == 1

@@ -119,7 +119,9 @@ def test_json_nested_too_deeply(tmp_path):
 
 def test_absurd_card_stat_is_refused_and_nothing_stored(tmp_path):
     path = tmp_path / "cards.yaml"
-    path.write_text("- {name: Fine, type: Garou, renown: 3}\n- {name: Huge, type: Garou, renown: 99999999999999999999999}\n")
+    path.write_text(
+        "- {name: Fine, type: Garou, renown: 3}\n- {name: Huge, type: Garou, renown: 99999999999999999999999}\n"
+    )
     _fails_cleanly(["tcg", "cards", "import", str(path)], "card 2 (Huge)", "renown", "allowed 0 to 999")
     res = runner.invoke(app, ["tcg", "cards", "show", "Fine"])
     assert res.exit_code == 1  # the good card of the refused file was not stored either
@@ -155,8 +157,11 @@ def test_empty_derangement_is_refused():
 
     with pytest.raises(InvalidValue, match="derangement ''"):
         resolve_frenzy(health=5, wounds=3, frenzy=2, derangement="")
-    _fails_cleanly(["tcg", "frenzy", "--health", "5", "--wounds", "3", "--frenzy", "2", "--derangement", ""],
-                   "derangement ''", "Hysterical, Melancholic")
+    _fails_cleanly(
+        ["tcg", "frenzy", "--health", "5", "--wounds", "3", "--frenzy", "2", "--derangement", ""],
+        "derangement ''",
+        "Hysterical, Melancholic",
+    )
     # spacing and case are still forgiven
     assert resolve_frenzy(health=5, wounds=3, frenzy=2, derangement=" melancholic ")["frenzies"] is False
 
@@ -242,7 +247,9 @@ def test_combat_with_endless_rounds_is_refused(tmp_path):
 
 def test_control_characters_in_card_text_are_refused(tmp_path):
     path = tmp_path / "cards.yaml"
-    path.write_text('- {name: "Evil\\e]0;PWNED\\a\\e[2J", type: Garou}\n- {name: Fine, type: Garou, text: "a\\tb\\nc"}\n')
+    path.write_text(
+        '- {name: "Evil\\e]0;PWNED\\a\\e[2J", type: Garou}\n- {name: Fine, type: Garou, text: "a\\tb\\nc"}\n'
+    )
     line = _fails_cleanly(["tcg", "cards", "import", str(path)], "control character '\\x1b'", "card 1")
     assert "\x1b" not in line and "\x07" not in line  # the error never echoes the escape itself
     csv_path = tmp_path / "cards.csv"

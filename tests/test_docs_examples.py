@@ -29,20 +29,35 @@ EXAMPLES = ROOT / "examples"
 TCG_DOC = DOCS / "tcg-rules-and-cards.md"
 ODDS_DOC = DOCS / "odds.md"
 
-LEGAL_SEPT_TYPES = {"Ally", "Enemy", "Victim", "Battlefield", "Gift", "Rite", "Equipment", "Past Life",
-                    "Totem", "Event", "Moot"}
+LEGAL_SEPT_TYPES = {
+    "Ally",
+    "Enemy",
+    "Victim",
+    "Battlefield",
+    "Gift",
+    "Rite",
+    "Equipment",
+    "Past Life",
+    "Totem",
+    "Event",
+    "Moot",
+}
 ILLEGAL_VIOLATIONS = [
-    {"rule": "deck.known-cards",
-     "message": "line 16: unknown card 'Old Man Harkr'; did you mean Old Man Harker?"},
+    {"rule": "deck.known-cards", "message": "line 16: unknown card 'Old Man Harkr'; did you mean Old Man Harker?"},
     {"rule": "deck.combat-deck", "message": "3 copies of Bite in the Combat deck; at most 2"},
-    {"rule": "deck.combat-deck",
-     "message": "Combat deck has 11 new-moon and 10 full-moon cards; the numbers must be equal"},
+    {
+        "rule": "deck.combat-deck",
+        "message": "Combat deck has 11 new-moon and 10 full-moon cards; the numbers must be equal",
+    },
 ]
-PACK_AT_15 = {"rule": "deck.starting-pack",
-              "message": "starting pack costs 20 Renown (cohort extras included); the Renown level is 15"}
+PACK_AT_15 = {
+    "rule": "deck.starting-pack",
+    "message": "starting pack costs 20 Renown (cohort extras included); the Renown level is 15",
+}
 
 
 # --- reading the pages ---------------------------------------------------------------------------------------
+
 
 def _blocks(doc: Path, lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
@@ -57,7 +72,7 @@ def _session(doc: Path) -> list[tuple[list[str], list[str]]]:
         for line in block.splitlines():
             if line.startswith("$ stkit "):
                 current = []
-                steps.append((shlex.split(line[len("$ stkit "):]), current))
+                steps.append((shlex.split(line[len("$ stkit ") :]), current))
             elif line.startswith("$ "):
                 current = None  # a shell line such as `$ export ...`: shown, not run
             elif current is not None and line.strip():
@@ -107,6 +122,7 @@ def _run_page(doc: Path, cards_db: Path) -> list[tuple[list[str], int]]:
 
 
 # --- the pages -----------------------------------------------------------------------------------------------
+
 
 def test_fits_reads_dots_as_any_text():
     assert _fits('{"a": 1, ...}', '{"a": 1, "b": 2}')
@@ -169,8 +185,9 @@ def test_odds_page_median_text_matches_the_tool(tmp_path):
     text = ODDS_DOC.read_text(encoding="utf-8")
     assert 'When the median is not reached within the turns listed, it shows as "more than K"' not in text
     assert "assumes* a pool of five dice" in text
-    result = _invoke(["odds", "5", "-d", "7", "--target", "16", "--max-turns", "10", "--json"],
-                     tmp_path / "cards.sqlite")
+    result = _invoke(
+        ["odds", "5", "-d", "7", "--target", "16", "--max-turns", "10", "--json"], tmp_path / "cards.sqlite"
+    )
     data = json.loads(result.stdout)
     assert data["median_turns"] == 11
     assert len(data["by_turn"]) == 10
@@ -191,6 +208,7 @@ def test_odds_page_inline_claims(tmp_path):
 
 
 # --- the example files ---------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def example_db(tmp_path, monkeypatch):
@@ -253,8 +271,9 @@ def test_example_illegal_deck(example_db):
     result = _invoke(["tcg", "deck", "check", "examples/deck-illegal.txt", "--json"], example_db)
     assert result.exit_code == 1
     assert json.loads(result.stdout) == {"legal": False, "violations": ILLEGAL_VIOLATIONS}
-    result = _invoke(["tcg", "deck", "check", "examples/deck-illegal.txt", "--renown-level", "15", "--json"],
-                     example_db)
+    result = _invoke(
+        ["tcg", "deck", "check", "examples/deck-illegal.txt", "--renown-level", "15", "--json"], example_db
+    )
     assert result.exit_code == 1
     assert json.loads(result.stdout)["violations"] == ILLEGAL_VIOLATIONS + [PACK_AT_15]
     # the file's own header comment names the lines that are wrong
@@ -268,16 +287,23 @@ def test_example_lackey_and_broken_files(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = _invoke(["tcg", "cards", "import", "examples/broken-cards.yaml"], db)
     assert result.exit_code == 1
-    assert result.stderr.strip() == ("Error: examples/broken-cards.yaml: card 2 (Sand Cat): field 'health': -1 "
-                                     "is below 0 (allowed 0 or more)")
+    assert result.stderr.strip() == (
+        "Error: examples/broken-cards.yaml: card 2 (Sand Cat): field 'health': -1 is below 0 (allowed 0 or more)"
+    )
     result = _invoke(["tcg", "cards", "search", "dune runner", "--json"], db)
     assert json.loads(result.stdout)["results"] == []  # nothing of the broken file was stored
     result = _invoke(["tcg", "cards", "import", "examples/lackey-cards.txt", "--json"], db)
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
-        "file": "examples/lackey-cards.txt", "format": "lackey", "imported": 5, "playtest": 1,
-        "skipped": [{"line": 5, "message": "field 'health': -2 is below 0 (allowed 0 or more)"},
-                    {"line": 8, "message": "field 'renown': 'lots' is not a whole number"}]}
+        "file": "examples/lackey-cards.txt",
+        "format": "lackey",
+        "imported": 5,
+        "playtest": 1,
+        "skipped": [
+            {"line": 5, "message": "field 'health': -2 is below 0 (allowed 0 or more)"},
+            {"line": 8, "message": "field 'renown': 'lots' is not a whole number"},
+        ],
+    }
     # line 7 is cut short after its keywords but still read; Neon Howl is hidden unless --playtest
     tourist = json.loads(_invoke(["tcg", "cards", "show", "lost tourist", "--json"], db).stdout)
     assert (tourist["type"], tourist["keywords"], tourist["text"]) == ("Victim", ["Human"], None)
@@ -311,8 +337,14 @@ def test_examples_as_a_real_subprocess_with_cards_db(tmp_path):
     env = {"NO_COLOR": "1", "COLUMNS": "100", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
 
     def stkit(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "stkit", *args, "--cards-db", db], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "stkit", *args, "--cards-db", db],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
     done = stkit("tcg", "cards", "import", "examples/cards.yaml")
     assert done.returncode == 0, done.stderr

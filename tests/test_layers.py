@@ -27,7 +27,9 @@ def test_dice_engine_is_pure():
     # standard library only: no third-party package at all
     proc = subprocess.run(
         [sys.executable, "-c", body + "\nimport sys\nprint(sorted({m.split('.')[0] for m in sys.modules}))"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     third_party = {"yaml", "rapidfuzz", "pydantic", "numpy", "platformdirs", "psycopg", "click", "typer", "rich"}
@@ -54,7 +56,8 @@ def test_nothing_outside_cli_imports_cli():
     root = pathlib.Path(__file__).resolve().parents[1] / "stkit"
     pattern = re.compile(r"^\s*(from stkit\.cli|import stkit\.cli)", re.M)
     offenders = [
-        str(p.relative_to(root)) for p in root.rglob("*.py")
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
         if "cli" not in p.relative_to(root).parts and p.name != "__main__.py" and pattern.search(p.read_text())
     ]
     assert offenders == []

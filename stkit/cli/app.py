@@ -51,16 +51,16 @@ class StkitGroup(TyperGroup):
     """The root group: loads command groups lazily, and is the single place where library errors become
     a message and an exit code."""
 
-    def list_commands(self, ctx):  # noqa: ANN001
+    def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
 
-    def get_command(self, ctx, cmd_name):  # noqa: ANN001
+    def get_command(self, ctx, cmd_name):
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in LAZY_COMMANDS:
             command = load_module_commands(LAZY_COMMANDS[cmd_name]).get(cmd_name)
         return command
 
-    def invoke(self, ctx):  # noqa: ANN001 - typer's signature
+    def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except StkitError as exc:
@@ -92,7 +92,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
+    ),
 ) -> None:
     """The Storyteller toolkit."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -54,7 +54,7 @@ char_app = typer.Typer(
 
 
 # ----- helpers -------------------------------------------------------------------------------------------
-def run(db: str | None, work, *, readonly: bool = False):  # noqa: ANN001, ANN201
+def run(db: str | None, work, *, readonly: bool = False):
     """Open the store and run ``work(session)`` as one transaction (retried when the database is busy)."""
     from stkit.store.db import open_store, run_transaction
 
@@ -67,7 +67,7 @@ def emit_json(data: object) -> None:
     print_json(data)
 
 
-def print_edit(edit, json_out: bool) -> None:  # noqa: ANN001
+def print_edit(edit, json_out: bool) -> None:
     """One edit's summary line (and warnings in yellow), or its JSON."""
     if json_out:
         emit_json(edit.to_dict())
@@ -83,7 +83,7 @@ def print_edit(edit, json_out: bool) -> None:  # noqa: ANN001
         out.print(Text(f"Warning: {printable(w)}", style="yellow"))
 
 
-def printable_sheet(sheet):  # noqa: ANN001, ANN201
+def printable_sheet(sheet):
     """A copy of ``sheet`` whose text shows control characters as escapes (``\x1b``): rows stored before
     text was checked must not write raw escape sequences to a terminal."""
     import copy
@@ -115,7 +115,7 @@ def boxes(n: int, maximum: int) -> str:
     return "■" * n + "□" * max(maximum - n, 0)
 
 
-def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) -> dict:  # noqa: ANN001
+def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) -> dict:
     """The sheet's file shape plus derived values (form-adjusted Attributes, wound penalty...)."""
     from stkit.store.forms import apply_form
 
@@ -132,7 +132,7 @@ def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) 
     return data
 
 
-def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
+def render_sheet(sheet, *, player_view: bool = False) -> None:
     """A readable character sheet with dots. Built from rich Text lines in fixed columns (no rich Table:
     `char show` must start fast)."""
     from rich.text import Text
@@ -147,9 +147,18 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
     head = Text(sheet.name, style="bold")
     head.append(f"  ({sheet.chronicle})", style="dim")
     lines.append(head)
-    pairs = [("Player", sheet.player), ("Concept", sheet.concept), ("Nature", sheet.nature),
-             ("Demeanor", sheet.demeanor), ("Breed", sheet.breed), ("Auspice", sheet.auspice),
-             ("Tribe", sheet.tribe), ("Pack", sheet.pack), ("Rank", str(sheet.rank)), ("Form", sheet.form)]
+    pairs = [
+        ("Player", sheet.player),
+        ("Concept", sheet.concept),
+        ("Nature", sheet.nature),
+        ("Demeanor", sheet.demeanor),
+        ("Breed", sheet.breed),
+        ("Auspice", sheet.auspice),
+        ("Tribe", sheet.tribe),
+        ("Pack", sheet.pack),
+        ("Rank", str(sheet.rank)),
+        ("Form", sheet.form),
+    ]
     for i in range(0, len(pairs), 2):
         row = Text()
         for label, value in pairs[i : i + 2]:
@@ -188,7 +197,9 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
         lines.append(t)
     others = {**{a: v for a, v in sheet.abilities.items() if a in T.SECONDARY_ABILITIES}, **sheet.custom_abilities}
     if others:
-        lines.append(Text("Other abilities: ", style="bold") + Text(", ".join(f"{k} {dots(v)}" for k, v in others.items())))
+        lines.append(
+            Text("Other abilities: ", style="bold") + Text(", ".join(f"{k} {dots(v)}" for k, v in others.items()))
+        )
     lines.append(Text(""))
     for label, items in (
         ("Backgrounds", [f"{k} {dots(v)}" for k, v in sheet.backgrounds.items()]),
@@ -203,11 +214,15 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
     for p in T.POWERS:
         tr = sheet.powers[p]
         t = Text(f"{p:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}")
-        t.append(f"{boxes(tr.temporary, tr.permanent)} {tr.temporary}", style="yellow" if tr.temporary > tr.permanent else "")
+        t.append(
+            f"{boxes(tr.temporary, tr.permanent)} {tr.temporary}", style="yellow" if tr.temporary > tr.permanent else ""
+        )
         lines.append(t)
     for r in T.RENOWN:
         tr = sheet.renown[r]
-        lines.append(Text(f"{r:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}{boxes(tr.temporary, 10)} {tr.temporary}"))
+        lines.append(
+            Text(f"{r:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}{boxes(tr.temporary, 10)} {tr.temporary}")
+        )
     lines += [Text(""), Text("Health", style="bold underline")]
     marks = {"bashing": "/", "lethal": "X", "aggravated": "*", "": " "}
     for (level, pen), box in zip(HEALTH_LEVELS, sheet.health_boxes()):
@@ -218,7 +233,9 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:  # noqa: ANN001
         msg = "Incapacitated: cannot act" if sheet.incapacitated else f"Wound penalty: -{sheet.wound_penalty} dice"
         lines.append(Text(msg, style="red bold"))
     lines.append(Text(""))
-    lines.append(Text(f"Experience: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent", style="dim"))
+    lines.append(
+        Text(f"Experience: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent", style="dim")
+    )
     if sheet.notes:
         lines.append(Text("Notes: ", style="bold") + Text(sheet.notes))
     if sheet.storyteller_notes and not player_view:
@@ -241,7 +258,7 @@ def new(
     tribe: Annotated[str, typer.Option("--tribe")] = "",
     pack: Annotated[str, typer.Option("--pack")] = "",
     sets: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--set", help="TRAIT=VALUE, repeatable: --set Dexterity=3 --set Drive=2 --set Willpower=5."),
     ] = None,
     db: DbOpt = None,
@@ -258,9 +275,18 @@ def new(
 
     if not name.strip():
         raise InvalidValue("a character needs a name")
-    sheet = Sheet(name=name.strip(), chronicle=default_chronicle(chronicle), player=player, concept=concept,
-                  nature=nature, demeanor=demeanor, breed=lookup_breed(breed), auspice=lookup_auspice(auspice),
-                  tribe=tribe, pack=pack)
+    sheet = Sheet(
+        name=name.strip(),
+        chronicle=default_chronicle(chronicle),
+        player=player,
+        concept=concept,
+        nature=nature,
+        demeanor=demeanor,
+        breed=lookup_breed(breed),
+        auspice=lookup_auspice(auspice),
+        tribe=tribe,
+        pack=pack,
+    )
     pairs: list[tuple[str, str]] = []
     for item in sets or []:
         trait, sep, value = item.partition("=")
@@ -269,7 +295,7 @@ def new(
         pairs.append((trait, value.strip()))
     warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
 
-    def work(session):  # noqa: ANN001, ANN202
+    def work(session):
         from stkit.store.characters import create_character
 
         return create_character(session, sheet).id
@@ -314,20 +340,35 @@ def list_(
     json_out: JsonOpt = False,
 ) -> None:
     """List the characters (of one chronicle, or all)."""
-    def work(session):  # noqa: ANN001, ANN202
+
+    def work(session):
         from stkit.store.characters import list_characters
 
         return [(c.id, c.to_sheet()) for c in list_characters(session, chronicle)]
 
     rows = run(db, work, readonly=True)
     if json_out:
-        emit_json({"characters": [
-            {"id": i, "name": s.name, "chronicle": s.chronicle, "player": s.player, "breed": s.breed,
-             "auspice": s.auspice, "tribe": s.tribe, "form": s.form, "health_level": s.health_level,
-             "willpower": s.powers["Willpower"].to_dict(), "rage": s.powers["Rage"].to_dict(),
-             "gnosis": s.powers["Gnosis"].to_dict()}
-            for i, s in rows
-        ]})
+        emit_json(
+            {
+                "characters": [
+                    {
+                        "id": i,
+                        "name": s.name,
+                        "chronicle": s.chronicle,
+                        "player": s.player,
+                        "breed": s.breed,
+                        "auspice": s.auspice,
+                        "tribe": s.tribe,
+                        "form": s.form,
+                        "health_level": s.health_level,
+                        "willpower": s.powers["Willpower"].to_dict(),
+                        "rage": s.powers["Rage"].to_dict(),
+                        "gnosis": s.powers["Gnosis"].to_dict(),
+                    }
+                    for i, s in rows
+                ]
+            }
+        )
         return
     from stkit.cli import render
 
@@ -346,11 +387,13 @@ def list_(
     for _, s in rows:  # too narrow for any table: three short lines per character
         console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
         console.print(f"  {s.form}, {s.health_level or 'unhurt'}", markup=False)
-        console.print("  " + "  ".join(f"{p} {s.powers[p].temporary}/{s.powers[p].permanent}"
-                                       for p in ("Rage", "Gnosis", "Willpower")))
+        console.print(
+            "  "
+            + "  ".join(f"{p} {s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower"))
+        )
 
 
-def character_table(rows: list, console):  # noqa: ANN001, ANN201
+def character_table(rows: list, console):
     """The `char list` table, fitted to the console's width without ever cutting a name; None when even
     the narrowest table (name, health and points) is too wide.
 
@@ -366,21 +409,42 @@ def character_table(rows: list, console):  # noqa: ANN001, ANN201
     chronicles = sorted({s.chronicle for _, s in rows})
     cells = []
     for _, s in rows:
-        cells.append({
-            "Name": s.name, "Chronicle": s.chronicle, "Player": s.player or "-",
-            "Breed / Auspice / Tribe": " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-",
-            "Form": s.form, "Health": s.health_level or "unhurt",
-            **{p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")},
-        })
-    columns = ["Name", "Chronicle", "Player", "Breed / Auspice / Tribe", "Form", "Health", "Rage", "Gnosis",
-               "Willpower"]
+        cells.append(
+            {
+                "Name": s.name,
+                "Chronicle": s.chronicle,
+                "Player": s.player or "-",
+                "Breed / Auspice / Tribe": " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-",
+                "Form": s.form,
+                "Health": s.health_level or "unhurt",
+                **{p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")},
+            }
+        )
+    columns = [
+        "Name",
+        "Chronicle",
+        "Player",
+        "Breed / Auspice / Tribe",
+        "Form",
+        "Health",
+        "Rage",
+        "Gnosis",
+        "Willpower",
+    ]
     if len(chronicles) == 1:
         columns.remove("Chronicle")
     title = Text(f"Chronicle: {chronicles[0]}") if len(chronicles) == 1 else None
 
     def build(cols: list[str]) -> Table:
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
-                  collapse_padding=True, show_edge=False)
+        t = Table(
+            title=title,
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            header_style="bold",
+            pad_edge=False,
+            collapse_padding=True,
+            show_edge=False,
+        )
         for c in cols:
             if c == "Breed / Auspice / Tribe":  # wraps between words
                 t.add_column(c, min_width=max(len(w) for r in cells for w in r[c].split()))
@@ -403,9 +467,14 @@ def character_table(rows: list, console):  # noqa: ANN001, ANN201
 @char_app.command("set", context_settings={"ignore_unknown_options": True})  # `set X Rage -1` reaches our range check
 def set_(
     name: NameArg,
-    trait: Annotated[str, typer.Argument(help="Trait (Dexterity, Primal-Urge, Willpower, 'Willpower points', "
-                                               "'temporary Glory', player, breed...) or background:NAME, "
-                                               "gift:NAME, rite:NAME, merit:NAME, flaw:NAME, ability:NAME.")],
+    trait: Annotated[
+        str,
+        typer.Argument(
+            help="Trait (Dexterity, Primal-Urge, Willpower, 'Willpower points', "
+            "'temporary Glory', player, breed...) or background:NAME, "
+            "gift:NAME, rite:NAME, merit:NAME, flaw:NAME, ability:NAME."
+        ),
+    ],
     value: Annotated[str, typer.Argument(help="New rating (0 removes an Ability, Background or entry) or text.")],
     custom: Annotated[bool, typer.Option("--custom", help="Accept an unknown name as a custom Ability.")] = False,
     chronicle: ChronicleOpt = None,
@@ -417,7 +486,9 @@ def set_(
     Names are forgiving about case, spaces and hyphens; unknown names get a suggestion. Example: `stkit char set Archibald "primal urge" 2`."""
     from stkit.store import characters
 
-    print_edit(run(db, lambda s: characters.set_trait(s, name, trait, value, chronicle=chronicle, custom=custom)), json_out)
+    print_edit(
+        run(db, lambda s: characters.set_trait(s, name, trait, value, chronicle=chronicle, custom=custom)), json_out
+    )
 
 
 @char_app.command("spend")
@@ -458,7 +529,9 @@ def regain(
 def damage(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels of damage (1 or more).")],
-    kind: Annotated[DamageChoice, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)] = DamageChoice.bashing,
+    kind: Annotated[
+        DamageChoice, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
+    ] = DamageChoice.bashing,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -475,7 +548,10 @@ def damage(
 def heal(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels to heal (1 or more).")] = 1,
-    kind: Annotated[Optional[DamageChoice], typer.Option("--type", "-t", help="Heal only this kind (default: lightest first).", case_sensitive=False)] = None,
+    kind: Annotated[
+        DamageChoice | None,
+        typer.Option("--type", "-t", help="Heal only this kind (default: lightest first).", case_sensitive=False),
+    ] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -485,7 +561,9 @@ def heal(
     The lightest damage heals first unless --type is given."""
     from stkit.store import characters
 
-    print_edit(run(db, lambda s: characters.heal(s, name, levels, kind.value if kind else None, chronicle=chronicle)), json_out)
+    print_edit(
+        run(db, lambda s: characters.heal(s, name, levels, kind.value if kind else None, chronicle=chronicle)), json_out
+    )
 
 
 @char_app.command("shift")
@@ -507,7 +585,9 @@ def shift(
 @char_app.command("xp")
 def xp(
     name: NameArg,
-    action: Annotated[XpAction, typer.Argument(help="award, spend, or log (show the log).", case_sensitive=False)] = XpAction.log,
+    action: Annotated[
+        XpAction, typer.Argument(help="award, spend, or log (show the log).", case_sensitive=False)
+    ] = XpAction.log,
     amount: Annotated[int, typer.Argument(help="Experience points (1 or more) for award/spend.")] = 0,
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (kept in the experience log).")] = "",
     chronicle: ChronicleOpt = None,
@@ -522,8 +602,15 @@ def xp(
     if action is XpAction.log:
         sheet = run(db, lambda s: characters.get_character(s, name, chronicle).to_sheet(), readonly=True)
         if json_out:
-            emit_json({"name": sheet.name, "total": sheet.xp_total, "spent": sheet.xp_spent,
-                       "available": sheet.xp_available, "log": sheet.xp_log})
+            emit_json(
+                {
+                    "name": sheet.name,
+                    "total": sheet.xp_total,
+                    "spent": sheet.xp_spent,
+                    "available": sheet.xp_available,
+                    "log": sheet.xp_log,
+                }
+            )
             return
         from rich.table import Table
         from rich.text import Text
@@ -531,15 +618,18 @@ def xp(
         from stkit.cli import render
 
         shown = printable_sheet(sheet)
-        t = Table(title=Text(f"{shown.name}: {sheet.xp_total} earned, {sheet.xp_spent} spent, "
-                             f"{sheet.xp_available} unspent"))
+        t = Table(
+            title=Text(f"{shown.name}: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent")
+        )
         for col in ("When", "Kind", "Points", "Reason"):
             t.add_column(col)
         for e in shown.xp_log:  # Text cells: a reason like '[bold]' is printed as typed, never as markup
             t.add_row(Text(e["at"]), Text(e["kind"]), str(e["amount"]), Text(e["reason"]))
         render.console().print(t)
         return
-    print_edit(run(db, lambda s: characters.experience(s, name, action.value, amount, reason, chronicle=chronicle)), json_out)
+    print_edit(
+        run(db, lambda s: characters.experience(s, name, action.value, amount, reason, chronicle=chronicle)), json_out
+    )
 
 
 @char_app.command("delete")
@@ -572,9 +662,15 @@ def delete(
 
 @char_app.command("import")
 def import_(
-    paths: Annotated[list[Path], typer.Argument(help="Character files (.yaml, .yml, .json, Foundry actor .json) or folders.")],
-    chronicle: Annotated[Optional[str], typer.Option("--chronicle", help="Put every imported character in this chronicle.")] = None,
-    replace: Annotated[bool, typer.Option("--replace", help="Overwrite characters already stored under the same name.")] = False,
+    paths: Annotated[
+        list[Path], typer.Argument(help="Character files (.yaml, .yml, .json, Foundry actor .json) or folders.")
+    ],
+    chronicle: Annotated[
+        str | None, typer.Option("--chronicle", help="Put every imported character in this chronicle.")
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Overwrite characters already stored under the same name.")
+    ] = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -585,8 +681,20 @@ def import_(
 
     loaded = run(db, lambda s: import_files(s, paths, chronicle=chronicle, replace=replace))
     if json_out:
-        emit_json({"imported": [{"name": lf.sheet.name, "chronicle": lf.sheet.chronicle, "file": str(lf.path),
-                                 "format": lf.format, "warnings": lf.warnings} for lf in loaded]})
+        emit_json(
+            {
+                "imported": [
+                    {
+                        "name": lf.sheet.name,
+                        "chronicle": lf.sheet.chronicle,
+                        "file": str(lf.path),
+                        "format": lf.format,
+                        "warnings": lf.warnings,
+                    }
+                    for lf in loaded
+                ]
+            }
+        )
         return
     from rich.text import Text
 
@@ -603,9 +711,13 @@ def import_(
 @char_app.command("export")
 def export(
     name: NameArg,
-    fmt: Annotated[FormatChoice, typer.Option("--format", "-f", help="yaml or json.", case_sensitive=False)] = FormatChoice.yaml,
+    fmt: Annotated[
+        FormatChoice, typer.Option("--format", "-f", help="yaml or json.", case_sensitive=False)
+    ] = FormatChoice.yaml,
     player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")
+    ] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -627,7 +739,7 @@ def export(
 
 
 def log(
-    char: Annotated[Optional[str], typer.Option("--char", "-c", help="Only this character's rolls.")] = None,
+    char: Annotated[str | None, typer.Option("--char", "-c", help="Only this character's rolls.")] = None,
     chronicle: ChronicleOpt = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
     db: DbOpt = None,
@@ -658,9 +770,18 @@ def log(
         who = e["character"] or "-"
         if e.get("scene_id"):
             who += f" (scene {e['scene_id']}/{e['turn']})"
-        rows.append((str(e["id"]), str(e["created_at"])[:19].replace("T", " "), who,
-                     f"{e['expression']} = {e['pool']}", str(e["difficulty"]), " ".join(map(str, e["dice"])), res,
-                     e["outcome"]))
+        rows.append(
+            (
+                str(e["id"]),
+                str(e["created_at"])[:19].replace("T", " "),
+                who,
+                f"{e['expression']} = {e['pool']}",
+                str(e["difficulty"]),
+                " ".join(map(str, e["dice"])),
+                res,
+                e["outcome"],
+            )
+        )
     heads = ("#", "When (UTC)", "Character", "Pool", "Diff", "Dice", "Result")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
     lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip(), style="bold")]
@@ -683,7 +804,7 @@ def roll_with_store(
     stressful: bool,
     retry: int,
     faces: list[int] | None,
-    rules,  # noqa: ANN001
+    rules,
     seed: int | None,
     json_out: bool,
     task: str | None = None,
@@ -701,9 +822,25 @@ def roll_with_store(
     if char is not None:
         from stkit.store.rolls import roll_from_sheet
 
-        done = run_unit(db, lambda gw: roll_from_sheet(
-            gw, char, pool, difficulty=difficulty, chronicle=chronicle, willpower=willpower, retry=retry, task=task,
-            rules=rules, rng=random.Random(seed), faces=faces, auto=auto, stressful=stressful, seed=seed))
+        done = run_unit(
+            db,
+            lambda gw: roll_from_sheet(
+                gw,
+                char,
+                pool,
+                difficulty=difficulty,
+                chronicle=chronicle,
+                willpower=willpower,
+                retry=retry,
+                task=task,
+                rules=rules,
+                rng=random.Random(seed),
+                faces=faces,
+                auto=auto,
+                stressful=stressful,
+                seed=seed,
+            ),
+        )
     else:
         from stkit.cli.roll import parse_pool_number
         from stkit.dice import validate_pool
@@ -712,8 +849,17 @@ def roll_with_store(
         n = validate_pool(parse_pool_number(pool))
         if auto and (willpower or faces is not None):
             raise InvalidValue("--auto takes a success without rolling; it cannot go with --willpower or --dice")
-        result = roll_dice(n, difficulty, faces=faces, rng=rng, rules=rules, willpower=willpower, retry=retry,
-                           auto=auto, stressful=stressful)
+        result = roll_dice(
+            n,
+            difficulty,
+            faces=faces,
+            rng=rng,
+            rules=rules,
+            willpower=willpower,
+            retry=retry,
+            auto=auto,
+            stressful=stressful,
+        )
         done = run_unit(db, lambda gw: log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed))
     from stkit.cli import render
 
@@ -730,7 +876,12 @@ def roll_with_store(
         out.print(Text(note, style="yellow"))
     render.print_roll(done.roll)
     if done.willpower_left is not None:
-        out.print(Text(f"Willpower spent: {done.willpower_left} point{'s' if done.willpower_left != 1 else ''} left", style="dim"))
+        out.print(
+            Text(
+                f"Willpower spent: {done.willpower_left} point{'s' if done.willpower_left != 1 else ''} left",
+                style="dim",
+            )
+        )
     where = f" (scene {done.scene_id}, turn {done.turn})" if done.scene_id is not None else ""
     out.print(Text(f"Logged as roll #{done.log_id}{where}", style="dim"))
 

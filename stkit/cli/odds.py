@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
@@ -41,7 +41,7 @@ class OddsGroup(TyperGroup):
     """`stkit odds`: a first argument that is not a subcommand name goes to the default `roll` command,
     so `stkit odds 5 -d 7` works beside `stkit odds resisted 6 7`."""
 
-    def parse_args(self, ctx, args):  # noqa: ANN001 - typer's signature
+    def parse_args(self, ctx, args):
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
@@ -64,9 +64,12 @@ ExactOpt = Annotated[bool, typer.Option("--exact", help="Also show every chance 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 
 
-def _rules_json(rules) -> dict:  # noqa: ANN001
-    return {"specialty": rules.specialty.value, "extra_ones_cancel": rules.extra_ones_cancel,
-            "ones_cancel": rules.ones_cancel}
+def _rules_json(rules) -> dict:
+    return {
+        "specialty": rules.specialty.value,
+        "extra_ones_cancel": rules.extra_ones_cancel,
+        "ones_cancel": rules.ones_cancel,
+    }
 
 
 # ---- formatting -----------------------------------------------------------------------------------------------
@@ -126,7 +129,7 @@ def _shown_range(probs: list[Fraction], floor: float = 1e-4) -> tuple[int, int]:
     return lo, hi
 
 
-def _console():  # noqa: ANN202
+def _console():
     from stkit.cli.render import new_console
 
     return new_console()
@@ -142,8 +145,15 @@ def _dist_json(probs, key: str = "successes", start: int = 0) -> list[dict]:
     return [{key: k, "p": float(p), "exact": _exact(p)} for k, p in enumerate(probs, start) if True]
 
 
-def _distribution_table(title: str, probs: list[Fraction], at_least: list[Fraction] | None, exact: bool,
-                        label: str = "Successes", start: int = 0, tail: Fraction | None = None):
+def _distribution_table(
+    title: str,
+    probs: list[Fraction],
+    at_least: list[Fraction] | None,
+    exact: bool,
+    label: str = "Successes",
+    start: int = 0,
+    tail: Fraction | None = None,
+):
     from rich.table import Table
 
     lo, hi = _shown_range(probs)
@@ -167,11 +177,13 @@ def _distribution_table(title: str, probs: list[Fraction], at_least: list[Fracti
     notes = []
     if lo > 0 and any(probs[:lo]):  # nothing to say about results that cannot happen (0 under Willpower)
         notes.append(f"below {lo + start}: {pct(sum(probs[:lo]))} together")
-    if hi < len(probs) - 1 and any(probs[hi + 1:]):
-        notes.append(f"above {hi + start}: {pct(sum(probs[hi + 1:]))} together")
+    if hi < len(probs) - 1 and any(probs[hi + 1 :]):
+        notes.append(f"above {hi + start}: {pct(sum(probs[hi + 1 :]))} together")
     if tail:
-        notes.append(f"above {len(probs) - 1 + start} (re-roll chains, not listed): {pct(tail)}"
-                     + (f" = {_exact(tail)}" if exact else ""))
+        notes.append(
+            f"above {len(probs) - 1 + start} (re-roll chains, not listed): {pct(tail)}"
+            + (f" = {_exact(tail)}" if exact else "")
+        )
     if notes:
         table.caption = "; ".join(notes)
         table.caption_justify = "left"
@@ -181,22 +193,37 @@ def _distribution_table(title: str, probs: list[Fraction], at_least: list[Fracti
 # ---- the default command: one roll, or an extended action ----------------------------------------------------
 
 
-@odds_app.command("roll", short_help="Odds of one roll, or of an extended action (--target).", help="Odds of one roll of POOL dice (the default: `stkit odds POOL` means this), or "
-                  "with --target of an extended action.")
+@odds_app.command(
+    "roll",
+    short_help="Odds of one roll, or of an extended action (--target).",
+    help="Odds of one roll of POOL dice (the default: `stkit odds POOL` means this), or "
+    "with --target of an extended action.",
+)
 def roll_cmd(
     pool: int = typer.Argument(..., help="Dice in the pool, 1 to 1000."),
     difficulty: DifficultyOpt = 6,
-    willpower: bool = typer.Option(False, "--willpower", "-w", help="Spend Willpower: one success the 1s "
-                                   "cannot cancel (no botch)."),
+    willpower: bool = typer.Option(
+        False, "--willpower", "-w", help="Spend Willpower: one success the 1s cannot cancel (no botch)."
+    ),
     specialty: SpecialtyOpt = SpecialtyChoice.none,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
-    target: Optional[int] = typer.Option(None, "--target", "-t", help="Extended action: successes to collect "
-                                         "(1 to 100; pool x target at most 5000). Shows how many rolls it takes."),
-    botch_ends: bool = typer.Option(False, "--botch-ends", help="Extended action: a botch ends the attempt "
-                                    "(instead of wiping the tally to 0)."),
-    max_turns: Optional[int] = typer.Option(None, "--max-turns", "-k", help="Extended action: list the chance "
-                                            "of being done within k rolls for k up to this (1 to 200)."),
+    target: int | None = typer.Option(
+        None,
+        "--target",
+        "-t",
+        help="Extended action: successes to collect "
+        "(1 to 100; pool x target at most 5000). Shows how many rolls it takes.",
+    ),
+    botch_ends: bool = typer.Option(
+        False, "--botch-ends", help="Extended action: a botch ends the attempt (instead of wiping the tally to 0)."
+    ),
+    max_turns: int | None = typer.Option(
+        None,
+        "--max-turns",
+        "-k",
+        help="Extended action: list the chance of being done within k rolls for k up to this (1 to 200).",
+    ),
     start: int = typer.Option(0, "--start", help="Extended action: successes already collected."),
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
@@ -205,8 +232,16 @@ def roll_cmd(
 
     rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
     if target is not None:
-        ext = engine.p_extended(pool, difficulty, target, start=start, botch_ends=botch_ends,
-                                max_turns=max_turns, rules=rules, willpower=willpower)
+        ext = engine.p_extended(
+            pool,
+            difficulty,
+            target,
+            start=start,
+            botch_ends=botch_ends,
+            max_turns=max_turns,
+            rules=rules,
+            willpower=willpower,
+        )
         _show_extended(ext, exact, as_json)
         return
     if botch_ends or max_turns is not None or start:
@@ -232,7 +267,7 @@ def roll_cmd(
     _show_roll(odds, exact)
 
 
-def _rule_words(rules, willpower: bool) -> str:  # noqa: ANN001
+def _rule_words(rules, willpower: bool) -> str:
     words = []
     if willpower:
         words.append("Willpower spent")
@@ -249,13 +284,13 @@ def _dice(n: int) -> str:
     return "1 die" if n == 1 else f"{n} dice"
 
 
-def _turns(mean) -> str:  # noqa: ANN001
+def _turns(mean) -> str:
     """A mean number of rolls: two decimals, or three significant figures when astronomically large."""
     value = float(mean)
     return f"{value:.2f}" if value < 1e6 else f"{value:.3g}"
 
 
-def _show_roll(odds, exact: bool) -> None:  # noqa: ANN001
+def _show_roll(odds, exact: bool) -> None:
     from rich.table import Table
 
     console = _console()
@@ -269,14 +304,22 @@ def _show_roll(odds, exact: bool) -> None:  # noqa: ANN001
     rows = [("[red]Botch[/]", odds.p_botch), ("Failure", odds.p_failure), ("[green]Success[/]", odds.p_success)]
     for name, p in rows:
         head.add_row(name, pct(p), *([_exact(p)] if exact else []))
-    head.add_row("Expected result", f"{float(odds.expected):.2f} successes",
-                 *([_exact(odds.expected)] if exact else []))
+    head.add_row(
+        "Expected result", f"{float(odds.expected):.2f} successes", *([_exact(odds.expected)] if exact else [])
+    )
     console.print(head)
-    console.print(_distribution_table("Final result (successes after the rule of one)", list(odds.distribution),
-                                      list(odds.at_least), exact, tail=odds.tail))
+    console.print(
+        _distribution_table(
+            "Final result (successes after the rule of one)",
+            list(odds.distribution),
+            list(odds.at_least),
+            exact,
+            tail=odds.tail,
+        )
+    )
 
 
-def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
+def _show_extended(ext, exact: bool, as_json: bool) -> None:
     if as_json:
         out = {
             "pool": ext.pool,
@@ -297,10 +340,12 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
 
     console = _console()
     extra = _rule_words(ext.rules, ext.willpower)
-    title = (f"Extended action: {ext.target} successes with {_dice(ext.pool)} at difficulty {ext.difficulty}"
-             + (f", {ext.start} already collected" if ext.start else "")
-             + (" (a botch ends it)" if ext.botch_ends else " (a botch wipes the tally)")
-             + (f"; {extra}" if extra else ""))
+    title = (
+        f"Extended action: {ext.target} successes with {_dice(ext.pool)} at difficulty {ext.difficulty}"
+        + (f", {ext.start} already collected" if ext.start else "")
+        + (" (a botch ends it)" if ext.botch_ends else " (a botch wipes the tally)")
+        + (f"; {extra}" if extra else "")
+    )
     console.print(f"[bold]{title}[/]")
     head = Table()
     head.add_column("")
@@ -308,8 +353,11 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
     if exact:
         head.add_column("Exact", overflow="fold")
     mean_label = "Mean rolls (when it finishes)" if ext.botch_ends else "Mean rolls"
-    head.add_row(mean_label, _turns(ext.mean) if ext.mean is not None else "-",
-                 *([_exact(ext.mean) if ext.mean is not None else "-"] if exact else []))
+    head.add_row(
+        mean_label,
+        _turns(ext.mean) if ext.mean is not None else "-",
+        *([_exact(ext.mean) if ext.mean is not None else "-"] if exact else []),
+    )
     if ext.median is not None:
         median = str(ext.median)
     elif 2 * (1 - ext.p_never) < 1:
@@ -343,14 +391,19 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:  # noqa: ANN001
 # ---- resisted, teamwork, multi ------------------------------------------------------------------------------
 
 
-@odds_app.command("resisted", short_help="Odds of a resisted action: who wins, and by how much.", help="Odds of a resisted action: POOL_A against POOL_B; the side with more "
-                  "successes wins by the margin, equal results mean nobody wins.")
+@odds_app.command(
+    "resisted",
+    short_help="Odds of a resisted action: who wins, and by how much.",
+    help="Odds of a resisted action: POOL_A against POOL_B; the side with more "
+    "successes wins by the margin, equal results mean nobody wins.",
+)
 def resisted_cmd(
     pool_a: int = typer.Argument(..., help="Side A's dice pool, 1 to 1000."),
     pool_b: int = typer.Argument(..., help="Side B's dice pool, 1 to 1000."),
     difficulty: int = typer.Option(6, "--difficulty", "-d", help="Side A's difficulty, 2 to 10."),
-    difficulty_b: Optional[int] = typer.Option(None, "--difficulty-b", help="Side B's difficulty (default: the "
-                                               "same as side A's)."),
+    difficulty_b: int | None = typer.Option(
+        None, "--difficulty-b", help="Side B's difficulty (default: the same as side A's)."
+    ),
     specialty: SpecialtyOpt = SpecialtyChoice.none,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -365,10 +418,16 @@ def resisted_cmd(
     margins_b = [res.p_margin("b", m) for m in range(1, len(res.margin_b))]
     if as_json:
         out = {
-            "pool_a": pool_a, "pool_b": pool_b, "difficulty_a": res.a.difficulty, "difficulty_b": res.b.difficulty,
+            "pool_a": pool_a,
+            "pool_b": pool_b,
+            "difficulty_a": res.a.difficulty,
+            "difficulty_b": res.b.difficulty,
             "house_rules": _rules_json(rules),
-            "p_a_wins": float(res.p_a_wins), "p_tie": float(res.p_tie), "p_b_wins": float(res.p_b_wins),
-            "margin_a": _dist_json(margins_a, "margin", 1), "margin_b": _dist_json(margins_b, "margin", 1),
+            "p_a_wins": float(res.p_a_wins),
+            "p_tie": float(res.p_tie),
+            "p_b_wins": float(res.p_b_wins),
+            "margin_a": _dist_json(margins_a, "margin", 1),
+            "margin_b": _dist_json(margins_b, "margin", 1),
         }
         if res.unresolved_weight:
             out["p_unresolved"] = float(res.p_unresolved)
@@ -377,19 +436,25 @@ def resisted_cmd(
     from rich.table import Table
 
     console = _console()
-    console.print(f"[bold]Resisted: A rolls {pool_a} dice at difficulty {res.a.difficulty}, B rolls {pool_b} at "
-                  f"difficulty {res.b.difficulty}[/]")
+    console.print(
+        f"[bold]Resisted: A rolls {pool_a} dice at difficulty {res.a.difficulty}, B rolls {pool_b} at "
+        f"difficulty {res.b.difficulty}[/]"
+    )
     head = Table()
     head.add_column("Outcome")
     head.add_column("Chance", justify="right")
     if exact:
         head.add_column("Exact", overflow="fold")
-    for name, p in (("[green]A wins[/]", res.p_a_wins), ("Tie (nobody wins)", res.p_tie),
-                    ("[red]B wins[/]", res.p_b_wins)):
+    for name, p in (
+        ("[green]A wins[/]", res.p_a_wins),
+        ("Tie (nobody wins)", res.p_tie),
+        ("[red]B wins[/]", res.p_b_wins),
+    ):
         head.add_row(name, pct(p), *([_exact(p)] if exact else []))
     if res.unresolved_weight:
-        head.add_row("Beyond the listed re-roll results", pct(res.p_unresolved),
-                     *([_exact(res.p_unresolved)] if exact else []))
+        head.add_row(
+            "Beyond the listed re-roll results", pct(res.p_unresolved), *([_exact(res.p_unresolved)] if exact else [])
+        )
     console.print(head)
     if margins_a:
         console.print(_distribution_table("A's winning margin", margins_a, None, exact, "Margin", start=1))
@@ -397,8 +462,12 @@ def resisted_cmd(
         console.print(_distribution_table("B's winning margin", margins_b, None, exact, "Margin", start=1))
 
 
-@odds_app.command("teamwork", short_help="Odds of teamwork: separate rolls, successes added.", help="Odds of teamwork: each POOL rolls separately and the successes are added; "
-                  "shown with and without 'one botch spoils all'.")
+@odds_app.command(
+    "teamwork",
+    short_help="Odds of teamwork: separate rolls, successes added.",
+    help="Odds of teamwork: each POOL rolls separately and the successes are added; "
+    "shown with and without 'one botch spoils all'.",
+)
 def teamwork_cmd(
     pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000."),
     difficulty: DifficultyOpt = 6,
@@ -424,8 +493,13 @@ def teamwork_cmd(
         }
 
     if as_json:
-        out = {"pools": list(pools), "difficulty": difficulty, "house_rules": _rules_json(rules),
-               "botch_spoils": part(True), "no_spoils": part(False)}
+        out = {
+            "pools": list(pools),
+            "difficulty": difficulty,
+            "house_rules": _rules_json(rules),
+            "botch_spoils": part(True),
+            "no_spoils": part(False),
+        }
         _emit(out)
         return
     from rich.table import Table
@@ -442,14 +516,26 @@ def teamwork_cmd(
     if exact:
         head.add_row("Botch (exact)", _exact(team.p_botch(True)), _exact(team.p_botch(False)))
     console.print(head)
-    console.print(_distribution_table("Team total, one botch spoils all (a spoiled roll counts 0)",
-                                      list(team.distribution(True)), None, exact, "Total"))
-    console.print(_distribution_table("Team total, botches spoil nothing", list(team.distribution(False)), None,
-                                      exact, "Total"))
+    console.print(
+        _distribution_table(
+            "Team total, one botch spoils all (a spoiled roll counts 0)",
+            list(team.distribution(True)),
+            None,
+            exact,
+            "Total",
+        )
+    )
+    console.print(
+        _distribution_table("Team total, botches spoil nothing", list(team.distribution(False)), None, exact, "Total")
+    )
 
 
-@odds_app.command("multi", short_help="Odds of several actions in one turn.", help="Odds of several actions in one turn: each declared POOL loses dice by the "
-                  "multiple-action ladder (N, N+1, ...), then rolls.")
+@odds_app.command(
+    "multi",
+    short_help="Odds of several actions in one turn.",
+    help="Odds of several actions in one turn: each declared POOL loses dice by the "
+    "multiple-action ladder (N, N+1, ...), then rolls.",
+)
 def multi_cmd(
     pools: list[int] = typer.Argument(..., help="Each action's dice pool before the penalty, in order."),
     difficulty: DifficultyOpt = 6,
@@ -467,20 +553,39 @@ def multi_cmd(
         actions = []
         for i, a in enumerate(multi.actions, 1):
             # the penalty can exceed the pool; the dice left are then none, never a negative number
-            item = {"action": i, "declared_pool": a.declared_pool, "penalty": a.penalty, "pool": max(a.pool, 0),
-                    "possible": a.possible}
+            item = {
+                "action": i,
+                "declared_pool": a.declared_pool,
+                "penalty": a.penalty,
+                "pool": max(a.pool, 0),
+                "possible": a.possible,
+            }
             if a.odds is not None:
-                item.update({"p_botch": float(a.odds.p_botch), "p_failure": float(a.odds.p_failure),
-                             "p_success": float(a.odds.p_success), "expected": float(a.odds.expected)})
+                item.update(
+                    {
+                        "p_botch": float(a.odds.p_botch),
+                        "p_failure": float(a.odds.p_failure),
+                        "p_success": float(a.odds.p_success),
+                        "expected": float(a.odds.expected),
+                    }
+                )
             actions.append(item)
-        _emit({"difficulty": difficulty, "house_rules": _rules_json(rules), "actions": actions,
-               "p_all_succeed": float(multi.p_all_succeed)})
+        _emit(
+            {
+                "difficulty": difficulty,
+                "house_rules": _rules_json(rules),
+                "actions": actions,
+                "p_all_succeed": float(multi.p_all_succeed),
+            }
+        )
         return
     from rich.table import Table
 
     console = _console()
-    console.print(f"[bold]{len(pools)} actions in one turn at difficulty {difficulty}[/] (penalty ladder: "
-                  f"{', '.join(str(a.penalty) for a in multi.actions)} dice)")
+    console.print(
+        f"[bold]{len(pools)} actions in one turn at difficulty {difficulty}[/] (penalty ladder: "
+        f"{', '.join(str(a.penalty) for a in multi.actions)} dice)"
+    )
     table = Table()
     for col in ("#", "Pool", "Left", "Botch", "Failure", "Success", "Mean"):
         table.add_column(col, justify="right")
@@ -489,18 +594,35 @@ def multi_cmd(
     table.add_column("", no_wrap=True)
     for i, a in enumerate(multi.actions, 1):
         if a.odds is None:
-            table.add_row(str(i), str(a.declared_pool), str(max(a.pool, 0)), "-", "-",
-                          "[dim]impossible[/]", "-", *(["-"] if exact else []), "")
+            table.add_row(
+                str(i),
+                str(a.declared_pool),
+                str(max(a.pool, 0)),
+                "-",
+                "-",
+                "[dim]impossible[/]",
+                "-",
+                *(["-"] if exact else []),
+                "",
+            )
             continue
         o = a.odds
-        table.add_row(str(i), str(a.declared_pool), str(a.pool), pct(o.p_botch), pct(o.p_failure),
-                      pct(o.p_success), f"{float(o.expected):.2f}", *([_exact(o.p_success)] if exact else []),
-                      f"[cyan]{bar(o.p_success, 1, 20)}[/]")
+        table.add_row(
+            str(i),
+            str(a.declared_pool),
+            str(a.pool),
+            pct(o.p_botch),
+            pct(o.p_failure),
+            pct(o.p_success),
+            f"{float(o.expected):.2f}",
+            *([_exact(o.p_success)] if exact else []),
+            f"[cyan]{bar(o.p_success, 1, 20)}[/]",
+        )
     table.caption = f"every action succeeds: {pct(multi.p_all_succeed)}"
     table.caption_justify = "left"
     console.print(table)
 
 
-def register(app) -> None:  # noqa: ANN001
+def register(app) -> None:
     """Add the `odds` command group to the root app."""
     app.add_typer(odds_app, name="odds", help=ODDS_HELP)

@@ -7,7 +7,7 @@ options turn into (HouseRules, a seeded random.Random) is built inside functions
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -24,9 +24,7 @@ class SpecialtyChoice(str, enum.Enum):
 DifficultyOpt = Annotated[
     int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10 (Chapter Five: default 6).")
 ]
-SeedOpt = Annotated[
-    Optional[int], typer.Option("--seed", help="Seed the dice so the roll can be replayed exactly.")
-]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed the dice so the roll can be replayed exactly.")]
 SpecialtyOpt = Annotated[
     SpecialtyChoice,
     typer.Option(
@@ -58,7 +56,7 @@ OnesDontCancelOpt = Annotated[
 # ---- output and storage -------------------------------------------------------------------------------------
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
 DbOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option(
         "--db",
         # the variable's name stands on its own (no comma after it): rich cannot break it in a narrow column
@@ -68,16 +66,16 @@ DbOpt = Annotated[
 ]
 # Two meanings of --chronicle: where a new thing goes (scenes, new characters) ...
 ChronicleOpt = Annotated[
-    Optional[str], typer.Option("--chronicle", help="Chronicle (default: $STKIT_CHRONICLE, else 'default').")
+    str | None, typer.Option("--chronicle", help="Chronicle (default: $STKIT_CHRONICLE, else 'default').")
 ]
 # ... and where to look a character up by name.
 ChronicleLookupOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--chronicle", help="The character's chronicle (default: any chronicle holding the name)."),
 ]
 
 
-def make_rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_cancel: bool):  # noqa: ANN201
+def make_rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_cancel: bool):
     """HouseRules from the house-rule flags.
 
     Raises InvalidValue for --extra-ones-cancel without --specialty reroll (there are no extra dice then)."""
@@ -91,7 +89,7 @@ def make_rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_ca
     )
 
 
-def make_rng(seed: int | None):  # noqa: ANN201
+def make_rng(seed: int | None):
     """(random.Random seeded with ``seed``, the seed used): a fresh seed when None, reported in JSON so
     that any roll can be replayed."""
     import random

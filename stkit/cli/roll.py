@@ -7,11 +7,11 @@ loaded inside the commands (start-up time is part of the product).
 from __future__ import annotations
 
 import re
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from stkit.cli.options import (  # noqa: F401 - SpecialtyChoice, make_rules and make_rng stay importable here
+from stkit.cli.options import (
     ChronicleLookupOpt,
     DbOpt,
     DifficultyOpt,
@@ -50,8 +50,10 @@ def eval_pool_sum(text: str) -> int:
     total = 0
     for sign, digits in re.findall(r"([+-]?)\s*(\d+)", text.replace(" ", "")):
         if len(digits.lstrip("0")) > 6:  # far beyond any pool; also keeps int() away from huge strings
-            raise InvalidValue(f"dice pool term {digits[:12]}{'...' if len(digits) > 12 else ''} is larger "
-                               f"than stkit's limit of 1000 dice")
+            raise InvalidValue(
+                f"dice pool term {digits[:12]}{'...' if len(digits) > 12 else ''} is larger "
+                f"than stkit's limit of 1000 dice"
+            )
         total += -int(digits) if sign == "-" else int(digits)
     return total
 
@@ -99,7 +101,11 @@ def roll_or_count(pool, difficulty, faces_text, *, rng, rules, willpower=False, 
 
 def roll(
     pool: Annotated[
-        str, typer.Argument(help="Dice pool: a number of dice (1 to 1000) or a sum like 3+2; with --char, Traits like 'Dexterity + Brawl + 2'.", show_default=False)
+        str,
+        typer.Argument(
+            help="Dice pool: a number of dice (1 to 1000) or a sum like 3+2; with --char, Traits like 'Dexterity + Brawl + 2'.",
+            show_default=False,
+        ),
     ],
     difficulty: DifficultyOpt = 6,
     willpower: Annotated[
@@ -107,7 +113,9 @@ def roll(
     ] = False,
     auto: Annotated[
         bool,
-        typer.Option("--auto", help="Take one marginal success without rolling (pool must be at least the difficulty)."),
+        typer.Option(
+            "--auto", help="Take one marginal success without rolling (pool must be at least the difficulty)."
+        ),
     ] = False,
     stressful: Annotated[
         bool, typer.Option("--stressful", help="Combat or another stressful action: no automatic success.")
@@ -116,7 +124,7 @@ def roll(
         int, typer.Option("--retry", help="This is the K-th retry of a failed task: difficulty +K (at most 10).")
     ] = 0,
     dice: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--dice", help="Count physical dice instead of rolling: the faces, e.g. 4,7,5,8,1."),
     ] = None,
     specialty: SpecialtyOpt = SpecialtyChoice.none,
@@ -125,17 +133,26 @@ def roll(
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
     char: Annotated[
-        Optional[str],
-        typer.Option("--char", "-c", help="Build the pool from this character's sheet ('Dexterity + Brawl + 2'); "
-                     "form and wounds apply, --willpower spends a point from the sheet; the roll is logged."),
+        str | None,
+        typer.Option(
+            "--char",
+            "-c",
+            help="Build the pool from this character's sheet ('Dexterity + Brawl + 2'); "
+            "form and wounds apply, --willpower spends a point from the sheet; the roll is logged.",
+        ),
     ] = None,
     chronicle: ChronicleLookupOpt = None,
-    log_roll: Annotated[bool, typer.Option("--log", help="Store the roll in the roll log (always on with --char).")] = False,
+    log_roll: Annotated[
+        bool, typer.Option("--log", help="Store the roll in the roll log (always on with --char).")
+    ] = False,
     db: DbOpt = None,
     task: Annotated[
-        Optional[str],
-        typer.Option("--task", help="Name the task (with --char): each earlier failure of it in this scene raises "
-                     "the difficulty by one, at most 10 (Chapter Five, 'Try, Try Again'); a success clears it."),
+        str | None,
+        typer.Option(
+            "--task",
+            help="Name the task (with --char): each earlier failure of it in this scene raises "
+            "the difficulty by one, at most 10 (Chapter Five, 'Try, Try Again'); a success clears it.",
+        ),
     ] = None,
 ) -> None:
     """Roll a dice pool against a difficulty.
@@ -158,9 +175,19 @@ def roll(
         if retry < 0:
             raise InvalidValue(f"--retry {retry} must be 0 or more (the number of earlier failures)")
         roll_with_store(
-            pool, char=char, chronicle=chronicle, db=db, difficulty=difficulty, willpower=willpower, auto=auto,
-            stressful=stressful, retry=retry, faces=parse_faces(dice) if dice is not None else None,
-            rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel), seed=seed, json_out=json_out,
+            pool,
+            char=char,
+            chronicle=chronicle,
+            db=db,
+            difficulty=difficulty,
+            willpower=willpower,
+            auto=auto,
+            stressful=stressful,
+            retry=retry,
+            faces=parse_faces(dice) if dice is not None else None,
+            rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
+            seed=seed,
+            json_out=json_out,
             task=task,
         )
         return
@@ -190,11 +217,11 @@ def roll(
 def multi(
     pools: Annotated[list[str], typer.Argument(help="The dice pool of each action, in the order declared.")],
     difficulty: Annotated[
-        Optional[list[int]],
+        list[int] | None,
         typer.Option("--difficulty", "-d", help="Difficulty for all actions, or repeat once per action (2 to 10)."),
     ] = None,
     dice: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--dice", help="Physical dice for each action that can be attempted, in order (repeat)."),
     ] = None,
     specialty: SpecialtyOpt = SpecialtyChoice.none,
@@ -203,9 +230,13 @@ def multi(
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
     char: Annotated[
-        Optional[str],
-        typer.Option("--char", "-c", help="Build each pool from this character's sheet ('Dexterity + Brawl'), "
-                     "then apply the ladder; each roll is logged (in the open scene's turn)."),
+        str | None,
+        typer.Option(
+            "--char",
+            "-c",
+            help="Build each pool from this character's sheet ('Dexterity + Brawl'), "
+            "then apply the ladder; each roll is logged (in the open scene's turn).",
+        ),
     ] = None,
     chronicle: ChronicleLookupOpt = None,
     db: DbOpt = None,
@@ -220,9 +251,17 @@ def multi(
     from stkit.dice import roll_multiple_actions, validate_pool
 
     if char is not None:
-        _multi_from_sheet(pools, char=char, chronicle=chronicle, db=db, difficulty=difficulty, dice=dice,
-                          rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel), seed=seed,
-                          json_out=json_out)
+        _multi_from_sheet(
+            pools,
+            char=char,
+            chronicle=chronicle,
+            db=db,
+            difficulty=difficulty,
+            dice=dice,
+            rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
+            seed=seed,
+            json_out=json_out,
+        )
         return
     declared = [validate_pool(parse_pool_number(p)) for p in pools]
     diffs = pick_difficulties(difficulty or [], len(declared), "actions")
@@ -253,7 +292,11 @@ def multi(
     from rich.text import Text
 
     out = render.console()
-    out.print(Text(f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more", style="dim"))
+    out.print(
+        Text(
+            f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more", style="dim"
+        )
+    )
     for i, s in enumerate(slots, 1):
         title = f"Action {i} (pool {s.declared_pool} - {s.penalty})"
         if s.roll is None:
@@ -262,7 +305,7 @@ def multi(
             render.print_roll(s.roll, title=title)
 
 
-def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, seed, json_out) -> None:  # noqa: ANN001
+def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, seed, json_out) -> None:
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
     import random
 
@@ -272,18 +315,31 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     diffs = pick_difficulties(difficulty or [], len(pools), "actions")
     faces = [parse_faces(d) for d in dice] if dice else None
     _, used_seed = make_rng(seed)
-    slots = run(db, lambda s: multi_from_sheet(
-        s, char, list(pools), diffs, chronicle=chronicle, faces=faces, rng=random.Random(used_seed), rules=rules))
+    slots = run(
+        db,
+        lambda s: multi_from_sheet(
+            s, char, list(pools), diffs, chronicle=chronicle, faces=faces, rng=random.Random(used_seed), rules=rules
+        ),
+    )
     from stkit.cli import render
 
     if json_out:
-        render.print_json({"character": char, "actions": [dict(action=i + 1, **x.to_dict()) for i, x in enumerate(slots)],
-                           "seed": None if faces else used_seed})
+        render.print_json(
+            {
+                "character": char,
+                "actions": [dict(action=i + 1, **x.to_dict()) for i, x in enumerate(slots)],
+                "seed": None if faces else used_seed,
+            }
+        )
         return
     from rich.text import Text
 
     out = render.console()
-    out.print(Text(f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more", style="dim"))
+    out.print(
+        Text(
+            f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more", style="dim"
+        )
+    )
     for i, x in enumerate(slots, 1):
         title = f"Action {i}: {x.breakdown} - {x.penalty}"
         if x.rolled is None:
@@ -299,10 +355,10 @@ def resisted(
     pool_b: Annotated[str, typer.Argument(help="Dice pool of side B.")],
     difficulty: DifficultyOpt = 6,
     difficulty_b: Annotated[
-        Optional[int], typer.Option("--difficulty-b", help="Side B's difficulty when it differs from A's.")
+        int | None, typer.Option("--difficulty-b", help="Side B's difficulty when it differs from A's.")
     ] = None,
-    dice_a: Annotated[Optional[str], typer.Option("--dice-a", help="Physical dice for side A.")] = None,
-    dice_b: Annotated[Optional[str], typer.Option("--dice-b", help="Physical dice for side B.")] = None,
+    dice_a: Annotated[str | None, typer.Option("--dice-a", help="Physical dice for side A.")] = None,
+    dice_b: Annotated[str | None, typer.Option("--dice-b", help="Physical dice for side B.")] = None,
     specialty: SpecialtyOpt = SpecialtyChoice.none,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -364,7 +420,7 @@ def resisted(
 def teamwork(
     pools: Annotated[list[str], typer.Argument(help="Each participant's own dice pool (pools are never merged).")],
     difficulty: Annotated[
-        Optional[list[int]],
+        list[int] | None,
         typer.Option("--difficulty", "-d", help="Difficulty for everyone, or repeat once per participant (2 to 10)."),
     ] = None,
     botch_spoils: Annotated[
@@ -372,7 +428,7 @@ def teamwork(
         typer.Option("--botch-spoils/--no-botch-spoils", help="One participant's botch ruins the whole effort."),
     ] = True,
     dice: Annotated[
-        Optional[list[str]], typer.Option("--dice", help="Physical dice for each participant, in order (repeat).")
+        list[str] | None, typer.Option("--dice", help="Physical dice for each participant, in order (repeat).")
     ] = None,
     specialty: SpecialtyOpt = SpecialtyChoice.none,
     extra_ones_cancel: ExtraOnesOpt = False,
@@ -397,7 +453,10 @@ def teamwork(
     if faces and len(faces) != len(ns):
         raise InvalidValue(f"{len(faces)} --dice given for {len(ns)} participants; give one each")
     rng, used_seed = make_rng(seed)
-    rolls = [roll_or_count(n, d, faces[i] if faces else None, rng=rng, rules=rules) for i, (n, d) in enumerate(zip(ns, diffs))]
+    rolls = [
+        roll_or_count(n, d, faces[i] if faces else None, rng=rng, rules=rules)
+        for i, (n, d) in enumerate(zip(ns, diffs))
+    ]
     team = combine_teamwork(rolls, botch_spoils=botch_spoils)
     from stkit.cli import render
 
@@ -420,7 +479,10 @@ def teamwork(
         render.print_roll(r, title=f"Participant {i}")
     out = render.console()
     if team.spoiled:
-        out.print(Text(" BOTCH! ", style="bold white on red") + Text(" a participant botched: the whole effort is spoiled", style="red bold"))
+        out.print(
+            Text(" BOTCH! ", style="bold white on red")
+            + Text(" a participant botched: the whole effort is spoiled", style="red bold")
+        )
     elif team.total:
         word = "success" if team.total == 1 else "successes"
         out.print(Text(f"Team total: {team.total} {word} ({team.degree.value})", style="green bold"))

@@ -7,7 +7,7 @@ commands. Rules: Chapter Five, "Extended Actions", "Resisted Actions", "Try It O
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -24,7 +24,7 @@ class Mode(str, enum.Enum):
     lead = "lead"
 
 
-def _run(db: str | None, work, *, readonly: bool = False):  # noqa: ANN001, ANN202
+def _run(db: str | None, work, *, readonly: bool = False):
     """``work(session)`` as one transaction, retried whole when the database is busy (see stkit.cli.char.run)."""
     from stkit.cli.char import run
 
@@ -45,19 +45,19 @@ def _faces(text: str | None) -> list[int] | None:
     return parse_faces(text)
 
 
-def _rng(seed: int | None):  # noqa: ANN202
+def _rng(seed: int | None):
     from stkit.cli.options import make_rng
 
     return make_rng(seed)
 
 
-def _print_json(data) -> None:  # noqa: ANN001
+def _print_json(data) -> None:
     from stkit.cli.render import print_json
 
     print_json(data)
 
 
-def _bar(value: int, target: int, width: int = 24):  # noqa: ANN202
+def _bar(value: int, target: int, width: int = 24):
     """A progress bar as rich Text: filled blocks for the tally, light ones for what remains."""
     from rich.text import Text
 
@@ -81,9 +81,15 @@ def scene_start(
     """
     from stkit.store.scenes import start_scene
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         scene = start_scene(s, _chronicle(chronicle), name)
-        return {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn, "status": scene.status}
+        return {
+            "id": scene.id,
+            "name": scene.name,
+            "chronicle": scene.chronicle,
+            "turn": scene.turn,
+            "status": scene.status,
+        }
 
     data = _run(db, work)
     if json_out:
@@ -91,7 +97,9 @@ def scene_start(
         return
     from stkit.cli import render
 
-    render.console().print(f"Scene {data['id']} {data['name']} opened in chronicle {data['chronicle']!r}: turn 1", markup=False)
+    render.console().print(
+        f"Scene {data['id']} {data['name']} opened in chronicle {data['chronicle']!r}: turn 1", markup=False
+    )
 
 
 def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -100,7 +108,7 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     Each character may spend Willpower again."""
     from stkit.store.scenes import next_turn
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         scene = next_turn(s, _chronicle(chronicle))
         return {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
 
@@ -119,9 +127,15 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
     Extended actions and contests stay as they are and may go on in a later scene."""
     from stkit.store.scenes import end_scene
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         scene = end_scene(s, _chronicle(chronicle))
-        return {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turns": scene.turn, "status": scene.status}
+        return {
+            "id": scene.id,
+            "name": scene.name,
+            "chronicle": scene.chronicle,
+            "turns": scene.turn,
+            "status": scene.status,
+        }
 
     data = _run(db, work)
     if json_out:
@@ -133,7 +147,9 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
 
 
 def scene_show(
-    scene_id: Annotated[Optional[int], typer.Argument(help="Scene id (default: the open scene, else the latest).")] = None,
+    scene_id: Annotated[
+        int | None, typer.Argument(help="Scene id (default: the open scene, else the latest).")
+    ] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -144,7 +160,7 @@ def scene_show(
     from stkit.errors import NotFound
     from stkit.store.scenes import get_scene, list_scenes, open_scene, scene_timeline
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         if scene_id is not None:
             scene = get_scene(s, scene_id)
         else:
@@ -181,16 +197,24 @@ def scene_show(
             line += Text(f"{r['result']} ({r['outcome']})" + (" +Willpower" if r["willpower"] else ""), style=style)
             out.print(line)
     for a in data["extended_actions"]:
-        out.print(Text(f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} after {a['rolls']} roll(s), {a['status']}"))
+        out.print(
+            Text(
+                f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} after {a['rolls']} roll(s), {a['status']}"
+            )
+        )
     for c in data["contests"]:
-        out.print(Text(f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} (target {c['target']}, {c['mode']}), {c['status']}"))
+        out.print(
+            Text(
+                f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} (target {c['target']}, {c['mode']}), {c['status']}"
+            )
+        )
 
 
 def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """The scenes of a chronicle, newest first."""
     from stkit.store.scenes import list_scenes
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         rows = [
             {"id": x.id, "name": x.name, "chronicle": x.chronicle, "status": x.status, "turn": x.turn}
             for x in list_scenes(s, _chronicle(chronicle))
@@ -215,14 +239,14 @@ def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
 
 def extended_start(
     name: Annotated[str, typer.Argument(help="What is being done, e.g. 'Stay hidden'.")],
-    char: Annotated[Optional[str], typer.Option("--char", help="The character who rolls it from the sheet.")] = None,
+    char: Annotated[str | None, typer.Option("--char", help="The character who rolls it from the sheet.")] = None,
     pool: Annotated[
         str, typer.Option("--pool", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice.")
     ] = "",
     difficulty: DifficultyOpt = 6,
     target: Annotated[int, typer.Option("--target", help="Successes needed to finish (at least 1).")] = 0,
     interval: Annotated[
-        Optional[str], typer.Option("--interval", help="In-game time per roll, e.g. '30 min', '1 h', '1 turn'.")
+        str | None, typer.Option("--interval", help="In-game time per roll, e.g. '30 min', '1 h', '1 turn'.")
     ] = None,
     botch_ends: Annotated[
         bool, typer.Option("--botch-ends", help="A botch ends the attempt (default: it wipes the tally to zero).")
@@ -247,10 +271,18 @@ def extended_start(
     """
     from stkit.store.tracked import extended_status, start_extended
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         action = start_extended(
-            s, name, chronicle=chronicle, character=char, pool=pool, difficulty=difficulty, target=target,
-            interval=interval, botch_ends=botch_ends, botch_spoils=botch_spoils,
+            s,
+            name,
+            chronicle=chronicle,
+            character=char,
+            pool=pool,
+            difficulty=difficulty,
+            target=target,
+            interval=interval,
+            botch_ends=botch_ends,
+            botch_spoils=botch_spoils,
         )
         return extended_status(s, action, odds=False)
 
@@ -272,10 +304,12 @@ def extended_start(
 def extended_roll(
     action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
     char: Annotated[
-        Optional[str], typer.Option("--char", help="Another participant rolls this time (teamwork over time).")
+        str | None, typer.Option("--char", help="Another participant rolls this time (teamwork over time).")
     ] = None,
-    pool: Annotated[Optional[str], typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
-    dice: Annotated[Optional[str], typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
+    pool: Annotated[str | None, typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
+    dice: Annotated[
+        str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")
+    ] = None,
     willpower: Annotated[
         bool, typer.Option("--willpower", "-w", help="Spend a Willpower point from the sheet: one extra success.")
     ] = False,
@@ -294,9 +328,10 @@ def extended_roll(
     faces = _faces(dice)
     _, used_seed = _rng(seed)
 
-    def work(s):  # noqa: ANN001, ANN202 - re-run whole (same seed) if the database asks for a retry
-        done = roll_extended(s, action_id, character=char, pool=pool, faces=faces, willpower=willpower,
-                             rng=random.Random(used_seed))
+    def work(s):
+        done = roll_extended(
+            s, action_id, character=char, pool=pool, faces=faces, willpower=willpower, rng=random.Random(used_seed)
+        )
         return done, extended_status(s, done.action, odds=False)
 
     out, data = _run(db, work)
@@ -329,7 +364,7 @@ def extended_roll(
         con.print(Text(f"Done: {data['name']} succeeds after {data['rolls']} roll(s).", style="green bold"))
 
 
-def _tally_line(data: dict):  # noqa: ANN202
+def _tally_line(data: dict):
     from rich.text import Text
 
     line = Text(f"#{data['id']} {data['name']}  ") + _bar(data["tally"], data["target"])
@@ -351,7 +386,7 @@ def extended_status_cmd(
     to finish within the next 1, 2, 4 and 8 rolls (exact, from the odds engine)."""
     from stkit.store.tracked import extended_status, get_action
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         return extended_status(s, get_action(s, action_id))
 
     data = _run(db, work, readonly=True)
@@ -378,8 +413,14 @@ def extended_status_cmd(
             table.add_column(col)
         for r in data["history"]:
             result = f"{r['result']} ({r['outcome']})" + (" +WP" if r["willpower"] else "")
-            table.add_row(str(r["seq"]), Text(r["character"] or ""), str(r["pool"]), " ".join(map(str, r["dice"])),
-                          result, str(r["tally_after"]))
+            table.add_row(
+                str(r["seq"]),
+                Text(r["character"] or ""),
+                str(r["pool"]),
+                " ".join(map(str, r["dice"])),
+                result,
+                str(r["tally_after"]),
+            )
         con.print(table)
     if data["odds"]:
         parts = [f"{k} roll{'s' if k != '1' else ''} {v['probability']:.1%}" for k, v in data["odds"]["within"].items()]
@@ -401,7 +442,7 @@ def extended_list(
     Only the open ones unless --all."""
     from stkit.store.tracked import extended_status, list_extended
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         rows = [
             extended_status(s, a, odds=False)
             for a in list_extended(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")
@@ -431,7 +472,7 @@ def extended_abandon(
     """Give up an open extended action; it takes no more rolls."""
     from stkit.store.tracked import abandon_extended, extended_status
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         return extended_status(s, abandon_extended(s, action_id), odds=False)
 
     data = _run(db, work)
@@ -440,7 +481,9 @@ def extended_abandon(
         return
     from stkit.cli import render
 
-    render.console().print(f"Extended action {data['id']} {data['name']!r} abandoned at {data['tally']}/{data['target']}", markup=False)
+    render.console().print(
+        f"Extended action {data['id']} {data['name']!r} abandoned at {data['tally']}/{data['target']}", markup=False
+    )
 
 
 # --------------------------------------------------------------------------------------------- contest
@@ -450,15 +493,21 @@ def contest_start(
     name: Annotated[str, typer.Argument(help="The contest's name, e.g. 'Debate at the moot'.")],
     a: Annotated[str, typer.Option("--a", help="Side A: a character's name, or a number of dice.")],
     b: Annotated[str, typer.Option("--b", help="Side B: a character's name, or a number of dice.")],
-    pool_a: Annotated[Optional[str], typer.Option("--pool-a", help="Side A's sheet expression, e.g. 'Charisma + Expression'.")] = None,
-    pool_b: Annotated[Optional[str], typer.Option("--pool-b", help="Side B's sheet expression.")] = None,
+    pool_a: Annotated[
+        str | None, typer.Option("--pool-a", help="Side A's sheet expression, e.g. 'Charisma + Expression'.")
+    ] = None,
+    pool_b: Annotated[str | None, typer.Option("--pool-b", help="Side B's sheet expression.")] = None,
     difficulty: Annotated[
         str,
-        typer.Option("--difficulty", "-d", help="Side A's difficulty (both sides' unless --difficulty-b): 2 to 10, "
-                     "or the other side's Traits, e.g. 'Wits + 3'."),
+        typer.Option(
+            "--difficulty",
+            "-d",
+            help="Side A's difficulty (both sides' unless --difficulty-b): 2 to 10, "
+            "or the other side's Traits, e.g. 'Wits + 3'.",
+        ),
     ] = "6",
     difficulty_b: Annotated[
-        Optional[str], typer.Option("--difficulty-b", help="Side B's difficulty: a number, or side A's Traits.")
+        str | None, typer.Option("--difficulty-b", help="Side B's difficulty: a number, or side A's Traits.")
     ] = None,
     target: Annotated[int, typer.Option("--target", help="Successes needed to win (at least 1).")] = 0,
     mode: Annotated[
@@ -486,10 +535,20 @@ def contest_start(
     """
     from stkit.store.tracked import contest_status, start_contest
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         contest = start_contest(
-            s, name, chronicle=chronicle, a=a, b=b, pool_a=pool_a, pool_b=pool_b, difficulty=difficulty,
-            difficulty_b=difficulty_b, target=target, mode=mode.value, botch_wipes=botch_wipes,
+            s,
+            name,
+            chronicle=chronicle,
+            a=a,
+            b=b,
+            pool_a=pool_a,
+            pool_b=pool_b,
+            difficulty=difficulty,
+            difficulty_b=difficulty_b,
+            target=target,
+            mode=mode.value,
+            botch_wipes=botch_wipes,
         )
         return contest_status(s, contest)
 
@@ -514,19 +573,24 @@ def _side_label(side: dict) -> str:
 
 def contest_roll(
     contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
-    side: Annotated[Optional[Side], typer.Option("--side", help="Roll only this side (players rolling separately).")] = None,
-    pool_a: Annotated[Optional[str], typer.Option("--pool-a", help="Side A's pool for this exchange only.")] = None,
-    pool_b: Annotated[Optional[str], typer.Option("--pool-b", help="Side B's pool for this exchange only.")] = None,
+    side: Annotated[
+        Side | None, typer.Option("--side", help="Roll only this side (players rolling separately).")
+    ] = None,
+    pool_a: Annotated[str | None, typer.Option("--pool-a", help="Side A's pool for this exchange only.")] = None,
+    pool_b: Annotated[str | None, typer.Option("--pool-b", help="Side B's pool for this exchange only.")] = None,
     difficulty_a: Annotated[
-        Optional[str],
-        typer.Option("--difficulty-a", help="Side A's difficulty for this exchange: 2 to 10, or side B's Traits "
-                     "('Intelligence + Expression')."),
+        str | None,
+        typer.Option(
+            "--difficulty-a",
+            help="Side A's difficulty for this exchange: 2 to 10, or side B's Traits ('Intelligence + Expression').",
+        ),
     ] = None,
     difficulty_b: Annotated[
-        Optional[str], typer.Option("--difficulty-b", help="Side B's difficulty for this exchange (or side A's Traits).")
+        str | None,
+        typer.Option("--difficulty-b", help="Side B's difficulty for this exchange (or side A's Traits)."),
     ] = None,
-    dice_a: Annotated[Optional[str], typer.Option("--dice-a", help="Side A's physical dice.")] = None,
-    dice_b: Annotated[Optional[str], typer.Option("--dice-b", help="Side B's physical dice.")] = None,
+    dice_a: Annotated[str | None, typer.Option("--dice-a", help="Side A's physical dice.")] = None,
+    dice_b: Annotated[str | None, typer.Option("--dice-b", help="Side B's physical dice.")] = None,
     willpower_a: Annotated[bool, typer.Option("--willpower-a", help="Side A spends Willpower.")] = False,
     willpower_b: Annotated[bool, typer.Option("--willpower-b", help="Side B spends Willpower.")] = False,
     seed: SeedOpt = None,
@@ -542,11 +606,23 @@ def contest_roll(
 
     fa, fb = _faces(dice_a), _faces(dice_b)
     _, used_seed = _rng(seed)
-    data = _run(db, lambda s: roll_contest(
-        s, contest_id, side=side.value if side else None, pool_a=pool_a, pool_b=pool_b,
-        difficulty_a=difficulty_a, difficulty_b=difficulty_b, faces_a=fa, faces_b=fb,
-        willpower_a=willpower_a, willpower_b=willpower_b, rng=random.Random(used_seed),
-    ))
+    data = _run(
+        db,
+        lambda s: roll_contest(
+            s,
+            contest_id,
+            side=side.value if side else None,
+            pool_a=pool_a,
+            pool_b=pool_b,
+            difficulty_a=difficulty_a,
+            difficulty_b=difficulty_b,
+            faces_a=fa,
+            faces_b=fb,
+            willpower_a=willpower_a,
+            willpower_b=willpower_b,
+            rng=random.Random(used_seed),
+        ),
+    )
     data["seed"] = used_seed
     if json_out:
         _print_json(data)
@@ -569,9 +645,19 @@ def contest_roll(
         con.print(Text(f"Waiting for side {data['waiting_for'].upper()} to roll this exchange.", style="yellow"))
     else:
         if ex["wiped"]:
-            con.print(Text(f"Botch: side {', '.join(w.upper() for w in ex['wiped'])} loses what it had gathered", style="red bold"))
+            con.print(
+                Text(
+                    f"Botch: side {', '.join(w.upper() for w in ex['wiped'])} loses what it had gathered",
+                    style="red bold",
+                )
+            )
         if ex["winner"]:
-            con.print(Text(f"Exchange {ex['exchange']}: side {ex['winner'].upper()} by {ex['margin']} ({ex['result_a']} vs {ex['result_b']})", style="bold"))
+            con.print(
+                Text(
+                    f"Exchange {ex['exchange']}: side {ex['winner'].upper()} by {ex['margin']} ({ex['result_a']} vs {ex['result_b']})",
+                    style="bold",
+                )
+            )
         else:
             con.print(Text(f"Exchange {ex['exchange']}: tie at {ex['result_a']}, nobody gains", style="yellow"))
     _print_contest_standing(data)
@@ -589,8 +675,13 @@ def _print_contest_standing(data: dict) -> None:
         who = "A" if lead > 0 else "B" if lead < 0 else None
         con.print(Text(f"Lead: {'side ' + who + ' by ' + str(abs(lead)) if who else 'even'} (target {t})"))
     else:
-        con.print(Text("A ") + _bar(data["a"]["tally"], t, 16) + Text(f" {data['a']['tally']}/{t}   B ")
-                  + _bar(data["b"]["tally"], t, 16) + Text(f" {data['b']['tally']}/{t}"))
+        con.print(
+            Text("A ")
+            + _bar(data["a"]["tally"], t, 16)
+            + Text(f" {data['a']['tally']}/{t}   B ")
+            + _bar(data["b"]["tally"], t, 16)
+            + Text(f" {data['b']['tally']}/{t}")
+        )
     if data["status"] == "done":
         side = data[data["winner"]]
         name = side["character"] or f"side {data['winner'].upper()}"
@@ -605,7 +696,7 @@ def contest_status_cmd(
     """Show a contest: sides, tallies and every exchange."""
     from stkit.store.tracked import contest_status, get_contest
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         return contest_status(s, get_contest(s, contest_id))
 
     data = _run(db, work, readonly=True)
@@ -617,7 +708,10 @@ def contest_status_cmd(
     from stkit.cli import render
 
     con = render.console()
-    con.print(f"Contest {data['id']} {data['name']}: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, {data['status']}", markup=False)
+    con.print(
+        f"Contest {data['id']} {data['name']}: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, {data['status']}",
+        markup=False,
+    )
     if data["history"]:
         table = Table(show_header=True, header_style="bold")
         for col in ("Exchange", "A dice", "A", "B dice", "B"):
@@ -626,7 +720,9 @@ def contest_status_cmd(
             cells = [str(ex["exchange"])]
             for k in ("a", "b"):
                 r = ex.get(k)
-                cells += ([" ".join(map(str, r["dice"])), f"{r['result']} ({r['outcome']})"] if r else ["", "[dim]waiting[/]"])
+                cells += (
+                    [" ".join(map(str, r["dice"])), f"{r['result']} ({r['outcome']})"] if r else ["", "[dim]waiting[/]"]
+                )
             table.add_row(*cells)
         con.print(table)
     _print_contest_standing(data)
@@ -643,8 +739,11 @@ def contest_list(
     Only the open ones unless --all."""
     from stkit.store.tracked import contest_status, list_contests
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
-        rows = [contest_status(s, c) for c in list_contests(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")]
+    def work(s):
+        rows = [
+            contest_status(s, c)
+            for c in list_contests(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")
+        ]
         return rows
 
     rows = _run(db, work, readonly=True)
@@ -659,7 +758,10 @@ def contest_list(
     if not rows:
         con.print("No contests." if all_ else "No open contests (--all shows finished ones).")
     for r in rows:
-        con.print(f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} ({r['mode']}), {r['status']}", markup=False)
+        con.print(
+            f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} ({r['mode']}), {r['status']}",
+            markup=False,
+        )
 
 
 def contest_abandon(
@@ -670,7 +772,7 @@ def contest_abandon(
     """Call off an open contest."""
     from stkit.store.tracked import abandon_contest, contest_status
 
-    def work(s):  # noqa: ANN001, ANN202 - run again whole when the database is busy
+    def work(s):
         return contest_status(s, abandon_contest(s, contest_id))
 
     data = _run(db, work)
@@ -685,15 +787,39 @@ def contest_abandon(
 def register(app: typer.Typer) -> None:
     """Add the `scene`, `extended` and `contest` groups to the root app."""
     groups = (
-        ("scene", "Scenes and turns: Willpower once a turn, try-again per task.",
-         (("start", scene_start), ("turn", scene_turn), ("show", scene_show), ("end", scene_end),
-          ("list", scene_list))),
-        ("extended", "Extended actions tracked across commands.",
-         (("start", extended_start), ("roll", extended_roll), ("status", extended_status_cmd),
-          ("list", extended_list), ("abandon", extended_abandon))),
-        ("contest", "Extended resisted contests: debates, chases.",
-         (("start", contest_start), ("roll", contest_roll), ("status", contest_status_cmd),
-          ("list", contest_list), ("abandon", contest_abandon))),
+        (
+            "scene",
+            "Scenes and turns: Willpower once a turn, try-again per task.",
+            (
+                ("start", scene_start),
+                ("turn", scene_turn),
+                ("show", scene_show),
+                ("end", scene_end),
+                ("list", scene_list),
+            ),
+        ),
+        (
+            "extended",
+            "Extended actions tracked across commands.",
+            (
+                ("start", extended_start),
+                ("roll", extended_roll),
+                ("status", extended_status_cmd),
+                ("list", extended_list),
+                ("abandon", extended_abandon),
+            ),
+        ),
+        (
+            "contest",
+            "Extended resisted contests: debates, chases.",
+            (
+                ("start", contest_start),
+                ("roll", contest_roll),
+                ("status", contest_status_cmd),
+                ("list", contest_list),
+                ("abandon", contest_abandon),
+            ),
+        ),
     )
     for name, summary, commands in groups:
         group = typer.Typer(help=summary, no_args_is_help=True)

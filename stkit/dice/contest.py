@@ -36,7 +36,9 @@ def advance_extended_roll(
     return advance_extended(state, roll_result, botched and botch_spoils)
 
 
-def replay_extended(target: int, rolls: list[tuple[int, bool]], *, botch_ends: bool = False, botch_spoils: bool = True) -> ExtendedTally:
+def replay_extended(
+    target: int, rolls: list[tuple[int, bool]], *, botch_ends: bool = False, botch_spoils: bool = True
+) -> ExtendedTally:
     """The state an extended action reaches after ``rolls`` ((result, botched) pairs, in order).
 
     Used to check a stored tally against its logged rolls. Raises RuleRefusal if a roll follows the end.
@@ -113,7 +115,9 @@ def advance_contest(
     Results are each side's final successes (>= 0). Raises RuleRefusal when the contest is over.
     """
     if state.status != "open":
-        raise RuleRefusal(f"this contest is already over (side {str(state.winner).upper()} won); it takes no more rolls")
+        raise RuleRefusal(
+            f"this contest is already over (side {str(state.winner).upper()} won); it takes no more rolls"
+        )
     for r in (result_a, result_b):
         if isinstance(r, bool) or not isinstance(r, int) or r < 0:
             raise InvalidValue(f"roll result {r!r} must be a whole number of successes, 0 or more")
@@ -147,11 +151,26 @@ def advance_contest(
 
 
 _UNITS = {
-    "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
-    "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
-    "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
-    "d": 86400, "day": 86400, "days": 86400,
-    "turn": 3, "turns": 3,
+    "s": 1,
+    "sec": 1,
+    "secs": 1,
+    "second": 1,
+    "seconds": 1,
+    "m": 60,
+    "min": 60,
+    "mins": 60,
+    "minute": 60,
+    "minutes": 60,
+    "h": 3600,
+    "hr": 3600,
+    "hrs": 3600,
+    "hour": 3600,
+    "hours": 3600,
+    "d": 86400,
+    "day": 86400,
+    "days": 86400,
+    "turn": 3,
+    "turns": 3,
 }
 
 
@@ -180,6 +199,10 @@ def format_duration(seconds: int) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{days} d" if days else "", f"{hours} h" if hours else "", f"{minutes} min" if minutes else "",
-             f"{secs} s" if secs else ""]
+    parts = [
+        f"{days} d" if days else "",
+        f"{hours} h" if hours else "",
+        f"{minutes} min" if minutes else "",
+        f"{secs} s" if secs else "",
+    ]
     return " ".join(p for p in parts if p)

@@ -33,7 +33,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from stkit.dice.actions import multiple_action_penalties
 from stkit.dice.model import STANDARD_RULES, HouseRules, Specialty, validate_difficulty, validate_pool
@@ -67,11 +67,29 @@ TAIL_EPSILON = Fraction(1, 10**12)
 TURNS_EPSILON = Fraction(1, 10**4)
 
 __all__ = [
-    "MAX_TARGET", "MAX_TURNS", "MAX_EXTENDED_WORK", "MAX_REROLL_TARGET", "MAX_REROLL_EXTENDED_WORK",
-    "MAX_TEAMWORK_DICE", "MAX_TEAMWORK_REROLL_DICE", "MAX_TEAMWORK_PARTICIPANTS", "MAX_TEAMWORK_REROLL_PARTICIPANTS",
-    "TAIL_EPSILON", "TURNS_EPSILON", "RollOdds", "ExtendedOdds",
-    "ResistedOdds", "TeamworkOdds", "MultipleActionOdds", "ActionOdds", "roll_distribution", "p_extended", "p_resisted",
-    "p_teamwork", "p_multiple", "validate_target",
+    "MAX_EXTENDED_WORK",
+    "MAX_REROLL_EXTENDED_WORK",
+    "MAX_REROLL_TARGET",
+    "MAX_TARGET",
+    "MAX_TEAMWORK_DICE",
+    "MAX_TEAMWORK_PARTICIPANTS",
+    "MAX_TEAMWORK_REROLL_DICE",
+    "MAX_TEAMWORK_REROLL_PARTICIPANTS",
+    "MAX_TURNS",
+    "TAIL_EPSILON",
+    "TURNS_EPSILON",
+    "ActionOdds",
+    "ExtendedOdds",
+    "MultipleActionOdds",
+    "ResistedOdds",
+    "RollOdds",
+    "TeamworkOdds",
+    "p_extended",
+    "p_multiple",
+    "p_resisted",
+    "p_teamwork",
+    "roll_distribution",
+    "validate_target",
 ]
 
 
@@ -97,7 +115,7 @@ def _poly_deriv(a: Sequence[int]) -> list[int]:
     return [i * a[i] for i in range(1, len(a))] or [0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _die_parts(difficulty: int, rules: HouseRules) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """One die's generating function for the net ``successes - ones``, as ``(A, B, shift)``.
 
@@ -202,9 +220,7 @@ def _packed(a: tuple[int, ...], width: int) -> int:
 
 
 @lru_cache(maxsize=512)
-def _net_weights(
-    pool: int, difficulty: int, rules: HouseRules, min_top: int = 0
-) -> tuple[int, tuple[int, ...], int]:
+def _net_weights(pool: int, difficulty: int, rules: HouseRules, min_top: int = 0) -> tuple[int, tuple[int, ...], int]:
     """The net ``successes - ones`` of a pool: ``(lowest_net, weights, denominator)``.
 
     ``weights[i] / denominator`` is P(net == lowest_net + i). Without ``reroll`` the weights cover every
@@ -726,8 +742,9 @@ def p_resisted(
     Raises InvalidValue for a pool or difficulty out of range.
     """
     a = roll_distribution(pool_a, difficulty, rules=rules, willpower=willpower_a)
-    b = roll_distribution(pool_b, difficulty if difficulty_b is None else difficulty_b, rules=rules,
-                          willpower=willpower_b)
+    b = roll_distribution(
+        pool_b, difficulty if difficulty_b is None else difficulty_b, rules=rules, willpower=willpower_b
+    )
     den = a.denominator * b.denominator
     # conv[i + (len_b - 1) - j] = sum a_i b_j; index len_b - 1 + m is margin m (A minus B)
     conv = _convolve(a.weights, b.weights[::-1], den)
@@ -814,9 +831,7 @@ class TeamworkOdds:
         return total
 
 
-def p_teamwork(
-    pools: Sequence[int], difficulty: int = 6, *, rules: HouseRules = STANDARD_RULES
-) -> TeamworkOdds:
+def p_teamwork(pools: Sequence[int], difficulty: int = 6, *, rules: HouseRules = STANDARD_RULES) -> TeamworkOdds:
     """Exact odds of teamwork: each pool in ``pools`` (1..MAX_POOL each, at least one) rolls separately
     against ``difficulty`` and the final results are added, as :func:`stkit.dice.actions.combine_teamwork`
     does, with and without "one botch spoils all". Source: Chapter Five, "Teamwork".
@@ -916,9 +931,7 @@ class MultipleActionOdds:
         return out
 
 
-def p_multiple(
-    pools: Sequence[int], difficulty: int = 6, *, rules: HouseRules = STANDARD_RULES
-) -> MultipleActionOdds:
+def p_multiple(pools: Sequence[int], difficulty: int = 6, *, rules: HouseRules = STANDARD_RULES) -> MultipleActionOdds:
     """Exact odds of each of several actions declared in one turn, each rolled at ``difficulty`` with the
     penalty ladder of :func:`stkit.dice.actions.multiple_action_pools` (N, N+1, ... dice lost). An action
     whose pool falls to zero or below cannot be attempted (odds None). Source: Chapter Five, "Multiple

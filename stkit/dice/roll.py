@@ -158,9 +158,7 @@ def count_dice(
     )
 
 
-def take_automatic_success(
-    pool: int, difficulty: int = 6, *, stressful: bool = False, retry: int = 0
-) -> RollResult:
+def take_automatic_success(pool: int, difficulty: int = 6, *, stressful: bool = False, retry: int = 0) -> RollResult:
     """Take one marginal success without rolling (Chapter Five, "Automatic Successes").
 
     Allowed when the dice pool is at least the difficulty actually used; never in combat or another
@@ -217,8 +215,9 @@ def roll_multiple_actions(
     penalties = multiple_action_penalties(len(pools))
     possible = sum(1 for p, pen in zip(pools, penalties) if p - pen >= 1)
     if faces is not None and len(faces) != possible:
-        raise InvalidValue(f"{len(faces)} sets of dice given but {possible} of the actions can be attempted; "
-                           f"give one each")
+        raise InvalidValue(
+            f"{len(faces)} sets of dice given but {possible} of the actions can be attempted; give one each"
+        )
     slots, given = [], iter(faces or ())
     for p, pen, d in zip(pools, penalties, difficulties):
         left = p - pen

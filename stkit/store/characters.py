@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue, NotFound, StkitError
@@ -36,9 +36,15 @@ def sheet_from_json(text: str, name: str, chronicle: str) -> Sheet:
 def sheet_columns(sheet: Sheet) -> dict[str, Any]:
     """The ``characters`` columns that follow from ``sheet``: the indexed identity columns and the JSON."""
     return {
-        "name": sheet.name, "name_key": name_key(sheet.name), "chronicle": sheet.chronicle,
-        "player": sheet.player, "breed": sheet.breed, "auspice": sheet.auspice, "tribe": sheet.tribe,
-        "form": sheet.form, "sheet": json.dumps(sheet.to_dict(), ensure_ascii=False, sort_keys=False),
+        "name": sheet.name,
+        "name_key": name_key(sheet.name),
+        "chronicle": sheet.chronicle,
+        "player": sheet.player,
+        "breed": sheet.breed,
+        "auspice": sheet.auspice,
+        "tribe": sheet.tribe,
+        "form": sheet.form,
+        "sheet": json.dumps(sheet.to_dict(), ensure_ascii=False, sort_keys=False),
     }
 
 
@@ -70,8 +76,9 @@ def _lookup_error(gw: Gateway, name: str, chronicle: str | None, chronicles: lis
     return NotFound(f"no character named {name!r}{where}{hint}")
 
 
-def find_character(gw: Gateway | Session, name: str, chronicle: str | None = None, *,
-                   for_update: bool = False) -> CharacterRow:
+def find_character(
+    gw: Gateway | Session, name: str, chronicle: str | None = None, *, for_update: bool = False
+) -> CharacterRow:
     """:func:`get_character` through the SQL gateway (or a Session): the character called ``name``
     (case-insensitive; hyphens and spaces alike), in ``chronicle`` or in any. ``for_update`` locks the row
     (PostgreSQL). Raises NotFound with a "did you mean", InvalidValue for a name in several chronicles."""
@@ -92,8 +99,12 @@ def save_sheet(gw: Gateway, row: CharacterRow, sheet: Sheet) -> None:
     the JSON, version + 1, updated_at)."""
     cols = sheet_columns(sheet)
     sets = ", ".join(f"{c} = :{c}" for c in cols)
-    gw.execute(f"UPDATE characters SET {sets}, version = COALESCE(version, 0) + 1, updated_at = :now WHERE id = :id",
-               **cols, now=gw.timestamp(datetime.now(timezone.utc)), id=row.id)
+    gw.execute(
+        f"UPDATE characters SET {sets}, version = COALESCE(version, 0) + 1, updated_at = :now WHERE id = :id",
+        **cols,
+        now=gw.timestamp(datetime.now(UTC)),
+        id=row.id,
+    )
     gw.changed("characters", row.id)
 
 
@@ -107,8 +118,13 @@ class Edit:
     data: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"name": self.sheet.name, "chronicle": self.sheet.chronicle, "summary": self.summary,
-                "warnings": self.warnings, **self.data}
+        return {
+            "name": self.sheet.name,
+            "chronicle": self.sheet.chronicle,
+            "summary": self.summary,
+            "warnings": self.warnings,
+            **self.data,
+        }
 
 
 def get_character(session: Session, name: str, chronicle: str | None = None, *, for_update: bool = False) -> Character:
@@ -184,7 +200,7 @@ def list_characters(session: Session, chronicle: str | None = None) -> list[Char
     return list(session.exec(stmt.order_by(Character.chronicle, Character.name_key)))
 
 
-def edit_character(session: Session, name: str, chronicle: str | None, change) -> Edit:  # noqa: ANN001
+def edit_character(session: Session, name: str, chronicle: str | None, change) -> Edit:
     """Lock the character, run ``change(sheet) -> Edit`` on its sheet, and store the result."""
     row = get_character(session, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -195,13 +211,18 @@ def edit_character(session: Session, name: str, chronicle: str | None, change) -
     return result
 
 
-def set_trait(session: Session, name: str, trait: str, value: str, *, chronicle: str | None = None,
-              custom: bool = False) -> Edit:
+def set_trait(
+    session: Session, name: str, trait: str, value: str, *, chronicle: str | None = None, custom: bool = False
+) -> Edit:
     """``char set``: one trait to one value (see :meth:`Sheet.set_trait`)."""
+
     def change(s: Sheet) -> Edit:
         ref, new, warnings = s.set_trait(trait, value, custom=custom)
-        label = {"identity": ref.name.replace("_", " "), "power_points": f"{ref.name} points",
-                 "renown_temporary": f"temporary {ref.name}"}.get(ref.kind, ref.name)
+        label = {
+            "identity": ref.name.replace("_", " "),
+            "power_points": f"{ref.name} points",
+            "renown_temporary": f"temporary {ref.name}",
+        }.get(ref.kind, ref.name)
         if ref.kind in ("gift", "rite", "merit", "flaw", "background", "custom_ability"):
             label = f"{ref.kind.replace('_', ' ')} {ref.name}"
         return Edit(s, f"{s.name}: {label} = {new}", warnings, {"trait": ref.name, "kind": ref.kind, "value": new})
@@ -211,57 +232,82 @@ def set_trait(session: Session, name: str, trait: str, value: str, *, chronicle:
 
 def spend(session: Session, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
     """Spend points of Rage, Gnosis or Willpower; refused (RuleRefusal) with nothing spent when short."""
+
     def change(s: Sheet) -> Edit:
         track = s.spend(power, n)
         p = power.strip().capitalize()
-        return Edit(s, f"{s.name} spends {n} {p}: {track.temporary}/{track.permanent} left", [],
-                    {"power": p, "temporary": track.temporary, "permanent": track.permanent})
+        return Edit(
+            s,
+            f"{s.name} spends {n} {p}: {track.temporary}/{track.permanent} left",
+            [],
+            {"power": p, "temporary": track.temporary, "permanent": track.permanent},
+        )
 
     return edit_character(session, name, chronicle, change)
 
 
 def regain(session: Session, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
     """Regain points of Rage, Gnosis or Willpower (Willpower and Gnosis stop at the rating)."""
+
     def change(s: Sheet) -> Edit:
         track, warnings = s.regain(power, n)
         p = power.strip().capitalize()
-        return Edit(s, f"{s.name} regains {p}: {track.temporary}/{track.permanent}", warnings,
-                    {"power": p, "temporary": track.temporary, "permanent": track.permanent})
+        return Edit(
+            s,
+            f"{s.name} regains {p}: {track.temporary}/{track.permanent}",
+            warnings,
+            {"power": p, "temporary": track.temporary, "permanent": track.permanent},
+        )
 
     return edit_character(session, name, chronicle, change)
 
 
 def _health_data(s: Sheet) -> dict:
-    return {"health": dict(s.health), "boxes": s.health_boxes(), "level": s.health_level,
-            "wound_penalty": s.wound_penalty, "incapacitated": s.incapacitated}
+    return {
+        "health": dict(s.health),
+        "boxes": s.health_boxes(),
+        "level": s.health_level,
+        "wound_penalty": s.wound_penalty,
+        "incapacitated": s.incapacitated,
+    }
 
 
 def damage(session: Session, name: str, n: int, kind: str = "bashing", *, chronicle: str | None = None) -> Edit:
     """Mark ``n`` health levels of damage of ``kind`` (bashing, lethal, aggravated); see
     :meth:`Sheet.take_damage`. The summary says how many levels were taken when some had nowhere to go."""
+
     def change(s: Sheet) -> Edit:
         done = s.take_damage(n, kind)
         took = f"{done.taken} of {n}" if done.lost else str(n)
-        return Edit(s, f"{s.name} takes {took} {done.kind}: {s.health_level or 'unhurt'}"
-                    + (f", -{s.wound_penalty} dice" if s.wound_penalty else ""), done.warnings(s.name),
-                    _health_data(s) | {"damage": done.to_dict()})
+        return Edit(
+            s,
+            f"{s.name} takes {took} {done.kind}: {s.health_level or 'unhurt'}"
+            + (f", -{s.wound_penalty} dice" if s.wound_penalty else ""),
+            done.warnings(s.name),
+            _health_data(s) | {"damage": done.to_dict()},
+        )
 
     return edit_character(session, name, chronicle, change)
 
 
 def heal(session: Session, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
     """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first)."""
+
     def change(s: Sheet) -> Edit:
         healed = s.heal(n, kind)
-        return Edit(s, f"{s.name} heals {healed} level{'s' if healed != 1 else ''}: {s.health_level or 'unhurt'}",
-                    [] if healed == n else [f"only {healed} level{'s' if healed != 1 else ''} to heal"],
-                    _health_data(s) | {"healed": healed})
+        return Edit(
+            s,
+            f"{s.name} heals {healed} level{'s' if healed != 1 else ''}: {s.health_level or 'unhurt'}",
+            [] if healed == n else [f"only {healed} level{'s' if healed != 1 else ''} to heal"],
+            _health_data(s) | {"healed": healed},
+        )
 
     return edit_character(session, name, chronicle, change)
 
 
 def shift(session: Session, name: str, form: str, *, chronicle: str | None = None) -> Edit:
     """Change form (Homid, Glabro, Crinos, Hispo, Lupus)."""
+
     def change(s: Sheet) -> Edit:
         before = s.form
         s.shift(form)
@@ -270,14 +316,20 @@ def shift(session: Session, name: str, form: str, *, chronicle: str | None = Non
     return edit_character(session, name, chronicle, change)
 
 
-def experience(session: Session, name: str, kind: str, amount: int, reason: str = "", *,
-               chronicle: str | None = None) -> Edit:
+def experience(
+    session: Session, name: str, kind: str, amount: int, reason: str = "", *, chronicle: str | None = None
+) -> Edit:
     """Award or spend experience (spending more than is available is refused)."""
+
     def change(s: Sheet) -> Edit:
         entry = s.xp(kind, amount, reason)
         verb = "earns" if kind == "award" else "spends"
-        return Edit(s, f"{s.name} {verb} {amount} experience: {s.xp_available} of {s.xp_total} unspent", [],
-                    {"entry": entry, "total": s.xp_total, "spent": s.xp_spent, "available": s.xp_available})
+        return Edit(
+            s,
+            f"{s.name} {verb} {amount} experience: {s.xp_available} of {s.xp_total} unspent",
+            [],
+            {"entry": entry, "total": s.xp_total, "spent": s.xp_spent, "available": s.xp_available},
+        )
 
     return edit_character(session, name, chronicle, change)
 

@@ -73,7 +73,7 @@ def make_engine(url: str) -> Engine:
                     raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {reason}") from None
 
             @event.listens_for(engine, "connect")
-            def _on_connect(dbapi_conn, _record) -> None:  # noqa: ANN001
+            def _on_connect(dbapi_conn, _record) -> None:
                 dbapi_conn.isolation_level = None  # we issue BEGIN ourselves (see _on_begin)
                 cur = dbapi_conn.cursor()
                 cur.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
@@ -84,7 +84,7 @@ def make_engine(url: str) -> Engine:
                 cur.close()
 
             @event.listens_for(engine, "begin")
-            def _on_begin(conn) -> None:  # noqa: ANN001
+            def _on_begin(conn) -> None:
                 readonly = conn.get_execution_options().get("stkit_readonly", False)
                 if readonly:
                     conn.exec_driver_sql("BEGIN")
@@ -115,7 +115,7 @@ def lock_wait_notice() -> None:
         sys.stderr.flush()
 
 
-def begin_immediate(dbapi_conn) -> None:  # noqa: ANN001 - a sqlite3.Connection
+def begin_immediate(dbapi_conn) -> None:
     """``BEGIN IMMEDIATE`` on a stdlib sqlite3 connection: wait up to LOCK_NOTICE_AFTER_MS for the write
     lock, then print :data:`LOCK_NOTICE` once and wait the rest of the busy timeout as before."""
     import sqlite3
@@ -209,6 +209,7 @@ def with_retries(attempt: Callable[[], _T], *, attempts: int = 8) -> _T:
 def run_transaction(engine: Engine, work: Callable[[Session], _T], *, attempts: int = 8, readonly: bool = False) -> _T:
     """Run ``work(session)`` in :func:`transaction`; on a lock or serialization failure roll back and run
     the whole of it again (see :func:`with_retries`). Returns ``work``'s result."""
+
     def attempt() -> _T:
         with transaction(engine, readonly=readonly) as session:
             return work(session)
@@ -256,14 +257,13 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     try:
-        with engine.connect() as conn:
-            with conn.begin():
-                if not is_sqlite(engine):
-                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_KEY})")
-                if revision == "head" and current_revisions(conn) == head_revisions():
-                    return
-                cfg.attributes["connection"] = conn
-                command.upgrade(cfg, revision)
+        with engine.connect() as conn, conn.begin():
+            if not is_sqlite(engine):
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_KEY})")
+            if revision == "head" and current_revisions(conn) == head_revisions():
+                return
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
     except StoreError:
         raise
     except Exception as exc:

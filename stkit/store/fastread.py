@@ -20,7 +20,7 @@ def load_sheet(db: str | None, name: str, chronicle: str | None = None) -> tuple
     suggestion) or InvalidValue (a name in several chronicles), like get_character."""
     from stkit.store.characters import find_character
 
-    def work(gw):  # noqa: ANN001, ANN202
+    def work(gw):
         row = find_character(gw, name, chronicle)
         return row.to_sheet(), row.id
 
@@ -30,7 +30,8 @@ def load_sheet(db: str | None, name: str, chronicle: str | None = None) -> tuple
 def recent_log(db: str | None, *, name: str | None = None, chronicle: str | None = None, limit: int = 20) -> list[dict]:
     """The newest ``limit`` (1..10000) roll-log entries as dicts (newest first), of one character when
     ``name`` is given. Raises NotFound / InvalidValue like :func:`stkit.store.rolls.recent_log`."""
-    from stkit.store.rolls import _check_limit, recent_log as log_of
+    from stkit.store.rolls import _check_limit
+    from stkit.store.rolls import recent_log as log_of
 
     _check_limit(limit)  # before opening (and perhaps creating) the store
     return run_unit(db, lambda gw: log_of(gw, name=name, chronicle=chronicle, limit=limit), readonly=True)

@@ -34,7 +34,7 @@ MAX_EXPANDED_NODES = 100_000
 MAX_DEPTH = 20
 
 
-def _yaml_loader():  # noqa: ANN202
+def _yaml_loader():
     """A yaml.SafeLoader subclass that refuses duplicate mapping keys, more than MAX_YAML_ALIASES aliases and
     nesting deeper than MAX_DEPTH (each raises yaml.YAMLError with a ``problem`` and ``problem_mark``)."""
     import yaml
@@ -45,13 +45,17 @@ def _yaml_loader():  # noqa: ANN202
         aliases = 0
         depth = 0
 
-        def compose_node(self, parent, index):  # noqa: ANN001, ANN202
+        def compose_node(self, parent, index):
             event = self.peek_event()
             if isinstance(event, AliasEvent):
                 self.aliases += 1
                 if self.aliases > MAX_YAML_ALIASES:
-                    raise ConstructorError(None, None, f"more than {MAX_YAML_ALIASES} aliases (*name); a character "
-                                           f"file needs none", event.start_mark)
+                    raise ConstructorError(
+                        None,
+                        None,
+                        f"more than {MAX_YAML_ALIASES} aliases (*name); a character file needs none",
+                        event.start_mark,
+                    )
             elif isinstance(event, CollectionStartEvent):
                 self.depth += 1
                 if self.depth > MAX_DEPTH:
@@ -61,23 +65,31 @@ def _yaml_loader():  # noqa: ANN202
                 self.depth -= 1
             return node
 
-        def compose_document(self):  # noqa: ANN202
+        def compose_document(self):
             node = super().compose_document()
             sizes: dict[int, int] = {}
 
-            def size(n) -> int:  # noqa: ANN001 - depth is bounded by MAX_DEPTH
+            def size(n) -> int:
                 if id(n) not in sizes:
-                    kids = n.value if isinstance(n, yaml.SequenceNode) else (
-                        [x for pair in n.value for x in pair] if isinstance(n, yaml.MappingNode) else [])
+                    kids = (
+                        n.value
+                        if isinstance(n, yaml.SequenceNode)
+                        else ([x for pair in n.value for x in pair] if isinstance(n, yaml.MappingNode) else [])
+                    )
                     sizes[id(n)] = 1 + sum(size(k) for k in kids)
                 return sizes[id(n)]
 
             if node is not None and size(node) > MAX_EXPANDED_NODES:
-                raise ConstructorError(None, None, f"expands to {size(node)} values once its aliases are "
-                                       f"followed; allowed: at most {MAX_EXPANDED_NODES}", node.start_mark)
+                raise ConstructorError(
+                    None,
+                    None,
+                    f"expands to {size(node)} values once its aliases are "
+                    f"followed; allowed: at most {MAX_EXPANDED_NODES}",
+                    node.start_mark,
+                )
             return node
 
-        def construct_mapping(self, node, deep=False):  # noqa: ANN001, ANN202
+        def construct_mapping(self, node, deep=False):
             if isinstance(node, yaml.MappingNode):
                 seen: set = set()
                 for key_node, _ in node.value:
@@ -139,8 +151,9 @@ def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise DataFileError(f"{path}: the file is {size} bytes; allowed: at most {MAX_FILE_BYTES} bytes "
-                                f"for one character")
+            raise DataFileError(
+                f"{path}: the file is {size} bytes; allowed: at most {MAX_FILE_BYTES} bytes for one character"
+            )
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DataFileError(f"{path}: cannot be read: {exc}") from None
@@ -167,7 +180,7 @@ def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
         import yaml
 
         try:
-            data = yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
+            data = yaml.load(text, Loader=_yaml_loader())
         except RecursionError:
             raise DataFileError(f"{path}: malformed YAML: nested too deep; allowed: {MAX_DEPTH} levels") from None
         except ValueError as exc:  # e.g. an integer of thousands of digits
@@ -218,8 +231,9 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
     return loaded
 
 
-def import_files(session: Session, paths: list[Path], *, chronicle: str | None = None,
-                 replace: bool = False) -> list[LoadedFile]:
+def import_files(
+    session: Session, paths: list[Path], *, chronicle: str | None = None, replace: bool = False
+) -> list[LoadedFile]:
     """Import character files into the store in the caller's transaction. A name already stored in the
     chronicle is an error (DataFileError naming the file) unless ``replace``."""
     from stkit.store.characters import create_character
@@ -285,7 +299,10 @@ def write_file(path: Path, text: str) -> None:
 # ----- Foundry VTT (system "worldofdarkness", WoD 20th) ----------------------------------------------------
 #: Foundry ability keys whose label is not the key capitalised.
 _FOUNDRY_LABELS = {
-    "animalken": "Animal Ken", "primalurge": "Primal-Urge", "craft": "Crafts", "martialarts": "Martial Arts",
+    "animalken": "Animal Ken",
+    "primalurge": "Primal-Urge",
+    "craft": "Crafts",
+    "martialarts": "Martial Arts",
 }
 _FOUNDRY_IGNORED_ATTRIBUTES = {"composure", "resolve"}  # Chronicles-of-Darkness style extras, hidden in W20
 
@@ -324,8 +341,14 @@ def from_foundry(data: dict, *, source: str = "Foundry actor") -> LoadedFile:
         return obj
 
     out: dict = {"name": name, "form": "Homid"}
-    for f, key in (("nature", "nature"), ("demeanor", "demeanor"), ("concept", "concept"), ("tribe", "tribe"),
-                   ("pack", "packname"), ("notes", "notes")):
+    for f, key in (
+        ("nature", "nature"),
+        ("demeanor", "demeanor"),
+        ("concept", "concept"),
+        ("tribe", "tribe"),
+        ("pack", "packname"),
+        ("notes", "notes"),
+    ):
         out[f] = str(sysd.get(key) or "")
     for f in ("breed", "auspice"):
         value = str(sysd.get(f) or "")
@@ -393,8 +416,10 @@ def from_foundry(data: dict, *, source: str = "Foundry actor") -> LoadedFile:
             backgrounds[iname] = num(isys.get("value", 0), f"{where}.system.value", 0, 5)
         elif item.get("type") == "Feature" and (kind.endswith("merit") or kind.endswith("flaw")):
             (merits if kind.endswith("merit") else flaws).append(
-                {"name": iname, "points": num(isys.get("value", 0), f"{where}.system.value", 0, 7)})
-    out.update(gifts=gifts, rites=rites, backgrounds={k: v for k, v in backgrounds.items() if v},
-               merits=merits, flaws=flaws)
+                {"name": iname, "points": num(isys.get("value", 0), f"{where}.system.value", 0, 7)}
+            )
+    out.update(
+        gifts=gifts, rites=rites, backgrounds={k: v for k, v in backgrounds.items() if v}, merits=merits, flaws=flaws
+    )
     sheet = Sheet.from_dict(out, source=source)
     return LoadedFile(sheet, Path(source), "foundry", warnings)

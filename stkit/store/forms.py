@@ -15,7 +15,10 @@ FORMS: dict[str, dict[str, tuple[str, int]]] = {
     "Homid": {},
     "Glabro": {"Strength": ("+", 2), "Stamina": ("+", 2), "Manipulation": ("+", -2), "Appearance": ("+", -1)},
     "Crinos": {
-        "Strength": ("+", 4), "Dexterity": ("+", 1), "Stamina": ("+", 3), "Manipulation": ("+", -3),
+        "Strength": ("+", 4),
+        "Dexterity": ("+", 1),
+        "Stamina": ("+", 3),
+        "Manipulation": ("+", -3),
         "Appearance": ("=", 0),
     },
     "Hispo": {"Strength": ("+", 3), "Dexterity": ("+", 2), "Stamina": ("+", 3), "Manipulation": ("+", -3)},
@@ -28,7 +31,9 @@ def lookup_form(text: str) -> str:
     """'crinos' -> 'Crinos'. Raises InvalidValue (with a suggestion) for anything else."""
     hit = {norm(f): f for f in FORMS}.get(norm(text or ""))
     if hit is None:
-        raise InvalidValue(f"unknown form {text!r}{did_you_mean(text or '', FORM_NAMES)}; allowed: {', '.join(FORM_NAMES)}")
+        raise InvalidValue(
+            f"unknown form {text!r}{did_you_mean(text or '', FORM_NAMES)}; allowed: {', '.join(FORM_NAMES)}"
+        )
     return hit
 
 

@@ -10,8 +10,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
-from typing import Optional
+from datetime import UTC, datetime
 
 from sqlalchemy import Column, DateTime, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -19,7 +18,7 @@ from sqlmodel import Field, SQLModel
 
 def utcnow() -> datetime:
     """Now in UTC."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Character(SQLModel, table=True):
@@ -29,7 +28,7 @@ class Character(SQLModel, table=True):
     __tablename__ = "characters"
     __table_args__ = (UniqueConstraint("chronicle", "name_key", name="uq_characters_chronicle_name_key"),)
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     chronicle: str = Field(index=True)
     name: str
     name_key: str = Field(index=True)
@@ -43,13 +42,13 @@ class Character(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
-    def to_sheet(self):  # noqa: ANN201 - avoids importing Sheet at class creation
+    def to_sheet(self):
         """The validated :class:`~stkit.store.sheet.Sheet` (name and chronicle from the columns)."""
         from stkit.store.characters import sheet_from_json
 
         return sheet_from_json(self.sheet, self.name, self.chronicle)
 
-    def store_sheet(self, sheet) -> None:  # noqa: ANN001
+    def store_sheet(self, sheet) -> None:
         """Write ``sheet`` back into the row (identity columns too) and bump ``version``."""
         from stkit.store.characters import sheet_columns
 
@@ -70,10 +69,10 @@ class RollLog(SQLModel, table=True):
         Index("ix_roll_log_chronicle_id", "chronicle", "id"),
     )
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     chronicle: str
-    character_id: Optional[int] = Field(default=None, foreign_key="characters.id", ondelete="SET NULL")
+    character_id: int | None = Field(default=None, foreign_key="characters.id", ondelete="SET NULL")
     character_name: str = Field(default="")
     kind: str = Field(default="roll")
     expression: str
@@ -83,9 +82,9 @@ class RollLog(SQLModel, table=True):
     outcome: str
     result: int
     willpower: bool = Field(default=False)
-    scene_id: Optional[int] = Field(default=None)
-    turn: Optional[int] = Field(default=None)
-    task: Optional[str] = Field(default=None)
+    scene_id: int | None = Field(default=None)
+    turn: int | None = Field(default=None)
+    task: str | None = Field(default=None)
     detail: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
 
     @property

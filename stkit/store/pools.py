@@ -67,7 +67,9 @@ class PoolBreakdown:
     def to_dict(self) -> dict:
         return {
             "expression": self.expression,
-            "parts": [{"trait": p.name, "rating": p.rating, "used": p.used, "form_change": p.form_change} for p in self.parts],
+            "parts": [
+                {"trait": p.name, "rating": p.rating, "used": p.used, "form_change": p.form_change} for p in self.parts
+            ],
             "extra": list(self.extra),
             "wound_penalty": self.wound_penalty,
             "form": self.form,
@@ -101,8 +103,14 @@ def resolve_pool_trait(sheet: Sheet, text: str) -> tuple[str, bool]:
         return p, True
     if (r := T.lookup_renown(text)) is not None:
         return r, True
-    choices = list(T.ATTRIBUTES) + list(T.ABILITIES) + list(sheet.custom_abilities) + list(sheet.backgrounds) \
-        + list(T.POWERS) + list(T.RENOWN)
+    choices = (
+        list(T.ATTRIBUTES)
+        + list(T.ABILITIES)
+        + list(sheet.custom_abilities)
+        + list(sheet.backgrounds)
+        + list(T.POWERS)
+        + list(T.RENOWN)
+    )
     raise InvalidValue(f"unknown trait {text.strip()!r} in the dice pool{T.did_you_mean(text, choices)}")
 
 
@@ -112,8 +120,10 @@ def _empty_term(expression: str) -> str:
 
     two = re.search(r"[+-]\s*[+-]", expression)
     if two:
-        return (f"dice pool {expression!r} has two signs in a row ({two.group(0)!r}); write one sign per term, "
-                f"e.g. 'Dexterity - 2'")
+        return (
+            f"dice pool {expression!r} has two signs in a row ({two.group(0)!r}); write one sign per term, "
+            f"e.g. 'Dexterity - 2'"
+        )
     if re.search(r"[+-]\s*$", expression):
         return f"dice pool {expression!r} ends with a sign and nothing after it; e.g. 'Dexterity + Brawl + 1'"
     return f"dice pool {expression!r} has a sign with no Trait or number after it; e.g. 'Dexterity + Brawl'"

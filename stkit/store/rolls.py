@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from stkit.errors import InvalidValue, RuleRefusal
@@ -46,15 +46,31 @@ class SheetRoll:
 
     def to_dict(self) -> dict:
         return {
-            "character": self.character, "chronicle": self.chronicle,
-            "pool_breakdown": self.pool.to_dict() if self.pool else None, "log_id": self.log_id,
-            "willpower_left": self.willpower_left, "scene_id": self.scene_id, "turn": self.turn,
-            "task": self.task, "task_retry": self.task_retry, "notes": self.notes,
+            "character": self.character,
+            "chronicle": self.chronicle,
+            "pool_breakdown": self.pool.to_dict() if self.pool else None,
+            "log_id": self.log_id,
+            "willpower_left": self.willpower_left,
+            "scene_id": self.scene_id,
+            "turn": self.turn,
+            "task": self.task,
+            "task_retry": self.task_retry,
+            "notes": self.notes,
         }
 
 
-def roll_dice(pool: int, difficulty: int, *, faces, rng, rules, willpower: bool, retry: int, auto: bool,  # noqa: ANN001
-              stressful: bool) -> RollResult:
+def roll_dice(
+    pool: int,
+    difficulty: int,
+    *,
+    faces,
+    rng,
+    rules,
+    willpower: bool,
+    retry: int,
+    auto: bool,
+    stressful: bool,
+) -> RollResult:
     """Take an automatic success (``auto``), score the physical dice ``faces``, or roll ``pool`` dice with
     ``rng`` (Chapter Five, "Rolling Dice", "Automatic Successes"). Raises InvalidValue for bad values."""
     from stkit.dice import count_dice, roll_pool, take_automatic_success
@@ -67,10 +83,28 @@ def roll_dice(pool: int, difficulty: int, *, faces, rng, rules, willpower: bool,
 
 
 #: The roll_log columns, in the order of :func:`log_dict` (id first).
-LOG_COLUMNS = ("id", "created_at", "chronicle", "character_id", "character_name", "kind", "expression", "pool",
-               "difficulty", "dice", "outcome", "result", "willpower", "scene_id", "turn", "task", "detail")
-_INSERT_LOG = (f"INSERT INTO roll_log ({', '.join(LOG_COLUMNS[1:])}) "
-               f"VALUES ({', '.join(':' + c for c in LOG_COLUMNS[1:])})")
+LOG_COLUMNS = (
+    "id",
+    "created_at",
+    "chronicle",
+    "character_id",
+    "character_name",
+    "kind",
+    "expression",
+    "pool",
+    "difficulty",
+    "dice",
+    "outcome",
+    "result",
+    "willpower",
+    "scene_id",
+    "turn",
+    "task",
+    "detail",
+)
+_INSERT_LOG = (
+    f"INSERT INTO roll_log ({', '.join(LOG_COLUMNS[1:])}) VALUES ({', '.join(':' + c for c in LOG_COLUMNS[1:])})"
+)
 
 
 @dataclass(frozen=True)
@@ -84,15 +118,37 @@ class LoggedRoll:
     task: str | None
 
 
-def write_log(gw: Gateway, *, chronicle: str, character_id: int | None, character_name: str, expression: str,
-              result: RollResult, detail: dict, scene_id: int | None = None, turn: int | None = None,
-              task: str | None = None, kind: str = "roll") -> LoggedRoll:
+def write_log(
+    gw: Gateway,
+    *,
+    chronicle: str,
+    character_id: int | None,
+    character_name: str,
+    expression: str,
+    result: RollResult,
+    detail: dict,
+    scene_id: int | None = None,
+    turn: int | None = None,
+    task: str | None = None,
+    kind: str = "roll",
+) -> LoggedRoll:
     """Insert one roll-log entry (in the gateway's transaction) and return it with its id."""
     values = dict(
-        created_at=gw.timestamp(datetime.now(timezone.utc)), chronicle=chronicle, character_id=character_id,
-        character_name=character_name, kind=kind, expression=expression, pool=result.pool,
-        difficulty=result.difficulty, dice=json.dumps(list(result.dice)), outcome=result.outcome.value,
-        result=result.result, willpower=bool(result.willpower), scene_id=scene_id, turn=turn, task=task,
+        created_at=gw.timestamp(datetime.now(UTC)),
+        chronicle=chronicle,
+        character_id=character_id,
+        character_name=character_name,
+        kind=kind,
+        expression=expression,
+        pool=result.pool,
+        difficulty=result.difficulty,
+        dice=json.dumps(list(result.dice)),
+        outcome=result.outcome.value,
+        result=result.result,
+        willpower=bool(result.willpower),
+        scene_id=scene_id,
+        turn=turn,
+        task=task,
         detail=json.dumps(detail, sort_keys=True),
     )
     return LoggedRoll(gw.insert(_INSERT_LOG, **values), values["willpower"], scene_id, turn, task)
@@ -109,7 +165,7 @@ def roll_from_sheet(
     retry: int = 0,
     task: str | None = None,
     rules: HouseRules | None = None,
-    rng=None,  # noqa: ANN001 - anything with randint(a, b)
+    rng=None,
     faces: list[int] | None = None,
     auto: bool = False,
     stressful: bool = False,
@@ -154,37 +210,74 @@ def roll_from_sheet(
             f"try again: {task_retry} earlier failure{'s' if task_retry != 1 else ''} at {task!r} "
             f"raise the difficulty from {difficulty} to {used}"
         )
-    result = roll_dice(breakdown.dice, difficulty, faces=faces, rng=rng, rules=rules, willpower=willpower,
-                       retry=total_retry, auto=auto, stressful=stressful)
+    result = roll_dice(
+        breakdown.dice,
+        difficulty,
+        faces=faces,
+        rng=rng,
+        rules=rules,
+        willpower=willpower,
+        retry=total_retry,
+        auto=auto,
+        stressful=stressful,
+    )
     left = None
     if willpower:
         sheet.spend("Willpower", 1)
         left = sheet.powers["Willpower"].temporary
         save_sheet(gw, character, sheet)
-    detail = {"breakdown": breakdown.text, "seed": seed, "retry": total_retry, "base_difficulty": difficulty,
-              "automatic": result.automatic, "specialty": rules.specialty.value,
-              "ones_cancel": rules.ones_cancel, "extra_ones_cancel": rules.extra_ones_cancel}
+    detail = {
+        "breakdown": breakdown.text,
+        "seed": seed,
+        "retry": total_retry,
+        "base_difficulty": difficulty,
+        "automatic": result.automatic,
+        "specialty": rules.specialty.value,
+        "ones_cancel": rules.ones_cancel,
+        "extra_ones_cancel": rules.extra_ones_cancel,
+    }
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     entry = write_log(
-        gw, chronicle=character.chronicle, character_id=character.id, character_name=character.name,
-        expression=expression.strip(), result=result, detail=detail, scene_id=scene_id, turn=turn, task=task,
+        gw,
+        chronicle=character.chronicle,
+        character_id=character.id,
+        character_name=character.name,
+        expression=expression.strip(),
+        result=result,
+        detail=detail,
+        scene_id=scene_id,
+        turn=turn,
+        task=task,
         kind=kind,
     )
     scenes.record_roll_in_scene(gw, character, entry, ctx, task)
-    return SheetRoll(result, breakdown, entry.id, character.name, character.chronicle, left, scene_id, turn, task,
-                     task_retry, notes)
+    return SheetRoll(
+        result, breakdown, entry.id, character.name, character.chronicle, left, scene_id, turn, task, task_retry, notes
+    )
 
 
-def log_plain_roll(session: Session | Gateway, expression: str, result: RollResult, *,
-                   chronicle: str | None = None, seed: int | None = None) -> SheetRoll:
+def log_plain_roll(
+    session: Session | Gateway,
+    expression: str,
+    result: RollResult,
+    *,
+    chronicle: str | None = None,
+    seed: int | None = None,
+) -> SheetRoll:
     """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction."""
     from stkit.config import default_chronicle
     from stkit.store.gateway import as_gateway
 
     chron = default_chronicle(chronicle)
-    entry = write_log(as_gateway(session), chronicle=chron, character_id=None, character_name="",
-                      expression=expression.strip(), result=result,
-                      detail={"seed": seed, "retry": result.retry, "automatic": result.automatic})
+    entry = write_log(
+        as_gateway(session),
+        chronicle=chron,
+        character_id=None,
+        character_name="",
+        expression=expression.strip(),
+        result=result,
+        detail={"seed": seed, "retry": result.retry, "automatic": result.automatic},
+    )
     return SheetRoll(result, None, entry.id, None, chron)
 
 
@@ -201,13 +294,27 @@ def iso_utc(value: object) -> str:
 
 def log_dict(values: tuple | list) -> dict:
     """A log entry, given its :data:`LOG_COLUMNS` values in order, as the JSON ``stkit log --json`` prints."""
-    (rid, created, chron, cid, cname, kind, expr, pool, diff, dice, outcome, result, wp, scene, turn, task,
-     detail) = values
+    (rid, created, chron, cid, cname, kind, expr, pool, diff, dice, outcome, result, wp, scene, turn, task, detail) = (
+        values
+    )
     return {
-        "id": rid, "created_at": iso_utc(created), "chronicle": chron, "character_id": cid,
-        "character": cname or None, "kind": kind, "expression": expr, "pool": pool, "difficulty": diff,
-        "dice": json.loads(dice), "outcome": outcome, "result": result, "willpower": bool(wp), "scene_id": scene,
-        "turn": turn, "task": task, "detail": json.loads(detail or "{}"),
+        "id": rid,
+        "created_at": iso_utc(created),
+        "chronicle": chron,
+        "character_id": cid,
+        "character": cname or None,
+        "kind": kind,
+        "expression": expr,
+        "pool": pool,
+        "difficulty": diff,
+        "dice": json.loads(dice),
+        "outcome": outcome,
+        "result": result,
+        "willpower": bool(wp),
+        "scene_id": scene,
+        "turn": turn,
+        "task": task,
+        "detail": json.loads(detail or "{}"),
     }
 
 
@@ -221,8 +328,9 @@ def _check_limit(limit: int) -> None:
         raise InvalidValue(f"--limit {limit} is outside the allowed range 1 to 10000")
 
 
-def recent_log(session: Session | Gateway, *, name: str | None = None, chronicle: str | None = None,
-               limit: int = 20) -> list[dict]:
+def recent_log(
+    session: Session | Gateway, *, name: str | None = None, chronicle: str | None = None, limit: int = 20
+) -> list[dict]:
     """The newest ``limit`` (1..10000) log entries as :func:`log_dict` dicts, newest first; of one character
     when ``name`` is given (else of ``chronicle``, else all). Raises NotFound, InvalidValue."""
     from stkit.store.characters import find_character
@@ -238,8 +346,9 @@ def recent_log(session: Session | Gateway, *, name: str | None = None, chronicle
     return [log_dict(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
 
 
-def recent_rolls(session: Session, *, name: str | None = None, chronicle: str | None = None,
-                 limit: int = 20) -> list[RollLog]:
+def recent_rolls(
+    session: Session, *, name: str | None = None, chronicle: str | None = None, limit: int = 20
+) -> list[RollLog]:
     """The newest ``limit`` (1..10000) log entries, newest first; of one character when ``name`` is given.
     Raises NotFound for an unknown character, InvalidValue for a bad limit."""
     from sqlmodel import select

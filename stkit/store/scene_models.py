@@ -6,8 +6,7 @@ Character and roll-log ids point at the character store's tables (``Character.id
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Optional
+from datetime import UTC, datetime
 
 from sqlalchemy import Column, DateTime, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
@@ -15,7 +14,7 @@ from sqlmodel import Field, SQLModel
 
 def utcnow() -> datetime:
     """Now, in UTC (stored with its zone where the database keeps one)."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Scene(SQLModel, table=True):
@@ -32,13 +31,13 @@ class Scene(SQLModel, table=True):
         ),
     )
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     chronicle: str = Field(index=True)
     name: str
     status: str = Field(default="open")  # open | ended
     turn: int = Field(default=1)
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
-    ended_at: Optional[datetime] = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    ended_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
 
 
 class SceneTurn(SQLModel, table=True):
@@ -47,7 +46,7 @@ class SceneTurn(SQLModel, table=True):
     __tablename__ = "scene_turns"
     __table_args__ = (UniqueConstraint("scene_id", "turn", name="uq_scene_turns_scene_turn"),)
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     scene_id: int = Field(foreign_key="scenes.id", index=True)
     turn: int
     started_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
@@ -58,15 +57,13 @@ class WillpowerSpend(SQLModel, table=True):
     (Chapter Five, "Automatic Successes"), so even two racing processes cannot both spend."""
 
     __tablename__ = "willpower_spends"
-    __table_args__ = (
-        UniqueConstraint("scene_id", "turn", "character_id", name="uq_willpower_spends_once_per_turn"),
-    )
+    __table_args__ = (UniqueConstraint("scene_id", "turn", "character_id", name="uq_willpower_spends_once_per_turn"),)
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     scene_id: int = Field(foreign_key="scenes.id", index=True)
     turn: int
     character_id: int = Field(index=True)
-    roll_log_id: Optional[int] = Field(default=None)
+    roll_log_id: int | None = Field(default=None)
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -79,16 +76,16 @@ class TrackedAction(SQLModel, table=True):
 
     __tablename__ = "tracked_actions"
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     chronicle: str = Field(index=True)
-    scene_id: Optional[int] = Field(default=None, foreign_key="scenes.id", index=True)
+    scene_id: int | None = Field(default=None, foreign_key="scenes.id", index=True)
     name: str
-    character_id: Optional[int] = Field(default=None, index=True)
+    character_id: int | None = Field(default=None, index=True)
     pool_expr: str
     difficulty: int
     target: int
-    interval_seconds: Optional[int] = Field(default=None)
-    interval_text: Optional[str] = Field(default=None)
+    interval_seconds: int | None = Field(default=None)
+    interval_text: str | None = Field(default=None)
     botch_ends: bool = Field(default=False)
     botch_spoils: bool = Field(default=True)
     tally: int = Field(default=0)
@@ -96,7 +93,7 @@ class TrackedAction(SQLModel, table=True):
     botches: int = Field(default=0)
     status: str = Field(default="open", index=True)
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
-    finished_at: Optional[datetime] = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    finished_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
 
 
 class TrackedRoll(SQLModel, table=True):
@@ -105,13 +102,13 @@ class TrackedRoll(SQLModel, table=True):
     __tablename__ = "tracked_rolls"
     __table_args__ = (UniqueConstraint("action_id", "seq", name="uq_tracked_rolls_action_seq"),)
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     action_id: int = Field(foreign_key="tracked_actions.id", index=True)
     seq: int
-    character_id: Optional[int] = Field(default=None)
-    roll_log_id: Optional[int] = Field(default=None)
-    scene_id: Optional[int] = Field(default=None)
-    turn: Optional[int] = Field(default=None)
+    character_id: int | None = Field(default=None)
+    roll_log_id: int | None = Field(default=None)
+    scene_id: int | None = Field(default=None)
+    turn: int | None = Field(default=None)
     pool: int
     difficulty: int
     dice: str  # JSON list of faces
@@ -128,26 +125,26 @@ class Contest(SQLModel, table=True):
 
     __tablename__ = "contests"
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     chronicle: str = Field(index=True)
-    scene_id: Optional[int] = Field(default=None, foreign_key="scenes.id", index=True)
+    scene_id: int | None = Field(default=None, foreign_key="scenes.id", index=True)
     name: str
     mode: str = Field(default="tally")
     target: int
     botch_wipes: bool = Field(default=True)
-    a_character_id: Optional[int] = Field(default=None)
+    a_character_id: int | None = Field(default=None)
     a_pool_expr: str
     a_difficulty: int
-    b_character_id: Optional[int] = Field(default=None)
+    b_character_id: int | None = Field(default=None)
     b_pool_expr: str
     b_difficulty: int
     tally_a: int = Field(default=0)
     tally_b: int = Field(default=0)
     exchanges: int = Field(default=0)
     status: str = Field(default="open", index=True)  # open | done | abandoned
-    winner: Optional[str] = Field(default=None)
+    winner: str | None = Field(default=None)
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
-    finished_at: Optional[datetime] = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    finished_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
 
 
 class ContestRoll(SQLModel, table=True):
@@ -156,12 +153,12 @@ class ContestRoll(SQLModel, table=True):
     __tablename__ = "contest_rolls"
     __table_args__ = (UniqueConstraint("contest_id", "exchange", "side", name="uq_contest_rolls_exchange_side"),)
 
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     contest_id: int = Field(foreign_key="contests.id", index=True)
     exchange: int
     side: str  # a | b
-    character_id: Optional[int] = Field(default=None)
-    roll_log_id: Optional[int] = Field(default=None)
+    character_id: int | None = Field(default=None)
+    roll_log_id: int | None = Field(default=None)
     pool_expr: str
     pool: int
     difficulty: int

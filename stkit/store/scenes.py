@@ -19,6 +19,7 @@ Again" (each failure of the same task raises the next try's difficulty by one).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
@@ -41,14 +42,14 @@ def task_key(task: str | None) -> str | None:
         return None
     key = " ".join(task.replace("-", " ").replace("_", " ").split()).casefold()
     if not key:
-        raise InvalidValue("--task needs a name, e.g. --task \"scale the wall\"")
+        raise InvalidValue('--task needs a name, e.g. --task "scale the wall"')
     return key
 
 
 # ---------------------------------------------------------------------------------------------- scenes
 
 
-def open_scene(session: Any, chronicle: str, *, lock: bool = False):  # noqa: ANN201
+def open_scene(session: Any, chronicle: str, *, lock: bool = False):
     """The open scene of ``chronicle`` or None. ``lock`` takes a row lock (PostgreSQL) for an update."""
     from sqlmodel import select
 
@@ -60,7 +61,7 @@ def open_scene(session: Any, chronicle: str, *, lock: bool = False):  # noqa: AN
     return session.exec(stmt).first()
 
 
-def require_open_scene(session: Any, chronicle: str, *, lock: bool = False):  # noqa: ANN201
+def require_open_scene(session: Any, chronicle: str, *, lock: bool = False):
     """The open scene of ``chronicle``; NotFound when there is none."""
     scene = open_scene(session, chronicle, lock=lock)
     if scene is None:
@@ -68,7 +69,7 @@ def require_open_scene(session: Any, chronicle: str, *, lock: bool = False):  # 
     return scene
 
 
-def get_scene(session: Any, scene_id: int):  # noqa: ANN201
+def get_scene(session: Any, scene_id: int):
     """The scene with this id (any status); NotFound otherwise."""
     from stkit.store.scene_models import Scene
 
@@ -78,7 +79,7 @@ def get_scene(session: Any, scene_id: int):  # noqa: ANN201
     return scene
 
 
-def start_scene(session: Any, chronicle: str, name: str):  # noqa: ANN201
+def start_scene(session: Any, chronicle: str, name: str):
     """Open a new scene named ``name`` in ``chronicle`` at turn 1.
 
     Raises RuleRefusal while another scene of the chronicle is open (one at a time), InvalidValue for an
@@ -90,7 +91,7 @@ def start_scene(session: Any, chronicle: str, name: str):  # noqa: ANN201
 
     name = (name or "").strip()
     if not name:
-        raise InvalidValue("a scene needs a name, e.g. stkit scene start \"The embassy wall\"")
+        raise InvalidValue('a scene needs a name, e.g. stkit scene start "The embassy wall"')
     from stkit.store.text import MAX_NAME, check_text
 
     check_text(name, "scene name", limit=MAX_NAME)
@@ -112,7 +113,7 @@ def start_scene(session: Any, chronicle: str, name: str):  # noqa: ANN201
     return scene
 
 
-def next_turn(session: Any, chronicle: str):  # noqa: ANN201
+def next_turn(session: Any, chronicle: str):
     """Move the open scene of ``chronicle`` to its next turn (Willpower may be spent again). NotFound when
     no scene is open."""
     from stkit.store.scene_models import SceneTurn
@@ -125,7 +126,7 @@ def next_turn(session: Any, chronicle: str):  # noqa: ANN201
     return scene
 
 
-def end_scene(session: Any, chronicle: str):  # noqa: ANN201
+def end_scene(session: Any, chronicle: str):
     """Close the open scene of ``chronicle``. Its tracked actions stay as they are (an extended action may
     go on in a later scene). NotFound when no scene is open."""
     from stkit.store.scene_models import utcnow
@@ -171,7 +172,9 @@ def scene_timeline(session: Any, scene: Any) -> dict:
         ):
             links[log_id] = f"extended {action_id}"
         for log_id, contest_id, side in session.exec(
-            select(ContestRoll.roll_log_id, ContestRoll.contest_id, ContestRoll.side).where(ContestRoll.roll_log_id.in_(ids))
+            select(ContestRoll.roll_log_id, ContestRoll.contest_id, ContestRoll.side).where(
+                ContestRoll.roll_log_id.in_(ids)
+            )
         ):
             links[log_id] = f"contest {contest_id} side {side.upper()}"
     by_turn: dict[int, list] = {}
@@ -192,7 +195,9 @@ def scene_timeline(session: Any, scene: Any) -> dict:
                 "willpower": bool(r.willpower),
             }
         )
-    actions = list(session.exec(select(TrackedAction).where(TrackedAction.scene_id == scene.id).order_by(TrackedAction.id)))
+    actions = list(
+        session.exec(select(TrackedAction).where(TrackedAction.scene_id == scene.id).order_by(TrackedAction.id))
+    )
     contests = list(session.exec(select(Contest).where(Contest.scene_id == scene.id).order_by(Contest.id)))
     return {
         "id": scene.id,
@@ -215,8 +220,16 @@ def scene_timeline(session: Any, scene: Any) -> dict:
             for a in actions
         ],
         "contests": [
-            {"id": c.id, "name": c.name, "tally_a": c.tally_a, "tally_b": c.tally_b, "target": c.target,
-             "mode": c.mode, "status": c.status, "winner": c.winner}
+            {
+                "id": c.id,
+                "name": c.name,
+                "tally_a": c.tally_a,
+                "tally_b": c.tally_b,
+                "target": c.target,
+                "mode": c.mode,
+                "status": c.status,
+                "winner": c.winner,
+            }
             for c in contests
         ],
     }
@@ -238,7 +251,7 @@ def _json_list(text: Any) -> list:
 # ------------------------------------------------------------------------------------------------ hooks
 
 
-def find_turn_context(session, character) -> TurnContext | None:  # noqa: ANN001
+def find_turn_context(session, character) -> TurnContext | None:
     """The open scene and current turn of the character's chronicle, or None when no scene is open.
     ``session``: a Session or a :class:`~stkit.store.gateway.Gateway`; ``character``: anything with
     ``id``, ``name`` and ``chronicle`` (ORM Character or CharacterRow)."""
@@ -250,14 +263,14 @@ def find_turn_context(session, character) -> TurnContext | None:  # noqa: ANN001
     return None if row is None else TurnContext(scene_id=row[0], turn=row[1])
 
 
-def _already_spent(character, ctx: TurnContext, more: str) -> RuleRefusal:  # noqa: ANN001
+def _already_spent(character, ctx: TurnContext, more: str) -> RuleRefusal:
     return RuleRefusal(
         f"{character.name} already spent Willpower in turn {ctx.turn} of this scene; Willpower buys a success "
         f"only once per turn{more}. Nothing was spent or rolled"
     )
 
 
-def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None:  # noqa: ANN001
+def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None:
     """Refuse (RuleRefusal) a second Willpower spend by ``character`` in the turn ``ctx``.
 
     Willpower buys an automatic success only once per turn (Chapter Five, "Automatic Successes"). Outside a
@@ -269,13 +282,15 @@ def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None
 
     spent = as_gateway(session).row(
         "SELECT id FROM willpower_spends WHERE scene_id = :scene_id AND turn = :turn AND character_id = :cid LIMIT 1",
-        scene_id=ctx.scene_id, turn=ctx.turn, cid=character.id,
+        scene_id=ctx.scene_id,
+        turn=ctx.turn,
+        cid=character.id,
     )
     if spent is not None:
         raise _already_spent(character, ctx, " (next turn: stkit scene turn)")
 
 
-def retry_count_for_task(session, character, task: str | None) -> int:  # noqa: ANN001
+def retry_count_for_task(session, character, task: str | None) -> int:
     """How many times ``character`` failed ``task`` since its last success: the try-again raise.
 
     Counts the character's logged rolls of the same task (names compared ignoring case, spacing and hyphens),
@@ -289,7 +304,10 @@ def retry_count_for_task(session, character, task: str | None) -> int:  # noqa: 
 
     gw = as_gateway(session)
     ctx = find_turn_context(gw, character)
-    sql, params = "SELECT task, outcome FROM roll_log WHERE character_id = :cid AND task IS NOT NULL", {"cid": character.id}
+    sql, params = (
+        "SELECT task, outcome FROM roll_log WHERE character_id = :cid AND task IS NOT NULL",
+        {"cid": character.id},
+    )
     if ctx:
         sql, params["scene_id"] = sql + " AND scene_id = :scene_id", ctx.scene_id
     else:
@@ -311,7 +329,7 @@ def _is_success(outcome: Any) -> bool:
     return str(getattr(outcome, "value", outcome)).lower() == "success"
 
 
-def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None, task: str | None) -> None:  # noqa: ANN001
+def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None, task: str | None) -> None:
     """Record what the scene must remember about a roll: a Willpower point spent in this turn.
 
     ``log_entry``: anything with ``id`` and ``willpower`` (a RollLog or stkit.store.rolls.LoggedRoll). The
@@ -320,7 +338,7 @@ def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None,
     """
     if ctx is None or not getattr(log_entry, "willpower", False):
         return
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from stkit.store.gateway import DuplicateRow, as_gateway
 
@@ -329,8 +347,11 @@ def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None,
         gw.insert(
             "INSERT INTO willpower_spends (scene_id, turn, character_id, roll_log_id, created_at) "
             "VALUES (:scene_id, :turn, :cid, :log_id, :now)",
-            scene_id=ctx.scene_id, turn=ctx.turn, cid=character.id, log_id=log_entry.id,
-            now=gw.timestamp(datetime.now(timezone.utc)),
+            scene_id=ctx.scene_id,
+            turn=ctx.turn,
+            cid=character.id,
+            log_id=log_entry.id,
+            now=gw.timestamp(datetime.now(UTC)),
         )
     except DuplicateRow:
         raise _already_spent(character, ctx, "") from None

@@ -16,11 +16,16 @@ from dataclasses import dataclass, field
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES, lookup_form
-from stkit.store.text import MAX_NAME, MAX_NOTES, MAX_SHORT_TEXT, check_text
+from stkit.store.text import MAX_NAME, MAX_NOTES, check_text
 
 #: The seven health levels, shallowest first, with their dice penalty (None: cannot act).
 HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
-    ("Bruised", 0), ("Hurt", -1), ("Injured", -1), ("Wounded", -2), ("Mauled", -2), ("Crippled", -5),
+    ("Bruised", 0),
+    ("Hurt", -1),
+    ("Injured", -1),
+    ("Wounded", -2),
+    ("Mauled", -2),
+    ("Crippled", -5),
     ("Incapacitated", None),
 )
 DEFAULT_ATTRIBUTE = 1
@@ -69,24 +74,37 @@ class DamageTaken:
         """Plain sentences for what did not simply fill empty levels, and for being Incapacitated."""
         out = []
         for lighter, count in self.upgraded.items():
-            out.append(f"{_levels(count)} of {lighter} damage became {self.kind}: all seven health levels were "
-                       f"filled, and worse damage replaces lighter damage")
-        holding = {"aggravated": "aggravated damage", "lethal": "lethal or aggravated damage",
-                   "bashing": "damage"}[self.kind]
+            out.append(
+                f"{_levels(count)} of {lighter} damage became {self.kind}: all seven health levels were "
+                f"filled, and worse damage replaces lighter damage"
+            )
+        holding = {"aggravated": "aggravated damage", "lethal": "lethal or aggravated damage", "bashing": "damage"}[
+            self.kind
+        ]
         if self.lost and self.taken:  # only a full track (so Incapacitated) turns damage away
-            out.append(f"{self.taken} of {_levels(self.requested)} of {self.kind} damage taken: {name} is "
-                       f"Incapacitated; {self.lost} more had nowhere to go (all seven health levels now hold "
-                       f"{holding})")
+            out.append(
+                f"{self.taken} of {_levels(self.requested)} of {self.kind} damage taken: {name} is "
+                f"Incapacitated; {self.lost} more had nowhere to go (all seven health levels now hold "
+                f"{holding})"
+            )
         elif self.lost:
-            out.append(f"the {_levels(self.requested)} of {self.kind} damage had nowhere to go: all seven "
-                       f"health levels already held {holding}; {name} is Incapacitated")
+            out.append(
+                f"the {_levels(self.requested)} of {self.kind} damage had nowhere to go: all seven "
+                f"health levels already held {holding}; {name} is Incapacitated"
+            )
         elif self.incapacitated:
             out.append(f"{name} {'is still' if self.was_incapacitated else 'is now'} Incapacitated")
         return out
 
     def to_dict(self) -> dict:
-        return {"requested": self.requested, "kind": self.kind, "taken": self.taken, "marked": self.marked,
-                "upgraded": dict(self.upgraded), "lost": self.lost}
+        return {
+            "requested": self.requested,
+            "kind": self.kind,
+            "taken": self.taken,
+            "marked": self.marked,
+            "upgraded": dict(self.upgraded),
+            "lost": self.lost,
+        }
 
 
 @dataclass
@@ -171,8 +189,9 @@ class Sheet:
         return self.xp_total - self.xp_spent
 
     # ----- editing -----------------------------------------------------------------------------------------
-    def set_trait(self, text: str, value: str | int, *, custom: bool = False,
-                  fill_points: bool = False) -> tuple[T.TraitRef, object, list[str]]:
+    def set_trait(
+        self, text: str, value: str | int, *, custom: bool = False, fill_points: bool = False
+    ) -> tuple[T.TraitRef, object, list[str]]:
         """Set a trait from text (see :func:`stkit.store.traits.resolve_settable`). Returns (trait, new value,
         warnings). Ratings are checked against their range; a value of 0 removes Abilities, Backgrounds and
         entries. ``custom=True`` makes an unknown name a custom Ability. Raises InvalidValue.
@@ -224,8 +243,11 @@ class Sheet:
         if ref.kind == "attribute":
             self.attributes[ref.name] = n
         elif ref.kind in ("ability", "custom_ability", "background"):
-            table = {"ability": self.abilities, "custom_ability": self.custom_abilities,
-                     "background": self.backgrounds}[ref.kind]
+            table = {
+                "ability": self.abilities,
+                "custom_ability": self.custom_abilities,
+                "background": self.backgrounds,
+            }[ref.kind]
             if n:
                 table[ref.name] = n
             else:
@@ -259,8 +281,9 @@ class Sheet:
         points: list[tuple[str, str | int]] = []
         for text, value in items:
             try:
-                kind = T.resolve_settable(text, custom_abilities=tuple(self.custom_abilities),
-                                          backgrounds=tuple(self.backgrounds)).kind
+                kind = T.resolve_settable(
+                    text, custom_abilities=tuple(self.custom_abilities), backgrounds=tuple(self.backgrounds)
+                ).kind
             except InvalidValue:
                 kind = None  # set_trait raises it again (or makes a custom Ability), in order
             (points if kind == "power_points" else ratings).append((text, value))
@@ -295,8 +318,10 @@ class Sheet:
             warnings.append(f"{name} points stop at the rating {track.permanent}")
             target = track.permanent
         if name == "Rage" and target > MAX_RAGE_POINTS:
-            raise InvalidValue(f"{self.name} has {track.temporary} Rage points; regaining {n} would make {target}, "
-                               f"outside the allowed range 0 to {MAX_RAGE_POINTS}")
+            raise InvalidValue(
+                f"{self.name} has {track.temporary} Rage points; regaining {n} would make {target}, "
+                f"outside the allowed range 0 to {MAX_RAGE_POINTS}"
+            )
         if name == "Rage" and target > track.permanent:
             warnings.append(f"Rage points {target} exceed the Rage rating {track.permanent}")
         track.temporary = max(track.temporary, target)
@@ -375,17 +400,29 @@ class Sheet:
     def to_dict(self, *, player_view: bool = False) -> dict:
         """The character-file shape (see docs/characters.md); ``player_view`` leaves Storyteller notes out."""
         data: dict = {
-            "name": self.name, "chronicle": self.chronicle, "player": self.player, "concept": self.concept,
-            "nature": self.nature, "demeanor": self.demeanor, "breed": self.breed, "auspice": self.auspice,
-            "tribe": self.tribe, "pack": self.pack, "rank": self.rank, "form": self.form,
+            "name": self.name,
+            "chronicle": self.chronicle,
+            "player": self.player,
+            "concept": self.concept,
+            "nature": self.nature,
+            "demeanor": self.demeanor,
+            "breed": self.breed,
+            "auspice": self.auspice,
+            "tribe": self.tribe,
+            "pack": self.pack,
+            "rank": self.rank,
+            "form": self.form,
             "attributes": dict(self.attributes),
             "abilities": {a: self.abilities[a] for a in T.ABILITIES if a in self.abilities},
             "custom_abilities": dict(self.custom_abilities),
             "backgrounds": dict(self.backgrounds),
-            "gifts": [dict(g) for g in self.gifts], "rites": [dict(r) for r in self.rites],
-            "merits": [dict(m) for m in self.merits], "flaws": [dict(f) for f in self.flaws],
+            "gifts": [dict(g) for g in self.gifts],
+            "rites": [dict(r) for r in self.rites],
+            "merits": [dict(m) for m in self.merits],
+            "flaws": [dict(f) for f in self.flaws],
             "renown": {r: t.to_dict() for r, t in self.renown.items()},
-            "rage": self.powers["Rage"].to_dict(), "gnosis": self.powers["Gnosis"].to_dict(),
+            "rage": self.powers["Rage"].to_dict(),
+            "gnosis": self.powers["Gnosis"].to_dict(),
             "willpower": self.powers["Willpower"].to_dict(),
             "health": dict(self.health),
             "experience": {"total": self.xp_total, "spent": self.xp_spent, "log": [dict(e) for e in self.xp_log]},
@@ -407,9 +444,34 @@ class Sheet:
 
 
 _TOP_FIELDS = {
-    "name", "chronicle", "player", "concept", "nature", "demeanor", "breed", "auspice", "tribe", "pack", "rank",
-    "form", "attributes", "abilities", "custom_abilities", "backgrounds", "gifts", "rites", "merits", "flaws",
-    "renown", "rage", "gnosis", "willpower", "health", "experience", "notes", "storyteller_notes",
+    "name",
+    "chronicle",
+    "player",
+    "concept",
+    "nature",
+    "demeanor",
+    "breed",
+    "auspice",
+    "tribe",
+    "pack",
+    "rank",
+    "form",
+    "attributes",
+    "abilities",
+    "custom_abilities",
+    "backgrounds",
+    "gifts",
+    "rites",
+    "merits",
+    "flaws",
+    "renown",
+    "rage",
+    "gnosis",
+    "willpower",
+    "health",
+    "experience",
+    "notes",
+    "storyteller_notes",
 }
 
 
@@ -430,7 +492,7 @@ class _SheetReader:
             return self._raise(where, f"{value} is outside the allowed range {lo} to {hi}")
         return value
 
-    def _raise(self, where: str, message: str):  # noqa: ANN202
+    def _raise(self, where: str, message: str):
         raise self.fail(where, message)
 
     def mapping(self, value: object, where: str) -> dict:
@@ -453,7 +515,9 @@ class _SheetReader:
         unknown = [k for k in data if k not in _TOP_FIELDS]
         if unknown:
             k = str(unknown[0])
-            raise self.fail(k, f"unknown field{T.did_you_mean(k, sorted(_TOP_FIELDS))}; allowed: {', '.join(sorted(_TOP_FIELDS))}")
+            raise self.fail(
+                k, f"unknown field{T.did_you_mean(k, sorted(_TOP_FIELDS))}; allowed: {', '.join(sorted(_TOP_FIELDS))}"
+            )
         name = self.text(data.get("name"), "name").strip()
         if not name:
             raise self.fail("name", "a character needs a name")
@@ -492,8 +556,12 @@ class _SheetReader:
                     raise self.fail(f"{section}.{k}", "is a standard Ability: put it under abilities")
                 if n:
                     table[str(k).strip()] = n
-        for section, key, lo, hi in (("gifts", "level", 1, 6), ("rites", "level", 1, 6), ("merits", "points", 0, 7),
-                                     ("flaws", "points", 0, 7)):
+        for section, key, lo, hi in (
+            ("gifts", "level", 1, 6),
+            ("rites", "level", 1, 6),
+            ("merits", "points", 0, 7),
+            ("flaws", "points", 0, 7),
+        ):
             entries = data.get(section) or []
             if not isinstance(entries, list):
                 raise self.fail(section, "expected a list of entries with name and " + key)
@@ -512,12 +580,13 @@ class _SheetReader:
         for k, v in self.mapping(data.get("renown"), "renown").items():
             r = T.lookup_renown(str(k))
             if r is None:
-                raise self.fail(f"renown.{k}", f"unknown Renown{T.did_you_mean(str(k), T.RENOWN)}; allowed: Glory, Honor, Wisdom")
+                raise self.fail(
+                    f"renown.{k}", f"unknown Renown{T.did_you_mean(str(k), T.RENOWN)}; allowed: Glory, Honor, Wisdom"
+                )
             s.renown[r] = self.track(v, f"renown.{k}", allow_over=True)
         for p in T.POWERS:
             if p.lower() in data:
-                s.powers[p] = self.track(data[p.lower()], p.lower(), allow_over=p == "Rage",
-                                         default=DEFAULT_POWERS[p])
+                s.powers[p] = self.track(data[p.lower()], p.lower(), allow_over=p == "Rage", default=DEFAULT_POWERS[p])
         health = self.mapping(data.get("health"), "health")
         for k, v in health.items():
             d = str(k).strip().lower()
@@ -544,13 +613,17 @@ class _SheetReader:
                 try:
                     _dt.datetime.fromisoformat(at.strip())
                 except ValueError:
-                    raise self.fail(f"{where}.at", f"{at!r} is not a date; write e.g. 2024-05-01 or "
-                                                   f"2024-05-01T20:30:00+00:00") from None
-            s.xp_log.append({
-                "at": at, "kind": e["kind"],
-                "amount": self.rating(e.get("amount"), f"{where}.amount", 1, 1_000_000),
-                "reason": self.text(e.get("reason"), f"{where}.reason"),
-            })
+                    raise self.fail(
+                        f"{where}.at", f"{at!r} is not a date; write e.g. 2024-05-01 or 2024-05-01T20:30:00+00:00"
+                    ) from None
+            s.xp_log.append(
+                {
+                    "at": at,
+                    "kind": e["kind"],
+                    "amount": self.rating(e.get("amount"), f"{where}.amount", 1, 1_000_000),
+                    "reason": self.text(e.get("reason"), f"{where}.reason"),
+                }
+            )
         if self.strict:
             try:
                 check_sheet_text(s)
@@ -616,7 +689,9 @@ def _worse(a: str, b: str) -> bool:
 def _power_name(text: str) -> str:
     p = T.lookup_power(text)
     if p is None:
-        raise InvalidValue(f"{text!r} has no points to spend{T.did_you_mean(text, T.POWERS)}; allowed: rage, gnosis, willpower")
+        raise InvalidValue(
+            f"{text!r} has no points to spend{T.did_you_mean(text, T.POWERS)}; allowed: rage, gnosis, willpower"
+        )
     return p
 
 
@@ -640,7 +715,7 @@ def _int(value: str | int, ref: T.TraitRef) -> int:
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
 
 
-__all__ = ["HEALTH_LEVELS", "FORM_NAMES", "DamageTaken", "Sheet", "Track", "damage_type"]
+__all__ = ["FORM_NAMES", "HEALTH_LEVELS", "DamageTaken", "Sheet", "Track", "damage_type"]

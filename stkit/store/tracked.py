@@ -146,7 +146,7 @@ def participant(session: Any, name_or_pool: str | None, expression: str | None, 
         return Participant(None, expression.strip())
     char = _character(session, text, chronicle)
     if not expression or not expression.strip():
-        raise InvalidValue(f"{char.name} rolls from the sheet: give the pool, e.g. --pool \"Stamina + Stealth\"")
+        raise InvalidValue(f'{char.name} rolls from the sheet: give the pool, e.g. --pool "Stamina + Stealth"')
     return Participant(char, expression.strip())
 
 
@@ -175,7 +175,9 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
     if _NUMBER.match(t):
         return validate_difficulty(int(t)), None
     if opponent.character is None:
-        raise InvalidValue(f"difficulty {t!r} names Traits but the other side is a plain dice pool; give a number 2 to 10")
+        raise InvalidValue(
+            f"difficulty {t!r} names Traits but the other side is a plain dice pool; give a number 2 to 10"
+        )
     from stkit.store import traits as T
     from stkit.store.forms import apply_form
     from stkit.store.pools import resolve_pool_trait
@@ -231,25 +233,43 @@ def roll_for(
         from stkit.store.rolls import roll_from_sheet
 
         out = roll_from_sheet(
-            session, who.character.name, who.expression, difficulty=difficulty, chronicle=who.character.chronicle,
-            willpower=willpower, rules=rules, rng=rng, faces=faces, kind=kind,
+            session,
+            who.character.name,
+            who.expression,
+            difficulty=difficulty,
+            chronicle=who.character.chronicle,
+            willpower=willpower,
+            rules=rules,
+            rng=rng,
+            faces=faces,
+            kind=kind,
         )
-        return ParticipantRoll(out.roll, session.get(RollLog, out.log_id),
-                               out.pool.text if out.pool else f"{out.roll.pool} dice", who)
+        return ParticipantRoll(
+            out.roll, session.get(RollLog, out.log_id), out.pool.text if out.pool else f"{out.roll.pool} dice", who
+        )
     from stkit.store.gateway import as_gateway
     from stkit.store.rolls import write_log
 
     pool = _numeric_pool(who.expression)
     if willpower:
         raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
-    roll = count_dice(pool, difficulty, faces, rules=rules) if faces is not None else roll_pool(
-        pool, difficulty, rng=rng, rules=rules
+    roll = (
+        count_dice(pool, difficulty, faces, rules=rules)
+        if faces is not None
+        else roll_pool(pool, difficulty, rng=rng, rules=rules)
     )
     scene = open_scene(session, chronicle)
     entry = write_log(
-        as_gateway(session), chronicle=chronicle, character_id=None, character_name="", expression=who.expression,
-        result=roll, detail={"breakdown": f"{pool} dice"}, scene_id=scene.id if scene else None,
-        turn=scene.turn if scene else None, kind=kind,
+        as_gateway(session),
+        chronicle=chronicle,
+        character_id=None,
+        character_name="",
+        expression=who.expression,
+        result=roll,
+        detail={"breakdown": f"{pool} dice"},
+        scene_id=scene.id if scene else None,
+        turn=scene.turn if scene else None,
+        kind=kind,
     )
     return ParticipantRoll(roll, session.get(RollLog, entry.id), f"{pool} dice", who)
 
@@ -280,8 +300,9 @@ def get_action(session: Any, action_id: int, *, lock: bool = False) -> Any:
     """The tracked extended action ``action_id``; NotFound otherwise. ``lock``: row lock for an update."""
     from stkit.store.scene_models import TrackedAction
 
-    return _get_locked(session, TrackedAction, action_id, lock,
-                       f"no extended action with id {action_id}; see: stkit extended list")
+    return _get_locked(
+        session, TrackedAction, action_id, lock, f"no extended action with id {action_id}; see: stkit extended list"
+    )
 
 
 def start_extended(
@@ -309,7 +330,7 @@ def start_extended(
 
     name = (name or "").strip()
     if not name:
-        raise InvalidValue("an extended action needs a name, e.g. \"Stay hidden\"")
+        raise InvalidValue('an extended action needs a name, e.g. "Stay hidden"')
     check_text(name, "extended action name", limit=MAX_NAME)
     check_target(target)
     validate_difficulty(difficulty)
@@ -320,10 +341,21 @@ def start_extended(
     chron = who.character.chronicle if who.character is not None else default_chronicle(chronicle)
     scene = open_scene(session, chron)
     action = TrackedAction(
-        chronicle=chron, scene_id=scene.id if scene else None, name=name, character_id=who.character_id,
-        pool_expr=who.expression, difficulty=difficulty, target=target, interval_seconds=seconds,
-        interval_text=interval.strip() if interval else None, botch_ends=botch_ends, botch_spoils=botch_spoils,
-        tally=0, rolls=0, botches=0, status="open",
+        chronicle=chron,
+        scene_id=scene.id if scene else None,
+        name=name,
+        character_id=who.character_id,
+        pool_expr=who.expression,
+        difficulty=difficulty,
+        target=target,
+        interval_seconds=seconds,
+        interval_text=interval.strip() if interval else None,
+        botch_ends=botch_ends,
+        botch_spoils=botch_spoils,
+        tally=0,
+        rolls=0,
+        botches=0,
+        status="open",
     )
     session.add(action)
     session.flush()
@@ -376,19 +408,39 @@ def roll_extended(
     else:
         who = participant(session, None, pool or action.pool_expr, action.chronicle)
     made = roll_for(
-        session, who, action.difficulty, chronicle=action.chronicle, faces=_faces(faces), willpower=willpower,
-        rng=rng, rules=rules, kind="extended",
+        session,
+        who,
+        action.difficulty,
+        chronicle=action.chronicle,
+        faces=_faces(faces),
+        willpower=willpower,
+        rng=rng,
+        rules=rules,
+        kind="extended",
     )
     before = ExtendedTally(
-        target=action.target, tally=action.tally, rolls=action.rolls, botches=action.botches,
-        botch_ends=action.botch_ends, status=action.status,
+        target=action.target,
+        tally=action.tally,
+        rolls=action.rolls,
+        botches=action.botches,
+        botch_ends=action.botch_ends,
+        status=action.status,
     )
     after = advance_extended_roll(before, made.roll.result, made.roll.botch, botch_spoils=action.botch_spoils)
     record = TrackedRoll(
-        action_id=action.id, seq=after.rolls, character_id=who.character_id, roll_log_id=made.log.id,
-        scene_id=made.log.scene_id, turn=made.log.turn, pool=made.roll.pool, difficulty=made.roll.difficulty,
-        dice=json.dumps(list(made.roll.dice)), result=made.roll.result, outcome=made.roll.outcome.value,
-        willpower=made.roll.willpower, tally_after=after.tally,
+        action_id=action.id,
+        seq=after.rolls,
+        character_id=who.character_id,
+        roll_log_id=made.log.id,
+        scene_id=made.log.scene_id,
+        turn=made.log.turn,
+        pool=made.roll.pool,
+        difficulty=made.roll.difficulty,
+        dice=json.dumps(list(made.roll.dice)),
+        result=made.roll.result,
+        outcome=made.roll.outcome.value,
+        willpower=made.roll.willpower,
+        tally_after=after.tally,
     )
     session.add(record)
     action.tally, action.rolls, action.botches, action.status = after.tally, after.rolls, after.botches, after.status
@@ -461,8 +513,16 @@ def _names(session: Any, ids: set) -> dict:
 ODDS_HORIZONS = (1, 2, 4, 8)
 
 
-def finish_odds(pool: int, difficulty: int, target: int, tally: int, *, botch_ends: bool, botch_spoils: bool,
-                horizons: tuple[int, ...] = ODDS_HORIZONS) -> dict:
+def finish_odds(
+    pool: int,
+    difficulty: int,
+    target: int,
+    tally: int,
+    *,
+    botch_ends: bool,
+    botch_spoils: bool,
+    horizons: tuple[int, ...] = ODDS_HORIZONS,
+) -> dict:
     """Exact chances to finish within the next k rolls (k in ``horizons``), from the odds engine
     (``stkit.dice.odds.p_extended``): ``{"within": {"1": {"exact": "p/q", "probability": float}, ...},
     "mean_rolls": float | None}``, or ``{"unavailable": reason}`` when it cannot answer (no odds engine, a
@@ -485,7 +545,7 @@ def finish_odds(pool: int, difficulty: int, target: int, tally: int, *, botch_en
         return {"within": out, "mean_rolls": float(mean) if mean is not None else None}
     except StkitError as exc:
         return {"unavailable": str(exc)}
-    except Exception as exc:  # noqa: BLE001 - a half-written odds engine must not break the status
+    except Exception as exc:
         return {"unavailable": f"the odds engine failed: {type(exc).__name__}"}
 
 
@@ -537,17 +597,24 @@ def extended_status(session: Any, action: Any, *, odds: bool = True) -> dict:
     }
     data["character_deleted"] = action.character_id is not None and action.character_id not in names
     if data["character_deleted"]:
-        data["odds_note"] = ("the character who rolls this was deleted; roll on with --char NAME --pool ..., "
-                             "or abandon it")
+        data["odds_note"] = (
+            "the character who rolls this was deleted; roll on with --char NAME --pool ..., or abandon it"
+        )
     elif odds and action.status == "open":
         try:
             pool, _ = check_pool(session, _default_participant(session, action))
-        except Exception:  # noqa: BLE001 - a sheet that changed must not hide the status
+        except Exception:
             pool = None
         if pool:
             data["odds_pool"] = pool
-            found = finish_odds(pool, action.difficulty, action.target, action.tally,
-                                botch_ends=action.botch_ends, botch_spoils=action.botch_spoils)
+            found = finish_odds(
+                pool,
+                action.difficulty,
+                action.target,
+                action.tally,
+                botch_ends=action.botch_ends,
+                botch_spoils=action.botch_spoils,
+            )
             data["odds"] = found if "within" in found else None
             data["odds_note"] = found.get("unavailable")
     return data
@@ -570,7 +637,9 @@ def replay_check(session: Any, action: Any) -> tuple[int, int]:
 
     rolls = extended_rolls(session, action.id)
     state = replay_extended(
-        action.target, [(r.result, r.outcome == "botch") for r in rolls], botch_ends=action.botch_ends,
+        action.target,
+        [(r.result, r.outcome == "botch") for r in rolls],
+        botch_ends=action.botch_ends,
         botch_spoils=action.botch_spoils,
     )
     return action.tally, state.tally
@@ -613,7 +682,7 @@ def start_contest(
 
     name = (name or "").strip()
     if not name:
-        raise InvalidValue("a contest needs a name, e.g. \"Debate at the moot\"")
+        raise InvalidValue('a contest needs a name, e.g. "Debate at the moot"')
     check_text(name, "contest name", limit=MAX_NAME)
     check_target(target)
     ContestState(target=target, mode=mode)  # validates target and mode
@@ -626,8 +695,10 @@ def start_contest(
         chron = side_b.character.chronicle
     chron = default_chronicle(chron)
     if side_a.character_id is not None and side_a.character_id == side_b.character_id:
-        raise RuleRefusal(f"{side_a.character.name} is on both sides of the contest; side B needs another "
-                          f"character or a number of dice")
+        raise RuleRefusal(
+            f"{side_a.character.name} is on both sides of the contest; side B needs another "
+            f"character or a number of dice"
+        )
     for who in (side_a, side_b):
         _check_scene_chronicle(session, chronicle, who)
         if who.character is not None and who.character.chronicle != chron:
@@ -637,10 +708,22 @@ def start_contest(
     d_b, _ = opponent_difficulty(difficulty if difficulty_b is None else difficulty_b, side_a)
     scene = open_scene(session, chron)
     contest = Contest(
-        chronicle=chron, scene_id=scene.id if scene else None, name=name, mode=mode, target=target,
-        botch_wipes=botch_wipes, a_character_id=side_a.character_id, a_pool_expr=side_a.expression,
-        a_difficulty=d_a, b_character_id=side_b.character_id, b_pool_expr=side_b.expression,
-        b_difficulty=d_b, tally_a=0, tally_b=0, exchanges=0, status="open",
+        chronicle=chron,
+        scene_id=scene.id if scene else None,
+        name=name,
+        mode=mode,
+        target=target,
+        botch_wipes=botch_wipes,
+        a_character_id=side_a.character_id,
+        a_pool_expr=side_a.expression,
+        a_difficulty=d_a,
+        b_character_id=side_b.character_id,
+        b_pool_expr=side_b.expression,
+        b_difficulty=d_b,
+        tally_a=0,
+        tally_b=0,
+        exchanges=0,
+        status="open",
     )
     session.add(contest)
     session.flush()
@@ -667,9 +750,13 @@ def contest_rolls(session: Any, contest_id: int) -> list:
 
     from stkit.store.scene_models import ContestRoll
 
-    return list(session.exec(
-        select(ContestRoll).where(ContestRoll.contest_id == contest_id).order_by(ContestRoll.exchange, ContestRoll.side)
-    ))
+    return list(
+        session.exec(
+            select(ContestRoll)
+            .where(ContestRoll.contest_id == contest_id)
+            .order_by(ContestRoll.exchange, ContestRoll.side)
+        )
+    )
 
 
 def roll_contest(
@@ -712,7 +799,9 @@ def roll_contest(
     for s in sides:
         if s in pending:
             other = "b" if s == "a" else "a"
-            raise RuleRefusal(f"side {s.upper()} has already rolled exchange {exchange}; waiting for side {other.upper()}")
+            raise RuleRefusal(
+                f"side {s.upper()} has already rolled exchange {exchange}; waiting for side {other.upper()}"
+            )
     args = {
         "a": (pool_a, difficulty_a, faces_a, willpower_a, contest.a_difficulty),
         "b": (pool_b, difficulty_b, faces_b, willpower_b, contest.b_difficulty),
@@ -728,27 +817,49 @@ def roll_contest(
         if diff is not None:
             diff, how = opponent_difficulty(diff, _side(session, contest, "b" if s == "a" else "a", None))
         made = roll_for(
-            session, who, base_diff if diff is None else diff, chronicle=contest.chronicle, faces=_faces(faces),
-            willpower=wp, rng=rng, rules=rules, kind="contest",
+            session,
+            who,
+            base_diff if diff is None else diff,
+            chronicle=contest.chronicle,
+            faces=_faces(faces),
+            willpower=wp,
+            rng=rng,
+            rules=rules,
+            kind="contest",
         )
         rec = ContestRoll(
-            contest_id=contest.id, exchange=exchange, side=s, character_id=who.character_id, roll_log_id=made.log.id,
-            pool_expr=who.expression, pool=made.roll.pool, difficulty=made.roll.difficulty,
-            dice=json.dumps(list(made.roll.dice)), result=made.roll.result, outcome=made.roll.outcome.value,
+            contest_id=contest.id,
+            exchange=exchange,
+            side=s,
+            character_id=who.character_id,
+            roll_log_id=made.log.id,
+            pool_expr=who.expression,
+            pool=made.roll.pool,
+            difficulty=made.roll.difficulty,
+            dice=json.dumps(list(made.roll.dice)),
+            result=made.roll.result,
+            outcome=made.roll.outcome.value,
             willpower=made.roll.willpower,
         )
         session.add(rec)
         pending[s] = rec
         rolled[s] = {
-            "roll": made.roll.to_dict(), "explanation": made.explanation, "who": who.label,
-            "character": who.character.name if who.character is not None else None, "difficulty_from": how,
+            "roll": made.roll.to_dict(),
+            "explanation": made.explanation,
+            "who": who.label,
+            "character": who.character.name if who.character is not None else None,
+            "difficulty_from": how,
         }
     resolved = None
     if "a" in pending and "b" in pending:
         ra, rb = pending["a"], pending["b"]
         state = ContestState(
-            target=contest.target, mode=contest.mode, tally_a=contest.tally_a, tally_b=contest.tally_b,
-            exchanges=contest.exchanges, botch_wipes=contest.botch_wipes,
+            target=contest.target,
+            mode=contest.mode,
+            tally_a=contest.tally_a,
+            tally_b=contest.tally_b,
+            exchanges=contest.exchanges,
+            botch_wipes=contest.botch_wipes,
         )
         new, ex = advance_contest(state, ra.result, ra.outcome == "botch", rb.result, rb.outcome == "botch")
         contest.tally_a, contest.tally_b, contest.exchanges = new.tally_a, new.tally_b, new.exchanges
@@ -756,8 +867,14 @@ def roll_contest(
         if new.status != "open":
             contest.finished_at = utcnow()
         resolved = {
-            "exchange": exchange, "winner": ex.winner, "margin": ex.margin, "result_a": ex.result_a,
-            "result_b": ex.result_b, "botch_a": ex.botch_a, "botch_b": ex.botch_b, "wiped": list(ex.wiped),
+            "exchange": exchange,
+            "winner": ex.winner,
+            "margin": ex.margin,
+            "result_a": ex.result_a,
+            "result_b": ex.result_b,
+            "botch_a": ex.botch_a,
+            "botch_b": ex.botch_b,
+            "wiped": list(ex.wiped),
         }
     session.add(contest)
     session.flush()
@@ -789,8 +906,14 @@ def contest_status(session: Any, contest: Any) -> dict:
     exchanges: dict[int, dict] = {}
     for r in rolls:
         exchanges.setdefault(r.exchange, {"exchange": r.exchange})[r.side] = {
-            "pool_expr": r.pool_expr, "pool": r.pool, "difficulty": r.difficulty, "dice": json.loads(r.dice),
-            "result": r.result, "outcome": r.outcome, "willpower": r.willpower, "roll_id": r.roll_log_id,
+            "pool_expr": r.pool_expr,
+            "pool": r.pool,
+            "difficulty": r.difficulty,
+            "dice": json.loads(r.dice),
+            "result": r.result,
+            "outcome": r.outcome,
+            "willpower": r.willpower,
+            "roll_id": r.roll_log_id,
         }
     waiting = None
     if contest.status == "open":
@@ -805,10 +928,18 @@ def contest_status(session: Any, contest: Any) -> dict:
         "mode": contest.mode,
         "target": contest.target,
         "botch_wipes": contest.botch_wipes,
-        "a": {"character": names.get(contest.a_character_id), "pool": contest.a_pool_expr,
-              "difficulty": contest.a_difficulty, "tally": contest.tally_a},
-        "b": {"character": names.get(contest.b_character_id), "pool": contest.b_pool_expr,
-              "difficulty": contest.b_difficulty, "tally": contest.tally_b},
+        "a": {
+            "character": names.get(contest.a_character_id),
+            "pool": contest.a_pool_expr,
+            "difficulty": contest.a_difficulty,
+            "tally": contest.tally_a,
+        },
+        "b": {
+            "character": names.get(contest.b_character_id),
+            "pool": contest.b_pool_expr,
+            "difficulty": contest.b_difficulty,
+            "tally": contest.tally_b,
+        },
         "lead": contest.tally_a - contest.tally_b,
         "exchanges": contest.exchanges,
         "status": contest.status,
@@ -836,8 +967,13 @@ class SheetActionSlot:
 
     def to_dict(self) -> dict:
         return {
-            "expression": self.expression, "breakdown": self.breakdown, "declared_pool": self.declared_pool,
-            "penalty": self.penalty, "pool": self.pool, "possible": self.pool >= 1, "difficulty": self.difficulty,
+            "expression": self.expression,
+            "breakdown": self.breakdown,
+            "declared_pool": self.declared_pool,
+            "penalty": self.penalty,
+            "pool": self.pool,
+            "possible": self.pool >= 1,
+            "difficulty": self.difficulty,
             "roll": self.rolled.roll.to_dict() if self.rolled else None,
             "log_id": self.rolled.log_id if self.rolled else None,
             "scene_id": self.rolled.scene_id if self.rolled else None,
@@ -870,7 +1006,9 @@ def multi_from_sheet(
     from stkit.store.rolls import roll_from_sheet
 
     if len(difficulties) != len(expressions):
-        raise InvalidValue(f"{len(difficulties)} difficulties for {len(expressions)} actions; give one for all, or one each")
+        raise InvalidValue(
+            f"{len(difficulties)} difficulties for {len(expressions)} actions; give one for all, or one each"
+        )
     char = get_character(session, name, chronicle, for_update=True)
     sheet = char.to_sheet()
     built = [build_pool(sheet, e) for e in expressions]
@@ -885,8 +1023,14 @@ def multi_from_sheet(
         rolled = None
         if left >= 1:
             rolled = roll_from_sheet(
-                session, char.name, f"{expr.strip()} - {pen}", difficulty=d, chronicle=char.chronicle,
-                faces=next(it) if faces is not None else None, rng=rng, rules=rules,
+                session,
+                char.name,
+                f"{expr.strip()} - {pen}",
+                difficulty=d,
+                chronicle=char.chronicle,
+                faces=next(it) if faces is not None else None,
+                rng=rng,
+                rules=rules,
             )
         slots.append(SheetActionSlot(expr.strip(), b.text, b.dice, pen, left, d, rolled))
     return slots

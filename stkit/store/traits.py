@@ -15,29 +15,64 @@ from dataclasses import dataclass
 from stkit.errors import InvalidValue
 
 ATTRIBUTES: tuple[str, ...] = (
-    "Strength", "Dexterity", "Stamina",
-    "Charisma", "Manipulation", "Appearance",
-    "Perception", "Intelligence", "Wits",
+    "Strength",
+    "Dexterity",
+    "Stamina",
+    "Charisma",
+    "Manipulation",
+    "Appearance",
+    "Perception",
+    "Intelligence",
+    "Wits",
 )
 ATTRIBUTE_GROUPS: dict[str, tuple[str, ...]] = {
-    "Physical": ATTRIBUTES[0:3], "Social": ATTRIBUTES[3:6], "Mental": ATTRIBUTES[6:9],
+    "Physical": ATTRIBUTES[0:3],
+    "Social": ATTRIBUTES[3:6],
+    "Mental": ATTRIBUTES[6:9],
 }
 TALENTS: tuple[str, ...] = (
-    "Alertness", "Athletics", "Brawl", "Dodge", "Empathy", "Expression", "Intimidation", "Primal-Urge",
-    "Streetwise", "Subterfuge",
+    "Alertness",
+    "Athletics",
+    "Brawl",
+    "Dodge",
+    "Empathy",
+    "Expression",
+    "Intimidation",
+    "Primal-Urge",
+    "Streetwise",
+    "Subterfuge",
 )
 SKILLS: tuple[str, ...] = (
-    "Animal Ken", "Crafts", "Drive", "Etiquette", "Firearms", "Leadership", "Melee", "Performance", "Stealth",
+    "Animal Ken",
+    "Crafts",
+    "Drive",
+    "Etiquette",
+    "Firearms",
+    "Leadership",
+    "Melee",
+    "Performance",
+    "Stealth",
     "Survival",
 )
 KNOWLEDGES: tuple[str, ...] = (
-    "Computer", "Enigmas", "Investigation", "Law", "Linguistics", "Medicine", "Occult", "Politics", "Rituals",
+    "Computer",
+    "Enigmas",
+    "Investigation",
+    "Law",
+    "Linguistics",
+    "Medicine",
+    "Occult",
+    "Politics",
+    "Rituals",
     "Science",
 )
 #: Secondary abilities the rules chapter's examples name; any other ability goes in ``custom_abilities``.
 SECONDARY_ABILITIES: tuple[str, ...] = ("Acting", "Repair", "Security")
 ABILITY_GROUPS: dict[str, tuple[str, ...]] = {
-    "Talents": TALENTS, "Skills": SKILLS, "Knowledges": KNOWLEDGES, "Secondary": SECONDARY_ABILITIES,
+    "Talents": TALENTS,
+    "Skills": SKILLS,
+    "Knowledges": KNOWLEDGES,
+    "Secondary": SECONDARY_ABILITIES,
 }
 ABILITIES: tuple[str, ...] = TALENTS + SKILLS + KNOWLEDGES + SECONDARY_ABILITIES
 #: Traits rated 0-10 with a temporary pool of points beside the rating.
@@ -47,14 +82,30 @@ BREEDS: tuple[str, ...] = ("Homid", "Metis", "Lupus")
 AUSPICES: tuple[str, ...] = ("Ragabash", "Theurge", "Philodox", "Galliard", "Ahroun")
 #: Well-known Backgrounds, used only to suggest a spelling; any named Background is allowed.
 BACKGROUNDS: tuple[str, ...] = (
-    "Allies", "Ancestors", "Contacts", "Fate", "Fetish", "Kinfolk", "Mentor", "Pure Breed", "Resources", "Rites",
+    "Allies",
+    "Ancestors",
+    "Contacts",
+    "Fate",
+    "Fetish",
+    "Kinfolk",
+    "Mentor",
+    "Pure Breed",
+    "Resources",
+    "Rites",
     "Totem",
 )
 DAMAGE_TYPES: tuple[str, ...] = ("aggravated", "lethal", "bashing")  # worst first
 #: Free-text identity fields of a sheet: field -> label.
 IDENTITY_FIELDS: dict[str, str] = {
-    "player": "Player", "concept": "Concept", "nature": "Nature", "demeanor": "Demeanor", "breed": "Breed",
-    "auspice": "Auspice", "tribe": "Tribe", "pack": "Pack", "notes": "Notes",
+    "player": "Player",
+    "concept": "Concept",
+    "nature": "Nature",
+    "demeanor": "Demeanor",
+    "breed": "Breed",
+    "auspice": "Auspice",
+    "tribe": "Tribe",
+    "pack": "Pack",
+    "notes": "Notes",
     "storyteller_notes": "Storyteller notes",
 }
 MAX_DOTS = 5
@@ -155,13 +206,21 @@ def _lookup_choice(text: str, choices: tuple[str, ...], what: str) -> str:
 
 
 _PREFIXES = {
-    "background": "background", "bg": "background", "gift": "gift", "rite": "rite", "merit": "merit",
-    "flaw": "flaw", "ability": "custom_ability", "custom": "custom_ability",
+    "background": "background",
+    "bg": "background",
+    "gift": "gift",
+    "rite": "rite",
+    "merit": "merit",
+    "flaw": "flaw",
+    "ability": "custom_ability",
+    "custom": "custom_ability",
 }
 _TEMP_WORDS = ("temporary", "temp", "points", "point", "current")
 
 
-def resolve_settable(text: str, *, custom_abilities: tuple[str, ...] = (), backgrounds: tuple[str, ...] = ()) -> TraitRef:
+def resolve_settable(
+    text: str, *, custom_abilities: tuple[str, ...] = (), backgrounds: tuple[str, ...] = ()
+) -> TraitRef:
     """Resolve a name given to ``char set``: a trait, a prefixed entry (``background:Resources``,
     ``gift:Razor Claws``, ``rite:...``, ``merit:...``, ``flaw:...``, ``ability:Repair Bikes``), an identity
     field (player, concept, nature, demeanor, breed, auspice, tribe, pack, rank, notes, storyteller notes), or
@@ -216,8 +275,14 @@ def resolve_settable(text: str, *, custom_abilities: tuple[str, ...] = (), backg
     if key in ident:
         return TraitRef("identity", ident[key])
     choices = (
-        list(ATTRIBUTES) + list(ABILITIES) + list(custom_abilities) + list(backgrounds) + list(POWERS)
-        + list(RENOWN) + list(IDENTITY_FIELDS.values()) + ["Rank"]
+        list(ATTRIBUTES)
+        + list(ABILITIES)
+        + list(custom_abilities)
+        + list(backgrounds)
+        + list(POWERS)
+        + list(RENOWN)
+        + list(IDENTITY_FIELDS.values())
+        + ["Rank"]
     )
     raise InvalidValue(
         f"unknown trait {text!r}{did_you_mean(raw, choices)}; for a custom ability write ability:{raw}, "

@@ -13,29 +13,54 @@ import csv
 import io
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from stkit.errors import DataFileError, InvalidValue, NotFound
-from stkit.tcg.common import normalize_name, parse_yaml as _parse_yaml_text, read_text  # noqa: F401 (normalize_name is re-exported)
-
-
+from stkit.tcg.common import normalize_name, read_text
+from stkit.tcg.common import parse_yaml as _parse_yaml_text
 
 CARD_TYPES = (
-    "Tribe", "Garou", "Ally", "Enemy", "Victim", "Battlefield", "Gift", "Rite", "Equipment", "Past Life",
-    "Totem", "Event", "Moot", "Combat Event", "Combat Action",
+    "Tribe",
+    "Garou",
+    "Ally",
+    "Enemy",
+    "Victim",
+    "Battlefield",
+    "Gift",
+    "Rite",
+    "Equipment",
+    "Past Life",
+    "Totem",
+    "Event",
+    "Moot",
+    "Combat Event",
+    "Combat Action",
 )
-SEPT_TYPES = frozenset({"Ally", "Enemy", "Victim", "Battlefield", "Gift", "Rite", "Equipment", "Past Life",
-                        "Totem", "Event", "Moot"})
+SEPT_TYPES = frozenset(
+    {"Ally", "Enemy", "Victim", "Battlefield", "Gift", "Rite", "Equipment", "Past Life", "Totem", "Event", "Moot"}
+)
 COMBAT_TYPES = frozenset({"Combat Event", "Combat Action"})
 COMBAT_KINDS = ("attack", "defense", "flex", "counterattack")
 MOONS = ("new", "full")
 SPEEDS = ("fast", "slow")
 
 TRIBES = (
-    "Black Furies", "Bone Gnawers", "Children of Gaia", "Fianna", "Get of Fenris", "Glass Walkers",
-    "Red Talons", "Shadow Lords", "Silent Striders", "Silver Fangs", "Stargazers", "Uktena", "Wendigo",
+    "Black Furies",
+    "Bone Gnawers",
+    "Children of Gaia",
+    "Fianna",
+    "Get of Fenris",
+    "Glass Walkers",
+    "Red Talons",
+    "Shadow Lords",
+    "Silent Striders",
+    "Silver Fangs",
+    "Stargazers",
+    "Uktena",
+    "Wendigo",
     "Black Spiral Dancers",
 )
 # The keywords the three documents mention or imply, plus card types, tribes, breeds and auspices. stkit's
@@ -44,18 +69,88 @@ TRIBES = (
 KNOWN_KEYWORDS = frozenset(
     k.casefold()
     for k in (
-        *CARD_TYPES, *TRIBES, "Black Fury", "Bone Gnawer", "Silver Fang", "Stargazer", "Shadow Lord",
-        "Silent Strider", "Red Talon", "Glass Walker", "Black Spiral Dancer",
-        "Character", "Sept", "Combat", "Homid", "Lupus", "Metis", "Crinos", "Ragabash", "Theurge", "Philodox",
-        "Galliard", "Ahroun", "Gaia", "Wyrm", "Weaver", "Wyld", "Spirit", "Human", "Animal", "Fomori",
-        "Vampire", "Bastet", "Monster", "Kailindo", "Firearm", "Klaive", "Fast", "Slow", "Fast Striking",
-        "Unique", "Restricted", "Constrained", "Long", "Long Event", "Moot Event", "Minor Rite", "Umbra",
-        "Pre-Combat", "Mid-Combat", "Post-Combat", "In", "Out", "In/Out", "Cub", "Male", "Female", "Corrupt",
-        "Tribe Friendly", "Amnesiac", "Demophobic", "Hysterical", "Melancholic", "Manic-Depressive",
-        "Multiple-Persona", "Obsessive", "Paranoid", "Perfectionist", "Powermad", "Vengeful", "Alpha",
-        "Attack", "Defense", "Flex", "Counterattack", "New Moon", "Full Moon", "Weapon", "Pack",
+        *CARD_TYPES,
+        *TRIBES,
+        "Black Fury",
+        "Bone Gnawer",
+        "Silver Fang",
+        "Stargazer",
+        "Shadow Lord",
+        "Silent Strider",
+        "Red Talon",
+        "Glass Walker",
+        "Black Spiral Dancer",
+        "Character",
+        "Sept",
+        "Combat",
+        "Homid",
+        "Lupus",
+        "Metis",
+        "Crinos",
+        "Ragabash",
+        "Theurge",
+        "Philodox",
+        "Galliard",
+        "Ahroun",
+        "Gaia",
+        "Wyrm",
+        "Weaver",
+        "Wyld",
+        "Spirit",
+        "Human",
+        "Animal",
+        "Fomori",
+        "Vampire",
+        "Bastet",
+        "Monster",
+        "Kailindo",
+        "Firearm",
+        "Klaive",
+        "Fast",
+        "Slow",
+        "Fast Striking",
+        "Unique",
+        "Restricted",
+        "Constrained",
+        "Long",
+        "Long Event",
+        "Moot Event",
+        "Minor Rite",
+        "Umbra",
+        "Pre-Combat",
+        "Mid-Combat",
+        "Post-Combat",
+        "In",
+        "Out",
+        "In/Out",
+        "Cub",
+        "Male",
+        "Female",
+        "Corrupt",
+        "Tribe Friendly",
+        "Amnesiac",
+        "Demophobic",
+        "Hysterical",
+        "Melancholic",
+        "Manic-Depressive",
+        "Multiple-Persona",
+        "Obsessive",
+        "Paranoid",
+        "Perfectionist",
+        "Powermad",
+        "Vengeful",
+        "Alpha",
+        "Attack",
+        "Defense",
+        "Flex",
+        "Counterattack",
+        "New Moon",
+        "Full Moon",
+        "Weapon",
+        "Pack",
     )
 )
+
 
 class AmbiguousName(NotFound):
     """A name fits several cards or terms equally; ``candidates`` lists them."""
@@ -132,8 +227,19 @@ class Card:
 
 
 FIELD_NAMES = tuple(f.name for f in fields(Card))
-_INT_FIELDS = ("renown", "rage", "gnosis", "health", "frenzy", "insight", "sustained_rage", "gnosis_cost",
-               "rage_cost", "sept_draw", "tribe_fury")
+_INT_FIELDS = (
+    "renown",
+    "rage",
+    "gnosis",
+    "health",
+    "frenzy",
+    "insight",
+    "sustained_rage",
+    "gnosis_cost",
+    "rage_cost",
+    "sept_draw",
+    "tribe_fury",
+)
 _LIST_FIELDS = ("keywords", "requirements", "benefits", "tribe_friendly", "errata", "rulings")
 _BOOL_FIELDS = ("playtest", "alternate_shapeshifter", "kailindo", "auspice_tribe")
 _SIDE_KEYS = {"rage", "gnosis", "health", "renown", "text", "keywords"}
@@ -163,8 +269,10 @@ def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
         if not re.fullmatch(r"[+-]?\d+", s):
             raise CardError(f"field '{name}': {value!r} is not a whole number" + (" or X" if allow_x else ""))
         if len(s.lstrip("+-").lstrip("0")) > len(str(MAX_CARD_NUMBER)):
-            raise CardError(f"field '{name}': {s[:20]}{'...' if len(s) > 20 else ''} is above {MAX_CARD_NUMBER} "
-                            f"(allowed 0 to {MAX_CARD_NUMBER})")
+            raise CardError(
+                f"field '{name}': {s[:20]}{'...' if len(s) > 20 else ''} is above {MAX_CARD_NUMBER} "
+                f"(allowed 0 to {MAX_CARD_NUMBER})"
+            )
         value = int(s)
     if not isinstance(value, int):
         raise CardError(f"field '{name}': {value!r} is not a whole number")
@@ -236,12 +344,14 @@ def _options(value: Any, name: str) -> list[dict[str, Any]]:
     for i, opt in enumerate(value, 1):
         if not isinstance(opt, dict) or set(opt) - _OPTION_KEYS:
             raise CardError(f"field '{name}' option {i}: keys must be from {', '.join(sorted(_OPTION_KEYS))}")
-        out.append({
-            "option": None if opt.get("option") is None else str(opt["option"]),
-            "requirements": _list(opt.get("requirements"), f"{name}[{i}].requirements"),
-            "max_renown": _int(opt.get("max_renown"), f"{name}[{i}].max_renown"),
-            "cards": _int(opt.get("cards"), f"{name}[{i}].cards"),
-        })
+        out.append(
+            {
+                "option": None if opt.get("option") is None else str(opt["option"]),
+                "requirements": _list(opt.get("requirements"), f"{name}[{i}].requirements"),
+                "max_renown": _int(opt.get("max_renown"), f"{name}[{i}].max_renown"),
+                "cards": _int(opt.get("cards"), f"{name}[{i}].cards"),
+            }
+        )
     return out
 
 
@@ -254,7 +364,9 @@ def _refuse_control_characters(value: Any, name: str) -> None:
     if isinstance(value, str):
         found = _CONTROL_RE.search(value)
         if found:
-            raise CardError(f"field '{name or 'name'}': control character {found.group()!r} is not allowed in card text")
+            raise CardError(
+                f"field '{name or 'name'}': control character {found.group()!r} is not allowed in card text"
+            )
     elif isinstance(value, dict):
         for key, item in value.items():
             _refuse_control_characters(key, name)
@@ -311,14 +423,17 @@ def card_from_mapping(raw: dict[str, Any], known_keywords: frozenset[str] | None
     if known_keywords is not None:
         for k in kw["keywords"]:
             if k.casefold() not in known_keywords:
-                raise CardError(f"field 'keywords': unknown keyword {k!r} (declare it in a top-level "
-                                f"'keywords:' list if it is real)")
+                raise CardError(
+                    f"field 'keywords': unknown keyword {k!r} (declare it in a top-level "
+                    f"'keywords:' list if it is real)"
+                )
     if kw["kind"] and kw["type"] not in (None, "Combat Action"):
         raise CardError(f"field 'kind': {kw['kind']!r} is only for Combat Action cards, not {kw['type']}")
     return Card(**kw)
 
 
 # --- importers -----------------------------------------------------------------------------------------
+
 
 @dataclass
 class RowError:
@@ -355,12 +470,15 @@ def detect_format(path: Path, text: str) -> str:
         if "\t" in first:
             return "lackey"
         raise DataFileError(f"{path}: line 1: expected a tab-separated header row of field names")
-    raise DataFileError(f"{path}: unknown card-list format {ext or '(no extension)'}; use .yaml, .json, .csv or "
-                        f"a tab-separated .txt/.tsv")
+    raise DataFileError(
+        f"{path}: unknown card-list format {ext or '(no extension)'}; use .yaml, .json, .csv or "
+        f"a tab-separated .txt/.tsv"
+    )
 
 
-def _cards_from_items(path: Path, items: Any, extra_keywords: Iterable[str], where_fmt: Callable[[int], str],
-                      progress: Progress | None) -> list[Card]:
+def _cards_from_items(
+    path: Path, items: Any, extra_keywords: Iterable[str], where_fmt: Callable[[int], str], progress: Progress | None
+) -> list[Card]:
     if not isinstance(items, list):
         raise DataFileError(f"{path}: top level: expected a list of cards (or {{keywords: [...], cards: [...]}})")
     known = KNOWN_KEYWORDS | frozenset(k.casefold() for k in extra_keywords)
@@ -426,8 +544,9 @@ def _csv_rows(reader: csv.DictReader, path: Path) -> Iterable[dict[str, Any]]:
         except StopIteration:
             return
         except csv.Error as exc:
-            raise DataFileError(f"{path}: line {max(reader.line_num, 2)}: malformed CSV: {exc} "
-                                "(a double quote left open?)") from None
+            raise DataFileError(
+                f"{path}: line {max(reader.line_num, 2)}: malformed CSV: {exc} (a double quote left open?)"
+            ) from None
         yield row
 
 
@@ -448,8 +567,10 @@ def parse_csv(path: Path, text: str, progress: Progress | None = None) -> Parsed
     items = []
     for row in _csv_rows(reader, path):
         if any("\n" in v or "\r" in v for v in row.values() if isinstance(v, str)):
-            raise DataFileError(f"{path}: line {reader.line_num}: a value spans several lines (a double quote "
-                                'left open?); write "" for a quote inside a quoted value')
+            raise DataFileError(
+                f"{path}: line {reader.line_num}: a value spans several lines (a double quote "
+                'left open?); write "" for a quote inside a quoted value'
+            )
         item: dict[str, Any] = {k: v for k, v in row.items() if k is not None and v not in (None, "")}
         if None in row:
             raise DataFileError(f"{path}: line {reader.line_num}: more values than header columns")
@@ -466,24 +587,63 @@ def parse_csv(path: Path, text: str, progress: Progress | None = None) -> Parsed
 
 # LackeyCCG column names (folded) -> stkit field.
 _LACKEY_COLUMNS = {
-    "name": "name", "cardname": "name", "title": "name",
-    "set": "set", "expansion": "set", "edition": "set",
-    "type": "type", "cardtype": "type",
-    "subtype": "kind", "combattype": "kind", "kind": "kind",
-    "keywords": "keywords", "keyword": "keywords", "traits": "keywords",
-    "requirements": "requirements", "requires": "requirements", "requirement": "requirements",
-    "benefits": "benefits", "benefit": "benefits",
-    "renown": "renown", "rage": "rage", "gnosis": "gnosis", "health": "health",
-    "frenzy": "frenzy", "insight": "insight", "sustainedrage": "sustained_rage", "kailindo": "kailindo",
-    "pawprint": "paw_print", "paw": "paw_print", "gnosiscost": "gnosis_cost",
-    "damage": "damage", "block": "block", "ragecost": "rage_cost", "cost": "rage_cost",
-    "moon": "moon", "speed": "speed", "septdraw": "sept_draw", "tribefury": "tribe_fury", "fury": "tribe_fury",
-    "breed": "breed", "tribe": "tribe", "auspice": "auspice",
-    "text": "text", "cardtext": "text", "rulestext": "text", "errata": "errata", "playtest": "playtest",
+    "name": "name",
+    "cardname": "name",
+    "title": "name",
+    "set": "set",
+    "expansion": "set",
+    "edition": "set",
+    "type": "type",
+    "cardtype": "type",
+    "subtype": "kind",
+    "combattype": "kind",
+    "kind": "kind",
+    "keywords": "keywords",
+    "keyword": "keywords",
+    "traits": "keywords",
+    "requirements": "requirements",
+    "requires": "requirements",
+    "requirement": "requirements",
+    "benefits": "benefits",
+    "benefit": "benefits",
+    "renown": "renown",
+    "rage": "rage",
+    "gnosis": "gnosis",
+    "health": "health",
+    "frenzy": "frenzy",
+    "insight": "insight",
+    "sustainedrage": "sustained_rage",
+    "kailindo": "kailindo",
+    "pawprint": "paw_print",
+    "paw": "paw_print",
+    "gnosiscost": "gnosis_cost",
+    "damage": "damage",
+    "block": "block",
+    "ragecost": "rage_cost",
+    "cost": "rage_cost",
+    "moon": "moon",
+    "speed": "speed",
+    "septdraw": "sept_draw",
+    "tribefury": "tribe_fury",
+    "fury": "tribe_fury",
+    "breed": "breed",
+    "tribe": "tribe",
+    "auspice": "auspice",
+    "text": "text",
+    "cardtext": "text",
+    "rulestext": "text",
+    "errata": "errata",
+    "playtest": "playtest",
 }
 _LACKEY_IGNORED = {"imagefile", "image", "rarity", "artist", "number", "flavor", "flavortext", "id"}
-_TYPE_ALIASES = {"attack": "attack", "defense": "defense", "defence": "defense", "flex": "flex",
-                 "counterattack": "counterattack", "counter attack": "counterattack"}
+_TYPE_ALIASES = {
+    "attack": "attack",
+    "defense": "defense",
+    "defence": "defense",
+    "flex": "flex",
+    "counterattack": "counterattack",
+    "counter attack": "counterattack",
+}
 
 
 def _lackey_row_to_mapping(values: dict[str, str]) -> dict[str, Any]:
@@ -545,7 +705,7 @@ def parse_lackey(path: Path, text: str, progress: Progress | None = None) -> Par
             continue
         parts = line.split("\t")
         if len(parts) > len(columns):
-            if any(p.strip() for p in parts[len(columns):]):
+            if any(p.strip() for p in parts[len(columns) :]):
                 errors.append(RowError(n, f"{len(parts)} fields but the header has {len(columns)}"))
                 continue
             parts = parts[: len(columns)]

@@ -14,14 +14,23 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, StoreError
 from stkit.tcg.cards import (
-    CARD_TYPES, AmbiguousName, Card, ParsedFile, Progress, RowError, builtin_cards_path, load_builtin_cards,
-    normalize_name, parse_card_file,
+    CARD_TYPES,
+    AmbiguousName,
+    Card,
+    ParsedFile,
+    Progress,
+    RowError,
+    builtin_cards_path,
+    load_builtin_cards,
+    normalize_name,
+    parse_card_file,
 )
 
 SCHEMA_VERSION = "1"
@@ -50,8 +59,13 @@ class ImportReport:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
-        return {"file": self.path, "format": self.format, "imported": self.imported, "playtest": self.playtest,
-                "skipped": [{"line": e.line, "message": e.message} for e in self.skipped]}
+        return {
+            "file": self.path,
+            "format": self.format,
+            "imported": self.imported,
+            "playtest": self.playtest,
+            "skipped": [{"line": e.line, "message": e.message} for e in self.skipped],
+        }
 
 
 @dataclass
@@ -65,8 +79,15 @@ class CardMatch:
     def to_dict(self) -> dict[str, Any]:
         """Short JSON-ready mapping."""
         c = self.card
-        return {"name": c.name, "type": c.type, "set": c.set, "playtest": c.playtest, "match": self.match,
-                "score": round(self.score, 1), "keywords": c.keywords}
+        return {
+            "name": c.name,
+            "type": c.type,
+            "set": c.set,
+            "playtest": c.playtest,
+            "match": self.match,
+            "score": round(self.score, 1),
+            "keywords": c.keywords,
+        }
 
 
 _TIERS = {"exact": 0, "prefix": 1, "word": 2, "fuzzy": 3, "text": 4}
@@ -97,7 +118,7 @@ class CardDB:
         except OSError as exc:
             raise StoreError(f"card database {self.path}: {exc.strerror or exc}") from None
 
-    def __enter__(self) -> "CardDB":
+    def __enter__(self) -> CardDB:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -162,16 +183,28 @@ class CardDB:
                 self.conn.execute("DELETE FROM cards_fts WHERE rowid=?", (old[0],))
                 self.conn.execute(
                     "UPDATE cards SET norm=?, name=?, type=?, set_name=?, playtest=?, kw=?, origin=?, data=? WHERE id=?",
-                    (card.key, card.name, card.type, card.set, int(card.playtest), kw, origin, data, old[0]))
+                    (card.key, card.name, card.type, card.set, int(card.playtest), kw, origin, data, old[0]),
+                )
                 rowid = old[0]
             else:
                 cur = self.conn.execute(
                     "INSERT INTO cards (key, norm, name, type, set_name, playtest, kw, origin, data)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (key, card.key, card.name, card.type, card.set, int(card.playtest), kw, origin, data))
+                    (key, card.key, card.name, card.type, card.set, int(card.playtest), kw, origin, data),
+                )
                 rowid = cur.lastrowid
-            body = " ".join(filter(None, [card.text or "", " ".join(card.keywords), card.type or "",
-                                          " ".join(card.requirements), " ".join(card.errata)]))
+            body = " ".join(
+                filter(
+                    None,
+                    [
+                        card.text or "",
+                        " ".join(card.keywords),
+                        card.type or "",
+                        " ".join(card.requirements),
+                        " ".join(card.errata),
+                    ],
+                )
+            )
             self.conn.execute("INSERT INTO cards_fts (rowid, name, body) VALUES (?, ?, ?)", (rowid, card.name, body))
             n += 1
         return n
@@ -189,8 +222,9 @@ class CardDB:
         parsed: ParsedFile = parse_card_file(path, progress)
         if strict and parsed.errors:
             first = parsed.errors[0]
-            raise DataFileError(f"{path}: line {first.line}: {first.message} "
-                                f"({len(parsed.errors)} unreadable row(s); nothing imported)")
+            raise DataFileError(
+                f"{path}: line {first.line}: {first.message} ({len(parsed.errors)} unreadable row(s); nothing imported)"
+            )
         try:
             with self.conn:
                 n = self._write(parsed.cards, origin=str(Path(path).name), replace=True)
@@ -222,8 +256,14 @@ class CardDB:
             args += [f"%|{k}|%", k]
         return self.conn.execute(sql + " ORDER BY id", args).fetchall()
 
-    def search(self, query: str = "", type_: str | None = None, keyword: str | None = None,
-               playtest: bool = False, limit: int = 20) -> list[CardMatch]:
+    def search(
+        self,
+        query: str = "",
+        type_: str | None = None,
+        keyword: str | None = None,
+        playtest: bool = False,
+        limit: int = 20,
+    ) -> list[CardMatch]:
         """Cards matching ``query`` best first: exact normalized name, prefix, word, fuzzy, then text.
 
         Empty query lists every card passing the filters. ``playtest`` includes playtest cards (hidden by
@@ -256,7 +296,8 @@ class CardDB:
             try:
                 text_hits = self.conn.execute(
                     "SELECT rowid, bm25(cards_fts) FROM cards_fts WHERE cards_fts MATCH ? ORDER BY 2 LIMIT ?",
-                    (terms, limit * 4)).fetchall()
+                    (terms, limit * 4),
+                ).fetchall()
             except sqlite3.OperationalError:
                 text_hits = []
             for rid, score in text_hits:
@@ -310,8 +351,9 @@ class CardDB:
 
     def lookup(self, name: str) -> Card | None:
         """Exact normalized-name lookup (any printing, playtest included); None if absent."""
-        row = self.conn.execute("SELECT data FROM cards WHERE norm=? ORDER BY id DESC LIMIT 1",
-                                (normalize_name(name),)).fetchone()
+        row = self.conn.execute(
+            "SELECT data FROM cards WHERE norm=? ORDER BY id DESC LIMIT 1", (normalize_name(name),)
+        ).fetchone()
         return _card_from_json(row[0]) if row else None
 
     def suggestions(self, name: str, limit: int = 3) -> list[str]:

@@ -30,10 +30,17 @@ from stkit.tcg.cards import COMBAT_TYPES, SEPT_TYPES, TRIBES, Card, normalize_na
 RENOWN_LEVELS = (15, 20, 25)
 SECTIONS = ("tribe", "pack", "sept", "combat")
 _HEADERS = {
-    "tribe": "tribe", "tribe card": "tribe",
-    "pack": "pack", "starting pack": "pack", "garou": "pack", "characters": "pack", "starting garou": "pack",
-    "sept": "sept", "sept deck": "sept",
-    "combat": "combat", "combat deck": "combat",
+    "tribe": "tribe",
+    "tribe card": "tribe",
+    "pack": "pack",
+    "starting pack": "pack",
+    "garou": "pack",
+    "characters": "pack",
+    "starting garou": "pack",
+    "sept": "sept",
+    "sept deck": "sept",
+    "combat": "combat",
+    "combat deck": "combat",
 }
 _LINE_RE = re.compile(r"^(?:(\d+)\s*[xX]?\s+)?(.+?)\s*$")
 SEPT_MIN, SEPT_MAX_COPIES = 30, 3
@@ -111,7 +118,9 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
         if line.startswith("[") and line.endswith("]"):
             key = normalize_name(line[1:-1])
             if key not in _HEADERS:
-                raise DataFileError(f"{path}: line {n}: unknown section {line!r}; use Tribe, Pack, Sept deck, Combat deck")
+                raise DataFileError(
+                    f"{path}: line {n}: unknown section {line!r}; use Tribe, Pack, Sept deck, Combat deck"
+                )
             section = _HEADERS[key]
             continue
         head, sep, rest = line.partition(":")
@@ -124,13 +133,16 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
             section = _HEADERS[normalize_name(line)]
             continue
         if section is None:
-            raise DataFileError(f"{path}: line {n}: card line before any section header (Tribe:, Pack:, "
-                                f"Sept deck:, Combat deck:)")
+            raise DataFileError(
+                f"{path}: line {n}: card line before any section header (Tribe:, Pack:, Sept deck:, Combat deck:)"
+            )
         m = _LINE_RE.match(line)
         digits = (m.group(1) or "1").lstrip("0") or "0"
         if len(digits) > len(str(MAX_COPIES)):  # also spares int() a 5,000-digit string
-            raise DataFileError(f"{path}: line {n}: a count of {digits[:20]}{'...' if len(digits) > 20 else ''} "
-                                f"copies is absurd; allowed 1 to {MAX_COPIES}")
+            raise DataFileError(
+                f"{path}: line {n}: a count of {digits[:20]}{'...' if len(digits) > 20 else ''} "
+                f"copies is absurd; allowed 1 to {MAX_COPIES}"
+            )
         count = int(digits)
         if count < 1:
             raise DataFileError(f"{path}: line {n}: a count must be 1 or more, got {count}")
@@ -138,8 +150,10 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
             raise DataFileError(f"{path}: line {n}: a count of {count} copies is absurd; allowed 1 to {MAX_COPIES}")
         deck.lines.append(DeckLine(section, count, m.group(2), n))
         if len(deck.lines) > MAX_DECK_LINES:
-            raise DataFileError(f"{path}: line {n}: more than {MAX_DECK_LINES} card lines; a deck list is far "
-                                "shorter (is this the right file?)")
+            raise DataFileError(
+                f"{path}: line {n}: more than {MAX_DECK_LINES} card lines; a deck list is far "
+                "shorter (is this the right file?)"
+            )
     return deck
 
 
@@ -206,15 +220,18 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
     # Tribe card.
     tribes = resolved["tribe"]
     tribe_card: Card | None = None
-    n_tribe_lines = sum(c for _, c in tribes) + sum(
-        1 for ln in deck.section("tribe") if db.lookup(ln.name) is None)
+    n_tribe_lines = sum(c for _, c in tribes) + sum(1 for ln in deck.section("tribe") if db.lookup(ln.name) is None)
     if n_tribe_lines == 0:
         v.append(Violation("deck.tribe-card", "no Tribe card: add a 'Tribe: <name>' line"))
     elif n_tribe_lines > 1:
         v.append(Violation("deck.tribe-card", f"{n_tribe_lines} Tribe cards; a deck has exactly one"))
     for card, _ in tribes:
         if card.type != "Tribe":
-            v.append(Violation("deck.tribe-card", f"{card.name} is a {card.type or 'card of unknown type'}, not a Tribe card"))
+            v.append(
+                Violation(
+                    "deck.tribe-card", f"{card.name} is a {card.type or 'card of unknown type'}, not a Tribe card"
+                )
+            )
         elif tribe_card is None:
             tribe_card = card
 
@@ -224,7 +241,11 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
         v.append(Violation("deck.sept-deck", f"Sept deck has {sept_total} cards; it needs at least {SEPT_MIN}"))
     for card, count in resolved["sept"]:
         if count > SEPT_MAX_COPIES:
-            v.append(Violation("deck.sept-deck", f"{count} copies of {card.name} in the Sept deck; at most {SEPT_MAX_COPIES}"))
+            v.append(
+                Violation(
+                    "deck.sept-deck", f"{count} copies of {card.name} in the Sept deck; at most {SEPT_MAX_COPIES}"
+                )
+            )
         if card.type and card.type not in SEPT_TYPES:
             v.append(Violation("deck.sept-deck", f"{card.name} is a {card.type} card, not a Sept card"))
 
@@ -236,7 +257,11 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
     unknown_moon = []
     for card, count in resolved["combat"]:
         if count > COMBAT_MAX_COPIES:
-            v.append(Violation("deck.combat-deck", f"{count} copies of {card.name} in the Combat deck; at most {COMBAT_MAX_COPIES}"))
+            v.append(
+                Violation(
+                    "deck.combat-deck", f"{count} copies of {card.name} in the Combat deck; at most {COMBAT_MAX_COPIES}"
+                )
+            )
         if card.type and card.type not in COMBAT_TYPES:
             v.append(Violation("deck.combat-deck", f"{card.name} is a {card.type} card, not a Combat card"))
         if card.moon:
@@ -244,16 +269,32 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
         elif card.type == "Combat Action" or card.type is None:
             unknown_moon.append(card.name)
     if moons["new"] != moons["full"]:
-        v.append(Violation("deck.combat-deck", f"Combat deck has {moons['new']} new-moon and {moons['full']} "
-                                               f"full-moon cards; the numbers must be equal"))
+        v.append(
+            Violation(
+                "deck.combat-deck",
+                f"Combat deck has {moons['new']} new-moon and {moons['full']} "
+                f"full-moon cards; the numbers must be equal",
+            )
+        )
     if unknown_moon:
-        v.append(Violation("deck.combat-deck", f"moon not recorded for {', '.join(sorted(unknown_moon))}; "
-                                               f"cannot check the new/full moon balance"))
+        v.append(
+            Violation(
+                "deck.combat-deck",
+                f"moon not recorded for {', '.join(sorted(unknown_moon))}; cannot check the new/full moon balance",
+            )
+        )
 
     # Starting pack.
     _check_pack(resolved["pack"], tribe_card, renown_level, v, report.summary)
-    report.summary.update({"sept": sept_total, "combat": combat_total, "moons": moons,
-                           "renown_level": renown_level, "tribe": tribe_card.name if tribe_card else None})
+    report.summary.update(
+        {
+            "sept": sept_total,
+            "combat": combat_total,
+            "moons": moons,
+            "renown_level": renown_level,
+            "tribe": tribe_card.name if tribe_card else None,
+        }
+    )
     return report
 
 
@@ -262,8 +303,9 @@ def _unknown_total(deck: DeckList, section: str, db: Any) -> int:
     return sum(ln.count for ln in deck.section(section) if db.lookup(ln.name) is None)
 
 
-def _check_pack(pack: list[tuple[Card, int]], tribe_card: Card | None, level: int, v: list[Violation],
-                summary: dict[str, Any]) -> None:
+def _check_pack(
+    pack: list[tuple[Card, int]], tribe_card: Card | None, level: int, v: list[Violation], summary: dict[str, Any]
+) -> None:
     tribe_name = (tribe_card.tribe or tribe_card.name) if tribe_card else None
     cohorts = dict(tribe_card.cohorts) if tribe_card else {}
     total = 0
@@ -273,9 +315,15 @@ def _check_pack(pack: list[tuple[Card, int]], tribe_card: Card | None, level: in
     unknown_renown = []
     for card, count in pack:
         if count > 1:
-            v.append(Violation("deck.starting-pack", f"{count} copies of {card.name} in the pack; one copy of any Garou"))
+            v.append(
+                Violation("deck.starting-pack", f"{count} copies of {card.name} in the pack; one copy of any Garou")
+            )
         if card.type not in ("Garou", None) and not card.alternate_shapeshifter:
-            v.append(Violation("deck.starting-pack", f"{card.name} is a {card.type} card; the starting pack holds shapeshifters"))
+            v.append(
+                Violation(
+                    "deck.starting-pack", f"{card.name} is a {card.type} card; the starting pack holds shapeshifters"
+                )
+            )
             continue
         if card.renown is None:
             unknown_renown.append(card.name)
@@ -302,25 +350,45 @@ def _check_pack(pack: list[tuple[Card, int]], tribe_card: Card | None, level: in
             cost += next(extra for name, extra in cohorts.items() if _same(tribe, name))
             faction = tribe
         else:
-            v.append(Violation("deck.starting-pack",
-                               f"{card.name} ({tribe or 'no tribe recorded'}) is not of {tribe_name}, a cohort tribe, "
-                               f"Tribe Friendly for it, or an alternate shapeshifter"))
+            v.append(
+                Violation(
+                    "deck.starting-pack",
+                    f"{card.name} ({tribe or 'no tribe recorded'}) is not of {tribe_name}, a cohort tribe, "
+                    f"Tribe Friendly for it, or an alternate shapeshifter",
+                )
+            )
             faction = tribe or "unknown tribe"
         total += cost * count
         by_faction[faction] = by_faction.get(faction, 0) + card.renown * count
     if unknown_renown:
-        v.append(Violation("deck.starting-pack", f"Renown not recorded for {', '.join(sorted(unknown_renown))}; "
-                                                 f"cannot check the pack's Renown"))
+        v.append(
+            Violation(
+                "deck.starting-pack",
+                f"Renown not recorded for {', '.join(sorted(unknown_renown))}; cannot check the pack's Renown",
+            )
+        )
     if total > level:
-        v.append(Violation("deck.starting-pack", f"starting pack costs {total} Renown (cohort extras included); "
-                                                 f"the Renown level is {level}"))
+        v.append(
+            Violation(
+                "deck.starting-pack",
+                f"starting pack costs {total} Renown (cohort extras included); the Renown level is {level}",
+            )
+        )
     if alt_renown > own_renown:
-        v.append(Violation("deck.alternate-shapeshifters",
-                           f"alternate shapeshifters have {alt_renown} Renown, more than the {own_renown} Renown of "
-                           f"{tribe_name or 'your tribe'}'s own Garou"))
+        v.append(
+            Violation(
+                "deck.alternate-shapeshifters",
+                f"alternate shapeshifters have {alt_renown} Renown, more than the {own_renown} Renown of "
+                f"{tribe_name or 'your tribe'}'s own Garou",
+            )
+        )
     if tribe_card is not None and not tribe_card.auspice_tribe:
         for faction, renown in sorted(by_faction.items()):
             if faction != tribe_name and renown > own_renown:
-                v.append(Violation("deck.tribe-card", f"{faction} has {renown} Renown in the pack, more than "
-                                                      f"{tribe_name}'s {own_renown}"))
+                v.append(
+                    Violation(
+                        "deck.tribe-card",
+                        f"{faction} has {renown} Renown in the pack, more than {tribe_name}'s {own_renown}",
+                    )
+                )
     summary.update({"pack_renown": total, "own_tribe_renown": own_renown, "alternate_renown": alt_renown})

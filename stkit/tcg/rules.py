@@ -16,11 +16,12 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from stkit.errors import DataFileError, NotFound
 from stkit.tcg.cards import AmbiguousName
@@ -128,9 +129,13 @@ class SearchResult:
             "corrected": self.corrected,
             "mode": self.mode,
             "results": [
-                {"id": h.entry.id, "title": h.entry.title, "kind": h.entry.kind,
-                 "score": round(h.score, 4) if math.isfinite(h.score) else None,
-                 "source": {"document": h.entry.document, "section": h.entry.section}}
+                {
+                    "id": h.entry.id,
+                    "title": h.entry.title,
+                    "kind": h.entry.kind,
+                    "score": round(h.score, 4) if math.isfinite(h.score) else None,
+                    "source": {"document": h.entry.document, "section": h.entry.section},
+                }
                 for h in self.hits
             ],
         }
@@ -161,7 +166,9 @@ def _parse_entry(raw: Any, path: Path, index: int) -> RuleEntry:
         where = f"entry {index + 1} ({raw['id']})"
     unknown = sorted(set(raw) - _ENTRY_KEYS)
     if unknown:
-        raise _fail(path, where, f"unknown field(s) {', '.join(map(str, unknown))}; allowed: {', '.join(sorted(_ENTRY_KEYS))}")
+        raise _fail(
+            path, where, f"unknown field(s) {', '.join(map(str, unknown))}; allowed: {', '.join(sorted(_ENTRY_KEYS))}"
+        )
     for key in _REQUIRED:
         if raw.get(key) in (None, "", []):
             raise _fail(path, where, f"missing required field '{key}'")
@@ -266,8 +273,13 @@ class RulesIndex:
         vocab: set[str] = set()
         rows = []
         for e in self.entries.values():
-            parts = (e.title, e.text + " " + (e.conflict or {}).get("ruling", ""), " ".join(e.keywords),
-                     " ".join(e.cards), e.id.replace(".", " ").replace("-", " "))
+            parts = (
+                e.title,
+                e.text + " " + (e.conflict or {}).get("ruling", ""),
+                " ".join(e.keywords),
+                " ".join(e.cards),
+                e.id.replace(".", " ").replace("-", " "),
+            )
             rows.append((e.id, *parts))
             for part in parts:
                 vocab.update(_WORD_RE.findall(_fold(part)))

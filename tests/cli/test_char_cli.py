@@ -18,11 +18,11 @@ EXAMPLES = REPO / "characters"
 runner = CliRunner()
 
 
-def run(*args, input=None):  # noqa: A002
+def run(*args, input=None):
     return runner.invoke(app, list(args), input=input, env={"NO_COLOR": "1", "COLUMNS": "120"})
 
 
-def ok(*args, input=None) -> str:  # noqa: A002
+def ok(*args, input=None) -> str:
     result = run(*args, input=input)
     assert result.exit_code == 0, (result.stdout, result.stderr)
     return result.stdout
@@ -32,7 +32,7 @@ def js(*args) -> dict:
     return json.loads(ok(*args, "--json"))
 
 
-def fails(*args, code=1, input=None) -> str:  # noqa: A002
+def fails(*args, code=1, input=None) -> str:
     result = run(*args, input=input)
     assert result.exit_code == code, (result.stdout, result.stderr)
     return result.stderr
@@ -45,8 +45,9 @@ def examples(db_url):
 
 
 def test_new_show_list(db_url):
-    assert "Created Archibald" in ok("char", "new", "Archibald", "--player", "Kyle", "--set", "Dexterity=3",
-                                     "--set", "drive=2")
+    assert "Created Archibald" in ok(
+        "char", "new", "Archibald", "--player", "Kyle", "--set", "Dexterity=3", "--set", "drive=2"
+    )
     shown = ok("char", "show", "archibald")
     assert "Archibald" in shown and "Dexterity     ●●●○○" in shown and "Drive         ●●○○○" in shown
     data = js("char", "show", "ARCHIBALD")
@@ -78,7 +79,7 @@ def test_set_spend_regain_damage_heal_shift_xp(db_url):
 
 def test_refusals_change_nothing(db_url):
     ok("char", "new", "Weston", "--set", "Willpower=1")
-    assert "did you mean \"Dexterity\"" in fails("char", "set", "Weston", "Dextrity", "3")
+    assert 'did you mean "Dexterity"' in fails("char", "set", "Weston", "Dextrity", "3")
     assert "outside the allowed range 0 to 5" in fails("char", "set", "Weston", "Dexterity", "6")
     assert "cannot spend 2" in fails("char", "spend", "Weston", "willpower", "2")
     assert "0 experience to spend" in fails("char", "xp", "Weston", "spend", "1")
@@ -114,8 +115,20 @@ def test_roll_from_sheet_shows_the_pool(examples):
 
 
 def test_roll_options_still_work_with_char(examples):
-    data = js("roll", "Dexterity + Brawl", "-c", "Shadow-in-the-Wood", "-d", "7", "--retry", "2", "--seed", "3",
-              "--specialty", "double")
+    data = js(
+        "roll",
+        "Dexterity + Brawl",
+        "-c",
+        "Shadow-in-the-Wood",
+        "-d",
+        "7",
+        "--retry",
+        "2",
+        "--seed",
+        "3",
+        "--specialty",
+        "double",
+    )
     assert data["difficulty"] == 9 and data["retry"] == 2 and data["house_rules"]["specialty"] == "double"
     auto = js("roll", "Dexterity + Brawl", "-c", "Shadow-in-the-Wood", "-d", "6", "--auto")
     assert auto["automatic"] and auto["result"] == 1 and auto["pool"] == 7
@@ -188,7 +201,9 @@ def test_subprocess_examples_and_roll(tmp_path):
     p = sub("char", "show", "Shadow in the Wood", "--db", db)
     assert "Brawl         ●●●●○" in p.stdout
     p = sub("char", "show", "Nobody", "--db", db, check=False)
-    assert p.returncode == 1 and p.stderr.startswith("Error: no character named 'Nobody'") and "Traceback" not in p.stderr
+    assert (
+        p.returncode == 1 and p.stderr.startswith("Error: no character named 'Nobody'") and "Traceback" not in p.stderr
+    )
 
 
 def test_plain_roll_does_not_import_the_store():
@@ -265,8 +280,7 @@ def test_bad_database_is_one_line_error(tmp_path):
 def test_db_option_needs_an_existing_folder(tmp_path):
     db = tmp_path / "new" / "folder" / "troupe.sqlite"
     err = fails("char", "new", "Archibald", "--db", str(db))
-    assert err == (f"Error: database {str(db)!r} (from --db): the folder {db.parent} does not exist; "
-                   f"create it first\n")
+    assert err == (f"Error: database {str(db)!r} (from --db): the folder {db.parent} does not exist; create it first\n")
     assert not (tmp_path / "new").exists()  # no folder made behind the user's back
     (tmp_path / "new" / "folder").mkdir(parents=True)
     ok("char", "new", "Archibald", "--db", str(db))
@@ -286,7 +300,10 @@ def test_new_with_a_rating_starts_with_full_points(db_url):
     ok("char", "new", "Runs-Through-Rain", "--set", "Willpower=5", "--set", "Rage=4", "--set", "Gnosis=2")
     sheet = js("char", "show", "Runs-Through-Rain")
     assert (sheet["willpower"], sheet["rage"], sheet["gnosis"]) == (
-        {"permanent": 5, "temporary": 5}, {"permanent": 4, "temporary": 4}, {"permanent": 2, "temporary": 2})
+        {"permanent": 5, "temporary": 5},
+        {"permanent": 4, "temporary": 4},
+        {"permanent": 2, "temporary": 2},
+    )
     assert "Runs-Through-Rain spends 1 Willpower: 4/5 left" in ok("char", "spend", "Runs-Through-Rain", "willpower")
     # points given as well win, whatever the order
     ok("char", "new", "Sam", "--set", "Willpower points=2", "--set", "Willpower=5")
@@ -322,8 +339,10 @@ def test_damage_past_incapacitated_says_what_happened(db_url):
     data = js("char", "damage", "Archibald", "1")
     assert data["damage"] == {"requested": 1, "kind": "bashing", "taken": 0, "marked": 0, "upgraded": {}, "lost": 1}
     assert data["summary"] == "Archibald takes 0 of 1 bashing: Incapacitated"
-    assert data["warnings"] == ["the 1 level of bashing damage had nowhere to go: all seven health levels already "
-                                "held damage; Archibald is Incapacitated"]
+    assert data["warnings"] == [
+        "the 1 level of bashing damage had nowhere to go: all seven health levels already "
+        "held damage; Archibald is Incapacitated"
+    ]
 
 
 def list_at(columns: int) -> list[str]:
@@ -380,8 +399,9 @@ def test_list_at_80_columns_as_a_subprocess(tmp_path):
     sub("char", "import", str(EXAMPLES), "--db", db)
     sub("char", "new", "Runs-Through-Rain", "--set", "Willpower=5", "--db", db)
     env = dict(os.environ, NO_COLOR="1", COLUMNS="80")
-    p = subprocess.run([sys.executable, "-m", "stkit", "char", "list", "--db", db], capture_output=True, text=True,
-                       env=env, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "stkit", "char", "list", "--db", db], capture_output=True, text=True, env=env, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert max(len(ln.rstrip()) for ln in lines) <= 80 and "…" not in p.stdout

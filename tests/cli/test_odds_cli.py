@@ -65,8 +65,11 @@ def test_extended_json():
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["target"] == 1 and data["mean_turns"] == 2.0 and data["median_turns"] == 1
-    assert data["by_turn"] == [{"turn": 1, "p_done_by": 0.5}, {"turn": 2, "p_done_by": 0.75},
-                               {"turn": 3, "p_done_by": 0.875}]
+    assert data["by_turn"] == [
+        {"turn": 1, "p_done_by": 0.5},
+        {"turn": 2, "p_done_by": 0.75},
+        {"turn": 3, "p_done_by": 0.875},
+    ]
     assert "p_never" not in data
     ends = json.loads(run("1", "-d", "6", "--target", "2", "--botch-ends", "--json").stdout)
     assert ends["p_never"] == pytest.approx(float(1 - Fraction(25, 36)))
@@ -128,12 +131,14 @@ def test_help_explains_both_forms():
 
 
 def test_subprocess():
-    out = subprocess.run([sys.executable, "-m", "stkit", "odds", "3", "-d", "6", "--json"], capture_output=True,
-                         text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "stkit", "odds", "3", "-d", "6", "--json"], capture_output=True, text=True, check=False
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["p_botch"] == 0.061  # (5/10)^3 - (4/10)^3
-    bad = subprocess.run([sys.executable, "-m", "stkit", "odds", "3", "-d", "1"], capture_output=True, text=True,
-                         check=False)
+    bad = subprocess.run(
+        [sys.executable, "-m", "stkit", "odds", "3", "-d", "1"], capture_output=True, text=True, check=False
+    )
     assert bad.returncode == 1
     assert bad.stderr == "Error: difficulty 1 is outside the allowed range 2 to 10\n"
 

@@ -62,8 +62,13 @@ def test_subprocess_prints_a_markup_name_literally(tmp_path):
     cmd = [sys.executable, "-m", "stkit"]
     made = subprocess.run([*cmd, "char", "new", NAME], capture_output=True, text=True, env=env, timeout=60)
     assert made.returncode == 0, made.stderr
-    shown = subprocess.run([*cmd, "roll", "Dexterity + 2", "--char", NAME, "--seed", "1"], capture_output=True,
-                           text=True, env=env, timeout=60)
+    shown = subprocess.run(
+        [*cmd, "roll", "Dexterity + 2", "--char", NAME, "--seed", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith(f"{NAME}: Dexterity 1 + 2 = 3")
 
@@ -71,9 +76,19 @@ def test_subprocess_prints_a_markup_name_literally(tmp_path):
 # ---- shared options ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["roll", "5"], ["odds", "5"], ["teamwork", "3", "4"], ["odds", "teamwork", "3", "4"],
-                                     ["resisted", "3", "4"], ["odds", "resisted", "3", "4"], ["multi", "5", "5"],
-                                     ["odds", "multi", "5", "5"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["roll", "5"],
+        ["odds", "5"],
+        ["teamwork", "3", "4"],
+        ["odds", "teamwork", "3", "4"],
+        ["resisted", "3", "4"],
+        ["odds", "resisted", "3", "4"],
+        ["multi", "5", "5"],
+        ["odds", "multi", "5", "5"],
+    ],
+)
 def test_extra_ones_cancel_needs_reroll_everywhere(command):
     result = run(*command, "--extra-ones-cancel")
     assert result.exit_code == 1
@@ -82,8 +97,9 @@ def test_extra_ones_cancel_needs_reroll_everywhere(command):
 
 
 def test_odds_and_roll_take_the_same_house_rules():
-    rolled = json.loads(ok("roll", "6", "--dice", "10,10,1,1,5,3", "--specialty", "double", "--ones-dont-cancel",
-                           "--json"))
+    rolled = json.loads(
+        ok("roll", "6", "--dice", "10,10,1,1,5,3", "--specialty", "double", "--ones-dont-cancel", "--json")
+    )
     assert rolled["result"] == 4 and rolled["outcome"] == "success"  # two 10s worth two each, no cancelling
     odds = json.loads(ok("odds", "1", "-d", "10", "--specialty", "double", "--ones-dont-cancel", "--json"))
     assert odds["house_rules"] == {"specialty": "double", "extra_ones_cancel": False, "ones_cancel": False}

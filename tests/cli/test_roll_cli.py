@@ -42,8 +42,19 @@ def test_botch_is_loud():
 
 def test_json_keys_and_values_for_hot_wire_failure():
     data = run_json("roll", "5", "-d", "7", "--dice", "4,3,5,5,6")
-    for key in ("pool", "difficulty", "dice", "successes", "ones", "net", "result", "outcome", "degree",
-                "willpower", "automatic"):
+    for key in (
+        "pool",
+        "difficulty",
+        "dice",
+        "successes",
+        "ones",
+        "net",
+        "result",
+        "outcome",
+        "degree",
+        "willpower",
+        "automatic",
+    ):
         assert key in data
     assert data["dice"] == [4, 3, 5, 5, 6]
     assert (data["pool"], data["difficulty"], data["successes"], data["ones"], data["net"]) == (5, 7, 0, 0, 0)
@@ -143,8 +154,14 @@ def test_multi_ladder_seed_example():
 
 def test_multi_impossible_action_not_rolled():
     data = run_json("multi", "3", "3", "--dice", "6")
-    assert data["actions"][1] == {"action": 2, "declared_pool": 3, "penalty": 3, "pool": 0, "possible": False,
-                                  "roll": None}
+    assert data["actions"][1] == {
+        "action": 2,
+        "declared_pool": 3,
+        "penalty": 3,
+        "pool": 0,
+        "possible": False,
+        "roll": None,
+    }
     assert data["actions"][0]["roll"]["result"] == 1
     assert "cannot be attempted" in run("multi", "3", "3", "--seed", "1").stdout
 
@@ -198,8 +215,9 @@ def test_installed_console_script():
     import shutil
 
     exe = shutil.which("stkit") or os.path.join(os.path.dirname(sys.executable), "stkit")
-    proc = subprocess.run([exe, "roll", "6", "--dice", "5,4,8,8,2,6", "--json"], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [exe, "roll", "6", "--dice", "5,4,8,8,2,6", "--json"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0 and json.loads(proc.stdout)["result"] == 3
 
 
@@ -247,7 +265,12 @@ def test_absurd_pool_numbers_get_one_line(pool):
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_full_disk_on_stdout_is_one_line_not_a_traceback():
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "stkit", "roll", "5", "--json", "--seed", "1"], stdout=full,
-                              stderr=subprocess.PIPE, text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "stkit", "roll", "5", "--json", "--seed", "1"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
     assert proc.returncode == 1
     assert proc.stderr.strip() == "Error: cannot write: No space left on device"

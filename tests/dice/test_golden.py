@@ -57,8 +57,16 @@ def test_rule_of_one_cancels_successes():
 
 
 @pytest.mark.parametrize(
-    "result,degree", [(1, Degree.MARGINAL), (2, Degree.MARGINAL), (3, Degree.COMPLETE), (4, Degree.COMPLETE),
-                      (5, Degree.MOMENTOUS), (9, Degree.MOMENTOUS), (0, None)]
+    "result,degree",
+    [
+        (1, Degree.MARGINAL),
+        (2, Degree.MARGINAL),
+        (3, Degree.COMPLETE),
+        (4, Degree.COMPLETE),
+        (5, Degree.MOMENTOUS),
+        (9, Degree.MOMENTOUS),
+        (0, None),
+    ],
 )
 def test_degree_scale(result, degree):
     assert Degree.of(result) is degree
@@ -178,7 +186,9 @@ def test_pool_upper_bound():
         count_dice(1001, 6, [5] * 1001)
 
 
-@pytest.mark.parametrize("faces,msg", [([0, 2, 3], "die face 0"), ([11, 2, 3], "die face 11"), ([1, 2], "2 dice given")])
+@pytest.mark.parametrize(
+    "faces,msg", [([0, 2, 3], "die face 0"), ([11, 2, 3], "die face 11"), ([1, 2], "2 dice given")]
+)
 def test_bad_physical_dice(faces, msg):
     with pytest.raises(InvalidValue, match=msg):
         count_dice(3, 6, faces)

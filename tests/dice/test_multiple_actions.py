@@ -30,12 +30,15 @@ def test_rolled_with_the_rng_and_house_rules():
     assert a == b and [len(s.roll.dice) for s in a] == [6, 5] and a[0].roll.rules == rules
 
 
-@pytest.mark.parametrize("pools,diffs,faces,msg", [
-    ([0, 5], [6, 6], None, "dice pool 0 has no dice"),
-    ([5, 5], [6], None, "1 difficulties given for 2 actions"),
-    ([5, 5], [6, 11], None, "difficulty 11"),
-    ([5, 5], [6, 6], [[1, 2, 3]], "1 sets of dice given but 2 of the actions can be attempted"),
-])
+@pytest.mark.parametrize(
+    "pools,diffs,faces,msg",
+    [
+        ([0, 5], [6, 6], None, "dice pool 0 has no dice"),
+        ([5, 5], [6], None, "1 difficulties given for 2 actions"),
+        ([5, 5], [6, 11], None, "difficulty 11"),
+        ([5, 5], [6, 6], [[1, 2, 3]], "1 sets of dice given but 2 of the actions can be attempted"),
+    ],
+)
 def test_refusals(pools, diffs, faces, msg):
     with pytest.raises(InvalidValue, match=msg):
         roll_multiple_actions(pools, diffs, rng=random.Random(0), faces=faces)

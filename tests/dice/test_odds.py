@@ -368,7 +368,6 @@ def test_bad_input_raises_invalid_value(call, fragment):
     assert fragment in str(info.value)
 
 
-
 def test_extended_median_known_even_when_fewer_turns_listed():
     from stkit.dice.odds import p_extended
 

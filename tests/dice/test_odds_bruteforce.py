@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -39,7 +39,7 @@ REROLL_RULES = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def hands(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every sorted hand of n faces with the number of the 10**n ordered rolls that show it."""
     counts = Counter(tuple(sorted(faces)) for faces in itertools.product(range(1, 11), repeat=n))
@@ -117,9 +117,7 @@ REROLL_CASES = [(1, 3), (2, 3), (3, 3), (4, 1), pytest.param(5, 0, marks=pytest.
 
 
 @pytest.mark.parametrize(("n", "budget_k"), REROLL_CASES)
-@pytest.mark.parametrize(
-    "rules", REROLL_RULES, ids=lambda r: f"extra{r.extra_ones_cancel}-ones{r.ones_cancel}"
-)
+@pytest.mark.parametrize("rules", REROLL_RULES, ids=lambda r: f"extra{r.extra_ones_cancel}-ones{r.ones_cancel}")
 def test_reroll_matches_bounded_brute_force(n, budget_k, rules):
     for d in DIFFICULTIES:
         dist, botch, lumped = reroll_brute_force(n, d, rules, budget_k)

@@ -51,7 +51,9 @@ def main() -> None:
             time.sleep(0.001)
         exchanges = []
         for _ in range(count):
-            exchanges.append(run_transaction(engine, lambda s: roll_contest(s, action_id, rng=rng)["exchange"]["exchange"]))
+            exchanges.append(
+                run_transaction(engine, lambda s: roll_contest(s, action_id, rng=rng)["exchange"]["exchange"])
+            )
         print(json.dumps({"exchanges": exchanges}))
     elif mode == "loop":
         rng = random.Random(5)

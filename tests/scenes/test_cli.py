@@ -13,8 +13,21 @@ from stkit.cli.app import app
 from .conftest import add_character
 
 runner = CliRunner()
-HIDE = ["extended", "start", "Stay hidden", "--char", "Weston", "--pool", "Stamina + Stealth", "-d", "7",
-        "--target", "16", "--interval", "30 min"]
+HIDE = [
+    "extended",
+    "start",
+    "Stay hidden",
+    "--char",
+    "Weston",
+    "--pool",
+    "Stamina + Stealth",
+    "-d",
+    "7",
+    "--target",
+    "16",
+    "--interval",
+    "30 min",
+]
 
 
 def run(*args):
@@ -83,8 +96,20 @@ def test_bad_input_is_one_line_and_changes_nothing(engine, weston):
     fails("scene", "show", "7", match="no scene with id 7")
     fails("scene", "turn", match="no scene is open in chronicle 'default'")
     fails(*HIDE[:-4], "--target", "0", match="target 0 must be at least 1 success")
-    fails("extended", "start", "Sneak", "--char", "Stranger", "--pool", "Stamina + Stealth", "--target", "3",
-          "--chronicle", "default", match="Stranger is in chronicle 'Elsewhere', not in 'default'")
+    fails(
+        "extended",
+        "start",
+        "Sneak",
+        "--char",
+        "Stranger",
+        "--pool",
+        "Stamina + Stealth",
+        "--target",
+        "3",
+        "--chronicle",
+        "default",
+        match="Stranger is in chronicle 'Elsewhere', not in 'default'",
+    )
     fails("extended", "roll", "1", match="no extended action with id 1")
     assert ok_json("extended", "list", "--all")["extended_actions"] == []
     ok_json(*HIDE)
@@ -101,7 +126,10 @@ def test_the_wall_and_willpower_in_a_scene(engine, weston):
     wall = ["roll", "Dexterity + Athletics", "--char", "Weston", "--task", "scale the wall", "--dice", "2,3,4,5,3"]
     assert [ok_json(*wall)["difficulty"] for _ in range(2)] == [6, 7]
     third = run(*wall)
-    assert "raise the difficulty from 6 to 8" in third.stdout and "difficulty 8 (try again #2: raised from 6)" in third.stdout
+    assert (
+        "raise the difficulty from 6 to 8" in third.stdout
+        and "difficulty 8 (try again #2: raised from 6)" in third.stdout
+    )
     wp = ["roll", "Dexterity + Athletics", "--char", "Weston", "-w", "--dice", "2,3,4,5,3"]
     assert ok_json(*wp)["willpower_left"] == 2
     fails(*wp, match="Weston already spent Willpower in turn 1")
@@ -117,12 +145,31 @@ def test_the_wall_and_willpower_in_a_scene(engine, weston):
 def test_multi_with_char_applies_the_ladder_to_sheet_pools(engine):
     # Chapter Five, "Multiple Actions": Shadow-in-the-Wood's kick (7 dice) and two dodges (6 each) -> 4, 2, 1.
     add_character(engine, "Shadow-in-the-Wood", attributes={"Dexterity": 3}, abilities={"Brawl": 4, "Dodge": 3})
-    data = ok_json("multi", "Dexterity + Brawl", "Dexterity + Dodge", "Dexterity + Dodge", "--char",
-                   "shadow in the wood", "--seed", "4")
+    data = ok_json(
+        "multi",
+        "Dexterity + Brawl",
+        "Dexterity + Dodge",
+        "Dexterity + Dodge",
+        "--char",
+        "shadow in the wood",
+        "--seed",
+        "4",
+    )
     assert [(a["declared_pool"], a["penalty"], a["pool"]) for a in data["actions"]] == [(7, 3, 4), (6, 4, 2), (6, 5, 1)]
     assert all(a["log_id"] for a in data["actions"])
-    four = ok_json("multi", "Dexterity + Brawl", "Dexterity + Dodge", "Dexterity + Dodge", "Dexterity + Dodge",
-                   "--char", "Shadow-in-the-Wood", "--dice", "7,7,7", "--dice", "7")
+    four = ok_json(
+        "multi",
+        "Dexterity + Brawl",
+        "Dexterity + Dodge",
+        "Dexterity + Dodge",
+        "Dexterity + Dodge",
+        "--char",
+        "Shadow-in-the-Wood",
+        "--dice",
+        "7,7,7",
+        "--dice",
+        "7",
+    )
     assert [a["pool"] for a in four["actions"]] == [3, 1, 0, -1]
     assert [a["possible"] for a in four["actions"]] == [True, True, False, False]
 
@@ -130,9 +177,29 @@ def test_multi_with_char_applies_the_ladder_to_sheet_pools(engine):
 def test_contest_debate_from_the_cli(engine):
     add_character(engine, "Ears-of-the-Wind", attributes={"Charisma": 4}, abilities={"Leadership": 2})
     add_character(engine, "Red-of-Teeth", attributes={"Charisma": 3}, abilities={"Leadership": 4})
-    c = ok_json("contest", "start", "Debate", "--a", "Ears-of-the-Wind", "--pool-a", "Charisma + Leadership",
-                "--b", "Red-of-Teeth", "--pool-b", "Charisma + Leadership", "-d", "8", "--target", "5")
-    assert (c["id"], c["a"]["character"], c["b"]["character"], c["mode"]) == (1, "Ears-of-the-Wind", "Red-of-Teeth", "tally")
+    c = ok_json(
+        "contest",
+        "start",
+        "Debate",
+        "--a",
+        "Ears-of-the-Wind",
+        "--pool-a",
+        "Charisma + Leadership",
+        "--b",
+        "Red-of-Teeth",
+        "--pool-b",
+        "Charisma + Leadership",
+        "-d",
+        "8",
+        "--target",
+        "5",
+    )
+    assert (c["id"], c["a"]["character"], c["b"]["character"], c["mode"]) == (
+        1,
+        "Ears-of-the-Wind",
+        "Red-of-Teeth",
+        "tally",
+    )
     d = ok_json("contest", "roll", "1", "--side", "a", "--dice-a", "8,9,10,8,2,3")
     assert d["exchange"] is None and d["waiting_for"] == "b"
     out = run("contest", "roll", "1", "--side", "b", "--dice-b", "8,9,2,3,4,5,6")
@@ -149,7 +216,9 @@ def test_as_a_real_subprocess(store_url, tmp_path):
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2]) + os.pathsep + env.get("PYTHONPATH", "")
 
     def stkit(*args):
-        return subprocess.run([sys.executable, "-m", "stkit", *args], capture_output=True, text=True, env=env, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "stkit", *args], capture_output=True, text=True, env=env, timeout=60
+        )
 
     made = stkit("extended", "start", "The garage door", "--pool", "6", "--target", "15", "--json")
     assert made.returncode == 0, made.stderr

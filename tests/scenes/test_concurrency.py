@@ -37,8 +37,9 @@ def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):
     add_character(engine, "Weston", attributes={"Stamina": 3}, abilities={"Stealth": 3})
     with transaction(engine) as s:
         # difficulty 9 with six dice botches about one roll in seven: plenty of resets to replay in order
-        return start_extended(s, "Stay hidden", chronicle=None, character="Weston", pool=pool,
-                              difficulty=difficulty, target=target).id
+        return start_extended(
+            s, "Stay hidden", chronicle=None, character="Weston", pool=pool, difficulty=difficulty, target=target
+        ).id
 
 
 def _check_consistent(engine, aid, expected_rolls=None):
@@ -71,8 +72,13 @@ def test_many_processes_roll_one_extended_action_at_once(engine, store_url):
     aid = _action(engine)
     start_at = time.time() + 2.0  # time for every interpreter to start
     procs = [
-        subprocess.Popen([sys.executable, WORKER, "rolls", store_url, str(aid), str(ROLLS_EACH), str(start_at), str(i)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+        subprocess.Popen(
+            [sys.executable, WORKER, "rolls", store_url, str(aid), str(ROLLS_EACH), str(start_at), str(i)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(),
+        )
         for i in range(PROCESSES)
     ]
     outs = [p.communicate(timeout=300) for p in procs]
@@ -84,16 +90,22 @@ def test_many_processes_roll_one_extended_action_at_once(engine, store_url):
     action, rolls = _check_consistent(engine, aid, PROCESSES * ROLLS_EACH)
     assert sorted(ids) == sorted(r.roll_log_id for r in rolls)
     backend = "sqlite" if store_url.startswith("sqlite") else "postgresql"
-    print(f"\n[concurrency] {backend}: {PROCESSES} processes x {ROLLS_EACH} rolls = {len(rolls)} rolls "
-          f"in {elapsed:.2f} s ({len(rolls) / elapsed:.0f} rolls/s); tally {action.tally}, {action.botches} botches")
+    print(
+        f"\n[concurrency] {backend}: {PROCESSES} processes x {ROLLS_EACH} rolls = {len(rolls)} rolls "
+        f"in {elapsed:.2f} s ({len(rolls) / elapsed:.0f} rolls/s); tally {action.tally}, {action.botches} botches"
+    )
     assert action.botches >= 1  # the replay above did exercise botch resets
 
 
 def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
     aid = _action(engine)
     marker = tmp_path / "mid-roll"
-    proc = subprocess.Popen([sys.executable, WORKER, "hang", store_url, str(aid), str(marker)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    proc = subprocess.Popen(
+        [sys.executable, WORKER, "hang", store_url, str(aid), str(marker)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+    )
     deadline = time.time() + 60
     while not marker.exists():
         assert proc.poll() is None, proc.stderr.read().decode()
@@ -115,8 +127,12 @@ def test_killed_at_random_moments_keeps_whole_rolls(engine, store_url):
     aid = _action(engine)
     kills = 0
     for delay in (0.8, 1.1, 1.4):
-        proc = subprocess.Popen([sys.executable, WORKER, "loop", store_url, str(aid)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env())
+        proc = subprocess.Popen(
+            [sys.executable, WORKER, "loop", store_url, str(aid)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=_env(),
+        )
         time.sleep(delay)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
@@ -134,13 +150,28 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
 
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
     with transaction(engine) as s:
-        cid = start_contest(s, "Endless chase", chronicle=None, a="Archibald", b="5", pool_a="Dexterity + Drive",
-                            pool_b=None, difficulty=7, difficulty_b=None, target=1000).id
+        cid = start_contest(
+            s,
+            "Endless chase",
+            chronicle=None,
+            a="Archibald",
+            b="5",
+            pool_a="Dexterity + Drive",
+            pool_b=None,
+            difficulty=7,
+            difficulty_b=None,
+            target=1000,
+        ).id
     procs_n, each = 4, 10
     start_at = time.time() + 2.0
     procs = [
-        subprocess.Popen([sys.executable, WORKER, "contest", store_url, str(cid), str(each), str(start_at), str(i)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+        subprocess.Popen(
+            [sys.executable, WORKER, "contest", store_url, str(cid), str(each), str(start_at), str(i)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(),
+        )
         for i in range(procs_n)
     ]
     outs = [p.communicate(timeout=300) for p in procs]
@@ -150,8 +181,13 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
     assert numbers == list(range(1, procs_n * each + 1))  # every exchange once, none lost or repeated
     with transaction(engine) as s:
         contest = get_contest(s, cid)
-        rolls = list(s.exec(select(ContestRoll).where(ContestRoll.contest_id == cid)
-                            .order_by(ContestRoll.exchange, ContestRoll.side)))
+        rolls = list(
+            s.exec(
+                select(ContestRoll)
+                .where(ContestRoll.contest_id == cid)
+                .order_by(ContestRoll.exchange, ContestRoll.side)
+            )
+        )
     assert [(r.exchange, r.side) for r in rolls] == [(n, side) for n in numbers for side in "ab"]
     state = ContestState(target=1000)
     for a, b in zip(rolls[::2], rolls[1::2]):

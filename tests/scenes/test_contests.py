@@ -18,18 +18,34 @@ from .conftest import add_character
 def debaters(engine):
     # Chapter Five, "Resisted Actions": Ears-of-the-Wind Charisma 4 + Leadership 2 (six dice) against
     # Red-of-Teeth Charisma 3 + Leadership 4 (seven dice). Their Intelligence and Expression are ours.
-    add_character(engine, "Ears-of-the-Wind", attributes={"Charisma": 4, "Intelligence": 3},
-                  abilities={"Leadership": 2, "Expression": 2})
-    add_character(engine, "Red-of-Teeth", attributes={"Charisma": 3, "Intelligence": 2},
-                  abilities={"Leadership": 4, "Expression": 1})
+    add_character(
+        engine,
+        "Ears-of-the-Wind",
+        attributes={"Charisma": 4, "Intelligence": 3},
+        abilities={"Leadership": 2, "Expression": 2},
+    )
+    add_character(
+        engine,
+        "Red-of-Teeth",
+        attributes={"Charisma": 3, "Intelligence": 2},
+        abilities={"Leadership": 4, "Expression": 1},
+    )
 
 
 def _debate(engine, **kw):
     with transaction(engine) as s:
         return start_contest(
-            s, "Debate at the moot", chronicle=None, a="Ears-of-the-Wind", b="Red-of-Teeth",
-            pool_a="Charisma + Leadership", pool_b="Charisma + Leadership", difficulty=8, difficulty_b=None,
-            target=5, **kw,
+            s,
+            "Debate at the moot",
+            chronicle=None,
+            a="Ears-of-the-Wind",
+            b="Red-of-Teeth",
+            pool_a="Charisma + Leadership",
+            pool_b="Charisma + Leadership",
+            difficulty=8,
+            difficulty_b=None,
+            target=5,
+            **kw,
         ).id
 
 
@@ -38,14 +54,31 @@ def test_the_debate_is_won_by_five_successes_over_the_rival(engine, debaters):
     with transaction(engine) as s:
         # The plea: four successes against two keeps two for Ears-of-the-Wind.
         d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[8, 9, 2, 3, 4, 5, 6], rng=None)
-    assert d["exchange"] == {"exchange": 1, "winner": "a", "margin": 2, "result_a": 4, "result_b": 2,
-                             "botch_a": False, "botch_b": False, "wiped": []}
+    assert d["exchange"] == {
+        "exchange": 1,
+        "winner": "a",
+        "margin": 2,
+        "result_a": 4,
+        "result_b": 2,
+        "botch_a": False,
+        "botch_b": False,
+        "wiped": [],
+    }
     assert (d["a"]["tally"], d["b"]["tally"]) == (2, 0)
     assert d["rolled"]["a"]["explanation"] == "Charisma 4 + Leadership 2 = 6 dice"
     with transaction(engine) as s:
         # As the debate heats up the Traits change: Intelligence + Expression, for this exchange only.
-        d = roll_contest(s, cid, pool_a="Intelligence + Expression", pool_b="Intelligence + Expression",
-                         difficulty_a=5, difficulty_b=6, faces_a=[1, 2, 3, 4, 4], faces_b=[6, 7, 9], rng=None)
+        d = roll_contest(
+            s,
+            cid,
+            pool_a="Intelligence + Expression",
+            pool_b="Intelligence + Expression",
+            difficulty_a=5,
+            difficulty_b=6,
+            faces_a=[1, 2, 3, 4, 4],
+            faces_b=[6, 7, 9],
+            rng=None,
+        )
     assert d["exchange"]["botch_a"] and d["exchange"]["wiped"] == ["a"]  # a botch loses everything gathered
     assert (d["a"]["tally"], d["b"]["tally"]) == (0, 3)
     assert [d["rolled"][k]["roll"]["difficulty"] for k in "ab"] == [5, 6]
@@ -62,7 +95,10 @@ def test_sides_roll_separately(engine, debaters):
     with transaction(engine) as s:
         d = roll_contest(s, cid, side="b", faces_b=[8, 9, 2, 3, 4, 5, 6], rng=None)
         assert (d["exchange"], d["waiting_for"], d["exchanges"]) == (None, "a", 0)
-    with pytest.raises(RuleRefusal, match="side B has already rolled exchange 1; waiting for side A"), transaction(engine) as s:
+    with (
+        pytest.raises(RuleRefusal, match="side B has already rolled exchange 1; waiting for side A"),
+        transaction(engine) as s,
+    ):
         roll_contest(s, cid, side="b", rng=random.Random(1))
     with transaction(engine) as s:
         d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], rng=None)  # only A is left to roll
@@ -74,8 +110,19 @@ def test_the_truck_chase_needs_five_more_in_total(engine):
     # the driver puts you alongside. Archibald's Dexterity 3 + Drive 2 is five dice; the driver is four dice.
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
     with transaction(engine) as s:
-        cid = start_contest(s, "Truck chase", chronicle=None, a="Archibald", b="4", pool_a="Dexterity + Drive",
-                            pool_b=None, difficulty=6, difficulty_b=None, target=5, mode="lead").id
+        cid = start_contest(
+            s,
+            "Truck chase",
+            chronicle=None,
+            a="Archibald",
+            b="4",
+            pool_a="Dexterity + Drive",
+            pool_b=None,
+            difficulty=6,
+            difficulty_b=None,
+            target=5,
+            mode="lead",
+        ).id
     exchanges = [([6, 7, 8, 2, 2], [2, 2, 2, 2]), ([2, 2, 2, 2, 2], [6, 7, 8, 2]), ([6, 7, 2, 2, 2], [2, 2, 2, 2])]
     for fa, fb in exchanges:
         with transaction(engine) as s:
@@ -111,8 +158,16 @@ def test_contest_logs_every_roll_in_one_transaction(engine, debaters):
 )
 def test_bad_contest_start_changes_nothing(engine, debaters, kw, error, match):
     add_character(engine, "Stranger", chronicle="Elsewhere")
-    args = dict(chronicle=None, a="Ears-of-the-Wind", b="Red-of-Teeth", pool_a="Charisma + Leadership",
-                pool_b="Charisma + Leadership", difficulty=8, difficulty_b=None, target=5)
+    args = dict(
+        chronicle=None,
+        a="Ears-of-the-Wind",
+        b="Red-of-Teeth",
+        pool_a="Charisma + Leadership",
+        pool_b="Charisma + Leadership",
+        difficulty=8,
+        difficulty_b=None,
+        target=5,
+    )
     args.update(kw)
     with pytest.raises(error, match=match), transaction(engine) as s:
         start_contest(s, "Debate", **args)
@@ -137,14 +192,34 @@ def test_try_it_out_debate_difficulties_come_from_the_opponent(engine):
     # "Try It Out": Charisma + Expression against the opponent's Wits + 3, then Intelligence + Expression against
     # the opponent's Intelligence + Expression. The ratings are ours.
     add_character(engine, "Pup", attributes={"Charisma": 3, "Wits": 3, "Intelligence": 2}, abilities={"Expression": 3})
-    add_character(engine, "Elder", attributes={"Charisma": 3, "Wits": 2, "Intelligence": 4}, abilities={"Expression": 2})
+    add_character(
+        engine, "Elder", attributes={"Charisma": 3, "Wits": 2, "Intelligence": 4}, abilities={"Expression": 2}
+    )
     with transaction(engine) as s:
-        c = start_contest(s, "Wisdom", chronicle=None, a="Pup", b="Elder", pool_a="Charisma + Expression",
-                          pool_b="Charisma + Expression", difficulty="Wits + 3", difficulty_b=None, target=5)
+        c = start_contest(
+            s,
+            "Wisdom",
+            chronicle=None,
+            a="Pup",
+            b="Elder",
+            pool_a="Charisma + Expression",
+            pool_b="Charisma + Expression",
+            difficulty="Wits + 3",
+            difficulty_b=None,
+            target=5,
+        )
         assert (c.a_difficulty, c.b_difficulty) == (5, 6)
-        d = roll_contest(s, c.id, pool_a="Intelligence + Expression", pool_b="Intelligence + Expression",
-                         difficulty_a="Intelligence + Expression", difficulty_b="intelligence+expression",
-                         faces_a=[6, 6, 6, 6, 2], faces_b=[5, 5, 5, 5, 2, 2], rng=None)
+        d = roll_contest(
+            s,
+            c.id,
+            pool_a="Intelligence + Expression",
+            pool_b="Intelligence + Expression",
+            difficulty_a="Intelligence + Expression",
+            difficulty_b="intelligence+expression",
+            faces_a=[6, 6, 6, 6, 2],
+            faces_b=[5, 5, 5, 5, 2, 2],
+            rng=None,
+        )
     assert [d["rolled"][k]["roll"]["difficulty"] for k in "ab"] == [6, 5]
     assert d["rolled"]["a"]["difficulty_from"] == "Elder's Intelligence 4 + Expression 2 = 6"
     assert (d["exchange"]["result_a"], d["exchange"]["result_b"]) == (4, 4)  # a tie moves nothing
@@ -159,7 +234,10 @@ def test_worked_out_difficulty_is_held_within_2_to_10(engine):
         from stkit.store.characters import get_character
 
         dull, sharp = Participant(get_character(s, "Dull"), "Wits"), Participant(get_character(s, "Sharp"), "Wits")
-        assert opponent_difficulty("Wits + Expression", dull) == (2, "Dull's Wits 1 + Expression 0 = 1, held to 2 (difficulties run from 2 to 10)")
+        assert opponent_difficulty("Wits + Expression", dull) == (
+            2,
+            "Dull's Wits 1 + Expression 0 = 1, held to 2 (difficulties run from 2 to 10)",
+        )
         assert opponent_difficulty("Wits + Expression + 3", sharp)[0] == 10
         assert opponent_difficulty("Wits - 1", sharp) == (4, "Sharp's Wits 5 - 1 = 4")
         assert opponent_difficulty("7", sharp) == (7, None)

@@ -19,7 +19,7 @@ def _session():
     for block in re.findall(r"```console\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S):
         for line in block.splitlines():
             if line.startswith("$ stkit "):
-                steps.append((shlex.split(line[len("$ stkit "):]), []))
+                steps.append((shlex.split(line[len("$ stkit ") :]), []))
             elif steps and line.strip() != "...":
                 steps[-1][1].append(line.rstrip())
     return steps

@@ -26,8 +26,17 @@ TWO = [7, 8, 2, 3, 4, 5]  # Stamina 3 + Stealth 3 = 6 dice; two successes at dif
 
 def _start_hiding(engine, **kw):
     with transaction(engine) as s:
-        a = start_extended(s, "Stay hidden", chronicle=None, character="Weston", pool="Stamina + Stealth",
-                           difficulty=7, target=16, interval="30 min", **kw)
+        a = start_extended(
+            s,
+            "Stay hidden",
+            chronicle=None,
+            character="Weston",
+            pool="Stamina + Stealth",
+            difficulty=7,
+            target=16,
+            interval="30 min",
+            **kw,
+        )
         return a.id
 
 
@@ -45,7 +54,9 @@ def test_weston_hides_for_four_hours(engine, weston):
     assert (data["status"], data["tally"], data["rolls"], data["time_spent"]) == ("done", 16, 8, "4 h")
     assert [h["tally_after"] for h in data["history"]] == [2, 4, 6, 8, 10, 12, 14, 16]
     assert {h["character"] for h in data["history"]} == {"Weston"}
-    assert [(e.kind, e.character_name, e.pool, e.difficulty, e.result) for e in logs] == [("extended", "Weston", 6, 7, 2)] * 8
+    assert [(e.kind, e.character_name, e.pool, e.difficulty, e.result) for e in logs] == [
+        ("extended", "Weston", 6, 7, 2)
+    ] * 8
     with transaction(engine) as s, pytest.raises(RuleRefusal, match="is done; it takes no more rolls"):
         roll_extended(s, aid, faces=TWO, rng=random.Random(0))
 
@@ -147,8 +158,9 @@ def test_bad_roll_changes_nothing(engine, weston):
 def test_willpower_refused_when_none_left_changes_nothing(engine):
     add_character(engine, "Tired", attributes={"Stamina": 2}, abilities={"Stealth": 2}, willpower=0)
     with transaction(engine) as s:
-        aid = start_extended(s, "Hide", chronicle=None, character="Tired", pool="Stamina + Stealth", difficulty=6,
-                             target=5).id
+        aid = start_extended(
+            s, "Hide", chronicle=None, character="Tired", pool="Stamina + Stealth", difficulty=6, target=5
+        ).id
     with pytest.raises(RuleRefusal, match="no Willpower"), transaction(engine) as s:
         roll_extended(s, aid, willpower=True, rng=random.Random(1))
     with transaction(engine) as s:
@@ -193,11 +205,17 @@ def test_status_gives_exact_chances_to_finish(engine):
     pytest.importorskip("stkit.dice.odds")
     with transaction(engine) as s:
         one = start_extended(s, "Coin", chronicle=None, character=None, pool="1", difficulty=6, target=1)
-        spoil_free = start_extended(s, "Free", chronicle=None, character=None, pool="1", difficulty=6, target=1,
-                                    botch_spoils=False)
+        spoil_free = start_extended(
+            s, "Free", chronicle=None, character=None, pool="1", difficulty=6, target=1, botch_spoils=False
+        )
         data = extended_status(s, one)
         other = extended_status(s, spoil_free)
     # one die at 6: half the faces succeed, so P(done within k rolls) = 1 - (1/2)^k, botches notwithstanding
-    assert {k: v["exact"] for k, v in data["odds"]["within"].items()} == {"1": "1/2", "2": "3/4", "4": "15/16", "8": "255/256"}
+    assert {k: v["exact"] for k, v in data["odds"]["within"].items()} == {
+        "1": "1/2",
+        "2": "3/4",
+        "4": "15/16",
+        "8": "255/256",
+    }
     assert data["odds"]["mean_rolls"] == 2.0 and data["odds_note"] is None
     assert other["odds"] is None and "--no-botch-spoils" in other["odds_note"]

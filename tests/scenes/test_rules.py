@@ -1,7 +1,8 @@
 """Pure rules for tracked actions: extended actions over time, extended-and-resisted contests, intervals."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from stkit.dice import ExtendedTally, count_dice
 from stkit.dice.contest import (

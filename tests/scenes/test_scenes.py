@@ -1,6 +1,5 @@
 """Scenes and the hooks: one open scene per chronicle, turns, Willpower once per turn, try-again per task."""
 
-
 import pytest
 from sqlmodel import select
 

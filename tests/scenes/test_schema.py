@@ -59,7 +59,9 @@ def test_one_open_scene_is_enforced_by_the_database(engine):
 
 
 def test_contest_rules_are_pure():
-    code = ("import sys, stkit.dice.contest\n"
-            "print(sorted(m for m in ('sqlmodel','sqlalchemy','typer','rich') if m in sys.modules))")
+    code = (
+        "import sys, stkit.dice.contest\n"
+        "print(sorted(m for m in ('sqlmodel','sqlalchemy','typer','rich') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr

@@ -35,7 +35,7 @@ def session(text: str) -> list[tuple[list[str], list[str]]]:
         for line in re.sub(r"\\\n\s*", " ", block).splitlines():
             if line.startswith("$ stkit "):
                 current = []
-                steps.append((shlex.split(line[len("$ stkit "):], comments=True), current))
+                steps.append((shlex.split(line[len("$ stkit ") :], comments=True), current))
             elif line.startswith("$ "):
                 current = None  # a shell line such as `$ export ...`: shown, not run
             elif current is not None and line.strip():
@@ -51,10 +51,11 @@ def fits(want: str, got: str) -> bool:
 
 
 def test_session_reader():
-    text = ("```console\n$ stkit char new A \\\n      --set Wits=2   # a comment\nCreated A\n$ export X=1\n"
-            "not output\n```\n```console\n$ stkit log\n...\n3  ...  A\n```\n")
-    assert session(text) == [(["char", "new", "A", "--set", "Wits=2"], ["Created A"]),
-                             (["log"], ["...", "3  ...  A"])]
+    text = (
+        "```console\n$ stkit char new A \\\n      --set Wits=2   # a comment\nCreated A\n$ export X=1\n"
+        "not output\n```\n```console\n$ stkit log\n...\n3  ...  A\n```\n"
+    )
+    assert session(text) == [(["char", "new", "A", "--set", "Wits=2"], ["Created A"]), (["log"], ["...", "3  ...  A"])]
     assert fits("3  ...  A  x", "3  2026-11-30 10:00:00  A  x")
     assert not fits("3  ...  A  x", "3  2026-11-30 10:00:00  B  x")
     assert not fits("Dice: 3", "Dice: 3 4")

@@ -53,8 +53,12 @@ def test_two_processes_lose_nothing(db_url, tmp_path):
         C.create_character(session, s)
     go, n = tmp_path / "go", 25
     procs = [
-        subprocess.Popen([sys.executable, "-c", WORKER, db_url, str(go), str(n), f"p{k}"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, db_url, str(go), str(n), f"p{k}"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for k in range(2)
     ]
     time.sleep(0.3)

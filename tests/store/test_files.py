@@ -38,7 +38,13 @@ def test_examples_import_with_chapter_pools(engine):
     with transaction(engine) as s:
         loaded = import_files(s, [EXAMPLES])
     assert sorted(lf.sheet.name for lf in loaded) == [
-        "Archibald", "Ears-of-the-Wind", "Flashburn", "Paper Clip", "Red-of-Teeth", "Shadow-in-the-Wood", "Weston",
+        "Archibald",
+        "Ears-of-the-Wind",
+        "Flashburn",
+        "Paper Clip",
+        "Red-of-Teeth",
+        "Shadow-in-the-Wood",
+        "Weston",
     ]
     pools = {
         ("Archibald", "Dexterity + Drive"): 5,
@@ -110,7 +116,11 @@ def test_player_view_leaves_storyteller_notes_out():
         ("bad.yaml", "name: A\nattributes: {Dexterity: 3\n", r"bad.yaml: malformed YAML at line \d+"),
         ("bad.json", '{"name": "A", ', r"bad.json: malformed JSON at line 1"),
         ("bad.yaml", "name: A\nabilities:\n  Brwal: 3\n", r"bad.yaml: abilities.Brwal: unknown Ability"),
-        ("bad.yaml", "name: A\nattributes:\n  Strength: 6\n", r"bad.yaml: attributes.Strength: 6 is outside the allowed range 0 to 5"),
+        (
+            "bad.yaml",
+            "name: A\nattributes:\n  Strength: 6\n",
+            r"bad.yaml: attributes.Strength: 6 is outside the allowed range 0 to 5",
+        ),
         ("bad.yaml", "name: A\nrage: 12\n", r"bad.yaml: rage: 12 is outside the allowed range 0 to 10"),
         ("bad.yaml", "name: A\nbreed: Wolf\n", r"bad.yaml: breed: unknown breed 'Wolf'"),
         ("bad.yaml", "- just\n- a list\n", r"bad.yaml: expected a mapping"),
@@ -121,24 +131,21 @@ def test_bad_file_imports_nothing(engine, tmp_path, name, content, message):
     good = tmp_path / "a-good.yaml"
     good.write_text("name: Good\n")
     (tmp_path / name).write_text(content)
-    with pytest.raises(DataFileError, match=message):
-        with transaction(engine) as s:
-            import_files(s, [tmp_path])
+    with pytest.raises(DataFileError, match=message), transaction(engine) as s:
+        import_files(s, [tmp_path])
     assert count(engine) == 0
 
 
 def test_duplicate_names(engine, tmp_path):
     (tmp_path / "one.yaml").write_text("name: Weston\n")
     (tmp_path / "two.yaml").write_text("name: WESTON\n")
-    with pytest.raises(DataFileError, match=r"two.yaml: name: duplicate name 'WESTON'"):
-        with transaction(engine) as s:
-            import_files(s, [tmp_path])
+    with pytest.raises(DataFileError, match=r"two.yaml: name: duplicate name 'WESTON'"), transaction(engine) as s:
+        import_files(s, [tmp_path])
     assert count(engine) == 0
     with transaction(engine) as s:
         import_files(s, [tmp_path / "one.yaml"])
-    with pytest.raises(DataFileError, match=r"two.yaml: name: .*already exists"):
-        with transaction(engine) as s:
-            import_files(s, [tmp_path / "two.yaml"])
+    with pytest.raises(DataFileError, match=r"two.yaml: name: .*already exists"), transaction(engine) as s:
+        import_files(s, [tmp_path / "two.yaml"])
     assert count(engine) == 1
 
 
@@ -147,10 +154,25 @@ def test_foundry_import(engine):
     assert loaded.format == "foundry"
     s = loaded.sheet
     assert (s.name, s.breed, s.auspice, s.tribe, s.pack, s.rank) == (
-        "Runs-Through-Rain", "Lupus", "Galliard", "Silent Strider", "Dust Road", 2)
+        "Runs-Through-Rain",
+        "Lupus",
+        "Galliard",
+        "Silent Strider",
+        "Dust Road",
+        2,
+    )
     assert s.attributes["Dexterity"] == 4 and s.attributes["Wits"] == 3
-    assert s.abilities == {"Alertness": 3, "Athletics": 4, "Brawl": 2, "Primal-Urge": 3, "Animal Ken": 1,
-                           "Stealth": 2, "Survival": 3, "Enigmas": 2, "Rituals": 1}
+    assert s.abilities == {
+        "Alertness": 3,
+        "Athletics": 4,
+        "Brawl": 2,
+        "Primal-Urge": 3,
+        "Animal Ken": 1,
+        "Stealth": 2,
+        "Survival": 3,
+        "Enigmas": 2,
+        "Rituals": 1,
+    }
     assert s.custom_abilities == {"Larceny": 1}
     assert s.powers["Rage"].to_dict() == {"permanent": 3, "temporary": 2}
     assert s.powers["Gnosis"].to_dict() == {"permanent": 5, "temporary": 4}
@@ -170,7 +192,9 @@ def test_foundry_import(engine):
 def test_foundry_bad_values_name_the_field(tmp_path):
     data = json.loads(FOUNDRY.read_text())
     data["system"]["advantages"]["willpower"]["temporary"] = 9
-    with pytest.raises(DataFileError, match=r"system.advantages.willpower.temporary: 9 is outside the allowed range 0 to 4"):
+    with pytest.raises(
+        DataFileError, match=r"system.advantages.willpower.temporary: 9 is outside the allowed range 0 to 4"
+    ):
         from_foundry(data, source="x.json")
     data["type"] = "Vampire"
     with pytest.raises(DataFileError, match=r"type: 'Vampire' is not supported"):

@@ -34,16 +34,22 @@ def test_upgrade_from_first_revision_keeps_data(db_url):
     sheet.set_trait("Leadership", 2)
     with engine.begin() as conn:
         assert DB.current_revisions(conn) == {"0001"}
-        conn.execute(text(
-            "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, sheet, "
-            "version, created_at, updated_at) VALUES (1, 'default', 'Ears-of-the-Wind', 'ears of the wind', "
-            "'Kelly', '', '', '', 'Homid', :sheet, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
-        ), {"sheet": json.dumps(sheet.to_dict())})
-        conn.execute(text(
-            "INSERT INTO roll_log (created_at, chronicle, character_id, character_name, kind, expression, pool, "
-            "difficulty, dice, outcome, result, willpower, detail) VALUES (CURRENT_TIMESTAMP, 'default', 1, "
-            "'Ears-of-the-Wind', 'roll', 'Charisma + Leadership', 6, 8, '[8,9,10,8,2,3]', 'success', 4, :f, '{}')"
-        ), {"f": False})
+        conn.execute(
+            text(
+                "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, sheet, "
+                "version, created_at, updated_at) VALUES (1, 'default', 'Ears-of-the-Wind', 'ears of the wind', "
+                "'Kelly', '', '', '', 'Homid', :sheet, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            ),
+            {"sheet": json.dumps(sheet.to_dict())},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO roll_log (created_at, chronicle, character_id, character_name, kind, expression, pool, "
+                "difficulty, dice, outcome, result, willpower, detail) VALUES (CURRENT_TIMESTAMP, 'default', 1, "
+                "'Ears-of-the-Wind', 'roll', 'Charisma + Leadership', 6, 8, '[8,9,10,8,2,3]', 'success', 4, :f, '{}')"
+            ),
+            {"f": False},
+        )
     DB._migrated.clear()
     DB.ensure_schema(engine)  # what open_store does: upgrade to head
     with engine.connect() as conn:
@@ -61,17 +67,29 @@ def test_revision_0003_folds_accents_in_stored_name_keys(db_url):
     folded key in the same chronicle keeps its old key; the other chronicle is untouched by the clash."""
     engine = DB.make_engine(db_url)
     DB.upgrade(engine, "0002")
-    rows = [(1, "default", "Zoë", "zoë"), (2, "default", "Archibald", "archibald"),
-            (3, "default", "Ärchibald", "ärchibald"), (4, "other", "Ärchibald", "ärchibald"),
-            (5, "default", "Red-of-Teeth", "red of teeth")]
+    rows = [
+        (1, "default", "Zoë", "zoë"),
+        (2, "default", "Archibald", "archibald"),
+        (3, "default", "Ärchibald", "ärchibald"),
+        (4, "other", "Ärchibald", "ärchibald"),
+        (5, "default", "Red-of-Teeth", "red of teeth"),
+    ]
     with engine.begin() as conn:
         for row_id, chronicle, name, key in rows:
-            conn.execute(text(
-                "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, sheet, "
-                "version, created_at, updated_at) VALUES (:id, :c, :n, :k, '', '', '', '', 'Homid', :sheet, 1, "
-                "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
-            ), {"id": row_id, "c": chronicle, "n": name, "k": key,
-                "sheet": json.dumps(Sheet(name=name, chronicle=chronicle).to_dict())})
+            conn.execute(
+                text(
+                    "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, sheet, "
+                    "version, created_at, updated_at) VALUES (:id, :c, :n, :k, '', '', '', '', 'Homid', :sheet, 1, "
+                    "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                ),
+                {
+                    "id": row_id,
+                    "c": chronicle,
+                    "n": name,
+                    "k": key,
+                    "sheet": json.dumps(Sheet(name=name, chronicle=chronicle).to_dict()),
+                },
+            )
     DB._migrated.clear()
     DB.ensure_schema(engine)
     with engine.connect() as conn:
@@ -104,10 +122,14 @@ def test_fast_path_after_the_accent_migration(tmp_path, monkeypatch):
     engine = DB.make_engine(url)
     DB.upgrade(engine, "0002")
     with engine.begin() as conn:
-        conn.execute(text(
-            "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, sheet, "
-            "version, created_at, updated_at) VALUES (1, 'default', 'Zoë', 'zoë', '', '', '', '', 'Homid', :s, 1, "
-            "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"), {"s": json.dumps(Sheet(name="Zoë").to_dict())})
+        conn.execute(
+            text(
+                "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, sheet, "
+                "version, created_at, updated_at) VALUES (1, 'default', 'Zoë', 'zoë', '', '', '', '', 'Homid', :s, 1, "
+                "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            ),
+            {"s": json.dumps(Sheet(name="Zoë").to_dict())},
+        )
     DB.dispose_engines()
     assert fast_connection(str(db)) is None
     from stkit.store.fastread import load_sheet

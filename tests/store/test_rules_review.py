@@ -23,8 +23,9 @@ def sheet(**traits) -> Sheet:
 
 
 # ----- "Ratings": a Trait rated to 10 stands alone -----------------------------------------------------------
-@pytest.mark.parametrize("expression", ["Rage + Brawl", "Brawl + Rage", "Gnosis + Occult", "Willpower + Wits",
-                                        "Glory + Expression"])
+@pytest.mark.parametrize(
+    "expression", ["Rage + Brawl", "Brawl + Rage", "Gnosis + Occult", "Willpower + Wits", "Glory + Expression"]
+)
 def test_a_trait_rated_to_ten_takes_no_partner(expression):
     # "Ratings": a pool that uses a Trait whose rating runs to 10 may not add any other Trait. stkit counts
     # Renown (Glory, Honor, Wisdom: 0-10) among those Traits (docs/characters.md, "Readings of the rules").
@@ -59,8 +60,15 @@ def test_two_attributes_are_two_traits():
 
 # ----- health levels and points (character-store issue) -----------------------------------------------------
 def test_health_levels_and_penalties_table():
-    assert HEALTH_LEVELS == (("Bruised", 0), ("Hurt", -1), ("Injured", -1), ("Wounded", -2), ("Mauled", -2),
-                             ("Crippled", -5), ("Incapacitated", None))
+    assert HEALTH_LEVELS == (
+        ("Bruised", 0),
+        ("Hurt", -1),
+        ("Injured", -1),
+        ("Wounded", -2),
+        ("Mauled", -2),
+        ("Crippled", -5),
+        ("Incapacitated", None),
+    )
 
 
 def test_penalty_of_the_deepest_level_whatever_the_kind():
@@ -112,9 +120,14 @@ def test_cli_rage_plus_brawl_is_refused_as_a_subprocess(tmp_path):
 
     env = {**os.environ, **_cli_env(tmp_path)}
     cmd = [sys.executable, "-m", "stkit"]
-    subprocess.run([*cmd, "char", "new", "Red-of-Teeth", "--set", "Rage=5", "--set", "Brawl=3"], env=env,
-                   check=True, capture_output=True)
-    r = subprocess.run([*cmd, "roll", "Rage + Brawl", "--char", "Red-of-Teeth"], env=env, capture_output=True,
-                       text=True)
+    subprocess.run(
+        [*cmd, "char", "new", "Red-of-Teeth", "--set", "Rage=5", "--set", "Brawl=3"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    r = subprocess.run(
+        [*cmd, "roll", "Rage + Brawl", "--char", "Red-of-Teeth"], env=env, capture_output=True, text=True
+    )
     assert r.returncode == 1
     assert "rated to 10 and is rolled alone" in r.stderr and "Traceback" not in r.stderr

@@ -221,7 +221,10 @@ def test_rating_set_at_creation_comes_with_full_points():
     s = Sheet(name="Runs-Through-Rain")
     assert s.set_new_traits([("Willpower", "5"), ("rage", "4"), ("Gnosis", "2"), ("Dexterity", "4")]) == []
     assert {p: (t.permanent, t.temporary) for p, t in s.powers.items()} == {
-        "Rage": (4, 4), "Gnosis": (2, 2), "Willpower": (5, 5)}
+        "Rage": (4, 4),
+        "Gnosis": (2, 2),
+        "Willpower": (5, 5),
+    }
     low = Sheet(name="Low")
     assert low.set_new_traits([("Willpower", "1"), ("Rage", "0")]) == []  # no "points lowered" warnings
     assert (low.powers["Willpower"].temporary, low.powers["Rage"].temporary) == (1, 0)
@@ -258,7 +261,10 @@ def test_char_set_rating_keeps_points_but_clamps_willpower_and_gnosis():
 def test_file_points_left_out_are_the_rating():
     s = Sheet.from_dict({"name": "A", "willpower": {"permanent": 6}, "gnosis": 4, "rage": {"permanent": 3}})
     assert {p: (t.permanent, t.temporary) for p, t in s.powers.items()} == {
-        "Rage": (3, 3), "Gnosis": (4, 4), "Willpower": (6, 6)}
+        "Rage": (3, 3),
+        "Gnosis": (4, 4),
+        "Willpower": (6, 6),
+    }
     # a rating left out is stkit's default, not 0 (points alone used to be refused as "outside 0 to 0")
     t = Sheet.from_dict({"name": "B", "willpower": {"temporary": 2}, "gnosis": {"temporary": 1}})
     assert (t.powers["Willpower"].permanent, t.powers["Willpower"].temporary) == (3, 2)
@@ -272,12 +278,14 @@ def test_damage_past_the_seventh_level_is_reported_truthfully():
     assert s.health == {"aggravated": 7, "lethal": 0, "bashing": 0}
     assert done.warnings("Archibald") == [
         "7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
-        "(all seven health levels now hold aggravated damage)"]
+        "(all seven health levels now hold aggravated damage)"
+    ]
     again = s.take_damage(1, "lethal")
     assert (again.taken, again.lost) == (0, 1)
     assert again.warnings("Archibald") == [
         "the 1 level of lethal damage had nowhere to go: all seven health levels already held lethal or "
-        "aggravated damage; Archibald is Incapacitated"]
+        "aggravated damage; Archibald is Incapacitated"
+    ]
 
 
 def test_damage_replacing_lighter_damage_says_so():

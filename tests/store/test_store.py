@@ -76,10 +76,9 @@ def test_edits(engine):
 def test_failed_edit_changes_nothing(engine):
     new(engine, "Paper Clip", Willpower=2)
     before = sheet_of(engine, "Paper Clip")
-    with pytest.raises(RuleRefusal):
-        with transaction(engine) as s:
-            C.spend(s, "Paper Clip", "gnosis", 1)  # works inside the transaction...
-            C.spend(s, "Paper Clip", "willpower", 5)  # ...but this refuses, so all is rolled back
+    with pytest.raises(RuleRefusal), transaction(engine) as s:
+        C.spend(s, "Paper Clip", "gnosis", 1)  # works inside the transaction...
+        C.spend(s, "Paper Clip", "willpower", 5)  # ...but this refuses, so all is rolled back
     assert sheet_of(engine, "Paper Clip") == before
 
 
@@ -124,9 +123,8 @@ def test_willpower_spent_in_same_transaction_and_refused_when_empty(engine):
     assert done.roll.result == 1 and done.roll.outcome.value == "success"  # Willpower saves the botch
     assert done.willpower_left == 0
     assert sheet_of(engine, "Weston").powers["Willpower"].temporary == 0
-    with pytest.raises(RuleRefusal, match="no Willpower points left"):
-        with transaction(engine) as s:
-            roll_from_sheet(s, "Weston", "Dexterity + Athletics", willpower=True, rng=random.Random(2))
+    with pytest.raises(RuleRefusal, match="no Willpower points left"), transaction(engine) as s:
+        roll_from_sheet(s, "Weston", "Dexterity + Athletics", willpower=True, rng=random.Random(2))
     with transaction(engine) as s:
         assert len(recent_rolls(s)) == 1  # the refused roll wrote nothing
 
@@ -139,12 +137,23 @@ def test_scene_hooks_called_in_order(engine, monkeypatch):
     monkeypatch.setattr(scenes, "find_turn_context", lambda s, c: calls.append(("ctx", c.name)) or TurnContext(7, 3))
     monkeypatch.setattr(scenes, "check_willpower_allowed", lambda s, c, ctx: calls.append(("wp", ctx.turn)))
     monkeypatch.setattr(scenes, "retry_count_for_task", lambda s, c, t: calls.append(("retry", t)) or 3)
-    monkeypatch.setattr(scenes, "record_roll_in_scene",
-                        lambda s, c, e, ctx, t: calls.append(("record", e.id, e.scene_id, e.turn, e.task)))
+    monkeypatch.setattr(
+        scenes,
+        "record_roll_in_scene",
+        lambda s, c, e, ctx, t: calls.append(("record", e.id, e.scene_id, e.turn, e.task)),
+    )
     new(engine, "Weston", Dexterity=3, Athletics=2, Willpower=3)
     with transaction(engine) as s:
-        done = rolls.roll_from_sheet(s, "Weston", "Dexterity + Athletics", difficulty=6, retry=0, willpower=True,
-                                     task="scale the wall", rng=random.Random(3))
+        done = rolls.roll_from_sheet(
+            s,
+            "Weston",
+            "Dexterity + Athletics",
+            difficulty=6,
+            retry=0,
+            willpower=True,
+            task="scale the wall",
+            rng=random.Random(3),
+        )
     assert [c[0] for c in calls] == ["ctx", "wp", "retry", "record"]
     assert calls[-1] == ("record", done.log_id, 7, 3, "scale the wall")
     assert done.roll.difficulty == 9 and done.roll.base_difficulty == 6
@@ -169,9 +178,8 @@ def test_scene_refusal_spends_nothing(engine, monkeypatch):
 
     monkeypatch.setattr(scenes, "check_willpower_allowed", refuse)
     new(engine, "Weston", Dexterity=3)
-    with pytest.raises(RuleRefusal, match="this turn"):
-        with transaction(engine) as s:
-            rolls.roll_from_sheet(s, "Weston", "Dexterity", willpower=True, rng=random.Random(1))
+    with pytest.raises(RuleRefusal, match="this turn"), transaction(engine) as s:
+        rolls.roll_from_sheet(s, "Weston", "Dexterity", willpower=True, rng=random.Random(1))
     assert sheet_of(engine, "Weston").powers["Willpower"].temporary == 3
 
 
@@ -199,9 +207,15 @@ def test_fast_read_paths_match_the_orm(db_url):
 
     engine = open_store(db_url)
     new(engine, "Archibald", Dexterity=3, Drive=2)
-    run_transaction(engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive", willpower=True,
-                                                      task="swerve", rng=random.Random(4)))
-    run_transaction(engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive + 1", faces=[1, 1, 2, 3, 4, 5]))
+    run_transaction(
+        engine,
+        lambda s: roll_from_sheet(
+            s, "Archibald", "Dexterity + Drive", willpower=True, task="swerve", rng=random.Random(4)
+        ),
+    )
+    run_transaction(
+        engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive + 1", faces=[1, 1, 2, 3, 4, 5])
+    )
     with transaction(engine, readonly=True) as s:
         orm_log = [entry_to_dict(e) for e in recent_rolls(s, name="Archibald")]
         orm_sheet = C.get_character(s, "Archibald").to_sheet()

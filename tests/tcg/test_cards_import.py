@@ -82,7 +82,13 @@ def test_lackey_quirks(db):
     short = db.find("Short Row Ally")
     assert (short.type, short.renown, short.text) == ("Ally", None, None)
     lunge = db.find("Test Lunge")
-    assert (lunge.playtest, lunge.type, lunge.kind, lunge.moon, lunge.damage) == (True, "Combat Action", "attack", "full", 3)
+    assert (lunge.playtest, lunge.type, lunge.kind, lunge.moon, lunge.damage) == (
+        True,
+        "Combat Action",
+        "attack",
+        "full",
+        3,
+    )
     assert db.find("cafe regular").name == "Café Regular"
 
 
@@ -109,13 +115,21 @@ def test_lackey_extra_fields_and_missing_name_column(tmp_path, db):
     [
         ("- {name: A, type: Garou, health: 5\n", r"malformed YAML at line 2"),
         ("- {name: A, type: Garou, health: -1}\n", r"card 1 \(A\): field 'health': -1 is below 0"),
-        ("- {name: A, type: Ally}\n- {name: B, type: Ally, keywords: [Wyrm, Flying Monkey]}\n",
-         r"card 2 \(B\): field 'keywords': unknown keyword 'Flying Monkey'"),
+        (
+            "- {name: A, type: Ally}\n- {name: B, type: Ally, keywords: [Wyrm, Flying Monkey]}\n",
+            r"card 2 \(B\): field 'keywords': unknown keyword 'Flying Monkey'",
+        ),
         ("- {name: A, type: Wizard}\n", r"card 1 \(A\): field 'type': 'Wizard' is not one of Tribe, Garou"),
         ("- {name: A, colour: red}\n", r"card 1 \(A\): unknown field\(s\) colour"),
         ("- {type: Ally}\n", r"card 1: field 'name'"),
-        ("- {name: A, type: Combat Action, moon: half}\n", r"card 1 \(A\): field 'moon': 'half' is not one of new, full"),
-        ("- {name: A, type: Gift, kind: attack}\n", r"card 1 \(A\): field 'kind': 'attack' is only for Combat Action cards"),
+        (
+            "- {name: A, type: Combat Action, moon: half}\n",
+            r"card 1 \(A\): field 'moon': 'half' is not one of new, full",
+        ),
+        (
+            "- {name: A, type: Gift, kind: attack}\n",
+            r"card 1 \(A\): field 'kind': 'attack' is only for Combat Action cards",
+        ),
         ("{cards: [], extra: 1}\n", r"top level: unknown key"),
     ],
 )
@@ -182,14 +196,21 @@ def test_a_failing_write_keeps_nothing(db, monkeypatch):
 
 def test_cli_import_reports_rows_and_json(tmp_path):
     dbfile = tmp_path / "other.sqlite"
-    result = runner.invoke(app, ["tcg", "cards", "import", str(FIX / "lackey_quirks.txt"), "--cards-db", str(dbfile)], env=ENV)
+    result = runner.invoke(
+        app, ["tcg", "cards", "import", str(FIX / "lackey_quirks.txt"), "--cards-db", str(dbfile)], env=ENV
+    )
     assert result.exit_code == 0, result.output
     assert "Imported 4 cards (1 playtest)" in result.stdout
     assert "line 5: field 'health': -2 is below 0" in result.stdout
     assert dbfile.exists()
     result = runner.invoke(app, ["tcg", "cards", "import", str(FIX / "deck_cards.yaml"), "--json"], env=ENV)
-    assert json.loads(result.stdout) == {"file": str(FIX / "deck_cards.yaml"), "format": "yaml", "imported": 34,
-                                         "playtest": 0, "skipped": []}
+    assert json.loads(result.stdout) == {
+        "file": str(FIX / "deck_cards.yaml"),
+        "format": "yaml",
+        "imported": 34,
+        "playtest": 0,
+        "skipped": [],
+    }
 
 
 def test_cli_bad_file_is_one_line_error(tmp_path):
@@ -202,7 +223,9 @@ def test_cli_bad_file_is_one_line_error(tmp_path):
 
 def test_subprocess_import_and_show(tmp_path):
     env = {**os.environ, **ENV, "STKIT_CARDS_DB": str(tmp_path / "sub.sqlite")}
-    run = lambda *a: subprocess.run([sys.executable, "-m", "stkit", "tcg", "cards", *a], capture_output=True, text=True, env=env)
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "stkit", "tcg", "cards", *a], capture_output=True, text=True, env=env
+    )
     out = run("import", str(FIX / "lackey_quirks.txt"), "--json")
     assert out.returncode == 0 and json.loads(out.stdout)["imported"] == 4
     out = run("show", "howling mad dog", "--json")
@@ -211,11 +234,15 @@ def test_subprocess_import_and_show(tmp_path):
 
 def test_every_bad_card_is_counted(tmp_path, db):
     path = tmp_path / "many.yaml"
-    path.write_text("- {name: A, health: -1}\n- {name: B}\n- {name: C, rage: x}\n- {name: D, gnosis: -2}\n", encoding="utf-8")
+    path.write_text(
+        "- {name: A, health: -1}\n- {name: B}\n- {name: C, rage: x}\n- {name: D, gnosis: -2}\n", encoding="utf-8"
+    )
     with pytest.raises(DataFileError) as exc:
         db.import_file(path)
-    assert str(exc.value) == (f"{path}: card 1 (A): field 'health': -1 is below 0 (allowed 0 or more) "
-                              "(and 2 more bad card(s); nothing imported)")
+    assert str(exc.value) == (
+        f"{path}: card 1 (A): field 'health': -1 is below 0 (allowed 0 or more) "
+        "(and 2 more bad card(s); nothing imported)"
+    )
 
 
 def test_builtin_card_rulings_and_rule_cards_cross_reference():
@@ -226,7 +253,12 @@ def test_builtin_card_rulings_and_rule_cards_cross_reference():
     for card in cards.values():
         for ruling in card.rulings:
             assert ruling in rules, (card.name, ruling)
-    for rid in ("battlefield-faq.vampire-keyword", "battlefield-faq.exorcise-spirit", "battlefield-faq.escape",
-                "battlefield-play.restricted-pack-action", "battlefield-play.away-from-pack"):
+    for rid in (
+        "battlefield-faq.vampire-keyword",
+        "battlefield-faq.exorcise-spirit",
+        "battlefield-faq.escape",
+        "battlefield-play.restricted-pack-action",
+        "battlefield-play.away-from-pack",
+    ):
         for name in rules[rid].cards:
             assert name in cards, (rid, name)

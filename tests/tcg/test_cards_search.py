@@ -44,7 +44,10 @@ def test_text_match_comes_last(db):
 
 
 def test_type_and_keyword_filters(db):
-    assert {h.card.name for h in db.search("", type_="battlefield")} == {"Battle of Screaming Mud", "Den of Rorth, Son of Bast"}
+    assert {h.card.name for h in db.search("", type_="battlefield")} == {
+        "Battle of Screaming Mud",
+        "Den of Rorth, Son of Bast",
+    }
     assert {h.card.name for h in db.search("", keyword="wyrm")} == {"Battle of Screaming Mud", "Hellcat", "Enemy One"}
     assert [h.card.name for h in db.search("", type_="Combat Event")] == ["Rally"]
     with pytest.raises(InvalidValue, match="card type 'Wizard' is not one of"):
@@ -101,7 +104,8 @@ def test_cli_bad_type_is_error(db):
     assert result.exit_code == 1 and result.stderr.startswith("Error: card type 'Wizard'")
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 from stkit.tcg.cards import normalize_name  # noqa: E402
 
@@ -114,7 +118,14 @@ def test_normalize_name_is_idempotent_and_case_blind(name):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.from_regex(r"[A-Z][a-z]{2,8}( [A-Z][a-z]{2,8}){0,2}", fullmatch=True), min_size=1, max_size=6, unique_by=normalize_name))
+@given(
+    st.lists(
+        st.from_regex(r"[A-Z][a-z]{2,8}( [A-Z][a-z]{2,8}){0,2}", fullmatch=True),
+        min_size=1,
+        max_size=6,
+        unique_by=normalize_name,
+    )
+)
 def test_every_imported_name_is_found_exactly(tmp_path_factory, names):
     import yaml
 

@@ -33,18 +33,26 @@ def rules(report):
 
 
 def test_parser_sections_counts_and_comments():
-    deck = parse_deck_text("Tribe: Stargazers\n[Pack]\n1 Kiri\n# note\nSept deck\n3x Ally One\nAlly Two  # one copy\n"
-                           "Combat deck:\n2 First Team #21\n")
+    deck = parse_deck_text(
+        "Tribe: Stargazers\n[Pack]\n1 Kiri\n# note\nSept deck\n3x Ally One\nAlly Two  # one copy\n"
+        "Combat deck:\n2 First Team #21\n"
+    )
     assert [(ln.section, ln.count, ln.name, ln.line) for ln in deck.lines] == [
-        ("tribe", 1, "Stargazers", 1), ("pack", 1, "Kiri", 3), ("sept", 3, "Ally One", 6), ("sept", 1, "Ally Two", 7),
-        ("combat", 2, "First Team #21", 9)]
+        ("tribe", 1, "Stargazers", 1),
+        ("pack", 1, "Kiri", 3),
+        ("sept", 3, "Ally One", 6),
+        ("sept", 1, "Ally Two", 7),
+        ("combat", 2, "First Team #21", 9),
+    ]
 
 
 @pytest.mark.parametrize(
     "text, message",
-    [("3 Ally One\n", "line 1: card line before any section header"),
-     ("Sept deck:\n0 Ally One\n", "line 2: a count must be 1 or more, got 0"),
-     ("[Sideboard]\n", r"line 1: unknown section '\[Sideboard\]'")],
+    [
+        ("3 Ally One\n", "line 1: card line before any section header"),
+        ("Sept deck:\n0 Ally One\n", "line 2: a count must be 1 or more, got 0"),
+        ("[Sideboard]\n", r"line 1: unknown section '\[Sideboard\]'"),
+    ],
 )
 def test_parser_errors_name_the_line(text, message):
     with pytest.raises(DataFileError, match=message):
@@ -63,7 +71,9 @@ def test_legal_deck(db):
 
 def test_lower_renown_level_makes_the_pack_too_expensive(db):
     report = check(db, LEGAL, level=15)
-    assert rules(report) == [("deck.starting-pack", "starting pack costs 20 Renown (cohort extras included); the Renown level is 15")]
+    assert rules(report) == [
+        ("deck.starting-pack", "starting pack costs 20 Renown (cohort extras included); the Renown level is 15")
+    ]
 
 
 def test_copies_are_counted_across_lines(db):
@@ -106,22 +116,32 @@ def test_one_copy_of_any_garou(db):
 def test_garou_from_an_unrelated_tribe(db):
     text = LEGAL.replace("1 Bright Fang      # Tribe Friendly for Stargazers\n", "1 Iron Hide\n")
     assert rules(check(db, text)) == [
-        ("deck.starting-pack", "Iron Hide (Get of Fenris) is not of Stargazers, a cohort tribe, Tribe Friendly for it, "
-                               "or an alternate shapeshifter")]
+        (
+            "deck.starting-pack",
+            "Iron Hide (Get of Fenris) is not of Stargazers, a cohort tribe, Tribe Friendly for it, "
+            "or an alternate shapeshifter",
+        )
+    ]
 
 
 def test_alternate_shapeshifters_capped_by_own_tribe_renown(db):
-    text = LEGAL.replace("1 Kiri Wind-Walker\n", "1 Sand Cat\n").replace("1 Bright Fang      # Tribe Friendly for Stargazers\n", "")
+    text = LEGAL.replace("1 Kiri Wind-Walker\n", "1 Sand Cat\n").replace(
+        "1 Bright Fang      # Tribe Friendly for Stargazers\n", ""
+    )
     found = rules(check(db, text))
-    assert ("deck.alternate-shapeshifters",
-            "alternate shapeshifters have 7 Renown, more than the 4 Renown of Stargazers's own Garou") in found
+    assert (
+        "deck.alternate-shapeshifters",
+        "alternate shapeshifters have 7 Renown, more than the 4 Renown of Stargazers's own Garou",
+    ) in found
     # 7 Renown of Bastet also outweighs the pack's 4 Renown of Stargazers
     assert ("deck.tribe-card", "Bastet has 7 Renown in the pack, more than Stargazers's 4") in found
 
 
 def test_no_other_tribe_with_more_renown(db):
     text = LEGAL.replace("1 Kiri Wind-Walker\n", "1 Dust Runner\n")  # Stargazers 4 vs Silver Fangs 5
-    assert rules(check(db, text)) == [("deck.tribe-card", "Silver Fangs has 5 Renown in the pack, more than Stargazers's 4")]
+    assert rules(check(db, text)) == [
+        ("deck.tribe-card", "Silver Fangs has 5 Renown in the pack, more than Stargazers's 4")
+    ]
 
 
 def test_auspice_tribe_skips_the_majority_rule(db):
@@ -130,13 +150,19 @@ def test_auspice_tribe_skips_the_majority_rule(db):
 
 
 def test_tribe_card_missing_or_wrong(db):
-    assert ("deck.tribe-card", "no Tribe card: add a 'Tribe: <name>' line") in rules(check(db, LEGAL.replace("Tribe: Stargazers", "")))
-    assert ("deck.tribe-card", "Janus is a Garou, not a Tribe card") in rules(check(db, LEGAL.replace("Tribe: Stargazers", "Tribe: Janus")))
+    assert ("deck.tribe-card", "no Tribe card: add a 'Tribe: <name>' line") in rules(
+        check(db, LEGAL.replace("Tribe: Stargazers", ""))
+    )
+    assert ("deck.tribe-card", "Janus is a Garou, not a Tribe card") in rules(
+        check(db, LEGAL.replace("Tribe: Stargazers", "Tribe: Janus"))
+    )
 
 
 def test_unknown_card_suggests_close_names(db):
     text = LEGAL.replace("3 Ally One\n", "3 Ally Onee\n")
-    assert rules(check(db, text)) == [("deck.known-cards", "line 11: unknown card 'Ally Onee'; did you mean Ally One, Rally, Ally Two?")]
+    assert rules(check(db, text)) == [
+        ("deck.known-cards", "line 11: unknown card 'Ally Onee'; did you mean Ally One, Rally, Ally Two?")
+    ]
 
 
 def test_unknown_renown_level():
@@ -169,11 +195,22 @@ def _deck_file(tmp_path, text):
 def test_cli_exit_codes_and_json(db, tmp_path):
     ok = runner.invoke(app, ["tcg", "deck", "check", str(FIX / "legal_deck.txt")], env=ENV)
     assert ok.exit_code == 0 and "Legal" in ok.stdout
-    bad = runner.invoke(app, ["tcg", "deck", "check", str(FIX / "legal_deck.txt"), "--renown-level", "15", "--json"], env=ENV)
+    bad = runner.invoke(
+        app, ["tcg", "deck", "check", str(FIX / "legal_deck.txt"), "--renown-level", "15", "--json"], env=ENV
+    )
     assert bad.exit_code == 1
-    assert json.loads(bad.stdout) == {"legal": False, "violations": [
-        {"rule": "deck.starting-pack", "message": "starting pack costs 20 Renown (cohort extras included); the Renown level is 15"}]}
-    human = runner.invoke(app, ["tcg", "deck", "check", _deck_file(tmp_path, LEGAL.replace("2 Bite", "3 Bite"))], env=ENV)
+    assert json.loads(bad.stdout) == {
+        "legal": False,
+        "violations": [
+            {
+                "rule": "deck.starting-pack",
+                "message": "starting pack costs 20 Renown (cohort extras included); the Renown level is 15",
+            }
+        ],
+    }
+    human = runner.invoke(
+        app, ["tcg", "deck", "check", _deck_file(tmp_path, LEGAL.replace("2 Bite", "3 Bite"))], env=ENV
+    )
     assert human.exit_code == 1 and "deck.combat-deck" in human.stdout and "Not legal" in human.stdout
 
 
@@ -190,13 +227,25 @@ def test_cli_malformed_deck_is_one_line_error(db, tmp_path):
 
 def test_subprocess_deck_check(tmp_path):
     env = {**os.environ, **ENV, "STKIT_CARDS_DB": str(tmp_path / "sub.sqlite")}
-    subprocess.run([sys.executable, "-m", "stkit", "tcg", "cards", "import", str(FIX / "deck_cards.yaml")], env=env,
-                   check=True, capture_output=True)
-    out = subprocess.run([sys.executable, "-m", "stkit", "tcg", "deck", "check", str(FIX / "legal_deck.txt"), "--json"],
-                         env=env, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "stkit", "tcg", "cards", "import", str(FIX / "deck_cards.yaml")],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "stkit", "tcg", "deck", "check", str(FIX / "legal_deck.txt"), "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0 and json.loads(out.stdout) == {"legal": True, "violations": []}
-    out = subprocess.run([sys.executable, "-m", "stkit", "tcg", "deck", "check", str(FIX / "legal_deck.txt"),
-                          "--renown-level", "15"], env=env, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "stkit", "tcg", "deck", "check", str(FIX / "legal_deck.txt"), "--renown-level", "15"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 1
 
 
@@ -210,8 +259,12 @@ def test_cohort_extra_cost_for_the_second_cohort(db):
 
 
 def test_auspice_tribe_counts_the_pack_for_alternate_shapeshifters(db):
-    text = LEGAL.replace("Tribe: Stargazers", "Tribe: Moon Tribe").replace("1 Bright Fang      # Tribe Friendly for Stargazers\n", "1 Sand Cat\n")
+    text = LEGAL.replace("Tribe: Stargazers", "Tribe: Moon Tribe").replace(
+        "1 Bright Fang      # Tribe Friendly for Stargazers\n", "1 Sand Cat\n"
+    )
     report = check(db, text)
     # Kiri 6 + Quiet Step 4 + Hollow Reed 4 = 14 Garou Renown >= Sand Cat's 7; 21 Renown total is too much at 20
-    assert rules(report) == [("deck.starting-pack", "starting pack costs 21 Renown (cohort extras included); the Renown level is 20")]
+    assert rules(report) == [
+        ("deck.starting-pack", "starting pack costs 21 Renown (cohort extras included); the Renown level is 20")
+    ]
     assert check(db, text, level=25).legal

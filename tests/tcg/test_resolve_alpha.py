@@ -43,7 +43,9 @@ def test_before_anybody_else_cancels_the_earlier_card():
 
 
 def test_tie_on_renown_and_fury_is_an_error():
-    alphas, _ = parse_alphas({"alphas": [{"name": "A", "renown": 3, "tribe_fury": 2}, {"name": "B", "renown": 3, "tribe_fury": 2}]})
+    alphas, _ = parse_alphas(
+        {"alphas": [{"name": "A", "renown": 3, "tribe_fury": 2}, {"name": "B", "renown": 3, "tribe_fury": 2}]}
+    )
     with pytest.raises(DataFileError, match="tie on Renown 3 and Tribe Fury 2"):
         resolve_alpha_order(alphas)
 
@@ -63,9 +65,26 @@ def test_fixture_file():
     "data,message",
     [
         ({"alphas": [{"name": "A", "renown": 3}]}, "missing required field 'tribe_fury'"),
-        ({"alphas": [{"name": "A", "renown": 3, "tribe_fury": 1}], "effects": [{"player": "Zed", "effect": "first"}]}, "'Zed' has no alpha"),
-        ({"alphas": [{"name": "A", "renown": 3, "tribe_fury": 1}], "effects": [{"player": "A", "effect": "last"}]}, "effect: 'last'"),
-        ({"alphas": [{"name": "A", "player": "P", "renown": 3, "tribe_fury": 1}, {"name": "B", "player": "P", "renown": 2, "tribe_fury": 1}]}, "one alpha per pack"),
+        (
+            {
+                "alphas": [{"name": "A", "renown": 3, "tribe_fury": 1}],
+                "effects": [{"player": "Zed", "effect": "first"}],
+            },
+            "'Zed' has no alpha",
+        ),
+        (
+            {"alphas": [{"name": "A", "renown": 3, "tribe_fury": 1}], "effects": [{"player": "A", "effect": "last"}]},
+            "effect: 'last'",
+        ),
+        (
+            {
+                "alphas": [
+                    {"name": "A", "player": "P", "renown": 3, "tribe_fury": 1},
+                    {"name": "B", "player": "P", "renown": 2, "tribe_fury": 1},
+                ]
+            },
+            "one alpha per pack",
+        ),
     ],
 )
 def test_bad_files(data, message):

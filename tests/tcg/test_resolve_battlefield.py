@@ -60,7 +60,14 @@ def test_forbidden_keywords(word):
         resolve_battlefield(renown=10, buy=[word])
 
 
-@pytest.mark.parametrize("word,rule", [("Umbral", "umbral-not-keyword"), ("Undodgeable", "undodgeable-unblockable"), ("Unblockable", "undodgeable-unblockable")])
+@pytest.mark.parametrize(
+    "word,rule",
+    [
+        ("Umbral", "umbral-not-keyword"),
+        ("Undodgeable", "undodgeable-unblockable"),
+        ("Unblockable", "undodgeable-unblockable"),
+    ],
+)
 def test_faq_not_keywords(word, rule):
     with pytest.raises(RuleRefusal, match=rule):
         resolve_battlefield(renown=10, buy=[word])

@@ -23,7 +23,11 @@ def run_json(*args):
 
 def test_umbra_cost_json():
     assert run_json("umbra-cost", "--level", "4", "--gnosis", "5") == {
-        "cards": 2, "level": 4, "base": 3, "reduction": 1, "rules": ["umbra.level-discard", "umbra.gnosis-modifier"],
+        "cards": 2,
+        "level": 4,
+        "base": 3,
+        "reduction": 1,
+        "rules": ["umbra.level-discard", "umbra.gnosis-modifier"],
     }
     assert run_json("umbra-cost", "--points", "7", "--gnosis", "0")["cards"] == 1
     assert run_json("umbra-cost", "--level", "3", "--gnosis", "9", "--last-minute")["cards"] == 2
@@ -31,7 +35,9 @@ def test_umbra_cost_json():
 
 
 def test_umbra_cost_human_output_names_rules():
-    result = runner.invoke(app, ["tcg", "umbra-cost", "--level", "4", "--gnosis", "5"], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    result = runner.invoke(
+        app, ["tcg", "umbra-cost", "--level", "4", "--gnosis", "5"], env={"NO_COLOR": "1", "COLUMNS": "200"}
+    )
     assert result.exit_code == 0
     assert "Discard 2 Sept card(s)" in result.stdout and "umbra.gnosis-modifier" in result.stdout
 
@@ -57,7 +63,9 @@ def test_frenzy_json_janus():
 
 
 def test_battlefield_examples_json():
-    out = run_json("battlefield", "--renown", "10", "--defender-keywords", "Wyrm,Black Spiral Dancer", "--buy", "Kailindo,Spirit")
+    out = run_json(
+        "battlefield", "--renown", "10", "--defender-keywords", "Wyrm,Black Spiral Dancer", "--buy", "Kailindo,Spirit"
+    )
     assert (out["rage"], out["gnosis"], out["health"]) == (8, 8, 8)
     assert set(out["keywords"]) == {"Wyrm", "Black Spiral Dancer", "Kailindo", "Spirit"} and out["rules"]
     out = run_json("battlefield", "--renown", "5", "--defender-keywords", "Bastet", "--buy", "Kailindo, Firearm")
@@ -77,7 +85,9 @@ def test_combat_json_has_state_after_each_round():
 
 
 def test_combat_human_log():
-    result = runner.invoke(app, ["tcg", "combat", str(FIXTURES / "janus_frenzy.yaml")], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    result = runner.invoke(
+        app, ["tcg", "combat", str(FIXTURES / "janus_frenzy.yaml")], env={"NO_COLOR": "1", "COLUMNS": "200"}
+    )
     assert result.exit_code == 0
     assert "Round 1: Janus (hunter) has initiative." in result.stdout
     assert "it frenzies and draws 2 Combat card(s)" in result.stdout
@@ -110,7 +120,20 @@ def test_usage_error_exit_2():
     "args,expect",
     [
         (["tcg", "umbra-cost", "--level", "4", "--gnosis", "5", "--json"], {"cards": 2}),
-        (["tcg", "battlefield", "--renown", "5", "--defender-keywords", "Bastet", "--buy", "Kailindo,Firearm", "--json"], {"rage": 3, "health": 3}),
+        (
+            [
+                "tcg",
+                "battlefield",
+                "--renown",
+                "5",
+                "--defender-keywords",
+                "Bastet",
+                "--buy",
+                "Kailindo,Firearm",
+                "--json",
+            ],
+            {"rage": 3, "health": 3},
+        ),
     ],
 )
 def test_real_subprocess(args, expect):
@@ -123,7 +146,10 @@ def test_real_subprocess(args, expect):
 
 def test_real_subprocess_error():
     proc = subprocess.run(
-        [sys.executable, "-m", "stkit", "tcg", "moot", str(FIXTURES / "missing.yaml")], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "stkit", "tcg", "moot", str(FIXTURES / "missing.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 1 and proc.stderr.strip().endswith("missing.yaml: no such file")
     assert proc.stderr.count("\n") == 1

@@ -292,7 +292,9 @@ def test_one_pass_only_ends_the_round():
 
 
 def test_combat_ends_when_both_run_out_of_cards():
-    rounds = [{"hunter": "Bite", "prey": "Duck"}, {"prey": "Bite", "hunter": "Duck"}] * 2 + [{"hunter": "Bite", "prey": "Duck"}]
+    rounds = [{"hunter": "Bite", "prey": "Duck"}, {"prey": "Bite", "hunter": "Duck"}] * 2 + [
+        {"hunter": "Bite", "prey": "Duck"}
+    ]
     r = fight(rounds, prey=enemy(health=10))
     assert r["ended"] and r["end_reason"] == "both sides ran out of Combat cards"
     assert state(r, 5, "hunter")["hand"] == 0
@@ -340,14 +342,22 @@ def test_one_player_cannot_control_both():
     [
         (lambda d: d["hunter"].update(health=-1), r"combat.hunter.health: -1 is out of range"),
         (lambda d: d["prey"].update(colour="red"), r"combat.prey: unknown field 'colour'"),
-        (lambda d: d["rounds"].append({"hunter": "Flying Kick"}), r"rounds\[2\].hunter: card 'Flying Kick' is not described"),
+        (
+            lambda d: d["rounds"].append({"hunter": "Flying Kick"}),
+            r"rounds\[2\].hunter: card 'Flying Kick' is not described",
+        ),
         (lambda d: d["cards"]["Bite"].update(kind="punch"), r"is not a Combat card kind"),
         (lambda d: d["hunter"].update(wounds=6), r"already kill Janus"),
         (lambda d: d["hunter"].pop("rage"), r"missing required field 'rage'"),
     ],
 )
 def test_bad_combat_descriptions(mutate, message):
-    data = {"hunter": garou("Janus", "Ann"), "prey": enemy(), "cards": {k: dict(v) for k, v in CARDS.items()}, "rounds": [{"hunter": "Bite"}]}
+    data = {
+        "hunter": garou("Janus", "Ann"),
+        "prey": enemy(),
+        "cards": {k: dict(v) for k, v in CARDS.items()},
+        "rounds": [{"hunter": "Bite"}],
+    }
     mutate(data)
     with pytest.raises(DataFileError, match=message):
         resolve_combat(parse_combat(data))

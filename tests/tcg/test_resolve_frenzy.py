@@ -44,7 +44,9 @@ def test_hysterical_passes_instead():
     assert "frenzy.hysterical" in r.rules
 
 
-@pytest.mark.parametrize("kwargs", [{"health": 0, "wounds": 1}, {"health": 5, "wounds": -1}, {"health": 5, "wounds": 1, "frenzy": -2}])
+@pytest.mark.parametrize(
+    "kwargs", [{"health": 0, "wounds": 1}, {"health": 5, "wounds": -1}, {"health": 5, "wounds": 1, "frenzy": -2}]
+)
 def test_bad_values(kwargs):
     with pytest.raises(InvalidValue):
         resolve_frenzy(**kwargs)

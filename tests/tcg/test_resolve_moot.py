@@ -28,30 +28,122 @@ def vote(moots):
 
 
 def test_votes_equal_renown_and_caller_votes_for():
-    r = vote([{"name": "Call", "caller": "Janus", "votes": [{"voter": "Grey Fang", "vote": "against"}, {"voter": "Elder", "vote": "for"}]}])
+    r = vote(
+        [
+            {
+                "name": "Call",
+                "caller": "Janus",
+                "votes": [{"voter": "Grey Fang", "vote": "against"}, {"voter": "Elder", "vote": "for"}],
+            }
+        ]
+    )
     m = r["moots"][0]
     assert (m["for"], m["against"], m["passed"]) == (5, 4, True)
-    assert m["votes"][0] == {"voter": "Janus", "vote": "for", "renown": 3, "counted": True, "reason": "the caller votes for its own Moot"}
+    assert m["votes"][0] == {
+        "voter": "Janus",
+        "vote": "for",
+        "renown": 3,
+        "counted": True,
+        "reason": "the caller votes for its own Moot",
+    }
 
 
 def test_counts_across_voters():
-    m = vote([{"name": "Call", "caller": "Janus", "votes": [{"voter": "Elder", "vote": "for"}, {"voter": "Grey Fang", "vote": "against"}, {"voter": "Kinfolk", "vote": "against"}]}])["moots"][0]
+    m = vote(
+        [
+            {
+                "name": "Call",
+                "caller": "Janus",
+                "votes": [
+                    {"voter": "Elder", "vote": "for"},
+                    {"voter": "Grey Fang", "vote": "against"},
+                    {"voter": "Kinfolk", "vote": "against"},
+                ],
+            }
+        ]
+    )["moots"][0]
     assert (m["for"], m["against"], m["passed"]) == (5, 4, True)
-    m = vote([{"name": "Call", "caller": "Elder", "votes": [{"voter": "Janus", "vote": "for"}, {"voter": "Grey Fang", "vote": "against"}, {"voter": "Hellcat", "vote": "against"}]}])["moots"][0]
+    m = vote(
+        [
+            {
+                "name": "Call",
+                "caller": "Elder",
+                "votes": [
+                    {"voter": "Janus", "vote": "for"},
+                    {"voter": "Grey Fang", "vote": "against"},
+                    {"voter": "Hellcat", "vote": "against"},
+                ],
+            }
+        ]
+    )["moots"][0]
     assert (m["for"], m["against"]) == (5, 4)
-    m = vote([{"name": "Tie", "caller": "Elder", "votes": [{"voter": "Janus", "vote": "against"}, {"voter": "Grey Fang", "vote": "for"}, {"voter": "Janus", "vote": "for"}]}])["moots"][0]
+    m = vote(
+        [
+            {
+                "name": "Tie",
+                "caller": "Elder",
+                "votes": [
+                    {"voter": "Janus", "vote": "against"},
+                    {"voter": "Grey Fang", "vote": "for"},
+                    {"voter": "Janus", "vote": "for"},
+                ],
+            }
+        ]
+    )["moots"][0]
     assert m["passed"] is True  # 2 + 4 for, 3 against; Janus's second vote refused
-    m = vote([{"name": "Tie", "caller": "Janus", "votes": [{"voter": "Elder", "vote": "against"}, {"voter": "Kinfolk", "vote": "for"}, {"voter": "Forgetful", "vote": "for"}, {"voter": "Grey Fang", "vote": "against"}]}])["moots"][0]
+    m = vote(
+        [
+            {
+                "name": "Tie",
+                "caller": "Janus",
+                "votes": [
+                    {"voter": "Elder", "vote": "against"},
+                    {"voter": "Kinfolk", "vote": "for"},
+                    {"voter": "Forgetful", "vote": "for"},
+                    {"voter": "Grey Fang", "vote": "against"},
+                ],
+            }
+        ]
+    )["moots"][0]
     assert (m["for"], m["against"], m["passed"]) == (3, 6, False)
 
 
 def test_exact_tie_fails():
-    m = vote([{"name": "Even", "caller": "Grey Fang", "votes": [{"voter": "Janus", "vote": "against"}, {"voter": "Elder", "vote": "against"}, {"voter": "Hellcat", "vote": "for"}]}])["moots"][0]
+    m = vote(
+        [
+            {
+                "name": "Even",
+                "caller": "Grey Fang",
+                "votes": [
+                    {"voter": "Janus", "vote": "against"},
+                    {"voter": "Elder", "vote": "against"},
+                    {"voter": "Hellcat", "vote": "for"},
+                ],
+            }
+        ]
+    )["moots"][0]
     assert (m["for"], m["against"], m["passed"]) == (4, 5, False)
-    m = vote([{"name": "Even", "caller": "Grey Fang", "votes": [{"voter": "Janus", "vote": "against"}, {"voter": "Elder", "vote": "for"}, {"voter": "Forgetful", "vote": "against"}]}])["moots"][0]
+    m = vote(
+        [
+            {
+                "name": "Even",
+                "caller": "Grey Fang",
+                "votes": [
+                    {"voter": "Janus", "vote": "against"},
+                    {"voter": "Elder", "vote": "for"},
+                    {"voter": "Forgetful", "vote": "against"},
+                ],
+            }
+        ]
+    )["moots"][0]
     assert (m["for"], m["against"], m["passed"]) == (6, 3, True)
     chars = CHARACTERS + [{"name": "Twin", "player": "Dee", "renown": 4}]
-    c, moots = parse_moots({"characters": chars, "moots": [{"name": "Even", "caller": "Grey Fang", "votes": [{"voter": "Twin", "vote": "against"}]}]})
+    c, moots = parse_moots(
+        {
+            "characters": chars,
+            "moots": [{"name": "Even", "caller": "Grey Fang", "votes": [{"voter": "Twin", "vote": "against"}]}],
+        }
+    )
     m = resolve_moots(c, moots)["moots"][0]
     assert (m["for"], m["against"], m["passed"]) == (4, 4, False)
 
@@ -111,14 +203,20 @@ def test_only_garou_call_moots():
 def test_fixture_file():
     chars, moots = load_moots(FIXTURES / "moot.yaml")
     r = resolve_moots(chars, moots)
-    assert [(m["name"], m["passed"], m["for"], m["against"]) for m in r["moots"]] == [("Call to Arms", True, 7, 4), ("Silence the Galliard", True, 4, 0)]
+    assert [(m["name"], m["passed"], m["for"], m["against"]) for m in r["moots"]] == [
+        ("Call to Arms", True, 7, 4),
+        ("Silence the Galliard", True, 4, 0),
+    ]
 
 
 @pytest.mark.parametrize(
     "data,message",
     [
         ({"characters": CHARACTERS, "moots": [{"caller": "Nobody"}]}, "caller: 'Nobody' is not in 'characters'"),
-        ({"characters": CHARACTERS, "moots": [{"caller": "Janus", "votes": [{"voter": "Elder", "vote": "maybe"}]}]}, "vote: 'maybe'"),
+        (
+            {"characters": CHARACTERS, "moots": [{"caller": "Janus", "votes": [{"voter": "Elder", "vote": "maybe"}]}]},
+            "vote: 'maybe'",
+        ),
         ({"characters": [{"name": "X", "renown": -1}], "moots": []}, r"characters\[1\].renown: -1 is out of range"),
         ({"moots": []}, "missing required list 'characters'"),
     ],

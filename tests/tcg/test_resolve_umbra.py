@@ -49,7 +49,9 @@ def test_points_to_level(points, level):
     assert resolve_umbra_cost(points=points, gnosis=0)["level"] == level
 
 
-@pytest.mark.parametrize("kwargs", [{"level": 0}, {"level": 6}, {"points": 26}, {"points": 0}, {}, {"level": 2, "points": 7}])
+@pytest.mark.parametrize(
+    "kwargs", [{"level": 0}, {"level": 6}, {"points": 26}, {"points": 0}, {}, {"level": 2, "points": 7}]
+)
 def test_bad_level_or_points(kwargs):
     with pytest.raises(InvalidValue):
         resolve_umbra_cost(gnosis=3, **kwargs)
@@ -101,7 +103,16 @@ def test_more_gnosis_never_costs_more(level, gnosis):
     assert resolve_umbra_cost(level=level, gnosis=gnosis, last_minute=True)["cards"] >= here
 
 
-EVENT_WORDS = ["wyrm-enemy-played", "spirit-killed", "garou-killed", "wyrm-enemy-killed", "alpha-pass", "level:+1", "level:-2", "points:+4"]
+EVENT_WORDS = [
+    "wyrm-enemy-played",
+    "spirit-killed",
+    "garou-killed",
+    "wyrm-enemy-killed",
+    "alpha-pass",
+    "level:+1",
+    "level:-2",
+    "points:+4",
+]
 
 
 @given(start=st.integers(1, 25), events=st.lists(st.sampled_from(EVENT_WORDS), max_size=30))

@@ -52,12 +52,20 @@ def test_level_drops_when_nobody_draws():
 
 
 def test_removed_player_can_still_win():
-    r = judge([{"name": "Ann", "removed": True, "victory_pile": pile(25)}, {"name": "Bob", "victory_pile": pile(3)}], renown_level=25)
+    r = judge(
+        [{"name": "Ann", "removed": True, "victory_pile": pile(25)}, {"name": "Bob", "victory_pile": pile(3)}],
+        renown_level=25,
+    )
     assert r["winner"] == "Ann"
 
 
 def test_all_removed_most_renown_wins():
-    r = judge([{"name": "Ann", "removed": True, "victory_pile": pile(4)}, {"name": "Bob", "removed": True, "victory_pile": pile(7)}])
+    r = judge(
+        [
+            {"name": "Ann", "removed": True, "victory_pile": pile(4)},
+            {"name": "Bob", "removed": True, "victory_pile": pile(7)},
+        ]
+    )
     assert r["winner"] == "Bob" and "victory.all-removed" in r.rules
 
 

@@ -71,9 +71,27 @@ def test_battlefield_faq_answers_are_rulings_linked_to_cards(rules):
 
 def test_glossary_has_the_issue_terms_with_sources():
     terms = {t.term: t for t in load_glossary()}
-    for name in ("Auspice", "Breed", "Sustained Rage", "Unique", "Long", "Cohort", "Character", "Available X",
-                 "Base X", "Tribe", "Unblockable damage", "Ragabash", "Theurge", "Philodox", "Galliard", "Ahroun",
-                 "Homid", "Lupus", "Metis"):
+    for name in (
+        "Auspice",
+        "Breed",
+        "Sustained Rage",
+        "Unique",
+        "Long",
+        "Cohort",
+        "Character",
+        "Available X",
+        "Base X",
+        "Tribe",
+        "Unblockable damage",
+        "Ragabash",
+        "Theurge",
+        "Philodox",
+        "Galliard",
+        "Ahroun",
+        "Homid",
+        "Lupus",
+        "Metis",
+    ):
         assert name in terms, name
         assert terms[name].document in DOCUMENTS
 
@@ -144,8 +162,10 @@ def test_conflict_entries_need_a_ruling(tmp_path):
 
 def test_glossary_errors_name_the_item(tmp_path):
     path = tmp_path / "g.yaml"
-    path.write_text("- term: Rage\n  definition: x\n  source: {document: equinox, section: S}\n"
-                    "- term: rage\n  definition: y\n  source: {document: equinox, section: S}\n")
+    path.write_text(
+        "- term: Rage\n  definition: x\n  source: {document: equinox, section: S}\n"
+        "- term: rage\n  definition: y\n  source: {document: equinox, section: S}\n"
+    )
     with pytest.raises(DataFileError, match=r"g\.yaml: item 2 \(rage\): name 'rage' already used by 'Rage'"):
         load_glossary(path)
 
@@ -200,19 +220,33 @@ def test_no_rule_is_stored_twice(rules):
 def _entry(rid, title, text, supersedes=None):
     from stkit.tcg.rules import RuleEntry
 
-    return RuleEntry(id=rid, title=title, kind="rule", text=text, keywords=("k",), document="equinox",
-                     section="S", supersedes=supersedes)
+    return RuleEntry(
+        id=rid,
+        title=title,
+        kind="rule",
+        text=text,
+        keywords=("k",),
+        document="equinox",
+        section="S",
+        supersedes=supersedes,
+    )
 
 
 def test_the_duplicate_tripwire_catches_restatements():
     # the two Kailindo entries the corpus used to carry (abilities.yaml and combat.yaml)
-    a = _entry("abilities.kailindo", "Kailindo",
-               "Kailindo is the martial art of the Stargazers. A character with Kailindo has a Pre-Combat event: for "
-               "the rest of that combat, whenever it plays a Combat card whose Rage cost is lower than its opponent's "
-               "card, it gains Rage equal to the difference between the two costs.")
-    b = _entry("combat.kailindo", "Kailindo!",
-               "Kailindo gives its character a Pre-Combat event: for the rest of the combat, whenever it uses a Combat "
-               "card whose Rage cost is below the cost of its opponent's card, it gains Rage equal to the difference.")
+    a = _entry(
+        "abilities.kailindo",
+        "Kailindo",
+        "Kailindo is the martial art of the Stargazers. A character with Kailindo has a Pre-Combat event: for "
+        "the rest of that combat, whenever it plays a Combat card whose Rage cost is lower than its opponent's "
+        "card, it gains Rage equal to the difference between the two costs.",
+    )
+    b = _entry(
+        "combat.kailindo",
+        "Kailindo!",
+        "Kailindo gives its character a Pre-Combat event: for the rest of the combat, whenever it uses a Combat "
+        "card whose Rage cost is below the cost of its opponent's card, it gains Rage equal to the difference.",
+    )
     assert [p[:2] for p in restated_pairs([a, b])] == [("abilities.kailindo", "combat.kailindo")]
     # same text under different titles is caught too
     c = _entry("other.kailindo", "Stargazer martial art", b.text.replace("gives", "grants"))
@@ -226,16 +260,19 @@ def test_the_duplicate_tripwire_catches_restatements():
     assert restated_pairs([b, f]) == []
 
 
-@pytest.mark.parametrize("query, rule_id", [
-    ("kailindo", "combat.kailindo"),
-    ("insight", "combat.insight"),
-    ("sustained rage", "combat.sustained-rage"),
-    ("alpha order renown tribe fury", "alpha.order"),
-    ("moot vote", "moot.who-votes"),
-    ("regenerate paw print", "regen.set"),
-    ("umbra free return moots", "umbra.return-after-moots"),
-    ("battlefield defending player natural defenders", "battlefield.self-defence"),
-])
+@pytest.mark.parametrize(
+    "query, rule_id",
+    [
+        ("kailindo", "combat.kailindo"),
+        ("insight", "combat.insight"),
+        ("sustained rage", "combat.sustained-rage"),
+        ("alpha order renown tribe fury", "alpha.order"),
+        ("moot vote", "moot.who-votes"),
+        ("regenerate paw print", "regen.set"),
+        ("umbra free return moots", "umbra.return-after-moots"),
+        ("battlefield defending player natural defenders", "battlefield.self-defence"),
+    ],
+)
 def test_search_returns_one_copy_of_each_rule(query, rule_id):
     from stkit.tcg.rules import search_rules
 
@@ -244,4 +281,7 @@ def test_search_returns_one_copy_of_each_rule(query, rule_id):
     seen = {}
     for h in hits:  # two hits may share a title only as an Equinox entry and the earlier one it supersedes
         other = seen.setdefault(_title_key(h.entry.title), h.entry)
-        assert other is h.entry or other.supersedes == h.entry.id or h.entry.supersedes == other.id, (other.id, h.entry.id)
+        assert other is h.entry or other.supersedes == h.entry.id or h.entry.supersedes == other.id, (
+            other.id,
+            h.entry.id,
+        )

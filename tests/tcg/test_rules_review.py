@@ -19,12 +19,23 @@ def test_deck_numbers():
     assert RENOWN_LEVELS == (15, 20, 25)
 
 
-@pytest.mark.parametrize("level,gnosis,cards", [
-    (1, 0, 0), (2, 3, 1), (3, 3, 2), (4, 3, 3), (5, 3, 3),  # "Umbra Level Discard"
-    (4, 4, 2), (4, 6, 2), (4, 7, 1), (5, 10, 1),            # "Gnosis Modifier": 4-6 one less, 7+ two less
-    (4, 5, 2),                                              # the worked example: level 4, Gnosis 5 -> 2
-    (2, 7, 0), (1, 9, 0),                                   # never below zero
-])
+@pytest.mark.parametrize(
+    "level,gnosis,cards",
+    [
+        (1, 0, 0),
+        (2, 3, 1),
+        (3, 3, 2),
+        (4, 3, 3),
+        (5, 3, 3),  # "Umbra Level Discard"
+        (4, 4, 2),
+        (4, 6, 2),
+        (4, 7, 1),
+        (5, 10, 1),  # "Gnosis Modifier": 4-6 one less, 7+ two less
+        (4, 5, 2),  # the worked example: level 4, Gnosis 5 -> 2
+        (2, 7, 0),
+        (1, 9, 0),  # never below zero
+    ],
+)
 def test_umbra_discard_table(level, gnosis, cards):
     assert resolve_umbra_cost(level=level, gnosis=gnosis)["cards"] == cards
 

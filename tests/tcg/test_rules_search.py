@@ -77,9 +77,19 @@ def test_show_and_unknown_id_suggestions():
 
 @pytest.mark.parametrize(
     "query, term",
-    [("Auspice", "Auspice"), ("breed", "Breed"), ("SUSTAINED RAGE", "Sustained Rage"), ("sustaned rage", "Sustained Rage"),
-     ("Unique", "Unique"), ("long", "Long"), ("Long Event", "Long"), ("full moon", "Ahroun"), ("unblockable", "Unblockable damage"),
-     ("Ahroún", "Ahroun"), ("tribe-fury", "Tribe Fury")],
+    [
+        ("Auspice", "Auspice"),
+        ("breed", "Breed"),
+        ("SUSTAINED RAGE", "Sustained Rage"),
+        ("sustaned rage", "Sustained Rage"),
+        ("Unique", "Unique"),
+        ("long", "Long"),
+        ("Long Event", "Long"),
+        ("full moon", "Ahroun"),
+        ("unblockable", "Unblockable damage"),
+        ("Ahroún", "Ahroun"),
+        ("tribe-fury", "Tribe Fury"),
+    ],
 )
 def test_define_folds_case_accents_punctuation_and_typos(query, term):
     assert define(query).term == term
@@ -135,11 +145,21 @@ def test_cli_define_json_and_ambiguous():
 
 def test_subprocess_define_and_search():
     env = {**os.environ, **ENV}
-    out = subprocess.run([sys.executable, "-m", "stkit", "tcg", "define", "Long", "--json"], capture_output=True,
-                         text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "stkit", "tcg", "define", "Long", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     assert json.loads(out.stdout)["term"] == "Long"
-    out = subprocess.run([sys.executable, "-m", "stkit", "tcg", "rules", "search", "umbra", "free", "return"],
-                         capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "stkit", "tcg", "rules", "search", "umbra", "free", "return"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     assert "umbra.return-after-moots" in out.stdout
 
 

@@ -38,13 +38,20 @@ def ruling(rule_id):
 
 def test_every_conflict_a_resolver_cites_is_a_conflict_entry():
     conflicts = {e.id for e in load_rules() if e.kind == "conflict"}
-    cited = {"conflicts.crinos-flip-threshold", "conflicts.counterattack-block", "conflicts.combat-end-on-passes",
-             "conflicts.victory-reach-or-exceed", "conflicts.renown-level-drop-phase",
-             "conflicts.umbra-pass-spirits", "conflicts.battlefield-procedures"}
+    cited = {
+        "conflicts.crinos-flip-threshold",
+        "conflicts.counterattack-block",
+        "conflicts.combat-end-on-passes",
+        "conflicts.victory-reach-or-exceed",
+        "conflicts.renown-level-drop-phase",
+        "conflicts.umbra-pass-spirits",
+        "conflicts.battlefield-procedures",
+    }
     assert cited <= conflicts
 
 
 # --- conflicts.crinos-flip-threshold: flip (or die) at wounds EQUAL to or above Health -----------------------
+
 
 def test_crinos_flip_ruling_says_equal_or_greater():
     assert "equal to or greater" in ruling("conflicts.crinos-flip-threshold")
@@ -78,6 +85,7 @@ def test_one_sided_character_dies_exactly_at_its_health():
 
 # --- conflicts.counterattack-block: a counterattack blocks nothing ------------------------------------------
 
+
 def test_counterattack_block_is_ignored():
     assert "blocks nothing" in ruling("conflicts.counterattack-block")
     r = fight([{"hunter": "Claw", "prey": "Riposte"}])  # printed Block 4 would stop the Claw's 3
@@ -87,6 +95,7 @@ def test_counterattack_block_is_ignored():
 
 
 # --- conflicts.combat-end-on-passes: each side passes its own attack, in consecutive rounds ---------------
+
 
 def test_end_on_passes_ruling_wording():
     text = ruling("conflicts.combat-end-on-passes")
@@ -122,6 +131,7 @@ def test_forced_hysterical_pass_counts_as_a_pass():
 
 
 # --- conflicts.victory-reach-or-exceed and conflicts.renown-level-drop-phase -------------------------------
+
 
 def test_victory_at_exactly_the_level():
     assert "equal to or greater" in ruling("conflicts.victory-reach-or-exceed")

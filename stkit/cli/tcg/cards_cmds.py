@@ -6,7 +6,7 @@ and the standard library are imported at module level.
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any
 
 import typer
 
@@ -30,7 +30,7 @@ def _emit(obj: Any) -> None:
     print_json(obj, indent=None)
 
 
-def _console(stderr: bool = False):  # noqa: ANN202
+def _console(stderr: bool = False):
     from stkit.cli.render import new_console
 
     return new_console(stderr=stderr)
@@ -40,7 +40,7 @@ def _source(doc: str, section: str) -> str:
     return f"{_DOCS.get(doc, doc)}, \u201c{section}\u201d"
 
 
-def _ambiguous(exc, as_json: bool, what: str) -> None:  # noqa: ANN001
+def _ambiguous(exc, as_json: bool, what: str) -> None:
     if as_json:
         _emit({"error": str(exc), "ambiguous": True, "candidates": exc.candidates})
         # scripts reading stderr see the failure the same way as every other error
@@ -57,11 +57,14 @@ def _ambiguous(exc, as_json: bool, what: str) -> None:  # noqa: ANN001
 
 # --- rules -------------------------------------------------------------------------------------------------
 
+
 @rules_app.command("search")
 def rules_search(
-    query: List[str] = typer.Argument(..., help="Words to look for (typos are corrected against the rules' vocabulary)."),
+    query: list[str] = typer.Argument(
+        ..., help="Words to look for (typos are corrected against the rules' vocabulary)."
+    ),
     limit: int = typer.Option(10, "--limit", "-n", min=1, max=100, help="Most results to show (1..100)."),
-    kind: Optional[str] = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
+    kind: str | None = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Full-text search of the rules, best match first.
@@ -123,9 +126,14 @@ def rules_show(
     if e.superseded_by:
         lines.append(f"[yellow]Superseded by:[/] {escape(', '.join(e.superseded_by))}")
     if e.conflict:
-        lines += ["", f"[bold red]Conflicts with:[/] {escape(', '.join(e.conflict['with']))}",
-                  f"[bold]stkit rules:[/] {escape(e.conflict['ruling'])}"]
-    _console().print(Panel("\n".join(lines), title=f"[bold]{escape(e.title)}[/]", subtitle=escape(f"{e.id} \u00b7 {e.kind}")))
+        lines += [
+            "",
+            f"[bold red]Conflicts with:[/] {escape(', '.join(e.conflict['with']))}",
+            f"[bold]stkit rules:[/] {escape(e.conflict['ruling'])}",
+        ]
+    _console().print(
+        Panel("\n".join(lines), title=f"[bold]{escape(e.title)}[/]", subtitle=escape(f"{e.id} \u00b7 {e.kind}"))
+    )
 
 
 @rules_app.command("conflicts")
@@ -146,7 +154,7 @@ def rules_conflicts(as_json: bool = typer.Option(False, "--json", help=_JSON_HEL
 
 @tcg_app.command("define")
 def define_cmd(
-    term: List[str] = typer.Argument(..., help="A glossary term: Auspice, Breed, Sustained Rage, Unique, Long..."),
+    term: list[str] = typer.Argument(..., help="A glossary term: Auspice, Breed, Sustained Rage, Unique, Long..."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Define a game term from the glossary.
@@ -175,7 +183,8 @@ def define_cmd(
 
 # --- cards -------------------------------------------------------------------------------------------------
 
-def _open_db(path: Optional[str]):  # noqa: ANN202
+
+def _open_db(path: str | None):
     from stkit.tcg.db import CardDB
 
     return CardDB(path)
@@ -185,7 +194,7 @@ def _open_db(path: Optional[str]):  # noqa: ANN202
 def cards_import(
     file: str = typer.Argument(..., help="Card list: stkit .yaml/.json/.csv or a LackeyCCG tab-separated .txt/.tsv."),
     strict: bool = typer.Option(False, "--strict", help="Refuse the whole file if any Lackey row is unreadable."),
-    cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
+    cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Import a card list in one transaction.
@@ -203,8 +212,9 @@ def cards_import(
 
             with Progress(console=err, transient=True) as bar:
                 task = bar.add_task("Reading cards", total=None)
-                report = db.import_file(file, progress=lambda done, total: bar.update(task, completed=done, total=total),
-                                        strict=strict)
+                report = db.import_file(
+                    file, progress=lambda done, total: bar.update(task, completed=done, total=total), strict=strict
+                )
         else:
             report = db.import_file(file, strict=strict)
     if as_json:
@@ -221,12 +231,14 @@ def cards_import(
 
 @cards_app.command("search")
 def cards_search(
-    query: Optional[List[str]] = typer.Argument(None, help="Name or words (empty: list cards passing the filters)."),
-    type_: Optional[str] = typer.Option(None, "--type", "-t", help="Card type, e.g. Garou, Battlefield, Combat Action."),
-    keyword: Optional[str] = typer.Option(None, "--keyword", "-k", help="Only cards with this keyword."),
+    query: list[str] | None = typer.Argument(None, help="Name or words (empty: list cards passing the filters)."),
+    type_: str | None = typer.Option(
+        None, "--type", "-t", help="Card type, e.g. Garou, Battlefield, Combat Action."
+    ),
+    keyword: str | None = typer.Option(None, "--keyword", "-k", help="Only cards with this keyword."),
     playtest: bool = typer.Option(False, "--playtest", help="Include playtest cards (hidden by default)."),
     limit: int = typer.Option(20, "--limit", "-n", min=1, max=500, help="Most results (1..500)."),
-    cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
+    cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Search cards: exact name, then prefix, fuzzy, card text."""
@@ -255,8 +267,8 @@ def cards_search(
 
 @cards_app.command("show")
 def cards_show(
-    name: List[str] = typer.Argument(..., help="Card name (case, accents, apostrophes and punctuation are folded)."),
-    cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
+    name: list[str] = typer.Argument(..., help="Card name (case, accents, apostrophes and punctuation are folded)."),
+    cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Show one card in full.
@@ -312,6 +324,7 @@ def _render_value(key: str, value: Any) -> str:
 
 # --- deck --------------------------------------------------------------------------------------------------
 
+
 def _renown_level(value: int) -> int:
     if value not in (15, 20, 25):
         raise typer.BadParameter(f"{value} is not a Renown level; use 15, 20 or 25")
@@ -321,8 +334,10 @@ def _renown_level(value: int) -> int:
 @deck_app.command("check")
 def deck_check(
     file: str = typer.Argument(..., help="Deck list text file (sections Tribe, Pack, Sept deck, Combat deck)."),
-    renown_level: int = typer.Option(20, "--renown-level", callback=_renown_level, help="Game Renown level: 15, 20 or 25."),
-    cards_db: Optional[str] = typer.Option(None, "--cards-db", help=_DB_HELP),
+    renown_level: int = typer.Option(
+        20, "--renown-level", callback=_renown_level, help="Game Renown level: 15, 20 or 25."
+    ),
+    cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Check a deck list against the deck-building rules.

@@ -7,27 +7,27 @@ Each command answers one table question, explains the steps and names the rule i
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from stkit.cli.tcg import tcg_app
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (answer fields plus \"rules\").")]
+JsonOpt = Annotated[bool, typer.Option("--json", help='Print one JSON object (answer fields plus "rules").')]
 FileArg = Annotated[Path, typer.Argument(help="YAML file describing the situation (format: docs/tcg-resolvers.md).")]
 
 
-def print_json(data, *, indent: int | None = None) -> None:  # noqa: ANN001
+def print_json(data, *, indent: int | None = None) -> None:
     from stkit.cli import render
 
     render.print_json(data, indent=indent)
 
 
-def _split(text: Optional[str]) -> list[str]:
+def _split(text: str | None) -> list[str]:
     return [part.strip() for part in (text or "").split(",") if part.strip()] if text else []
 
 
-def _emit(resolution, as_json: bool, headline: str) -> None:  # noqa: ANN001
+def _emit(resolution, as_json: bool, headline: str) -> None:
     """Print the resolution: JSON, or a headline, the numbered reasoning and the rule ids."""
     if as_json:
         print_json(resolution.as_json(), indent=None)
@@ -46,11 +46,19 @@ def _emit(resolution, as_json: bool, headline: str) -> None:  # noqa: ANN001
 @tcg_app.command("umbra-cost")
 def umbra_cost(
     gnosis: Annotated[int, typer.Option("--gnosis", "-g", help="The alpha's Gnosis (0 to 100).")],
-    level: Annotated[Optional[int], typer.Option("--level", "-l", help="Umbra level, 1 to 5.")] = None,
-    points: Annotated[Optional[int], typer.Option("--points", "-p", help="Umbra marker position, 1 to 25 (instead of --level).")] = None,
-    last_minute: Annotated[bool, typer.Option("--last-minute", help="Moved right before the alpha acts: Gnosis does not reduce the cost.")] = False,
-    human: Annotated[bool, typer.Option("--human", help="The character is a Human (humans cannot enter the Umbra).")] = False,
-    spirit: Annotated[bool, typer.Option("--spirit", help="The character is a Spirit (free when picked as alpha).")] = False,
+    level: Annotated[int | None, typer.Option("--level", "-l", help="Umbra level, 1 to 5.")] = None,
+    points: Annotated[
+        int | None, typer.Option("--points", "-p", help="Umbra marker position, 1 to 25 (instead of --level).")
+    ] = None,
+    last_minute: Annotated[
+        bool, typer.Option("--last-minute", help="Moved right before the alpha acts: Gnosis does not reduce the cost.")
+    ] = False,
+    human: Annotated[
+        bool, typer.Option("--human", help="The character is a Human (humans cannot enter the Umbra).")
+    ] = False,
+    spirit: Annotated[
+        bool, typer.Option("--spirit", help="The character is a Spirit (free when picked as alpha).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Sept cards an alpha discards to step sideways into the Umbra.
@@ -61,14 +69,16 @@ def umbra_cost(
     """
     from stkit.tcg.resolvers.umbra import resolve_umbra_cost
 
-    r = resolve_umbra_cost(level=level, points=points, gnosis=gnosis, last_minute=last_minute, human=human, spirit=spirit)
+    r = resolve_umbra_cost(
+        level=level, points=points, gnosis=gnosis, last_minute=last_minute, human=human, spirit=spirit
+    )
     _emit(r, as_json, f"Discard {r['cards']} Sept card(s) (Umbra level {r['level']}).")
 
 
 @tcg_app.command("umbra-track")
 def umbra_track(
     events: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Argument(
             help="Events in order: wyrm-enemy-played, spirit-killed, garou-killed, wyrm-enemy-killed, "
             "alpha-pass, points:+N, points:-N, level:+N, level:-N."
@@ -93,8 +103,10 @@ def umbra_track(
 def frenzy(
     health: Annotated[int, typer.Option("--health", help="Base (printed) Crinos or metis Health, 1 to 100.")],
     wounds: Annotated[int, typer.Option("--wounds", help="Wounds taken in this one round of combat, 0 to 100.")],
-    frenzy_number: Annotated[Optional[int], typer.Option("--frenzy", help="The character's Frenzy number (none: it cannot frenzy).")] = None,
-    derangement: Annotated[Optional[str], typer.Option("--derangement", help="Hysterical or Melancholic.")] = None,
+    frenzy_number: Annotated[
+        int | None, typer.Option("--frenzy", help="The character's Frenzy number (none: it cannot frenzy).")
+    ] = None,
+    derangement: Annotated[str | None, typer.Option("--derangement", help="Hysterical or Melancholic.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Does a Garou frenzy after a round's wounds?
@@ -118,8 +130,14 @@ def frenzy(
 @tcg_app.command("battlefield")
 def battlefield(
     renown: Annotated[int, typer.Option("--renown", help="The Battlefield's Renown, 1 to 100.")],
-    defender_keywords: Annotated[Optional[str], typer.Option("--defender-keywords", help="Keywords on its Defender requirements, comma-separated.")] = None,
-    buy: Annotated[Optional[str], typer.Option("--buy", help="Keywords the Defending Player buys, comma-separated (1 Rage/Gnosis/Health each).")] = None,
+    defender_keywords: Annotated[
+        str | None,
+        typer.Option("--defender-keywords", help="Keywords on its Defender requirements, comma-separated."),
+    ] = None,
+    buy: Annotated[
+        str | None,
+        typer.Option("--buy", help="Keywords the Defending Player buys, comma-separated (1 Rage/Gnosis/Health each)."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rage, Gnosis and Health of a Battlefield defending itself.
@@ -181,10 +199,19 @@ def combat(file: FileArg, as_json: JsonOpt = False) -> None:
     for col in ("", "form", "wounds", "Rage left", "dead"):
         table.add_column(col)
     for role, s in r["final"].items():
-        table.add_row(escape(f"{s['name']} ({role})"), escape(s["form"] or "-"), str(s["wounds"]), str(s["rage_available"]),
-                      "yes" if s["dead"] else "no")
+        table.add_row(
+            escape(f"{s['name']} ({role})"),
+            escape(s["form"] or "-"),
+            str(s["wounds"]),
+            str(s["rage_available"]),
+            "yes" if s["dead"] else "no",
+        )
     console.print(table)
-    verdict = f"Winner: {r['winner']}." if r["winner"] else ("Combat over, nobody died." if r["ended"] and not r["deaths"] else "")
+    verdict = (
+        f"Winner: {r['winner']}."
+        if r["winner"]
+        else ("Combat over, nobody died." if r["ended"] and not r["deaths"] else "")
+    )
     if r["deaths"] and not r["winner"]:
         verdict = "Both combatants died."
     if not r["ended"]:
@@ -205,7 +232,9 @@ def moot(file: FileArg, as_json: JsonOpt = False) -> None:
 
     characters, moots = load_moots(file)
     r = resolve_moots(characters, moots)
-    head = "; ".join(f"{m['name']}: {'passes' if m['passed'] else 'fails'} {m['for']}-{m['against']}" for m in r["moots"])
+    head = "; ".join(
+        f"{m['name']}: {'passes' if m['passed'] else 'fails'} {m['for']}-{m['against']}" for m in r["moots"]
+    )
     _emit(r, as_json, head or "No Moots.")
 
 
@@ -246,10 +275,19 @@ def victory(file: FileArg, as_json: JsonOpt = False) -> None:
 
 @tcg_app.command("regen")
 def regen(
-    paw: Annotated[str, typer.Option("--paw", help="Edge of the card the paw print is on: right, bottom, left or top.")] = "bottom",
+    paw: Annotated[
+        str, typer.Option("--paw", help="Edge of the card the paw print is on: right, bottom, left or top.")
+    ] = "bottom",
     turned: Annotated[int, typer.Option("--turned", help="Quarter-turns already made since it was set.")] = 0,
-    rite: Annotated[bool, typer.Option("--rite", help="A Rite in progress rather than a regenerating character.")] = False,
-    stalled: Annotated[int, typer.Option("--stalled", help="Rites only: turns lost because its shapeshifter fought or went to the Hunting Grounds.")] = 0,
+    rite: Annotated[
+        bool, typer.Option("--rite", help="A Rite in progress rather than a regenerating character.")
+    ] = False,
+    stalled: Annotated[
+        int,
+        typer.Option(
+            "--stalled", help="Rites only: turns lost because its shapeshifter fought or went to the Hunting Grounds."
+        ),
+    ] = 0,
     wounds: Annotated[int, typer.Option("--wounds", help="The character's wounds (at least 1 to regenerate).")] = 1,
     as_json: JsonOpt = False,
 ) -> None:

@@ -13,7 +13,7 @@ from alembic import context
 config = context.config
 
 
-def _run(connection) -> None:  # noqa: ANN001
+def _run(connection) -> None:
     context.configure(connection=connection, target_metadata=None, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()

@@ -90,7 +90,9 @@ def resolve_alpha_order(alphas: list[dict[str, Any]], effects: list[dict[str, An
         if e["effect"] == "first":
             order.remove(a)
             order.insert(0, a)
-            trail.say(f"{label} moves {a['name']} to the front (cards apply in the order played).", "alpha.first-action-cards")
+            trail.say(
+                f"{label} moves {a['name']} to the front (cards apply in the order played).", "alpha.first-action-cards"
+            )
         else:
             if last_exclusive is not None:
                 cancelled.append(last_exclusive)

@@ -70,7 +70,10 @@ def resolve_battlefield(
         automatic.append(_display(word))
     keywords.extend(automatic)
     if automatic:
-        trail.say(f"Automatic Keywords from the Defender requirements: {', '.join(automatic)}.", "battlefield.automatic-keywords")
+        trail.say(
+            f"Automatic Keywords from the Defender requirements: {', '.join(automatic)}.",
+            "battlefield.automatic-keywords",
+        )
     free_pick_open = not any(_key(k) in ALIGNMENTS for k in automatic)
     bought: list[str] = []
     free: list[str] = []
@@ -84,10 +87,14 @@ def resolve_battlefield(
         if key in NOT_KEYWORDS:
             raise RuleRefusal(
                 f"{_display(word)!r} is not a Keyword, so it cannot be bought "
-                f"(ruling {NOT_KEYWORDS[key]}" + ("; buy Spirit to keep Umbral escapers in the fight)" if key == "umbral" else ")")
+                f"(ruling {NOT_KEYWORDS[key]}"
+                + ("; buy Spirit to keep Umbral escapers in the fight)" if key == "umbral" else ")")
             )
         if key in seen:
-            trail.say(f"{_display(word)} is already a Keyword of the defenders; it is not bought again.", "battlefield.buy-keywords")
+            trail.say(
+                f"{_display(word)} is already a Keyword of the defenders; it is not bought again.",
+                "battlefield.buy-keywords",
+            )
             continue
         seen.add(key)
         if key in ALIGNMENTS and free_pick_open:
@@ -117,7 +124,10 @@ def resolve_battlefield(
     if {"gaia", "wyrm"} <= keys:
         trail.say("Gaia and Wyrm together are allowed: Keywords may conflict.", "battlefield-faq.conflicting-keywords")
     if len(keywords) > 1:
-        trail.say("However many Keywords it has, the defenders are fought as a single creature.", "battlefield-faq.one-creature")
+        trail.say(
+            "However many Keywords it has, the defenders are fought as a single creature.",
+            "battlefield-faq.one-creature",
+        )
     stat = renown - len(bought)
     if stat < 1:
         raise RuleRefusal(

@@ -31,8 +31,22 @@ ROLES = ("hunter", "prey")
 
 CARD_FIELDS = {"name", "card", "kind", "damage", "block", "rage", "speed", "reactable", "discard", "effect"}
 COMBATANT_FIELDS = {
-    "name", "player", "type", "keywords", "rage", "health", "crinos", "metis", "form", "wounds",
-    "sustained_rage", "frenzy", "insight", "kailindo", "derangements", "fights_on",
+    "name",
+    "player",
+    "type",
+    "keywords",
+    "rage",
+    "health",
+    "crinos",
+    "metis",
+    "form",
+    "wounds",
+    "sustained_rage",
+    "frenzy",
+    "insight",
+    "kailindo",
+    "derangements",
+    "fights_on",
 }
 ROUND_FIELDS = {"hunter", "prey", "react", "draw"}
 TOP_FIELDS = {"hunter", "prey", "cards", "rounds", "initiative"}
@@ -154,7 +168,9 @@ def _card(raw: Any, where: str, library: dict[str, CombatCard]) -> CombatCard | 
     if isinstance(raw, str):
         key = raw.strip().lower()
         if key not in library:
-            raise DataFileError(f"{where}: card {raw!r} is not described in 'cards' (give its kind, damage, block, rage)")
+            raise DataFileError(
+                f"{where}: card {raw!r} is not described in 'cards' (give its kind, damage, block, rage)"
+            )
         return library[key]
     f = Fields(raw, where, CARD_FIELDS)
     base = None
@@ -274,7 +290,9 @@ def parse_combat(data: dict[str, Any], where: str = "combat") -> CombatSetup:
         raise DataFileError(f"{where}.cards: must map card names to their numbers")
     for name, raw in cards.items():
         place = f"{where}.cards.{name}"
-        library[str(name).strip().lower()] = _parse_card(Fields(raw, place, CARD_FIELDS - {"card", "name"}), place, str(name))
+        library[str(name).strip().lower()] = _parse_card(
+            Fields(raw, place, CARD_FIELDS - {"card", "name"}), place, str(name)
+        )
     hunter = _combatant(top.data.get("hunter"), "hunter", f"{where}.hunter")
     prey = _combatant(top.data.get("prey"), "prey", f"{where}.prey")
     if hunter.player and hunter.player.lower() == prey.player.lower():
@@ -334,12 +352,18 @@ class _Combat:
     # -- before the first round
     def prepare(self) -> None:
         h, p = self.side["hunter"], self.side["prey"]
-        self.say(f"Hunter: {h.name}; Prey: {p.name}. Each draws {HAND_SIZE} Combat cards.", "combat.hunter-and-prey", "combat.prepare")
+        self.say(
+            f"Hunter: {h.name}; Prey: {p.name}. Each draws {HAND_SIZE} Combat cards.",
+            "combat.hunter-and-prey",
+            "combat.prepare",
+        )
         for c in (h, p):
             if c.metis:
                 self.say(f"{c.name} is metis and fights in Crinos form, its breed form.", "combat.prepare")
             elif c.form == "crinos":
-                self.say(f"{c.name} starts in Crinos form (its player discarded a Sept card to shift).", "combat.prepare")
+                self.say(
+                    f"{c.name} starts in Crinos form (its player discarded a Sept card to shift).", "combat.prepare"
+                )
             elif c.can_flip and c.wounds >= c.health:
                 c.form = "crinos"
                 self.say(
@@ -354,7 +378,10 @@ class _Combat:
                 )
                 c.drawn += c.insight
             if c.kailindo:
-                self.say(f"{c.name} uses Kailindo before combat: cheaper cards than its opponent's will gain it Rage.", "combat.kailindo")
+                self.say(
+                    f"{c.name} uses Kailindo before combat: cheaper cards than its opponent's will gain it Rage.",
+                    "combat.kailindo",
+                )
             if c.sustained_rage:
                 self.say(f"{c.name} has Sustained Rage {c.sustained_rage}.", "combat.sustained-rage")
 
@@ -370,7 +397,11 @@ class _Combat:
         c.hand -= need
         if card.discard:
             self.say(f"{c.name} discards {card.discard} Combat card(s) to play {card.name}.", "combat.attack-or-pass")
-        allowed = {"attack": ("attack", "flex"), "defense": ("defense", "flex", "counterattack"), "react": ("defense", "flex")}[as_kind]
+        allowed = {
+            "attack": ("attack", "flex"),
+            "defense": ("defense", "flex", "counterattack"),
+            "react": ("defense", "flex"),
+        }[as_kind]
         if card.kind not in allowed:
             play.eligible = False
             self.say(
@@ -412,9 +443,7 @@ class _Combat:
     def describe(self, play: Play) -> str:
         card = play.card
         bits = [f"{card.kind}", f"Rage {card.rage}"]
-        if play.as_kind == "attack":
-            bits.append(f"Damage {card.damage}")
-        elif card.kind == "counterattack":
+        if play.as_kind == "attack" or card.kind == "counterattack":
             bits.append(f"Damage {card.damage}")
         else:
             bits.append(f"Block {card.block}")
@@ -457,7 +486,11 @@ class _Combat:
                 self.say(f"({defender.name}'s {def_card.name} is not played: there is nothing to defend against.)")
             # Ruling conflicts.combat-end-on-passes: each side has passed its own attack, in consecutive rounds.
             if self.last_pass is not None and self.last_pass != attacker.role:
-                self.end("both players passed their attacks in successive rounds", "combat.end-both-pass", "conflicts.combat-end-on-passes")
+                self.end(
+                    "both players passed their attacks in successive rounds",
+                    "combat.end-both-pass",
+                    "conflicts.combat-end-on-passes",
+                )
             self.last_pass = attacker.role
             self.finish_round(rn, initiative, start, plays=[])
             return
@@ -465,7 +498,11 @@ class _Combat:
         a_play = self._play(attacker, att_card, "attack", rn)
         d_play = self._play(defender, def_card, "defense", rn) if def_card is not None else None
         reveal = f"{attacker.name} attacks with {self.describe(a_play)}"
-        reveal += f"; {defender.name} answers with {self.describe(d_play)}." if d_play else f"; {defender.name} plays no card (Block 0)."
+        reveal += (
+            f"; {defender.name} answers with {self.describe(d_play)}."
+            if d_play
+            else f"; {defender.name} plays no card (Block 0)."
+        )
         self.say(reveal, "combat.defense-pick" if d_play is None else "combat.pay-rage")
         for play in (a_play, d_play):
             if play and play.card.kind == "flex" and play.eligible:
@@ -487,17 +524,25 @@ class _Combat:
                 if me.kailindo and mine.card.rage < them.card.rage:
                     gain = them.card.rage - mine.card.rage
                     me.gained += gain
-                    self.say(f"Kailindo: {me.name}'s card costs {gain} less than its opponent's, so it gains {gain} Rage.", "combat.kailindo")
+                    self.say(
+                        f"Kailindo: {me.name}'s card costs {gain} less than its opponent's, so it gains {gain} Rage.",
+                        "combat.kailindo",
+                    )
         else:
             ordered = plays
         # Damage: the attack against the defender's Block, and any damage the defender's card deals back.
         hits: list[tuple[Play, Combatant, int]] = []
         block = d_play.block if d_play else 0
         if d_play and d_play.card.kind == "counterattack" and d_play.eligible and d_play.card.block:
-            self.say(f"{d_play.card.name}'s Block {d_play.card.block} is not used: a counterattack hurts instead of blocking.", "combat.counterattack", "conflicts.counterattack-block")
+            self.say(
+                f"{d_play.card.name}'s Block {d_play.card.block} is not used: a counterattack hurts instead of blocking.",
+                "combat.counterattack",
+                "conflicts.counterattack-block",
+            )
         to_defender = max(0, a_play.damage - block)
         self.say(
-            f"Damage {a_play.damage} against Block {block}: " + (f"{to_defender} wound(s) to {defender.name}." if to_defender else "no wounds."),
+            f"Damage {a_play.damage} against Block {block}: "
+            + (f"{to_defender} wound(s) to {defender.name}." if to_defender else "no wounds."),
             "combat.apply-damage",
         )
         hits.append((a_play, defender, to_defender))
@@ -505,12 +550,20 @@ class _Combat:
             react_block = 0
             if react_card is not None:
                 if not d_play.card.reactable:
-                    raise DataFileError(f"{entry['where']}.react: {d_play.card.name!r} does not let {attacker.name} react to its damage (mark it reactable: true)")
+                    raise DataFileError(
+                        f"{entry['where']}.react: {d_play.card.name!r} does not let {attacker.name} react to its damage (mark it reactable: true)"
+                    )
                 r_play = self._play(attacker, react_card, "react", rn)
                 react_block = r_play.block
-                self.say(f"{attacker.name} reacts to the damage with {self.describe(r_play)}, paying its Rage.", "combat.react-to-damage")
+                self.say(
+                    f"{attacker.name} reacts to the damage with {self.describe(r_play)}, paying its Rage.",
+                    "combat.react-to-damage",
+                )
                 if r_play.damage:
-                    self.say(f"{r_play.card.name} also deals damage; stkit does not chain a further reaction: resolve that damage by hand.", "combat.react-to-damage")
+                    self.say(
+                        f"{r_play.card.name} also deals damage; stkit does not chain a further reaction: resolve that damage by hand.",
+                        "combat.react-to-damage",
+                    )
                     r_play.damage = 0
                 plays.append(r_play)
             to_attacker = max(0, d_play.damage - react_block)
@@ -521,14 +574,21 @@ class _Combat:
             )
             hits.append((d_play, attacker, to_attacker))
         elif react_card is not None:
-            raise DataFileError(f"{entry['where']}.react: nothing damaged {attacker.name} this round, so there is nothing to react to")
+            raise DataFileError(
+                f"{entry['where']}.react: nothing damaged {attacker.name} this round, so there is nothing to react to"
+            )
         self.apply_hits(hits)
         for play in ordered:
             if play.card.effect:
                 if play.wounds_done:
-                    self.say(f"Damage Effect of {play.card.name}: {play.card.effect} (apply it by hand).", "combat.damage-effects")
+                    self.say(
+                        f"Damage Effect of {play.card.name}: {play.card.effect} (apply it by hand).",
+                        "combat.damage-effects",
+                    )
                 else:
-                    self.say(f"{play.card.name} did no damage, so its Damage Effect is ignored.", "combat.damage-effects")
+                    self.say(
+                        f"{play.card.name} did no damage, so its Damage Effect is ignored.", "combat.damage-effects"
+                    )
         self.after_damage(rn, wounds_before)
         self.finish_round(rn, initiative, start, plays)
 
@@ -542,17 +602,25 @@ class _Combat:
         at_stake = any(total[role] >= self.side[role].death_health for role in ROLES)
         speeds = {play.card.speed for play, _, _ in live}
         if at_stake and len(live) > 1 and len(speeds) > 1:
-            self.say("A death is at stake, so fast cards strike before normal ones and slow cards after.", "combat.fast-slow")
+            self.say(
+                "A death is at stake, so fast cards strike before normal ones and slow cards after.", "combat.fast-slow"
+            )
             groups = sorted({SPEEDS[s] for s in speeds})
         else:
             if at_stake and len(live) > 1:
-                self.say("A death is at stake but both cards have the same speed: the damage is simultaneous.", "combat.fast-slow")
+                self.say(
+                    "A death is at stake but both cards have the same speed: the damage is simultaneous.",
+                    "combat.fast-slow",
+                )
             groups = [None]
         for group in groups:
             batch = [h for h in live if group is None or SPEEDS[h[0].card.speed] == group]
             for play, target, wounds in batch:
                 if play.side.dead:
-                    self.say(f"{play.side.name} died before its {play.card.speed} {play.card.name} could strike: no damage.", "combat.fast-slow")
+                    self.say(
+                        f"{play.side.name} died before its {play.card.speed} {play.card.name} could strike: no damage.",
+                        "combat.fast-slow",
+                    )
                     continue
                 target.wounds += wounds
                 play.wounds_done = wounds
@@ -561,7 +629,10 @@ class _Combat:
                 if not c.dead and not c.mortal and c.wounds >= c.death_health:
                     if c.fights_on:
                         c.mortal = True
-                        self.say(f"{c.name} has taken mortal wounds ({c.wounds} of {c.death_health}) but a card keeps it fighting until combat ends.", "combat.fights-on")
+                        self.say(
+                            f"{c.name} has taken mortal wounds ({c.wounds} of {c.death_health}) but a card keeps it fighting until combat ends.",
+                            "combat.fights-on",
+                        )
                     else:
                         c.dead = True
 
@@ -569,7 +640,10 @@ class _Combat:
         for role in ROLES:
             c = self.side[role]
             if c.dead:
-                self.say(f"{c.name} has {c.wounds} wound(s), at least its Health {c.death_health}: it is killed.", "combat.end-death")
+                self.say(
+                    f"{c.name} has {c.wounds} wound(s), at least its Health {c.death_health}: it is killed.",
+                    "combat.end-death",
+                )
                 continue
             if c.can_flip and c.wounds >= c.health:
                 c.form = "crinos"
@@ -588,10 +662,16 @@ class _Combat:
             if taken < threshold:
                 continue
             if c.deranged("melancholic"):
-                self.say(f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}) but is Melancholic and cannot frenzy.", "frenzy.melancholic")
+                self.say(
+                    f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}) but is Melancholic and cannot frenzy.",
+                    "frenzy.melancholic",
+                )
             elif c.deranged("hysterical"):
                 c.must_pass_round = rn + 1
-                self.say(f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}); being Hysterical it must pass next round instead of frenzying.", "frenzy.hysterical")
+                self.say(
+                    f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}); being Hysterical it must pass next round instead of frenzying.",
+                    "frenzy.hysterical",
+                )
             else:
                 c.hand += c.frenzy
                 c.drawn += c.frenzy
@@ -653,19 +733,32 @@ class _Combat:
             else:
                 owner = killer.player or killer.name
                 where = f"goes to {owner}'s Victory Pile"
-            self.say(f"{c.name} is dead and {where}; its attached cards go to its owner's discard pile.", "combat.after-death")
-            deaths.append({"name": c.name, "role": role, "killed_by": killer.name, "to": "removed" if killer.type.lower() in NO_VICTORY_PILE else "victory_pile"})
+            self.say(
+                f"{c.name} is dead and {where}; its attached cards go to its owner's discard pile.",
+                "combat.after-death",
+            )
+            deaths.append(
+                {
+                    "name": c.name,
+                    "role": role,
+                    "killed_by": killer.name,
+                    "to": "removed" if killer.type.lower() in NO_VICTORY_PILE else "victory_pile",
+                }
+            )
             if c.type.lower() == "enemy" and c.has("wyrm"):
                 umbra -= 1
-                self.say(f"A Wyrm Enemy was killed: the Umbra moves down 1 point.", "umbra.down-one-point")
+                self.say("A Wyrm Enemy was killed: the Umbra moves down 1 point.", "umbra.down-one-point")
             elif (c.type.lower() == "garou" or c.has("garou")) and not c.has("wyrm"):
                 umbra += 1
-                self.say(f"A non-Wyrm Garou was killed: the Umbra moves up 1 point.", "umbra.up-one-point")
+                self.say("A non-Wyrm Garou was killed: the Umbra moves up 1 point.", "umbra.up-one-point")
             elif c.has("spirit") and not (c.has("wyrm") or c.has("corrupt")):
                 umbra += 1
-                self.say(f"A non-corrupt Spirit was killed: the Umbra moves up 1 point.", "umbra.up-one-point")
+                self.say("A non-corrupt Spirit was killed: the Umbra moves up 1 point.", "umbra.up-one-point")
         if self.ended:
-            self.say("Both players discard their Combat cards; all Rage spent in this combat comes back.", "combat.rage-replenishes")
+            self.say(
+                "Both players discard their Combat cards; all Rage spent in this combat comes back.",
+                "combat.rage-replenishes",
+            )
         return {"deaths": deaths, "umbra_change": umbra}
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from stkit.errors import DataFileError
 
-
 #: Largest situation file read, in bytes: a combat, a turn's Moots or a game's Victory Piles fit in a few KB;
 #: a multi-megabyte file is a mistake and would only make the parser crawl.
 MAX_FILE_BYTES = 1_000_000
@@ -35,7 +34,9 @@ def load_yaml_mapping(path: str | Path) -> dict[str, Any]:
     except OSError:
         size = 0  # missing or unreadable: read_text names the problem
     if size > MAX_FILE_BYTES:
-        raise DataFileError(f"{path}: the file is {size} bytes; a situation file may hold at most {MAX_FILE_BYTES} bytes")
+        raise DataFileError(
+            f"{path}: the file is {size} bytes; a situation file may hold at most {MAX_FILE_BYTES} bytes"
+        )
     text = read_text(path)
     if not text.strip():
         raise DataFileError(f"{path}: the file is empty; it must be a mapping of fields (see docs/tcg-resolvers.md)")
@@ -49,7 +50,9 @@ def load_yaml_mapping(path: str | Path) -> dict[str, Any]:
 def _kind(value: Any) -> str:
     if value is None:
         return "nothing (only comments or an empty document)"
-    return {list: "a list", str: "text", int: "a number", float: "a number", bool: "true/false"}.get(type(value), type(value).__name__)
+    return {list: "a list", str: "text", int: "a number", float: "a number", bool: "true/false"}.get(
+        type(value), type(value).__name__
+    )
 
 
 def _check_nodes(data: Any, path: str | Path) -> None:
@@ -81,9 +84,7 @@ class Fields:
         if allowed is not None:
             unknown = sorted(str(k) for k in data if k not in allowed)
             if unknown:
-                raise DataFileError(
-                    f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})"
-                )
+                raise DataFileError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
 
     def has(self, key: str) -> bool:
         return key in self.data and self.data[key] is not None

@@ -32,7 +32,10 @@ def _not_voter(c: dict[str, Any], voted_on: dict[str, str], moot: str) -> tuple[
         return "an Amnesiac Garou cannot vote on Moots", "moot.amnesiac"
     key = c["name"].lower()
     if key in voted_on and voted_on[key] != moot:
-        return f"it already voted on {voted_on[key]!r} this turn (one Moot per Garou per turn)", "moot.one-vote-per-turn"
+        return (
+            f"it already voted on {voted_on[key]!r} this turn (one Moot per Garou per turn)",
+            "moot.one-vote-per-turn",
+        )
     return None
 
 
@@ -75,7 +78,9 @@ def parse_moots(data: dict[str, Any], where: str = "moot") -> tuple[dict[str, di
             if choice not in ("for", "against"):
                 raise DataFileError(f"{vplace}.vote: {choice!r} (allowed: for, against)")
             votes.append({"voter": characters[voter.lower()]["name"], "vote": choice})
-        moots.append({"name": f.text("name", f"Moot {i}"), "caller": characters[caller.lower()]["name"], "votes": votes})
+        moots.append(
+            {"name": f.text("name", f"Moot {i}"), "caller": characters[caller.lower()]["name"], "votes": votes}
+        )
     return characters, moots
 
 
@@ -99,7 +104,9 @@ def resolve_moots(characters: dict[str, dict[str, Any]], moots: list[dict[str, A
     for moot in moots:
         caller = characters[moot["caller"].lower()]
         if caller["type"].lower() != "garou":
-            raise RuleRefusal(f"{caller['name']} is a {caller['type']}: only a Garou can call a Moot (rule moot.caller)")
+            raise RuleRefusal(
+                f"{caller['name']} is a {caller['type']}: only a Garou can call a Moot (rule moot.caller)"
+            )
         if caller["name"].lower() in callers:
             raise RuleRefusal(
                 f"{caller['name']} already called {callers[caller['name'].lower()]!r} this turn: "
@@ -112,7 +119,9 @@ def resolve_moots(characters: dict[str, dict[str, Any]], moots: list[dict[str, A
         why = _not_voter(caller, voted_on, moot["name"])
         sequence = [{"voter": caller["name"], "vote": "for", "auto": True}] + moot["votes"]
         if why:
-            trail.say(f"{caller['name']} would vote for its own Moot first, but {why[0]}.", "moot.caller-votes-for", why[1])
+            trail.say(
+                f"{caller['name']} would vote for its own Moot first, but {why[0]}.", "moot.caller-votes-for", why[1]
+            )
             sequence = moot["votes"]
         for vote in sequence:
             c = characters[vote["voter"].lower()]
@@ -120,12 +129,23 @@ def resolve_moots(characters: dict[str, dict[str, Any]], moots: list[dict[str, A
             ballot = {"voter": c["name"], "vote": vote["vote"], "renown": c["renown"], "counted": False, "reason": ""}
             if vote.get("auto"):
                 ballot.update(counted=True, reason="the caller votes for its own Moot")
-                trail.say(f"{c['name']} votes for its own Moot with {c['renown']} vote(s).", "moot.caller-votes-for", "moot.votes-equal-renown")
+                trail.say(
+                    f"{c['name']} votes for its own Moot with {c['renown']} vote(s).",
+                    "moot.caller-votes-for",
+                    "moot.votes-equal-renown",
+                )
             elif key in voted_here:
                 if key == caller["name"].lower() and vote["vote"] == "for":
                     continue  # the caller's automatic vote, listed again in the file
-                ballot["reason"] = "it already voted on this Moot" if key != caller["name"].lower() else "the caller must vote for its own Moot"
-                trail.say(f"{c['name']}'s {vote['vote']} vote is not counted: {ballot['reason']}.", "moot.caller-votes-for" if key == caller["name"].lower() else "moot.one-vote-per-turn")
+                ballot["reason"] = (
+                    "it already voted on this Moot"
+                    if key != caller["name"].lower()
+                    else "the caller must vote for its own Moot"
+                )
+                trail.say(
+                    f"{c['name']}'s {vote['vote']} vote is not counted: {ballot['reason']}.",
+                    "moot.caller-votes-for" if key == caller["name"].lower() else "moot.one-vote-per-turn",
+                )
             else:
                 bad = _not_voter(c, voted_on, moot["name"])
                 if bad:
@@ -133,7 +153,9 @@ def resolve_moots(characters: dict[str, dict[str, Any]], moots: list[dict[str, A
                     trail.say(f"{c['name']}'s vote is not counted: {bad[0]}.", bad[1])
                 else:
                     ballot["counted"] = True
-                    trail.say(f"{c['name']} votes {vote['vote']} with {c['renown']} vote(s).", "moot.votes-equal-renown")
+                    trail.say(
+                        f"{c['name']} votes {vote['vote']} with {c['renown']} vote(s).", "moot.votes-equal-renown"
+                    )
             if ballot["counted"]:
                 voted_here.add(key)
                 voted_on[key] = moot["name"]
@@ -144,7 +166,14 @@ def resolve_moots(characters: dict[str, dict[str, Any]], moots: list[dict[str, A
         verdict = "passes" if passed else ("fails on a tie" if votes_for == votes_against else "fails")
         trail.say(f"{votes_for} for, {votes_against} against: {moot['name']!r} {verdict}.", "moot.result")
         out.append(
-            {"name": moot["name"], "caller": caller["name"], "passed": passed, "for": votes_for, "against": votes_against, "votes": ballots}
+            {
+                "name": moot["name"],
+                "caller": caller["name"],
+                "passed": passed,
+                "for": votes_for,
+                "against": votes_against,
+                "votes": ballots,
+            }
         )
     return trail.resolution({"moots": out})
 

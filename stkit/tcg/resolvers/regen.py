@@ -34,11 +34,15 @@ def resolve_regen(
         raise InvalidValue(f"paw print edge {paw!r} is unknown (allowed: {', '.join(PAW_EDGES)})")
     total = PAW_EDGES[edge]
     if isinstance(turned, bool) or not isinstance(turned, int) or not 0 <= turned < total:
-        raise InvalidValue(f"quarter-turns already made {turned!r} out of range (allowed 0 to {total - 1} for a paw print on the {edge})")
+        raise InvalidValue(
+            f"quarter-turns already made {turned!r} out of range (allowed 0 to {total - 1} for a paw print on the {edge})"
+        )
     if isinstance(stalled, bool) or not isinstance(stalled, int) or not 0 <= stalled <= 100:
         raise InvalidValue(f"stalled turns {stalled!r} out of range (allowed 0 to 100)")
     if stalled and not rite:
-        raise InvalidValue("stalled turns apply to Rites only: a regenerating character that fights is turned upright instead")
+        raise InvalidValue(
+            "stalled turns apply to Rites only: a regenerating character that fights is turned upright instead"
+        )
     thing = "Rite" if rite else "character"
     if not rite:
         if isinstance(wounds, bool) or not isinstance(wounds, int) or not 0 <= wounds <= 100:
@@ -47,18 +51,34 @@ def resolve_regen(
             raise RuleRefusal("a character with no wounds cannot be set to regenerate (rule regen.set)")
         trail.say("Setting it to regenerate discards its attached Rites and turns its paw print upward.", "regen.set")
     else:
-        trail.say("A Rite is played below its shapeshifter with its paw print upward: it is in progress.", "regen.rite-progress")
+        trail.say(
+            "A Rite is played below its shapeshifter with its paw print upward: it is in progress.",
+            "regen.rite-progress",
+        )
     if edge == "top":
-        trail.say("The paw print is on the top edge, so stkit counts a full circle: 4 quarter-turns.", "regen.quarter-turns")
-    trail.say(f"With the paw print on the {edge} edge the card needs {total} quarter-turn(s) clockwise to be upright.", "regen.quarter-turns")
+        trail.say(
+            "The paw print is on the top edge, so stkit counts a full circle: 4 quarter-turns.", "regen.quarter-turns"
+        )
+    trail.say(
+        f"With the paw print on the {edge} edge the card needs {total} quarter-turn(s) clockwise to be upright.",
+        "regen.quarter-turns",
+    )
     left = total - turned
     turns = left + stalled
     if turned:
-        trail.say(f"{turned} quarter-turn(s) already made: {left} to go, one per Start of Turn Phase.", "regen.quarter-turns")
+        trail.say(
+            f"{turned} quarter-turn(s) already made: {left} to go, one per Start of Turn Phase.", "regen.quarter-turns"
+        )
     if stalled:
-        trail.say(f"It stays put for {stalled} turn(s) because its shapeshifter fought or went to the Hunting Grounds the turn before.", "regen.rite-stalls")
+        trail.say(
+            f"It stays put for {stalled} turn(s) because its shapeshifter fought or went to the Hunting Grounds the turn before.",
+            "regen.rite-stalls",
+        )
     if rite:
-        trail.say(f"After {turns} Start of Turn Phase(s) the Rite is upright: it becomes active, leaves its shapeshifter and frees its Gnosis.", "regen.rite-progress")
+        trail.say(
+            f"After {turns} Start of Turn Phase(s) the Rite is upright: it becomes active, leaves its shapeshifter and frees its Gnosis.",
+            "regen.rite-progress",
+        )
     else:
         trail.say(
             f"After {turns} Start of Turn Phase(s) it is upright: all wounds go and it flips to its Breed side. "

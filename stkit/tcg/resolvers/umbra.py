@@ -121,7 +121,9 @@ def parse_umbra_event(text: str) -> tuple[int, str, str]:
         if len(digits.lstrip("+-").lstrip("0")) > len(str(most)) or abs(int(digits)) > most:
             unit = "level(s)" if level else "point(s)"
             shown = digits if len(digits) <= 20 else digits[:20] + "..."
-            raise InvalidValue(f"Umbra event {match.group(1)}:{shown} moves too far (allowed -{most} to +{most} {unit})")
+            raise InvalidValue(
+                f"Umbra event {match.group(1)}:{shown} moves too far (allowed -{most} to +{most} {unit})"
+            )
         amount = int(digits)
         if level:
             return amount * POINTS_PER_LEVEL, "umbra.chart", f"A card moved the Umbra {amount:+d} level(s)"

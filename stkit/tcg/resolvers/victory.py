@@ -37,7 +37,13 @@ def parse_victory(data: dict[str, Any], where: str = "victory") -> dict[str, Any
         pile = []
         for j, craw in enumerate(f.items("victory_pile", required=False), start=1):
             cf = Fields(craw, f"{place}.victory_pile[{j}]", {"name", "renown", "type"})
-            pile.append({"name": cf.text("name"), "renown": cf.integer("renown", low=0, high=100), "type": cf.text("type", "Garou")})
+            pile.append(
+                {
+                    "name": cf.text("name"),
+                    "renown": cf.integer("renown", low=0, high=100),
+                    "type": cf.text("type", "Garou"),
+                }
+            )
         players.append({"name": name, "removed": f.flag("removed"), "victory_pile": pile})
     if not players:
         raise DataFileError(f"{where}.players: list at least one player")
@@ -68,7 +74,10 @@ def resolve_victory(game: dict[str, Any]) -> Resolution:
         total = 0
         for card in p["victory_pile"]:
             if card["type"].lower() == "victim":
-                trail.say(f"{p['name']}: the Victim {card['name']} is worth nothing in a Victory Pile.", "victory.victims-worthless")
+                trail.say(
+                    f"{p['name']}: the Victim {card['name']} is worth nothing in a Victory Pile.",
+                    "victory.victims-worthless",
+                )
                 continue
             total += card["renown"]
         scores[p["name"]] = total
@@ -77,7 +86,10 @@ def resolve_victory(game: dict[str, Any]) -> Resolution:
     if all(p["removed"] for p in game["players"]):
         best = max(scores.values())
         top = [n for n, s in scores.items() if s == best]
-        trail.say("Every player has been removed from the game: the most Renown in a Victory Pile wins.", "victory.all-removed")
+        trail.say(
+            "Every player has been removed from the game: the most Renown in a Victory Pile wins.",
+            "victory.all-removed",
+        )
         if len(top) == 1:
             answer.update(winner=top[0], game_over=True)
             trail.say(f"{top[0]} wins with {best}.", "victory.all-removed")
@@ -96,7 +108,10 @@ def resolve_victory(game: dict[str, Any]) -> Resolution:
         trail.say(f"{', '.join(reached)} are all at or above {level}: the highest total wins.", "victory.simultaneous")
     if len(top) == 1:
         answer.update(winner=top[0], game_over=True)
-        trail.say(f"{top[0]} wins with {best} Renown (level {level}); a player with no characters left can still win.", "victory.reach-level")
+        trail.say(
+            f"{top[0]} wins with {best} Renown (level {level}); a player with no characters left can still win.",
+            "victory.reach-level",
+        )
     else:
         answer["tied"] = top
         trail.say(

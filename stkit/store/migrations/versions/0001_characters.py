@@ -40,9 +40,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("chronicle", sa.String(), nullable=False),
-        sa.Column(
-            "character_id", sa.Integer(), sa.ForeignKey("characters.id", ondelete="SET NULL"), nullable=True
-        ),
+        sa.Column("character_id", sa.Integer(), sa.ForeignKey("characters.id", ondelete="SET NULL"), nullable=True),
         sa.Column("character_name", sa.String(), nullable=False),
         sa.Column("kind", sa.String(), nullable=False),
         sa.Column("expression", sa.String(), nullable=False),

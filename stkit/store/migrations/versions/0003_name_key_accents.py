@@ -19,7 +19,7 @@ branch_labels = None
 depends_on = None
 
 
-def _recompute(key_of) -> None:  # noqa: ANN001
+def _recompute(key_of) -> None:
     conn = op.get_bind()
     rows = conn.execute(sa.text("SELECT id, chronicle, name, name_key FROM characters ORDER BY id")).fetchall()
     taken = {(r[1], r[3]) for r in rows}
