@@ -75,7 +75,7 @@ def print_edit(edit, json_out: bool) -> None:
     from rich.text import Text
 
     from stkit.cli import render
-    from stkit.store.text import printable
+    from stkit.text import printable
 
     out = render.console()
     out.print(Text(printable(edit.summary, multiline=True), style="bold"))
@@ -88,7 +88,7 @@ def printable_sheet(sheet):
     text was checked must not write raw escape sequences to a terminal."""
     import copy
 
-    from stkit.store.text import printable
+    from stkit.text import printable
 
     s = copy.deepcopy(sheet)
     for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack"):
@@ -655,7 +655,7 @@ def delete(
         emit_json({"deleted": deleted})
     else:
         from stkit.cli import render
-        from stkit.store.text import printable
+        from stkit.text import printable
 
         render.print_text(f"Deleted {printable(deleted)}.")
 
@@ -715,9 +715,7 @@ def export(
         FormatChoice, typer.Option("--format", "-f", help="yaml or json.", case_sensitive=False)
     ] = FormatChoice.yaml,
     player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")
-    ] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:

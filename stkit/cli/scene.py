@@ -147,9 +147,7 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
 
 
 def scene_show(
-    scene_id: Annotated[
-        int | None, typer.Argument(help="Scene id (default: the open scene, else the latest).")
-    ] = None,
+    scene_id: Annotated[int | None, typer.Argument(help="Scene id (default: the open scene, else the latest).")] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -307,9 +305,7 @@ def extended_roll(
         str | None, typer.Option("--char", help="Another participant rolls this time (teamwork over time).")
     ] = None,
     pool: Annotated[str | None, typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
-    dice: Annotated[
-        str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")
-    ] = None,
+    dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
     willpower: Annotated[
         bool, typer.Option("--willpower", "-w", help="Spend a Willpower point from the sheet: one extra success.")
     ] = False,

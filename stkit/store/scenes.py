@@ -92,7 +92,7 @@ def start_scene(session: Any, chronicle: str, name: str):
     name = (name or "").strip()
     if not name:
         raise InvalidValue('a scene needs a name, e.g. stkit scene start "The embassy wall"')
-    from stkit.store.text import MAX_NAME, check_text
+    from stkit.text import MAX_NAME, check_text
 
     check_text(name, "scene name", limit=MAX_NAME)
     check_text(chronicle, "chronicle", limit=MAX_NAME)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES, lookup_form
-from stkit.store.text import MAX_NAME, MAX_NOTES, check_text
+from stkit.text import MAX_NAME, MAX_NOTES, check_text
 
 #: The seven health levels, shallowest first, with their dice penalty (None: cannot act).
 HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (

@@ -19,7 +19,7 @@ from stkit.dice import ExtendedTally, HouseRules, RollResult, count_dice, roll_p
 from stkit.dice.contest import ContestState, advance_contest, advance_extended_roll, format_duration, parse_interval
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.scenes import open_scene
-from stkit.store.text import MAX_NAME, check_text
+from stkit.text import MAX_NAME, check_text
 
 _NUMBER = re.compile(r"^\s*\d+\s*$")
 

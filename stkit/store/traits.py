@@ -122,7 +122,7 @@ def name_key(name: str) -> str:
     """The comparison key of a character name: accents folded ('Zoë' is 'zoe'), case-folded,
     hyphens/underscores/runs of spaces as one space. Changing it needs a migration that recomputes the
     stored ``characters.name_key`` (see migrations/versions/0003_name_key_accents.py)."""
-    from stkit.store.text import fold_accents, without_surrogates
+    from stkit.text import fold_accents, without_surrogates
 
     folded = fold_accents(unicodedata.normalize("NFKC", without_surrogates(name))).casefold()
     return " ".join(re.split(r"[\s_\-]+", folded)).strip()

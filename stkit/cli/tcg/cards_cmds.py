@@ -232,9 +232,7 @@ def cards_import(
 @cards_app.command("search")
 def cards_search(
     query: list[str] | None = typer.Argument(None, help="Name or words (empty: list cards passing the filters)."),
-    type_: str | None = typer.Option(
-        None, "--type", "-t", help="Card type, e.g. Garou, Battlefield, Combat Action."
-    ),
+    type_: str | None = typer.Option(None, "--type", "-t", help="Card type, e.g. Garou, Battlefield, Combat Action."),
     keyword: str | None = typer.Option(None, "--keyword", "-k", help="Only cards with this keyword."),
     playtest: bool = typer.Option(False, "--playtest", help="Include playtest cards (hidden by default)."),
     limit: int = typer.Option(20, "--limit", "-n", min=1, max=500, help="Most results (1..500)."),

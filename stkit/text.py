@@ -1,0 +1,115 @@
+"""Text from users and files: the one place that checks it on the way in, makes it harmless on the way out,
+folds names for matching, and range-checks numbers.
+
+Pure standard library (the dice engine and fast CLI paths import it). Why: a sheet's text is written back
+to players' terminals and pages; an escape sequence stored in a note could retitle or clear a terminal.
+
+- :func:`check_text` refuses control characters (C0, DEL, C1, undecodable bytes, bidirectional overrides,
+  and in names the invisible format characters) and over-long text, naming the field.
+- :func:`printable` shows any such character as an escape (``\\x1b``), for text that must be displayed.
+  The CLI adds rich-markup escaping on top (``stkit.cli.render``), the web layer HTML escaping.
+- :func:`fold_name` is the one key used to match names of characters, traits, cards and rule entries.
+- :func:`check_range` is the one integer range check with the one message.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from stkit.errors import InvalidValue
+
+#: Longest text allowed per kind of field (characters).
+MAX_NAME = 100  # character, chronicle, scene, extended action and contest names
+MAX_SHORT_TEXT = 200  # player, concept, nature, demeanor, tribe, pack, entry names, xp reasons
+MAX_NOTES = 10_000  # notes and storyteller notes
+
+#: Bidirectional-override characters: they reorder what a terminal shows ("Trojan Source").
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _is_control(ch: str, multiline: bool) -> bool:
+    if multiline and ch in "\n\t":
+        return False
+    return unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI  # Cs: bytes that were not UTF-8
+
+
+def is_invisible(ch: str) -> bool:
+    """True for a format character that prints as nothing (zero-width space and joiners, soft hyphen,
+    word joiner, BOM): two names differing only by one would look identical."""
+    return unicodedata.category(ch) == "Cf"
+
+
+def check_text(value: str, field: str, *, limit: int = MAX_SHORT_TEXT, multiline: bool = False) -> str:
+    """``value`` unchanged when it holds no control character (C0, DEL, C1, bidi overrides, undecodable
+    bytes; newline and tab
+    are allowed when ``multiline``) and has at most ``limit`` characters. Raises InvalidValue naming
+    ``field``, the offending character and the allowed range."""
+    for i, ch in enumerate(value):
+        if not multiline and is_invisible(ch) and ch not in _BIDI:
+            raise InvalidValue(
+                f"{field} contains the invisible character U+{ord(ch):04X} at position {i + 1}; "
+                "only visible text is allowed"
+            )
+        if _is_control(ch, multiline):
+            allowed = " (newline and tab are allowed)" if multiline else ""
+            raise InvalidValue(
+                f"{field} contains the control character {ch!r} at position {i + 1}; "
+                f"only printable text is allowed{allowed}"
+            )
+    if len(value) > limit:
+        raise InvalidValue(f"{field} is {len(value)} characters long; allowed: at most {limit}")
+    return value
+
+
+def printable(value: object, *, multiline: bool = False) -> str:
+    """``str(value)`` with every control character shown as an escape (``\\x1b``), for text stored before
+    it was checked: nothing read from the store reaches a terminal raw."""
+    text = str(value)
+    if not any(_is_control(ch, multiline) for ch in text):
+        return text
+    return "".join(repr(ch)[1:-1] if _is_control(ch, multiline) else ch for ch in text)
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` without lone surrogates (bytes of a command line that were not UTF-8): a database cannot
+    store them, so a lookup key drops them."""
+    return "".join(ch for ch in text if not "\ud800" <= ch <= "\udfff")
+
+
+def fold_accents(text: str) -> str:
+    """'Zoë' -> 'Zoe', 'Ärchibald' -> 'Archibald': NFKD, then the combining marks dropped. Letters that are
+    not a base letter plus marks ('ß', 'ø') are kept as they are."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+#: A '+' or '-' directly before a digit is a sign and part of a name ("Gauntlet Flux (+1)" and "(-1)" are
+#: different cards); any other punctuation or white space separates words only.
+_SIGNED = re.compile(r"[+-](?=\d)")
+
+
+def fold_name(text: str) -> str:
+    """The matching key of a name: invisible characters dropped, accents folded, case folded, curly quotes
+    straightened and dropped, and every run of white space or punctuation removed, except a sign before a
+    digit. ``"Shadow-in-the-Wood"``, ``"shadow in the wood"`` and ``"ShadowInTheWood"`` give
+    ``"shadowinthewood"``; ``"Gaia's Claws"`` and ``"Gaia\u2019s Claws"`` give ``"gaiasclaws"``;
+    ``"Gauntlet Flux (+1)"`` gives ``"gauntletflux+1"``. Lone surrogates are dropped."""
+    text = without_surrogates("".join(ch for ch in str(text) if not is_invisible(ch)))
+    text = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if ch.isalnum() or (ch in "+-" and _SIGNED.match(text, i)):
+            out.append(ch)
+    return "".join(out)
+
+
+def check_range(value: int, what: str, low: int, high: int | None = None) -> int:
+    """``value`` unchanged when ``low <= value <= high`` (no upper bound when ``high`` is None); else
+    InvalidValue "<what> <value> is outside the allowed range <low> to <high>" (a huge value is shortened
+    so the message stays one line)."""
+    if value < low or (high is not None and value > high):
+        shown = str(value) if abs(value) < 10**30 else ("-" if value < 0 else "") + "a number of more than 30 digits"
+        allowed = f"{low} to {high}" if high is not None else f"{low} or more"
+        raise InvalidValue(f"{what} {shown} is outside the allowed range {allowed}")
+    return value
