@@ -52,6 +52,14 @@ OnesDontCancelOpt = Annotated[
         help="HOUSE RULE: 1s never cancel successes (they still botch a roll with no success).",
     ),
 ]
+DamageOnesCancelOpt = Annotated[
+    bool,
+    typer.Option(
+        "--damage-ones-cancel",
+        help="HOUSE RULE: 1s cancel successes on damage and soak rolls too (off: they do not; those rolls never "
+        "botch either way).",
+    ),
+]
 
 # ---- output and storage -------------------------------------------------------------------------------------
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
@@ -86,6 +94,17 @@ def make_rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_ca
         raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
     return HouseRules(
         specialty=Specialty(specialty.value), extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel
+    )
+
+
+def make_combat_rules(damage_ones_cancel: bool = False, rage_cap: int | None = None, unsoakable=()):
+    """CombatRules from the combat house-rule flags (their defaults are stkit.dice.combat.CombatRules')."""
+    from stkit.dice.combat import CombatRules, damage_type_of
+
+    return CombatRules(
+        damage_ones_cancel=damage_ones_cancel,
+        rage_cap=rage_cap,
+        unsoakable=frozenset(damage_type_of(t) for t in unsoakable),
     )
 
 

@@ -13,6 +13,7 @@ import typer
 
 from stkit.cli.options import (
     ChronicleLookupOpt,
+    DamageOnesCancelOpt,
     DbOpt,
     DifficultyOpt,
     ExtraOnesOpt,
@@ -21,6 +22,7 @@ from stkit.cli.options import (
     SeedOpt,
     SpecialtyChoice,
     SpecialtyOpt,
+    make_combat_rules,
     make_rng,
     make_rules,
 )
@@ -154,6 +156,14 @@ def roll(
             "the difficulty by one, at most 10 (Chapter Five, 'Try, Try Again'); a success clears it.",
         ),
     ] = None,
+    damage: Annotated[
+        bool, typer.Option("--damage", help="A damage roll: it never botches (see --damage-ones-cancel).")
+    ] = False,
+    soak: Annotated[
+        bool,
+        typer.Option("--soak", help="A soak roll: reflexive, it never botches (see --damage-ones-cancel)."),
+    ] = False,
+    damage_ones_cancel: DamageOnesCancelOpt = False,
 ) -> None:
     """Roll a dice pool against a difficulty.
 
@@ -165,6 +175,22 @@ def roll(
     from stkit.dice import take_automatic_success, validate_difficulty, validate_pool
     from stkit.errors import InvalidValue
 
+    kind = _kind_of(damage, soak, damage_ones_cancel, auto=auto, retry=retry, task=task)
+    if kind is not None and (char is not None or log_roll):
+        raise InvalidValue(f"--{kind} with --char: use `stkit char hit` or `stkit attack`, which log the roll")
+    if kind is not None:
+        _roll_kind_plain(
+            kind,
+            pool,
+            difficulty,
+            dice=dice,
+            willpower=willpower,
+            rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
+            combat=make_combat_rules(damage_ones_cancel),
+            seed=seed,
+            json_out=json_out,
+        )
+        return
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
     if char is not None or log_roll:
@@ -212,6 +238,47 @@ def roll(
         render.print_json(data)
     else:
         render.print_roll(result)
+
+
+def _kind_of(damage: bool, soak: bool, ones_cancel: bool, *, auto: bool, retry: int, task: str | None) -> str | None:
+    """'damage', 'soak' or None (an action) from the flags; refuses the flags that only fit an action."""
+    from stkit.errors import InvalidValue
+
+    if damage and soak:
+        raise InvalidValue("--damage and --soak are two different rolls; give one of them")
+    kind = "damage" if damage else "soak" if soak else None
+    if kind is None:
+        if ones_cancel:
+            raise InvalidValue("--damage-ones-cancel only applies with --damage or --soak")
+        return None
+    for flag, given in (("--auto", auto), ("--retry", bool(retry)), ("--task", task is not None)):
+        if given:
+            raise InvalidValue(f"{flag} is for actions; a {kind} roll is not an action")
+    return kind
+
+
+def _roll_kind_plain(kind, pool, difficulty, *, dice, willpower, rules, combat, seed, json_out) -> None:
+    """`stkit roll --damage` / `--soak` without a sheet: roll or count, print, log nothing."""
+    from stkit.dice import validate_difficulty, validate_pool
+    from stkit.dice.combat import RollKind, roll_kind
+
+    n = validate_pool(parse_pool_number(pool))
+    validate_difficulty(difficulty)
+    rng, used_seed = make_rng(seed)
+    faces = parse_faces(dice) if dice is not None else None
+    result = roll_kind(
+        RollKind(kind), n, difficulty, rng=rng, faces=faces, rules=rules, combat=combat, willpower=willpower
+    )
+    from stkit.cli import render
+
+    if json_out:
+        data = result.to_dict()
+        data["kind"] = kind
+        data["combat_rules"] = combat.to_dict()
+        data["seed"] = None if dice is not None else used_seed
+        render.print_json(data)
+    else:
+        render.print_roll(result, title=f"{kind.capitalize()} roll (cannot botch)", kind=kind)
 
 
 def multi(
