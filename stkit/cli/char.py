@@ -100,6 +100,7 @@ def printable_sheet(sheet):
             e["name"] = printable(e["name"])
     s.custom_abilities = {printable(k): v for k, v in s.custom_abilities.items()}
     s.backgrounds = {printable(k): v for k, v in s.backgrounds.items()}
+    s.specialties = {printable(k): printable(v) for k, v in s.specialties.items()}
     for e in s.xp_log:
         e["reason"], e["at"] = printable(e.get("reason", "")), printable(e.get("at", ""))
     return s
@@ -207,6 +208,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         ("Rites", [f"{r['name']} ({r['level']})" for r in sheet.rites]),
         ("Merits", [f"{m['name']} ({m['points']})" for m in sheet.merits]),
         ("Flaws", [f"{f['name']} ({f['points']})" for f in sheet.flaws]),
+        ("Specialties", [f"{t}: {text}" for t, text in sheet.specialties.items()]),
     ):
         if items or label in ("Backgrounds", "Gifts", "Rites"):
             lines.append(Text(f"{label:<13}", style="bold") + Text(", ".join(items) or "-"))
