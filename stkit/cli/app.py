@@ -29,6 +29,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "extended": "stkit.cli.scene",
     "contest": "stkit.cli.scene",
     "tcg": "stkit.cli.tcg",
+    "attack": "stkit.cli.combat",
 }
 _loaded_modules: dict[str, dict] = {}
 

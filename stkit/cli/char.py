@@ -15,7 +15,7 @@ import typer
 
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
-from stkit.cli.options import DbOpt, JsonOpt
+from stkit.cli.options import DamageOnesCancelOpt, DbOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
 
 NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
 
@@ -546,6 +546,57 @@ def damage(
     print_edit(run(db, lambda s: characters.damage(s, name, levels, kind.value, chronicle=chronicle)), json_out)
 
 
+@char_app.command("hit", context_settings={"ignore_unknown_options": True})
+def hit(
+    name: NameArg,
+    levels: Annotated[int, typer.Argument(help="Health levels the hit deals (1 or more), before soak.")],
+    kind: Annotated[
+        DamageChoice, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
+    ] = DamageChoice.bashing,
+    soak: Annotated[
+        bool, typer.Option("--soak", help="Roll soak first (Stamina, with the form's change; it never botches).")
+    ] = False,
+    soak_pool: Annotated[
+        str | None, typer.Option("--soak-pool", help="Soak with this pool, e.g. 'Stamina + 2' (implies --soak).")
+    ] = None,
+    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="The soak roll's difficulty, 2 to 10.")] = 6,
+    dice: Annotated[str | None, typer.Option("--dice", help="Physical dice of the soak roll, e.g. 2,1,8,9.")] = None,
+    no_soak: Annotated[
+        list[str] | None,
+        typer.Option("--no-soak", help="HOUSE RULE: this damage type may not be soaked (repeat; off: every type)."),
+    ] = None,
+    damage_ones_cancel: DamageOnesCancelOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    seed: SeedOpt = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Take a hit: soak it (--soak), mark what is left.
+
+    With --soak the character's soak roll takes its successes off the levels first; the soak roll is
+    logged. Without it the levels go straight on the health track. Example: `stkit char hit Weston 3
+    --type lethal --soak`."""
+    from stkit.cli.combat import hit_command
+
+    hit_command(
+        name,
+        levels,
+        damage_type=kind.value,
+        soak=soak,
+        soak_pool=soak_pool,
+        difficulty=difficulty,
+        dice=dice,
+        no_soak=no_soak,
+        damage_ones_cancel=damage_ones_cancel,
+        ones_dont_cancel=ones_dont_cancel,
+        seed=seed,
+        chronicle=chronicle,
+        db=db,
+        json_out=json_out,
+    )
+
+
 @char_app.command("heal")
 def heal(
     name: NameArg,
@@ -808,6 +859,7 @@ def roll_with_store(
     seed: int | None,
     json_out: bool,
     task: str | None = None,
+    spec: bool = False,
 ) -> None:
     """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log: one
     transaction rolls, spends and writes the log entry, then the result is printed."""
@@ -839,6 +891,7 @@ def roll_with_store(
                 auto=auto,
                 stressful=stressful,
                 seed=seed,
+                spec=spec,
             ),
         )
     else:

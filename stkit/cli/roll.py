@@ -164,6 +164,14 @@ def roll(
         typer.Option("--soak", help="A soak roll: reflexive, it never botches (see --damage-ones-cancel)."),
     ] = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
+    spec: Annotated[
+        bool,
+        typer.Option(
+            "--spec",
+            help="With --char: the roll uses a specialty of one of the pool's Traits, so --specialty's house "
+            "rule applies (refused when no Trait of the pool has one).",
+        ),
+    ] = False,
 ) -> None:
     """Roll a dice pool against a difficulty.
 
@@ -193,6 +201,8 @@ def roll(
         return
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
+    if spec and char is None:
+        raise InvalidValue("--spec needs --char: specialties are on the character's sheet")
     if char is not None or log_roll:
         # The store (sqlmodel) is imported only here, so a plain roll stays fast.
         from stkit.cli.char import roll_with_store
@@ -215,6 +225,7 @@ def roll(
             seed=seed,
             json_out=json_out,
             task=task,
+            spec=spec,
         )
         return
     n = parse_pool_number(pool)

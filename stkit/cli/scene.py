@@ -109,16 +109,51 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     from stkit.store.scenes import next_turn
 
     def work(s):
+        from stkit.store.combat import current_initiative
+
         scene = next_turn(s, _chronicle(chronicle))
-        return {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
+        order = current_initiative(s, scene.id, scene.turn)
+        return {
+            "id": scene.id,
+            "name": scene.name,
+            "chronicle": scene.chronicle,
+            "turn": scene.turn,
+            **({"initiative": order} if order else {}),
+        }
 
     data = _run(db, work)
     if json_out:
         _print_json(data)
         return
     from stkit.cli import render
+    from stkit.cli.combat import initiative_lines
 
     render.console().print(f"Scene {data['id']} {data['name']}: turn {data['turn']}", markup=False)
+    for line in initiative_lines(data.get("initiative")):
+        render.console().print(line, markup=False)
+
+
+def scene_initiative(
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(help="Who rolls (default: every character who has rolled in the scene).", show_default=False),
+    ] = None,
+    dice: Annotated[
+        str | None, typer.Option("--dice", help="Physical dice: one face per character who can act, in order.")
+    ] = None,
+    seed: SeedOpt = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Roll initiative and store the order on the current turn.
+
+    One die + Dexterity (the form's) + Wits - wound penalties each; later turns keep the order until
+    initiative is rolled again. Ties: the higher Dexterity + Wits, then the higher Wits; still equal, they
+    act at the same moment. Example: `stkit scene initiative Weston Shadow-in-the-Wood`."""
+    from stkit.cli.combat import initiative_command
+
+    initiative_command(names, dice=dice, seed=seed, chronicle=chronicle, db=db, json_out=json_out)
 
 
 def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -789,6 +824,8 @@ def register(app: typer.Typer) -> None:
             (
                 ("start", scene_start),
                 ("turn", scene_turn),
+                ("next", scene_turn),
+                ("initiative", scene_initiative),
                 ("show", scene_show),
                 ("end", scene_end),
                 ("list", scene_list),

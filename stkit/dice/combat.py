@@ -543,8 +543,8 @@ class InitiativeRoll:
 
 #: The tie rule, said once (shown by the CLI and the docs).
 INITIATIVE_TIE_RULE = (
-    "higher total first; on equal totals the higher initiative rating (Dexterity + Wits), then the higher "
-    "Wits; still equal, they act at the same moment and share a place"
+    "the higher total first; on equal totals the higher Dexterity + Wits, then the higher Wits; "
+    "still equal, they act at the same moment"
 )
 
 

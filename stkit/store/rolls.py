@@ -43,6 +43,7 @@ class SheetRoll:
     task: str | None = None
     task_retry: int = 0
     notes: list[str] = field(default_factory=list)
+    specialty_used: dict | None = None  # {"trait", "name", "rule"} when the roll used a specialty (--spec)
 
     def to_dict(self) -> dict:
         return {
@@ -56,6 +57,7 @@ class SheetRoll:
             "task": self.task,
             "task_retry": self.task_retry,
             "notes": self.notes,
+            **({"specialty_used": self.specialty_used} if self.specialty_used else {}),
         }
 
 
@@ -171,6 +173,7 @@ def roll_from_sheet(
     stressful: bool = False,
     seed: int | None = None,
     kind: str = "roll",
+    spec: bool = False,
 ) -> SheetRoll:
     """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name`` against ``difficulty`` (2..10).
 
@@ -179,7 +182,9 @@ def roll_from_sheet(
     for ``task``, raise the difficulty (at most 10). ``willpower`` spends one temporary Willpower point from
     the sheet, refused (RuleRefusal) with nothing spent when none is left or the scene allows no more this
     turn. ``faces`` scores physical dice; ``auto`` takes an automatic success; ``kind`` labels the log entry
-    ('roll', or what a tracked action logs). Raises NotFound, InvalidValue, RuleRefusal; writes nothing then.
+    ('roll', or what a tracked action logs). ``spec``: the roll uses a specialty, so the specialty house rule
+    of ``rules`` applies; refused (InvalidValue) when no Trait of the pool has one on the sheet. Raises
+    NotFound, InvalidValue, RuleRefusal; writes nothing then.
     """
     from stkit.dice import STANDARD_RULES, retry_difficulty, validate_difficulty
     from stkit.store.characters import find_character, save_sheet
@@ -196,6 +201,13 @@ def roll_from_sheet(
     character = find_character(gw, name, chronicle, for_update=True)
     sheet = character.to_sheet()
     breakdown = build_pool(sheet, expression)
+    notes: list[str] = []
+    used = None
+    if spec:
+        from stkit.store.combat import apply_specialty
+
+        rules, used = apply_specialty(sheet, breakdown, rules)
+        notes.append(used.text)
     ctx = scenes.find_turn_context(gw, character)
     if willpower:
         scenes.check_willpower_allowed(gw, character, ctx)
@@ -203,7 +215,6 @@ def roll_from_sheet(
             raise RuleRefusal(f"{sheet.name} has no Willpower points left; nothing was spent or rolled")
     task_retry = scenes.retry_count_for_task(gw, character, task) or 0
     total_retry = retry + task_retry
-    notes: list[str] = []
     if task_retry:
         used = retry_difficulty(difficulty, total_retry)
         notes.append(
@@ -236,6 +247,8 @@ def roll_from_sheet(
         "ones_cancel": rules.ones_cancel,
         "extra_ones_cancel": rules.extra_ones_cancel,
     }
+    if used is not None:
+        detail["specialty_used"] = used.to_dict()
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     entry = write_log(
         gw,
@@ -252,7 +265,18 @@ def roll_from_sheet(
     )
     scenes.record_roll_in_scene(gw, character, entry, ctx, task)
     return SheetRoll(
-        result, breakdown, entry.id, character.name, character.chronicle, left, scene_id, turn, task, task_retry, notes
+        result,
+        breakdown,
+        entry.id,
+        character.name,
+        character.chronicle,
+        left,
+        scene_id,
+        turn,
+        task,
+        task_retry,
+        notes,
+        used.to_dict() if used is not None else None,
     )
 
 
