@@ -318,6 +318,18 @@ def multi(
     ] = None,
     chronicle: ChronicleLookupOpt = None,
     db: DbOpt = None,
+    rage: Annotated[
+        int,
+        typer.Option(
+            "--rage",
+            help="With --char: spend K Rage points for K extra actions (the last K pools) with no penalty; "
+            "at most the current points, once per turn in a scene.",
+        ),
+    ] = 0,
+    rage_cap: Annotated[
+        int | None,
+        typer.Option("--rage-cap", help="HOUSE RULE: at most N Rage a turn for extra actions (off: only the points)."),
+    ] = None,
 ) -> None:
     """Several actions in one turn, with the multiple-action dice.
 
@@ -327,7 +339,12 @@ def multi(
     action left with no dice cannot be attempted and is not rolled. Example: `stkit multi 7 6 6` gives 4, 2, 1.
     """
     from stkit.dice import roll_multiple_actions, validate_pool
+    from stkit.errors import InvalidValue
 
+    if (rage or rage_cap is not None) and char is None:
+        raise InvalidValue("--rage needs --char: the Rage points are spent from the character's sheet")
+    if rage < 0:
+        raise InvalidValue(f"--rage {rage} must be 0 or more Rage points")
     if char is not None:
         _multi_from_sheet(
             pools,
@@ -339,6 +356,8 @@ def multi(
             rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
             seed=seed,
             json_out=json_out,
+            rage=rage,
+            combat=make_combat_rules(rage_cap=rage_cap),
         )
         return
     declared = [validate_pool(parse_pool_number(p)) for p in pools]
@@ -383,7 +402,9 @@ def multi(
             render.print_roll(s.roll, title=title)
 
 
-def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, seed, json_out) -> None:
+def _multi_from_sheet(
+    pools, *, char, chronicle, db, difficulty, dice, rules, seed, json_out, rage=0, combat=None
+) -> None:
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
     import random
 
@@ -396,7 +417,16 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     slots = run(
         db,
         lambda s: multi_from_sheet(
-            s, char, list(pools), diffs, chronicle=chronicle, faces=faces, rng=random.Random(used_seed), rules=rules
+            s,
+            char,
+            list(pools),
+            diffs,
+            chronicle=chronicle,
+            faces=faces,
+            rng=random.Random(used_seed),
+            rules=rules,
+            rage=rage,
+            combat=combat,
         ),
     )
     from stkit.cli import render
@@ -413,13 +443,28 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     from rich.text import Text
 
     out = render.console()
-    out.print(
-        Text(
-            f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more", style="dim"
+    if rage:
+        left = slots[-1].rage_left
+        ladder = ", ".join(str(x.penalty) for x in slots[: len(slots) - rage])
+        out.print(
+            Text(
+                f"{char} spends {rage} Rage for {rage} extra action{'s' if rage != 1 else ''} with no penalty "
+                f"({left} Rage left); the others lose {ladder} dice",
+                style="dim",
+            )
         )
-    )
+    else:
+        out.print(
+            Text(
+                f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more",
+                style="dim",
+            )
+        )
     for i, x in enumerate(slots, 1):
-        title = f"Action {i}: {x.breakdown} - {x.penalty}"
+        if x.rage_left is not None:
+            title = f"Action {i} (Rage): {x.breakdown}"
+        else:
+            title = f"Action {i}: {x.breakdown}" + (f" - {x.penalty}" if x.penalty else "")
         if x.rolled is None:
             out.print(Text(f"{title}: no dice left, this action cannot be attempted", style="yellow bold"))
         else:

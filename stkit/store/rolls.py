@@ -202,12 +202,12 @@ def roll_from_sheet(
     sheet = character.to_sheet()
     breakdown = build_pool(sheet, expression)
     notes: list[str] = []
-    used = None
+    specialty = None
     if spec:
         from stkit.store.combat import apply_specialty
 
-        rules, used = apply_specialty(sheet, breakdown, rules)
-        notes.append(used.text)
+        rules, specialty = apply_specialty(sheet, breakdown, rules)
+        notes.append(specialty.text)
     ctx = scenes.find_turn_context(gw, character)
     if willpower:
         scenes.check_willpower_allowed(gw, character, ctx)
@@ -247,8 +247,8 @@ def roll_from_sheet(
         "ones_cancel": rules.ones_cancel,
         "extra_ones_cancel": rules.extra_ones_cancel,
     }
-    if used is not None:
-        detail["specialty_used"] = used.to_dict()
+    if specialty is not None:
+        detail["specialty_used"] = specialty.to_dict()
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     entry = write_log(
         gw,
@@ -276,7 +276,7 @@ def roll_from_sheet(
         task,
         task_retry,
         notes,
-        used.to_dict() if used is not None else None,
+        specialty.to_dict() if specialty is not None else None,
     )
 
 

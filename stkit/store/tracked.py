@@ -964,9 +964,11 @@ class SheetActionSlot:
     pool: int
     difficulty: int
     rolled: Any | None  # stkit.store.rolls.SheetRoll
+    rage_left: int | None = None  # set on an extra action bought with Rage: the Rage points left after the spend
 
     def to_dict(self) -> dict:
         return {
+            **({"rage_action": True, "rage_left": self.rage_left} if self.rage_left is not None else {}),
             "expression": self.expression,
             "breakdown": self.breakdown,
             "declared_pool": self.declared_pool,
@@ -991,16 +993,22 @@ def multi_from_sheet(
     faces: list[list[int]] | None = None,
     rng: Any,
     rules: HouseRules = HouseRules(),
+    rage: int = 0,
+    combat: Any = None,
 ) -> list[SheetActionSlot]:
     """Several actions declared by character ``name`` in one turn, each pool built from the sheet, then the
     multiple-action ladder applied (Chapter Five, "Multiple Actions": with N actions the first loses N dice,
     each later one a die more; an action left with no dice is not attempted). Each attempted action is rolled
     and logged through the character store's roll use case (so it lands in the open scene's turn).
 
+    ``rage`` > 0 spends that many Rage points (see :func:`stkit.store.combat.spend_rage_for_actions`: at most
+    the points and ``combat``'s cap, once per turn of a scene) for the last ``rage`` actions, which take no
+    penalty; the others follow the ladder for their own number (:func:`stkit.dice.combat.rage_action_penalties`).
+
     ``faces``: physical dice, one list per action that can be attempted. Raises InvalidValue, NotFound,
-    RuleRefusal; nothing is logged then.
+    RuleRefusal; nothing is logged or spent then.
     """
-    from stkit.dice import multiple_action_penalties
+    from stkit.dice.combat import STANDARD_COMBAT, rage_action_penalties
     from stkit.store.characters import get_character
     from stkit.store.pools import build_pool
     from stkit.store.rolls import roll_from_sheet
@@ -1012,10 +1020,18 @@ def multi_from_sheet(
     char = get_character(session, name, chronicle, for_update=True)
     sheet = char.to_sheet()
     built = [build_pool(sheet, e) for e in expressions]
-    penalties = multiple_action_penalties(len(built))
+    penalties = rage_action_penalties(len(built), rage)
     possible = sum(1 for b, pen in zip(built, penalties) if b.dice - pen >= 1)
     if faces is not None and len(faces) != possible:
         raise InvalidValue(f"{len(faces)} --dice given but {possible} of the actions can be attempted; give one each")
+    if rage:
+        from stkit.store.characters import find_character
+        from stkit.store.combat import spend_rage_for_actions
+
+        row = find_character(session, char.name, char.chronicle, for_update=True)
+        rage_left: int | None = spend_rage_for_actions(session, row, rage, combat=combat or STANDARD_COMBAT).left
+    else:
+        rage_left = None
     it = iter(faces or [])
     slots = []
     for expr, b, pen, d in zip(expressions, built, penalties, difficulties):
@@ -1025,12 +1041,13 @@ def multi_from_sheet(
             rolled = roll_from_sheet(
                 session,
                 char.name,
-                f"{expr.strip()} - {pen}",
+                f"{expr.strip()} - {pen}" if pen else expr.strip(),
                 difficulty=d,
                 chronicle=char.chronicle,
                 faces=next(it) if faces is not None else None,
                 rng=rng,
                 rules=rules,
             )
-        slots.append(SheetActionSlot(expr.strip(), b.text, b.dice, pen, left, d, rolled))
+        bought = rage_left if len(slots) >= len(built) - rage else None
+        slots.append(SheetActionSlot(expr.strip(), b.text, b.dice, pen, left, d, rolled, bought))
     return slots
