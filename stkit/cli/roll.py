@@ -445,11 +445,16 @@ def _multi_from_sheet(
     out = render.console()
     if rage:
         left = slots[-1].rage_left
-        ladder = ", ".join(str(x.penalty) for x in slots[: len(slots) - rage])
+        ordinary = slots[: len(slots) - rage]
+        others = (
+            "the other action takes no penalty"
+            if len(ordinary) == 1
+            else f"the others lose {', '.join(str(x.penalty) for x in ordinary)} dice"
+        )
         out.print(
             Text(
                 f"{char} spends {rage} Rage for {rage} extra action{'s' if rage != 1 else ''} with no penalty "
-                f"({left} Rage left); the others lose {ladder} dice",
+                f"({left} Rage left); {others}",
                 style="dim",
             )
         )
