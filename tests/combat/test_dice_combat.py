@@ -333,3 +333,31 @@ def test_roll_rage_actions_counts_the_ladder():
     assert [s.roll.result for s in slots] == [1, 1, 6]
     with pytest.raises(InvalidValue, match="3 of the actions"):
         roll_rage_actions([7, 6, 6], [6, 6, 6], 1, faces=[[1]])
+
+
+@st.composite
+def _initiative_case(draw):
+    n = draw(st.integers(1, 8))
+    entries = [
+        InitiativeEntry(f"C{i}", draw(st.integers(0, 7)), draw(st.integers(0, 5)), draw(st.sampled_from([0, 1, 2, 5])))
+        for i in range(n)
+    ]
+    return entries, draw(st.lists(st.integers(1, 10), min_size=n, max_size=n))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_initiative_case())
+def test_initiative_order_properties(case):
+    entries, dice = case
+    order = order_initiative(entries, dice)
+    assert sorted(o.name for o in order) == sorted(e.name for e in entries)
+    by_name = {e.name: (e, d) for e, d in zip(entries, dice, strict=True)}
+    for o in order:
+        e, d = by_name[o.name]
+        assert o.total == d + e.dexterity + e.wits - e.wound_penalty and o.die == d
+    keys = [(o.total, o.rating, o.wits) for o in order]
+    assert keys == sorted(keys, reverse=True)
+    for i, o in enumerate(order):
+        # a shared place means an equal key; a new key starts at its position (competition ranking)
+        first = next(j for j, k in enumerate(keys) if k == keys[i])
+        assert o.place == first + 1
