@@ -539,6 +539,26 @@ def check_in_scene(gw: Gateway, target: Any, attacker: Any) -> None:
             )
 
 
+def _find_target(gw: Gateway, name: str, attacker: Any) -> Any:
+    """The (locked) target in the attacker's chronicle; one found only in another chronicle is out of the
+    scene (RuleRefusal); none at all is NotFound."""
+    from stkit.store.characters import find_character
+
+    try:
+        return find_character(gw, name, attacker.chronicle, for_update=True)
+    except NotFound:
+        try:
+            elsewhere = find_character(gw, name)
+        except (NotFound, InvalidValue):
+            raise NotFound(
+                f"no character {name!r} in chronicle {attacker.chronicle!r}, where {attacker.name} fights"
+            ) from None
+        raise RuleRefusal(
+            f"{elsewhere.name} is out of the scene: they are in chronicle {elsewhere.chronicle!r}, "
+            f"{attacker.name} in {attacker.chronicle!r}"
+        ) from None
+
+
 def attack(
     session: Any,
     attacker: str,
@@ -578,7 +598,7 @@ def attack(
     kind = damage_type_of(damage_type)
     gw = as_gateway(session)
     a_row = find_character(gw, attacker, chronicle, for_update=True)
-    t_row = find_character(gw, target, a_row.chronicle if chronicle is None else chronicle, for_update=True)
+    t_row = _find_target(gw, target, a_row)
     if a_row.id == t_row.id:
         raise RuleRefusal(f"{a_row.name} cannot attack themselves")
     a_sheet, t_sheet = a_row.to_sheet(), t_row.to_sheet()

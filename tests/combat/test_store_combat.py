@@ -318,7 +318,15 @@ def test_attack_with_a_specialty(fighters):
 
 def test_attack_refusals(fighters):
     ok("char", "new", "Stranger", "--chronicle", "Elsewhere")
-    fails(*ATTACK[:2], "Stranger", *ATTACK[3:], "--seed", "1", match="Stranger")
+    fails(
+        *ATTACK[:2],
+        "Stranger",
+        *ATTACK[3:],
+        "--seed",
+        "1",
+        match="Stranger is out of the scene: they are in chronicle 'Elsewhere'",
+    )
+    fails(*ATTACK[:2], "Nobody", *ATTACK[3:], "--seed", "1", match="no character 'Nobody' in chronicle 'default'")
     fails("attack", "Guard", "Guard", "--pool", "Dexterity", "--damage", "Strength", match="cannot attack themselves")
     ok("scene", "start", "The alley")
     ok("scene", "initiative", "Shadow-in-the-Wood", "Weston", "--dice", "5,5")
