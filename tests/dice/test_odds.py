@@ -25,6 +25,7 @@ from stkit.dice import (
     score_dice,
 )
 from stkit.dice.odds import (
+    MAX_EXACT_TARGET,
     MAX_TARGET,
     MAX_TURNS,
     TAIL_EPSILON,
@@ -349,7 +350,8 @@ def test_multiple_actions_impossible_action():
         (lambda: roll_distribution(0, 6), "no dice"),
         (lambda: roll_distribution(1001, 6), "limit of 1000"),
         (lambda: p_extended(5, 6, 0), "at least 1"),
-        (lambda: p_extended(5, 6, MAX_TARGET + 1), f"limit of {MAX_TARGET}"),
+        (lambda: p_extended(5, 6, MAX_EXACT_TARGET + 1), f"limit of {MAX_EXACT_TARGET} successes for exact odds"),
+        (lambda: p_extended(5, 6, MAX_TARGET + 1), f"allowed range 1 to {MAX_TARGET} successes"),
         (lambda: p_extended(5, 6, 10, start=10), "below the target"),
         (lambda: p_extended(1000, 6, 6), "pool x target must be at most 5000"),
         (lambda: p_extended(5, 6, 10, max_turns=0), f"1 to {MAX_TURNS}"),
