@@ -215,11 +215,11 @@ def retry_difficulty(difficulty: int, retry: int) -> int:
     """
     validate_difficulty(difficulty)
     if isinstance(retry, bool) or not isinstance(retry, int) or retry < 0:
-        raise InvalidValue(f"retry {retry!r} must be a whole number of earlier failures, 0 or more")
+        raise InvalidValue(f"retry {retry!r} must be 0 or more (the number of earlier failures)")
     return min(difficulty + retry, MAX_DIFFICULTY)
 
 
-def validate_target(target: int) -> int:
+def validate_target(target: object) -> int:
     """Return ``target`` if it is a whole number of successes from 1 to MAX_TARGET, else raise InvalidValue.
 
     The one check of an extended action's or a contest's target (Chapter Five, "Extended Actions": a set
