@@ -162,7 +162,7 @@ def simulate_extended(pool, d, target, trials, seed, botch_ends=False):
         state = ExtendedTally(target=target, botch_ends=botch_ends)
         while state.status == "open":
             r = roll_pool(pool, d, rng=rng)
-            state = advance_extended(state, r.result, r.botch)
+            state = advance_extended(state, r.final_successes, r.botch)
         if state.status == "done":
             finished += 1
             counts.append(state.rolls)
