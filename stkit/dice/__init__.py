@@ -1,5 +1,9 @@
 """The Storyteller dice engine: pure Python, standard library only, randomness passed in.
 
+One roll is a :class:`RollRequest` (validated when built) resolved by :func:`resolve_roll` into a
+:class:`RollResult`; :mod:`stkit.dice.expr` parses the dice expressions people type; :mod:`stkit.dice.odds`
+(not imported here) gives exact odds.
+
 Rules source: Chapter Five: Rules (``shared/seeds/004_*.txt``).
 """
 
