@@ -18,11 +18,11 @@ from stkit.cli.options import (
     JsonOpt,
     OnesDontCancelOpt,
     SeedOpt,
-    SpecialtyChoice,
     SpecialtyOpt,
     make_combat_rules,
     make_rules,
 )
+from stkit.dice.model import Specialty  # standard library only, light to import
 
 _CONTEXT = {"ignore_unknown_options": True}
 
@@ -48,7 +48,7 @@ NoSoakOpt = Annotated[
 def _faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    from stkit.cli.roll import parse_faces
+    from stkit.dice import parse_faces
 
     return parse_faces(text)
 
@@ -230,7 +230,7 @@ def attack_cmd(
     dice_attack: Annotated[str | None, typer.Option("--dice-attack", help="Physical dice of the attack roll.")] = None,
     dice_damage: Annotated[str | None, typer.Option("--dice-damage", help="Physical dice of the damage roll.")] = None,
     dice_soak: Annotated[str | None, typer.Option("--dice-soak", help="Physical dice of the soak roll.")] = None,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
@@ -319,7 +319,7 @@ def print_exchange(x: Any) -> None:
                 out.print(line)
         for note in x.notes:
             out.print(_text(note, "dim"))
-        dealt = r.damage.result
+        dealt = r.damage.final_successes
         soaked = f", soaked {r.soaked}" if r.soak is not None else ""
         levels = f"{r.wounds} {x.damage_type.value} level{'s' if r.wounds != 1 else ''}"
         out.print(_text(f"{dealt} damage{soaked} -> {levels}: {x.target} {x.health.words}", "bold"))

@@ -17,7 +17,7 @@ from stkit.cli.options import (
     DamageOnesCancelOpt,
     ExtraOnesOpt,
     OnesDontCancelOpt,
-    SpecialtyChoice,
+    Specialty,
     SpecialtyOpt,
     make_combat_rules,
     make_rules,
@@ -210,7 +210,7 @@ def roll_cmd(
     willpower: bool = typer.Option(
         False, "--willpower", "-w", help="Spend Willpower: one success the 1s cannot cancel (no botch)."
     ),
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     target: int | None = typer.Option(
@@ -291,7 +291,7 @@ def roll_cmd(
 
 def _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target, exact, as_json) -> None:
     """`stkit odds POOL --damage` / `--soak`: the roll's odds, no botch."""
-    from stkit.dice.combat import RollKind, p_kind
+    from stkit.dice.combat import RollPurpose, p_kind
     from stkit.errors import InvalidValue
 
     if damage and soak:
@@ -300,7 +300,7 @@ def _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target,
         raise InvalidValue("--damage-ones-cancel only applies with --damage or --soak")
     if target is not None:
         raise InvalidValue("--target is for extended actions; a damage or soak roll is a single roll")
-    kind = RollKind.DAMAGE if damage else RollKind.SOAK
+    kind = RollPurpose.DAMAGE if damage else RollPurpose.SOAK
     odds = p_kind(kind, pool, difficulty, rules=rules, combat=combat, willpower=willpower)
     if as_json:
         out = {
@@ -468,7 +468,7 @@ def resisted_cmd(
     difficulty_b: int | None = typer.Option(
         None, "--difficulty-b", help="Side B's difficulty (default: the same as side A's)."
     ),
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -535,7 +535,7 @@ def resisted_cmd(
 def teamwork_cmd(
     pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000."),
     difficulty: DifficultyOpt = 6,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -603,7 +603,7 @@ def teamwork_cmd(
 def multi_cmd(
     pools: list[int] = typer.Argument(..., help="Each action's dice pool before the penalty, in order."),
     difficulty: DifficultyOpt = 6,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -617,7 +617,7 @@ def multi_cmd(
         actions = []
         for i, a in enumerate(multi.actions, 1):
             # the penalty can exceed the pool; the dice left are then none, never a negative number
-            item = {
+            item: dict[str, int | float | bool] = {
                 "action": i,
                 "declared_pool": a.declared_pool,
                 "penalty": a.penalty,
@@ -702,7 +702,7 @@ def attack_cmd(
     damage_difficulty: int = typer.Option(6, "--damage-difficulty", help="The damage roll's difficulty."),
     soak_difficulty: int = typer.Option(6, "--soak-difficulty", help="The soak roll's difficulty."),
     willpower: bool = typer.Option(False, "--willpower", "-w", help="Willpower spent on the attack roll."),
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,

@@ -50,7 +50,7 @@ MAX_INITIATIVE_TRAIT = 50
 MAX_HIT_LEVELS = 100
 
 
-class RollKind(StrEnum):
+class RollPurpose(StrEnum):
     """What a roll is for. Only an action can botch."""
 
     ACTION = "action"
@@ -116,10 +116,12 @@ def damage_type_of(text: str) -> DamageType:
         raise InvalidValue(f"damage type {text!r} is not known; allowed: {allowed}") from None
 
 
-def kind_rules(kind: RollKind, rules: HouseRules = STANDARD_RULES, combat: CombatRules = STANDARD_COMBAT) -> HouseRules:
+def kind_rules(
+    kind: RollPurpose, rules: HouseRules = STANDARD_RULES, combat: CombatRules = STANDARD_COMBAT
+) -> HouseRules:
     """The house rules a roll of ``kind`` is scored under: an action keeps ``rules``; a damage or soak roll
     lets its 1s cancel only when both the general rule and ``combat.damage_ones_cancel`` say so."""
-    if RollKind(kind) is RollKind.ACTION:
+    if RollPurpose(kind) is RollPurpose.ACTION:
         return rules
     return replace(rules, ones_cancel=rules.ones_cancel and combat.damage_ones_cancel)
 
@@ -130,7 +132,7 @@ def _never_botch(result: RollResult) -> RollResult:
 
 
 def score_kind(
-    kind: RollKind,
+    kind: RollPurpose,
     pool: int,
     difficulty: int,
     dice: Sequence[int],
@@ -145,13 +147,13 @@ def score_kind(
     ``pool`` 1..MAX_POOL, ``difficulty`` 2..10, ``dice`` faces 1..10 (plus extra dice under ``reroll``).
     Raises InvalidValue as score_dice does.
     """
-    kind = RollKind(kind)
+    kind = RollPurpose(kind)
     result = score_dice(pool, difficulty, dice, rules=kind_rules(kind, rules, combat), willpower=willpower)
-    return result if kind is RollKind.ACTION else _never_botch(result)
+    return result if kind is RollPurpose.ACTION else _never_botch(result)
 
 
 def roll_kind(
-    kind: RollKind,
+    kind: RollPurpose,
     pool: int,
     difficulty: int = DEFAULT_DIFFICULTY,
     *,
@@ -175,7 +177,7 @@ def roll_kind(
 
 
 def p_kind(
-    kind: RollKind,
+    kind: RollPurpose,
     pool: int,
     difficulty: int = DEFAULT_DIFFICULTY,
     *,
@@ -188,9 +190,9 @@ def p_kind(
 
     Raises InvalidValue for a pool or difficulty out of range.
     """
-    kind = RollKind(kind)
+    kind = RollPurpose(kind)
     odds = roll_distribution(pool, difficulty, rules=kind_rules(kind, rules, combat), willpower=willpower)
-    return odds if kind is RollKind.ACTION else replace(odds, botch_weight=0)
+    return odds if kind is RollPurpose.ACTION else replace(odds, botch_weight=0)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -270,12 +272,12 @@ class AttackResult:
 
     @property
     def hit(self) -> bool:
-        return self.attack.result >= 1
+        return self.attack.final_successes >= 1
 
     @property
     def extra_successes(self) -> int:
         """Attack successes beyond the first (each a damage die)."""
-        return max(self.attack.result - 1, 0)
+        return max(self.attack.final_successes - 1, 0)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -305,7 +307,7 @@ def soak_damage(
     """Soak ``damage_successes`` (>= 0) levels with ``soak_pool`` dice (>= 0): ``(soak roll, soaked, left)``.
 
     No roll is made (None) when there is nothing to soak or no soak dice; then ``faces`` must be None.
-    The soak roll is a :attr:`RollKind.SOAK` roll. Raises InvalidValue for faces given where no roll is made.
+    The soak roll is a :attr:`RollPurpose.SOAK` roll. Raises InvalidValue for faces given where no roll is made.
     """
     if damage_successes < 0:
         raise InvalidValue(f"damage {damage_successes} must be 0 or more health levels")
@@ -314,8 +316,8 @@ def soak_damage(
             why = "there is no damage to soak" if damage_successes == 0 else "there are no soak dice"
             raise InvalidValue(f"soak dice were given but no soak roll is made: {why}")
         return None, 0, damage_successes
-    soak = roll_kind(RollKind.SOAK, soak_pool, difficulty, rng=rng, faces=faces, rules=rules, combat=combat)
-    soaked = min(soak.result, damage_successes)
+    soak = roll_kind(RollPurpose.SOAK, soak_pool, difficulty, rng=rng, faces=faces, rules=rules, combat=combat)
+    soaked = min(soak.final_successes, damage_successes)
     return soak, soaked, damage_successes - soaked
 
 
@@ -337,7 +339,7 @@ def roll_attack(
     """
     follow = spec.follow_rules
     attack = roll_kind(
-        RollKind.ACTION,
+        RollPurpose.ACTION,
         spec.attack_pool,
         spec.attack_difficulty,
         rng=rng,
@@ -346,7 +348,7 @@ def roll_attack(
         combat=spec.combat,
         willpower=spec.willpower,
     )
-    pool = damage_dice(spec.damage_pool, attack.result)
+    pool = damage_dice(spec.damage_pool, attack.final_successes)
     if pool == 0:
         if damage_faces is not None or soak_faces is not None:
             raise InvalidValue("damage or soak dice were given but the attack missed: no damage roll is made")
@@ -354,10 +356,10 @@ def roll_attack(
     if pool > MAX_POOL:
         raise InvalidValue(f"the damage pool of {pool} dice is larger than stkit's limit of {MAX_POOL} dice")
     damage = roll_kind(
-        RollKind.DAMAGE, pool, spec.damage_difficulty, rng=rng, faces=damage_faces, rules=follow, combat=spec.combat
+        RollPurpose.DAMAGE, pool, spec.damage_difficulty, rng=rng, faces=damage_faces, rules=follow, combat=spec.combat
     )
     soak, soaked, left = soak_damage(
-        damage.result,
+        damage.final_successes,
         spec.soak_pool,
         difficulty=spec.soak_difficulty,
         rng=rng,
@@ -446,7 +448,7 @@ def p_attack(spec: AttackSpec) -> AttackOdds:
             f"odds: the two pools may add up to at most {MAX_ATTACK_DICE} dice"
         )
     attack = p_kind(
-        RollKind.ACTION,
+        RollPurpose.ACTION,
         spec.attack_pool,
         spec.attack_difficulty,
         rules=spec.rules,
@@ -455,7 +457,7 @@ def p_attack(spec: AttackSpec) -> AttackOdds:
     )
     follow = spec.follow_rules
     soak = (
-        p_kind(RollKind.SOAK, spec.soak_pool, spec.soak_difficulty, rules=follow, combat=spec.combat)
+        p_kind(RollPurpose.SOAK, spec.soak_pool, spec.soak_difficulty, rules=follow, combat=spec.combat)
         if spec.soak_pool
         else None
     )
@@ -464,7 +466,7 @@ def p_attack(spec: AttackSpec) -> AttackOdds:
         if not attack.weights[r]:
             continue
         pool = damage_dice(spec.damage_pool, r)
-        damage = p_kind(RollKind.DAMAGE, pool, spec.damage_difficulty, rules=follow, combat=spec.combat)
+        damage = p_kind(RollPurpose.DAMAGE, pool, spec.damage_difficulty, rules=follow, combat=spec.combat)
         wounds, den = _clip_difference(damage, soak)
         parts.append((attack.weights[r], wounds, den))
     common = math.lcm(*(den for _, _, den in parts)) if parts else 1
@@ -670,7 +672,7 @@ def roll_rage_actions(
         result = None
         if left >= 1:
             result = roll_kind(
-                RollKind.ACTION, left, d, rng=rng, faces=next(given) if faces is not None else None, rules=rules
+                RollPurpose.ACTION, left, d, rng=rng, faces=next(given) if faces is not None else None, rules=rules
             )
         slots.append(ActionSlot(p, pen, left, result))
     return slots
@@ -689,7 +691,7 @@ __all__ = [
     "DamageType",
     "InitiativeEntry",
     "InitiativeRoll",
-    "RollKind",
+    "RollPurpose",
     "damage_dice",
     "damage_type_of",
     "kind_rules",

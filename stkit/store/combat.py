@@ -33,7 +33,7 @@ from stkit.dice.combat import (
     DamageType,
     InitiativeEntry,
     InitiativeRoll,
-    RollKind,
+    RollPurpose,
     damage_type_of,
     roll_attack,
     roll_initiative,
@@ -119,7 +119,7 @@ def _now(gw: Gateway) -> object:
 
 
 def _dice_words(roll: RollResult) -> str:
-    n = roll.result
+    n = roll.final_successes
     return f"{', '.join(map(str, roll.dice))} -> {n} success{'es' if n != 1 else ''}"
 
 
@@ -320,7 +320,7 @@ def take_hit(
             },
             scene_id=scene_id,
             turn=turn,
-            kind=RollKind.SOAK.value,
+            kind=RollPurpose.SOAK.value,
         )
         log_id = entry.id
     return HitResult(
@@ -643,15 +643,15 @@ def attack(
     common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
     log_ids = []
     steps: list[tuple[str, Any, PoolBreakdown | None, RollResult | None, dict[str, Any]]] = [
-        (RollKind.ACTION.value, a_row, attack_pool, result.attack, {"specialty": used.to_dict() if used else None}),
-        (RollKind.DAMAGE.value, a_row, damage_pool, result.damage, {"extra_successes": result.extra_successes}),
-        (RollKind.SOAK.value, t_row, soak_pool, result.soak, {"soaked": result.soaked, "wounds": result.wounds}),
+        (RollPurpose.ACTION.value, a_row, attack_pool, result.attack, {"specialty": used.to_dict() if used else None}),
+        (RollPurpose.DAMAGE.value, a_row, damage_pool, result.damage, {"extra_successes": result.extra_successes}),
+        (RollPurpose.SOAK.value, t_row, soak_pool, result.soak, {"soaked": result.soaked, "wounds": result.wounds}),
     ]
     for label, who, built, roll, extra in steps:
         if roll is None or built is None:
             continue
         expression = built.expression
-        if label == RollKind.DAMAGE.value and result.extra_successes:
+        if label == RollPurpose.DAMAGE.value and result.extra_successes:
             expression += f" + {result.extra_successes}"
         entry = write_log(
             gw,
@@ -663,7 +663,7 @@ def attack(
             detail={"breakdown": built.text, "combat_rules": combat.to_dict(), **common, **extra},
             scene_id=scene_id,
             turn=turn,
-            kind="attack" if label == RollKind.ACTION.value else label,
+            kind="attack" if label == RollPurpose.ACTION.value else label,
         )
         log_ids.append(entry.id)
     return AttackExchange(

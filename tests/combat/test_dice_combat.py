@@ -19,7 +19,7 @@ from stkit.dice.combat import (
     CombatRules,
     DamageType,
     InitiativeEntry,
-    RollKind,
+    RollPurpose,
     damage_dice,
     damage_type_of,
     order_initiative,
@@ -43,50 +43,50 @@ CANCEL = CombatRules(damage_ones_cancel=True)
 
 
 def test_damage_roll_never_botches():
-    r = score_kind(RollKind.DAMAGE, 4, 6, [1, 3, 1, 5])
-    assert (r.successes, r.result) == (0, 0)
+    r = score_kind(RollPurpose.DAMAGE, 4, 6, [1, 3, 1, 5])
+    assert (r.successes_rolled, r.final_successes) == (0, 0)
     assert r.outcome is Outcome.FAILURE
     # the same faces as an action are a botch
-    assert score_kind(RollKind.ACTION, 4, 6, [1, 3, 1, 5]).outcome is Outcome.BOTCH
+    assert score_kind(RollPurpose.ACTION, 4, 6, [1, 3, 1, 5]).outcome is Outcome.BOTCH
 
 
 def test_soak_ones_do_not_cancel_by_default():
-    r = score_kind(RollKind.SOAK, 4, 6, [2, 1, 8, 9])
-    assert (r.successes, r.ones, r.net, r.result, r.cancelled) == (2, 1, 2, 2, 0)
+    r = score_kind(RollPurpose.SOAK, 4, 6, [2, 1, 8, 9])
+    assert (r.successes_rolled, r.ones, r.net, r.final_successes, r.cancelled) == (2, 1, 2, 2, 0)
     assert r.rules.ones_cancel is False
 
 
 def test_damage_ones_cancel_house_rule():
-    r = score_kind(RollKind.DAMAGE, 4, 6, [2, 1, 8, 9], combat=CANCEL)
-    assert (r.successes, r.ones, r.net, r.result) == (2, 1, 1, 1)
+    r = score_kind(RollPurpose.DAMAGE, 4, 6, [2, 1, 8, 9], combat=CANCEL)
+    assert (r.successes_rolled, r.ones, r.net, r.final_successes) == (2, 1, 1, 1)
     # cancelled down to nothing: still a failure, never a botch
-    r = score_kind(RollKind.DAMAGE, 3, 6, [1, 1, 7], combat=CANCEL)
-    assert (r.result, r.outcome) == (0, Outcome.FAILURE)
+    r = score_kind(RollPurpose.DAMAGE, 3, 6, [1, 1, 7], combat=CANCEL)
+    assert (r.final_successes, r.outcome) == (0, Outcome.FAILURE)
 
 
 def test_general_ones_dont_cancel_wins_over_the_combat_rule():
-    r = score_kind(RollKind.DAMAGE, 3, 6, [1, 7, 8], rules=HouseRules(ones_cancel=False), combat=CANCEL)
-    assert r.result == 2
+    r = score_kind(RollPurpose.DAMAGE, 3, 6, [1, 7, 8], rules=HouseRules(ones_cancel=False), combat=CANCEL)
+    assert r.final_successes == 2
 
 
 def test_roll_kind_is_seedable():
-    a = roll_kind(RollKind.DAMAGE, 6, rng=random.Random(7))
-    b = roll_kind(RollKind.DAMAGE, 6, rng=random.Random(7))
+    a = roll_kind(RollPurpose.DAMAGE, 6, rng=random.Random(7))
+    b = roll_kind(RollPurpose.DAMAGE, 6, rng=random.Random(7))
     assert a == b and len(a.dice) == 6
     with pytest.raises(InvalidValue, match="faces or a random source"):
-        roll_kind(RollKind.SOAK, 3)
+        roll_kind(RollPurpose.SOAK, 3)
 
 
 def _brute_kind(kind, n, d, combat):
     counts = Counter()
     for faces in itertools.product(range(1, 11), repeat=n):
-        counts[score_kind(kind, n, d, faces, combat=combat).result] += 1
+        counts[score_kind(kind, n, d, faces, combat=combat).final_successes] += 1
     return {k: Fraction(c, 10**n) for k, c in counts.items()}
 
 
 @pytest.mark.parametrize("combat", [CombatRules(), CANCEL])
 @pytest.mark.parametrize("n,d", [(1, 6), (2, 4), (3, 6), (3, 9), (4, 7)])
-@pytest.mark.parametrize("kind", [RollKind.DAMAGE, RollKind.SOAK])
+@pytest.mark.parametrize("kind", [RollPurpose.DAMAGE, RollPurpose.SOAK])
 def test_p_kind_matches_brute_force(kind, n, d, combat):
     odds = p_kind(kind, n, d, combat=combat)
     brute = _brute_kind(kind, n, d, combat)
@@ -97,14 +97,14 @@ def test_p_kind_matches_brute_force(kind, n, d, combat):
 
 def test_p_kind_exact_values():
     # one damage die at 6: five faces of ten succeed; nothing botches
-    one = p_kind(RollKind.DAMAGE, 1, 6)
+    one = p_kind(RollPurpose.DAMAGE, 1, 6)
     assert (one.p_success, one.p_failure, one.p_botch) == (Fraction(1, 2), Fraction(1, 2), 0)
     # two soak dice at 6, 1s cancelling: result 0 unless... P(>=1) = P(no cancel leaves one)
-    two = p_kind(RollKind.SOAK, 2, 6, combat=CANCEL)
+    two = p_kind(RollPurpose.SOAK, 2, 6, combat=CANCEL)
     # successes 0: 25/100; one success and a 1: 2*5*1 = 10; so P(0) = 35/100
     assert two.p_exactly(0) == Fraction(35, 100)
     # an action of the same dice does botch: (5/10)**2 - (4/10)**2 = 9/100
-    assert p_kind(RollKind.ACTION, 2, 6).p_botch == Fraction(9, 100)
+    assert p_kind(RollPurpose.ACTION, 2, 6).p_botch == Fraction(9, 100)
 
 
 def test_damage_type_of():
@@ -121,10 +121,10 @@ def test_extra_successes_add_damage_dice():
     # gets two more dice: 6 dice.
     spec = AttackSpec(attack_pool=7, damage_pool=4, soak_pool=3)
     out = roll_attack(spec, attack_faces=[8, 9, 10, 3, 2, 6, 1], damage_faces=[6, 7, 2, 1, 9, 3], soak_faces=[6, 2, 2])
-    assert out.attack.result == 3 and out.extra_successes == 2
+    assert out.attack.final_successes == 3 and out.extra_successes == 2
     assert out.damage_pool == 6
-    assert out.damage is not None and out.damage.result == 3  # 6, 7, 9; the 1 does not cancel
-    assert out.soak is not None and out.soak.result == 1
+    assert out.damage is not None and out.damage.final_successes == 3  # 6, 7, 9; the 1 does not cancel
+    assert out.soak is not None and out.soak.final_successes == 1
     assert (out.soaked, out.wounds) == (1, 2)
     assert out.to_dict()["damage_pool"] == 6
 
@@ -132,8 +132,8 @@ def test_extra_successes_add_damage_dice():
 def test_soak_that_leaves_nothing():
     spec = AttackSpec(attack_pool=5, damage_pool=3, soak_pool=4)
     out = roll_attack(spec, attack_faces=[7, 2, 3, 4, 5], damage_faces=[6, 8, 2], soak_faces=[9, 6, 10, 1])
-    assert out.damage_pool == 3 and out.damage.result == 2
-    assert out.soak.result == 3
+    assert out.damage_pool == 3 and out.damage.final_successes == 2
+    assert out.soak.final_successes == 3
     assert (out.soaked, out.wounds) == (2, 0)
 
 
@@ -163,8 +163,8 @@ def test_soak_damage_counts():
 def test_specialty_reaches_the_attack_only():
     spec = AttackSpec(attack_pool=2, damage_pool=2, rules=HouseRules(specialty=Specialty.DOUBLE))
     out = roll_attack(spec, attack_faces=[10, 3], damage_faces=[10, 2, 4])
-    assert out.attack.result == 2 and out.damage_pool == 3
-    assert out.damage.result == 1  # a 10 on the damage roll counts once
+    assert out.attack.final_successes == 2 and out.damage_pool == 3
+    assert out.damage.final_successes == 1  # a 10 on the damage roll counts once
 
 
 def test_damage_dice():
@@ -183,19 +183,19 @@ def _brute_attack(spec: AttackSpec) -> dict[int, Fraction]:
     den = Fraction(1)
     for af in itertools.product(range(1, 11), repeat=spec.attack_pool):
         a = count_dice(spec.attack_pool, spec.attack_difficulty, af, rules=spec.rules)
-        n = damage_dice(spec.damage_pool, a.result)
+        n = damage_dice(spec.damage_pool, a.final_successes)
         if n == 0:
             out[0] += Fraction(1, 10**spec.attack_pool)
             continue
         for df in itertools.product(range(1, 11), repeat=n):
-            d = score_kind(RollKind.DAMAGE, n, spec.damage_difficulty, df, combat=spec.combat)
+            d = score_kind(RollPurpose.DAMAGE, n, spec.damage_difficulty, df, combat=spec.combat)
             p = Fraction(1, 10 ** (spec.attack_pool + n))
-            if spec.soak_pool == 0 or d.result == 0:
-                out[d.result] += p
+            if spec.soak_pool == 0 or d.final_successes == 0:
+                out[d.final_successes] += p
                 continue
             for sf in itertools.product(range(1, 11), repeat=spec.soak_pool):
-                s = score_kind(RollKind.SOAK, spec.soak_pool, spec.soak_difficulty, sf, combat=spec.combat)
-                out[max(d.result - s.result, 0)] += p / 10**spec.soak_pool
+                s = score_kind(RollPurpose.SOAK, spec.soak_pool, spec.soak_difficulty, sf, combat=spec.combat)
+                out[max(d.final_successes - s.final_successes, 0)] += p / 10**spec.soak_pool
     assert sum(out.values()) == den
     return dict(out)
 
@@ -330,7 +330,7 @@ def test_rage_beyond_the_points_is_refused():
 def test_roll_rage_actions_counts_the_ladder():
     slots = roll_rage_actions([7, 6, 6], [6, 6, 6], 1, faces=[[8, 8, 2, 3, 1], [6, 5, 4], [9, 9, 9, 9, 9, 9]])
     assert [(s.penalty, s.pool) for s in slots] == [(2, 5), (3, 3), (0, 6)]
-    assert [s.roll.result for s in slots] == [1, 1, 6]
+    assert [s.roll.final_successes for s in slots] == [1, 1, 6]
     with pytest.raises(InvalidValue, match="3 of the actions"):
         roll_rage_actions([7, 6, 6], [6, 6, 6], 1, faces=[[1]])
 
