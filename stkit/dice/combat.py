@@ -38,7 +38,8 @@ from stkit.dice.model import (
     validate_pool,
 )
 from stkit.dice.odds import RollOdds, _convolve, roll_distribution
-from stkit.dice.roll import RandomSource, roll_faces, score_dice
+from stkit.dice.request import RollRequest, resolve_roll
+from stkit.dice.roll import RandomSource
 from stkit.errors import InvalidValue, RuleRefusal
 
 #: Most dice an exact attack query takes: the attack pool plus the damage pool (each hit's extra successes
@@ -141,15 +142,13 @@ def score_kind(
     combat: CombatRules = STANDARD_COMBAT,
     willpower: bool = False,
 ) -> RollResult:
-    """Score faces rolled for a roll of ``kind``: as :func:`stkit.dice.roll.score_dice` for an action; for a
-    damage or soak roll under :func:`kind_rules`, and never a botch (a roll with no success is a failure).
+    """Score faces rolled for a roll of ``kind``: as an ordinary count for an action; for a damage or soak
+    roll under :func:`kind_rules`, and never a botch (a roll with no success is a failure).
 
     ``pool`` 1..MAX_POOL, ``difficulty`` 2..10, ``dice`` faces 1..10 (plus extra dice under ``reroll``).
-    Raises InvalidValue as score_dice does.
+    Raises InvalidValue as :class:`stkit.dice.request.RollRequest` does.
     """
-    kind = RollPurpose(kind)
-    result = score_dice(pool, difficulty, dice, rules=kind_rules(kind, rules, combat), willpower=willpower)
-    return result if kind is RollPurpose.ACTION else _never_botch(result)
+    return roll_kind(kind, pool, difficulty, faces=dice, rules=rules, combat=combat, willpower=willpower)
 
 
 def roll_kind(
@@ -163,17 +162,21 @@ def roll_kind(
     combat: CombatRules = STANDARD_COMBAT,
     willpower: bool = False,
 ) -> RollResult:
-    """Roll (with ``rng``) or count (``faces``) a roll of ``kind``; see :func:`score_kind`.
+    """Roll (with ``rng``) or count (``faces``) a roll of ``kind``: one :class:`RollRequest` under
+    :func:`kind_rules`, resolved by :func:`resolve_roll`; a damage or soak roll's botch is a failure.
 
     Raises InvalidValue for a pool or difficulty out of range, bad faces, or neither ``rng`` nor ``faces``.
     """
-    validate_pool(pool)
-    validate_difficulty(difficulty)
-    if faces is None:
-        if rng is None:
-            raise InvalidValue("a roll needs either dice faces or a random source")
-        faces = roll_faces(pool, rng=rng, rules=kind_rules(kind, rules, combat))
-    return score_kind(kind, pool, difficulty, tuple(faces), rules=rules, combat=combat, willpower=willpower)
+    kind = RollPurpose(kind)
+    request = RollRequest(
+        pool,
+        difficulty,
+        rules=kind_rules(kind, rules, combat),
+        willpower=willpower,
+        faces=tuple(faces) if faces is not None else None,
+    )
+    result = resolve_roll(request, rng=rng)
+    return result if kind is RollPurpose.ACTION else _never_botch(result)
 
 
 def p_kind(

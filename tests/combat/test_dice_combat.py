@@ -73,7 +73,7 @@ def test_roll_kind_is_seedable():
     a = roll_kind(RollPurpose.DAMAGE, 6, rng=random.Random(7))
     b = roll_kind(RollPurpose.DAMAGE, 6, rng=random.Random(7))
     assert a == b and len(a.dice) == 6
-    with pytest.raises(InvalidValue, match="faces or a random source"):
+    with pytest.raises(InvalidValue, match="needs a random source"):
         roll_kind(RollPurpose.SOAK, 3)
 
 
