@@ -74,6 +74,65 @@ def _logged(ids: list[int] | tuple[int, ...], scene_id: int | None, turn: int | 
     return f"Logged as {label} {', '.join(f'#{i}' for i in ids)}{where}"
 
 
+# ------------------------------------------------------------------------------------- roll --damage -c NAME
+
+
+def purpose_roll_command(
+    kind: str,
+    pool: str,
+    *,
+    char: str,
+    chronicle: str | None,
+    db: str | None,
+    difficulty: int,
+    dice: str | None,
+    rules: Any,
+    combat: Any,
+    seed: int | None,
+    json_out: bool,
+) -> None:
+    """`stkit roll POOL -c NAME --damage|--soak`: the roll from the sheet, logged, then the output."""
+    import random
+
+    from stkit.cli import render
+    from stkit.cli.options import make_rng
+    from stkit.dice import validate_difficulty
+    from stkit.store.combat import pool_words, roll_for_purpose
+    from stkit.store.gateway import run_unit
+
+    validate_difficulty(difficulty)
+    _, used_seed = make_rng(seed)
+    faces = _faces(dice)
+    done = run_unit(
+        db,
+        lambda gw: roll_for_purpose(
+            gw,
+            char,
+            pool,
+            kind,
+            difficulty=difficulty,
+            chronicle=chronicle,
+            faces=faces,
+            rng=random.Random(used_seed),
+            rules=rules,
+            combat=combat,
+            seed=None if faces is not None else used_seed,
+        ),
+    )
+    if json_out:
+        data = done.roll.to_dict() | done.to_dict()
+        data["combat_rules"] = combat.to_dict()
+        data["seed"] = None if faces is not None else used_seed
+        render.print_json(data)
+        return
+    out = _console()
+    title = f"{kind.capitalize()} roll (cannot botch): {pool_words(done.pool)}"
+    out.print(_text(f"{done.character}: ", "bold") + _text(done.pool.text))
+    for line in render.roll_lines(done.roll, title=title, kind=kind):
+        out.print(line)
+    out.print(_text(_logged([done.log_id], done.scene_id, done.turn), "dim"))
+
+
 # ------------------------------------------------------------------------------------------------- char hit
 
 

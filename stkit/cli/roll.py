@@ -142,8 +142,25 @@ def roll(
     from stkit.errors import InvalidValue
 
     kind = _kind_of(damage, soak, damage_ones_cancel, auto=auto, retry=retry, task=task)
-    if kind is not None and (char is not None or log_roll):
-        raise InvalidValue(f"--{kind} with --char: use `stkit char hit` or `stkit attack`, which log the roll")
+    if kind is not None and (spec or log_roll and char is None):
+        raise InvalidValue(f"--{'spec' if spec else 'log'} is not for a {kind} roll here")
+    if kind is not None and char is not None:
+        from stkit.cli.combat import purpose_roll_command
+
+        purpose_roll_command(
+            kind,
+            pool,
+            char=char,
+            chronicle=chronicle,
+            db=db,
+            difficulty=difficulty,
+            dice=dice,
+            rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
+            combat=make_combat_rules(damage_ones_cancel),
+            seed=seed,
+            json_out=json_out,
+        )
+        return
     if kind is not None:
         _roll_kind_plain(
             kind,

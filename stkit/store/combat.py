@@ -159,6 +159,81 @@ class Health:
         }
 
 
+# ---------------------------------------------------------------------------------------------- one roll
+
+
+@dataclass(frozen=True)
+class PurposeRoll:
+    """A damage or soak roll made from a sheet (`stkit roll POOL -c NAME --damage`): the pool, the roll, the
+    log entry."""
+
+    character: str
+    chronicle: str
+    purpose: RollPurpose
+    pool: PoolBreakdown
+    roll: RollResult
+    log_id: int
+    scene_id: int | None = None
+    turn: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "character": self.character,
+            "chronicle": self.chronicle,
+            "kind": self.purpose.value,
+            "pool_breakdown": self.pool.to_dict(),
+            "log_id": self.log_id,
+            "scene_id": self.scene_id,
+            "turn": self.turn,
+        }
+
+
+def roll_for_purpose(
+    session: Any,
+    name: str,
+    expression: str,
+    purpose: RollPurpose | str,
+    *,
+    difficulty: int = 6,
+    chronicle: str | None = None,
+    faces: list[int] | None = None,
+    rng: Any = None,
+    rules: HouseRules = STANDARD_RULES,
+    combat: CombatRules = STANDARD_COMBAT,
+    seed: int | None = None,
+) -> PurposeRoll:
+    """A damage or soak roll of ``expression`` from character ``name``'s sheet: the pool without the wound
+    penalty (see the module docstring), never a botch, logged with its kind in the open scene's turn.
+    Raises NotFound, InvalidValue (an action is not a purpose here; bad pool or faces), RuleRefusal."""
+    from stkit.dice.combat import roll_kind
+    from stkit.store.characters import find_character
+    from stkit.store.rolls import write_log
+    from stkit.store.scenes import find_turn_context
+
+    purpose = RollPurpose(purpose)
+    if purpose is RollPurpose.ACTION:
+        raise InvalidValue("an action from the sheet is an ordinary roll: stkit roll POOL -c NAME")
+    gw = as_gateway(session)
+    row = find_character(gw, name, chronicle)
+    pool = unhurt_pool(row.to_sheet(), expression)
+    roll = roll_kind(purpose, pool.dice, difficulty, rng=rng, faces=faces, rules=rules, combat=combat)
+    ctx = find_turn_context(gw, row)
+    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
+    entry = write_log(
+        gw,
+        chronicle=row.chronicle,
+        character_id=row.id,
+        character_name=row.name,
+        expression=pool.expression,
+        result=roll,
+        detail={"breakdown": pool.text, "seed": seed, "combat_rules": combat.to_dict()},
+        scene_id=scene_id,
+        turn=turn,
+        kind=purpose.value,
+    )
+    return PurposeRoll(row.name, row.chronicle, purpose, pool, roll, entry.id, scene_id, turn)
+
+
 # ---------------------------------------------------------------------------------------------- a hit
 
 
@@ -759,6 +834,7 @@ __all__ = [
     "Health",
     "HitResult",
     "InitiativeOrder",
+    "PurposeRoll",
     "RageSpend",
     "SpecialtyUse",
     "apply_specialty",
@@ -768,6 +844,7 @@ __all__ = [
     "initiative_entry",
     "pool_specialty",
     "pool_words",
+    "roll_for_purpose",
     "roll_scene_initiative",
     "spend_rage_for_actions",
     "take_hit",

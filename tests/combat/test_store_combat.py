@@ -345,3 +345,16 @@ def test_attack_is_replayable_by_seed(fighters):
     b = ok_json(*ATTACK, "--soak", "--seed", "9")
     for key in ("attack", "damage", "soak", "wounds"):
         assert a[key] == b[key]
+
+
+def test_damage_and_soak_rolls_from_the_sheet(fighters):
+    ok("char", "damage", "Weston", "2")  # Hurt: -1 die on actions, none on soak
+    data = ok_json("roll", "Stamina", "-c", "Weston", "--soak", "--dice", "1,1,3,4")
+    assert (data["kind"], data["pool"], data["outcome"], data["result"]) == ("soak", 4, "failure", 0)
+    (entry,) = log()
+    assert (entry["kind"], entry["dice"], entry["id"]) == ("soak", [1, 1, 3, 4], data["log_id"])
+    out = ok("roll", "Strength + 1", "-c", "Shadow-in-the-Wood", "--damage", "--dice", "1,1,2,7")
+    assert "Damage roll (cannot botch): Strength 3 + 1: 4 dice at difficulty 6" in out
+    assert "1 success (marginal)" in out
+    fails("roll", "Strength", "-c", "Weston", "--damage", "--spec", match="--spec is not for a damage roll")
+    fails("roll", "Strength + Brawl + Dodge", "-c", "Weston", "--damage", match="at most two Traits")
