@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import enum
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
+
+if TYPE_CHECKING:  # pragma: no cover
+    from stkit.store.gateway import Gateway
+    from stkit.store.sheet import Sheet
+
+_T = TypeVar("_T")
 
 NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
 
@@ -54,11 +61,23 @@ char_app = typer.Typer(
 
 
 # ----- helpers -------------------------------------------------------------------------------------------
-def run(db: str | None, work, *, readonly: bool = False):
-    """Open the store and run ``work(session)`` as one transaction (retried when the database is busy)."""
-    from stkit.store.db import open_store, run_transaction
+def run(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False) -> _T:
+    """Run ``work(gateway)`` as one transaction on the store (retried when the database is busy): over
+    sqlite3 on an up-to-date SQLite file, so no SQLAlchemy import; else the store is opened and migrated."""
+    from stkit.store.gateway import run_unit
 
-    return run_transaction(open_store(db), work, readonly=readonly)
+    return run_unit(db, work, readonly=readonly)
+
+
+def load_sheet(db: str | None, name: str, chronicle: str | None) -> tuple[Sheet, int]:
+    """(sheet, id) of the stored character ``name``; NotFound / InvalidValue as find_character raises."""
+    from stkit.store.characters import find_character
+
+    def work(gw: Gateway) -> tuple[Sheet, int]:
+        row = find_character(gw, name, chronicle)
+        return row.to_sheet(), row.id
+
+    return run(db, work, readonly=True)
 
 
 def emit_json(data: object) -> None:
@@ -295,12 +314,9 @@ def new(
         pairs.append((trait, value.strip()))
     warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
 
-    def work(session):
-        from stkit.store.characters import create_character
+    from stkit.store.characters import create_character
 
-        return create_character(session, sheet).id
-
-    char_id = run(db, work)
+    char_id = run(db, lambda gw: create_character(gw, sheet).id)
     if json_out:
         emit_json(sheet_json(sheet, char_id=char_id) | {"warnings": warnings})
         return
@@ -324,8 +340,6 @@ def show(
     """Show a character sheet.
 
     Dots, health boxes and the current form's Attributes."""
-    from stkit.store.fastread import load_sheet
-
     sheet, char_id = load_sheet(db, name, chronicle)
     if json_out:
         emit_json(sheet_json(sheet, player_view=player_view, char_id=char_id))
@@ -341,12 +355,9 @@ def list_(
 ) -> None:
     """List the characters (of one chronicle, or all)."""
 
-    def work(session):
-        from stkit.store.characters import list_characters
+    from stkit.store.characters import list_characters
 
-        return [(c.id, c.to_sheet()) for c in list_characters(session, chronicle)]
-
-    rows = run(db, work, readonly=True)
+    rows = run(db, lambda gw: [(c.id, c.to_sheet()) for c in list_characters(gw, chronicle)], readonly=True)
     if json_out:
         emit_json(
             {
@@ -722,7 +733,6 @@ def export(
     """Export a character as a YAML or JSON character file.
 
     The file re-imports without loss."""
-    from stkit.store.fastread import load_sheet
     from stkit.store.files import dump
 
     sheet, _ = load_sheet(db, name, chronicle)
@@ -746,9 +756,10 @@ def log(
     """The roll log, newest first.
 
     Every roll made with --char (or --log)."""
-    from stkit.store.fastread import recent_log
+    from stkit.store.rolls import check_log_limit, recent_log
 
-    entries = recent_log(db, name=char, chronicle=chronicle, limit=limit)
+    check_log_limit(limit)  # before opening (and perhaps creating) the store
+    entries = run(db, lambda gw: recent_log(gw, name=char, chronicle=chronicle, limit=limit), readonly=True)
     if json_out:
         emit_json({"rolls": entries})
         return
