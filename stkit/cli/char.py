@@ -8,21 +8,19 @@ from __future__ import annotations
 
 import enum
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
+from stkit.cli.common import run
 from stkit.cli.options import DbOpt, JsonOpt
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
     from stkit.store.sheet import Sheet
-
-_T = TypeVar("_T")
 
 NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
 
@@ -61,14 +59,6 @@ char_app = typer.Typer(
 
 
 # ----- helpers -------------------------------------------------------------------------------------------
-def run(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False) -> _T:
-    """Run ``work(gateway)`` as one transaction on the store (retried when the database is busy): over
-    sqlite3 on an up-to-date SQLite file, so no SQLAlchemy import; else the store is opened and migrated."""
-    from stkit.store.gateway import run_unit
-
-    return run_unit(db, work, readonly=readonly)
-
-
 def load_sheet(db: str | None, name: str, chronicle: str | None) -> tuple[Sheet, int]:
     """(sheet, id) of the stored character ``name``; NotFound / InvalidValue as find_character raises."""
     from stkit.store.characters import find_character
@@ -799,100 +789,6 @@ def log(
         t.append(r[6], style={"botch": "red bold", "failure": "yellow", "success": "green"}.get(r[7], ""))
         lines.append(t)
     render.console().print(Text("\n").join(lines), crop=False, overflow="ignore")
-
-
-def roll_with_store(
-    pool: str,
-    *,
-    char: str | None,
-    chronicle: str | None,
-    db: str | None,
-    difficulty: int,
-    willpower: bool,
-    auto: bool,
-    stressful: bool,
-    retry: int,
-    faces: list[int] | None,
-    rules,
-    seed: int | None,
-    json_out: bool,
-    task: str | None = None,
-) -> None:
-    """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log: one
-    transaction rolls, spends and writes the log entry, then the result is printed."""
-    import random
-
-    from stkit.errors import InvalidValue
-    from stkit.store.gateway import run_unit  # sqlite3 on an up-to-date SQLite file, else SQLAlchemy
-
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-    rng = random.Random(seed)
-    if char is not None:
-        from stkit.store.rolls import roll_from_sheet
-
-        done = run_unit(
-            db,
-            lambda gw: roll_from_sheet(
-                gw,
-                char,
-                pool,
-                difficulty=difficulty,
-                chronicle=chronicle,
-                willpower=willpower,
-                retry=retry,
-                task=task,
-                rules=rules,
-                rng=random.Random(seed),
-                faces=faces,
-                auto=auto,
-                stressful=stressful,
-                seed=seed,
-            ),
-        )
-    else:
-        from stkit.cli.roll import parse_pool_number
-        from stkit.dice import validate_pool
-        from stkit.store.rolls import log_plain_roll, roll_dice
-
-        n = validate_pool(parse_pool_number(pool))
-        if auto and (willpower or faces is not None):
-            raise InvalidValue("--auto takes a success without rolling; it cannot go with --willpower or --dice")
-        result = roll_dice(
-            n,
-            difficulty,
-            faces=faces,
-            rng=rng,
-            rules=rules,
-            willpower=willpower,
-            retry=retry,
-            auto=auto,
-            stressful=stressful,
-        )
-        done = run_unit(db, lambda gw: log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed))
-    from stkit.cli import render
-
-    shown_seed = None if faces is not None or auto else seed
-    if json_out:
-        render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict())
-        return
-    from rich.text import Text
-
-    out = render.console()
-    if done.pool is not None:
-        out.print(Text(f"{done.character}: ", style="bold") + Text(done.pool.text))
-    for note in done.notes:
-        out.print(Text(note, style="yellow"))
-    render.print_roll(done.roll)
-    if done.willpower_left is not None:
-        out.print(
-            Text(
-                f"Willpower spent: {done.willpower_left} point{'s' if done.willpower_left != 1 else ''} left",
-                style="dim",
-            )
-        )
-    where = f" (scene {done.scene_id}, turn {done.turn})" if done.scene_id is not None else ""
-    out.print(Text(f"Logged as roll #{done.log_id}{where}", style="dim"))
 
 
 def register(app: typer.Typer) -> None:

@@ -169,13 +169,14 @@ def roll(
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
     if char is not None or log_roll:
         # The store (sqlmodel) is imported only here, so a plain roll stays fast.
-        from stkit.cli.char import roll_with_store
+        from stkit.cli.common import roll_with_store
 
         validate_difficulty(difficulty)
         if retry < 0:
             raise InvalidValue(f"--retry {retry} must be 0 or more (the number of earlier failures)")
         roll_with_store(
             pool,
+            pool_dice=None if char is not None else validate_pool(parse_pool_number(pool)),
             char=char,
             chronicle=chronicle,
             db=db,
@@ -309,7 +310,7 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
     import random
 
-    from stkit.cli.char import run
+    from stkit.cli.common import run
     from stkit.store.tracked import multi_from_sheet
 
     diffs = pick_difficulties(difficulty or [], len(pools), "actions")

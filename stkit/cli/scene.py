@@ -25,10 +25,10 @@ class Mode(str, enum.Enum):
 
 
 def _run(db: str | None, work, *, readonly: bool = False):
-    """``work(session)`` as one transaction, retried whole when the database is busy (see stkit.cli.char.run)."""
-    from stkit.cli.char import run
+    """``work(session)`` as one transaction, retried whole when the database is busy."""
+    from stkit.cli.common import run_session
 
-    return run(db, work, readonly=readonly)
+    return run_session(db, work, readonly=readonly)
 
 
 def _chronicle(chronicle: str | None) -> str:

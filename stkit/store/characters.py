@@ -72,6 +72,24 @@ def find_character(gw: Any, name: str, chronicle: str | None = None, *, for_upda
     raise _lookup_error(gw, name, chronicle, [r[1] for r in rows])
 
 
+def character_by_id(gw: Any, char_id: int) -> CharacterRow | None:
+    """The stored character with id ``char_id``, or None when there is none (deleted)."""
+    found = as_gateway(gw).rows(f"SELECT {ROW_COLUMNS} FROM characters WHERE id = :id", id=char_id)
+    return CharacterRow(*found[0]) if found else None
+
+
+def character_names(gw: Any, ids: set[int | None]) -> dict[int, str]:
+    """{id: name} of the stored characters among ``ids`` (None and unknown ids left out)."""
+    wanted = sorted(i for i in ids if i is not None)
+    if not wanted:
+        return {}
+    marks = ", ".join(f":i{n}" for n in range(len(wanted)))
+    rows = as_gateway(gw).rows(
+        f"SELECT id, name FROM characters WHERE id IN ({marks})", **{f"i{n}": i for n, i in enumerate(wanted)}
+    )
+    return {int(r[0]): r[1] for r in rows}
+
+
 #: The same use case under the name the scene and tracked-action code use.
 get_character = find_character
 

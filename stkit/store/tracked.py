@@ -18,6 +18,7 @@ from typing import Any
 from stkit.dice import ExtendedTally, HouseRules, RollResult, count_dice, roll_pool, validate_difficulty, validate_pool
 from stkit.dice.contest import ContestState, advance_contest, advance_extended_roll, format_duration, parse_interval
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store.characters import character_by_id, character_names, get_character
 from stkit.store.scenes import open_scene
 from stkit.text import MAX_NAME, check_text
 
@@ -103,8 +104,6 @@ def _check_scene_chronicle(session: Any, chronicle: str | None, who: Participant
 
 def _character(session: Any, name: str, chronicle: str | None) -> Any:
     """The character called ``name``; when ``chronicle`` is given, refuse one that lives in another chronicle."""
-    from stkit.store.characters import get_character
-
     if chronicle is None:
         return get_character(session, name, None)
     try:
@@ -392,7 +391,6 @@ def roll_extended(
     Raises NotFound (unknown id or character), RuleRefusal (action finished or abandoned, character of another
     chronicle, no Willpower left, Willpower already spent this turn), InvalidValue (bad dice).
     """
-    from stkit.store.models import Character
     from stkit.store.scene_models import TrackedRoll, utcnow
 
     action = get_action(session, action_id, lock=True)
@@ -401,7 +399,7 @@ def roll_extended(
     if character:
         who = participant(session, character, pool or action.pool_expr, action.chronicle)
     elif action.character_id is not None:
-        char = session.get(Character, action.character_id)
+        char = character_by_id(session, action.character_id)
         if char is None:
             raise NotFound(f"the character who started extended action {action.id} no longer exists; use --char")
         who = Participant(char, (pool or action.pool_expr).strip())
@@ -500,14 +498,7 @@ def extended_rolls(session: Any, action_id: int) -> list:
 
 
 def _names(session: Any, ids: set) -> dict:
-    from sqlmodel import select
-
-    from stkit.store.models import Character
-
-    ids = {i for i in ids if i is not None}
-    if not ids:
-        return {}
-    return {c.id: c.name for c in session.exec(select(Character).where(Character.id.in_(ids)))}
+    return character_names(session, ids)
 
 
 ODDS_HORIZONS = (1, 2, 4, 8)
@@ -621,11 +612,9 @@ def extended_status(session: Any, action: Any, *, odds: bool = True) -> dict:
 
 
 def _default_participant(session: Any, action: Any) -> Participant:
-    from stkit.store.models import Character
-
     if action.character_id is None:
         return Participant(None, action.pool_expr)
-    char = session.get(Character, action.character_id)
+    char = character_by_id(session, action.character_id)
     if char is None:
         raise NotFound("character gone")
     return Participant(char, action.pool_expr)
@@ -731,14 +720,12 @@ def start_contest(
 
 
 def _side(session: Any, contest: Any, side: str, expression: str | None) -> Participant:
-    from stkit.store.models import Character
-
     char_id = contest.a_character_id if side == "a" else contest.b_character_id
     expr = (expression or (contest.a_pool_expr if side == "a" else contest.b_pool_expr)).strip()
     if char_id is None:
         _numeric_pool(expr)
         return Participant(None, expr)
-    char = session.get(Character, char_id)
+    char = character_by_id(session, char_id)
     if char is None:
         raise NotFound(f"side {side.upper()}'s character no longer exists")
     return Participant(char, expr)
@@ -1001,7 +988,6 @@ def multi_from_sheet(
     RuleRefusal; nothing is logged then.
     """
     from stkit.dice import multiple_action_penalties
-    from stkit.store.characters import get_character
     from stkit.store.pools import build_pool
     from stkit.store.rolls import roll_from_sheet
 

@@ -58,7 +58,8 @@ def test_upgrade_from_first_revision_keeps_data(db_url):
     assert log == [(1, 6, 8, "[8,9,10,8,2,3]", 4)]
     with DB.transaction(engine) as session:
         row = get_character(session, "ears of the wind")
-        assert row.player == "Kelly"
+        player = session.connection().execute(text("SELECT player FROM characters WHERE id = :id"), {"id": row.id})
+        assert player.scalar_one() == "Kelly"
         assert row.to_sheet() == Sheet.from_dict(sheet.to_dict())
 
 
@@ -132,7 +133,11 @@ def test_fast_path_after_the_accent_migration(tmp_path, monkeypatch):
         )
     DB.dispose_engines()
     assert fast_connection(str(db)) is None
-    from stkit.store.fastread import load_sheet
+    from stkit.store.characters import find_character
+    from stkit.store.gateway import run_unit
+
+    def load_sheet(db: str, name: str) -> tuple:
+        return (run_unit(db, lambda gw: find_character(gw, name).to_sheet(), readonly=True),)
 
     assert load_sheet(str(db), "zoe")[0].name == "Zoë"  # opened the normal way, migrated
     conn = fast_connection(str(db))
