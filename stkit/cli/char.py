@@ -17,6 +17,7 @@ from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.common import run
 from stkit.cli.options import DbOpt, JsonOpt
+from stkit.store.vocab import DamageType, Power
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
@@ -25,27 +26,15 @@ if TYPE_CHECKING:  # pragma: no cover
 NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
 
 
-class PowerChoice(str, enum.Enum):
-    willpower = "willpower"
-    rage = "rage"
-    gnosis = "gnosis"
+PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
 
 
-PowerArg = Annotated[PowerChoice, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
-
-
-class DamageChoice(str, enum.Enum):
-    bashing = "bashing"
-    lethal = "lethal"
-    aggravated = "aggravated"
-
-
-class FormatChoice(str, enum.Enum):
+class FormatChoice(enum.StrEnum):
     yaml = "yaml"
     json = "json"
 
 
-class XpAction(str, enum.Enum):
+class XpAction(enum.StrEnum):
     award = "award"
     spend = "spend"
     log = "log"
@@ -531,8 +520,8 @@ def damage(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels of damage (1 or more).")],
     kind: Annotated[
-        DamageChoice, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
-    ] = DamageChoice.bashing,
+        DamageType, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
+    ] = DamageType.bashing,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -550,7 +539,7 @@ def heal(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels to heal (1 or more).")] = 1,
     kind: Annotated[
-        DamageChoice | None,
+        DamageType | None,
         typer.Option("--type", "-t", help="Heal only this kind (default: lightest first).", case_sensitive=False),
     ] = None,
     chronicle: ChronicleOpt = None,

@@ -311,7 +311,7 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     import random
 
     from stkit.cli.common import run
-    from stkit.store.tracked import multi_from_sheet
+    from stkit.store.multi_actions import multi_from_sheet
 
     diffs = pick_difficulties(difficulty or [], len(pools), "actions")
     faces = [parse_faces(d) for d in dice] if dice else None

@@ -154,7 +154,7 @@ def list_characters(gw: Any, chronicle: str | None = None) -> list[CharacterRow]
     return [CharacterRow(*r) for r in gw.rows(sql + " ORDER BY chronicle, name_key", **params)]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Edit:
     """The outcome of an edit: the new sheet, a one-line summary, and any warnings (nothing refused)."""
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.pools import PoolBreakdown
 
 
-@dataclass
+@dataclass(frozen=True)
 class SheetRoll:
     """What a roll from the sheet did: the roll, how the pool was built, the log entry's id, Willpower
     left (None when none was spent), the scene turn (or None) and notes for the player."""

@@ -16,9 +16,9 @@ from sqlmodel import select
 
 from stkit.dice.contest import replay_extended
 from stkit.store.db import transaction
+from stkit.store.extended import get_action, start_extended
 from stkit.store.models import RollLog
 from stkit.store.scene_models import TrackedRoll
-from stkit.store.tracked import get_action, start_extended
 
 from .conftest import add_character
 
@@ -33,7 +33,7 @@ def _env():
     return env
 
 
-def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):
+def _action(engine, *, target=100, pool="Stamina + Stealth", difficulty=9):  # the largest target: never reached
     add_character(engine, "Weston", attributes={"Stamina": 3}, abilities={"Stealth": 3})
     with transaction(engine) as s:
         # difficulty 9 with six dice botches about one roll in seven: plenty of resets to replay in order
@@ -145,8 +145,8 @@ def test_killed_at_random_moments_keeps_whole_rolls(engine, store_url):
 @pytest.mark.slow
 def test_many_processes_roll_one_contest_at_once(engine, store_url):
     from stkit.dice.contest import ContestState, advance_contest
+    from stkit.store.contests import get_contest, start_contest
     from stkit.store.scene_models import ContestRoll
-    from stkit.store.tracked import get_contest, start_contest
 
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
     with transaction(engine) as s:
@@ -160,7 +160,7 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
             pool_b=None,
             difficulty=7,
             difficulty_b=None,
-            target=1000,
+            target=100,
         ).id
     procs_n, each = 4, 10
     start_at = time.time() + 2.0

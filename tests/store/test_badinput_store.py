@@ -82,11 +82,11 @@ def test_rage_points_past_the_stored_limit_are_refused(db_url):
     [
         (
             ["extended", "start", "X", "--pool", "5", "--target", "100000000000000000000"],
-            "Error: target 100000000000000000000 is outside the allowed range 1 to 1000 successes",
+            "Error: target 100000000000000000000 is outside the allowed range 1 to 100 successes",
         ),
         (
-            ["extended", "start", "X", "--pool", "5", "--target", "1001"],
-            "Error: target 1001 is outside the allowed range 1 to 1000 successes",
+            ["extended", "start", "X", "--pool", "5", "--target", "101"],
+            "Error: target 101 is outside the allowed range 1 to 100 successes",
         ),
         (
             ["extended", "start", "X", "--pool", "5", "--target", "3", "--interval", "99999999999999999999 h"],
@@ -102,7 +102,7 @@ def test_rage_points_past_the_stored_limit_are_refused(db_url):
         ),
         (
             ["contest", "start", "C", "--a", "5", "--b", "4", "--target", "100000000000000000000"],
-            "Error: target 100000000000000000000 is outside the allowed range 1 to 1000 successes",
+            "Error: target 100000000000000000000 is outside the allowed range 1 to 100 successes",
         ),
     ],
 )
@@ -113,8 +113,8 @@ def test_huge_targets_and_intervals_are_refused(db_url, args, message):
 
 
 def test_the_largest_target_and_interval_are_accepted(db_url):
-    out = ok("extended", "start", "X", "--pool", "5", "--target", "1000", "--interval", "365 d")
-    assert "1000 successes needed, one roll every 365 d" in out
+    out = ok("extended", "start", "X", "--pool", "5", "--target", "100", "--interval", "365 d")
+    assert "100 successes needed, one roll every 365 d" in out
 
 
 # ----- 3. character files that break parsers ----------------------------------------------------------------

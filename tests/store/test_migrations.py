@@ -11,10 +11,9 @@ from stkit.store.characters import get_character
 from stkit.store.sheet import Sheet
 
 
-def test_head_is_found_without_alembic():
-    heads = DB.head_revisions()
-    assert len(heads) == 1
-    assert "0001" not in heads or heads == {"0001"}
+def test_head_constant_is_alembics_head():
+    """The fast path's HEAD_REVISION (no alembic import) is the head alembic finds in the migration files."""
+    assert DB.head_revisions() == {DB.HEAD_REVISION} == DB.script_heads()
 
 
 def test_open_creates_schema_at_head(db_url):
