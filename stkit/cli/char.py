@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from stkit.cli.common import run
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
-from stkit.cli.common import run
 from stkit.cli.options import DbOpt, JsonOpt
 from stkit.store.vocab import DamageType, Power
 
@@ -223,7 +223,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         )
     lines += [Text(""), Text("Health", style="bold underline")]
     marks = {"bashing": "/", "lethal": "X", "aggravated": "*", "": " "}
-    for (level, pen), box in zip(HEALTH_LEVELS, sheet.health_boxes()):
+    for (level, pen), box in zip(HEALTH_LEVELS, sheet.health_boxes(), strict=True):
         style = {"aggravated": "red bold", "lethal": "red", "bashing": "yellow"}.get(box, "dim")
         pen_text = "cannot act" if pen is None else (str(pen) if pen else "")
         lines.append(Text(f"{level:<15}") + Text(f"[{marks[box]}]", style=style) + Text(f"  {pen_text}", style="dim"))
@@ -264,7 +264,8 @@ def new(
 ) -> None:
     """Create a character.
 
-    Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1, Willpower 3, with full points: --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
+    Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1, Willpower 3, with full points:
+    --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
     Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
     from stkit.config import default_chronicle
     from stkit.errors import InvalidValue
@@ -473,7 +474,8 @@ def set_(
 ) -> None:
     """Set one trait (or a background, Gift, Rite, Merit or Flaw).
 
-    Names are forgiving about case, spaces and hyphens; unknown names get a suggestion. Example: `stkit char set Archibald "primal urge" 2`."""
+    Names are forgiving about case, spaces and hyphens; unknown names get a suggestion.
+    Example: `stkit char set Archibald "primal urge" 2`."""
     from stkit.store import characters
 
     print_edit(
@@ -666,7 +668,8 @@ def import_(
 ) -> None:
     """Import character files (YAML, JSON, Foundry): all or nothing.
 
-    Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the error names the file, the field and the allowed range."""
+    Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the
+    error names the file, the field and the allowed range."""
     from stkit.store.files import import_files
 
     loaded = run(db, lambda s: import_files(s, paths, chronicle=chronicle, replace=replace))
@@ -772,9 +775,9 @@ def log(
         )
     heads = ("#", "When (UTC)", "Character", "Pool", "Diff", "Dice", "Result")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
-    lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip(), style="bold")]
+    lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip(), style="bold")]
     for r in rows:
-        t = Text("  ".join(c.ljust(w) for c, w in zip(r[:6], widths)) + "  ")
+        t = Text("  ".join(c.ljust(w) for c, w in zip(r[:6], widths[:6], strict=True)) + "  ")
         t.append(r[6], style={"botch": "red bold", "failure": "yellow", "success": "green"}.get(r[7], ""))
         lines.append(t)
     render.console().print(Text("\n").join(lines), crop=False, overflow="ignore")

@@ -187,13 +187,15 @@ def scene_show(
     for a in data["extended_actions"]:
         out.print(
             Text(
-                f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} after {a['rolls']} roll(s), {a['status']}"
+                f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} "
+                f"after {a['rolls']} roll(s), {a['status']}"
             )
         )
     for c in data["contests"]:
         out.print(
             Text(
-                f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} (target {c['target']}, {c['mode']}), {c['status']}"
+                f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} "
+                f"(target {c['target']}, {c['mode']}), {c['status']}"
             )
         )
 
@@ -501,7 +503,8 @@ def contest_start(
         typer.Option(
             "--mode",
             help="tally: each side adds the margins it wins to its own tally (the moot debate). "
-            "lead: one running lead, won by getting that many successes more than the other in total (the truck chase).",
+            "lead: one running lead, won by getting that many successes more than the other in total "
+            "(the truck chase).",
         ),
     ] = ContestMode.tally,
     botch_wipes: Annotated[
@@ -585,7 +588,8 @@ def contest_roll(
 ) -> None:
     """Roll the next exchange of a contest.
 
-    Both sides roll, or one with --side; the winner of the exchange adds its margin. The debate changes Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
+    Both sides roll, or one with --side; the winner of the exchange adds its margin. The debate changes
+    Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
     import random
 
     from stkit.store.contests import roll_contest
@@ -640,7 +644,8 @@ def contest_roll(
         if ex["winner"]:
             con.print(
                 Text(
-                    f"Exchange {ex['exchange']}: side {ex['winner'].upper()} by {ex['margin']} ({ex['result_a']} vs {ex['result_b']})",
+                    f"Exchange {ex['exchange']}: side {ex['winner'].upper()} by {ex['margin']} "
+                    f"({ex['result_a']} vs {ex['result_b']})",
                     style="bold",
                 )
             )
@@ -695,7 +700,8 @@ def contest_status_cmd(
 
     con = render.console()
     con.print(
-        f"Contest {data['id']} {data['name']}: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, {data['status']}",
+        f"Contest {data['id']} {data['name']}: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, "
+        f"{data['status']}",
         markup=False,
     )
     if data["history"]:
@@ -745,7 +751,8 @@ def contest_list(
         con.print("No contests." if all_ else "No open contests (--all shows finished ones).")
     for r in rows:
         con.print(
-            f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} ({r['mode']}), {r['status']}",
+            f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} "
+            f"({r['mode']}), {r['status']}",
             markup=False,
         )
 

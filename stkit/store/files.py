@@ -11,6 +11,7 @@ file imports nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -286,10 +287,8 @@ def write_file(path: Path, text: str) -> None:
                 os.fsync(fh.fileno())
             os.replace(tmp, path)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             raise
     except OSError as exc:
         raise DataFileError(f"{path}: cannot be written: {exc.strerror or exc}") from None

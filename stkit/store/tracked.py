@@ -56,9 +56,9 @@ from stkit.store.participants import (
 )
 
 __all__ = [
-    "ExtendedRollOutcome",
     "MAX_INTERVAL_SECONDS",
     "ODDS_HORIZONS",
+    "ExtendedRollOutcome",
     "Participant",
     "ParticipantRoll",
     "SheetActionSlot",

@@ -189,7 +189,9 @@ def test_recent_log_newest_first_and_limit(engine):
     new(engine, "Archibald", Dexterity=3, Drive=2)
     new(engine, "Flashburn", Dexterity=3, Firearms=2)
     for i in range(5):
-        run_transaction(engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive", rng=random.Random(i)))
+        run_transaction(
+            engine, lambda s, i=i: roll_from_sheet(s, "Archibald", "Dexterity + Drive", rng=random.Random(i))
+        )
     run_transaction(engine, lambda s: roll_from_sheet(s, "Flashburn", "Dexterity + Firearms", rng=random.Random(9)))
     with transaction(engine) as s:
         mine = recent_log(s, name="archibald", limit=3)
