@@ -181,17 +181,17 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
 
     lines += [Text(""), header("Physical", "Social", "Mental", width=32)]
     groups = list(T.ATTRIBUTE_GROUPS.values())
-    for row in range(3):
+    for i in range(3):
         t = Text()
         for g in groups:
-            a = g[row]
+            a = g[i]
             t.append_text(cell(a, sheet.attributes[a], apply_form(sheet.form, a, sheet.attributes[a]), width=32))
         lines.append(t)
     lines += [Text(""), header("Talents", "Skills", "Knowledges")]
-    for row in range(10):
+    for i in range(10):
         t = Text()
         for g in (T.TALENTS, T.SKILLS, T.KNOWLEDGES):
-            t.append_text(cell(g[row], sheet.abilities.get(g[row], 0)))
+            t.append_text(cell(g[i], sheet.abilities.get(g[i], 0)))
         lines.append(t)
     others = {**{a: v for a, v in sheet.abilities.items() if a in T.SECONDARY_ABILITIES}, **sheet.custom_abilities}
     if others:
@@ -286,7 +286,7 @@ def new(
         tribe=tribe,
         pack=pack,
     )
-    pairs: list[tuple[str, str]] = []
+    pairs: list[tuple[str, str | int]] = []
     for item in sets or []:
         trait, sep, value = item.partition("=")
         if not sep:

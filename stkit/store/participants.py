@@ -193,7 +193,7 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
     terms = re.findall(r"([+-]?)\s*([^+-]+)", t)
     if not terms or "".join(a + b for a, b in terms).replace(" ", "") != t.replace(" ", ""):
         raise InvalidValue(f"difficulty {t!r} is not a number or Traits joined by + and -")
-    total, bits = 0, []
+    total, bits = 0, list[str]()
     for sign, term in terms:
         term = term.strip()
         if term.isdigit():

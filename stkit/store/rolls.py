@@ -152,7 +152,7 @@ def write_log(
         task=task,
         detail=json.dumps(detail, sort_keys=True),
     )
-    return LoggedRoll(gw.insert(_INSERT_LOG, **values), values["willpower"], scene_id, turn, task)
+    return LoggedRoll(gw.insert(_INSERT_LOG, **values), bool(values["willpower"]), scene_id, turn, task)
 
 
 def roll_from_sheet(
@@ -328,7 +328,8 @@ def recent_log(
     when ``name`` is given (else of ``chronicle``, else all). Raises NotFound, InvalidValue."""
     check_log_limit(limit)
     gw = as_gateway(session)
-    sql, params = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log", {"limit": limit}
+    sql = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log"
+    params: dict[str, object] = {"limit": limit}
     if name:
         sql, params["cid"] = sql + " WHERE character_id = :cid", find_character(gw, name, chronicle).id
     elif chronicle:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import traits as T
@@ -179,7 +179,7 @@ class Sheet:
         n = self.damage_boxes
         if n == 0 or self.incapacitated:
             return 0
-        return -HEALTH_LEVELS[n - 1][1]
+        return -(HEALTH_LEVELS[n - 1][1] or 0)
 
     def health_boxes(self) -> list[str]:
         """Seven entries, worst damage first: 'aggravated', 'lethal', 'bashing' or '' (unhurt level)."""
@@ -494,7 +494,7 @@ class _SheetReader:
             return self._raise(where, f"{value} is outside the allowed range {lo} to {hi}")
         return value
 
-    def _raise(self, where: str, message: str):
+    def _raise(self, where: str, message: str) -> NoReturn:
         raise self.fail(where, message)
 
     def mapping(self, value: object, where: str) -> dict:
