@@ -118,7 +118,7 @@ def start_extended(
     return action
 
 
-@dataclass
+@dataclass(frozen=True)
 class ExtendedRollOutcome:
     """What one roll did to an extended action."""
 

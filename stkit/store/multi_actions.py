@@ -21,7 +21,7 @@ from stkit.store.rolls import roll_from_sheet
 # ------------------------------------------------------------------------------------- multiple actions
 
 
-@dataclass
+@dataclass(frozen=True)
 class SheetActionSlot:
     """One of several actions declared by a character in a turn: the pool the sheet gives (form and wounds
     applied), the multiple-action penalty, the dice left, and the logged roll (None when no dice are left)."""

@@ -43,7 +43,7 @@ _NUMBER = re.compile(r"^\s*\d+\s*$")
 # ------------------------------------------------------------------------------------------ participants
 
 
-@dataclass
+@dataclass(frozen=True)
 class Participant:
     """Who rolls: a character and a sheet expression, or a bare number of dice (``character`` None)."""
 
@@ -59,7 +59,7 @@ class Participant:
         return self.character.name if self.character is not None else f"{self.expression} dice"
 
 
-@dataclass
+@dataclass(frozen=True)
 class ParticipantRoll:
     """A roll made for a tracked action: the dice result, its roll-log entry and how the pool was built."""
 
