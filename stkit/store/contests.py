@@ -85,8 +85,7 @@ def start_contest(
     chron = config.default_chronicle(chron)
     if side_a.character_id is not None and side_a.character_id == side_b.character_id:
         raise RuleRefusal(
-            f"{side_a.label} is on both sides of the contest; side B needs another "
-            f"character or a number of dice"
+            f"{side_a.label} is on both sides of the contest; side B needs another character or a number of dice"
         )
     for who in (side_a, side_b):
         check_scene_chronicle(session, chronicle, who)
