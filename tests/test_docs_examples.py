@@ -331,6 +331,7 @@ def test_yaml_excerpt_is_from_the_example_file():
     assert excerpt in (EXAMPLES / "cards.yaml").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_examples_as_a_real_subprocess_with_cards_db(tmp_path):
     """The installed entry point, --cards-db instead of the environment variable."""
     db = str(tmp_path / "other.sqlite")

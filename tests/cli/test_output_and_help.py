@@ -56,6 +56,7 @@ def test_scene_and_extended_names_print_literally(db_url):
     assert "[b]Stay hidden[/b]" in ok("extended", "list")
 
 
+@pytest.mark.slow
 def test_subprocess_prints_a_markup_name_literally(tmp_path):
     db = str(tmp_path / "s.sqlite")
     env = {**os.environ, "NO_COLOR": "1", "STKIT_DATABASE_URL": db}

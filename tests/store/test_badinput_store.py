@@ -369,6 +369,7 @@ def test_names_and_other_free_text_are_checked(db_url):
     assert json.loads(ok("char", "list", "--json"))["characters"][0]["name"] == "Weston"
 
 
+@pytest.mark.slow
 def test_text_stored_before_the_checks_is_escaped_on_display(tmp_path):
     db = tmp_path / "old.sqlite"
     ok("char", "new", "Weston", "--db", str(db))

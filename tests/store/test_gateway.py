@@ -220,6 +220,7 @@ WORKER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_fast_and_orm_writers_at_once_lose_nothing(db_url, tmp_path):
     """Processes mixing gateway rolls (sqlite3 on SQLite) and ORM edits on one character: every Willpower
     point is spent exactly once and no experience award is lost."""

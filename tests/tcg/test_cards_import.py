@@ -221,6 +221,7 @@ def test_cli_bad_file_is_one_line_error(tmp_path):
     assert result.stderr == f"Error: {bad}: card 1 (A): field 'health': -1 is below 0 (allowed 0 or more)\n"
 
 
+@pytest.mark.slow
 def test_subprocess_import_and_show(tmp_path):
     env = {**os.environ, **ENV, "STKIT_CARDS_DB": str(tmp_path / "sub.sqlite")}
     run = lambda *a: subprocess.run(

@@ -143,6 +143,7 @@ def test_cli_define_json_and_ambiguous():
     assert json.loads(result.stdout)["candidates"][0] == "Ahroun"
 
 
+@pytest.mark.slow
 def test_subprocess_define_and_search():
     env = {**os.environ, **ENV}
     out = subprocess.run(
