@@ -8,6 +8,7 @@ of ``pkg.name`` when that is a module, else of ``pkg``. A package's ``__init__``
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 
 import pytest
@@ -24,6 +25,7 @@ def module_name(path: pathlib.Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
 def all_modules() -> dict[str, pathlib.Path]:
     """Every module of the stkit package, by dotted name."""
     return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
@@ -38,7 +40,8 @@ def _absolute(module: str, path: pathlib.Path, node: ast.ImportFrom) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
-def imported_names(module: str, path: pathlib.Path) -> list[tuple[str, int]]:
+@functools.cache
+def imported_names(module: str, path: pathlib.Path) -> tuple[tuple[str, int], ...]:
     """Every module name ``path`` imports, anywhere in the file, with the line of the import."""
     found: list[tuple[str, int]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
@@ -48,7 +51,7 @@ def imported_names(module: str, path: pathlib.Path) -> list[tuple[str, int]]:
             base = _absolute(module, path, node)
             found.append((base, node.lineno))
             found.extend((f"{base}.{alias.name}", node.lineno) for alias in node.names if alias.name != "*")
-    return found
+    return tuple(found)
 
 
 def import_graph() -> dict[str, set[str]]:
