@@ -3,6 +3,7 @@ command, and the help reads well at 80 columns."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -119,6 +120,7 @@ ALL = [" ".join(p) for p, _ in all_commands()]
 GROUPS = [""] + [" ".join(p) for p, c in all_commands() if is_group(c)]
 
 
+@functools.cache  # the same help screen is checked by several tests: render it once
 def _help(path: str) -> str:
     result = run(*path.split(), "--help", env={"NO_COLOR": "1", "COLUMNS": "80"})
     assert result.exit_code == 0, result.output
