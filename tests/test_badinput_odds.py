@@ -44,17 +44,17 @@ def _fails_fast(args: list[str], *needles: str) -> None:
 
 def test_teamwork_of_too_many_dice_is_refused():
     # two pools of 1000 took 4 s and ten with reroll over a minute before the limit
-    with pytest.raises(InvalidValue, match="2000 dice in all.*at most 1000"):
+    with pytest.raises(InvalidValue, match=r"2000 dice in all.*at most 1000"):
         odds.p_teamwork([1000, 1000], 10)
-    with pytest.raises(InvalidValue, match="reroll specialty.*at most 300"):
+    with pytest.raises(InvalidValue, match=r"reroll specialty.*at most 300"):
         odds.p_teamwork([200, 200], 10, rules=REROLL)
     _fails_fast(["odds", "teamwork", *(["1000"] * 10), "-d", "10", "--specialty", "reroll"], "10000 dice in all")
 
 
 def test_teamwork_of_too_many_participants_is_refused():
-    with pytest.raises(InvalidValue, match="101 participants.*1 to 100"):
+    with pytest.raises(InvalidValue, match=r"101 participants.*1 to 100"):
         odds.p_teamwork([1] * 101, 6)
-    with pytest.raises(InvalidValue, match="21 participants.*reroll.*1 to 20"):
+    with pytest.raises(InvalidValue, match=r"21 participants.*reroll.*1 to 20"):
         odds.p_teamwork([3] * 21, 6, rules=REROLL)
 
 
@@ -74,7 +74,7 @@ def test_teamwork_at_the_limits_still_answers_exactly():
 
 def test_reroll_extended_limits():
     # 1 die at difficulty 10, target 100, reroll: 12 s before the limit
-    with pytest.raises(InvalidValue, match="reroll specialty.*target must be at most 40"):
+    with pytest.raises(InvalidValue, match=r"reroll specialty.*target must be at most 40"):
         odds.p_extended(1, 10, 100, rules=REROLL)
     with pytest.raises(InvalidValue, match=r"pool x target at most 500 \(here 520\)"):
         odds.p_extended(13, 10, 40, rules=REROLL)

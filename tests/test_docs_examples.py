@@ -275,7 +275,7 @@ def test_example_illegal_deck(example_db):
         ["tcg", "deck", "check", "examples/deck-illegal.txt", "--renown-level", "15", "--json"], example_db
     )
     assert result.exit_code == 1
-    assert json.loads(result.stdout)["violations"] == ILLEGAL_VIOLATIONS + [PACK_AT_15]
+    assert json.loads(result.stdout)["violations"] == [*ILLEGAL_VIOLATIONS, PACK_AT_15]
     # the file's own header comment names the lines that are wrong
     lines = (EXAMPLES / "deck-illegal.txt").read_text(encoding="utf-8").splitlines()
     assert lines[15] == "3 Old Man Harkr" and "line 16" in lines[2]

@@ -234,7 +234,7 @@ def test_extended_start_is_a_later_state():
 def test_extended_by_turn_is_monotone_and_bounded(pool, d, target, ends):
     ext = p_extended(pool, d, target, botch_ends=ends, max_turns=15)
     assert len(ext.by_turn) == 15
-    assert all(a <= b for a, b in zip(ext.by_turn, ext.by_turn[1:]))
+    assert all(a <= b for a, b in itertools.pairwise(ext.by_turn))
     assert ext.by_turn[-1] <= 1 - ext.p_never
     assert (ext.p_never > 0) == (ends and roll_distribution(pool, d).p_botch > 0)
 

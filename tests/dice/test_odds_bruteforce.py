@@ -105,9 +105,9 @@ def reroll_brute_force(n: int, d: int, rules: HouseRules, budget_k: int):
                     if total_tens + 1 > budget:
                         lumped += w
                         continue
-                    stack.append((extra + (10,), pending, total_tens + 1, w))
+                    stack.append(((*extra, 10), pending, total_tens + 1, w))
                 else:
-                    stack.append((extra + (face,), pending - 1, total_tens, w))
+                    stack.append(((*extra, face), pending - 1, total_tens, w))
     den = 10**n * scale
     return {k: Fraction(c, den) for k, c in results.items()}, Fraction(botch, den), Fraction(lumped, den)
 

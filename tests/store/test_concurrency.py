@@ -69,7 +69,7 @@ def test_two_processes_lose_nothing(db_url, tmp_path):
     time.sleep(0.3)
     go.write_text("go")
     for p in procs:
-        out, err = p.communicate(timeout=120)
+        _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
     with transaction(engine, readonly=True) as session:
         sheet = C.get_character(session, "Shadow-in-the-Wood").to_sheet()

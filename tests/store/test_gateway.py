@@ -39,7 +39,7 @@ def _snapshot(engine) -> dict:
 
     with engine.connect() as conn:
         log = [
-            dict(zip(LOG_COLUMNS, r))
+            dict(zip(LOG_COLUMNS, r, strict=True))
             for r in conn.execute(text(f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log ORDER BY id"))
         ]
         chars = [
@@ -175,7 +175,7 @@ def test_session_gateway_on_every_database(db_url):
     snap = _snapshot(engine)
     assert len(snap["log"]) == 10 and [r["willpower"] for r in snap["log"]].count(True) == 3
     assert [r["difficulty"] for r in snap["log"] if r["task"] == WALL] == [6, 6, 7, 8, 9, 6]
-    assert [x[1] for x in out if isinstance(x, tuple) and x[0] == "refused"][0].startswith(
+    assert next(x[1] for x in out if isinstance(x, tuple) and x[0] == "refused").startswith(
         "Weston already spent Willpower in turn 1"
     )
 
@@ -278,7 +278,7 @@ def test_racing_second_willpower_spend_is_the_rules_refusal(db_url):
             check_willpower_allowed(gw, me, ctx)
         record_roll_in_scene(gw, me, LoggedRoll(done.log_id, True, ctx.scene_id, ctx.turn, None), ctx, None)
 
-    with pytest.raises(RuleRefusal, match="only once per turn. Nothing was spent or rolled"):
+    with pytest.raises(RuleRefusal, match=r"only once per turn. Nothing was spent or rolled"):
         run_unit(db_url, race)
     with pytest.raises(RuleRefusal, match="only once per turn"):
         run_transaction(engine, race)  # the SessionGateway on SQLite too
