@@ -104,13 +104,14 @@ def make_combat_rules(
     damage_ones_cancel: bool = False, rage_cap: int | None = None, unsoakable: Iterable[str] = ()
 ) -> CombatRules:
     """CombatRules from the combat house-rule flags (their defaults are stkit.dice.combat.CombatRules')."""
-    from stkit.dice.combat import CombatRules, damage_type_of
+    from stkit.dice.combat import CombatRules
 
-    return CombatRules(
-        damage_ones_cancel=damage_ones_cancel,
-        rage_cap=rage_cap,
-        unsoakable=frozenset(damage_type_of(t) for t in unsoakable),
-    )
+    names: frozenset[str] = frozenset()
+    if unsoakable:
+        from stkit.store.sheet import damage_type  # only the store's commands take --no-soak
+
+        names = frozenset(damage_type(t) for t in unsoakable)
+    return CombatRules(damage_ones_cancel=damage_ones_cancel, rage_cap=rage_cap, unsoakable=names)
 
 
 def make_rng(seed: int | None) -> tuple[random.Random, int]:

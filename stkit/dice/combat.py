@@ -59,14 +59,6 @@ class RollPurpose(StrEnum):
     SOAK = "soak"
 
 
-class DamageType(StrEnum):
-    """The three kinds of harm a health track records, mildest first."""
-
-    BASHING = "bashing"
-    LETHAL = "lethal"
-    AGGRAVATED = "aggravated"
-
-
 @dataclass(frozen=True)
 class CombatRules:
     """The combat house rules, in one place, with the defaults stkit ships.
@@ -78,43 +70,35 @@ class CombatRules:
         rage_cap: most Rage points spent on extra actions in one turn, beyond the limit the points themselves
             set (default None: only the current Rage points limit it; the chapter leaves the rest to the
             Storyteller, "Multiple Actions").
-        unsoakable: damage types no form may soak (default none: the chapter gives no soak table, so every
-            form soaks every type unless the table restricts it).
+        unsoakable: damage types no form may soak, by name ("aggravated"; default none: the chapter gives no
+            soak table, so every form soaks every type unless the table restricts it). The names are the
+            store's (:class:`stkit.store.vocab.DamageType`); the dice engine only compares them.
     """
 
     damage_ones_cancel: bool = False
     rage_cap: int | None = None
-    unsoakable: frozenset[DamageType] = field(default_factory=frozenset)
+    unsoakable: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
         if self.rage_cap is not None and (
             isinstance(self.rage_cap, bool) or not isinstance(self.rage_cap, int) or self.rage_cap < 1
         ):
             raise InvalidValue(f"Rage cap {self.rage_cap!r} must be a whole number of Rage points, 1 or more")
-        object.__setattr__(self, "unsoakable", frozenset(DamageType(t) for t in self.unsoakable))
+        object.__setattr__(self, "unsoakable", frozenset(str(t) for t in self.unsoakable))
 
-    def may_soak(self, damage_type: DamageType | str) -> bool:
-        """Whether damage of ``damage_type`` may be soaked under these rules."""
-        return DamageType(damage_type) not in self.unsoakable
+    def may_soak(self, damage_type: str) -> bool:
+        """Whether damage of ``damage_type`` (a damage type's name) may be soaked under these rules."""
+        return str(damage_type) not in self.unsoakable
 
     def to_dict(self) -> dict[str, object]:
         return {
             "damage_ones_cancel": self.damage_ones_cancel,
             "rage_cap": self.rage_cap,
-            "unsoakable": sorted(t.value for t in self.unsoakable),
+            "unsoakable": sorted(self.unsoakable),
         }
 
 
 STANDARD_COMBAT = CombatRules()
-
-
-def damage_type_of(text: str) -> DamageType:
-    """'Lethal' -> DamageType.LETHAL; raises InvalidValue naming the allowed types."""
-    try:
-        return DamageType(str(text).strip().lower())
-    except ValueError:
-        allowed = ", ".join(t.value for t in DamageType)
-        raise InvalidValue(f"damage type {text!r} is not known; allowed: {allowed}") from None
 
 
 def kind_rules(
@@ -691,12 +675,10 @@ __all__ = [
     "AttackResult",
     "AttackSpec",
     "CombatRules",
-    "DamageType",
     "InitiativeEntry",
     "InitiativeRoll",
     "RollPurpose",
     "damage_dice",
-    "damage_type_of",
     "kind_rules",
     "order_initiative",
     "p_attack",

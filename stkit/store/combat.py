@@ -30,11 +30,9 @@ from stkit.dice.combat import (
     AttackResult,
     AttackSpec,
     CombatRules,
-    DamageType,
     InitiativeEntry,
     InitiativeRoll,
     RollPurpose,
-    damage_type_of,
     roll_attack,
     roll_initiative,
     soak_damage,
@@ -44,6 +42,8 @@ from stkit.store.forms import apply_form
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.store.pools import PoolBreakdown, build_pool
 from stkit.store.sheet import Sheet
+from stkit.store.sheet import damage_type as check_damage_type
+from stkit.store.vocab import DamageType
 
 #: The soak pool when none is named.
 DEFAULT_SOAK = "Stamina"
@@ -335,7 +335,7 @@ def take_hit(
     session: Any,
     name: str,
     levels: int,
-    damage_type: str | DamageType = DamageType.BASHING,
+    damage_type: str | DamageType = DamageType.bashing,
     *,
     soak: str | None = None,
     difficulty: int = 6,
@@ -359,7 +359,7 @@ def take_hit(
     from stkit.store.scenes import find_turn_context
 
     _check_levels(levels)
-    kind = damage_type_of(damage_type)
+    kind = DamageType(check_damage_type(damage_type))
     gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -642,7 +642,7 @@ def attack(
     pool: str,
     damage: str,
     difficulty: int = 6,
-    damage_type: str | DamageType = DamageType.BASHING,
+    damage_type: str | DamageType = DamageType.bashing,
     soak: str | None = None,
     damage_difficulty: int = 6,
     soak_difficulty: int = 6,
@@ -670,7 +670,7 @@ def attack(
     from stkit.store.rolls import write_log
     from stkit.store.scenes import find_turn_context
 
-    kind = damage_type_of(damage_type)
+    kind = DamageType(check_damage_type(damage_type))
     gw = as_gateway(session)
     a_row = find_character(gw, attacker, chronicle, for_update=True)
     t_row = _find_target(gw, target, a_row)

@@ -15,13 +15,12 @@ from hypothesis import strategies as st
 from stkit.dice import HouseRules, Outcome, Specialty, count_dice
 from stkit.dice.combat import (
     MAX_ATTACK_DICE,
+    STANDARD_COMBAT,
     AttackSpec,
     CombatRules,
-    DamageType,
     InitiativeEntry,
     RollPurpose,
     damage_dice,
-    damage_type_of,
     order_initiative,
     p_attack,
     p_kind,
@@ -107,10 +106,11 @@ def test_p_kind_exact_values():
     assert p_kind(RollPurpose.ACTION, 2, 6).p_botch == Fraction(9, 100)
 
 
-def test_damage_type_of():
-    assert damage_type_of(" Lethal") is DamageType.LETHAL
-    with pytest.raises(InvalidValue, match="allowed: bashing, lethal, aggravated"):
-        damage_type_of("fire")
+def test_unsoakable_house_rule():
+    rules = CombatRules(unsoakable=frozenset({"aggravated"}))
+    assert not rules.may_soak("aggravated") and rules.may_soak("lethal")
+    assert STANDARD_COMBAT.may_soak("aggravated")
+    assert rules.to_dict() == {"damage_ones_cancel": False, "rage_cap": None, "unsoakable": ["aggravated"]}
 
 
 # ---- attacks -----------------------------------------------------------------------------------------------
