@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from stkit.dice import STANDARD_RULES, HouseRules, RollResult, Specialty
+from stkit.dice import STANDARD_RULES, HouseRules, RollResult
 from stkit.dice.combat import (
     MAX_HIT_LEVELS,
     STANDARD_COMBAT,
@@ -43,57 +43,11 @@ from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.store.pools import PoolBreakdown, build_pool
 from stkit.store.sheet import Sheet
 from stkit.store.sheet import damage_type as check_damage_type
-from stkit.store.vocab import DamageType
+from stkit.store.specialties import SpecialtyUse, apply_specialty
+from stkit.store.vocab import DamageType, LogKind
 
 #: The soak pool when none is named.
 DEFAULT_SOAK = "Stamina"
-
-
-# ---------------------------------------------------------------------------------------------- specialties
-
-
-@dataclass(frozen=True)
-class SpecialtyUse:
-    """The specialty a roll used: the Trait, the specialty's name, and the house rule applied to its 10s."""
-
-    trait: str
-    name: str
-    rule: Specialty
-
-    def to_dict(self) -> dict[str, str]:
-        return {"trait": self.trait, "name": self.name, "rule": self.rule.value}
-
-    @property
-    def text(self) -> str:
-        words = {
-            Specialty.NONE: "a 10 is one success (house rule: none)",
-            Specialty.DOUBLE: "a 10 counts two successes (house rule: double)",
-            Specialty.REROLL: "each 10 rolls one more die (house rule: reroll)",
-        }[self.rule]
-        return f"specialty {self.name} ({self.trait}): {words}"
-
-
-def pool_specialty(sheet: Sheet, pool: PoolBreakdown) -> tuple[str, str] | None:
-    """(Trait, specialty) of the first Trait of ``pool`` with a specialty on ``sheet``, or None."""
-    for part in pool.parts:
-        if part.name in sheet.specialties:
-            return part.name, sheet.specialties[part.name]
-    return None
-
-
-def apply_specialty(sheet: Sheet, pool: PoolBreakdown, rules: HouseRules) -> tuple[HouseRules, SpecialtyUse]:
-    """``--spec``: the specialty house rule in ``rules`` applies because a Trait of ``pool`` has a specialty.
-
-    Returns the rules unchanged and what was used. Raises InvalidValue naming the pool's Traits when none
-    of them has a specialty on the sheet.
-    """
-    found = pool_specialty(sheet, pool)
-    if found is None:
-        traits = ", ".join(p.name for p in pool.parts) or "no Traits"
-        raise InvalidValue(
-            f"--spec: no Trait of the pool {pool.expression!r} ({traits}) has a specialty on {sheet.name}'s sheet"
-        )
-    return rules, SpecialtyUse(found[0], found[1], rules.specialty)
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -229,7 +183,7 @@ def roll_for_purpose(
         detail={"breakdown": pool.text, "seed": seed, "combat_rules": combat.to_dict()},
         scene_id=scene_id,
         turn=turn,
-        kind=purpose.value,
+        kind=LogKind(purpose.value),
     )
     return PurposeRoll(row.name, row.chronicle, purpose, pool, roll, entry.id, scene_id, turn)
 
@@ -395,7 +349,7 @@ def take_hit(
             },
             scene_id=scene_id,
             turn=turn,
-            kind=RollPurpose.SOAK.value,
+            kind=LogKind.soak,
         )
         log_id = entry.id
     return HitResult(
@@ -738,7 +692,7 @@ def attack(
             detail={"breakdown": built.text, "combat_rules": combat.to_dict(), **common, **extra},
             scene_id=scene_id,
             turn=turn,
-            kind="attack" if label == RollPurpose.ACTION.value else label,
+            kind=LogKind.attack if label == RollPurpose.ACTION.value else LogKind(label),
         )
         log_ids.append(entry.id)
     return AttackExchange(
@@ -836,13 +790,10 @@ __all__ = [
     "InitiativeOrder",
     "PurposeRoll",
     "RageSpend",
-    "SpecialtyUse",
-    "apply_specialty",
     "attack",
     "check_in_scene",
     "current_initiative",
     "initiative_entry",
-    "pool_specialty",
     "pool_words",
     "roll_for_purpose",
     "roll_scene_initiative",

@@ -204,7 +204,7 @@ def roll_from_sheet(
     notes: list[str] = []
     specialty = None
     if spec:
-        from stkit.store.combat import apply_specialty
+        from stkit.store.specialties import apply_specialty
 
         rules, specialty = apply_specialty(sheet, breakdown, rules)
         notes.append(specialty.text)
