@@ -206,6 +206,9 @@ def scene_show(
     out.print(Text(f"Scene {data['id']} {data['name']} ({data['chronicle']}): {state}", style="bold"))
     for t in data["turns"]:
         out.print(Text(f"Turn {t['turn']}", style="bold"))
+        if t.get("initiative"):
+            order = ", ".join(f"{o['place']}. {o['name']} ({o['total']})" for o in t["initiative"]["order"])
+            out.print(Text(f"  initiative: {order}", style="cyan"))
         if not t["rolls"]:
             out.print(Text("  no rolls", style="dim"))
         for r in t["rolls"]:

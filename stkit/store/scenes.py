@@ -18,6 +18,7 @@ Again" (each failure of the same task raises the next try's difficulty by one).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
@@ -212,6 +213,8 @@ def scene_timeline(session: Any, scene: Any) -> dict:
                 "turn": t.turn,
                 "started_at": t.started_at.isoformat() if t.started_at else None,
                 "rolls": by_turn.get(t.turn, []),
+                # the initiative rolled in this turn (stkit.store.combat), only where one was
+                **({"initiative": json.loads(t.initiative)} if t.initiative else {}),
             }
             for t in turns
         ],

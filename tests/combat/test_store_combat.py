@@ -168,6 +168,10 @@ def test_initiative_with_wound_penalties_and_ties(fighters):
     again = ok_json("scene", "initiative", "Weston", "Guard", "--dice", "10,1")
     assert [o["name"] for o in again["order"]] == ["Weston", "Guard"] and again["turn"] == 3
     assert ok_json("scene", "next")["initiative"]["rolled_turn"] == 3
+    turns = ok_json("scene", "show")["turns"]
+    assert [t["turn"] for t in turns if "initiative" in t] == [1, 3]
+    assert turns[0]["initiative"]["order"][0]["name"] == "Guard"
+    assert "  initiative: 1. Weston (16), 2. Guard (5)" in ok("scene", "show")
 
 
 def test_initiative_defaults_to_who_rolled_and_skips_the_incapacitated(fighters):
