@@ -41,6 +41,7 @@ from stkit.dice.odds import RollOdds, _convolve, roll_distribution
 from stkit.dice.request import RollRequest, resolve_roll
 from stkit.dice.roll import RandomSource
 from stkit.errors import InvalidValue, RuleRefusal
+from stkit.text import check_range
 
 #: Most dice an exact attack query takes: the attack pool plus the damage pool (each hit's extra successes
 #: add damage dice, so the work grows with both; 100 + 100 dice take about 0.3 s).
@@ -496,8 +497,9 @@ class InitiativeEntry:
             ("Wits", self.wits, MAX_INITIATIVE_TRAIT),
             ("wound penalty", self.wound_penalty, 10),
         ):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-                raise InvalidValue(f"{self.name}: {what} {value!r} is outside the allowed range 0 to {high}")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidValue(f"{self.name}'s {what} {value!r} is not a whole number; allowed: 0 to {high}")
+            check_range(value, f"{self.name}'s {what}", 0, high)
 
     @property
     def rating(self) -> int:

@@ -1,5 +1,5 @@
-"""Combat use cases on the store: initiative on the scene's turn, a hit with its soak, a whole attack, Rage
-spent for extra actions, and the specialty that applies to a pool.
+"""Combat use cases on the store: initiative on the scene's turn, damage and soak rolls from a sheet, a hit
+with its soak, a whole attack, and Rage spent for extra actions (specialties: :mod:`stkit.store.specialties`).
 
 Each use case takes a :class:`~stkit.store.gateway.Gateway` (one transaction: the caller's) and returns a
 frozen result; a refusal raises before anything is written, so nothing is stored half-done. The dice rules
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -45,6 +45,7 @@ from stkit.store.sheet import Sheet
 from stkit.store.sheet import damage_type as check_damage_type
 from stkit.store.specialties import SpecialtyUse, apply_specialty
 from stkit.store.vocab import DamageType, LogKind
+from stkit.text import check_range
 
 #: The soak pool when none is named.
 DEFAULT_SOAK = "Stamina"
@@ -63,9 +64,9 @@ def unhurt_pool(sheet: Sheet, expression: str) -> PoolBreakdown:
 
 
 def _check_levels(levels: int) -> int:
-    if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= MAX_HIT_LEVELS:
-        raise InvalidValue(f"a hit of {levels!r} health levels is outside the allowed range 1 to {MAX_HIT_LEVELS}")
-    return levels
+    if isinstance(levels, bool) or not isinstance(levels, int):
+        raise InvalidValue(f"health levels of a hit {levels!r} is not a whole number; allowed: 1 to {MAX_HIT_LEVELS}")
+    return check_range(levels, "health levels of a hit", 1, MAX_HIT_LEVELS)
 
 
 def _now(gw: Gateway) -> object:
@@ -728,7 +729,6 @@ class RageSpend:
     left: int
     scene_id: int | None = None
     turn: int | None = None
-    notes: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
         return {"points": self.points, "left": self.left, "scene_id": self.scene_id, "turn": self.turn}

@@ -192,7 +192,7 @@ def test_initiative_needs_an_open_scene(fighters):
 # ---- char hit ----------------------------------------------------------------------------------------------
 
 
-def test_hit_with_the_issues_example_under_the_cancelling_house_rule(fighters):
+def test_hit_soaked_under_the_cancelling_house_rule(fighters):
     # Weston has Stamina 4: 2, 1, 8, 9 with 1s cancelling -> 1 success; 3 lethal -> 2 levels
     res = ok("char", "hit", "Weston", "3", "--type", "lethal", "--soak", "--dice", "2,1,8,9", "--damage-ones-cancel")
     assert "Weston: 3 lethal, soaked 1 (Stamina 4: 2, 1, 8, 9 -> 1 success) -> 2 levels: now Hurt, -1 dice" in res
@@ -230,7 +230,7 @@ def test_hit_without_soak_and_overflow_past_incapacitated(fighters):
 
 def test_hit_bad_input_changes_nothing(fighters):
     ok("char", "shift", "Guard", "Crinos")
-    fails("char", "hit", "Guard", "-3", match="a hit of -3 health levels is outside the allowed range 1 to 100")
+    fails("char", "hit", "Guard", "-3", match="health levels of a hit -3 is outside the allowed range 1 to 100")
     fails("char", "hit", "Guard", "0", match="outside the allowed range 1 to 100")
     fails("char", "hit", "Guard", "2", "--soak-pool", "Appearance", match="no dice left")  # Crinos Appearance 0
     fails("char", "hit", "Guard", "2", "--soak-pool", "Stamina + Dodge + Brawl", match="at most two Traits")
