@@ -18,6 +18,7 @@ from stkit.errors import InvalidValue
 from stkit.store.characters import get_character
 from stkit.store.pools import build_pool
 from stkit.store.rolls import roll_from_sheet
+from stkit.store.vocab import LogKind
 
 # ------------------------------------------------------------------------------------- multiple actions
 
@@ -110,6 +111,7 @@ def multi_from_sheet(
                 faces=next(it) if faces is not None else None,
                 rng=rng,
                 rules=rules,
+                kind=LogKind.rage_action if len(slots) >= len(built) - rage else LogKind.roll,
             )
         bought = rage_left if len(slots) >= len(built) - rage else None
         slots.append(SheetActionSlot(expr.strip(), b.text, b.dice, pen, left, d, rolled, bought))

@@ -45,6 +45,7 @@ class LogKind(StrEnum):
     attack = "attack"
     damage = "damage"
     soak = "soak"
+    rage_action = "rage action"  # an extra action bought with Rage (`multi --rage`)
 
 
 class TraitKind(StrEnum):

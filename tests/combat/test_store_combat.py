@@ -124,6 +124,7 @@ def test_rage_buys_actions_without_penalty_once_per_turn(fighters):
     # two ordinary actions: the ladder for two (2, 3); the Rage action keeps its 7 dice
     assert [(a["penalty"], a["pool"]) for a in acts] == [(2, 5), (3, 3), (0, 7)]
     assert acts[2]["rage_action"] is True and acts[2]["rage_left"] == 3
+    assert [e["kind"] for e in log()] == ["rage action", "roll", "roll"]
     assert sheet("Shadow-in-the-Wood")["rage"] == {"permanent": 4, "temporary": 3}
     fails(*MULTI, "--rage", "1", match="already spent 1 Rage for extra actions in turn 1")
     ok("scene", "next")
