@@ -566,9 +566,9 @@ def hit(
 ) -> None:
     """Take a hit: soak it (--soak), mark what is left.
 
-    With --soak the character's soak roll takes its successes off the levels first; the soak roll is
-    logged. Without it the levels go straight on the health track. Example: `stkit char hit Weston 3
-    --type lethal --soak`."""
+    With --soak the character's soak roll takes its successes off the levels
+    first and is logged; without it the levels go straight on the health
+    track. Example: `stkit char hit Weston 3 --type lethal --soak`."""
     from stkit.cli.combat import hit_command
 
     hit_command(

@@ -301,10 +301,11 @@ def attack_cmd(
 ) -> None:
     """One attack from the swing to the wounds.
 
-    The attack roll; on a hit the damage pool plus one die per success beyond the first; the damage roll and
-    the soak roll never botch; the wounds go on the target's sheet. Every roll is logged, all in one
-    transaction. Example: `stkit attack Shadow-in-the-Wood Guard --pool "Dexterity + Brawl" --damage
-    "Strength + 1" --type lethal --soak`.
+    The attack roll; on a hit the damage pool plus one die per success
+    beyond the first; the damage and soak rolls never botch; the wounds go
+    on the target's sheet. Every roll is logged, in one transaction.
+    Example: `stkit attack Shadow-in-the-Wood Guard --pool "Dexterity +
+    Brawl" --damage "Strength + 1" --type lethal --soak`.
     """
     import random
 

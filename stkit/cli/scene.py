@@ -138,9 +138,10 @@ def scene_initiative(
 ) -> None:
     """Roll initiative and store the order on the current turn.
 
-    One die + Dexterity (the form's) + Wits - wound penalties each; later turns keep the order until
-    initiative is rolled again. Ties: the higher Dexterity + Wits, then the higher Wits; still equal, they
-    act at the same moment. Example: `stkit scene initiative Weston Shadow-in-the-Wood`."""
+    One die + Dexterity (the form's) + Wits - wound penalties each; later
+    turns keep the order until initiative is rolled again. Ties: the higher
+    Dexterity + Wits, then the higher Wits; still equal, they act at the
+    same moment. Example: `stkit scene initiative Weston Shadow-in-the-Wood`."""
     from stkit.cli.combat import initiative_command
 
     initiative_command(names, dice=dice, seed=seed, chronicle=chronicle, db=db, json_out=json_out)
