@@ -363,3 +363,23 @@ def test_damage_and_soak_rolls_from_the_sheet(fighters):
     assert "1 success (marginal)" in out
     fails("roll", "Strength", "-c", "Weston", "--damage", "--spec", match="--spec is not for a damage roll")
     fails("roll", "Strength + Brawl + Dodge", "-c", "Weston", "--damage", match="at most two Traits")
+
+
+def test_a_bad_roll_after_the_rage_spend_rolls_everything_back(fighters):
+    ok("scene", "start", "The alley")
+    fails(
+        *MULTI,
+        "--rage",
+        "1",
+        "--dice",
+        "6,6,6,6,6",
+        "--dice",
+        "2,2",
+        "--dice",
+        "1,1,1,1,1,1,1",
+        match="give exactly 3 faces",
+    )
+    assert sheet("Shadow-in-the-Wood")["rage"]["temporary"] == 4
+    assert log() == []
+    ok_json(*MULTI, "--rage", "1", "--seed", "4")  # the failed try did not use up the turn's Rage spend
+    assert sheet("Shadow-in-the-Wood")["rage"]["temporary"] == 3
