@@ -14,7 +14,9 @@ import typer
 from typer.core import TyperGroup
 
 from stkit.cli.options import (
+    ChronicleLookupOpt,
     DamageOnesCancelOpt,
+    DbOpt,
     ExtraOnesOpt,
     OnesDontCancelOpt,
     Specialty,
@@ -695,9 +697,19 @@ def multi_cmd(
     "rolls never botch. A composition of the single-roll odds, not a simulation.",
 )
 def attack_cmd(
-    pool: int = typer.Argument(..., help="The attack's dice pool, 1 to 1000."),
-    damage: int = typer.Option(..., "--damage", help="The damage pool before extra successes (e.g. Strength + 1)."),
-    soak: int = typer.Option(0, "--soak", help="The target's soak dice (0: no soak)."),
+    pool: str = typer.Argument(
+        ..., help="The attack's dice pool, 1 to 1000; with --char a pool from the sheet ('Dexterity + Brawl')."
+    ),
+    damage: str = typer.Option(
+        ..., "--damage", help="The damage pool before extra successes (a number; with --char 'Strength + 1')."
+    ),
+    soak: str | None = typer.Option(
+        None, "--soak", help="The target's soak dice (a number; with --target a pool, e.g. Stamina). Default: none."
+    ),
+    char: str | None = typer.Option(None, "--char", "-c", help="Build the attack and damage pools from this sheet."),
+    target: str | None = typer.Option(
+        None, "--target", help="With --char: the target, whose Stamina (or --soak POOL) is the soak."
+    ),
     difficulty: int = typer.Option(6, "--difficulty", "-d", help="The attack's difficulty, 2 to 10."),
     damage_difficulty: int = typer.Option(6, "--damage-difficulty", help="The damage roll's difficulty."),
     soak_difficulty: int = typer.Option(6, "--soak-difficulty", help="The soak roll's difficulty."),
@@ -706,15 +718,40 @@ def attack_cmd(
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
+    chronicle: ChronicleLookupOpt = None,
+    db: DbOpt = None,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
+    from stkit.dice import parse_pool_number
     from stkit.dice.combat import AttackSpec, p_attack
+    from stkit.errors import InvalidValue
 
+    pools_text: dict[str, str] | None = None
+    if char is not None:
+        from stkit.store.combat import attack_pools
+        from stkit.store.gateway import run_unit
+
+        built = run_unit(
+            db,
+            lambda gw: attack_pools(gw, char, pool, damage, target=target, soak=soak, chronicle=chronicle),
+            readonly=True,
+        )
+        n_pool, n_damage = built[0].dice, built[1].dice
+        n_soak = built[2].dice if built[2] is not None else 0
+        pools_text = {"attack": built[0].text, "damage": built[1].text}
+        if built[2] is not None:
+            pools_text["soak"] = built[2].text
+    else:
+        if target is not None:
+            raise InvalidValue("--target needs --char: the pools come from the two sheets")
+        n_pool = parse_pool_number(pool, "attack pool")
+        n_damage = parse_pool_number(damage, "damage pool")
+        n_soak = 0 if soak is None else parse_pool_number(soak, "soak pool")
     spec = AttackSpec(
-        attack_pool=pool,
-        damage_pool=damage,
-        soak_pool=soak,
+        attack_pool=n_pool,
+        damage_pool=n_damage,
+        soak_pool=n_soak,
         attack_difficulty=difficulty,
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
@@ -725,11 +762,11 @@ def attack_cmd(
     odds = p_attack(spec)
     if as_json:
         out = {
-            "pool": pool,
+            "pool": n_pool,
             "difficulty": difficulty,
-            "damage_pool": damage,
+            "damage_pool": n_damage,
             "damage_difficulty": damage_difficulty,
-            "soak_pool": soak,
+            "soak_pool": n_soak,
             "soak_difficulty": soak_difficulty,
             "willpower": willpower,
             "house_rules": _rules_json(spec.rules),
@@ -742,17 +779,26 @@ def attack_cmd(
         }
         if odds.unresolved_weight:
             out["p_unresolved"] = float(odds.p_unresolved)
+        if pools_text is not None:
+            out["pools"] = pools_text
         _emit(out)
         return
     from rich.table import Table
 
     console = _console()
     extra = _rule_words(spec.rules, willpower)
-    soak_words = f"soak {soak} at {soak_difficulty}" if soak else "no soak"
+    soak_words = f"soak {n_soak} at {soak_difficulty}" if n_soak else "no soak"
     console.print(
-        f"[bold]Attack {_dice(pool)} at {difficulty}; damage {damage} + 1 per extra success at {damage_difficulty}; "
-        f"{soak_words}[/]" + (f" ({extra})" if extra else "")
+        f"[bold]Attack {_dice(n_pool)} at {difficulty}; damage {n_damage} + 1 per extra success at "
+        f"{damage_difficulty}; {soak_words}[/]" + (f" ({extra})" if extra else ""),
     )
+    if pools_text is not None:
+        from rich.text import Text
+
+        from stkit.text import printable
+
+        for step, text in pools_text.items():
+            console.print(Text(f"{step.capitalize()}: {printable(text)}", style="dim"))
     head = Table()
     head.add_column("")
     head.add_column("Chance", justify="right")

@@ -717,6 +717,31 @@ def attack(
     )
 
 
+def attack_pools(
+    session: Any,
+    attacker: str,
+    pool: str,
+    damage: str,
+    *,
+    target: str | None = None,
+    soak: str | None = None,
+    chronicle: str | None = None,
+) -> tuple[PoolBreakdown, PoolBreakdown, PoolBreakdown | None]:
+    """The pools :func:`attack` would roll, read only (for exact odds): the attack pool from ``attacker``'s
+    sheet (form and wounds), the damage pool (no wound penalty), and with ``target`` the soak pool ``soak``
+    ('' or None for DEFAULT_SOAK) from the target's sheet. Raises NotFound, InvalidValue, RuleRefusal as
+    :func:`attack` does for its pools."""
+    from stkit.store.characters import find_character
+
+    gw = as_gateway(session)
+    a_sheet = find_character(gw, attacker, chronicle).to_sheet()
+    soak_pool = None
+    if target is not None:
+        t_sheet = find_character(gw, target, chronicle or a_sheet.chronicle).to_sheet()
+        soak_pool = unhurt_pool(t_sheet, soak or DEFAULT_SOAK)
+    return build_pool(a_sheet, pool), unhurt_pool(a_sheet, damage), soak_pool
+
+
 # ---------------------------------------------------------------------------------------------- Rage
 
 
@@ -791,6 +816,7 @@ __all__ = [
     "PurposeRoll",
     "RageSpend",
     "attack",
+    "attack_pools",
     "check_in_scene",
     "current_initiative",
     "initiative_entry",

@@ -383,3 +383,34 @@ def test_a_bad_roll_after_the_rage_spend_rolls_everything_back(fighters):
     assert log() == []
     ok_json(*MULTI, "--rage", "1", "--seed", "4")  # the failed try did not use up the turn's Rage spend
     assert sheet("Shadow-in-the-Wood")["rage"]["temporary"] == 3
+
+
+def test_odds_attack_from_the_sheets(fighters):
+    from fractions import Fraction
+
+    from stkit.dice.combat import AttackSpec, p_attack
+
+    ok("char", "damage", "Shadow-in-the-Wood", "2")  # Hurt: the attack loses a die, the damage does not
+    data = ok_json(
+        "odds",
+        "attack",
+        "Dexterity + Brawl",
+        "--damage",
+        "Strength + 1",
+        "-c",
+        "Shadow-in-the-Wood",
+        "--target",
+        "Weston",
+    )
+    assert (data["pool"], data["damage_pool"], data["soak_pool"]) == (6, 4, 4)
+    assert data["pools"] == {
+        "attack": "Dexterity 3 + Brawl 4 - 1 wound = 6 dice",
+        "damage": "Strength 3 + 1 = 4 dice",
+        "soak": "Stamina 4 = 4 dice",
+    }
+    expected = p_attack(AttackSpec(attack_pool=6, damage_pool=4, soak_pool=4))
+    assert [Fraction(e["exact"]) for e in data["wounds"]] == list(expected.distribution)
+    no_soak = ok_json("odds", "attack", "Dexterity + Brawl", "--damage", "Strength + 1", "-c", "Shadow-in-the-Wood")
+    assert no_soak["soak_pool"] == 0 and "soak" not in no_soak["pools"]
+    fails("odds", "attack", "Dexterity + Brawl", "--damage", "3", match="need a character")
+    fails("odds", "attack", "7", "--damage", "3", "--target", "Weston", match="--target needs --char")
