@@ -286,6 +286,10 @@ def attack_cmd(
         bool,
         typer.Option("--spec", help="The attack uses a specialty of a pool Trait: --specialty's house rule applies."),
     ] = False,
+    willpower: Annotated[
+        bool,
+        typer.Option("--willpower", "-w", help="Spend the attacker's Willpower on the attack roll (once a turn)."),
+    ] = False,
     dice_attack: Annotated[str | None, typer.Option("--dice-attack", help="Physical dice of the attack roll.")] = None,
     dice_damage: Annotated[str | None, typer.Option("--dice-damage", help="Physical dice of the damage roll.")] = None,
     dice_soak: Annotated[str | None, typer.Option("--dice-soak", help="Physical dice of the soak roll.")] = None,
@@ -343,6 +347,7 @@ def attack_cmd(
             rules=rules,
             combat=combat,
             seed=used_seed,
+            willpower=willpower,
         ),
     )
     if json_out:

@@ -610,6 +610,7 @@ def attack(
     rules: HouseRules = STANDARD_RULES,
     combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
+    willpower: bool = False,
 ) -> AttackExchange:
     """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds) at ``difficulty``; on a hit the
     damage pool ``damage`` (their sheet, no wound penalty) plus one die per extra success, then with ``soak``
@@ -617,13 +618,15 @@ def attack(
     logged (kinds attack, damage, soak) in the open scene's turn; one transaction.
 
     ``spec``: the specialty house rule in ``rules`` applies to the attack roll because a Trait of the attack
-    pool has a specialty (refused when none has); the damage and soak rolls never take it.
+    pool has a specialty (refused when none has); the damage and soak rolls never take it. ``willpower``
+    spends a Willpower point of the attacker on the attack roll, once per turn in a scene (Chapter Five,
+    "Automatic Successes").
     Raises NotFound, InvalidValue (bad pools, faces, type), RuleRefusal (the attacker cannot act; the target
     is the attacker, out of the scene or already Incapacitated); nothing is written then.
     """
     from stkit.store.characters import find_character, save_sheet
     from stkit.store.rolls import write_log
-    from stkit.store.scenes import find_turn_context
+    from stkit.store.scenes import check_willpower_allowed, find_turn_context, record_roll_in_scene
 
     kind = DamageType(check_damage_type(damage_type))
     gw = as_gateway(session)
@@ -636,6 +639,11 @@ def attack(
     if t_sheet.incapacitated:
         raise RuleRefusal(f"{t_sheet.name} is already Incapacitated; the fight is over for them")
     attack_pool = build_pool(a_sheet, pool)
+    ctx = find_turn_context(gw, a_row)
+    if willpower:
+        check_willpower_allowed(gw, a_row, ctx)
+        if a_sheet.powers["Willpower"].temporary < 1:
+            raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
     used: SpecialtyUse | None = None
     attack_rules = rules
     if spec:
@@ -661,6 +669,7 @@ def attack(
         soak_difficulty=soak_difficulty,
         rules=attack_rules,
         combat=combat,
+        willpower=willpower,
     )
     result = roll_attack(spec_, rng=rng, attack_faces=attack_faces, damage_faces=damage_faces, soak_faces=soak_faces)
     taken, warnings = None, []
@@ -668,7 +677,10 @@ def attack(
         report = t_sheet.take_damage(result.wounds, kind.value)
         taken, warnings = report.to_dict(), report.warnings(t_sheet.name)
         save_sheet(gw, t_row, t_sheet)
-    ctx = find_turn_context(gw, a_row)
+    if willpower:
+        left = a_sheet.spend("Willpower", 1).temporary
+        save_sheet(gw, a_row, a_sheet)
+        notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
     log_ids = []
@@ -695,6 +707,8 @@ def attack(
             turn=turn,
             kind=LogKind.attack if label == RollPurpose.ACTION.value else LogKind(label),
         )
+        if label == RollPurpose.ACTION.value:
+            record_roll_in_scene(gw, a_row, entry, ctx, None)  # the once-per-turn Willpower spend
         log_ids.append(entry.id)
     return AttackExchange(
         a_row.name,

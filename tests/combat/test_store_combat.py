@@ -414,3 +414,17 @@ def test_odds_attack_from_the_sheets(fighters):
     assert no_soak["soak_pool"] == 0 and "soak" not in no_soak["pools"]
     fails("odds", "attack", "Dexterity + Brawl", "--damage", "3", match="need a character")
     fails("odds", "attack", "7", "--damage", "3", "--target", "Weston", match="--target needs --char")
+
+
+def test_attack_with_willpower_once_per_turn(fighters):
+    ok("scene", "start", "The alley")
+    data = ok_json(*ATTACK, "-w", "--dice-attack", "1,1,2,3,4,5,2", "--dice-damage", "6,6,6,6")
+    # two 1s and no success: Willpower's success still hits (net 0 + 1), so Strength 3 + 1 damage dice
+    assert (data["attack"]["result"], data["attack"]["willpower"], data["damage_pool"]) == (1, True, 4)
+    assert "Willpower spent on the attack: 2 points left" in data["notes"]
+    assert sheet("Shadow-in-the-Wood")["willpower"]["temporary"] == 2
+    fails(*ATTACK, "-w", "--seed", "1", match="already spent Willpower in turn 1")
+    assert sheet("Shadow-in-the-Wood")["willpower"]["temporary"] == 2
+    ok("scene", "next")
+    ok_json(*ATTACK, "-w", "--seed", "1")
+    assert sheet("Shadow-in-the-Wood")["willpower"]["temporary"] == 1
