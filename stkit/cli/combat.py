@@ -60,12 +60,10 @@ def _console():
 
 
 def _text(value: str, style: str = ""):
-    """User text made safe for the terminal (control characters escaped; never rich markup)."""
-    from rich.text import Text
+    """User text made safe for the terminal: :func:`stkit.cli.render.safe_text`."""
+    from stkit.cli.render import safe_text
 
-    from stkit.text import printable
-
-    return Text(printable(value), style=style)
+    return safe_text(value, style=style)
 
 
 def _logged(ids: list[int] | tuple[int, ...], scene_id: int | None, turn: int | None) -> str:
