@@ -169,7 +169,7 @@ def start_contest(
     d_a, _ = opponent_difficulty(difficulty, side_b)
     d_b, _ = opponent_difficulty(difficulty if difficulty_b is None else difficulty_b, side_a)
     scene = open_scene(gw, chron)
-    values = dict(
+    values: dict[str, Any] = dict(
         chronicle=chron,
         scene_id=scene.id if scene else None,
         name=name,
@@ -192,7 +192,7 @@ def start_contest(
     )
     return ContestRow(
         id=new_id,
-        **values,  # type: ignore[arg-type]
+        **values,
         tally_a=0,
         tally_b=0,
         exchanges=0,
@@ -376,7 +376,7 @@ def _roll_side(
         kind="contest",
     )
     now = now_stamp(gw)
-    values = dict(
+    values: dict[str, Any] = dict(
         contest_id=contest.id,
         exchange=exchange,
         side=s,
@@ -398,7 +398,7 @@ def _roll_side(
     )
     record = ContestRollRecord(
         id=rec_id,
-        **(values | {"dice": tuple(made.roll.dice)}),  # type: ignore[arg-type]
+        **(values | {"dice": tuple(made.roll.dice)}),
         created_at=iso_local(now),
     )
     label = who.character.name if who.character is not None else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from stkit import config
 from stkit.dice import (
@@ -57,11 +57,11 @@ class _Columns:
 
     @classmethod
     def columns(cls) -> str:
-        return ", ".join(f.name for f in fields(cls))  # type: ignore[arg-type]
+        return ", ".join(f.name for f in fields(cast(Any, cls)))
 
     @classmethod
     def from_row(cls, row: tuple) -> Any:
-        values = dict(zip((f.name for f in fields(cls)), row, strict=True))  # type: ignore[arg-type]
+        values = dict(zip((f.name for f in fields(cast(Any, cls))), row, strict=True))
         for name in cls._BOOLS:
             values[name] = bool(values[name])
         for name in cls._TIMES:
@@ -214,7 +214,7 @@ def start_extended(
     check_pool(gw, who)  # a typo in the pool fails now, not at the first roll
     chron = who.character.chronicle if who.character is not None else config.default_chronicle(chronicle)
     scene = open_scene(gw, chron)
-    values = dict(
+    values: dict[str, Any] = dict(
         chronicle=chron,
         scene_id=scene.id if scene else None,
         name=name,
@@ -240,7 +240,7 @@ def start_extended(
         tally=0,
         rolls=0,
         botches=0,
-        status="open",  # type: ignore[arg-type]
+        status="open",
         created_at=iso_local(now),
         finished_at=None,
     )
@@ -324,7 +324,7 @@ def roll_extended(
     )
     after = advance_extended_roll(before, made.roll.result, made.roll.botch, botch_spoils=action.botch_spoils)
     now = now_stamp(gw)
-    values = dict(
+    values: dict[str, Any] = dict(
         action_id=action.id,
         seq=after.rolls,
         character_id=who.character_id,
@@ -361,7 +361,7 @@ def roll_extended(
     record = ExtendedRollRecord(
         id=record_id,
         **(values | {"dice": tuple(made.roll.dice)}),
-        created_at=iso_local(now),  # type: ignore[arg-type]
+        created_at=iso_local(now),
     )
     action = replace(
         action,

@@ -1,15 +1,17 @@
 """Scenes and turns, and the scene hooks called by the character roll use case (stkit.store.rolls).
 
-CONTRACT between the character-store work and the scenes work (the character-store work calls these from
-its roll use case, in the same transaction as the roll):
+Every function takes a :class:`~stkit.store.gateway.Gateway` (or a SQLAlchemy Session, wrapped in one)
+and works inside the caller's transaction; scenes come back as frozen :class:`SceneRow` values.
 
-- find_turn_context(session, character) -> TurnContext | None: the open scene/turn of the character's
+The hooks, called by the roll use case in the same transaction as the roll:
+
+- find_turn_context(gw, character) -> TurnContext | None: the open scene/turn of the character's
   chronicle, or None when no scene is open.
-- check_willpower_allowed(session, character, ctx) -> None: raise stkit.errors.RuleRefusal when the
+- check_willpower_allowed(gw, character, ctx) -> None: raise stkit.errors.RuleRefusal when the
   character already spent Willpower in this turn (called before anything is spent or rolled).
-- retry_count_for_task(session, character, task) -> int: how many failed tries of `task` since the last
+- retry_count_for_task(gw, character, task) -> int: how many failed tries of `task` since the last
   success (0 when task is None), so the roll's difficulty is raised by that many (capped at 10).
-- record_roll_in_scene(session, character, log_entry, ctx, task) -> None: anything extra to store once the
+- record_roll_in_scene(gw, character, log_entry, ctx, task) -> None: anything extra to store once the
   roll log entry exists (log_entry.id is set; the log entry already carries scene_id, turn and task).
 
 Rules: Chapter Five, "Automatic Successes" (Willpower buys one success, only once per turn) and "Try, Try
@@ -185,7 +187,7 @@ def end_scene(session: Any, chronicle: str) -> SceneRow:
 
 def list_scenes(session: Any, chronicle: str | None = None, limit: int = 50) -> list[SceneRow]:
     """Scenes, newest first, optionally of one chronicle; at most ``limit``."""
-    sql, params = f"SELECT {SCENE_COLUMNS} FROM scenes", {"limit": limit}
+    sql, params = f"SELECT {SCENE_COLUMNS} FROM scenes", dict[str, Any](limit=limit)
     if chronicle is not None:
         sql, params["chronicle"] = sql + " WHERE chronicle = :chronicle", chronicle
     return [SceneRow.from_row(r) for r in as_gateway(session).rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]

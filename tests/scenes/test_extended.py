@@ -49,7 +49,7 @@ def test_weston_hides_for_four_hours(engine, weston):
             assert out.made.explanation == "Stamina 3 + Stealth 3 = 6 dice"
             assert (out.action.tally, out.action.rolls) == (2 * (i + 1), i + 1)
     with transaction(engine) as s:
-        data = extended_status(s, get_action(s, aid))
+        data = extended_status(s, get_action(s, aid)).to_dict()
         logs = list(s.exec(select(RollLog).order_by(RollLog.id)))
     assert (data["status"], data["tally"], data["rolls"], data["time_spent"]) == ("done", 16, 8, "4 h")
     assert [h["tally_after"] for h in data["history"]] == [2, 4, 6, 8, 10, 12, 14, 16]
@@ -84,8 +84,8 @@ def test_teamwork_over_time_records_who_rolled_and_one_botch_spoils(engine, west
         assert out.action.tally == 4
         out = roll_extended(s, aid, character="Paper Clip", faces=[1, 2, 3], rng=None)
         assert out.action.tally == 0
-        hist = extended_status(s, out.action)["history"]
-    assert [h["character"] for h in hist] == ["Weston", "Paper Clip", "Paper Clip"]
+        hist = extended_status(s, out.action).history
+    assert [h.character for h in hist] == ["Weston", "Paper Clip", "Paper Clip"]
 
 
 def test_no_botch_spoils_keeps_the_tally(engine, weston):
@@ -208,7 +208,7 @@ def test_status_gives_exact_chances_to_finish(engine):
         spoil_free = start_extended(
             s, "Free", chronicle=None, character=None, pool="1", difficulty=6, target=1, botch_spoils=False
         )
-        data = extended_status(s, one)
+        data = extended_status(s, one).to_dict()
         other = extended_status(s, spoil_free)
     # one die at 6: half the faces succeed, so P(done within k rolls) = 1 - (1/2)^k, botches notwithstanding
     assert {k: v["exact"] for k, v in data["odds"]["within"].items()} == {
@@ -218,4 +218,4 @@ def test_status_gives_exact_chances_to_finish(engine):
         "8": "255/256",
     }
     assert data["odds"]["mean_rolls"] == 2.0 and data["odds_note"] is None
-    assert other["odds"] is None and "--no-botch-spoils" in other["odds_note"]
+    assert other.odds is None and "--no-botch-spoils" in (other.odds_note or "")

@@ -116,7 +116,7 @@ def test_rolls_belong_to_the_current_turn_and_the_timeline(engine, weston):
     _climb(engine)
     _climb(engine, task=None, faces=[6, 6, 6, 2, 2])
     with transaction(engine) as s:
-        data = scene_timeline(s, scene)
+        data = scene_timeline(s, scene).to_dict()
     assert [t["turn"] for t in data["turns"]] == [1, 2]
     assert [[(r["character"], r["task"], r["difficulty"]) for r in t["rolls"]] for t in data["turns"]] == [
         [("Weston", WALL, 6)],
