@@ -21,7 +21,7 @@ from stkit.dice.contest import (
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.characters import character_by_id, character_names
-from stkit.store.extended import _Columns, abandon_row, get_locked, newest_first, now_stamp
+from stkit.store.extended import _Columns, abandon_row, get_locked, insert_row, newest_first, now_stamp
 from stkit.store.gateway import Gateway, as_gateway
 from stkit.store.participants import (
     Participant,
@@ -149,23 +149,7 @@ def start_contest(
     check_target(target)
     ContestState(target=target, mode=mode)  # validates target and mode
     gw = as_gateway(session)
-    side_a = participant(gw, a, pool_a, chronicle)
-    chron = chronicle
-    if chron is None and side_a.character is not None:
-        chron = side_a.character.chronicle
-    side_b = participant(gw, b, pool_b, chron)
-    if chron is None and side_b.character is not None:
-        chron = side_b.character.chronicle
-    chron = config.default_chronicle(chron)
-    if side_a.character_id is not None and side_a.character_id == side_b.character_id:
-        raise RuleRefusal(
-            f"{side_a.label} is on both sides of the contest; side B needs another character or a number of dice"
-        )
-    for who in (side_a, side_b):
-        check_scene_chronicle(gw, chronicle, who)
-        if who.character is not None and who.character.chronicle != chron:
-            raise RuleRefusal(f"{who.character.name} is in chronicle {who.character.chronicle!r}, not in {chron!r}")
-        check_pool(gw, who)
+    side_a, side_b, chron = _contest_sides(gw, a, pool_a, b, pool_b, chronicle)
     d_a, _ = opponent_difficulty(difficulty, side_b)
     d_b, _ = opponent_difficulty(difficulty if difficulty_b is None else difficulty_b, side_a)
     scene = open_scene(gw, chron)
@@ -183,24 +167,32 @@ def start_contest(
         b_pool_expr=side_b.expression,
         b_difficulty=d_b,
     )
-    now = now_stamp(gw)
-    new_id = gw.insert(
-        f"INSERT INTO contests ({', '.join(values)}, tally_a, tally_b, exchanges, status, created_at) "
-        f"VALUES ({', '.join(':' + k for k in values)}, 0, 0, 0, 'open', :now)",
-        **values,
-        now=now,
-    )
-    return ContestRow(
-        id=new_id,
-        **values,
-        tally_a=0,
-        tally_b=0,
-        exchanges=0,
-        status="open",
-        winner=None,
-        created_at=iso_local(now),
-        finished_at=None,
-    )
+    return insert_row(gw, ContestRow, values | {"tally_a": 0, "tally_b": 0, "exchanges": 0, "status": "open"})
+
+
+def _contest_sides(
+    gw: Gateway, a: str, pool_a: str | None, b: str, pool_b: str | None, chronicle: str | None
+) -> tuple[Participant, Participant, str]:
+    """Both sides of a new contest and its chronicle (``chronicle``, else the first character's, else the
+    default). RuleRefusal for one character on both sides or a side outside the chronicle."""
+    side_a = participant(gw, a, pool_a, chronicle)
+    chron = chronicle
+    if chron is None and side_a.character is not None:
+        chron = side_a.character.chronicle
+    side_b = participant(gw, b, pool_b, chron)
+    if chron is None and side_b.character is not None:
+        chron = side_b.character.chronicle
+    chron = config.default_chronicle(chron)
+    if side_a.character_id is not None and side_a.character_id == side_b.character_id:
+        raise RuleRefusal(
+            f"{side_a.label} is on both sides of the contest; side B needs another character or a number of dice"
+        )
+    for who in (side_a, side_b):
+        check_scene_chronicle(gw, chronicle, who)
+        if who.character is not None and who.character.chronicle != chron:
+            raise RuleRefusal(f"{who.character.name} is in chronicle {who.character.chronicle!r}, not in {chron!r}")
+        check_pool(gw, who)
+    return side_a, side_b, chron
 
 
 def _side(gw: Gateway, contest: ContestRow, side: str, expression: str | None) -> Participant:
@@ -375,7 +367,6 @@ def _roll_side(
         rules=rules,
         kind="contest",
     )
-    now = now_stamp(gw)
     values: dict[str, Any] = dict(
         contest_id=contest.id,
         exchange=exchange,
@@ -390,17 +381,7 @@ def _roll_side(
         outcome=made.roll.outcome.value,
         willpower=bool(made.roll.willpower),
     )
-    rec_id = gw.insert(
-        f"INSERT INTO contest_rolls ({', '.join(values)}, created_at) "
-        f"VALUES ({', '.join(':' + k for k in values)}, :now)",
-        **values,
-        now=now,
-    )
-    record = ContestRollRecord(
-        id=rec_id,
-        **(values | {"dice": tuple(made.roll.dice)}),
-        created_at=iso_local(now),
-    )
+    record = insert_row(gw, ContestRollRecord, values)
     label = who.character.name if who.character is not None else None
     return record, SideRoll(made.roll, made.explanation, who.label, label, how)
 

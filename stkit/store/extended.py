@@ -134,6 +134,19 @@ def now_stamp(gw: Gateway) -> object:
     return gw.timestamp(datetime.now(UTC))
 
 
+def insert_row(session: Any, row_type: type[_R], values: dict[str, Any]) -> _R:
+    """INSERT ``values`` (column: value) and ``created_at`` = now into ``row_type``'s table; the new row as
+    stored (columns not given are None). Raises DuplicateRow on a unique key."""
+    gw = as_gateway(session)
+    rt: Any = row_type
+    cols = values | {"created_at": now_stamp(gw)}
+    new_id = gw.insert(
+        f"INSERT INTO {rt.TABLE} ({', '.join(cols)}) VALUES ({', '.join(':' + k for k in cols)})", **cols
+    )
+    stored = cols | {"id": new_id}
+    return rt.from_row(tuple(stored.get(f.name) for f in fields(rt)))
+
+
 def get_locked(session: Any, row_type: type[_R], row_id: int, lock: bool, missing: str) -> _R:
     """The ``row_type`` row ``row_id`` (``lock``: row lock for an update); NotFound(``missing``) otherwise."""
     gw = as_gateway(session)
@@ -227,23 +240,7 @@ def start_extended(
         botch_ends=botch_ends,
         botch_spoils=botch_spoils,
     )
-    now = now_stamp(gw)
-    new_id = gw.insert(
-        f"INSERT INTO tracked_actions ({', '.join(values)}, tally, rolls, botches, status, created_at) "
-        f"VALUES ({', '.join(':' + k for k in values)}, 0, 0, 0, 'open', :now)",
-        **values,
-        now=now,
-    )
-    return ExtendedAction(
-        id=new_id,
-        **values,
-        tally=0,
-        rolls=0,
-        botches=0,
-        status="open",
-        created_at=iso_local(now),
-        finished_at=None,
-    )
+    return insert_row(gw, ExtendedAction, values | {"tally": 0, "rolls": 0, "botches": 0, "status": "open"})
 
 
 @dataclass(frozen=True)
@@ -323,7 +320,16 @@ def roll_extended(
         status=action.status,
     )
     after = advance_extended_roll(before, made.roll.result, made.roll.botch, botch_spoils=action.botch_spoils)
-    now = now_stamp(gw)
+    record = _store_roll(gw, action, who, made, after)
+    action = _store_tally(gw, action, after)
+    spoiled = made.roll.botch and action.botch_spoils
+    return ExtendedRollOutcome(action, record, made, before.tally, spoiled)
+
+
+def _store_roll(
+    gw: Gateway, action: ExtendedAction, who: Participant, made: ParticipantRoll, after: ExtendedTally
+) -> ExtendedRollRecord:
+    """Store one roll of ``action`` (number ``after.rolls``, leaving the tally at ``after.tally``)."""
     values: dict[str, Any] = dict(
         action_id=action.id,
         seq=after.rolls,
@@ -339,12 +345,12 @@ def roll_extended(
         willpower=bool(made.roll.willpower),
         tally_after=after.tally,
     )
-    record_id = gw.insert(
-        f"INSERT INTO tracked_rolls ({', '.join(values)}, created_at) "
-        f"VALUES ({', '.join(':' + k for k in values)}, :now)",
-        **values,
-        now=now,
-    )
+    return insert_row(gw, ExtendedRollRecord, values)
+
+
+def _store_tally(gw: Gateway, action: ExtendedAction, after: ExtendedTally) -> ExtendedAction:
+    """Write the tally ``after`` into ``action``'s row (and when it finished); the action as it now stands."""
+    now = now_stamp(gw)
     finished = iso_local(now) if after.status != "open" else None
     gw.execute(
         "UPDATE tracked_actions SET tally = :tally, rolls = :rolls, botches = :botches, status = :status"
@@ -358,12 +364,7 @@ def roll_extended(
         **({"now": now} if finished else {}),
     )
     gw.changed("tracked_actions", action.id)
-    record = ExtendedRollRecord(
-        id=record_id,
-        **(values | {"dice": tuple(made.roll.dice)}),
-        created_at=iso_local(now),
-    )
-    action = replace(
+    return replace(
         action,
         tally=after.tally,
         rolls=after.rolls,
@@ -371,8 +372,6 @@ def roll_extended(
         status=after.status,
         finished_at=finished or action.finished_at,
     )
-    spoiled = made.roll.botch and action.botch_spoils
-    return ExtendedRollOutcome(action, record, made, before.tally, spoiled)
 
 
 def abandon_extended(session: Any, action_id: int) -> ExtendedAction:

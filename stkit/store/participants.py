@@ -263,6 +263,24 @@ def roll_for(
         log = LogEntryRef(out.log_id, who.character.id, kind, out.scene_id, out.turn)
         return ParticipantRoll(out.roll, log, out.pool.text if out.pool else f"{out.roll.pool} dice", who)
 
+    return _roll_bare_pool(
+        gw, who, difficulty, chronicle=chronicle, faces=faces, willpower=willpower, rng=rng, rules=rules, kind=kind
+    )
+
+
+def _roll_bare_pool(
+    gw: Any,
+    who: Participant,
+    difficulty: int,
+    *,
+    chronicle: str,
+    faces: list[int] | None,
+    willpower: bool,
+    rng: Any,
+    rules: HouseRules,
+    kind: str,
+) -> ParticipantRoll:
+    """Roll a bare number of dice (no sheet, so no Willpower) and log it in ``chronicle``'s open scene."""
     pool = numeric_pool(who.expression)
     if willpower:
         raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")

@@ -319,11 +319,17 @@ def scene_timeline(session: Any, scene: SceneRow | int) -> SceneTimeline:
             "SELECT turn, started_at FROM scene_turns WHERE scene_id = :scene_id ORDER BY turn", scene_id=scene.id
         )
     )
+    actions, contests = _started_in_scene(gw, scene.id)
+    return SceneTimeline(scene, turns, actions, contests)
+
+
+def _started_in_scene(gw: Gateway, scene_id: int) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
+    """The short JSON entries of the extended actions and the contests started in a scene, oldest first."""
     actions = tuple(
         {"id": i, "name": n, "tally": t, "target": g, "rolls": r, "status": st}
         for i, n, t, g, r, st in gw.rows(
             "SELECT id, name, tally, target, rolls, status FROM tracked_actions WHERE scene_id = :scene_id ORDER BY id",
-            scene_id=scene.id,
+            scene_id=scene_id,
         )
     )
     contests = tuple(
@@ -331,10 +337,10 @@ def scene_timeline(session: Any, scene: SceneRow | int) -> SceneTimeline:
         for i, n, ta, tb, g, m, st, w in gw.rows(
             "SELECT id, name, tally_a, tally_b, target, mode, status, winner FROM contests "
             "WHERE scene_id = :scene_id ORDER BY id",
-            scene_id=scene.id,
+            scene_id=scene_id,
         )
     )
-    return SceneTimeline(scene, turns, actions, contests)
+    return actions, contests
 
 
 def _json_list(text: Any) -> list:
