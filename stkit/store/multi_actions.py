@@ -16,8 +16,9 @@ from stkit.dice import (
 from stkit.dice.combat import STANDARD_COMBAT, CombatRules, rage_action_penalties
 from stkit.errors import InvalidValue
 from stkit.store.characters import get_character
+from stkit.store.gateway import as_gateway
 from stkit.store.pools import build_pool
-from stkit.store.rolls import roll_from_sheet
+from stkit.store.rolls import SheetRoll, roll_from_sheet
 from stkit.store.vocab import LogKind
 
 # ------------------------------------------------------------------------------------- multiple actions
@@ -34,7 +35,7 @@ class SheetActionSlot:
     penalty: int
     pool: int
     difficulty: int
-    rolled: Any | None  # stkit.store.rolls.SheetRoll
+    rolled: SheetRoll | None
     rage_left: int | None = None  # set on an extra action bought with Rage: the Rage points left after the spend
 
     def to_dict(self) -> dict:
@@ -84,7 +85,8 @@ def multi_from_sheet(
         raise InvalidValue(
             f"{len(difficulties)} difficulties for {len(expressions)} actions; give one for all, or one each"
         )
-    char = get_character(session, name, chronicle, for_update=True)
+    gw = as_gateway(session)
+    char = get_character(gw, name, chronicle, for_update=True)
     sheet = char.to_sheet()
     built = [build_pool(sheet, e) for e in expressions]
     penalties = rage_action_penalties(len(built), rage)
@@ -103,7 +105,7 @@ def multi_from_sheet(
         rolled = None
         if left >= 1:
             rolled = roll_from_sheet(
-                session,
+                gw,
                 char.name,
                 f"{expr.strip()} - {pen}" if pen else expr.strip(),
                 difficulty=d,
