@@ -105,6 +105,10 @@ IDENTITY_FIELDS: dict[str, str] = {
     "auspice": "Auspice",
     "tribe": "Tribe",
     "pack": "Pack",
+    "totem": "Pack totem",
+    "fera": "Changing Breed",
+    "creature": "Creature",
+    "biography": "Biography",
     "notes": "Notes",
     "storyteller_notes": "Storyteller notes",
 }
@@ -214,6 +218,8 @@ _PREFIXES = {
     "flaw": "flaw",
     "ability": "custom_ability",
     "custom": "custom_ability",
+    "specialty": "specialty",
+    "speciality": "specialty",
 }
 _TEMP_WORDS = ("temporary", "temp", "points", "point", "current")
 
@@ -234,11 +240,20 @@ def resolve_settable(
         kind = _PREFIXES.get(norm(prefix))
         if kind is None:
             raise InvalidValue(
-                f"unknown entry kind {prefix!r} in {text!r}; allowed prefixes: background, gift, rite, merit, flaw, ability"
+                f"unknown entry kind {prefix!r} in {text!r}; allowed prefixes: background, gift, rite, "
+                "merit, flaw, ability, specialty"
             )
         if not rest.strip():
             raise InvalidValue(f"{text!r} names no {kind}; write e.g. {prefix}:Name")
         name = rest.strip()
+        if kind == "specialty":
+            trait = lookup_attribute(name) or lookup_ability(name) or _index(tuple(custom_abilities)).get(norm(name))
+            if trait is None:
+                raise InvalidValue(
+                    f"{name!r} is not an Attribute or Ability of the sheet"
+                    f"{did_you_mean(name, ATTRIBUTES + ABILITIES)}; a specialty belongs to one"
+                )
+            return TraitRef("specialty", trait)
         if kind == "background":
             name = _index(tuple(backgrounds) + BACKGROUNDS).get(norm(name), name)
         if kind == "custom_ability":
