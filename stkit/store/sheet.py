@@ -855,6 +855,23 @@ def check_sheet_text(sheet: Sheet) -> None:
         check_text(str(e.get("reason", "")), "experience reason")
 
 
+def xp_log_warnings(sheet: Sheet) -> list[str]:
+    """Warnings when the experience log's awards or spends do not add up to the sheet's total or spent
+    experience (an imported file; ``char xp`` keeps them in step). stkit keeps the totals, which are what
+    spending is checked against, and the log as written. An empty log says nothing and warns nothing."""
+    if not sheet.xp_log:
+        return []
+    out = []
+    for kind, stated, label in (("award", sheet.xp_total, "total"), ("spend", sheet.xp_spent, "spent")):
+        summed = sum(int(e.get("amount", 0)) for e in sheet.xp_log if e.get("kind") == kind)
+        if summed != stated:
+            out.append(
+                f"experience: the log's {kind}s add up to {summed} but the {label} experience is {stated}; "
+                f"stkit keeps the {label} {stated} and the log as written"
+            )
+    return out
+
+
 def damage_type(text: str) -> str:
     """'Lethal' -> 'lethal'; raises InvalidValue for anything but bashing, lethal, aggravated (or agg)."""
     t = (text or "").strip().lower()
@@ -904,4 +921,4 @@ def _now() -> str:
     return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
 
 
-__all__ = ["FORM_NAMES", "HEALTH_LEVELS", "DamageTaken", "Sheet", "Track", "damage_type"]
+__all__ = ["FORM_NAMES", "HEALTH_LEVELS", "DamageTaken", "Sheet", "Track", "damage_type", "xp_log_warnings"]
