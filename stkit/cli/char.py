@@ -38,6 +38,7 @@ class DamageChoice(str, enum.Enum):
 class FormatChoice(str, enum.Enum):
     yaml = "yaml"
     json = "json"
+    foundry = "foundry"
 
 
 class XpAction(str, enum.Enum):
@@ -91,9 +92,16 @@ def printable_sheet(sheet):
     from stkit.text import printable
 
     s = copy.deepcopy(sheet)
-    for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack"):
+    for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack", "totem"):
         setattr(s, f, printable(getattr(s, f)))
     s.notes = printable(s.notes, multiline=True)
+    s.biography = printable(s.biography, multiline=True)
+    s.specialties = {printable(k): printable(v) for k, v in s.specialties.items()}
+    for section in ("fetishes", "weapons", "armor"):
+        for e in getattr(s, section):
+            for k, v in e.items():
+                if isinstance(v, str):
+                    e[k] = printable(v)
     s.storyteller_notes = printable(s.storyteller_notes, multiline=True)
     for section in ("gifts", "rites", "merits", "flaws"):
         for e in getattr(s, section):
@@ -156,9 +164,12 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         ("Auspice", sheet.auspice),
         ("Tribe", sheet.tribe),
         ("Pack", sheet.pack),
+        ("Totem", sheet.totem),
         ("Rank", str(sheet.rank)),
         ("Form", sheet.form),
     ]
+    if sheet.fera != "Garou" or sheet.creature != "shapeshifter":
+        pairs.insert(0, ("Breed of", sheet.creature_label[0].upper() + sheet.creature_label[1:]))
     for i in range(0, len(pairs), 2):
         row = Text()
         for label, value in pairs[i : i + 2]:
@@ -200,9 +211,16 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         lines.append(
             Text("Other abilities: ", style="bold") + Text(", ".join(f"{k} {dots(v)}" for k, v in others.items()))
         )
+    if sheet.specialties:
+        lines.append(
+            Text("Specialties: ", style="bold") + Text(", ".join(f"{k} ({v})" for k, v in sheet.specialties.items()))
+        )
     lines.append(Text(""))
     for label, items in (
         ("Backgrounds", [f"{k} {dots(v)}" for k, v in sheet.backgrounds.items()]),
+        ("Fetishes", [f"{f['name']} (level {f['level']}, Gnosis {f['gnosis']})" for f in sheet.fetishes]),
+        ("Weapons", [_weapon_text(w) for w in sheet.weapons]),
+        ("Armour", [_armor_text(a) for a in sheet.armor]),
         ("Gifts", [f"{g['name']} ({g['level']})" for g in sheet.gifts]),
         ("Rites", [f"{r['name']} ({r['level']})" for r in sheet.rites]),
         ("Merits", [f"{m['name']} ({m['points']})" for m in sheet.merits]),
@@ -236,12 +254,26 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
     lines.append(
         Text(f"Experience: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent", style="dim")
     )
+    if sheet.biography:
+        lines.append(Text("Biography: ", style="bold") + Text(sheet.biography))
     if sheet.notes:
         lines.append(Text("Notes: ", style="bold") + Text(sheet.notes))
     if sheet.storyteller_notes and not player_view:
         lines.append(Text("Storyteller notes: ", style="bold magenta") + Text(sheet.storyteller_notes))
     out = render.console()
     out.print(Text("\n").join(lines), crop=False, overflow="ignore")
+
+
+def _weapon_text(w: dict) -> str:
+    """'Klaive (Dexterity + Melee, diff 6, Strength +3 aggravated)'."""
+    attack = " + ".join(x for x in (w["attack_attribute"], w["attack_ability"]) if x)
+    damage = f"{w['damage_attribute']} +{w['damage_bonus']}" if w["damage_attribute"] else str(w["damage_bonus"])
+    return f"{w['name']} ({attack}, diff {w['difficulty']}, {damage} {w['damage_type']})"
+
+
+def _armor_text(a: dict) -> str:
+    """'Leather Jacket (soak 1/1/0)'."""
+    return f"{a['name']} (soak {a['bashing']}/{a['lethal']}/{a['aggravated']})"
 
 
 # ----- commands ------------------------------------------------------------------------------------------
@@ -253,8 +285,10 @@ def new(
     concept: Annotated[str, typer.Option("--concept")] = "",
     nature: Annotated[str, typer.Option("--nature")] = "",
     demeanor: Annotated[str, typer.Option("--demeanor")] = "",
-    breed: Annotated[str, typer.Option("--breed", help="Homid, Metis or Lupus.")] = "",
+    breed: Annotated[str, typer.Option("--breed", help="Homid, Metis or Lupus (a Fera: its own breeds).")] = "",
     auspice: Annotated[str, typer.Option("--auspice", help="Ragabash, Theurge, Philodox, Galliard or Ahroun.")] = "",
+    fera: Annotated[str, typer.Option("--fera", help="The Changing Breed: Garou (default), Bastet, Corax...")] = "",
+    creature: Annotated[str, typer.Option("--creature", help="shapeshifter (default), kinfolk or mortal.")] = "",
     tribe: Annotated[str, typer.Option("--tribe")] = "",
     pack: Annotated[str, typer.Option("--pack")] = "",
     sets: Annotated[
@@ -270,11 +304,12 @@ def new(
     Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
     from stkit.config import default_chronicle
     from stkit.errors import InvalidValue
-    from stkit.store.sheet import Sheet
-    from stkit.store.traits import lookup_auspice, lookup_breed
+    from stkit.store import breeds
+    from stkit.store.sheet import KIN_POWERS, Sheet, Track
 
     if not name.strip():
         raise InvalidValue("a character needs a name")
+    kind = breeds.get_changing_breed(fera).name
     sheet = Sheet(
         name=name.strip(),
         chronicle=default_chronicle(chronicle),
@@ -282,11 +317,15 @@ def new(
         concept=concept,
         nature=nature,
         demeanor=demeanor,
-        breed=lookup_breed(breed),
-        auspice=lookup_auspice(auspice),
+        fera=kind,
+        creature=breeds.lookup_creature(creature),
+        breed=breeds.lookup_breed(breed, kind),
+        auspice=breeds.lookup_auspice(auspice, kind),
         tribe=tribe,
         pack=pack,
     )
+    if sheet.creature != "shapeshifter":
+        sheet.powers = {p: Track(v, v) for p, v in KIN_POWERS.items()}
     pairs: list[tuple[str, str]] = []
     for item in sets or []:
         trait, sep, value = item.partition("=")
@@ -663,7 +702,8 @@ def delete(
 @char_app.command("import")
 def import_(
     paths: Annotated[
-        list[Path], typer.Argument(help="Character files (.yaml, .yml, .json, Foundry actor .json) or folders.")
+        list[Path],
+        typer.Argument(help="Character files (.yaml, .yml, .json, Foundry actor .json, Grapevine .gex) or folders."),
     ],
     chronicle: Annotated[
         str | None, typer.Option("--chronicle", help="Put every imported character in this chronicle.")
@@ -674,7 +714,7 @@ def import_(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import character files (YAML, JSON, Foundry): all or nothing.
+    """Import character files (YAML, JSON, Foundry, Grapevine): all or nothing.
 
     Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the error names the file, the field and the allowed range."""
     from stkit.store.files import import_files
@@ -712,14 +752,17 @@ def import_(
 def export(
     name: NameArg,
     fmt: Annotated[
-        FormatChoice, typer.Option("--format", "-f", help="yaml or json.", case_sensitive=False)
+        FormatChoice,
+        typer.Option(
+            "--format", "-f", help="yaml, json, or foundry (a Foundry VTT WoD20 actor).", case_sensitive=False
+        ),
     ] = FormatChoice.yaml,
     player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Export a character as a YAML or JSON character file.
+    """Export a character as a YAML or JSON character file, or a Foundry VTT actor.
 
     The file re-imports without loss."""
     from stkit.store.fastread import load_sheet
