@@ -201,12 +201,12 @@ class _Reader:
             raise self.fail(where, f"expected an object, got {type(obj).__name__}")
         return obj
 
-    def text(self, obj: object, where: str) -> str:
+    def text(self, obj: object, where: str, *, strip: bool = True) -> str:
         if obj is None:
             return ""
         if isinstance(obj, (dict, list)):
             raise self.fail(where, "expected text")
-        return str(obj).strip()
+        return str(obj).strip() if strip else str(obj)
 
     def drop(self, value: object, path: str, why: str = "not kept") -> None:
         """Name every filled value under ``path`` as dropped (one warning per path)."""
@@ -247,7 +247,7 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
     if flags.get("chronicle"):
         out["chronicle"] = r.text(flags.get("chronicle"), "flags.stkit.chronicle")
     for f in ("player", "storyteller_notes"):
-        out[f] = r.text(flags.get(f), f"flags.stkit.{f}")
+        out[f] = r.text(flags.get(f), f"flags.stkit.{f}", strip=False)
 
     # --- what kind of creature -------------------------------------------------------------------------
     fera_text = r.text(sysd.get("changingbreed"), "system.changingbreed") or r.text(
@@ -286,7 +286,7 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
         ("biography", "background"),
         ("notes", "notes"),
     ):
-        out[f] = r.text(sysd.get(key), f"system.{key}")
+        out[f] = r.text(sysd.get(key), f"system.{key}", strip=False)
     bio = r.block(sysd.get("bio"), "system.bio")  # newer system versions group the texts under bio
     for f, key in (("biography", "background"), ("biography", "biography"), ("concept", "concept")):
         if not out[f] and bio.get(key):
@@ -378,7 +378,7 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
         b = r.block(ren.get(key), where)
         out["renown"][key.capitalize()] = {
             "permanent": r.num(b.get("permanent", 0), f"{where}.permanent", 0, T.MAX_POWER),
-            "temporary": r.num(b.get("temporary", 0), f"{where}.temporary", 0, T.MAX_POWER),
+            "temporary": r.num(b.get("temporary", 0), f"{where}.temporary", 0, 99),
         }
         r.drop_rest(b, where, {"permanent", "temporary"})
     out["rank"] = r.num(ren.get("rank", 0), "system.renown.rank", 0, T.MAX_RANK)
@@ -535,7 +535,7 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
             at = _item_at(item)
             own = r.block(r.block(item.get("flags"), f"{where}.flags").get("stkit"), f"{where}.flags.stkit")
             if "reason" in own:
-                iname = r.text(own.get("reason"), f"{where}.flags.stkit.reason")
+                iname = r.text(own.get("reason"), f"{where}.flags.stkit.reason", strip=False)
             amount = r.num(isys.get("amount", isys.get("value", 0)), f"{where}.system.amount", 1, MAX_XP)
             spend = "spent" in sub.lower() or "spend" in sub.lower()
             log.append({"at": at, "kind": "spend" if spend else "award", "amount": amount, "reason": iname})
@@ -568,13 +568,11 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
 
 
 def _trait_name(r: _Reader, text: str, where: str, lookup) -> str:
+    """The Revised display name of a weapon's Attribute or Ability key ('brawl' -> 'Brawl'); any other
+    text is kept as written."""
     if not text:
         return ""
-    found = lookup(text) or lookup(_label(text))
-    if found is None:
-        r.warnings.append(f"{where}: {text!r} is not a Werewolf Revised trait; kept as written")
-        return _label(text)
-    return found
+    return lookup(text) or lookup(_label(text)) or text
 
 
 def _weapon(r: _Reader, name: str, isys: dict, where: str, ranged: bool) -> dict:
@@ -702,7 +700,7 @@ def to_foundry(sheet: Sheet) -> dict:
                 "max": T.MAX_DOTS,
                 "label": f"wod.abilities.{key}",
                 "altlabel": "",
-                "speciality": sheet.specialties.get(name, "") if value else "",
+                "speciality": sheet.specialties.get(name, "") if value or known else "",
                 "isvisible": visible or bool(value),
             }
     extra_abilities = {a: n for a, n in {**sheet.abilities, **sheet.custom_abilities}.items() if a not in placed}
@@ -719,7 +717,7 @@ def to_foundry(sheet: Sheet) -> dict:
     }
     system: dict[str, Any] = {
         "settings": {
-            "hasrage": not kin or sheet.powers["Rage"].permanent > 0,
+            "hasrage": not kin or sheet.powers["Rage"].permanent + sheet.powers["Rage"].temporary > 0,
             "hasgnosis": not kin or sheet.powers["Gnosis"].permanent > 0,
             "haswillpower": True,
         },
@@ -816,14 +814,26 @@ def to_foundry(sheet: Sheet) -> dict:
     }
 
 
+def _weapon_key(trait: str) -> str:
+    """Foundry's key for a weapon's Attribute or Ability ('Primal-Urge' -> 'primalurge'); other text as is."""
+    if T.lookup_attribute(trait):
+        return trait.lower()
+    found = _foundry_key(trait) if T.lookup_ability(trait) else None
+    return found[1] if found else trait
+
+
 def _weapon_system(w: dict) -> dict:
     system: dict[str, Any] = {
         "attack": {
-            "attribute": w["attack_attribute"].lower(),
-            "ability": w["attack_ability"].lower().replace(" ", "").replace("-", ""),
+            "attribute": _weapon_key(w["attack_attribute"]),
+            "ability": _weapon_key(w["attack_ability"]),
             "accuracy": w["accuracy"],
         },
-        "damage": {"attribute": w["damage_attribute"].lower(), "bonus": w["damage_bonus"], "type": w["damage_type"]},
+        "damage": {
+            "attribute": _weapon_key(w["damage_attribute"]),
+            "bonus": w["damage_bonus"],
+            "type": w["damage_type"],
+        },
         "difficulty": w["difficulty"],
         "isnatural": w["natural"],
         "istwohanded": w["two_handed"],

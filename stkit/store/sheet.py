@@ -796,13 +796,19 @@ class _SheetReader:
                 if t not in spec[2]:
                     self._raise(at, f"{value!r}; allowed: {', '.join(spec[2])}")
                 out[key] = t
-            else:  # forms: a list of form names
+            else:  # forms: a list of form names, kept in the table's order
                 if not isinstance(value, (list, tuple)):
                     self._raise(at, "expected a list of forms")
                 try:
-                    out[key] = [lookup_form(str(f)) for f in value]
+                    named = {lookup_form(str(f)) for f in value}
                 except InvalidValue as exc:
                     self._raise(at, str(exc))
+                out[key] = [f for f in FORM_NAMES if f in named]
+        for key in ("attack_attribute", "damage_attribute"):
+            if out.get(key):
+                out[key] = T.lookup_attribute(out[key]) or out[key]
+        if out.get("attack_ability"):
+            out["attack_ability"] = T.lookup_ability(out["attack_ability"]) or out["attack_ability"]
         return out
 
     def track(self, value: object, where: str, *, allow_over: bool, default: int = 0) -> Track:
