@@ -786,7 +786,9 @@ def to_foundry(sheet: Sheet) -> dict:
         items.append(_item(sheet, "Armor", a["name"], system_a, len(items)))
     for e in sheet.xp_log:
         sub = "wod.types.expspent" if e["kind"] == "spend" else "wod.types.expgained"
-        entry = _item(sheet, "Experience", e["reason"] or e["kind"], {"type": sub, "amount": e["amount"]}, len(items))
+        entry = _item(
+            sheet, "Experience", e["reason"].strip() or e["kind"], {"type": sub, "amount": e["amount"]}, len(items)
+        )
         entry["flags"] = {"stkit": {"at": e["at"], "reason": e["reason"]}}
         items.append(entry)
     flags: dict[str, Any] = {
