@@ -714,7 +714,7 @@ def import_(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import character files (YAML, JSON, Foundry, Grapevine): all or nothing.
+    """Import YAML, JSON, Foundry or Grapevine files: all or nothing.
 
     Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the error names the file, the field and the allowed range."""
     from stkit.store.files import import_files
@@ -762,7 +762,7 @@ def export(
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Export a character as a YAML or JSON character file, or a Foundry VTT actor.
+    """Export a character: YAML, JSON, or a Foundry VTT actor.
 
     The file re-imports without loss."""
     from stkit.store.fastread import load_sheet
