@@ -629,6 +629,9 @@ def xp(
     ] = XpAction.log,
     amount: Annotated[int, typer.Argument(help="Experience points (1 or more) for award/spend.")] = 0,
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (kept in the experience log).")] = "",
+    again: Annotated[
+        bool, typer.Option("--again", help="Award it even though the same award was made earlier tonight.")
+    ] = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -667,7 +670,11 @@ def xp(
         render.console().print(t)
         return
     print_edit(
-        run(db, lambda s: characters.experience(s, name, action.value, amount, reason, chronicle=chronicle)), json_out
+        run(
+            db,
+            lambda s: characters.experience(s, name, action.value, amount, reason, chronicle=chronicle, again=again),
+        ),
+        json_out,
     )
 
 

@@ -317,12 +317,20 @@ def shift(session: Session, name: str, form: str, *, chronicle: str | None = Non
 
 
 def experience(
-    session: Session, name: str, kind: str, amount: int, reason: str = "", *, chronicle: str | None = None
+    session: Session,
+    name: str,
+    kind: str,
+    amount: int,
+    reason: str = "",
+    *,
+    chronicle: str | None = None,
+    again: bool = False,
 ) -> Edit:
-    """Award or spend experience (spending more than is available is refused)."""
+    """Award or spend experience (spending more than is available is refused; the same award twice in one
+    night is refused unless ``again``, see :meth:`Sheet.xp`)."""
 
     def change(s: Sheet) -> Edit:
-        entry = s.xp(kind, amount, reason)
+        entry = s.xp(kind, amount, reason, again=again)
         verb = "earns" if kind == "award" else "spends"
         return Edit(
             s,

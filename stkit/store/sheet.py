@@ -462,13 +462,27 @@ class Sheet:
             return f"Kinfolk of the {self.fera}"
         return f"a {self.fera}"
 
-    def xp(self, kind: str, amount: int, reason: str = "", *, at: str | None = None) -> dict:
+    def xp(self, kind: str, amount: int, reason: str = "", *, at: str | None = None, again: bool = False) -> dict:
         """Award or spend experience (``amount`` 1..MAX_XP). Spending more than is available raises
         RuleRefusal; an award taking the total above MAX_XP (what a stored sheet may hold), or a reason with
-        control characters or over MAX_SHORT_TEXT characters, raises InvalidValue, with nothing changed."""
+        control characters or over MAX_SHORT_TEXT characters, raises InvalidValue, with nothing changed.
+
+        The same award a second time in one game night (same amount and reason, the first less than
+        SAME_NIGHT_HOURS earlier) raises RuleRefusal unless ``again``: typing a command twice must not award
+        twice."""
         _positive(amount, "experience points")
         if kind not in ("award", "spend"):
             raise InvalidValue(f"experience entry kind {kind!r}; allowed: award, spend")
+        when = at or _now()
+        if kind == "award" and not again:
+            earlier = _same_award(self.xp_log, amount, reason, when)
+            if earlier is not None:
+                what = f"for {reason!r}" if reason else "with no reason"
+                shown = earlier.replace("T", " ")[:16]
+                raise RuleRefusal(
+                    f"{self.name} was already awarded {amount} experience {what} at {shown} UTC, the same night; "
+                    "add --again to award it a second time"
+                )
         if kind == "spend":
             if amount > self.xp_available:
                 raise RuleRefusal(f"{self.name} has {self.xp_available} experience to spend; cannot spend {amount}")
@@ -481,7 +495,7 @@ class Sheet:
                 )
             self.xp_total += amount
         check_text(reason, "experience reason")
-        entry = {"at": at or _now(), "kind": kind, "amount": amount, "reason": reason}
+        entry = {"at": when, "kind": kind, "amount": amount, "reason": reason}
         self.xp_log.append(entry)
         return entry
 
@@ -859,6 +873,34 @@ def check_sheet_text(sheet: Sheet) -> None:
         check_text(str(v), f"{k} specialty")
     for e in sheet.xp_log:
         check_text(str(e.get("reason", "")), "experience reason")
+
+
+#: Two identical awards less than this many hours apart are one game night's (stkit's reading of "the same
+#: night": a session runs for hours and may cross midnight).
+SAME_NIGHT_HOURS = 12
+
+
+def _same_award(log: list[dict], amount: int, reason: str, at: str) -> str | None:
+    """The time (ISO) of an award in ``log`` equal to (``amount``, ``reason``) less than SAME_NIGHT_HOURS
+    before or after ``at``, or None. Entries with unreadable dates never match."""
+    try:
+        now = _dt.datetime.fromisoformat(at)
+    except ValueError:
+        return None
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=_dt.UTC)
+    for e in reversed(log):
+        if e.get("kind") != "award" or e.get("amount") != amount or str(e.get("reason", "")) != reason:
+            continue
+        try:
+            then = _dt.datetime.fromisoformat(str(e.get("at", "")))
+        except ValueError:
+            continue
+        if then.tzinfo is None:
+            then = then.replace(tzinfo=_dt.UTC)
+        if abs((now - then).total_seconds()) < SAME_NIGHT_HOURS * 3600:
+            return str(e.get("at"))
+    return None
 
 
 def xp_log_warnings(sheet: Sheet) -> list[str]:
