@@ -861,7 +861,6 @@ def roll_with_store(
     transaction rolls, spends and writes the log entry, then the result is printed."""
     import random
 
-    from stkit.errors import InvalidValue
     from stkit.store.gateway import run_unit  # sqlite3 on an up-to-date SQLite file, else SQLAlchemy
 
     if seed is None:
@@ -890,15 +889,11 @@ def roll_with_store(
             ),
         )
     else:
-        from stkit.cli.roll import parse_pool_number
-        from stkit.dice import validate_pool
+        from stkit.dice import parse_pool_number
         from stkit.store.rolls import log_plain_roll, roll_dice
 
-        n = validate_pool(parse_pool_number(pool))
-        if auto and (willpower or faces is not None):
-            raise InvalidValue("--auto takes a success without rolling; it cannot go with --willpower or --dice")
         result = roll_dice(
-            n,
+            parse_pool_number(pool),
             difficulty,
             faces=faces,
             rng=rng,

@@ -40,7 +40,7 @@ def _chronicle(chronicle: str | None) -> str:
 def _faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    from stkit.cli.roll import parse_faces
+    from stkit.dice import parse_faces
 
     return parse_faces(text)
 

@@ -73,13 +73,19 @@ def roll_dice(
 ) -> RollResult:
     """Take an automatic success (``auto``), score the physical dice ``faces``, or roll ``pool`` dice with
     ``rng`` (Chapter Five, "Rolling Dice", "Automatic Successes"). Raises InvalidValue for bad values."""
-    from stkit.dice import count_dice, roll_pool, take_automatic_success
+    from stkit.dice import RollRequest, resolve_roll
 
-    if auto:
-        return take_automatic_success(pool, difficulty, stressful=stressful, retry=retry)
-    if faces is not None:
-        return count_dice(pool, difficulty, faces, rules=rules, willpower=willpower, retry=retry)
-    return roll_pool(pool, difficulty, rng=rng, rules=rules, willpower=willpower, retry=retry)
+    request = RollRequest(
+        pool,
+        difficulty,
+        rules=rules,
+        willpower=willpower,
+        retry=retry,
+        automatic=auto,
+        stressful=stressful,
+        faces=tuple(faces) if faces is not None else None,
+    )
+    return resolve_roll(request, rng=rng)
 
 
 #: The roll_log columns, in the order of :func:`log_dict` (id first).
@@ -144,7 +150,7 @@ def write_log(
         difficulty=result.difficulty,
         dice=json.dumps(list(result.dice)),
         outcome=result.outcome.value,
-        result=result.result,
+        result=result.final_successes,
         willpower=bool(result.willpower),
         scene_id=scene_id,
         turn=turn,
@@ -181,16 +187,12 @@ def roll_from_sheet(
     turn. ``faces`` scores physical dice; ``auto`` takes an automatic success; ``kind`` labels the log entry
     ('roll', or what a tracked action logs). Raises NotFound, InvalidValue, RuleRefusal; writes nothing then.
     """
-    from stkit.dice import STANDARD_RULES, retry_difficulty, validate_difficulty
+    from stkit.dice import STANDARD_RULES, retry_difficulty, validate_roll_options
     from stkit.store.characters import find_character, save_sheet
     from stkit.store.gateway import as_gateway
     from stkit.store.pools import build_pool
 
-    validate_difficulty(difficulty)
-    if retry < 0:
-        raise InvalidValue(f"retry {retry} must be 0 or more (the number of earlier failures)")
-    if auto and (willpower or faces is not None):
-        raise InvalidValue("an automatic success is taken without rolling; it cannot go with Willpower or dice")
+    validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
     rules = rules or STANDARD_RULES
     gw = as_gateway(session)
     character = find_character(gw, name, chronicle, for_update=True)

@@ -15,7 +15,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from stkit.dice import ExtendedTally, HouseRules, RollResult, count_dice, roll_pool, validate_difficulty, validate_pool
+from stkit.dice import (
+    ExtendedTally,
+    HouseRules,
+    RollRequest,
+    RollResult,
+    resolve_roll,
+    validate_difficulty,
+    validate_pool,
+    validate_target,
+)
 from stkit.dice.contest import ContestState, advance_contest, advance_extended_roll, format_duration, parse_interval
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.scenes import open_scene
@@ -54,19 +63,15 @@ class ParticipantRoll:
     extra: dict = field(default_factory=dict)
 
 
-#: Bounds of a tracked action or contest (stkit's, so every value fits a database integer): the successes
-#: needed, and the in-game time per roll.
-MAX_TARGET = 1000
+#: Bound of the in-game time per roll of a tracked action (the successes needed are bounded by the dice
+#: engine's MAX_TARGET, so every value fits a database integer).
 MAX_INTERVAL_SECONDS = 365 * 86400  # one year
 
 
 def check_target(target: object) -> int:
-    """``target`` if a whole number 1..MAX_TARGET; InvalidValue naming the value and the range otherwise."""
-    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-        raise InvalidValue(f"target {target!r} must be at least 1 success; allowed: 1 to {MAX_TARGET}")
-    if target > MAX_TARGET:
-        raise InvalidValue(f"target {target} is outside the allowed range 1 to {MAX_TARGET} successes")
-    return target
+    """``target`` if a whole number 1..MAX_TARGET; InvalidValue naming the value and the range otherwise
+    (:func:`stkit.dice.validate_target`)."""
+    return validate_target(target)
 
 
 def check_interval(text: str) -> int:
@@ -253,11 +258,8 @@ def roll_for(
     pool = _numeric_pool(who.expression)
     if willpower:
         raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
-    roll = (
-        count_dice(pool, difficulty, faces, rules=rules)
-        if faces is not None
-        else roll_pool(pool, difficulty, rng=rng, rules=rules)
-    )
+    request = RollRequest(pool, difficulty, rules=rules, faces=tuple(faces) if faces is not None else None)
+    roll = resolve_roll(request, rng=rng)
     scene = open_scene(session, chronicle)
     entry = write_log(
         as_gateway(session),

@@ -52,7 +52,7 @@ def brute_force(n: int, d: int, rules: HouseRules, willpower: bool):
     botch = 0
     for hand, count in hands(n):
         r = score_dice(n, d, hand, rules=rules, willpower=willpower)
-        results[r.result] += count
+        results[r.final_successes] += count
         botch += count if r.botch else 0
     den = 10**n
     return {k: Fraction(c, den) for k, c in results.items()}, Fraction(botch, den)
@@ -96,7 +96,7 @@ def reroll_brute_force(n: int, d: int, rules: HouseRules, budget_k: int):
                 if key not in scored:
                     scored[key] = score_dice(n, d, hand + extra, rules=rules)
                 r = scored[key]
-                results[r.result] += weight
+                results[r.final_successes] += weight
                 botch += weight if r.botch else 0
                 continue
             for face, mult in classes:
@@ -105,9 +105,9 @@ def reroll_brute_force(n: int, d: int, rules: HouseRules, budget_k: int):
                     if total_tens + 1 > budget:
                         lumped += w
                         continue
-                    stack.append((extra + (10,), pending, total_tens + 1, w))
+                    stack.append(((*extra, 10), pending, total_tens + 1, w))
                 else:
-                    stack.append((extra + (face,), pending - 1, total_tens, w))
+                    stack.append(((*extra, face), pending - 1, total_tens, w))
     den = 10**n * scale
     return {k: Fraction(c, den) for k, c in results.items()}, Fraction(botch, den), Fraction(lumped, den)
 
