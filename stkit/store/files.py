@@ -55,12 +55,17 @@ def _yaml_loader():
                         None,
                         None,
                         f"more than {MAX_YAML_ALIASES} aliases (*name); a character file needs none",
-                        event.start_mark,
+                        event.start_mark,  # type: ignore[arg-type]  # the C and pure-Python Marks alike
                     )
             elif isinstance(event, CollectionStartEvent):
                 self.depth += 1
                 if self.depth > MAX_DEPTH:
-                    raise ConstructorError(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+                    raise ConstructorError(
+                        None,
+                        None,
+                        f"nested more than {MAX_DEPTH} levels deep",
+                        event.start_mark,  # type: ignore[arg-type]
+                    )
             node = super().compose_node(parent, index)
             if isinstance(event, CollectionStartEvent):
                 self.depth -= 1

@@ -179,7 +179,7 @@ class _Reader:
     def fail(self, where: str, message: str) -> DataFileError:
         return DataFileError(f"{self.source}: {where}: {message}")
 
-    def num(self, value: object, where: str, lo: int, hi: int) -> int:
+    def num(self, value: Any, where: str, lo: int, hi: int) -> int:
         if value is None or value == "":
             value = 0
         if isinstance(value, float) and value.is_integer():
@@ -355,17 +355,17 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
     adv = r.block(sysd.get("advantages"), "system.advantages")
     for p in _ADVANTAGES:
         where = f"system.advantages.{p}"
-        a = r.block(adv.get(p), where)
+        track = r.block(adv.get(p), where)
         if creature != "shapeshifter" and p != "willpower" and settings.get(f"has{p}") is not True:
-            r.drop(a, where, f"not kept: the actor's settings give it no {p.capitalize()}")
+            r.drop(track, where, f"not kept: the actor's settings give it no {p.capitalize()}")
             out[p] = {"permanent": 0, "temporary": 0}
             continue
-        if not a and p != "willpower" and creature == "shapeshifter":
+        if not track and p != "willpower" and creature == "shapeshifter":
             continue
-        perm = r.num(a.get("permanent", 0), f"{where}.permanent", 0, T.MAX_POWER)
-        temp = r.num(a.get("temporary", perm), f"{where}.temporary", 0, 99 if p == "rage" else perm)
+        perm = r.num(track.get("permanent", 0), f"{where}.permanent", 0, T.MAX_POWER)
+        temp = r.num(track.get("temporary", perm), f"{where}.temporary", 0, 99 if p == "rage" else perm)
         out[p] = {"permanent": perm, "temporary": temp}
-        r.drop_rest(a, where, {"permanent", "temporary"})
+        r.drop_rest(track, where, {"permanent", "temporary"})
     for k, v in adv.items():
         if k not in _ADVANTAGES:
             r.drop(v, f"system.advantages.{k}", "not kept: not a Werewolf trait")
@@ -464,11 +464,12 @@ _ITEM_QUIET = {"type", "value", "worldanvil", "isactive", "isrollable", "combat"
 
 def _item_at(item: dict) -> str:
     """An Experience entry's date: stkit's own (flags.stkit.at) or Foundry's creation time, else today."""
-    flags = item.get("flags") if isinstance(item.get("flags"), dict) else {}
-    at = (flags.get("stkit") or {}).get("at") if isinstance(flags.get("stkit"), dict) else None
+    flags: dict = item["flags"] if isinstance(item.get("flags"), dict) else {}
+    own: dict = flags["stkit"] if isinstance(flags.get("stkit"), dict) else {}
+    at = own.get("at")
     if at:
         return str(at)
-    stats = item.get("_stats") if isinstance(item.get("_stats"), dict) else {}
+    stats: dict = item["_stats"] if isinstance(item.get("_stats"), dict) else {}
     created = stats.get("createdTime")
     if isinstance(created, (int, float)) and 0 < created < 1e14:
         return _dt.datetime.fromtimestamp(created / 1000, _dt.UTC).replace(microsecond=0).isoformat()
@@ -776,14 +777,14 @@ def to_foundry(sheet: Sheet) -> dict:
                 len(items),
             )
         )
-    for a in sheet.armor:
+    for piece in sheet.armor:
         system_a = {
-            "soak": {d: a[d] for d in ("bashing", "lethal", "aggravated")},
-            "dexpenalty": -a["dexterity_penalty"],
-            "isequipped": a["equipped"],
-            "forms": {f"has{f.lower()}": f in a["forms"] for f in FORM_NAMES},
+            "soak": {d: piece[d] for d in ("bashing", "lethal", "aggravated")},
+            "dexpenalty": -piece["dexterity_penalty"],
+            "isequipped": piece["equipped"],
+            "forms": {f"has{f.lower()}": f in piece["forms"] for f in FORM_NAMES},
         }
-        items.append(_item(sheet, "Armor", a["name"], system_a, len(items)))
+        items.append(_item(sheet, "Armor", piece["name"], system_a, len(items)))
     for e in sheet.xp_log:
         sub = "wod.types.expspent" if e["kind"] == "spend" else "wod.types.expgained"
         entry = _item(

@@ -150,8 +150,8 @@ def _parse(raw: bytes, source: str) -> Element:
             f"{source}: Grapevine's binary .gex format (the file starts with GVBE) is not read; "
             "save the characters from Grapevine in its XML exchange format and import that"
         )
-    import defusedxml.ElementTree as DET
-    from defusedxml import DefusedXmlException
+    import defusedxml.ElementTree as DET  # type: ignore[import-untyped]
+    from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
 
     try:
         root = DET.fromstring(raw, forbid_dtd=True)
@@ -330,10 +330,11 @@ def _trait_list(
     if key in ("abilities", "backgrounds", "merits", "flaws"):
         cap = T.MAX_DOTS if key in ("abilities", "backgrounds") else 7
         for name, val, note in traits:
-            n = c.count(val, f"{where} {name!r}")
-            if n is None:
+            counted = c.count(val, f"{where} {name!r}")
+            if counted is None:
                 c.keep_note(f"{where} {name!r}", str(val), "not a count")
                 continue
+            n = counted
             if n > cap:
                 c.keep_note(f"{where} {name!r}", f"x{n}", f"more than {cap}; {cap} kept")
                 n = cap

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import breeds as B
@@ -226,7 +227,8 @@ class Sheet:
         n = self.damage_boxes
         if n == 0 or self.incapacitated:
             return 0
-        return -HEALTH_LEVELS[n - 1][1]
+        penalty = HEALTH_LEVELS[n - 1][1]
+        return -penalty if penalty is not None else 0
 
     def health_boxes(self) -> list[str]:
         """Seven entries, worst damage first: 'aggravated', 'lethal', 'bashing' or '' (unhurt level)."""
@@ -611,7 +613,7 @@ class _SheetReader:
             return self._raise(where, f"{value} is outside the allowed range {lo} to {hi}")
         return value
 
-    def _raise(self, where: str, message: str):
+    def _raise(self, where: str, message: str) -> NoReturn:
         raise self.fail(where, message)
 
     def mapping(self, value: object, where: str) -> dict:
