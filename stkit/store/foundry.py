@@ -134,7 +134,7 @@ _QUIET_KEYS = {
     "sourceId",
     "perturn",
 }
-_QUIET_SYSTEM = {"traits", "settings", "soak", "initiative", "isequipped", "worldanvil"}
+_QUIET_SYSTEM = {"traits", "settings", "soak", "initiative", "isequipped"}
 _ADVANTAGES = ("rage", "gnosis", "willpower")
 
 
@@ -293,7 +293,7 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
             out[f] = r.text(bio.get(key), f"system.bio.{key}")
             bio = {k: v for k, v in bio.items() if k != key}
     r.drop(bio, "system.bio")
-    for key in ("appearance", "derangement", "gear", "name"):
+    for key in ("appearance", "derangement", "gear", "name", "worldanvil"):
         r.drop(sysd.get(key), f"system.{key}")
     for f in ("breed", "auspice"):
         value = r.text(sysd.get(f), f"system.{f}")
@@ -457,9 +457,10 @@ _KNOWN_SYSTEM = {
     "health",
     "shapes",
     "conditions",
+    "worldanvil",
 }
 #: Item bookkeeping keys inside ``system`` (besides _QUIET_KEYS).
-_ITEM_QUIET = {"type", "value", "worldanvil", "isactive", "isrollable", "combat", "iscounted", "active", "details"}
+_ITEM_QUIET = {"type", "value", "isrollable", "combat", "iscounted"}
 
 
 def _item_at(item: dict) -> str:
