@@ -27,6 +27,8 @@ if TYPE_CHECKING:  # pragma: no cover
 CHARACTER_SUFFIXES = (".yaml", ".yml", ".json", ".gex")
 #: Largest character file read (bytes); a real sheet is a few kilobytes.
 MAX_FILE_BYTES = 1_000_000
+#: Largest Grapevine file read (bytes): a whole troupe, a few kilobytes per character.
+MAX_TROUPE_FILE_BYTES = 20_000_000
 #: Most YAML aliases (*name) in one file, and most values once every alias is expanded: a sheet has a few
 #: hundred values; an "alias bomb" expands to billions.
 MAX_YAML_ALIASES = 100
@@ -171,12 +173,12 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
         size = path.stat().st_size
     except OSError as exc:
         raise DataFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    if size > MAX_FILE_BYTES:
-        raise DataFileError(
-            f"{path}: the file is {size} bytes; allowed: at most {MAX_FILE_BYTES} bytes for one character"
-        )
-    raw = read_bytes(path, max_bytes=MAX_FILE_BYTES)
     suffix = path.suffix.lower()
+    limit = MAX_TROUPE_FILE_BYTES if suffix == ".gex" else MAX_FILE_BYTES
+    if size > limit:
+        what = "a Grapevine file" if suffix == ".gex" else "one character"
+        raise DataFileError(f"{path}: the file is {size} bytes; allowed: at most {limit} bytes for {what}")
+    raw = read_bytes(path, max_bytes=limit)
     if suffix == ".gex":
         from stkit.store.grapevine import from_grapevine
 
