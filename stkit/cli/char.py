@@ -381,38 +381,55 @@ def list_(
     """List the characters (of one chronicle, or all)."""
 
     def work(session):
-        from stkit.store.characters import list_characters
+        from stkit.store.characters import list_sheets
 
-        return [(c.id, c.to_sheet()) for c in list_characters(session, chronicle)]
+        return list_sheets(session, chronicle)
 
-    rows = run(db, work, readonly=True)
+    listed = run(db, work, readonly=True)
+    rows = [(c.id, c.sheet) for c in listed if c.sheet is not None]
+    damaged = [c for c in listed if c.sheet is None]
     if json_out:
-        emit_json(
-            {
-                "characters": [
-                    {
-                        "id": i,
-                        "name": s.name,
-                        "chronicle": s.chronicle,
-                        "player": s.player,
-                        "breed": s.breed,
-                        "auspice": s.auspice,
-                        "tribe": s.tribe,
-                        "form": s.form,
-                        "health_level": s.health_level,
-                        "willpower": s.powers["Willpower"].to_dict(),
-                        "rage": s.powers["Rage"].to_dict(),
-                        "gnosis": s.powers["Gnosis"].to_dict(),
-                    }
-                    for i, s in rows
-                ]
-            }
-        )
+        listing: dict = {
+            "characters": [
+                {
+                    "id": i,
+                    "name": s.name,
+                    "chronicle": s.chronicle,
+                    "player": s.player,
+                    "breed": s.breed,
+                    "auspice": s.auspice,
+                    "tribe": s.tribe,
+                    "form": s.form,
+                    "health_level": s.health_level,
+                    "willpower": s.powers["Willpower"].to_dict(),
+                    "rage": s.powers["Rage"].to_dict(),
+                    "gnosis": s.powers["Gnosis"].to_dict(),
+                }
+                for i, s in rows
+            ]
+        }
+        if damaged:  # the key appears only when there is something to say
+            listing["damaged"] = [
+                {"id": c.id, "name": c.name, "chronicle": c.chronicle, "problem": c.problem} for c in damaged
+            ]
+        emit_json(listing)
         return
-    from stkit.cli import render
+    from rich.text import Text
 
+    from stkit.cli import render
+    from stkit.text import printable
+
+    for c in damaged:  # one bad row must not hide the rest
+        render.console().print(
+            Text(
+                f"Warning: {printable(c.name)} ({printable(c.chronicle)}) cannot be read: {printable(c.problem)}; "
+                "re-import it with `char import --replace` or delete it",
+                style="yellow",
+            )
+        )
     if not rows:
-        render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
+        if not damaged:
+            render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
         return
     rows = [(i, printable_sheet(s)) for i, s in rows]  # no raw control characters to the terminal
     # A console of its own, sized now: the shared one keeps the width it was created with.
@@ -421,8 +438,6 @@ def list_(
     if table is not None:
         console.print(table)
         return
-    from rich.text import Text
-
     for _, s in rows:  # too narrow for any table: three short lines per character
         console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
         console.print(f"  {s.form}, {s.health_level or 'unhurt'}", markup=False)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.sheet import Sheet
-from stkit.store.traits import name_key, suggest
+from stkit.store.traits import legacy_name_key, name_key, suggest
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
@@ -33,11 +33,15 @@ def sheet_from_json(text: str, name: str, chronicle: str) -> Sheet:
     return s
 
 
-def sheet_columns(sheet: Sheet) -> dict[str, Any]:
-    """The ``characters`` columns that follow from ``sheet``: the indexed identity columns and the JSON."""
+def sheet_columns(sheet: Sheet, *, with_key: bool = True) -> dict[str, Any]:
+    """The ``characters`` columns that follow from ``sheet``: the indexed identity columns and the JSON.
+    ``with_key=False`` (an edit) leaves ``name_key`` out: a row keeps the key it was stored with, which for
+    a name that reads like another ('Zoë' beside 'Zoe', from before accents were folded) is not the folded
+    one."""
+    key = {"name_key": name_key(sheet.name)} if with_key else {}
     return {
         "name": sheet.name,
-        "name_key": name_key(sheet.name),
+        **key,
         "chronicle": sheet.chronicle,
         "player": sheet.player,
         "breed": sheet.breed,
@@ -76,19 +80,36 @@ def _lookup_error(gw: Gateway, name: str, chronicle: str | None, chronicles: lis
     return NotFound(f"no character named {name!r}{where}{hint}")
 
 
+def name_matches(name: str) -> list[tuple[str, str]]:
+    """The ways a typed ``name`` is matched, best first, as (column, value): the exact name; the key of
+    the stkit versions before accents were folded (a row kept it when its folded key was already taken, so
+    'Zoë' beside 'Zoe' stays reachable); the folded key (case, accents, spaces and hyphens, invisible
+    characters). The first that finds a row wins."""
+    out = [("name", name)]
+    for key in (legacy_name_key(name), name_key(name)):
+        if ("name_key", key) not in out:
+            out.append(("name_key", key))
+    return out
+
+
 def find_character(
     gw: Gateway | Session, name: str, chronicle: str | None = None, *, for_update: bool = False
 ) -> CharacterRow:
     """:func:`get_character` through the SQL gateway (or a Session): the character called ``name``
-    (case-insensitive; hyphens and spaces alike), in ``chronicle`` or in any. ``for_update`` locks the row
-    (PostgreSQL). Raises NotFound with a "did you mean", InvalidValue for a name in several chronicles."""
+    (the exact name first, then case-insensitive; hyphens and spaces alike; see :func:`name_matches`), in
+    ``chronicle`` or in any. ``for_update`` locks the row (PostgreSQL). Raises NotFound with a "did you
+    mean", InvalidValue for a name in several chronicles."""
     from stkit.store.gateway import as_gateway
 
     gw = as_gateway(gw)
-    sql, params = "SELECT id, chronicle, name, sheet FROM characters WHERE name_key = :key", {"key": name_key(name)}
-    if chronicle:
-        sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
-    rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
+    rows: list = []
+    for column, value in name_matches(name):
+        sql, params = f"SELECT id, chronicle, name, sheet FROM characters WHERE {column} = :v", {"v": value}
+        if chronicle:
+            sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
+        rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
+        if rows:
+            break
     if len(rows) == 1:
         return CharacterRow(*rows[0])
     raise _lookup_error(gw, name, chronicle, [r[1] for r in rows])
@@ -97,7 +118,7 @@ def find_character(
 def save_sheet(gw: Gateway, row: CharacterRow, sheet: Sheet) -> None:
     """Write ``sheet`` back into the character's row (as Character.store_sheet does: identity columns,
     the JSON, version + 1, updated_at)."""
-    cols = sheet_columns(sheet)
+    cols = sheet_columns(sheet, with_key=False)
     sets = ", ".join(f"{c} = :{c}" for c in cols)
     gw.execute(
         f"UPDATE characters SET {sets}, version = COALESCE(version, 0) + 1, updated_at = :now WHERE id = :id",
@@ -128,7 +149,8 @@ class Edit:
 
 
 def get_character(session: Session, name: str, chronicle: str | None = None, *, for_update: bool = False) -> Character:
-    """The stored character called ``name`` (case-insensitive; hyphens and spaces alike).
+    """The stored character called ``name`` (the exact name first, then case-insensitive; hyphens and
+    spaces alike; see :func:`name_matches`).
 
     With ``chronicle`` None every chronicle is searched, and a name found in several asks for --chronicle.
     ``for_update`` locks the row until the transaction ends. Raises NotFound with a "did you mean"."""
@@ -136,13 +158,16 @@ def get_character(session: Session, name: str, chronicle: str | None = None, *, 
 
     from stkit.store.models import Character
 
-    key = name_key(name)
-    stmt = select(Character).where(Character.name_key == key)
-    if chronicle:
-        stmt = stmt.where(Character.chronicle == chronicle)
-    if for_update:
-        stmt = stmt.with_for_update()
-    rows = list(session.exec(stmt))
+    rows: list = []
+    for column, value in name_matches(name):
+        stmt = select(Character).where(getattr(Character, column) == value)
+        if chronicle:
+            stmt = stmt.where(Character.chronicle == chronicle)
+        if for_update:
+            stmt = stmt.with_for_update()
+        rows = list(session.exec(stmt))
+        if rows:
+            break
     if len(rows) == 1:
         return rows[0]
     from stkit.store.gateway import as_gateway
@@ -198,6 +223,32 @@ def list_characters(session: Session, chronicle: str | None = None) -> list[Char
     if chronicle:
         stmt = stmt.where(Character.chronicle == chronicle)
     return list(session.exec(stmt.order_by(Character.chronicle, Character.name_key)))
+
+
+@dataclass(frozen=True)
+class ListedCharacter:
+    """One row of ``char list``: its sheet, or (a row an older stkit wrote out of today's ranges) None and
+    the problem, naming the field."""
+
+    id: int
+    chronicle: str
+    name: str
+    sheet: Sheet | None
+    problem: str = ""
+
+
+def list_sheets(session: Session, chronicle: str | None = None) -> list[ListedCharacter]:
+    """:func:`list_characters` with each row's sheet read; a row that cannot be read is listed with its
+    problem instead of failing the whole list."""
+    from stkit.errors import DataFileError
+
+    out = []
+    for row in list_characters(session, chronicle):
+        try:
+            out.append(ListedCharacter(row.id or 0, row.chronicle, row.name, row.to_sheet()))
+        except (DataFileError, ValueError) as exc:  # ValueError: a document that is not JSON at all
+            out.append(ListedCharacter(row.id or 0, row.chronicle, row.name, None, str(exc)))
+    return out
 
 
 def edit_character(session: Session, name: str, chronicle: str | None, change) -> Edit:

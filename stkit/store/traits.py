@@ -123,13 +123,21 @@ def norm(text: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """The comparison key of a character name: accents folded ('Zoë' is 'zoe'), case-folded,
-    hyphens/underscores/runs of spaces as one space. Changing it needs a migration that recomputes the
-    stored ``characters.name_key`` (see migrations/versions/0003_name_key_accents.py)."""
-    from stkit.text import fold_accents, without_surrogates
+    """The comparison key of a character name: invisible characters dropped ('Bob\u200b' is 'bob'),
+    accents folded ('Zoë' is 'zoe'), case-folded, hyphens/underscores/runs of spaces as one space. Changing
+    it needs a migration that recomputes the stored ``characters.name_key`` (see
+    migrations/versions/0003_name_key_accents.py and 0007_characters_whole.py)."""
+    from stkit.text import fold_accents, is_invisible, without_surrogates
 
-    folded = fold_accents(unicodedata.normalize("NFKC", without_surrogates(name))).casefold()
+    visible = "".join(ch for ch in without_surrogates(name) if not is_invisible(ch))
+    folded = fold_accents(unicodedata.normalize("NFKC", visible)).casefold()
     return " ".join(re.split(r"[\s_\-]+", folded)).strip()
+
+
+def legacy_name_key(name: str) -> str:
+    """The name key of stkit before accents were folded (revisions 0001-0002): NFKC, case-folded, hyphens,
+    underscores and runs of spaces as one space. A stored row keeps it when its folded key was taken."""
+    return " ".join(re.split(r"[\s_\-]+", unicodedata.normalize("NFKC", name).casefold())).strip()
 
 
 def suggest(text: str, choices: list[str] | tuple[str, ...], *, cutoff: float = 60.0) -> str | None:

@@ -97,3 +97,109 @@ def test_import_warns_when_the_log_disagrees_with_the_totals(db_url, tmp_path):
     ]
     shown = json.loads(ok("char", "show", "Weston", "--json"))
     assert (shown["experience"]["total"], shown["experience"]["spent"], len(shown["experience"]["log"])) == (10, 2, 2)
+
+
+# ----- rows an older stkit wrote -------------------------------------------------------------------------
+def _sql(db_url: str, statement: str, **params) -> None:
+    """Change the store behind stkit's back, as an older version (or another tool) left it."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(statement), params)
+    finally:
+        engine.dispose()
+
+
+def test_exact_name_beats_the_folded_one(db_url):
+    """'Zoe' and 'Zoë' in one chronicle, as a store made before accents were folded keeps them: each is
+    reached by its own name, and editing or deleting one never touches the other."""
+    ok("char", "new", "Zoe")
+    ok("char", "new", "Zoë", "--chronicle", "elsewhere")
+    _sql(db_url, "UPDATE characters SET chronicle = 'default', name_key = 'zoë' WHERE name = 'Zoë'")
+    ok("char", "set", "Zoë", "Wits", "4")
+    assert json.loads(ok("char", "show", "Zoë", "--json"))["attributes"]["Wits"] == 4
+    assert json.loads(ok("char", "show", "Zoe", "--json"))["attributes"]["Wits"] == 1
+    assert json.loads(ok("char", "show", "zoë", "--json"))["name"] == "Zoë"  # the accent still tells them apart
+    assert json.loads(ok("char", "show", "ZOE", "--json"))["name"] == "Zoe"
+    ok("char", "delete", "Zoë", "--yes")
+    listed = json.loads(ok("char", "list", "--json"))["characters"]
+    assert [c["name"] for c in listed] == ["Zoe"]
+
+
+def test_invisible_characters_never_make_a_second_bob(db_url):
+    ok("char", "new", "Bob")
+    for name in ("Bob\u200b", "B\u00adob"):
+        err = fails("char", "new", name)
+        assert "character name contains the invisible character U+" in err
+        assert json.loads(ok("char", "show", name, "--json"))["name"] == "Bob"  # a lookup drops them
+    assert [c["name"] for c in json.loads(ok("char", "list", "--json"))["characters"]] == ["Bob"]
+
+
+def test_one_out_of_range_row_does_not_break_the_list(db_url):
+    ok("char", "new", "Weston")
+    ok("char", "new", "Archibald")
+    doc = json.loads(ok("char", "export", "Weston", "--format", "json"))
+    doc["experience"]["total"] = 2_000_000
+    _sql(db_url, "UPDATE characters SET sheet = :s WHERE name = 'Weston'", s=json.dumps(doc))
+    out = ok("char", "list")
+    assert "Archibald" in out
+    assert (
+        "Warning: Weston (default) cannot be read: stored character 'Weston': experience.total: 2000000 is outside "
+        "the allowed range 0 to 1000000; re-import it with `char import --replace` or delete it"
+    ) in " ".join(out.split())  # the terminal may wrap the line
+    data = json.loads(ok("char", "list", "--json"))
+    assert [c["name"] for c in data["characters"]] == ["Archibald"]
+    assert data["damaged"] == [
+        {
+            "id": data["damaged"][0]["id"],
+            "name": "Weston",
+            "chronicle": "default",
+            "problem": "stored character 'Weston': experience.total: 2000000 is outside the allowed range 0 to 1000000",
+        }
+    ]
+    assert "experience.total: 2000000 is outside" in fails("char", "show", "Weston")
+    ok("char", "delete", "Weston", "--yes")
+    assert "damaged" not in json.loads(ok("char", "list", "--json"))
+
+
+def test_migration_0007_recomputes_keys_and_reports_look_alike_names(db_url, capfd):
+    """Rows at revision 0003: 'Bob', 'Bob\u200b' (an older stkit accepted it), 'Zoe' and 'Zoë' (0003 kept the
+    old key). 0007 drops invisible characters from the keys where it can and reports each pair once."""
+    from sqlalchemy import text
+
+    from stkit.store import db as DB
+
+    engine = DB.make_engine(db_url)
+    DB.upgrade(engine, "0003")
+    rows = [
+        (1, "Bob", "bob"),
+        (2, "Bob\u200b", "bob\u200b"),
+        (3, "Zoe", "zoe"),
+        (4, "Zoë", "zoë"),
+        (5, "Al\u00ad", "al\u00ad"),
+    ]
+    with engine.begin() as conn:
+        for row_id, name, key in rows:
+            conn.execute(
+                text(
+                    "INSERT INTO characters (id, chronicle, name, name_key, player, breed, auspice, tribe, form, "
+                    "sheet, version, created_at, updated_at) VALUES (:id, 'default', :n, :k, '', '', '', '', "
+                    "'Homid', :sheet, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                ),
+                {"id": row_id, "n": name, "k": key, "sheet": json.dumps(Sheet(name=name).to_dict())},
+            )
+    capfd.readouterr()
+    DB.upgrade(engine, "0007")
+    err = capfd.readouterr().err
+    with engine.connect() as conn:
+        keys = dict(conn.execute(text("SELECT id, name_key FROM characters ORDER BY id")).all())
+    engine.dispose()
+    assert keys == {1: "bob", 2: "bob\u200b", 3: "zoe", 4: "zoë", 5: "al"}
+    assert err.splitlines() == [
+        "stkit: in chronicle 'default', 'Bob' and 'Bob\\u200b' read as the same name; both are kept, each found by "
+        "its exact name as `stkit char list` shows it",
+        "stkit: in chronicle 'default', 'Zoe' and 'Zoë' read as the same name; both are kept, each found by its "
+        "exact name as `stkit char list` shows it",
+    ]
