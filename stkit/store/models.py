@@ -52,7 +52,7 @@ class Character(SQLModel, table=True):
         """Write ``sheet`` back into the row (identity columns too) and bump ``version``."""
         from stkit.store.characters import sheet_columns
 
-        for column, value in sheet_columns(sheet, with_key=False).items():  # the row keeps its key
+        for column, value in sheet_columns(sheet, with_key=not self.name_key).items():  # a stored row keeps its key
             setattr(self, column, value)
         self.version = (self.version or 0) + 1
         self.updated_at = utcnow()
