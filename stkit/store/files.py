@@ -12,6 +12,7 @@ file imports nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,10 +20,11 @@ from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
 from stkit.store import traits as T
+from stkit.store.characters import create_character
 from stkit.store.sheet import Sheet, xp_log_warnings
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sqlmodel import Session
+    from stkit.store.gateway import Gateway
 
 CHARACTER_SUFFIXES = (".yaml", ".yml", ".json", ".gex")
 #: Largest character file read (bytes); a real sheet is a few kilobytes.
@@ -269,16 +271,14 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
 
 
 def import_files(
-    session: Session, paths: list[Path], *, chronicle: str | None = None, replace: bool = False
+    gw: Gateway, paths: list[Path], *, chronicle: str | None = None, replace: bool = False
 ) -> list[LoadedFile]:
-    """Import character files into the store in the caller's transaction. A name already stored in the
-    chronicle is an error (DataFileError naming the file) unless ``replace``."""
-    from stkit.store.characters import create_character
-
+    """Import character files into the store in the caller's transaction (``gw``: a Gateway or Session).
+    A name already stored in the chronicle is an error (DataFileError naming the file) unless ``replace``."""
     loaded = load_all(paths, chronicle=chronicle)
     for lf in loaded:
         try:
-            create_character(session, lf.sheet, replace=replace)
+            create_character(gw, lf.sheet, replace=replace)
         except InvalidValue as exc:
             raise DataFileError(f"{lf.path}: name: {exc} (use --replace to overwrite); nothing was imported") from None
     return loaded
@@ -309,7 +309,6 @@ def write_file(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` all at once: a regular file is written to a temporary file in the
     same folder, then renamed over ``path``, so a failed write leaves no partial file (and an old file
     intact); a device such as /dev/stdout is written directly. Raises DataFileError naming the path."""
-    import contextlib
     import os
     import tempfile
 

@@ -11,8 +11,9 @@ Health (the seven levels and their penalties) follows the character-store issue.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import breeds as B
@@ -227,8 +228,7 @@ class Sheet:
         n = self.damage_boxes
         if n == 0 or self.incapacitated:
             return 0
-        penalty = HEALTH_LEVELS[n - 1][1]
-        return -penalty if penalty is not None else 0
+        return -(HEALTH_LEVELS[n - 1][1] or 0)
 
     def health_boxes(self) -> list[str]:
         """Seven entries, worst damage first: 'aggravated', 'lethal', 'bashing' or '' (unhurt level)."""
@@ -971,4 +971,48 @@ def _now() -> str:
     return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
 
 
-__all__ = ["FORM_NAMES", "HEALTH_LEVELS", "DamageTaken", "Sheet", "Track", "damage_type", "xp_log_warnings"]
+# ----- the row <-> sheet mapping of the ``characters`` table (the one place it is written) ----------------
+
+
+def sheet_from_json(text: str, name: str, chronicle: str) -> Sheet:
+    """The validated Sheet stored as JSON ``text`` in the row of ``name`` in ``chronicle`` (the columns
+    win over the document for the name and chronicle). Raises DataFileError for a damaged document."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise DataFileError(f"stored character {name!r}: the sheet is not valid JSON ({exc})") from None
+    s = Sheet.from_dict(data, source=f"stored character {name!r}", strict=False)
+    s.name, s.chronicle = name, chronicle
+    return s
+
+
+def sheet_columns(sheet: Sheet, *, with_key: bool = True) -> dict[str, Any]:
+    """The ``characters`` columns that follow from ``sheet``: the indexed identity columns (``name_key``
+    from :func:`stkit.store.traits.name_key`) and the whole sheet as JSON text. ``with_key=False`` (an
+    edit) leaves ``name_key`` out: a row keeps the key it was stored with, which for a name that reads like
+    another ('Zoë' beside 'Zoe', from before accents were folded) is not the folded one."""
+    key = {"name_key": T.name_key(sheet.name)} if with_key else {}
+    return {
+        "name": sheet.name,
+        **key,
+        "chronicle": sheet.chronicle,
+        "player": sheet.player,
+        "breed": sheet.breed,
+        "auspice": sheet.auspice,
+        "tribe": sheet.tribe,
+        "form": sheet.form,
+        "sheet": json.dumps(sheet.to_dict(), ensure_ascii=False, sort_keys=False),
+    }
+
+
+__all__ = [
+    "FORM_NAMES",
+    "HEALTH_LEVELS",
+    "DamageTaken",
+    "Sheet",
+    "Track",
+    "damage_type",
+    "sheet_columns",
+    "sheet_from_json",
+    "xp_log_warnings",
+]

@@ -172,7 +172,8 @@ class TraitRef:
     """A resolved trait name.
 
     ``kind`` is one of attribute, ability, custom_ability, background, power (Rage/Gnosis/Willpower rating),
-    power_points (their temporary points), renown, renown_temporary, identity, rank, gift, rite, merit, flaw.
+    power_points (their temporary points), renown, renown_temporary, identity, rank, gift, rite, merit, flaw,
+    specialty (``name`` is then the Attribute or Ability the specialty belongs to).
     ``name`` is the display name (or the identity field name); ``maximum`` the highest rating allowed.
     """
 
@@ -248,8 +249,8 @@ def resolve_settable(
         kind = _PREFIXES.get(norm(prefix))
         if kind is None:
             raise InvalidValue(
-                f"unknown entry kind {prefix!r} in {text!r}; allowed prefixes: background, gift, rite, "
-                "merit, flaw, ability, specialty"
+                f"unknown entry kind {prefix!r} in {text!r}; "
+                "allowed prefixes: background, gift, rite, merit, flaw, ability, specialty"
             )
         if not rest.strip():
             raise InvalidValue(f"{text!r} names no {kind}; write e.g. {prefix}:Name")

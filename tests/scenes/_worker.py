@@ -16,7 +16,7 @@ import time
 def main() -> None:
     mode, url, action_id = sys.argv[1], sys.argv[2], int(sys.argv[3])
     from stkit.store.db import open_store, run_transaction
-    from stkit.store.tracked import roll_extended
+    from stkit.store.extended import roll_extended
 
     engine = open_store(url)
     if mode == "rolls":
@@ -30,7 +30,7 @@ def main() -> None:
         print(json.dumps({"ids": ids}))
     elif mode == "hang":
         marker = sys.argv[4]
-        import stkit.store.tracked as tracked
+        import stkit.store.extended as tracked
 
         real = tracked.advance_extended_roll
 
@@ -43,7 +43,7 @@ def main() -> None:
         tracked.advance_extended_roll = stall
         run_transaction(engine, lambda s: roll_extended(s, action_id, willpower=True, rng=random.Random(1)))
     elif mode == "contest":
-        from stkit.store.tracked import roll_contest
+        from stkit.store.contests import roll_contest
 
         count, start_at, seed = int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
         rng = random.Random(seed)

@@ -22,8 +22,8 @@ def engine(store_url):
 
 def add_character(engine, name, *, chronicle="default", attributes=None, abilities=None, willpower=3):
     """Store a character with these Attributes/Abilities (others at the sheet defaults); returns its id."""
+    from stkit.store.characters import create_character
     from stkit.store.db import transaction
-    from stkit.store.models import Character
     from stkit.store.sheet import Sheet, Track
 
     sheet = Sheet(name=name, chronicle=chronicle)
@@ -31,11 +31,7 @@ def add_character(engine, name, *, chronicle="default", attributes=None, abiliti
     sheet.abilities.update(abilities or {})
     sheet.powers["Willpower"] = Track(willpower, willpower)
     with transaction(engine) as s:
-        c = Character(chronicle=chronicle, name=name, name_key="", sheet="{}")
-        c.store_sheet(sheet)
-        s.add(c)
-        s.flush()
-        return c.id
+        return create_character(s, sheet).id
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from sqlmodel import select
 
 from stkit.dice.contest import replay_extended
 from stkit.store.db import transaction
+from stkit.store.extended import get_action, start_extended
 from stkit.store.models import RollLog
 from stkit.store.scene_models import TrackedRoll
-from stkit.store.tracked import get_action, start_extended
 
 from .conftest import add_character
 
@@ -33,7 +33,7 @@ def _env():
     return env
 
 
-def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):
+def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):  # the largest target: never reached
     add_character(engine, "Weston", attributes={"Stamina": 3}, abilities={"Stealth": 3})
     with transaction(engine) as s:
         # difficulty 9 with six dice botches about one roll in seven: plenty of resets to replay in order
@@ -83,7 +83,7 @@ def test_many_processes_roll_one_extended_action_at_once(engine, store_url):
     ]
     outs = [p.communicate(timeout=300) for p in procs]
     elapsed = time.time() - start_at
-    for p, (out, err) in zip(procs, outs):
+    for p, (_, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
     ids = [i for out, _ in outs for i in json.loads(out)["ids"]]
     assert len(ids) == len(set(ids)) == PROCESSES * ROLLS_EACH
@@ -113,7 +113,7 @@ def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
-    action, rolls = _check_consistent(engine, aid, 0)
+    action, _ = _check_consistent(engine, aid, 0)
     from stkit.store.characters import get_character
 
     with transaction(engine) as s:
@@ -138,15 +138,15 @@ def test_killed_at_random_moments_keeps_whole_rolls(engine, store_url):
         proc.wait(timeout=30)
         kills += 1
         _check_consistent(engine, aid)  # every roll whole, whatever moment the kill hit
-    action, rolls = _check_consistent(engine, aid)
+    _, rolls = _check_consistent(engine, aid)
     print(f"\n[crash] {kills} workers killed at random moments: {len(rolls)} whole rolls kept, none partial")
 
 
 @pytest.mark.slow
 def test_many_processes_roll_one_contest_at_once(engine, store_url):
     from stkit.dice.contest import ContestState, advance_contest
+    from stkit.store.contests import get_contest, start_contest
     from stkit.store.scene_models import ContestRoll
-    from stkit.store.tracked import get_contest, start_contest
 
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
     with transaction(engine) as s:
@@ -175,7 +175,7 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
         for i in range(procs_n)
     ]
     outs = [p.communicate(timeout=300) for p in procs]
-    for p, (out, err) in zip(procs, outs):
+    for p, (_, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
     numbers = sorted(n for out, _ in outs for n in json.loads(out)["exchanges"])
     assert numbers == list(range(1, procs_n * each + 1))  # every exchange once, none lost or repeated
@@ -190,6 +190,6 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
         )
     assert [(r.exchange, r.side) for r in rolls] == [(n, side) for n in numbers for side in "ab"]
     state = ContestState(target=1000)
-    for a, b in zip(rolls[::2], rolls[1::2]):
+    for a, b in zip(rolls[::2], rolls[1::2], strict=True):
         state, _ = advance_contest(state, a.result, a.outcome == "botch", b.result, b.outcome == "botch")
     assert (state.tally_a, state.tally_b, state.exchanges) == (contest.tally_a, contest.tally_b, contest.exchanges)
