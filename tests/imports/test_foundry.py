@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from stkit.errors import DataFileError
-from stkit.store.files import load_file
+from stkit.store.files import load_file, load_files
 from stkit.store.foundry import from_foundry, to_foundry
 from stkit.store.sheet import Sheet
 
@@ -262,6 +262,7 @@ def _round_trip(sheet: Sheet) -> tuple[dict, list[str]]:
 def _example_sheets() -> list[Sheet]:
     sheets = [load_file(p).sheet for p in sorted((REPO / "characters").glob("*.yaml"))]
     sheets += [load_file(p).sheet for p in (MARROW, KINFOLK, BASTET, SMALL)]
+    sheets += [lf.sheet for lf in load_files(DATA / "grapevine-troupe.gex")]
     return sheets
 
 
