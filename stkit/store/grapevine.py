@@ -163,6 +163,9 @@ def _parse(raw: bytes, source: str) -> Element:
         raise DataFileError(
             f"{source}: the XML declares a DTD or entities ({type(exc).__name__}); refused: a Grapevine file needs none"
         ) from None
+    except (LookupError, ValueError) as exc:  # (after DefusedXmlException, a ValueError too)
+        # an encoding the XML declaration names but Python lacks
+        raise DataFileError(f"{source}: the XML cannot be decoded: {exc}") from None
     if root.tag.lower() != "grapevine":
         raise DataFileError(f"{source}: the XML's root element is <{root.tag}>; a Grapevine file has <grapevine>")
     return root
