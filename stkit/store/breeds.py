@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from stkit.errors import InvalidValue
 from stkit.store.traits import did_you_mean, norm
+from stkit.store.vocab import Creature
 
-CREATURES: tuple[str, ...] = ("shapeshifter", "kinfolk", "mortal")
+CREATURES: tuple[str, ...] = tuple(c.value for c in Creature)
 
 
 @dataclass(frozen=True)
