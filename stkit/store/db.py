@@ -92,7 +92,14 @@ def make_engine(url: str) -> Engine:
                     begin_immediate(conn.connection.dbapi_connection)
         else:
             engine = create_engine(url, pool_pre_ping=False)
-    except (ArgumentError, NoSuchModuleError, ValueError, ImportError) as exc:
+    except ImportError as exc:
+        if (exc.name or "").startswith("psycopg"):
+            # PostgreSQL support is the optional extra; SQLite needs nothing beyond the standard library.
+            raise StoreError(
+                f"the database URL {_safe_url(url)!r} needs the PostgreSQL driver: pip install 'stkit[postgres]'"
+            ) from None
+        raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
+    except (ArgumentError, NoSuchModuleError, ValueError) as exc:
         raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
     _engines[url] = engine
     return engine

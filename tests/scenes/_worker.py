@@ -1,16 +1,27 @@
 """A worker process for the concurrency and crash tests (run as a script, not collected by pytest).
 
-usage: _worker.py rolls URL ACTION_ID COUNT START_AT SEED  -> prints one JSON line: the roll-log ids it made
-       _worker.py hang  URL ACTION_ID MARKER                -> rolls once with Willpower and hangs mid-transaction
-                                                                (after the log entry, before the tally), for a kill
-       _worker.py loop  URL ACTION_ID                       -> rolls until killed
-       _worker.py contest URL CONTEST_ID COUNT START_AT SEED -> COUNT exchanges (both sides) on one contest
+usage: _worker.py rolls URL ACTION_ID COUNT GATE SEED  -> prints one JSON line: the roll-log ids it made
+       _worker.py hang  URL ACTION_ID MARKER             -> rolls once with Willpower and hangs mid-transaction
+                                                             (after the log entry, before the tally), for a kill
+       _worker.py loop  URL ACTION_ID                    -> rolls until killed
+       _worker.py contest URL CONTEST_ID COUNT GATE SEED -> COUNT exchanges (both sides) on one contest
+
+GATE is a folder: a worker creates ``ready-SEED`` in it once its store is open, then waits for ``go`` there,
+so that the test starts every worker at the same moment however long the interpreters took to start.
 """
 
 import json
 import random
 import sys
 import time
+from pathlib import Path
+
+
+def wait_at_gate(gate: str, seed: int) -> None:
+    folder = Path(gate)
+    (folder / f"ready-{seed}").touch()
+    while not (folder / "go").exists():
+        time.sleep(0.001)
 
 
 def main() -> None:
@@ -20,10 +31,9 @@ def main() -> None:
 
     engine = open_store(url)
     if mode == "rolls":
-        count, start_at, seed = int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+        count, gate, seed = int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
         rng = random.Random(seed)
-        while time.time() < start_at:  # all workers start together
-            time.sleep(0.001)
+        wait_at_gate(gate, seed)
         ids = []
         for _ in range(count):
             ids.append(run_transaction(engine, lambda s: roll_extended(s, action_id, rng=rng).made.log.id))
@@ -45,10 +55,9 @@ def main() -> None:
     elif mode == "contest":
         from stkit.store.contests import roll_contest
 
-        count, start_at, seed = int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+        count, gate, seed = int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
         rng = random.Random(seed)
-        while time.time() < start_at:
-            time.sleep(0.001)
+        wait_at_gate(gate, seed)
         exchanges = []
         for _ in range(count):
             exchanges.append(

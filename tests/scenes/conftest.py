@@ -7,10 +7,11 @@ import pytest
 
 
 @pytest.fixture
-def store_url(db_url):
-    """The shared ``db_url`` fixture (tests/conftest.py): a fresh SQLite file, or a fresh schema on the test
-    PostgreSQL server when STKIT_TEST_POSTGRES_URL is set; STKIT_DATABASE_URL points at it."""
-    return db_url
+def store_url(migrated_db_url):
+    """The shared ``migrated_db_url`` fixture (tests/conftest.py): a fresh SQLite file copied from a store
+    migrated once per session, or a fresh schema on the test PostgreSQL server when STKIT_TEST_POSTGRES_URL
+    is set; STKIT_DATABASE_URL points at it."""
+    return migrated_db_url
 
 
 @pytest.fixture

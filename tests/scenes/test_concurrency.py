@@ -22,6 +22,9 @@ from stkit.store.scene_models import TrackedRoll
 
 from .conftest import add_character
 
+# Every test here starts interpreters and races or kills them: the slow set (``-m "not slow"`` skips it).
+pytestmark = pytest.mark.slow
+
 WORKER = str(Path(__file__).with_name("_worker.py"))
 PROCESSES = int(os.environ.get("STKIT_CONCURRENCY_PROCESSES", "8"))
 ROLLS_EACH = int(os.environ.get("STKIT_CONCURRENCY_ROLLS", "25"))
@@ -40,6 +43,24 @@ def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):  # 
         return start_extended(
             s, "Stay hidden", chronicle=None, character="Weston", pool=pool, difficulty=difficulty, target=target
         ).id
+
+
+def _open_gate(gate: Path, procs: list, timeout: float = 300) -> float:
+    """Wait until every worker has opened its store and is waiting at ``gate``, then let them all go at once;
+    returns the moment they were let go (time.monotonic)."""
+    deadline = time.monotonic() + timeout
+    while len(list(gate.glob("ready-*"))) < len(procs):
+        for p in procs:
+            assert p.poll() is None, p.stderr.read()
+        assert time.monotonic() < deadline, "the workers never got ready"
+        time.sleep(0.01)
+    (gate / "go").touch()
+    return time.monotonic()
+
+
+def _stored_rolls(engine, aid) -> int:
+    with transaction(engine) as s:
+        return len(list(s.exec(select(TrackedRoll.id).where(TrackedRoll.action_id == aid))))
 
 
 def _check_consistent(engine, aid, expected_rolls=None):
@@ -67,13 +88,11 @@ def _check_consistent(engine, aid, expected_rolls=None):
     return action, rolls
 
 
-@pytest.mark.slow
-def test_many_processes_roll_one_extended_action_at_once(engine, store_url):
+def test_many_processes_roll_one_extended_action_at_once(engine, store_url, tmp_path):
     aid = _action(engine)
-    start_at = time.time() + 2.0  # time for every interpreter to start
     procs = [
         subprocess.Popen(
-            [sys.executable, WORKER, "rolls", store_url, str(aid), str(ROLLS_EACH), str(start_at), str(i)],
+            [sys.executable, WORKER, "rolls", store_url, str(aid), str(ROLLS_EACH), str(tmp_path), str(i)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -81,9 +100,10 @@ def test_many_processes_roll_one_extended_action_at_once(engine, store_url):
         )
         for i in range(PROCESSES)
     ]
+    started = _open_gate(tmp_path, procs)
     outs = [p.communicate(timeout=300) for p in procs]
-    elapsed = time.time() - start_at
-    for p, (_, err) in zip(procs, outs, strict=True):
+    elapsed = time.monotonic() - started
+    for p, (_out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
     ids = [i for out, _ in outs for i in json.loads(out)["ids"]]
     assert len(ids) == len(set(ids)) == PROCESSES * ROLLS_EACH
@@ -106,14 +126,14 @@ def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
         stderr=subprocess.PIPE,
         env=_env(),
     )
-    deadline = time.time() + 60
+    deadline = time.monotonic() + 300
     while not marker.exists():
         assert proc.poll() is None, proc.stderr.read().decode()
-        assert time.time() < deadline, "the worker never reached the middle of its roll"
+        assert time.monotonic() < deadline, "the worker never reached the middle of its roll"
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
-    action, _ = _check_consistent(engine, aid, 0)
+    action, _rolls = _check_consistent(engine, aid, 0)
     from stkit.store.characters import get_character
 
     with transaction(engine) as s:
@@ -122,28 +142,34 @@ def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
     assert (action.tally, action.rolls) == (0, 0)
 
 
-@pytest.mark.slow
 def test_killed_at_random_moments_keeps_whole_rolls(engine, store_url):
     aid = _action(engine)
     kills = 0
-    for delay in (0.8, 1.1, 1.4):
+    # Each worker is killed once it has committed a few more rolls (a count, not a delay, so that a slow
+    # start cannot make the kill land before the first roll), at whatever point of the next roll it is.
+    for more in (1, 3, 7):
+        before = _stored_rolls(engine, aid)
         proc = subprocess.Popen(
             [sys.executable, WORKER, "loop", store_url, str(aid)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env=_env(),
         )
-        time.sleep(delay)
+        deadline = time.monotonic() + 300
+        while _stored_rolls(engine, aid) < before + more:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.monotonic() < deadline, "the worker never rolled"
+            time.sleep(0.005)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
         kills += 1
         _check_consistent(engine, aid)  # every roll whole, whatever moment the kill hit
     _, rolls = _check_consistent(engine, aid)
-    print(f"\n[crash] {kills} workers killed at random moments: {len(rolls)} whole rolls kept, none partial")
+    assert len(rolls) >= 1 + 3 + 7
+    print(f"\n[crash] {kills} workers killed mid-loop: {len(rolls)} whole rolls kept, none partial")
 
 
-@pytest.mark.slow
-def test_many_processes_roll_one_contest_at_once(engine, store_url):
+def test_many_processes_roll_one_contest_at_once(engine, store_url, tmp_path):
     from stkit.dice.contest import ContestState, advance_contest
     from stkit.store.contests import get_contest, start_contest
     from stkit.store.scene_models import ContestRoll
@@ -163,10 +189,9 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
             target=1000,
         ).id
     procs_n, each = 4, 10
-    start_at = time.time() + 2.0
     procs = [
         subprocess.Popen(
-            [sys.executable, WORKER, "contest", store_url, str(cid), str(each), str(start_at), str(i)],
+            [sys.executable, WORKER, "contest", store_url, str(cid), str(each), str(tmp_path), str(i)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -174,8 +199,9 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
         )
         for i in range(procs_n)
     ]
+    _open_gate(tmp_path, procs)
     outs = [p.communicate(timeout=300) for p in procs]
-    for p, (_, err) in zip(procs, outs, strict=True):
+    for p, (_out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
     numbers = sorted(n for out, _ in outs for n in json.loads(out)["exchanges"])
     assert numbers == list(range(1, procs_n * each + 1))  # every exchange once, none lost or repeated

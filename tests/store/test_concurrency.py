@@ -8,9 +8,14 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from stkit.store import characters as C
 from stkit.store.db import open_store, transaction
 from stkit.store.sheet import Sheet
+
+# Every test here races interpreters against one store: the slow set (``-m "not slow"`` skips it).
+pytestmark = pytest.mark.slow
 
 WORKER = textwrap.dedent(
     """

@@ -223,6 +223,7 @@ WORKER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_fast_and_orm_writers_at_once_lose_nothing(db_url, tmp_path):
     """Processes mixing sqlite3-gateway rolls and edits over a SQLAlchemy Session on one character: every Willpower
     point is spent exactly once and no experience award is lost."""
