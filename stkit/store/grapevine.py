@@ -150,8 +150,8 @@ def _parse(raw: bytes, source: str) -> Element:
             f"{source}: Grapevine's binary .gex format (the file starts with GVBE) is not read; "
             "save the characters from Grapevine in its XML exchange format and import that"
         )
-    import defusedxml.ElementTree as DET  # type: ignore[import-untyped]
-    from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
+    import defusedxml.ElementTree as DET
+    from defusedxml import DefusedXmlException
 
     try:
         root = DET.fromstring(raw, forbid_dtd=True)
