@@ -131,7 +131,7 @@ def sheets(draw) -> dict:
     }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sheets())
 def test_any_sheet_round_trips_through_foundry(data):
     sheet = Sheet.from_dict(data, source="generated")
