@@ -133,11 +133,15 @@ def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> Charact
     overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may not hold."""
     gw = as_gateway(gw)
     check_sheet_text(sheet)
-    found = gw.rows(
-        f"SELECT {ROW_COLUMNS} FROM characters WHERE chronicle = :chronicle AND name_key = :key{gw.lock}",
-        chronicle=sheet.chronicle,
-        key=name_key(sheet.name),
-    )
+    found: list = []
+    for column, value in name_matches(sheet.name):  # the exact name first: --replace never takes a look-alike
+        found = gw.rows(
+            f"SELECT {ROW_COLUMNS} FROM characters WHERE chronicle = :chronicle AND {column} = :v{gw.lock}",
+            chronicle=sheet.chronicle,
+            v=value,
+        )
+        if found:
+            break
     if found:
         existing = CharacterRow(*found[0])
         if not replace:

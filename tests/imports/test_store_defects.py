@@ -203,3 +203,15 @@ def test_migration_0007_recomputes_keys_and_reports_look_alike_names(db_url, cap
         "stkit: in chronicle 'default', 'Zoe' and 'Zoë' read as the same name; both are kept, each found by its "
         "exact name as `stkit char list` shows it",
     ]
+
+
+def test_replace_overwrites_the_exact_name_not_its_look_alike(db_url, tmp_path):
+    ok("char", "new", "Zoe")
+    ok("char", "new", "Zoë", "--chronicle", "elsewhere")
+    _sql(db_url, "UPDATE characters SET chronicle = 'default', name_key = 'zoë' WHERE name = 'Zoë'")
+    f = tmp_path / "zoe.yaml"
+    f.write_text("name: Zoë\nattributes: {Wits: 5}\n", encoding="utf-8")
+    ok("char", "import", f, "--replace")
+    assert json.loads(ok("char", "show", "Zoë", "--json"))["attributes"]["Wits"] == 5
+    assert json.loads(ok("char", "show", "Zoe", "--json"))["attributes"]["Wits"] == 1
+    assert sorted(c["name"] for c in json.loads(ok("char", "list", "--json"))["characters"]) == ["Zoe", "Zoë"]
