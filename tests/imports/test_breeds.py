@@ -101,3 +101,20 @@ def test_specialty_set_and_removed():
     assert s.specialties == {}
     with pytest.raises(InvalidValue, match=r"'Juggling' is not an Attribute or Ability of the sheet"):
         s.set_trait("specialty:Juggling", "Clubs")
+
+
+def test_the_character_file_shown_in_the_docs_is_a_valid_sheet():
+    """docs/characters.md's character file, new fields included, reads and writes back unchanged."""
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "characters.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", doc, re.S) if b.startswith("name: Paper Clip")]
+    s = Sheet.from_dict(yaml.safe_load(block), source="docs")
+    assert (s.totem, s.fera, s.creature, s.specialties) == ("", "Garou", "shapeshifter", {"Repair": "Cars"})
+    assert s.fetishes == [{"name": "Spirit Whistle", "level": 1, "gnosis": 5}]
+    assert s.weapons[0]["name"] == "Tire Iron" and s.weapons[0]["damage_bonus"] == 1
+    assert s.armor[0]["forms"] == ["Homid"] and s.biography == "Grew up in the rail yards."
+    assert Sheet.from_dict(s.to_dict()).to_dict() == s.to_dict()
