@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
 from stkit.store import traits as T
 from stkit.store.characters import create_character
+from stkit.store.imported import LoadedFile
 from stkit.store.sheet import Sheet, xp_log_warnings
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -134,16 +134,6 @@ def _depth_ok(data: object, limit: int = MAX_DEPTH) -> bool:
                 return False
             stack.extend((v, d + 1) for v in (obj.values() if isinstance(obj, dict) else obj))
     return True
-
-
-@dataclass
-class LoadedFile:
-    """One parsed character file: the sheet, where it came from, its format and any warnings."""
-
-    sheet: Sheet
-    path: Path
-    format: str  # yaml | json | foundry | grapevine
-    warnings: list[str] = field(default_factory=list)
 
 
 def find_character_files(path: Path) -> list[Path]:

@@ -27,16 +27,14 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stkit.errors import DataFileError, InvalidValue
 from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES
+from stkit.store.imported import LoadedFile
 from stkit.store.sheet import HEALTH_LEVELS, MAX_XP, Sheet, xp_log_warnings
-
-if TYPE_CHECKING:  # pragma: no cover
-    from stkit.store.files import LoadedFile
 
 #: The actor types stkit reads, and the creature each becomes.
 SUPPORTED_TYPES = ("Werewolf", "Changing Breed", "Mortal", "PC")
@@ -225,8 +223,6 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
     Returns a LoadedFile (format ``foundry``) whose warnings name, by path, every value not kept and every
     disagreement between the experience entries and their totals. Raises DataFileError naming the field for
     a bad value, and for an actor type other than :data:`SUPPORTED_TYPES`."""
-    from stkit.store.files import LoadedFile
-
     r = _Reader(source)
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
         raise DataFileError(f"{source}: not a Foundry actor (no system block)")

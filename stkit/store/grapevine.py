@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING, Any
 from stkit.errors import DataFileError, InvalidValue
 from stkit.store import breeds as B
 from stkit.store import traits as T
+from stkit.store.imported import LoadedFile
 from stkit.store.sheet import MAX_XP, Sheet, xp_log_warnings
 
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
 
-    from stkit.store.files import LoadedFile
 
 BINARY_MAGIC = b"GVBE"
 #: Grapevine elements stkit reads, and the creature each is.
@@ -176,8 +176,6 @@ def from_grapevine(raw: bytes, *, source: str = "Grapevine file") -> list[Loaded
     ``grapevine``), in file order. Every other creature is skipped with one warning (on the first
     character's LoadedFile, or an error when nothing is left). Raises DataFileError for a malformed or
     binary file and for a value that cannot be converted (naming the character and the field)."""
-    from stkit.store.files import LoadedFile
-
     root = _parse(raw, source)
     chronicle = (root.get("chronicle") or "").strip()
     skipped: list[str] = []
