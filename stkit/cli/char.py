@@ -167,7 +167,8 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         ("Form", sheet.form),
     ]
     if sheet.fera != "Garou" or sheet.creature != "shapeshifter":
-        pairs.insert(0, ("Creature", sheet.creature_label[0].upper() + sheet.creature_label[1:]))
+        kind = {"shapeshifter": sheet.fera, "mortal": "Mortal"}.get(sheet.creature, f"Kinfolk of the {sheet.fera}")
+        pairs.insert(0, ("Creature", kind))
     for i in range(0, len(pairs), 2):
         row = Text()
         for label, value in pairs[i : i + 2]:
