@@ -131,3 +131,11 @@ def test_show_prints_the_new_sheet_parts(db_url):
     assert "Fenrir Axe (Dexterity + Melee, diff 7, Strength +3 lethal)" in out
     assert "Armour       Leather Jacket (soak 1/1/0)" in out
     assert "Totem    Fenris" in out
+
+
+def test_show_names_the_creature_of_a_fera_or_kinfolk(db_url):
+    ok("char", "import", DATA / "foundry-bastet.json")
+    ok("char", "new", "Kin", "--creature", "kinfolk", "--fera", "bastet")
+    assert ok("char", "show", "Sees-Through-Smoke").splitlines()[1].startswith("Creature Bastet ")
+    assert ok("char", "show", "Kin").splitlines()[1].startswith("Creature Kinfolk of the Bastet ")
+    assert not ok("char", "show", "Kin", "--player-view").splitlines()[1].startswith("Creature Garou")
