@@ -536,8 +536,15 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
                 iname = r.text(own.get("reason"), f"{where}.flags.stkit.reason", strip=False)
             amount = r.num(isys.get("amount", isys.get("value", 0)), f"{where}.system.amount", 1, MAX_XP)
             spend = "spent" in sub.lower() or "spend" in sub.lower()
+            # Foundry counts a spend only once it is ticked as spent (isspent; "spent" in older versions)
+            ticked = isys.get("isspent", isys.get("spent", True))
+            if spend and ticked is False:
+                r.warnings.append(f"{label}: a spend not ticked as spent (Foundry does not count it); not kept")
+                continue
             log.append({"at": at, "kind": "spend" if spend else "award", "amount": amount, "reason": iname})
-            kept = {"amount"}
+            kept = {"amount", "isspent", "spent"}
+            if str(isys.get("description") or "").strip() == str(item.get("name") or "").strip():
+                kept.add("description")  # Foundry copies the entry's name into its description
         else:
             what = sub.replace("wod.types.", "") if sub else ""
             r.warnings.append(f"{where} (type {itype}{' ' + what if what else ''}) {iname!r}: not kept")
@@ -784,9 +791,10 @@ def to_foundry(sheet: Sheet) -> dict:
         items.append(_item(sheet, "Armor", piece["name"], system_a, len(items)))
     for e in sheet.xp_log:
         sub = "wod.types.expspent" if e["kind"] == "spend" else "wod.types.expgained"
-        entry = _item(
-            sheet, "Experience", e["reason"].strip() or e["kind"], {"type": sub, "amount": e["amount"]}, len(items)
-        )
+        system_x: dict[str, Any] = {"type": sub, "amount": e["amount"]}
+        if e["kind"] == "spend":
+            system_x["isspent"] = True  # Foundry counts a spend only when ticked
+        entry = _item(sheet, "Experience", e["reason"].strip() or e["kind"], system_x, len(items))
         entry["flags"] = {"stkit": {"at": e["at"], "reason": e["reason"]}}
         items.append(entry)
     flags: dict[str, Any] = {

@@ -44,7 +44,7 @@ def test_foundry_import_json_lists_warnings(db_url):
     (entry,) = data["imported"]
     assert entry["format"] == "foundry" and entry["name"] == "Marrow-of-Oaks"
     assert entry["warnings"][0] == "system.appearance: not kept"
-    assert len(entry["warnings"]) == 6
+    assert len(entry["warnings"]) == 7
 
 
 def test_export_foundry_then_import_is_the_same_sheet(db_url, tmp_path):

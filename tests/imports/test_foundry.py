@@ -131,6 +131,7 @@ def test_marrow_names_every_dropped_value_by_path():
         "system.difficulty",
         "items[7] (type Feature other) 'Fenrir Pride': not kept",
         "items[12] (Fetish 'Fang Dagger'): not kept: system.difficulty",
+        "items[16] (Experience 'Rage 6 (planned)'): a spend not ticked as spent (Foundry does not count it); not kept",
     ]
 
 
