@@ -508,11 +508,15 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
             level = r.num(isys.get("level") or 1, f"{where}.system.level", 1, 6)
             (gifts if sub.endswith("gift") else rites).append({"name": iname, "level": level})
             kept = {"level"}
-        elif itype == "Feature" and sub.endswith("background"):
-            backgrounds[iname] = r.num(isys.get("value", 0), f"{where}.system.value", 0, T.MAX_DOTS)
-        elif itype == "Feature" and (sub.endswith("merit") or sub.endswith("flaw")):
-            entry = {"name": iname, "points": r.num(isys.get("value", 0), f"{where}.system.value", 0, 7)}
-            (merits if sub.endswith("merit") else flaws).append(entry)
+        elif itype == "Feature" and sub in ("wod.types.background", "wod.types.merit", "wod.types.flaw"):
+            # newer system versions keep a Feature's dots in level, older ones in value
+            key = "level" if str(isys.get("level") or "").strip() else "value"
+            n = r.num(isys.get(key, 0), f"{where}.system.{key}", 0, T.MAX_DOTS if sub.endswith("background") else 7)
+            if sub.endswith("background"):
+                backgrounds[iname] = n
+            else:
+                (merits if sub.endswith("merit") else flaws).append({"name": iname, "points": n})
+            kept = {"level"}
         elif itype == "Fetish" or (itype == "Power" and sub == "wod.types.fetish"):
             fetishes.append(
                 {
@@ -762,11 +766,18 @@ def to_foundry(sheet: Sheet) -> dict:
                 _item(sheet, "Power", e["name"], {"type": f"wod.types.{sub}", "level": str(e["level"])}, len(items))
             )
     for bg, n in sheet.backgrounds.items():
-        items.append(_item(sheet, "Feature", bg, {"type": "wod.types.background", "value": n}, len(items)))
+        system_b = {"type": "wod.types.background", "value": n, "level": n}
+        items.append(_item(sheet, "Feature", bg, system_b, len(items)))
     for section, sub in (("merits", "merit"), ("flaws", "flaw")):
         for e in getattr(sheet, section):
             items.append(
-                _item(sheet, "Feature", e["name"], {"type": f"wod.types.{sub}", "value": e["points"]}, len(items))
+                _item(
+                    sheet,
+                    "Feature",
+                    e["name"],
+                    {"type": f"wod.types.{sub}", "value": e["points"], "level": e["points"]},
+                    len(items),
+                )
             )
     for f in sheet.fetishes:
         system_f = {"type": "wod.types.fetish", "level": str(f["level"]), "gnosis": f["gnosis"]}
