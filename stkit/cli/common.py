@@ -8,7 +8,7 @@ functions, so importing a command group stays cheap.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import HouseRules
@@ -24,14 +24,6 @@ def run(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False
     from stkit.store.gateway import run_unit
 
     return run_unit(db, work, readonly=readonly)
-
-
-def run_session(db: str | None, work: Callable[[Any], _T], *, readonly: bool = False) -> _T:
-    """Run ``work(session)`` (a sqlmodel Session) as one transaction, retried whole when busy: for the
-    scene and tracked-action use cases, which read their own tables through the ORM."""
-    from stkit.store.db import open_store, run_transaction
-
-    return run_transaction(open_store(db), work, readonly=readonly)
 
 
 def roll_with_store(

@@ -29,10 +29,9 @@ from stkit.dice.contest import (
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store import traits as T
-from stkit.store.characters import get_character
+from stkit.store.characters import CharacterRow, get_character
 from stkit.store.forms import apply_form
 from stkit.store.gateway import as_gateway
-from stkit.store.models import RollLog
 from stkit.store.pools import build_pool, resolve_pool_trait
 from stkit.store.rolls import write_log
 from stkit.store.scenes import open_scene
@@ -50,7 +49,7 @@ _SIGNED_NUMBER = re.compile(r"^\s*[+-]?\s*\d+\s*$")
 class Participant:
     """Who rolls: a character and a sheet expression, or a bare number of dice (``character`` None)."""
 
-    character: Any | None
+    character: CharacterRow | None
     expression: str
 
     @property
@@ -63,11 +62,23 @@ class Participant:
 
 
 @dataclass(frozen=True)
+class LogEntryRef:
+    """The roll-log entry a tracked roll wrote: its id, who (``character_id`` None for a bare dice pool),
+    its ``kind`` ('extended', 'contest', ...) and the scene turn it fell in (None outside a scene)."""
+
+    id: int
+    character_id: int | None
+    kind: str
+    scene_id: int | None
+    turn: int | None
+
+
+@dataclass(frozen=True)
 class ParticipantRoll:
     """A roll made for a tracked action: the dice result, its roll-log entry and how the pool was built."""
 
     roll: RollResult
-    log: Any
+    log: LogEntryRef
     explanation: str
     participant: Participant
     extra: dict = field(default_factory=dict)
@@ -114,7 +125,7 @@ def check_scene_chronicle(session: Any, chronicle: str | None, who: Participant)
         )
 
 
-def _character(session: Any, name: str, chronicle: str | None) -> Any:
+def _character(session: Any, name: str, chronicle: str | None) -> CharacterRow:
     """The character called ``name``; when ``chronicle`` is given, refuse one that lives in another chronicle."""
     if chronicle is None:
         return get_character(session, name, None)
@@ -131,6 +142,7 @@ def _character(session: Any, name: str, chronicle: str | None) -> Any:
 
 
 def numeric_pool(expression: str) -> int:
+    """A pool given as a number of dice ('6'), validated; InvalidValue for anything else (trait names)."""
     if not _NUMBER.match(expression):
         raise InvalidValue(
             f"dice pool {expression!r} names traits but no character rolls it; give --char NAME, or a number of dice"
@@ -236,12 +248,12 @@ def roll_for(
     Willpower point spent (refused when none is left or already spent this turn), the scene hooks.
     """
     validate_difficulty(difficulty)
-
+    gw = as_gateway(session)
     if who.character is not None:
         from stkit.store.rolls import roll_from_sheet
 
         out = roll_from_sheet(
-            session,
+            gw,
             who.character.name,
             who.expression,
             difficulty=difficulty,
@@ -252,18 +264,36 @@ def roll_for(
             faces=faces,
             kind=kind,
         )
-        return ParticipantRoll(
-            out.roll, session.get(RollLog, out.log_id), out.pool.text if out.pool else f"{out.roll.pool} dice", who
-        )
+        assert out.log_id is not None  # a roll from the sheet is always logged
+        log = LogEntryRef(out.log_id, who.character.id, kind, out.scene_id, out.turn)
+        return ParticipantRoll(out.roll, log, out.pool.text if out.pool else f"{out.roll.pool} dice", who)
 
+    return _roll_bare_pool(
+        gw, who, difficulty, chronicle=chronicle, faces=faces, willpower=willpower, rng=rng, rules=rules, kind=kind
+    )
+
+
+def _roll_bare_pool(
+    gw: Any,
+    who: Participant,
+    difficulty: int,
+    *,
+    chronicle: str,
+    faces: list[int] | None,
+    willpower: bool,
+    rng: Any,
+    rules: HouseRules,
+    kind: str,
+) -> ParticipantRoll:
+    """Roll a bare number of dice (no sheet, so no Willpower) and log it in ``chronicle``'s open scene."""
     pool = numeric_pool(who.expression)
     if willpower:
         raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
     request = RollRequest(pool, difficulty, rules=rules, faces=tuple(faces) if faces is not None else None)
     roll = resolve_roll(request, rng=rng)
-    scene = open_scene(session, chronicle)
+    scene = open_scene(gw, chronicle)
     entry = write_log(
-        as_gateway(session),
+        gw,
         chronicle=chronicle,
         character_id=None,
         character_name="",
@@ -274,10 +304,11 @@ def roll_for(
         turn=scene.turn if scene else None,
         kind=kind,
     )
-    return ParticipantRoll(roll, session.get(RollLog, entry.id), f"{pool} dice", who)
+    return ParticipantRoll(roll, LogEntryRef(entry.id, None, kind, entry.scene_id, entry.turn), f"{pool} dice", who)
 
 
 def faces_list(text_or_list: Any) -> list[int] | None:
+    """Physical dice faces as a list (None: roll them)."""
     if text_or_list is None:
         return None
     return list(text_or_list)
