@@ -37,6 +37,7 @@ PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", ca
 class FormatChoice(enum.StrEnum):
     yaml = "yaml"
     json = "json"
+    foundry = "foundry"
 
 
 class XpAction(enum.StrEnum):
@@ -92,9 +93,16 @@ def printable_sheet(sheet):
     from stkit.text import printable
 
     s = copy.deepcopy(sheet)
-    for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack"):
+    for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack", "totem"):
         setattr(s, f, printable(getattr(s, f)))
     s.notes = printable(s.notes, multiline=True)
+    s.biography = printable(s.biography, multiline=True)
+    s.specialties = {printable(k): printable(v) for k, v in s.specialties.items()}
+    for section in ("fetishes", "weapons", "armor"):
+        for e in getattr(s, section):
+            for k, v in e.items():
+                if isinstance(v, str):
+                    e[k] = printable(v)
     s.storyteller_notes = printable(s.storyteller_notes, multiline=True)
     for section in ("gifts", "rites", "merits", "flaws"):
         for e in getattr(s, section):
@@ -158,9 +166,13 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         ("Auspice", sheet.auspice),
         ("Tribe", sheet.tribe),
         ("Pack", sheet.pack),
+        ("Totem", sheet.totem),
         ("Rank", str(sheet.rank)),
         ("Form", sheet.form),
     ]
+    if sheet.fera != "Garou" or sheet.creature != "shapeshifter":
+        kind = {"shapeshifter": sheet.fera, "mortal": "Mortal"}.get(sheet.creature, f"Kinfolk of the {sheet.fera}")
+        pairs.insert(0, ("Creature", kind))
     for i in range(0, len(pairs), 2):
         row = Text()
         for label, value in pairs[i : i + 2]:
@@ -202,9 +214,16 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         lines.append(
             Text("Other abilities: ", style="bold") + Text(", ".join(f"{k} {dots(v)}" for k, v in others.items()))
         )
+    if sheet.specialties:
+        lines.append(
+            Text("Specialties: ", style="bold") + Text(", ".join(f"{k} ({v})" for k, v in sheet.specialties.items()))
+        )
     lines.append(Text(""))
     for label, items in (
         ("Backgrounds", [f"{k} {dots(v)}" for k, v in sheet.backgrounds.items()]),
+        ("Fetishes", [f"{f['name']} (level {f['level']}, Gnosis {f['gnosis']})" for f in sheet.fetishes]),
+        ("Weapons", [_weapon_text(w) for w in sheet.weapons]),
+        ("Armour", [_armor_text(a) for a in sheet.armor]),
         ("Gifts", [f"{g['name']} ({g['level']})" for g in sheet.gifts]),
         ("Rites", [f"{r['name']} ({r['level']})" for r in sheet.rites]),
         ("Merits", [f"{m['name']} ({m['points']})" for m in sheet.merits]),
@@ -239,12 +258,26 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
     lines.append(
         Text(f"Experience: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent", style="dim")
     )
+    if sheet.biography:
+        lines.append(Text("Biography: ", style="bold") + Text(sheet.biography))
     if sheet.notes:
         lines.append(Text("Notes: ", style="bold") + Text(sheet.notes))
     if sheet.storyteller_notes and not player_view:
         lines.append(Text("Storyteller notes: ", style="bold magenta") + Text(sheet.storyteller_notes))
     out = render.console()
     out.print(Text("\n").join(lines), crop=False, overflow="ignore")
+
+
+def _weapon_text(w: dict) -> str:
+    """'Klaive (Dexterity + Melee, diff 6, Strength +3 aggravated)'."""
+    attack = " + ".join(x for x in (w["attack_attribute"], w["attack_ability"]) if x)
+    damage = f"{w['damage_attribute']} +{w['damage_bonus']}" if w["damage_attribute"] else str(w["damage_bonus"])
+    return f"{w['name']} ({attack}, diff {w['difficulty']}, {damage} {w['damage_type']})"
+
+
+def _armor_text(a: dict) -> str:
+    """'Leather Jacket (soak 1/1/0)'."""
+    return f"{a['name']} (soak {a['bashing']}/{a['lethal']}/{a['aggravated']})"
 
 
 # ----- commands ------------------------------------------------------------------------------------------
@@ -256,8 +289,10 @@ def new(
     concept: Annotated[str, typer.Option("--concept")] = "",
     nature: Annotated[str, typer.Option("--nature")] = "",
     demeanor: Annotated[str, typer.Option("--demeanor")] = "",
-    breed: Annotated[str, typer.Option("--breed", help="Homid, Metis or Lupus.")] = "",
+    breed: Annotated[str, typer.Option("--breed", help="Homid, Metis or Lupus (a Fera: its own breeds).")] = "",
     auspice: Annotated[str, typer.Option("--auspice", help="Ragabash, Theurge, Philodox, Galliard or Ahroun.")] = "",
+    fera: Annotated[str, typer.Option("--fera", help="The Changing Breed: Garou (default), Bastet, Corax...")] = "",
+    creature: Annotated[str, typer.Option("--creature", help="shapeshifter (default), kinfolk or mortal.")] = "",
     tribe: Annotated[str, typer.Option("--tribe")] = "",
     pack: Annotated[str, typer.Option("--pack")] = "",
     sets: Annotated[
@@ -274,11 +309,12 @@ def new(
     Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
     from stkit.config import default_chronicle
     from stkit.errors import InvalidValue
-    from stkit.store.sheet import Sheet
-    from stkit.store.traits import lookup_auspice, lookup_breed
+    from stkit.store import breeds
+    from stkit.store.sheet import KIN_POWERS, Sheet, Track
 
     if not name.strip():
         raise InvalidValue("a character needs a name")
+    kind = breeds.get_changing_breed(fera).name
     sheet = Sheet(
         name=name.strip(),
         chronicle=default_chronicle(chronicle),
@@ -286,11 +322,15 @@ def new(
         concept=concept,
         nature=nature,
         demeanor=demeanor,
-        breed=lookup_breed(breed),
-        auspice=lookup_auspice(auspice),
+        fera=kind,
+        creature=breeds.lookup_creature(creature),
+        breed=breeds.lookup_breed(breed, kind),
+        auspice=breeds.lookup_auspice(auspice, kind),
         tribe=tribe,
         pack=pack,
     )
+    if sheet.creature != "shapeshifter":
+        sheet.powers = {p: Track(v, v) for p, v in KIN_POWERS.items()}
     pairs: list[tuple[str, str | int]] = []
     for item in sets or []:
         trait, sep, value = item.partition("=")
@@ -341,36 +381,53 @@ def list_(
 ) -> None:
     """List the characters (of one chronicle, or all)."""
 
-    from stkit.store.characters import list_characters
+    from stkit.store.characters import list_sheets
 
-    rows = run(db, lambda gw: [(c.id, c.to_sheet()) for c in list_characters(gw, chronicle)], readonly=True)
+    listed = run(db, lambda gw: list_sheets(gw, chronicle), readonly=True)
+    rows = [(c.id, c.sheet) for c in listed if c.sheet is not None]
+    damaged = [c for c in listed if c.sheet is None]
     if json_out:
-        emit_json(
-            {
-                "characters": [
-                    {
-                        "id": i,
-                        "name": s.name,
-                        "chronicle": s.chronicle,
-                        "player": s.player,
-                        "breed": s.breed,
-                        "auspice": s.auspice,
-                        "tribe": s.tribe,
-                        "form": s.form,
-                        "health_level": s.health_level,
-                        "willpower": s.powers["Willpower"].to_dict(),
-                        "rage": s.powers["Rage"].to_dict(),
-                        "gnosis": s.powers["Gnosis"].to_dict(),
-                    }
-                    for i, s in rows
-                ]
-            }
-        )
+        listing: dict = {
+            "characters": [
+                {
+                    "id": i,
+                    "name": s.name,
+                    "chronicle": s.chronicle,
+                    "player": s.player,
+                    "breed": s.breed,
+                    "auspice": s.auspice,
+                    "tribe": s.tribe,
+                    "form": s.form,
+                    "health_level": s.health_level,
+                    "willpower": s.powers["Willpower"].to_dict(),
+                    "rage": s.powers["Rage"].to_dict(),
+                    "gnosis": s.powers["Gnosis"].to_dict(),
+                }
+                for i, s in rows
+            ]
+        }
+        if damaged:  # the key appears only when there is something to say
+            listing["damaged"] = [
+                {"id": c.id, "name": c.name, "chronicle": c.chronicle, "problem": c.problem} for c in damaged
+            ]
+        emit_json(listing)
         return
-    from stkit.cli import render
+    from rich.text import Text
 
+    from stkit.cli import render
+    from stkit.text import printable
+
+    for c in damaged:  # one bad row must not hide the rest
+        render.console().print(
+            Text(
+                f"Warning: {printable(c.name)} ({printable(c.chronicle)}) cannot be read: {printable(c.problem)}; "
+                "re-import it with `char import --replace` or delete it",
+                style="yellow",
+            )
+        )
     if not rows:
-        render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
+        if not damaged:
+            render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
         return
     rows = [(i, printable_sheet(s)) for i, s in rows]  # no raw control characters to the terminal
     # A console of its own, sized now: the shared one keeps the width it was created with.
@@ -379,8 +436,6 @@ def list_(
     if table is not None:
         console.print(table)
         return
-    from rich.text import Text
-
     for _, s in rows:  # too narrow for any table: three short lines per character
         console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
         console.print(f"  {s.form}, {s.health_level or 'unhurt'}", markup=False)
@@ -647,6 +702,9 @@ def xp(
     ] = XpAction.log,
     amount: Annotated[int, typer.Argument(help="Experience points (1 or more) for award/spend.")] = 0,
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (kept in the experience log).")] = "",
+    again: Annotated[
+        bool, typer.Option("--again", help="Award it even though the same award was made earlier tonight.")
+    ] = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -685,7 +743,11 @@ def xp(
         render.console().print(t)
         return
     print_edit(
-        run(db, lambda s: characters.experience(s, name, action.value, amount, reason, chronicle=chronicle)), json_out
+        run(
+            db,
+            lambda s: characters.experience(s, name, action.value, amount, reason, chronicle=chronicle, again=again),
+        ),
+        json_out,
     )
 
 
@@ -722,7 +784,8 @@ def delete(
 @char_app.command("import")
 def import_(
     paths: Annotated[
-        list[Path], typer.Argument(help="Character files (.yaml, .yml, .json, Foundry actor .json) or folders.")
+        list[Path],
+        typer.Argument(help="Character files (.yaml, .yml, .json, Foundry actor .json, Grapevine .gex) or folders."),
     ],
     chronicle: Annotated[
         str | None, typer.Option("--chronicle", help="Put every imported character in this chronicle.")
@@ -733,7 +796,7 @@ def import_(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import character files (YAML, JSON, Foundry): all or nothing.
+    """Import YAML, JSON, Foundry or Grapevine files: all or nothing.
 
     Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the
     error names the file, the field and the allowed range."""
@@ -772,14 +835,17 @@ def import_(
 def export(
     name: NameArg,
     fmt: Annotated[
-        FormatChoice, typer.Option("--format", "-f", help="yaml or json.", case_sensitive=False)
+        FormatChoice,
+        typer.Option(
+            "--format", "-f", help="yaml, json, or foundry (a Foundry VTT WoD20 actor).", case_sensitive=False
+        ),
     ] = FormatChoice.yaml,
     player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Export a character as a YAML or JSON character file.
+    """Export a character: YAML, JSON, or a Foundry VTT actor.
 
     The file re-imports without loss."""
     from stkit.store.files import dump

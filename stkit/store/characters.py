@@ -19,7 +19,7 @@ from typing import Any
 from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.store.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
-from stkit.store.traits import name_key, suggest
+from stkit.store.traits import legacy_name_key, name_key, suggest
 
 #: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
 ROW_COLUMNS = "id, chronicle, name, sheet, version"
@@ -56,17 +56,34 @@ def _lookup_error(gw: Gateway, name: str, chronicle: str | None, chronicles: lis
     return NotFound(f"no character named {name!r}{where}{hint}")
 
 
+def name_matches(name: str) -> list[tuple[str, str]]:
+    """The ways a typed ``name`` is matched, best first, as (column, value): the exact name; the key of
+    the stkit versions before accents were folded (a row kept it when its folded key was already taken, so
+    'Zoë' beside 'Zoe' stays reachable); the folded key (case, accents, spaces and hyphens, invisible
+    characters). The first that finds a row wins."""
+    out = [("name", name)]
+    for key in (legacy_name_key(name), name_key(name)):
+        if ("name_key", key) not in out:
+            out.append(("name_key", key))
+    return out
+
+
 def find_character(gw: Any, name: str, chronicle: str | None = None, *, for_update: bool = False) -> CharacterRow:
-    """The stored character called ``name`` (case-insensitive, accents folded; hyphens and spaces alike),
-    in ``chronicle`` or, with None, in any chronicle. ``for_update`` locks the row until the transaction
-    ends (PostgreSQL; SQLite's write transaction already holds the lock). ``gw``: a Gateway or a Session.
+    """The stored character called ``name``: the exact name first, then case-insensitive, accents folded,
+    hyphens and spaces alike, invisible characters dropped (:func:`name_matches`), in ``chronicle`` or,
+    with None, in any chronicle. ``for_update`` locks the row until the transaction ends (PostgreSQL;
+    SQLite's write transaction already holds the lock). ``gw``: a Gateway or a Session.
     Raises NotFound with a "did you mean", InvalidValue for a name found in several chronicles."""
     gw = as_gateway(gw)
-    sql = f"SELECT {ROW_COLUMNS} FROM characters WHERE name_key = :key"
-    params: dict[str, Any] = {"key": name_key(name)}
-    if chronicle:
-        sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
-    rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
+    rows: list = []
+    for column, value in name_matches(name):  # column: one of two fixed names, never user text
+        sql = f"SELECT {ROW_COLUMNS} FROM characters WHERE {column} = :v"
+        params: dict[str, Any] = {"v": value}
+        if chronicle:
+            sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
+        rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
+        if rows:
+            break
     if len(rows) == 1:
         return CharacterRow(*rows[0])
     raise _lookup_error(gw, name, chronicle, [r[1] for r in rows])
@@ -98,7 +115,7 @@ def save_sheet(gw: Any, row: CharacterRow, sheet: Sheet) -> CharacterRow:
     """Write ``sheet`` back into the character's row: identity columns, the JSON, ``version`` + 1 and
     ``updated_at``. Returns the row as it now stands."""
     gw = as_gateway(gw)
-    cols = sheet_columns(sheet)
+    cols = sheet_columns(sheet, with_key=False)  # the row keeps its key (see sheet_columns)
     sets = ", ".join(f"{c} = :{c}" for c in cols)
     gw.execute(
         f"UPDATE characters SET {sets}, version = COALESCE(version, 0) + 1, updated_at = :now WHERE id = :id",
@@ -116,11 +133,15 @@ def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> Charact
     overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may not hold."""
     gw = as_gateway(gw)
     check_sheet_text(sheet)
-    found = gw.rows(
-        f"SELECT {ROW_COLUMNS} FROM characters WHERE chronicle = :chronicle AND name_key = :key{gw.lock}",
-        chronicle=sheet.chronicle,
-        key=name_key(sheet.name),
-    )
+    found: list = []
+    for column, value in name_matches(sheet.name):  # the exact name first: --replace never takes a look-alike
+        found = gw.rows(
+            f"SELECT {ROW_COLUMNS} FROM characters WHERE chronicle = :chronicle AND {column} = :v{gw.lock}",
+            chronicle=sheet.chronicle,
+            v=value,
+        )
+        if found:
+            break
     if found:
         existing = CharacterRow(*found[0])
         if not replace:
@@ -152,6 +173,32 @@ def list_characters(gw: Any, chronicle: str | None = None) -> list[CharacterRow]
     if chronicle:
         sql, params = sql + " WHERE chronicle = :chronicle", {"chronicle": chronicle}
     return [CharacterRow(*r) for r in gw.rows(sql + " ORDER BY chronicle, name_key", **params)]
+
+
+@dataclass(frozen=True)
+class ListedCharacter:
+    """One row of ``char list``: its sheet, or (a row an older stkit wrote out of today's ranges) None and
+    the problem, naming the field."""
+
+    id: int
+    chronicle: str
+    name: str
+    sheet: Sheet | None
+    problem: str = ""
+
+
+def list_sheets(gw: Any, chronicle: str | None = None) -> list[ListedCharacter]:
+    """:func:`list_characters` with each row's sheet read; a row that cannot be read is listed with its
+    problem instead of failing the whole list."""
+    from stkit.errors import DataFileError
+
+    out = []
+    for row in list_characters(gw, chronicle):
+        try:
+            out.append(ListedCharacter(row.id, row.chronicle, row.name, row.to_sheet()))
+        except DataFileError as exc:
+            out.append(ListedCharacter(row.id, row.chronicle, row.name, None, str(exc)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -291,11 +338,21 @@ def shift(gw: Any, name: str, form: str, *, chronicle: str | None = None) -> Edi
     return edit_character(gw, name, chronicle, change)
 
 
-def experience(gw: Any, name: str, kind: str, amount: int, reason: str = "", *, chronicle: str | None = None) -> Edit:
-    """Award or spend experience (spending more than is available is refused)."""
+def experience(
+    gw: Any,
+    name: str,
+    kind: str,
+    amount: int,
+    reason: str = "",
+    *,
+    chronicle: str | None = None,
+    again: bool = False,
+) -> Edit:
+    """Award or spend experience (spending more than is available is refused; the same award twice in one
+    night is refused unless ``again``, see :meth:`Sheet.xp`)."""
 
     def change(s: Sheet) -> Edit:
-        entry = s.xp(kind, amount, reason)
+        entry = s.xp(kind, amount, reason, again=again)
         verb = "earns" if kind == "award" else "spends"
         return Edit(
             s,

@@ -1,9 +1,10 @@
-"""Character files: YAML/JSON import and export, and Foundry VTT "World of Darkness 20th" actor import.
+"""Character files: YAML/JSON import and export, and the other tools' files (Foundry VTT, Grapevine).
 
 A character file holds one character in the shape of :meth:`stkit.store.sheet.Sheet.to_dict` (see
 docs/characters.md). YAML is read with a ``yaml.SafeLoader`` subclass only (duplicate keys, alias
 bombs and deep nesting refused). Files over MAX_FILE_BYTES are refused. A Foundry actor export (JSON with
-``"type": "Werewolf"`` and a ``system`` block) is recognised and translated.
+a ``type`` and a ``system`` block) is translated by :mod:`stkit.store.foundry`; a Grapevine exchange file
+(``.gex``, XML) by :mod:`stkit.store.grapevine`, and may hold several characters.
 
 Every error is a DataFileError naming the file, the field and the allowed range; an import with any bad
 file imports nothing.
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,14 +21,17 @@ from stkit.errors import DataFileError, InvalidValue
 from stkit.safefile import describe
 from stkit.store import traits as T
 from stkit.store.characters import create_character
-from stkit.store.sheet import HEALTH_LEVELS, SPECIALTY_MIN_DOTS, Sheet
+from stkit.store.imported import LoadedFile
+from stkit.store.sheet import Sheet, xp_log_warnings
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
 
-CHARACTER_SUFFIXES = (".yaml", ".yml", ".json")
+CHARACTER_SUFFIXES = (".yaml", ".yml", ".json", ".gex")
 #: Largest character file read (bytes); a real sheet is a few kilobytes.
 MAX_FILE_BYTES = 1_000_000
+#: Largest Grapevine file read (bytes): a whole troupe, a few kilobytes per character.
+MAX_TROUPE_FILE_BYTES = 20_000_000
 #: Most YAML aliases (*name) in one file, and most values once every alias is expanded: a sheet has a few
 #: hundred values; an "alias bomb" expands to billions.
 MAX_YAML_ALIASES = 100
@@ -57,12 +60,17 @@ def _yaml_loader():
                         None,
                         None,
                         f"more than {MAX_YAML_ALIASES} aliases (*name); a character file needs none",
-                        event.start_mark,
+                        event.start_mark,  # type: ignore[arg-type]  # the C and pure-Python Marks alike
                     )
             elif isinstance(event, CollectionStartEvent):
                 self.depth += 1
                 if self.depth > MAX_DEPTH:
-                    raise ConstructorError(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+                    raise ConstructorError(
+                        None,
+                        None,
+                        f"nested more than {MAX_DEPTH} levels deep",
+                        event.start_mark,  # type: ignore[arg-type]
+                    )
             node = super().compose_node(parent, index)
             if isinstance(event, CollectionStartEvent):
                 self.depth -= 1
@@ -129,18 +137,8 @@ def _depth_ok(data: object, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
-@dataclass
-class LoadedFile:
-    """One parsed character file: the sheet, where it came from, its format and any warnings."""
-
-    sheet: Sheet
-    path: Path
-    format: str  # yaml | json | foundry
-    warnings: list[str] = field(default_factory=list)
-
-
 def find_character_files(path: Path) -> list[Path]:
-    """The character files at ``path``: the file itself, or a folder's regular *.yaml/*.yml/*.json files
+    """The character files at ``path``: the file itself, or a folder's regular *.yaml/*.yml/*.json/*.gex files
     (sorted; FIFOs, devices and links to them in a folder are passed over). Raises DataFileError for a path
     that does not exist."""
     try:
@@ -178,16 +176,37 @@ def decode_text(data: bytes, shown: str) -> str:
 
 
 def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
-    """Parse and validate one character file (a regular file of at most MAX_FILE_BYTES bytes, read by
-    :func:`stkit.safefile.read_bytes`: a FIFO, device or folder is refused by name). ``chronicle``
-    overrides the file's chronicle. Raises DataFileError naming the file and the field."""
+    """Parse and validate one character file. ``chronicle`` overrides the file's chronicle. Raises
+    DataFileError naming the file and the field. A Grapevine file may hold several characters: use
+    :func:`load_files`."""
+    loaded = load_files(path, chronicle=chronicle)
+    if len(loaded) != 1:
+        raise DataFileError(f"{describe(path)}: holds {len(loaded)} characters; allowed here: one")
+    return loaded[0]
+
+
+def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
+    """Parse and validate the character(s) of one file (a regular file of at most MAX_FILE_BYTES bytes,
+    MAX_TROUPE_FILE_BYTES for Grapevine, read by :func:`stkit.safefile.read_bytes`: a FIFO, device or
+    folder is refused by name): one for YAML, JSON and Foundry, any number for a Grapevine ``.gex`` (its
+    other creatures skipped with a warning). ``chronicle`` overrides the file's chronicle. Raises
+    DataFileError naming the file and the field."""
     from stkit.safefile import read_bytes
 
     shown = describe(path)
+    suffix = path.suffix.lower()
+    if suffix == ".gex":  # XML: its own declaration names the encoding
+        from stkit.store.grapevine import from_grapevine
+
+        found = from_grapevine(read_bytes(path, max_bytes=MAX_TROUPE_FILE_BYTES), source=str(path))
+        for lf in found:
+            lf.path = path
+            if chronicle:
+                lf.sheet.chronicle = chronicle
+        return found
     text = decode_text(read_bytes(path, max_bytes=MAX_FILE_BYTES), shown)
     if not text.strip():
         raise DataFileError(f"{shown}: the file is empty; a character file needs at least a name")
-    suffix = path.suffix.lower()
     if suffix == ".json":
         try:
             data = json.loads(text)
@@ -201,11 +220,13 @@ def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
         if not _depth_ok(data):
             raise DataFileError(f"{shown}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels")
         if isinstance(data, dict) and isinstance(data.get("system"), dict) and "type" in data:
+            from stkit.store.foundry import from_foundry
+
             loaded = from_foundry(data, source=str(path))
             loaded.path = path
             if chronicle:
                 loaded.sheet.chronicle = chronicle
-            return loaded
+            return [loaded]
         fmt = "json"
     elif suffix in (".yaml", ".yml"):
         import yaml
@@ -223,11 +244,11 @@ def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
             raise DataFileError(f"{shown}: malformed YAML{where}: {problem}") from None
         fmt = "yaml"
     else:
-        raise DataFileError(f"{shown}: unknown file type {suffix!r}; allowed: .yaml, .yml, .json")
+        raise DataFileError(f"{shown}: unknown file type {suffix!r}; allowed: .yaml, .yml, .json, .gex")
     sheet = Sheet.from_dict(data, source=str(path))
     if chronicle:
         sheet.chronicle = chronicle
-    return LoadedFile(sheet, path, fmt)
+    return [LoadedFile(sheet, path, fmt, xp_log_warnings(sheet))]
 
 
 def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedFile]:
@@ -242,20 +263,21 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
         except DataFileError as exc:
             errors.append(str(exc))
     if not files and not errors:
-        raise DataFileError(f"{', '.join(map(str, paths))}: no .yaml, .yml or .json character files found")
+        raise DataFileError(f"{', '.join(map(str, paths))}: no .yaml, .yml, .json or .gex character files found")
     seen: dict[tuple[str, str], Path] = {}
     for f in files:
         try:
-            lf = load_file(f, chronicle=chronicle)
+            found = load_files(f, chronicle=chronicle)
         except DataFileError as exc:
             errors.append(str(exc))
             continue
-        key = (lf.sheet.chronicle, T.name_key(lf.sheet.name))
-        if key in seen:
-            errors.append(f"{f}: name: duplicate name {lf.sheet.name!r}, already in {seen[key]}")
-            continue
-        seen[key] = f
-        loaded.append(lf)
+        for lf in found:
+            key = (lf.sheet.chronicle, T.name_key(lf.sheet.name))
+            if key in seen:
+                errors.append(f"{f}: name: duplicate name {lf.sheet.name!r}, already in {seen[key]}")
+                continue
+            seen[key] = f
+            loaded.append(lf)
     if errors:
         more = f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
         raise DataFileError(errors[0] + more + "; nothing was imported")
@@ -277,15 +299,22 @@ def import_files(
 
 
 def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False) -> str:
-    """The character file text of ``sheet`` in ``fmt`` (yaml or json), with no raw control character: a
-    control or bidi character in a stored field is written as a JSON or YAML escape."""
+    """The character file text of ``sheet`` in ``fmt``: yaml, json, or foundry (a Foundry VTT WoD20 actor,
+    see :func:`stkit.store.foundry.to_foundry`), with no raw control character: a control or bidi character
+    in a stored field is written as a JSON or YAML escape. ``player_view`` leaves the Storyteller notes out."""
     from stkit.text import escape_json_controls, printable
 
+    if fmt == "foundry":
+        from dataclasses import replace
+
+        from stkit.store.foundry import dump_foundry
+
+        return escape_json_controls(dump_foundry(replace(sheet, storyteller_notes="") if player_view else sheet))
     data = sheet.to_dict(player_view=player_view)
     if fmt == "json":
         return escape_json_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
     if fmt != "yaml":
-        raise InvalidValue(f"export format {fmt!r}; allowed: yaml, json")
+        raise InvalidValue(f"export format {fmt!r}; allowed: yaml, json, foundry")
     import yaml
 
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
@@ -329,151 +358,3 @@ def write_file(path: Path, text: str) -> None:
     except OSError as exc:
         reason = "disk full (No space left on device)" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
         raise DataFileError(f"{shown}: cannot be written: {reason}") from None
-
-
-# ----- Foundry VTT (system "worldofdarkness", WoD 20th) ----------------------------------------------------
-#: Foundry ability keys whose label is not the key capitalised.
-_FOUNDRY_LABELS = {
-    "animalken": "Animal Ken",
-    "primalurge": "Primal-Urge",
-    "craft": "Crafts",
-    "martialarts": "Martial Arts",
-}
-_FOUNDRY_IGNORED_ATTRIBUTES = {"composure", "resolve"}  # Chronicles-of-Darkness style extras, hidden in W20
-
-
-def _foundry_specialty(entry: object, trait: str, rating: int, out: dict[str, str], warnings: list[str]) -> None:
-    """Keep a Foundry ``speciality`` of ``trait`` when the rating allows one (SPECIALTY_MIN_DOTS), else warn."""
-    text = str(entry.get("speciality") or "").strip() if isinstance(entry, dict) else ""
-    if not text:
-        return
-    if rating < SPECIALTY_MIN_DOTS:
-        warnings.append(
-            f"{trait} specialty {text!r} skipped: {trait} is rated {rating}, a specialty needs "
-            f"{SPECIALTY_MIN_DOTS} dots or more"
-        )
-        return
-    out[trait] = text
-
-
-def from_foundry(data: dict, *, source: str = "Foundry actor") -> LoadedFile:
-    """Translate a Foundry VTT World of Darkness 20th actor export of type Werewolf: attributes, abilities
-    (unknown ones with dots become custom abilities), Rage/Gnosis/Willpower permanent and temporary, Renown
-    and rank, health damage, the active shape, Gifts and Rites (and Backgrounds/Merits/Flaws when present).
-    Raises DataFileError naming the field."""
-    warnings: list[str] = []
-
-    def fail(where: str, message: str) -> DataFileError:
-        return DataFileError(f"{source}: {where}: {message}")
-
-    if data.get("type") != "Werewolf":
-        raise fail("type", f"{data.get('type')!r} is not supported; allowed: Werewolf")
-    sysd = data["system"]
-    name = str(data.get("name") or "").strip()
-    if not name:
-        raise fail("name", "the actor has no name")
-
-    def num(value: object, where: str, lo: int, hi: int) -> int:
-        try:
-            n = int(value)  # Foundry stores some numbers as text ("1")
-        except (TypeError, ValueError):
-            raise fail(where, f"{value!r} is not a whole number; allowed: {lo} to {hi}") from None
-        if not lo <= n <= hi:
-            raise fail(where, f"{n} is outside the allowed range {lo} to {hi}")
-        return n
-
-    def block(obj: object, where: str) -> dict:
-        if obj is None:
-            return {}
-        if not isinstance(obj, dict):
-            raise fail(where, "expected an object")
-        return obj
-
-    out: dict = {"name": name, "form": "Homid"}
-    for f, key in (
-        ("nature", "nature"),
-        ("demeanor", "demeanor"),
-        ("concept", "concept"),
-        ("tribe", "tribe"),
-        ("pack", "packname"),
-        ("notes", "notes"),
-    ):
-        out[f] = str(sysd.get(key) or "")
-    for f in ("breed", "auspice"):
-        value = str(sysd.get(f) or "")
-        try:
-            out[f] = T.lookup_breed(value) if f == "breed" else T.lookup_auspice(value)
-        except InvalidValue as exc:
-            raise fail(f"system.{f}", str(exc)) from None
-    attrs = {}
-    specialties: dict[str, str] = {}
-    for key, v in block(sysd.get("attributes"), "system.attributes").items():
-        a = T.lookup_attribute(key)
-        if a is None:
-            if key not in _FOUNDRY_IGNORED_ATTRIBUTES:
-                warnings.append(f"attribute {key!r} is not a Werewolf Revised Attribute; skipped")
-            continue
-        attrs[a] = num(block(v, f"system.attributes.{key}").get("value"), f"system.attributes.{key}.value", 0, 5)
-        _foundry_specialty(v, a, attrs[a], specialties, warnings)
-    out["attributes"] = attrs
-    abilities, custom = {}, {}
-    for group, entries in block(sysd.get("abilities"), "system.abilities").items():
-        for key, v in block(entries, f"system.abilities.{group}").items():
-            where = f"system.abilities.{group}.{key}.value"
-            n = num(block(v, where).get("value", 0), where, 0, 5)
-            label = _FOUNDRY_LABELS.get(key, key.capitalize())
-            known = T.lookup_ability(label)
-            if known:
-                abilities[known] = max(n, abilities.get(known, 0))
-                _foundry_specialty(v, known, n, specialties, warnings)
-            elif n:
-                alt = str(v.get("altlabel") or "").strip()
-                custom[alt or label] = n
-                _foundry_specialty(v, alt or label, n, specialties, warnings)
-    out["abilities"] = {k: v for k, v in abilities.items() if v}
-    out["custom_abilities"] = custom
-    out["specialties"] = specialties
-    adv = block(sysd.get("advantages"), "system.advantages")
-    for p in ("rage", "gnosis", "willpower"):
-        a = block(adv.get(p), f"system.advantages.{p}")
-        perm = num(a.get("permanent", 0), f"system.advantages.{p}.permanent", 0, 10)
-        temp = num(a.get("temporary", perm), f"system.advantages.{p}.temporary", 0, 99 if p == "rage" else perm)
-        out[p] = {"permanent": perm, "temporary": temp}
-    ren = block(sysd.get("renown"), "system.renown")
-    out["renown"] = {}
-    for r in ("glory", "honor", "wisdom"):
-        b = block(ren.get(r), f"system.renown.{r}")
-        out["renown"][r.capitalize()] = {
-            "permanent": num(b.get("permanent", 0), f"system.renown.{r}.permanent", 0, 10),
-            "temporary": num(b.get("temporary", 0), f"system.renown.{r}.temporary", 0, 10),
-        }
-    out["rank"] = num(ren.get("rank", 0), "system.renown.rank", 0, T.MAX_RANK)
-    dmg = block(block(sysd.get("health"), "system.health").get("damage"), "system.health.damage")
-    out["health"] = {d: num(dmg.get(d, 0), f"system.health.damage.{d}", 0, len(HEALTH_LEVELS)) for d in T.DAMAGE_TYPES}
-    if sum(out["health"].values()) > len(HEALTH_LEVELS):
-        raise fail("system.health.damage", f"more than {len(HEALTH_LEVELS)} health levels of damage in all")
-    for key, shape in block(sysd.get("shapes"), "system.shapes").items():
-        if isinstance(shape, dict) and shape.get("isactive"):
-            out["form"] = key.capitalize()
-    gifts, rites, backgrounds, merits, flaws = [], [], {}, [], []
-    for i, item in enumerate(data.get("items") or []):
-        if not isinstance(item, dict):
-            continue
-        isys = item.get("system") or {}
-        kind = str(isys.get("type") or "")
-        iname = str(item.get("name") or "").strip()
-        where = f"items[{i}] ({iname})"
-        if item.get("type") == "Power" and kind in ("wod.types.gift", "wod.types.rite"):
-            level = num(isys.get("level") or 1, f"{where}.system.level", 1, 6)
-            (gifts if kind.endswith("gift") else rites).append({"name": iname, "level": level})
-        elif item.get("type") == "Feature" and kind.endswith("background"):
-            backgrounds[iname] = num(isys.get("value", 0), f"{where}.system.value", 0, 5)
-        elif item.get("type") == "Feature" and (kind.endswith("merit") or kind.endswith("flaw")):
-            (merits if kind.endswith("merit") else flaws).append(
-                {"name": iname, "points": num(isys.get("value", 0), f"{where}.system.value", 0, 7)}
-            )
-    out.update(
-        gifts=gifts, rites=rites, backgrounds={k: v for k, v in backgrounds.items() if v}, merits=merits, flaws=flaws
-    )
-    sheet = Sheet.from_dict(out, source=source)
-    return LoadedFile(sheet, Path(source), "foundry", warnings)

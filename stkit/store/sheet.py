@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
+from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES, lookup_form
 from stkit.text import MAX_NAME, MAX_NOTES, check_text
@@ -35,6 +36,46 @@ DEFAULT_ATTRIBUTE = 1
 MAX_XP = 1_000_000
 #: Most Rage points (Rage may go above its rating; stkit's bound).
 MAX_RAGE_POINTS = 99
+#: The Rage and Gnosis a Kinfolk or mortal sheet starts with (neither has them unless the sheet says so).
+KIN_POWERS = {"Rage": 0, "Gnosis": 0, "Willpower": 3}
+
+#: The fields of a weapon on the sheet: field -> ("text" | "flag" | "int", default, low, high) or
+#: ("choice", default, choices). Attack and damage name the Attribute / Ability rolled; accuracy and
+#: damage_bonus are extra dice. Ranges are stkit's bounds, wide enough for any published weapon.
+WEAPON_FIELDS: dict[str, tuple] = {
+    "name": ("text", ""),
+    "kind": ("choice", "melee", ("melee", "ranged")),
+    "attack_attribute": ("text", "Dexterity"),
+    "attack_ability": ("text", ""),
+    "accuracy": ("int", 0, -10, 10),
+    "damage_attribute": ("text", ""),
+    "damage_bonus": ("int", 0, 0, 20),
+    "damage_type": ("choice", "bashing", T.DAMAGE_TYPES),
+    "difficulty": ("int", 6, 2, 10),
+    "natural": ("flag", False),
+    "two_handed": ("flag", False),
+    "equipped": ("flag", False),
+    "conceal": ("text", ""),
+    "range": ("int", 0, 0, 10_000),
+    "rate": ("int", 0, 0, 100),
+    "clip": ("int", 0, 0, 1000),
+}
+#: The fields of a piece of armour: soak dice by damage type, the Dexterity penalty (dice lost), the forms
+#: it can be worn in.
+ARMOR_FIELDS: dict[str, tuple] = {
+    "name": ("text", ""),
+    "bashing": ("int", 0, 0, 10),
+    "lethal": ("int", 0, 0, 10),
+    "aggravated": ("int", 0, 0, 10),
+    "dexterity_penalty": ("int", 0, 0, 5),
+    "equipped": ("flag", False),
+    "forms": ("forms", ("Homid",)),
+}
+FETISH_FIELDS: dict[str, tuple] = {
+    "name": ("text", ""),
+    "level": ("int", 1, 1, 6),
+    "gnosis": ("int", 0, 0, 10),
+}
 #: stkit's defaults for a new sheet (not from the rules chapter): Rage 1, Gnosis 1, Willpower 3, full points.
 DEFAULT_POWERS = {"Rage": 1, "Gnosis": 1, "Willpower": 3}
 #: The Revised books allow a specialty on an Attribute or Ability of this many dots or more.
@@ -127,23 +168,30 @@ class Sheet:
     auspice: str = ""
     tribe: str = ""
     pack: str = ""
+    totem: str = ""  # the pack totem
+    fera: str = B.GAROU  # the Changing Breed (stkit.store.breeds)
+    creature: str = "shapeshifter"  # shapeshifter | kinfolk | mortal
     rank: int = 0
     form: str = "Homid"
     attributes: dict[str, int] = field(default_factory=lambda: {a: DEFAULT_ATTRIBUTE for a in T.ATTRIBUTES})
     abilities: dict[str, int] = field(default_factory=dict)
     custom_abilities: dict[str, int] = field(default_factory=dict)
+    specialties: dict[str, str] = field(default_factory=dict)  # trait display name -> specialty
     backgrounds: dict[str, int] = field(default_factory=dict)
     gifts: list[dict] = field(default_factory=list)  # {"name": str, "level": 1..6}
     rites: list[dict] = field(default_factory=list)  # {"name": str, "level": 1..6}
     merits: list[dict] = field(default_factory=list)  # {"name": str, "points": 0..7}
     flaws: list[dict] = field(default_factory=list)
+    fetishes: list[dict] = field(default_factory=list)  # {"name", "level": 1..6, "gnosis": 0..10}
+    weapons: list[dict] = field(default_factory=list)  # WEAPON_FIELDS
+    armor: list[dict] = field(default_factory=list)  # ARMOR_FIELDS
     renown: dict[str, Track] = field(default_factory=lambda: {r: Track(0, 0) for r in T.RENOWN})
     powers: dict[str, Track] = field(default_factory=lambda: {p: Track(v, v) for p, v in DEFAULT_POWERS.items()})
     health: dict[str, int] = field(default_factory=lambda: {d: 0 for d in T.DAMAGE_TYPES})
-    specialties: dict[str, str] = field(default_factory=dict)  # Trait display name -> specialty
     xp_total: int = 0
     xp_spent: int = 0
     xp_log: list[dict] = field(default_factory=list)  # {"at": iso, "kind": award|spend, "amount": n, "reason": str}
+    biography: str = ""
     notes: str = ""
     storyteller_notes: str = ""
 
@@ -222,11 +270,21 @@ class Sheet:
             new: object = str(value)
             check_identity_text(ref.name, str(value))
             if ref.name == "breed":
-                new = T.lookup_breed(str(value))
+                new = B.lookup_breed(str(value), self.fera)
             elif ref.name == "auspice":
-                new = T.lookup_auspice(str(value))
+                new = B.lookup_auspice(str(value), self.fera)
+            elif ref.name == "fera":
+                new = B.get_changing_breed(str(value)).name
+                warnings += self._refit_breed(str(new))
+            elif ref.name == "creature":
+                new = B.lookup_creature(str(value))
+                if new != "shapeshifter" and self.form != "Homid":
+                    warnings.append(f"{self.name} is now in Homid form: a {new} has no other forms")
+                    self.form = "Homid"
             setattr(self, ref.name, new)
             return ref, new, warnings
+        if ref.kind == "specialty":
+            return self.set_specialty(ref.name, str(value))
         n = _int(value, ref)
         if ref.kind in ("gift", "rite", "merit", "flaw", "custom_ability", "background"):
             check_text(ref.name, f"{ref.kind.replace('_', ' ')} name")
@@ -425,18 +483,57 @@ class Sheet:
             healed += take
         return healed
 
+    def _refit_breed(self, fera: str) -> list[str]:
+        """Empty the breed and auspice that the Changing Breed ``fera`` does not have; returns warnings."""
+        warnings = []
+        for f, lookup in (("breed", B.lookup_breed), ("auspice", B.lookup_auspice)):
+            try:
+                lookup(getattr(self, f), fera)
+            except InvalidValue:
+                warnings.append(f"{f} {getattr(self, f)!r} is not one of the {fera}'s; emptied, set it again")
+                setattr(self, f, "")
+        return warnings
+
     def shift(self, form: str) -> str:
-        """Change to ``form`` (Homid, Glabro, Crinos, Hispo, Lupus). Returns the form's name."""
-        self.form = lookup_form(form)
+        """Change to ``form`` (Homid, Glabro, Crinos, Hispo, Lupus). Returns the form's name. Every Changing
+        Breed uses the same five-form table (docs/characters.md); Kinfolk and mortals have no other form
+        than Homid (RuleRefusal)."""
+        new = lookup_form(form)
+        if new != "Homid" and self.creature != "shapeshifter":
+            raise RuleRefusal(f"{self.name} is {self.creature_label} and has no {new} form; only Homid")
+        self.form = new
         return self.form
 
-    def xp(self, kind: str, amount: int, reason: str = "", *, at: str | None = None) -> dict:
+    @property
+    def creature_label(self) -> str:
+        """'a Garou', 'a Bastet', 'Kinfolk of the Bastet', 'a mortal'."""
+        if self.creature == "mortal":
+            return "a mortal"
+        if self.creature == "kinfolk":
+            return f"Kinfolk of the {self.fera}"
+        return f"a {self.fera}"
+
+    def xp(self, kind: str, amount: int, reason: str = "", *, at: str | None = None, again: bool = False) -> dict:
         """Award or spend experience (``amount`` 1..MAX_XP). Spending more than is available raises
         RuleRefusal; an award taking the total above MAX_XP (what a stored sheet may hold), or a reason with
-        control characters or over MAX_SHORT_TEXT characters, raises InvalidValue, with nothing changed."""
+        control characters or over MAX_SHORT_TEXT characters, raises InvalidValue, with nothing changed.
+
+        The same award a second time in one game night (same amount and reason, the first less than
+        SAME_NIGHT_HOURS earlier) raises RuleRefusal unless ``again``: typing a command twice must not award
+        twice."""
         _positive(amount, "experience points")
         if kind not in ("award", "spend"):
             raise InvalidValue(f"experience entry kind {kind!r}; allowed: award, spend")
+        when = at or _now()
+        if kind == "award" and not again:
+            earlier = _same_award(self.xp_log, amount, reason, when)
+            if earlier is not None:
+                what = f"for {reason!r}" if reason else "with no reason"
+                shown = earlier.replace("T", " ")[:16]
+                raise RuleRefusal(
+                    f"{self.name} was already awarded {amount} experience {what} at {shown} UTC, the same night; "
+                    "add --again to award it a second time"
+                )
         if kind == "spend":
             if amount > self.xp_available:
                 raise RuleRefusal(f"{self.name} has {self.xp_available} experience to spend; cannot spend {amount}")
@@ -449,7 +546,7 @@ class Sheet:
                 )
             self.xp_total += amount
         check_text(reason, "experience reason")
-        entry = {"at": at or _now(), "kind": kind, "amount": amount, "reason": reason}
+        entry = {"at": when, "kind": kind, "amount": amount, "reason": reason}
         self.xp_log.append(entry)
         return entry
 
@@ -467,23 +564,30 @@ class Sheet:
             "auspice": self.auspice,
             "tribe": self.tribe,
             "pack": self.pack,
+            "totem": self.totem,
+            "fera": self.fera,
+            "creature": self.creature,
             "rank": self.rank,
             "form": self.form,
             "attributes": dict(self.attributes),
             "abilities": {a: self.abilities[a] for a in T.ABILITIES if a in self.abilities},
             "custom_abilities": dict(self.custom_abilities),
+            **({"specialties": dict(self.specialties)} if self.specialties else {}),
             "backgrounds": dict(self.backgrounds),
             "gifts": [dict(g) for g in self.gifts],
             "rites": [dict(r) for r in self.rites],
             "merits": [dict(m) for m in self.merits],
             "flaws": [dict(f) for f in self.flaws],
+            "fetishes": [dict(f) for f in self.fetishes],
+            "weapons": [dict(w) for w in self.weapons],
+            "armor": [_copy_entry(a) for a in self.armor],
             "renown": {r: t.to_dict() for r, t in self.renown.items()},
             "rage": self.powers["Rage"].to_dict(),
             "gnosis": self.powers["Gnosis"].to_dict(),
             "willpower": self.powers["Willpower"].to_dict(),
             "health": dict(self.health),
-            **({"specialties": dict(self.specialties)} if self.specialties else {}),
             "experience": {"total": self.xp_total, "spent": self.xp_spent, "log": [dict(e) for e in self.xp_log]},
+            "biography": self.biography,
             "notes": self.notes,
         }
         if not player_view:
@@ -512,16 +616,24 @@ _TOP_FIELDS = {
     "auspice",
     "tribe",
     "pack",
+    "totem",
+    "fera",
+    "creature",
     "rank",
     "form",
     "attributes",
     "abilities",
     "custom_abilities",
+    "specialties",
     "backgrounds",
     "gifts",
     "rites",
     "merits",
     "flaws",
+    "fetishes",
+    "weapons",
+    "armor",
+    "biography",
     "renown",
     "rage",
     "gnosis",
@@ -582,15 +694,36 @@ class _SheetReader:
             raise self.fail("name", "a character needs a name")
         s = Sheet(name=name)
         s.chronicle = self.text(data.get("chronicle"), "chronicle").strip() or "default"
-        for f in ("player", "concept", "nature", "demeanor", "tribe", "pack", "notes", "storyteller_notes"):
+        for f in (
+            "player",
+            "concept",
+            "nature",
+            "demeanor",
+            "tribe",
+            "pack",
+            "totem",
+            "biography",
+            "notes",
+            "storyteller_notes",
+        ):
             setattr(s, f, self.text(data.get(f), f))
+        field_name = "fera"
         try:
-            s.breed = T.lookup_breed(self.text(data.get("breed"), "breed"))
-            s.auspice = T.lookup_auspice(self.text(data.get("auspice"), "auspice"))
+            s.fera = B.get_changing_breed(self.text(data.get("fera"), "fera")).name
+            field_name = "creature"
+            s.creature = B.lookup_creature(self.text(data.get("creature"), "creature"))
+            field_name = "breed"
+            s.breed = B.lookup_breed(self.text(data.get("breed"), "breed"), s.fera)
+            field_name = "auspice"
+            s.auspice = B.lookup_auspice(self.text(data.get("auspice"), "auspice"), s.fera)
+            field_name = "form"
             s.form = lookup_form(self.text(data.get("form"), "form") or "Homid")
         except InvalidValue as exc:
-            field_name = "breed" if "breed" in str(exc) else "auspice" if "auspice" in str(exc) else "form"
             raise self.fail(field_name, str(exc)) from None
+        if s.creature != "shapeshifter":
+            if s.form != "Homid":
+                raise self.fail("form", f"{s.form!r}: {s.creature_label} has no form but Homid")
+            s.powers = {p: Track(v, v) for p, v in KIN_POWERS.items()}
         s.rank = self.rating(data.get("rank", 0), "rank", 0, T.MAX_RANK)
         for k, v in self.mapping(data.get("attributes"), "attributes").items():
             a = T.lookup_attribute(str(k))
@@ -607,6 +740,11 @@ class _SheetReader:
             n = self.rating(v, f"abilities.{k}", 0, T.MAX_DOTS)
             if n:
                 s.abilities[a] = n
+        for section, schema in (("fetishes", FETISH_FIELDS), ("weapons", WEAPON_FIELDS), ("armor", ARMOR_FIELDS)):
+            entries = data.get(section) or []
+            if not isinstance(entries, list):
+                raise self.fail(section, "expected a list of entries, each with a name")
+            setattr(s, section, [self.entry(e, f"{section}[{i}]", schema) for i, e in enumerate(entries)])
         for section in ("custom_abilities", "backgrounds"):
             table = getattr(s, section)
             for k, v in self.mapping(data.get(section), section).items():
@@ -643,9 +781,10 @@ class _SheetReader:
                     f"renown.{k}", f"unknown Renown{T.did_you_mean(str(k), T.RENOWN)}; allowed: Glory, Honor, Wisdom"
                 )
             s.renown[r] = self.track(v, f"renown.{k}", allow_over=True)
+        defaults = DEFAULT_POWERS if s.creature == "shapeshifter" else KIN_POWERS
         for p in T.POWERS:
             if p.lower() in data:
-                s.powers[p] = self.track(data[p.lower()], p.lower(), allow_over=p == "Rage", default=DEFAULT_POWERS[p])
+                s.powers[p] = self.track(data[p.lower()], p.lower(), allow_over=p == "Rage", default=defaults[p])
         health = self.mapping(data.get("health"), "health")
         for k, v in health.items():
             d = str(k).strip().lower()
@@ -698,6 +837,49 @@ class _SheetReader:
                 raise DataFileError(f"{self.source}: {exc}") from None
         return s
 
+    def entry(self, e: object, where: str, schema: dict[str, tuple]) -> dict:
+        """One fetish, weapon or piece of armour checked against ``schema`` (see WEAPON_FIELDS); fields left
+        out take their defaults, unknown fields are refused."""
+        if isinstance(e, str):
+            e = {"name": e}
+        if not isinstance(e, dict) or not str(e.get("name") or "").strip():
+            raise self.fail(where, "expected an entry with a name")
+        extra = [x for x in e if x not in schema]
+        if extra:
+            raise self.fail(f"{where}.{extra[0]}", f"unknown field; allowed: {', '.join(schema)}")
+        out: dict = {}
+        for key, spec in schema.items():
+            kind, default = spec[0], spec[1]
+            value = e.get(key, default)
+            at = f"{where}.{key}"
+            if kind == "text":
+                out[key] = self.text(value, at).strip()
+            elif kind == "flag":
+                if not isinstance(value, bool):
+                    self._raise(at, f"{value!r} is not true or false")
+                out[key] = value
+            elif kind == "int":
+                out[key] = self.rating(value, at, spec[2], spec[3])
+            elif kind == "choice":
+                t = str(value).strip().lower()
+                if t not in spec[2]:
+                    self._raise(at, f"{value!r}; allowed: {', '.join(spec[2])}")
+                out[key] = t
+            else:  # forms: a list of form names, kept in the table's order
+                if not isinstance(value, (list, tuple)):
+                    self._raise(at, "expected a list of forms")
+                try:
+                    named = {lookup_form(str(f)) for f in value}
+                except InvalidValue as exc:
+                    self._raise(at, str(exc))
+                out[key] = [f for f in FORM_NAMES if f in named]
+        for key in ("attack_attribute", "damage_attribute"):
+            if out.get(key):
+                out[key] = T.lookup_attribute(out[key]) or out[key]
+        if out.get("attack_ability"):
+            out["attack_ability"] = T.lookup_ability(out["attack_ability"]) or out["attack_ability"]
+        return out
+
     def track(self, value: object, where: str, *, allow_over: bool, default: int = 0) -> Track:
         """A rating and its points: ``5`` (both), or ``{permanent: 5, temporary: 3}``. Points left out are the
         rating (a sheet starts with full points); a rating left out is ``default`` (stkit's default)."""
@@ -711,6 +893,23 @@ class _SheetReader:
         perm = self.rating(v.get("permanent", default), f"{where}.permanent", 0, T.MAX_POWER)
         temp = self.rating(v.get("temporary", perm), f"{where}.temporary", 0, 99 if allow_over else perm)
         return Track(perm, temp)
+
+
+def drop_low_specialties(sheet_data: dict, warnings: list[str], where: str = "") -> None:
+    """For importers: remove from ``sheet_data["specialties"]`` each specialty whose Trait is rated below
+    SPECIALTY_MIN_DOTS in ``sheet_data`` (attributes, abilities, custom_abilities), naming each in
+    ``warnings``, so a file from another tool imports with the rest of its sheet instead of being refused."""
+    ratings: dict[str, int] = {}
+    for section in ("attributes", "abilities", "custom_abilities"):
+        ratings.update(sheet_data.get(section) or {})
+    specialties = sheet_data.get("specialties") or {}
+    for trait in list(specialties):
+        rating = ratings.get(trait, 0)
+        if rating < SPECIALTY_MIN_DOTS:
+            warnings.append(
+                f"{where}{trait} specialty {specialties.pop(trait)!r}: not kept: {trait} is rated {rating}, "
+                f"a specialty needs {SPECIALTY_MIN_DOTS} dots or more"
+            )
 
 
 def specialty_trait(text: str) -> str | None:
@@ -729,7 +928,7 @@ def check_identity_text(field_name: str, value: str) -> str:
     characters (notes may hold newlines and tabs), at most MAX_SHORT_TEXT characters (notes MAX_NOTES).
     Raises InvalidValue naming the field."""
     label = T.IDENTITY_FIELDS.get(field_name, field_name)
-    if field_name in ("notes", "storyteller_notes"):
+    if field_name in ("notes", "storyteller_notes", "biography"):
         return check_text(value, label, limit=MAX_NOTES, multiline=True)
     return check_text(value, label)
 
@@ -744,13 +943,66 @@ def check_sheet_text(sheet: Sheet) -> None:
     for section in ("gifts", "rites", "merits", "flaws"):
         for e in getattr(sheet, section):
             check_text(str(e["name"]), f"{section[:-1]} name")
+    for section in ("fetishes", "weapons", "armor"):
+        for e in getattr(sheet, section):
+            for k, v in e.items():
+                if isinstance(v, str):
+                    check_text(v, f"{section} {k}")
     for table, label in ((sheet.custom_abilities, "custom ability name"), (sheet.backgrounds, "background name")):
         for k in table:
             check_text(str(k), label)
+    for k, v in sheet.specialties.items():
+        check_text(str(k), "specialty trait")
+        check_text(str(v), f"{k} specialty")
     for e in sheet.xp_log:
         check_text(str(e.get("reason", "")), "experience reason")
     for trait, text in sheet.specialties.items():
         check_text(text, f"{trait} specialty")
+
+
+#: Two identical awards less than this many hours apart are one game night's (stkit's reading of "the same
+#: night": a session runs for hours and may cross midnight).
+SAME_NIGHT_HOURS = 12
+
+
+def _same_award(log: list[dict], amount: int, reason: str, at: str) -> str | None:
+    """The time (ISO) of an award in ``log`` equal to (``amount``, ``reason``) less than SAME_NIGHT_HOURS
+    before or after ``at``, or None. Entries with unreadable dates never match."""
+    try:
+        now = _dt.datetime.fromisoformat(at)
+    except ValueError:
+        return None
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=_dt.UTC)
+    for e in reversed(log):
+        if e.get("kind") != "award" or e.get("amount") != amount or str(e.get("reason", "")) != reason:
+            continue
+        try:
+            then = _dt.datetime.fromisoformat(str(e.get("at", "")))
+        except ValueError:
+            continue
+        if then.tzinfo is None:
+            then = then.replace(tzinfo=_dt.UTC)
+        if abs((now - then).total_seconds()) < SAME_NIGHT_HOURS * 3600:
+            return str(e.get("at"))
+    return None
+
+
+def xp_log_warnings(sheet: Sheet) -> list[str]:
+    """Warnings when the experience log's awards or spends do not add up to the sheet's total or spent
+    experience (an imported file; ``char xp`` keeps them in step). stkit keeps the totals, which are what
+    spending is checked against, and the log as written. An empty log says nothing and warns nothing."""
+    if not sheet.xp_log:
+        return []
+    out = []
+    for kind, stated, label in (("award", sheet.xp_total, "total"), ("spend", sheet.xp_spent, "spent")):
+        summed = sum(int(e.get("amount", 0)) for e in sheet.xp_log if e.get("kind") == kind)
+        if summed != stated:
+            out.append(
+                f"experience: the log's {kind}s add up to {summed} but the {label} experience is {stated}; "
+                f"stkit keeps the {label} {stated} and the log as written"
+            )
+    return out
 
 
 def damage_type(text: str) -> str:
@@ -760,6 +1012,10 @@ def damage_type(text: str) -> str:
     if t not in T.DAMAGE_TYPES:
         raise InvalidValue(f"damage type {text!r}; allowed: bashing, lethal, aggravated")
     return t
+
+
+def _copy_entry(e: dict) -> dict:
+    return {k: list(v) if isinstance(v, list) else v for k, v in e.items()}
 
 
 def _worse(a: str, b: str) -> bool:
@@ -813,12 +1069,15 @@ def sheet_from_json(text: str, name: str, chronicle: str) -> Sheet:
     return s
 
 
-def sheet_columns(sheet: Sheet) -> dict[str, Any]:
+def sheet_columns(sheet: Sheet, *, with_key: bool = True) -> dict[str, Any]:
     """The ``characters`` columns that follow from ``sheet``: the indexed identity columns (``name_key``
-    from :func:`stkit.store.traits.name_key`) and the whole sheet as JSON text."""
+    from :func:`stkit.store.traits.name_key`) and the whole sheet as JSON text. ``with_key=False`` (an
+    edit) leaves ``name_key`` out: a row keeps the key it was stored with, which for a name that reads like
+    another ('Zoë' beside 'Zoe', from before accents were folded) is not the folded one."""
+    key = {"name_key": T.name_key(sheet.name)} if with_key else {}
     return {
         "name": sheet.name,
-        "name_key": T.name_key(sheet.name),
+        **key,
         "chronicle": sheet.chronicle,
         "player": sheet.player,
         "breed": sheet.breed,
@@ -839,5 +1098,7 @@ __all__ = [
     "damage_type",
     "sheet_columns",
     "sheet_from_json",
+    "drop_low_specialties",
     "specialty_trait",
+    "xp_log_warnings",
 ]

@@ -105,6 +105,10 @@ IDENTITY_FIELDS: dict[str, str] = {
     "auspice": "Auspice",
     "tribe": "Tribe",
     "pack": "Pack",
+    "totem": "Pack totem",
+    "fera": "Changing Breed",
+    "creature": "Creature",
+    "biography": "Biography",
     "notes": "Notes",
     "storyteller_notes": "Storyteller notes",
 }
@@ -119,13 +123,21 @@ def norm(text: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """The comparison key of a character name: accents folded ('Zoë' is 'zoe'), case-folded,
-    hyphens/underscores/runs of spaces as one space. Changing it needs a migration that recomputes the
-    stored ``characters.name_key`` (see migrations/versions/0003_name_key_accents.py)."""
-    from stkit.text import fold_accents, without_surrogates
+    """The comparison key of a character name: invisible characters dropped ('Bob\u200b' is 'bob'),
+    accents folded ('Zoë' is 'zoe'), case-folded, hyphens/underscores/runs of spaces as one space. Changing
+    it needs a migration that recomputes the stored ``characters.name_key`` (see
+    migrations/versions/0003_name_key_accents.py and 0007_characters_whole.py)."""
+    from stkit.text import fold_accents, is_invisible, without_surrogates
 
-    folded = fold_accents(unicodedata.normalize("NFKC", without_surrogates(name))).casefold()
+    visible = "".join(ch for ch in without_surrogates(name) if not is_invisible(ch))
+    folded = fold_accents(unicodedata.normalize("NFKC", visible)).casefold()
     return " ".join(re.split(r"[\s_\-]+", folded)).strip()
+
+
+def legacy_name_key(name: str) -> str:
+    """The name key of stkit before accents were folded (revisions 0001-0002): NFKC, case-folded, hyphens,
+    underscores and runs of spaces as one space. A stored row keeps it when its folded key was taken."""
+    return " ".join(re.split(r"[\s_\-]+", unicodedata.normalize("NFKC", name).casefold())).strip()
 
 
 def suggest(text: str, choices: list[str] | tuple[str, ...], *, cutoff: float = 60.0) -> str | None:
@@ -160,7 +172,8 @@ class TraitRef:
     """A resolved trait name.
 
     ``kind`` is one of attribute, ability, custom_ability, background, power (Rage/Gnosis/Willpower rating),
-    power_points (their temporary points), renown, renown_temporary, identity, rank, gift, rite, merit, flaw.
+    power_points (their temporary points), renown, renown_temporary, identity, rank, gift, rite, merit, flaw,
+    specialty (``name`` is then the Attribute or Ability the specialty belongs to).
     ``name`` is the display name (or the identity field name); ``maximum`` the highest rating allowed.
     """
 
@@ -214,6 +227,8 @@ _PREFIXES = {
     "flaw": "flaw",
     "ability": "custom_ability",
     "custom": "custom_ability",
+    "specialty": "specialty",
+    "speciality": "specialty",
 }
 _TEMP_WORDS = ("temporary", "temp", "points", "point", "current")
 
@@ -235,11 +250,19 @@ def resolve_settable(
         if kind is None:
             raise InvalidValue(
                 f"unknown entry kind {prefix!r} in {text!r}; "
-                "allowed prefixes: background, gift, rite, merit, flaw, ability"
+                "allowed prefixes: background, gift, rite, merit, flaw, ability, specialty"
             )
         if not rest.strip():
             raise InvalidValue(f"{text!r} names no {kind}; write e.g. {prefix}:Name")
         name = rest.strip()
+        if kind == "specialty":
+            trait = lookup_attribute(name) or lookup_ability(name) or _index(tuple(custom_abilities)).get(norm(name))
+            if trait is None:
+                raise InvalidValue(
+                    f"{name!r} is not an Attribute or Ability of the sheet"
+                    f"{did_you_mean(name, ATTRIBUTES + ABILITIES)}; a specialty belongs to one"
+                )
+            return TraitRef("specialty", trait)
         if kind == "background":
             name = _index(tuple(backgrounds) + BACKGROUNDS).get(norm(name), name)
         if kind == "custom_ability":

@@ -28,6 +28,15 @@ class Power(StrEnum):
     gnosis = "gnosis"
 
 
+class Creature(StrEnum):
+    """What a character is (:mod:`stkit.store.breeds`): a Garou or Fera, Kinfolk of a Changing Breed, or a
+    mortal. Kinfolk and mortals have no forms and start without Rage or Gnosis."""
+
+    shapeshifter = "shapeshifter"
+    kinfolk = "kinfolk"
+    mortal = "mortal"
+
+
 class XpKind(StrEnum):
     """An experience-log entry: points earned, or points spent on a trait."""
 

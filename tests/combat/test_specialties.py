@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.errors import DataFileError, InvalidValue
-from stkit.store.files import from_foundry
+from stkit.store.foundry import from_foundry
 from stkit.store.sheet import Sheet, specialty_trait
 
 FOUNDRY = Path(__file__).resolve().parents[1] / "store" / "data" / "foundry-werewolf-small.json"
@@ -81,7 +81,7 @@ def test_foundry_speciality_is_imported():
     data["system"]["abilities"]["talent"]["alertness"]["speciality"] = "Ambushes"  # Alertness 3: too low
     loaded = from_foundry(data)
     assert loaded.sheet.specialties == {"Dexterity": "Lightning reflexes", "Athletics": "Climbing"}
-    assert "Alertness specialty 'Ambushes' skipped: Alertness is rated 3, a specialty needs 4 dots or more" in (
+    assert "Alertness specialty 'Ambushes': not kept: Alertness is rated 3, a specialty needs 4 dots or more" in (
         loaded.warnings
     )
 

@@ -5,7 +5,8 @@ shows must appear, in order, in what the command prints.
 Page conventions: a line `...` skips output; `...` inside a line stands for any text (a time, a path); a
 trailing `\\` continues the command on the next line; `# ...` after a command is a comment. Commands that
 name "your own folder" or "your own export" get a stand-in made here: `my-sheets/` (a good a.yaml and a b.yaml
-with Wits 9) and `~/Downloads/fvtt-Actor-sings-at-dusk.json` (the Foundry fixture, renamed).
+with Wits 9), `~/Downloads/fvtt-Actor-sings-at-dusk.json` (the Foundry fixture, renamed), and
+`~/Downloads/fvtt-Actor-marrow-of-oaks.json` and `~/Downloads/lost-stars.gex` (tests/imports/data).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from stkit.cli.app import app
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "characters.md"
 FOUNDRY = Path(__file__).with_name("data") / "foundry-werewolf-small.json"
+IMPORTS = ROOT / "tests" / "imports" / "data"
 
 
 def session(text: str) -> list[tuple[list[str], list[str]]]:
@@ -73,6 +75,8 @@ def readers_folder(tmp_path, monkeypatch):
     (home / "Downloads").mkdir(parents=True)
     actor = json.loads(FOUNDRY.read_text(encoding="utf-8")) | {"name": "Sings-at-Dusk"}
     (home / "Downloads" / "fvtt-Actor-sings-at-dusk.json").write_text(json.dumps(actor), encoding="utf-8")
+    shutil.copy(IMPORTS / "foundry-werewolf-marrow.json", home / "Downloads" / "fvtt-Actor-marrow-of-oaks.json")
+    shutil.copy(IMPORTS / "grapevine-troupe.gex", home / "Downloads" / "lost-stars.gex")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.chdir(work)
     return work
@@ -103,11 +107,14 @@ def run_page(text: str) -> list[tuple[list[str], int, list[str]]]:
 def test_the_page_runs_as_written(db_url, readers_folder):
     ran = run_page(DOC.read_text(encoding="utf-8"))
     commands = [shlex.join(argv) for argv, _, _ in ran]
-    assert len(ran) == 24, commands
+    assert len(ran) == 36, commands
     assert [c for (_, code, _), c in zip(ran, commands, strict=True) if code] == [
+        "char xp Runs-Through-Rain award 3 -r 'session 4'",
         "char set Archibald Dexterty 3",
         "roll 'Dexterity + Athletics' --char Weston --willpower",
         "char import my-sheets/",
+        "char set Sees-the-Sun auspice ahroun",
+        "char shift 'Old Tom' crinos",
     ]
     # every command shows output, except none: a reader can check each one
     assert all(got for _, _, got in ran)

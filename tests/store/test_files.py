@@ -11,7 +11,8 @@ import pytest
 from stkit.errors import DataFileError
 from stkit.store import characters as C
 from stkit.store.db import open_store, transaction
-from stkit.store.files import dump, from_foundry, import_files, load_file
+from stkit.store.files import dump, import_files, load_file
+from stkit.store.foundry import from_foundry
 from stkit.store.pools import build_pool
 
 REPO = Path(__file__).resolve().parents[2]

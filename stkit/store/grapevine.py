@@ -1,0 +1,417 @@
+"""Grapevine exchange files (``.gex``, XML): the werewolves, Fera, Kinfolk and mortals in them, as sheets.
+
+Grapevine keeps Mind's Eye Theatre characters (the LARP rules): Attributes and Renown are lists of
+adjectives ("Brawny x2"), ranks are words, and a file holds a whole troupe. The conversion to the tabletop
+sheet is stkit's, documented in docs/characters.md ("Grapevine"):
+
+- an Attribute category (Physical, Social, Mental) of n adjectives gives each of its three Attributes
+  ``round((n + 3) / 3)`` dots, between 1 and 5 (:func:`category_dots`; the list does not say which adjective
+  belongs to which Attribute);
+- Abilities and Backgrounds: the trait's count is its dots, capped at 5; Merits and Flaws: their count
+  (capped at 7) is their points;
+- Glory, Honor, Wisdom: the number of adjectives is the permanent Renown (capped at 10), the element's
+  ``tempglory`` ... attributes the temporary;
+- Gifts and Rites: Basic 1, Intermediate 3, Advanced 5 (or the level written as a number);
+- rank words: Cliath 1, Fostern 2, Adren 3, Athro 4, Elder 5, Legend 6 (Pup 0), or a number;
+- a range such as ``1-4`` counts as its upper value, with a warning; a value that is not a number is
+  refused for Rage, Gnosis and Willpower.
+
+Whatever does not convert (the adjectives themselves, Equipment, Grapevine's own bookkeeping, values over
+the caps) is written into the character's notes under "From Grapevine" and named in the warnings. Other
+creatures (vampires, mages...) are skipped with one warning each.
+
+XML is parsed with defusedxml: entity declarations, external entities and DTDs are refused. A malformed
+file is one DataFileError naming the line; Grapevine's binary format (it starts with ``GVBE``) is refused by
+name. Nothing here touches the store: :func:`stkit.store.files.import_files` stores all or none.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from stkit.errors import DataFileError, InvalidValue
+from stkit.store import breeds as B
+from stkit.store import traits as T
+from stkit.store.imported import LoadedFile
+from stkit.store.sheet import MAX_XP, Sheet, drop_low_specialties, xp_log_warnings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from xml.etree.ElementTree import Element
+
+
+BINARY_MAGIC = b"GVBE"
+#: Grapevine elements stkit reads, and the creature each is.
+CREATURE_ELEMENTS = {"werewolf": "shapeshifter", "fera": "shapeshifter", "kinfolk": "kinfolk", "mortal": "mortal"}
+RANK_WORDS = {"pup": 0, "cub": 0, "cliath": 1, "fostern": 2, "adren": 3, "athro": 4, "elder": 5, "legend": 6}
+GIFT_LEVELS = {"basic": 1, "minor": 1, "intermediate": 3, "advanced": 5}
+ATTRIBUTE_LISTS = {"physical": "Physical", "social": "Social", "mental": "Mental"}
+RENOWN_LISTS = {"glory": "Glory", "honor": "Honor", "honour": "Honor", "wisdom": "Wisdom"}
+#: Element attributes taken into the sheet (the rest go to the notes).
+_KEPT_ATTRIBUTES = {
+    "name",
+    "player",
+    "nature",
+    "demeanor",
+    "concept",
+    "breed",
+    "auspice",
+    "tribe",
+    "pack",
+    "totem",
+    "rank",
+    "fera",
+    "rage",
+    "temprage",
+    "gnosis",
+    "tempgnosis",
+    "willpower",
+    "tempwillpower",
+    "tempglory",
+    "temphonor",
+    "tempwisdom",
+}
+_EARN_TYPES = {"0", "earn", "earned", "award", "awarded", "gain", "gained"}
+_SPEND_TYPES = {"3", "spend", "spent"}
+
+
+def category_dots(adjectives: int) -> int:
+    """The dots each Attribute of a category gets from its count of MET adjectives: round((n + 3) / 3),
+    between 1 and 5 (0 -> 1, 3 -> 2, 5 -> 3, 7 -> 3, 10 -> 4, 12 or more -> 5). stkit's table."""
+    return max(1, min(T.MAX_DOTS, int((adjectives + 3) / 3 + 0.5)))
+
+
+class _Character:
+    """One creature element being converted: the sheet dict, its warnings and its notes."""
+
+    def __init__(self, source: str, element: Element, index: int) -> None:
+        self.source = source
+        self.el = element
+        self.name = (element.get("name") or "").strip()
+        self.label = f"{element.tag} {self.name!r}" if self.name else f"{element.tag} #{index + 1}"
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+
+    def fail(self, where: str, message: str) -> DataFileError:
+        return DataFileError(f"{self.source}: {self.label}: {where}: {message}")
+
+    def keep_note(self, where: str, text: str, why: str) -> None:
+        """Write ``text`` into the notes and name it in the warnings."""
+        self.notes.append(f"{where}: {text}")
+        self.warnings.append(f"{self.label}: {where}: {why}; kept in the notes")
+
+    def count(self, text: str | None, where: str, *, default: int = 1) -> int | None:
+        """A trait count: '3' -> 3; '1-4' -> 4 (with a warning); '' -> ``default``; words -> None."""
+        t = (text or "").strip()
+        if not t:
+            return default
+        if re.fullmatch(r"\d{1,6}", t):
+            return int(t)
+        m = re.fullmatch(r"(\d{1,6})\s*-\s*(\d{1,6})", t)
+        if m:
+            self.warnings.append(f"{self.label}: {where}: the range {t!r} counts as its upper value {m.group(2)}")
+            return int(m.group(2))
+        return None
+
+    def power(self, key: str, hi: int) -> int | None:
+        raw = self.el.get(key)
+        if raw is None:
+            return None
+        n = self.count(raw, f"@{key}", default=0)
+        if n is None:
+            raise self.fail(f"@{key}", f"{raw!r} is not a number; allowed: 0 to {hi}, or a range such as 1-4")
+        if n > hi:
+            raise self.fail(f"@{key}", f"{n} is outside the allowed range 0 to {hi}")
+        return n
+
+
+def _traits(el: Element) -> list[tuple[str, str | None, str]]:
+    """(name, count text, note) of each ``<trait>`` of a ``<traitlist>``; 'Brawny x2' names give count 2."""
+    out = []
+    for t in el.iter("trait"):
+        name = (t.get("name") or "").strip()
+        val = t.get("val")
+        m = re.fullmatch(r"(.*?)\s*[xX\u00d7]\s*(\d{1,4})", name)
+        if m and val is None:
+            name, val = m.group(1).strip(), m.group(2)
+        if name:
+            out.append((name, val, (t.get("note") or "").strip()))
+    return out
+
+
+def _shown(name: str, val: str | None) -> str:
+    return f"{name} x{val}" if val and val.strip() != "1" else name
+
+
+def _parse(raw: bytes, source: str) -> Element:
+    if raw.startswith(BINARY_MAGIC):
+        raise DataFileError(
+            f"{source}: Grapevine's binary .gex format (the file starts with GVBE) is not read; "
+            "save the characters from Grapevine in its XML exchange format and import that"
+        )
+    import defusedxml.ElementTree as DET
+    from defusedxml import DefusedXmlException
+
+    try:
+        root = DET.fromstring(raw, forbid_dtd=True)
+    except DET.ParseError as exc:
+        line, column = getattr(exc, "position", (0, 0))
+        reason = str(exc).split(":")[0]
+        raise DataFileError(f"{source}: malformed XML at line {line}, column {column + 1}: {reason}") from None
+    except DefusedXmlException as exc:
+        raise DataFileError(
+            f"{source}: the XML declares a DTD or entities ({type(exc).__name__}); refused: a Grapevine file needs none"
+        ) from None
+    except (LookupError, ValueError) as exc:  # (after DefusedXmlException, a ValueError too)
+        # an encoding the XML declaration names but Python lacks
+        raise DataFileError(f"{source}: the XML cannot be decoded: {exc}") from None
+    if root.tag.lower() != "grapevine":
+        raise DataFileError(f"{source}: the XML's root element is <{root.tag}>; a Grapevine file has <grapevine>")
+    return root
+
+
+def from_grapevine(raw: bytes, *, source: str = "Grapevine file") -> list[LoadedFile]:
+    """The werewolves, Fera, Kinfolk and mortals of a Grapevine XML exchange file, as LoadedFiles (format
+    ``grapevine``), in file order. Every other creature is skipped with one warning (on the first
+    character's LoadedFile, or an error when nothing is left). Raises DataFileError for a malformed or
+    binary file and for a value that cannot be converted (naming the character and the field)."""
+    root = _parse(raw, source)
+    chronicle = (root.get("chronicle") or "").strip()
+    skipped: list[str] = []
+    loaded: list[LoadedFile] = []
+    for i, el in enumerate(list(root)):
+        tag = el.tag.lower()
+        if tag not in CREATURE_ELEMENTS:
+            if el.get("name") is not None:
+                skipped.append(
+                    f"{el.tag} {el.get('name')!r} skipped: stkit keeps werewolves, Fera, Kinfolk and mortals"
+                )
+            elif tag not in ("usergroup", "calendar", "aprsettings", "template"):
+                skipped.append(f"<{el.tag}> element skipped: not a character")
+            continue
+        c = _Character(source, el, i)
+        sheet = _convert(c, CREATURE_ELEMENTS[tag], chronicle)
+        loaded.append(LoadedFile(sheet, Path(source), "grapevine", c.warnings + xp_log_warnings(sheet)))
+    if not loaded:
+        more = f" ({'; '.join(skipped)})" if skipped else ""
+        raise DataFileError(f"{source}: no werewolf, Fera, Kinfolk or mortal characters found{more}")
+    loaded[0].warnings[:0] = skipped
+    return loaded
+
+
+def _convert(c: _Character, creature: str, chronicle: str) -> Sheet:
+    el = c.el
+    if not c.name:
+        raise c.fail("@name", "the character has no name")
+    out: dict[str, Any] = {"name": c.name, "creature": creature}
+    if chronicle:
+        out["chronicle"] = chronicle
+    for f in ("player", "nature", "demeanor", "concept", "tribe", "pack", "totem"):
+        out[f] = (el.get(f) or "").strip()
+    fera_text = (el.get("fera") or "").strip()
+    if el.tag.lower() == "fera" and not fera_text:
+        raise c.fail("@fera", f"a <fera> names its Changing Breed; allowed: {', '.join(B.FERA_NAMES[1:])}")
+    try:
+        out["fera"] = B.get_changing_breed(fera_text).name
+    except InvalidValue as exc:
+        raise c.fail("@fera", str(exc)) from None
+    for f, lookup in (("breed", B.lookup_breed), ("auspice", B.lookup_auspice)):
+        value = (el.get(f) or "").strip()
+        try:
+            out[f] = lookup(value, out["fera"])
+        except InvalidValue as exc:
+            out[f] = ""
+            c.keep_note(f"@{f}", value, str(exc))
+    rank_text = (el.get("rank") or "").strip()
+    rank = RANK_WORDS.get(rank_text.lower(), c.count(rank_text, "@rank", default=0))
+    if rank is None or rank > T.MAX_RANK:
+        c.keep_note("@rank", rank_text, f"not a rank stkit knows (words: {', '.join(RANK_WORDS)}; or 0-6)")
+        rank = 0
+    out["rank"] = rank
+    for p in ("rage", "gnosis", "willpower"):
+        perm = c.power(p, T.MAX_POWER)
+        temp = c.power(f"temp{p}", 99 if p == "rage" else T.MAX_POWER)
+        if perm is None and temp is None:
+            continue
+        perm = perm if perm is not None else (temp or 0)
+        temp = temp if temp is not None else perm
+        if p != "rage" and temp > perm:
+            raise c.fail(f"@temp{p}", f"{temp} is outside the allowed range 0 to {perm} (the {p.capitalize()} rating)")
+        out[p] = {"permanent": perm, "temporary": temp}
+    attributes: dict[str, int] = {}
+    abilities: dict[str, int] = {}
+    custom: dict[str, int] = {}
+    specialties: dict[str, str] = {}
+    backgrounds: dict[str, int] = {}
+    renown: dict[str, dict[str, int]] = {}
+    entries: dict[str, list[dict]] = {"gifts": [], "rites": [], "merits": [], "flaws": []}
+    for child in el:
+        tag = child.tag.lower()
+        if tag == "traitlist":
+            _trait_list(c, child, attributes, abilities, custom, specialties, backgrounds, renown, entries)
+        elif tag == "experience":
+            out["experience"] = _experience(c, child)
+        elif tag in ("biography", "description"):
+            text = (child.text or "").strip()
+            if text:
+                out["biography"] = (out.get("biography", "") + "\n\n" + text).strip()
+        elif tag == "notes":
+            out["notes"] = (child.text or "").strip()
+        elif (child.text or "").strip() or child.attrib:
+            c.keep_note(f"<{child.tag}>", (child.text or "").strip() or str(dict(child.attrib)), "not converted")
+    for k, v in el.attrib.items():
+        if k not in _KEPT_ATTRIBUTES and k.lower() not in _KEPT_ATTRIBUTES and v.strip():
+            c.notes.append(f"@{k}: {v.strip()}")
+    unkept = [k for k, v in el.attrib.items() if k.lower() not in _KEPT_ATTRIBUTES and v.strip()]
+    if unkept:
+        c.warnings.append(f"{c.label}: not converted: @{', @'.join(unkept)}; kept in the notes")
+    for r in ("Glory", "Honor", "Wisdom"):
+        temp = c.power(f"temp{r.lower()}", T.MAX_POWER)
+        if temp is not None:
+            renown.setdefault(r, {"permanent": 0})["temporary"] = temp
+        renown.setdefault(r, {"permanent": 0}).setdefault("temporary", 0)
+    out.update(
+        attributes=attributes,
+        abilities=abilities,
+        custom_abilities=custom,
+        specialties=specialties,
+        backgrounds=backgrounds,
+        renown=renown,
+        **entries,
+    )
+    drop_low_specialties(out, c.warnings, f"{c.label}: ")
+    if c.notes:
+        block = "From Grapevine (not converted):\n" + "\n".join(c.notes)
+        out["notes"] = (out.get("notes", "") + "\n\n" + block).strip()
+    return Sheet.from_dict(out, source=f"{c.source}: {c.label}")
+
+
+def _trait_list(
+    c: _Character,
+    child: Element,
+    attributes: dict[str, int],
+    abilities: dict[str, int],
+    custom: dict[str, int],
+    specialties: dict[str, str],
+    backgrounds: dict[str, int],
+    renown: dict[str, dict[str, int]],
+    entries: dict[str, list[dict]],
+) -> None:
+    list_name = (child.get("name") or "").strip()
+    key = list_name.lower()
+    traits = _traits(child)
+    where = f"{list_name} list"
+    if key in ATTRIBUTE_LISTS:
+        n = 0
+        for name, val, _note in traits:
+            k = c.count(val, f"{where} {name!r}")
+            if k is None:
+                c.keep_note(f"{where} {name!r}", str(val), "not a count")
+                continue
+            n += k
+        dots = category_dots(n)
+        for a in T.ATTRIBUTE_GROUPS[ATTRIBUTE_LISTS[key]]:
+            attributes[a] = dots
+        shown = ", ".join(_shown(name, val) for name, val, _ in traits)
+        c.notes.append(f"{list_name} ({n} adjectives, {dots} dots each): {shown}")
+        c.warnings.append(
+            f"{c.label}: {where}: {n} adjectives give each {ATTRIBUTE_LISTS[key]} Attribute {dots} dots; "
+            "the adjectives are kept in the notes"
+        )
+        return
+    if key in RENOWN_LISTS:
+        n = sum(c.count(val, f"{where} {name!r}") or 1 for name, val, _ in traits)
+        if n > T.MAX_POWER:
+            c.keep_note(where, f"{n} adjectives", f"more than {T.MAX_POWER}; {T.MAX_POWER} kept")
+            n = T.MAX_POWER
+        renown.setdefault(RENOWN_LISTS[key], {})["permanent"] = n
+        if traits:
+            c.notes.append(f"{list_name}: " + ", ".join(_shown(name, val) for name, val, _ in traits))
+        return
+    if key in ("abilities", "backgrounds", "merits", "flaws"):
+        cap = T.MAX_DOTS if key in ("abilities", "backgrounds") else 7
+        for name, val, note in traits:
+            counted = c.count(val, f"{where} {name!r}")
+            if counted is None:
+                c.keep_note(f"{where} {name!r}", str(val), "not a count")
+                continue
+            n = counted
+            if n > cap:
+                c.keep_note(f"{where} {name!r}", f"x{n}", f"more than {cap}; {cap} kept")
+                n = cap
+            if key == "abilities":
+                known = T.lookup_ability(name)
+                (abilities if known else custom)[known or name] = max(
+                    n, (abilities if known else custom).get(known or name, 0)
+                )
+                if note:
+                    specialties[known or name] = note
+            elif key == "backgrounds":
+                backgrounds[name] = n
+                if note:
+                    c.notes.append(f"{where} {name!r}: {note}")
+            else:
+                entries[key].append({"name": name, "points": n})
+                if note:
+                    c.notes.append(f"{where} {name!r}: {note}")
+        return
+    if key in ("gifts", "rites"):
+        for name, val, note in traits:
+            word = (note or val or "").strip()
+            level = GIFT_LEVELS.get(word.lower()) or c.count(word, f"{where} {name!r}")
+            if level is None or not 1 <= level <= 6:
+                c.keep_note(f"{where} {name!r}", word, "level not known; level 1 kept")
+                level = 1
+            entries[key].append({"name": name, "level": level})
+        return
+    if traits:
+        shown = ", ".join(_shown(name, val) for name, val, _ in traits)
+        shown += "".join(f" ({note})" for _, _, note in traits if note)
+        c.keep_note(where, shown, "not converted")
+
+
+def _experience(c: _Character, child: Element) -> dict:
+    """``<experience unspent= earned=>`` and its ``<entry>`` elements as the sheet's experience."""
+    earned = c.count(child.get("earned"), "experience @earned", default=0)
+    unspent = c.count(child.get("unspent"), "experience @unspent", default=0)
+    if earned is None or unspent is None or earned > MAX_XP:
+        raise c.fail(
+            "experience", f"earned {child.get('earned')!r}, unspent {child.get('unspent')!r}; allowed: 0 to {MAX_XP}"
+        )
+    if unspent > earned:
+        raise c.fail("experience @unspent", f"{unspent} is more than the {earned} earned")
+    log = []
+    for i, e in enumerate(child.iter("entry")):
+        kind_text = (e.get("type") or "").strip().lower()
+        amount = c.count(e.get("change"), f"experience entry {i + 1} @change", default=0)
+        reason = (e.get("reason") or "").strip()
+        date = (e.get("date") or "").strip()
+        kind = "award" if kind_text in _EARN_TYPES else "spend" if kind_text in _SPEND_TYPES else None
+        if kind is None or not amount:
+            c.keep_note(
+                f"experience entry {i + 1}", f"{kind_text} {e.get('change')} {reason} {date}".strip(), "not converted"
+            )
+            continue
+        at = _iso_date(date)
+        if at is None:
+            c.keep_note(
+                f"experience entry {i + 1} @date", date, "not a date stkit reads; the entry is dated 1970-01-01"
+            )
+            at = "1970-01-01T00:00:00+00:00"
+        log.append({"at": at, "kind": kind, "amount": amount, "reason": reason})
+    return {"total": earned, "spent": earned - unspent, "log": log}
+
+
+def _iso_date(text: str) -> str | None:
+    """Grapevine's dates ('5/1/2024', '2024-05-01', '5/1/2024 8:30:00 PM') as ISO 8601 (UTC); None when the
+    text is none of these."""
+    import datetime as dt
+
+    t = text.strip()
+    for fmt in ("%Y-%m-%d", "%m/%d/%Y", "%m/%d/%Y %I:%M:%S %p", "%m/%d/%Y %H:%M:%S", "%Y-%m-%dT%H:%M:%S"):
+        try:
+            return dt.datetime.strptime(t, fmt).replace(tzinfo=dt.UTC).isoformat()
+        except ValueError:
+            continue
+    return None
