@@ -9,6 +9,7 @@ import typer
 from typer.core import TyperGroup
 
 from stkit import __version__
+from stkit.cli.parsing import adopt, make_number_aware_parser
 from stkit.errors import StkitError
 
 
@@ -49,7 +50,12 @@ def load_module_commands(module_name: str) -> dict:
 
 class StkitGroup(TyperGroup):
     """The root group: loads command groups lazily, and is the single place where library errors become
-    a message and an exit code."""
+    a message and an exit code. Every command it hands out reads its line with stkit.cli.parsing."""
+
+    _stkit_parser = True  # adopt() leaves it alone
+
+    def make_parser(self, ctx):
+        return make_number_aware_parser(self, ctx)
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
@@ -58,7 +64,7 @@ class StkitGroup(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in LAZY_COMMANDS:
             command = load_module_commands(LAZY_COMMANDS[cmd_name]).get(cmd_name)
-        return command
+        return adopt(command)
 
     def invoke(self, ctx):
         try:

@@ -464,7 +464,7 @@ def character_table(rows: list, console):
     return None
 
 
-@char_app.command("set", context_settings={"ignore_unknown_options": True})  # `set X Rage -1` reaches our range check
+@char_app.command("set")
 def set_(
     name: NameArg,
     trait: Annotated[

@@ -27,8 +27,6 @@ from stkit.cli.options import (
 if TYPE_CHECKING:
     from stkit.dice import HouseRules, RollRequest
 
-_ROLL_CONTEXT = {"ignore_unknown_options": True}  # so that `stkit roll -3` reaches our own clear message
-
 
 def _request(
     pool: int,
@@ -440,7 +438,7 @@ def teamwork(
 
 def register(app: typer.Typer) -> None:
     """Add roll, multi, resisted and teamwork to the root app."""
-    app.command("roll", context_settings=_ROLL_CONTEXT)(roll)
-    app.command("multi", context_settings=_ROLL_CONTEXT)(multi)
-    app.command("resisted", context_settings=_ROLL_CONTEXT)(resisted)
-    app.command("teamwork", context_settings=_ROLL_CONTEXT)(teamwork)
+    app.command("roll")(roll)
+    app.command("multi")(multi)
+    app.command("resisted")(resisted)
+    app.command("teamwork")(teamwork)
