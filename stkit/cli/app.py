@@ -30,6 +30,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "extended": "stkit.cli.scene",
     "contest": "stkit.cli.scene",
     "tcg": "stkit.cli.tcg",
+    "shell": "stkit.cli.shell",
 }
 _loaded_modules: dict[str, dict] = {}
 
@@ -85,7 +86,7 @@ app = typer.Typer(
     name="stkit",
     help="The Storyteller toolkit: d10 dice pools, exact odds, Werewolf characters, scenes and the Rage card game.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
 )
 
