@@ -25,7 +25,7 @@ from stkit.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from stkit.dice import HouseRules, RollRequest
+    from stkit.dice import HouseRules, RollRequest, RollResult
 
 
 def _request(
@@ -52,6 +52,40 @@ def _request(
         stressful=stressful,
         faces=tuple(parse_faces(faces_text)) if faces_text is not None else None,
     )
+
+
+NeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--need",
+        metavar="N",
+        help="The successes the Storyteller requires (1 to 1000); the result says whether they were met.",
+        show_default=False,
+    ),
+]
+
+
+def need_dict(result: RollResult, need: int | None) -> dict[str, object]:
+    """The JSON keys of --need: {'need': N, 'need_met': bool}, or {} without --need."""
+    if need is None:
+        return {}
+    return {"need": need, "need_met": result.final_successes >= need}
+
+
+def print_need(result: RollResult, need: int | None) -> None:
+    """'Needed 4 successes: met' / 'Needed 4 successes: not met (2)' after a roll, nothing without --need."""
+    if need is None:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    got = result.final_successes
+    word = "success" if need == 1 else "successes"
+    if got >= need:
+        render.console().print(Text(f"Needed {need} {word}: met", style="green bold"))
+    else:
+        render.console().print(Text(f"Needed {need} {word}: not met ({got})", style="yellow bold"))
 
 
 def roll(
@@ -83,6 +117,7 @@ def roll(
         str | None,
         typer.Option("--dice", help="Count physical dice instead of rolling: the faces, e.g. 4,7,5,8,1."),
     ] = None,
+    need: NeedOpt = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -121,6 +156,10 @@ def roll(
     from stkit.dice import parse_faces, parse_pool_number, resolve_roll, validate_roll_options
     from stkit.errors import InvalidValue
 
+    if need is not None:
+        from stkit.text import check_range
+
+        check_range(need, "required successes (--need)", 1, 1000)
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
     if char is not None or log_roll:
@@ -158,9 +197,10 @@ def roll(
     if json_out:
         data = result.to_dict()
         data["seed"] = None if dice is not None or auto else used_seed
-        render.print_json(data)
+        render.print_json(data | need_dict(result, need))
     else:
         render.print_roll(result)
+        print_need(result, need)
 
 
 def multi(
@@ -172,6 +212,15 @@ def multi(
     dice: Annotated[
         list[str] | None,
         typer.Option("--dice", help="Physical dice for each action that can be attempted, in order (repeat)."),
+    ] = None,
+    willpower: Annotated[
+        int | None,
+        typer.Option(
+            "--willpower",
+            "-w",
+            metavar="ACTION",
+            help="Spend Willpower on action ACTION (1 = the first declared): one extra success; once a turn.",
+        ),
     ] = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
@@ -198,8 +247,11 @@ def multi(
     action left with no dice cannot be attempted and is not rolled. Example: `stkit multi 7 6 6` gives 4, 2, 1.
     """
     from stkit.dice import parse_faces, parse_pool_number, pick_difficulties, roll_multiple_actions, validate_pool
+    from stkit.errors import InvalidValue
 
     if char is not None:
+        if willpower is not None:
+            raise InvalidValue("--willpower with --char on multi is not supported yet; roll that action with `roll -w`")
         _multi_from_sheet(
             pools,
             char=char,
@@ -217,7 +269,7 @@ def multi(
     rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
     faces = [parse_faces(d) for d in dice] if dice else None
     rng, used_seed = make_rng(seed)
-    slots = roll_multiple_actions(declared, diffs, rng=rng, rules=rules, faces=faces)
+    slots = roll_multiple_actions(declared, diffs, rng=rng, rules=rules, faces=faces, willpower_action=willpower)
     from stkit.cli import render
 
     if json_out:
@@ -309,6 +361,10 @@ def resisted(
     ] = None,
     dice_a: Annotated[str | None, typer.Option("--dice-a", help="Physical dice for side A.")] = None,
     dice_b: Annotated[str | None, typer.Option("--dice-b", help="Physical dice for side B.")] = None,
+    willpower: Annotated[
+        str | None,
+        typer.Option("--willpower", "-w", metavar="SIDE", help="Side a or b spends Willpower: one extra success."),
+    ] = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -326,8 +382,11 @@ def resisted(
 
     a_n, b_n = parse_pool_number(pool_a, "side A's dice pool"), parse_pool_number(pool_b, "side B's dice pool")
     rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
-    request_a = _request(a_n, difficulty, dice_a, rules=rules)
-    request_b = _request(b_n, difficulty if difficulty_b is None else difficulty_b, dice_b, rules=rules)
+    side = _willpower_side(willpower)
+    request_a = _request(a_n, difficulty, dice_a, rules=rules, willpower=side == "a")
+    request_b = _request(
+        b_n, difficulty if difficulty_b is None else difficulty_b, dice_b, rules=rules, willpower=side == "b"
+    )
     rng, used_seed = make_rng(seed)
     a = resolve_roll(request_a, rng=rng)
     b = resolve_roll(request_b, rng=rng)
@@ -363,6 +422,18 @@ def resisted(
                 style="green bold",
             )
         )
+
+
+def _willpower_side(text: str | None) -> str | None:
+    """'a' or 'b' (any case) from --willpower on a resisted action; None when not given."""
+    from stkit.errors import InvalidValue
+
+    if text is None:
+        return None
+    side = text.strip().casefold()
+    if side not in ("a", "b"):
+        raise InvalidValue(f"--willpower {text!r} names no side; allowed: a or b (one side spends it)")
+    return side
 
 
 def teamwork(
