@@ -153,7 +153,7 @@ def roll(
     Each die at or above the difficulty is a success; each 1 cancels a success (the rule of one); no
     success die and any 1 is a botch. Examples: `stkit roll 5 -d 7`, `stkit roll 6 --dice 5,4,8,8,2,6`.
     """
-    from stkit.dice import parse_faces, parse_pool_number, resolve_roll, validate_roll_options
+    from stkit.dice import parse_faces, parse_pool_number, resolve_roll, validate_pool, validate_roll_options
     from stkit.errors import InvalidValue
 
     if need is not None:
@@ -164,12 +164,13 @@ def roll(
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
     if char is not None or log_roll:
         # The store (sqlmodel) is imported only here, so a plain roll stays fast.
-        from stkit.cli.char import roll_with_store
+        from stkit.cli.common import roll_with_store
 
         faces = parse_faces(dice) if dice is not None else None
         validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
         roll_with_store(
             pool,
+            pool_dice=None if char is not None else validate_pool(parse_pool_number(pool)),
             char=char,
             chronicle=chronicle,
             db=db,
@@ -310,9 +311,9 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
     import random
 
-    from stkit.cli.char import run
+    from stkit.cli.common import run
     from stkit.dice import parse_faces, pick_difficulties
-    from stkit.store.tracked import multi_from_sheet
+    from stkit.store.multi_actions import multi_from_sheet
 
     diffs = pick_difficulties(difficulty or [], len(pools), "actions")
     faces = [parse_faces(d) for d in dice] if dice else None

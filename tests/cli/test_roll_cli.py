@@ -204,6 +204,7 @@ def test_subprocess_roll_json():
     assert json.loads(proc.stdout)["outcome"] == "botch"
 
 
+@pytest.mark.slow
 def test_subprocess_bad_input_no_traceback():
     for args in (["roll", "5", "-d", "11"], ["roll", "0"], ["roll", "abc"], ["roll", "3", "--dice", "1,2,11"]):
         proc = _stkit(*args)

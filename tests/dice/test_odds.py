@@ -215,6 +215,7 @@ def test_extended_botch_ends_target_two_by_hand():
     assert ext.p_done_by(1) == 0
 
 
+@pytest.mark.slow
 def test_extended_median_beyond_the_listed_turns_is_none():
     ext = p_extended(30, 10, 100, max_turns=5)
     assert ext.median is None and len(ext.by_turn) == 5 and ext.mean > 1000
@@ -256,6 +257,7 @@ def all_rolls(n, d):
         yield score_dice(n, d, faces)
 
 
+@pytest.mark.slow
 def test_resisted_matches_brute_force():
     odds = p_resisted(2, 3, 6, difficulty_b=7)
     wins = {"a": Counter(), "b": Counter(), None: Counter()}
@@ -273,6 +275,7 @@ def test_resisted_matches_brute_force():
     assert odds.p_unresolved == 0
 
 
+@pytest.mark.slow
 def test_teamwork_matches_brute_force():
     odds = p_teamwork([2, 1, 2], 7)
     spoils, plain = Counter(), Counter()

@@ -58,7 +58,7 @@ def brute_force(n: int, d: int, rules: HouseRules, willpower: bool):
     return {k: Fraction(c, den) for k, c in results.items()}, Fraction(botch, den)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, pytest.param(5, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("rules", FINITE_RULES, ids=lambda r: f"{r.specialty.value}-ones{r.ones_cancel}")
 def test_finite_rules_match_every_face(n, rules):
     for d in DIFFICULTIES:
@@ -113,7 +113,13 @@ def reroll_brute_force(n: int, d: int, rules: HouseRules, budget_k: int):
 
 
 # (n, K): exact for results 0..K. Larger n gets a smaller K to keep the enumeration to seconds.
-REROLL_CASES = [(1, 3), (2, 3), (3, 3), (4, 1), pytest.param(5, 0, marks=pytest.mark.slow)]
+REROLL_CASES = [
+    (1, 3),
+    (2, 3),
+    (3, 3),
+    pytest.param(4, 1, marks=pytest.mark.slow),
+    pytest.param(5, 0, marks=pytest.mark.slow),
+]
 
 
 @pytest.mark.parametrize(("n", "budget_k"), REROLL_CASES)
