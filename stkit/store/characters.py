@@ -20,6 +20,7 @@ from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.store.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.store.traits import name_key, suggest
+from stkit.text import printable
 
 #: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
 ROW_COLUMNS = "id, chronicle, name, sheet, version"
@@ -58,18 +59,49 @@ def _lookup_error(gw: Gateway, name: str, chronicle: str | None, chronicles: lis
 
 def find_character(gw: Any, name: str, chronicle: str | None = None, *, for_update: bool = False) -> CharacterRow:
     """The stored character called ``name`` (case-insensitive, accents folded; hyphens and spaces alike),
-    in ``chronicle`` or, with None, in any chronicle. ``for_update`` locks the row until the transaction
+    else the only one whose name starts with ``name`` ("shadow" for Shadow-in-the-Wood), in ``chronicle``
+    or, with None, in any chronicle. ``for_update`` locks the row until the transaction
     ends (PostgreSQL; SQLite's write transaction already holds the lock). ``gw``: a Gateway or a Session.
-    Raises NotFound with a "did you mean", InvalidValue for a name found in several chronicles."""
+    Raises NotFound with a "did you mean", InvalidValue for a name found in several chronicles or a
+    prefix several characters share (the candidates listed)."""
     gw = as_gateway(gw)
     sql = f"SELECT {ROW_COLUMNS} FROM characters WHERE name_key = :key"
     params: dict[str, Any] = {"key": name_key(name)}
     if chronicle:
         sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
     rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
+    if not rows:
+        rows = _rows_by_prefix(gw, name, chronicle, for_update)
     if len(rows) == 1:
         return CharacterRow(*rows[0])
     raise _lookup_error(gw, name, chronicle, [r[1] for r in rows])
+
+
+#: How many characters sharing a typed prefix are read to list them (one more says "and more").
+PREFIX_CANDIDATES = 10
+
+
+def _rows_by_prefix(gw: Gateway, name: str, chronicle: str | None, for_update: bool) -> list[tuple]:
+    """The rows of the one character whose name key starts with ``name``'s key, [] when none does.
+    Raises InvalidValue listing the names when several characters share the prefix."""
+    key = name_key(name)
+    if not key:
+        return []
+    pattern = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    sql = f"SELECT {ROW_COLUMNS} FROM characters WHERE name_key LIKE :pattern ESCAPE '\\'"
+    params: dict[str, Any] = {"pattern": pattern}
+    if chronicle:
+        sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
+    rows = gw.rows(
+        sql + f" ORDER BY name_key LIMIT {PREFIX_CANDIDATES + 1}" + (gw.lock if for_update else ""), **params
+    )
+    names = sorted({r[2] for r in rows}, key=name_key)
+    if len(names) <= 1:
+        return rows  # one character (perhaps in several chronicles: the caller says so)
+    more = len(rows) > PREFIX_CANDIDATES
+    shown = names[:PREFIX_CANDIDATES]
+    listed = ", ".join(shown[:-1]) + (f", {shown[-1]} and more" if more else f" or {shown[-1]}")
+    raise InvalidValue(f"character {printable(name)!r} could be {listed}; type more of the name")
 
 
 def character_by_id(gw: Any, char_id: int) -> CharacterRow | None:
@@ -306,9 +338,12 @@ def experience(gw: Any, name: str, kind: str, amount: int, reason: str = "", *, 
 
 def delete_character(gw: Any, name: str, *, chronicle: str | None = None) -> str:
     """Delete a character; its roll-log entries stay, with the name kept and character_id set to NULL.
-    Returns the deleted character's name. Raises NotFound / InvalidValue like :func:`find_character`."""
+    Returns the deleted character's name. Raises NotFound / InvalidValue like :func:`find_character`,
+    and InvalidValue for a short name: deleting takes the whole name."""
     gw = as_gateway(gw)
     row = find_character(gw, name, chronicle, for_update=True)
+    if name_key(row.name) != name_key(name):
+        raise InvalidValue(f"deleting needs the whole name: {row.name!r}, not {printable(name)!r}")
     gw.execute("UPDATE roll_log SET character_id = NULL WHERE character_id = :id", id=row.id)
     gw.execute("DELETE FROM characters WHERE id = :id", id=row.id)
     return row.name
