@@ -137,7 +137,10 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
 
 
 def scene_show(
-    scene_id: Annotated[int | None, typer.Argument(help="Scene id (default: the open scene, else the latest).")] = None,
+    scene_id: Annotated[
+        str | None,
+        typer.Argument(help="Scene id or name (a unique prefix will do; default: the open scene, else the latest)."),
+    ] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -146,11 +149,11 @@ def scene_show(
 
     Each turn with the rolls made in it, and the extended actions and contests."""
     from stkit.errors import NotFound
-    from stkit.store.scenes import get_scene, list_scenes, open_scene, scene_timeline
+    from stkit.store.scenes import get_scene, list_scenes, open_scene, scene_id_for, scene_timeline
 
     def work(s):
         if scene_id is not None:
-            scene = get_scene(s, scene_id)
+            scene = get_scene(s, scene_id_for(s, scene_id))
         else:
             chron = _chronicle(chronicle)
             scene = open_scene(s, chron) or next(iter(list_scenes(s, chron, limit=1)), None)
@@ -292,7 +295,7 @@ def extended_start(
 
 
 def extended_roll(
-    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    action: Annotated[str, typer.Argument(help="The extended action's id or name (a unique prefix will do).")],
     char: Annotated[
         str | None, typer.Option("--char", help="Another participant rolls this time (teamwork over time).")
     ] = None,
@@ -311,14 +314,20 @@ def extended_roll(
     """
     import random
 
-    from stkit.store.extended import extended_status, roll_extended
+    from stkit.store.extended import action_id_for, extended_status, roll_extended
 
     faces = _faces(dice)
     _, used_seed = _rng(seed)
 
     def work(s):
         done = roll_extended(
-            s, action_id, character=char, pool=pool, faces=faces, willpower=willpower, rng=random.Random(used_seed)
+            s,
+            action_id_for(s, action),
+            character=char,
+            pool=pool,
+            faces=faces,
+            willpower=willpower,
+            rng=random.Random(used_seed),
         )
         return done, extended_status(s, done.action, odds=False)
 
@@ -364,7 +373,7 @@ def _tally_line(data: dict):
 
 
 def extended_status_cmd(
-    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    action: Annotated[str, typer.Argument(help="The extended action's id or name (a unique prefix will do).")],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -372,10 +381,10 @@ def extended_status_cmd(
 
     Tally against target, every roll so far and who made it, the in-game time spent, and the exact chance
     to finish within the next 1, 2, 4 and 8 rolls (exact, from the odds engine)."""
-    from stkit.store.extended import extended_status, get_action
+    from stkit.store.extended import action_id_for, extended_status, get_action
 
     def work(s):
-        return extended_status(s, get_action(s, action_id))
+        return extended_status(s, get_action(s, action_id_for(s, action)))
 
     data = _run(db, work, readonly=True)
     if json_out:
@@ -453,15 +462,15 @@ def extended_list(
 
 
 def extended_abandon(
-    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    action: Annotated[str, typer.Argument(help="The extended action's id or name (a unique prefix will do).")],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Give up an open extended action; it takes no more rolls."""
-    from stkit.store.extended import abandon_extended, extended_status
+    from stkit.store.extended import abandon_extended, action_id_for, extended_status
 
     def work(s):
-        return extended_status(s, abandon_extended(s, action_id), odds=False)
+        return extended_status(s, abandon_extended(s, action_id_for(s, action)), odds=False)
 
     data = _run(db, work)
     if json_out:
@@ -561,7 +570,7 @@ def _side_label(side: dict) -> str:
 
 
 def contest_roll(
-    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    contest: Annotated[str, typer.Argument(help="The contest's id or name (a unique prefix will do).")],
     side: Annotated[
         ContestSide | None, typer.Option("--side", help="Roll only this side (players rolling separately).")
     ] = None,
@@ -592,7 +601,7 @@ def contest_roll(
     Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
     import random
 
-    from stkit.store.contests import roll_contest
+    from stkit.store.contests import contest_id_for, roll_contest
 
     fa, fb = _faces(dice_a), _faces(dice_b)
     _, used_seed = _rng(seed)
@@ -600,7 +609,7 @@ def contest_roll(
         db,
         lambda s: roll_contest(
             s,
-            contest_id,
+            contest_id_for(s, contest),
             side=side.value if side else None,
             pool_a=pool_a,
             pool_b=pool_b,
@@ -680,15 +689,15 @@ def _print_contest_standing(data: dict) -> None:
 
 
 def contest_status_cmd(
-    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    contest: Annotated[str, typer.Argument(help="The contest's id or name (a unique prefix will do).")],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Show a contest: sides, tallies and every exchange."""
-    from stkit.store.contests import contest_status, get_contest
+    from stkit.store.contests import contest_id_for, contest_status, get_contest
 
     def work(s):
-        return contest_status(s, get_contest(s, contest_id))
+        return contest_status(s, get_contest(s, contest_id_for(s, contest)))
 
     data = _run(db, work, readonly=True)
     if json_out:
@@ -758,15 +767,15 @@ def contest_list(
 
 
 def contest_abandon(
-    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    contest: Annotated[str, typer.Argument(help="The contest's id or name (a unique prefix will do).")],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Call off an open contest."""
-    from stkit.store.contests import abandon_contest, contest_status
+    from stkit.store.contests import abandon_contest, contest_id_for, contest_status
 
     def work(s):
-        return contest_status(s, abandon_contest(s, contest_id))
+        return contest_status(s, abandon_contest(s, contest_id_for(s, contest)))
 
     data = _run(db, work)
     if json_out:

@@ -41,6 +41,13 @@ from stkit.text import MAX_NAME, check_text
 # ---------------------------------------------------------------------------------------------- contests
 
 
+def contest_id_for(session: Any, typed: str | int) -> int:
+    """The contest's id from an id or a (short) name; see :func:`stkit.store.extended.resolve_tracked_id`."""
+    from stkit.store.extended import resolve_tracked_id
+
+    return resolve_tracked_id(session, Contest, typed, "contest", "stkit contest list")
+
+
 def get_contest(session: Any, contest_id: int, *, lock: bool = False) -> Any:
     """The contest ``contest_id``; NotFound otherwise."""
     return get_locked(session, Contest, contest_id, lock, f"no contest with id {contest_id}; see: stkit contest list")

@@ -69,6 +69,14 @@ def require_open_scene(session: Any, chronicle: str, *, lock: bool = False):
     return scene
 
 
+def scene_id_for(session: Any, typed: str | int) -> int:
+    """The scene's id from an id or a (short) name; see :func:`stkit.store.extended.resolve_tracked_id`."""
+    from stkit.store.extended import resolve_tracked_id
+    from stkit.store.scene_models import Scene
+
+    return resolve_tracked_id(session, Scene, typed, "scene", "stkit scene list")
+
+
 def get_scene(session: Any, scene_id: int):
     """The scene with this id (any status); NotFound otherwise."""
     from stkit.store.scene_models import Scene
