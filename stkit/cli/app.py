@@ -31,6 +31,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "contest": "stkit.cli.scene",
     "tcg": "stkit.cli.tcg",
     "shell": "stkit.cli.shell",
+    "house": "stkit.cli.house",
 }
 _loaded_modules: dict[str, dict] = {}
 

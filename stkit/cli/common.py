@@ -51,6 +51,9 @@ def roll_with_store(
     seed: int | None,
     json_out: bool,
     task: str | None = None,
+    house_flags: dict | None = None,
+    note: str | None = None,
+    need: int | None = None,
 ) -> None:
     """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log (``pool_dice``:
     the pool already read as a number of dice): one transaction rolls, spends and writes the log entry,
@@ -82,39 +85,53 @@ def roll_with_store(
                 auto=auto,
                 stressful=stressful,
                 seed=seed,
+                house_flags=house_flags if house_flags is not None else {},
+                note=note,
             ),
         )
     else:
+        from stkit.store.house import get_house_rules
         from stkit.store.rolls import log_plain_roll, roll_dice
 
         if pool_dice is None:
             raise InvalidValue(f"dice pool {pool!r} needs --char NAME or a number of dice")
-        result = roll_dice(
-            pool_dice,
-            difficulty,
-            faces=faces,
-            rng=rng,
-            rules=rules,
-            willpower=willpower,
-            retry=retry,
-            auto=auto,
-            stressful=stressful,
-        )
-        done = run(db, lambda gw: log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed))
+        from stkit.config import default_chronicle
+
+        def plain(gw):
+            house = get_house_rules(gw, default_chronicle(chronicle)).override(**(house_flags or {}))
+            result = roll_dice(
+                pool_dice,
+                house.difficulty,
+                faces=faces,
+                rng=rng,
+                rules=house.dice_rules(),
+                willpower=willpower,
+                retry=retry,
+                auto=auto,
+                stressful=stressful,
+            )
+            return log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed, house=house, note=note)
+
+        done = run(db, plain)
     from stkit.cli import render
 
     shown_seed = None if faces is not None or auto else seed
+    from stkit.cli.roll import need_dict, print_forgiven, print_house_line, print_need
+
     if json_out:
-        render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict())
+        render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict() | need_dict(done.roll, need))
         return
     from rich.text import Text
 
     out = render.console()
+    print_house_line(list(done.house_in_force))
     if done.pool is not None:
         out.print(Text(f"{done.character}: ", style="bold") + Text(done.pool.text))
-    for note in done.notes:
-        out.print(Text(note, style="yellow"))
+    for line in done.notes:
+        out.print(Text(line, style="yellow"))
     render.print_roll(done.roll)
+    print_forgiven(done.forgiven_botch)
+    print_need(done.roll, need)
     if done.willpower_left is not None:
         out.print(
             Text(

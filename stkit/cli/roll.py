@@ -6,26 +6,42 @@ loaded inside the commands (start-up time is part of the product).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from stkit.cli.options import (
     ChronicleLookupOpt,
+    ChronicleOpt,
     DbOpt,
-    DifficultyOpt,
-    ExtraOnesOpt,
+    FreeBotchOpt,
+    HouseExtraOnesOpt,
+    HouseOnesOpt,
+    HouseSpecialtyOpt,
     JsonOpt,
-    OnesDontCancelOpt,
+    RollDifficultyOpt,
     SeedOpt,
     Specialty,
-    SpecialtyOpt,
+    house_rules_for,
     make_rng,
-    make_rules,
 )
 
 if TYPE_CHECKING:
     from stkit.dice import HouseRules, RollRequest, RollResult
+    from stkit.dice.house import ChronicleRules
+
+
+def _house(
+    db: str | None,
+    chronicle: str | None,
+    specialty: Specialty | None,
+    extra_ones_cancel: bool | None,
+    ones_cancel: bool | None,
+) -> ChronicleRules:
+    """The chronicle's house rules with this command's dice flags on top (see house_rules_for)."""
+    return house_rules_for(
+        db, chronicle, specialty=specialty, extra_ones_cancel=extra_ones_cancel, ones_cancel=ones_cancel
+    )
 
 
 def _request(
@@ -54,6 +70,10 @@ def _request(
     )
 
 
+NoteOpt = Annotated[
+    str | None,
+    typer.Option("--note", help="A note kept with the roll in the log (the roll is logged).", show_default=False),
+]
 NeedOpt = Annotated[
     int | None,
     typer.Option(
@@ -97,7 +117,7 @@ def roll(
             show_default=False,
         ),
     ],
-    difficulty: DifficultyOpt = 6,
+    difficulty: RollDifficultyOpt = None,
     willpower: Annotated[
         bool, typer.Option("--willpower", "-w", help="Spend Willpower: one extra success 1s cannot cancel.")
     ] = False,
@@ -118,9 +138,11 @@ def roll(
         typer.Option("--dice", help="Count physical dice instead of rolling: the faces, e.g. 4,7,5,8,1."),
     ] = None,
     need: NeedOpt = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
-    extra_ones_cancel: ExtraOnesOpt = False,
-    ones_dont_cancel: OnesDontCancelOpt = False,
+    specialty: HouseSpecialtyOpt = None,
+    extra_ones_cancel: HouseExtraOnesOpt = None,
+    ones_cancel: HouseOnesOpt = None,
+    free_botch: FreeBotchOpt = None,
+    note: NoteOpt = None,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
     char: Annotated[
@@ -153,7 +175,7 @@ def roll(
     Each die at or above the difficulty is a success; each 1 cancels a success (the rule of one); no
     success die and any 1 is a botch. Examples: `stkit roll 5 -d 7`, `stkit roll 6 --dice 5,4,8,8,2,6`.
     """
-    from stkit.dice import parse_faces, parse_pool_number, resolve_roll, validate_pool, validate_roll_options
+    from stkit.dice import parse_faces, parse_pool_number, validate_pool, validate_roll_options
     from stkit.errors import InvalidValue
 
     if need is not None:
@@ -162,46 +184,134 @@ def roll(
         check_range(need, "required successes (--need)", 1, 1000)
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
-    if char is not None or log_roll:
-        # The store (sqlmodel) is imported only here, so a plain roll stays fast.
-        from stkit.cli.common import roll_with_store
-
-        faces = parse_faces(dice) if dice is not None else None
-        validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
-        roll_with_store(
-            pool,
-            pool_dice=None if char is not None else validate_pool(parse_pool_number(pool)),
-            char=char,
-            chronicle=chronicle,
-            db=db,
-            difficulty=difficulty,
-            willpower=willpower,
-            auto=auto,
-            stressful=stressful,
-            retry=retry,
-            faces=faces,
-            rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
-            seed=seed,
-            json_out=json_out,
-            task=task,
-        )
+    flags = {
+        "specialty": specialty,
+        "extra_ones_cancel": extra_ones_cancel,
+        "ones_cancel": ones_cancel,
+        "difficulty": difficulty,
+        "free_botch": free_botch,
+    }
+    faces = parse_faces(dice) if dice is not None else None
+    if char is None and not log_roll and note is None:
+        house = house_rules_for(db, chronicle, **flags)
+        _plain_roll(pool, house, faces, willpower, retry, auto, stressful, seed, json_out, need, db, chronicle)
         return
-    n = parse_pool_number(pool)
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
-    request = _request(
-        n, difficulty, dice, rules=rules, willpower=willpower, retry=retry, automatic=auto, stressful=stressful
+    # The store (sqlmodel) is imported only here, so a plain roll stays fast.
+    from stkit.cli.common import roll_with_store
+
+    if difficulty is not None:
+        validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
+    roll_with_store(
+        pool,
+        pool_dice=None if char is not None else validate_pool(parse_pool_number(pool)),
+        char=char,
+        chronicle=chronicle,
+        db=db,
+        difficulty=difficulty,
+        willpower=willpower,
+        auto=auto,
+        stressful=stressful,
+        retry=retry,
+        faces=faces,
+        rules=None,
+        seed=seed,
+        json_out=json_out,
+        task=task,
+        house_flags=flags,
+        note=note,
+        need=need,
+    )
+
+
+def _plain_roll(
+    pool: str,
+    house: ChronicleRules,
+    faces: list[int] | None,
+    willpower: bool,
+    retry: int,
+    auto: bool,
+    stressful: bool,
+    seed: int | None,
+    json_out: bool,
+    need: int | None,
+    db: str | None,
+    chronicle: str | None,
+) -> None:
+    """A roll that writes nothing, under the chronicle's house rules, printed or as JSON; except that a
+    botch the free botch forgives is logged with its forgiveness (the night's one)."""
+    from stkit.dice import RollRequest, parse_pool_number, resolve_roll
+
+    request = RollRequest(
+        parse_pool_number(pool),
+        house.difficulty,
+        rules=house.dice_rules(),
+        willpower=willpower,
+        retry=retry,
+        automatic=auto,
+        stressful=stressful,
+        faces=tuple(faces) if faces is not None else None,
     )
     rng, used_seed = make_rng(seed)
     result = resolve_roll(request, rng=rng)
+    logged = None
+    if house.free_botch and result.botch:
+        from stkit.cli.common import run
+        from stkit.config import default_chronicle
+        from stkit.store.house import claim_free_botch
+        from stkit.store.rolls import log_plain_roll
+
+        chron = default_chronicle(chronicle)
+
+        def forgive(gw: Any) -> Any:  # only a forgiven botch is logged: the forgiveness is its record
+            done = claim_free_botch(gw, chron, result, house)
+            if not done.forgiven:
+                return None
+            return log_plain_roll(gw, pool, result, chronicle=chron, seed=used_seed, house=house, forgiveness=done)
+
+        logged = run(db, forgive)
+        if logged is not None:
+            result = logged.roll
     from stkit.cli import render
 
     if json_out:
         data = result.to_dict()
-        data["seed"] = None if dice is not None or auto else used_seed
+        data["seed"] = None if faces is not None or auto else used_seed
+        data["house_rules_in_force"] = house.in_force()
+        if logged is not None:
+            data |= {"forgiven_botch": logged.forgiven_botch, "log_id": logged.log_id}
         render.print_json(data | need_dict(result, need))
     else:
+        print_house_line(house.in_force())
         render.print_roll(result)
+        if logged is not None:
+            print_forgiven(logged.forgiven_botch)
+            render.console().print(f"Logged as roll #{logged.log_id}", style="dim", markup=False)
         print_need(result, need)
+
+
+def print_house_line(in_force: list[str], json_out: bool = False) -> None:
+    """'House rules: specialty double, default difficulty 7' before a roll; nothing when none is on (or
+    the output is JSON, which carries them as ``house_rules_in_force``)."""
+    if not in_force or json_out:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    render.console().print(Text("House rules: " + ", ".join(in_force), style="dim"))
+
+
+def print_forgiven(forgiven: bool) -> None:
+    """The free botch's line, when it forgave this roll's botch."""
+    if not forgiven:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    render.console().print(
+        Text("Free botch: the first botch of the night is forgiven and counts as a failure", style="yellow bold")
+    )
 
 
 def multi(
@@ -223,9 +333,9 @@ def multi(
             help="Spend Willpower on action ACTION (1 = the first declared): one extra success; once a turn.",
         ),
     ] = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
-    extra_ones_cancel: ExtraOnesOpt = False,
-    ones_dont_cancel: OnesDontCancelOpt = False,
+    specialty: HouseSpecialtyOpt = None,
+    extra_ones_cancel: HouseExtraOnesOpt = None,
+    ones_cancel: HouseOnesOpt = None,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
     char: Annotated[
@@ -260,14 +370,16 @@ def multi(
             db=db,
             difficulty=difficulty,
             dice=dice,
-            rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
+            rules=_house(db, chronicle, specialty, extra_ones_cancel, ones_cancel).dice_rules(),
             seed=seed,
             json_out=json_out,
         )
         return
     declared = [validate_pool(parse_pool_number(p)) for p in pools]
-    diffs = pick_difficulties(difficulty or [], len(declared), "actions")
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel)
+    diffs = pick_difficulties(difficulty or [house.difficulty], len(declared), "actions")
+    rules = house.dice_rules()
+    print_house_line(house.in_force(), json_out)
     faces = [parse_faces(d) for d in dice] if dice else None
     rng, used_seed = make_rng(seed)
     slots = roll_multiple_actions(declared, diffs, rng=rng, rules=rules, faces=faces, willpower_action=willpower)
@@ -288,6 +400,7 @@ def multi(
                     for i, s in enumerate(slots)
                 ],
                 "seed": None if faces else used_seed,
+                "house_rules_in_force": house.in_force(),
             }
         )
         return
@@ -315,7 +428,8 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     from stkit.dice import parse_faces, pick_difficulties
     from stkit.store.multi_actions import multi_from_sheet
 
-    diffs = pick_difficulties(difficulty or [], len(pools), "actions")
+    house = house_rules_for(db, chronicle, specialty=rules.specialty)  # for the default difficulty
+    diffs = pick_difficulties(difficulty or [house.difficulty], len(pools), "actions")
     faces = [parse_faces(d) for d in dice] if dice else None
     _, used_seed = make_rng(seed)
     slots = run(
@@ -332,6 +446,7 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
                 "character": char,
                 "actions": [dict(action=i + 1, **x.to_dict()) for i, x in enumerate(slots)],
                 "seed": None if faces else used_seed,
+                "house_rules_in_force": house.in_force(),
             }
         )
         return
@@ -356,7 +471,7 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
 def resisted(
     pool_a: Annotated[str, typer.Argument(help="Dice pool of side A.")],
     pool_b: Annotated[str, typer.Argument(help="Dice pool of side B.")],
-    difficulty: DifficultyOpt = 6,
+    difficulty: RollDifficultyOpt = None,
     difficulty_b: Annotated[
         int | None, typer.Option("--difficulty-b", help="Side B's difficulty when it differs from A's.")
     ] = None,
@@ -366,11 +481,13 @@ def resisted(
         str | None,
         typer.Option("--willpower", "-w", metavar="SIDE", help="Side a or b spends Willpower: one extra success."),
     ] = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
-    extra_ones_cancel: ExtraOnesOpt = False,
-    ones_dont_cancel: OnesDontCancelOpt = False,
+    specialty: HouseSpecialtyOpt = None,
+    extra_ones_cancel: HouseExtraOnesOpt = None,
+    ones_cancel: HouseOnesOpt = None,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
 ) -> None:
     """Resisted action: both roll, the winner keeps the margin.
 
@@ -382,11 +499,13 @@ def resisted(
     from stkit.dice import parse_pool_number, resolve_resisted, resolve_roll
 
     a_n, b_n = parse_pool_number(pool_a, "side A's dice pool"), parse_pool_number(pool_b, "side B's dice pool")
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel).override(difficulty=difficulty)
+    rules = house.dice_rules()
+    print_house_line(house.in_force(), json_out)
     side = _willpower_side(willpower)
-    request_a = _request(a_n, difficulty, dice_a, rules=rules, willpower=side == "a")
+    request_a = _request(a_n, house.difficulty, dice_a, rules=rules, willpower=side == "a")
     request_b = _request(
-        b_n, difficulty if difficulty_b is None else difficulty_b, dice_b, rules=rules, willpower=side == "b"
+        b_n, house.difficulty if difficulty_b is None else difficulty_b, dice_b, rules=rules, willpower=side == "b"
     )
     rng, used_seed = make_rng(seed)
     a = resolve_roll(request_a, rng=rng)
@@ -404,6 +523,7 @@ def resisted(
                 "degree": res.degree.value if res.degree else None,
                 "botches": {"a": a.botch, "b": b.botch},
                 "seed": None if dice_a is not None and dice_b is not None else used_seed,
+                "house_rules_in_force": house.in_force(),
             }
         )
         return
@@ -450,11 +570,13 @@ def teamwork(
     dice: Annotated[
         list[str] | None, typer.Option("--dice", help="Physical dice for each participant, in order (repeat).")
     ] = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
-    extra_ones_cancel: ExtraOnesOpt = False,
-    ones_dont_cancel: OnesDontCancelOpt = False,
+    specialty: HouseSpecialtyOpt = None,
+    extra_ones_cancel: HouseExtraOnesOpt = None,
+    ones_cancel: HouseOnesOpt = None,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
 ) -> None:
     """Teamwork: separate rolls, successes added.
 
@@ -465,8 +587,10 @@ def teamwork(
     from stkit.errors import InvalidValue
 
     ns = [validate_pool(parse_pool_number(p)) for p in pools]
-    diffs = pick_difficulties(difficulty or [], len(ns), "participants")
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel)
+    diffs = pick_difficulties(difficulty or [house.difficulty], len(ns), "participants")
+    rules = house.dice_rules()
+    print_house_line(house.in_force(), json_out)
     faces = list(dice or [])
     if faces and len(faces) != len(ns):
         raise InvalidValue(f"{len(faces)} --dice given for {len(ns)} participants; give one each")
@@ -488,6 +612,7 @@ def teamwork(
                 "spoiled": team.spoiled,
                 "botch_spoils": team.botch_spoils,
                 "seed": None if faces else used_seed,
+                "house_rules_in_force": house.in_force(),
             }
         )
         return

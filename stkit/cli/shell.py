@@ -155,7 +155,7 @@ def interactive(*, pt_input: Input | None = None, pt_output: Output | None = Non
 
 
 def shell(db: DbOpt = None) -> None:
-    """Run stkit commands in one process: type them without the `stkit` prefix.
+    """One process for the night: stkit commands typed without `stkit`.
 
     Completion with Tab, history kept across nights in the user data folder; an error never ends the
     shell; Ctrl-C cancels the line, Ctrl-D or `exit` leaves. Lines can be piped in:

@@ -44,6 +44,8 @@ class ChronicleRules:
     difficulty: int = DEFAULT_DIFFICULTY
     extended_botch: str = "wipe"
     free_botch: bool = False
+    #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
+    difficulty_given: bool = dataclasses.field(default=False, compare=False)
 
     def dice_rules(self) -> HouseRules:
         """The dice engine's HouseRules (extra 1s cancel only under ``reroll``, where extra dice exist)."""
@@ -62,7 +64,7 @@ class ChronicleRules:
                 out.append("1s on extra dice cancel")
         if not self.ones_cancel:
             out.append("1s do not cancel successes")
-        if self.difficulty != DEFAULT_DIFFICULTY:
+        if self.difficulty != DEFAULT_DIFFICULTY and not self.difficulty_given:
             out.append(f"default difficulty {self.difficulty}")
         if self.extended_botch != "wipe":
             out.append("a botch ends extended actions")
@@ -90,7 +92,11 @@ class ChronicleRules:
         difficulty: int | None = None,
         free_botch: bool | None = None,
     ) -> ChronicleRules:
-        """These rules with the per-roll flags given (None: keep the chronicle's)."""
+        """These rules with the per-roll flags given (None: keep the chronicle's). Raises InvalidValue for
+        a difficulty outside 2..10, or ``extra_ones_cancel`` when the specialty in force is not reroll
+        (there are no extra dice then)."""
+        if difficulty is not None:
+            validate_difficulty(difficulty)
         given = {
             "specialty": specialty,
             "extra_ones_cancel": extra_ones_cancel,
@@ -98,7 +104,12 @@ class ChronicleRules:
             "difficulty": difficulty,
             "free_botch": free_botch,
         }
-        return dataclasses.replace(self, **{k: v for k, v in given.items() if v is not None})
+        out = dataclasses.replace(self, **{k: v for k, v in given.items() if v is not None})
+        if difficulty is not None:
+            out = dataclasses.replace(out, difficulty_given=True)
+        if extra_ones_cancel and out.specialty is not Specialty.REROLL:
+            raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
+        return out
 
 
 STANDARD_CHRONICLE_RULES = ChronicleRules()

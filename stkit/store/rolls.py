@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
     from stkit.dice import HouseRules, RollResult
+    from stkit.dice.house import ChronicleRules
+    from stkit.store.house import Forgiveness
     from stkit.store.pools import PoolBreakdown
 
 
@@ -44,9 +46,15 @@ class SheetRoll:
     task: str | None = None
     task_retry: int = 0
     notes: list[str] = field(default_factory=list)
+    house_in_force: tuple[str, ...] = ()
+    forgiven_botch: bool = False
+    note: str | None = None
 
     def to_dict(self) -> dict:
         return {
+            "house_rules_in_force": list(self.house_in_force),
+            "forgiven_botch": self.forgiven_botch,
+            "note": self.note,
             "character": self.character,
             "chronicle": self.chronicle,
             "pool_breakdown": self.pool.to_dict() if self.pool else None,
@@ -166,7 +174,7 @@ def roll_from_sheet(
     name: str,
     expression: str,
     *,
-    difficulty: int = 6,
+    difficulty: int | None = 6,
     chronicle: str | None = None,
     willpower: bool = False,
     retry: int = 0,
@@ -178,8 +186,16 @@ def roll_from_sheet(
     stressful: bool = False,
     seed: int | None = None,
     kind: str = "roll",
+    house_flags: dict | None = None,
+    note: str | None = None,
 ) -> SheetRoll:
     """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name`` against ``difficulty`` (2..10).
+
+    ``house_flags``: when given ({} for none), the character's chronicle's house rules apply with these
+    per-roll overrides (keyword arguments of :meth:`stkit.dice.house.ChronicleRules.override`; a
+    ``difficulty`` of None there takes the chronicle's default); ``rules`` and ``difficulty`` are then
+    ignored. The free botch, when in force, forgives the night's first botch and records it. ``note``:
+    free text kept in the log entry (checked: one line, at most 200 characters).
 
     ``session`` is a SQLAlchemy Session (the caller's transaction) or a :class:`~stkit.store.gateway.Gateway`
     (see :func:`stkit.store.gateway.run_unit`). ``retry`` explicit earlier failures, plus the scene's count
@@ -190,10 +206,19 @@ def roll_from_sheet(
     """
     from stkit.dice import STANDARD_RULES, retry_difficulty, validate_roll_options
 
-    validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
+    if house_flags is None:
+        validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
     rules = rules or STANDARD_RULES
     gw = as_gateway(session)
     character = find_character(gw, name, chronicle, for_update=True)
+    house = None
+    if house_flags is not None:
+        from stkit.store.house import get_house_rules
+
+        house = get_house_rules(gw, character.chronicle).override(**house_flags)
+        rules, difficulty = house.dice_rules(), house.difficulty
+        validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
+    note = check_note(note)
     sheet = character.to_sheet()
     breakdown = build_pool(sheet, expression)
     ctx = scenes.find_turn_context(gw, character)
@@ -221,6 +246,12 @@ def roll_from_sheet(
         auto=auto,
         stressful=stressful,
     )
+    forgiveness = None
+    if house is not None:
+        from stkit.store.house import claim_free_botch
+
+        forgiveness = claim_free_botch(gw, character.chronicle, result, house)
+        result = forgiveness.result
     left = None
     if willpower:
         sheet.spend("Willpower", 1)
@@ -236,6 +267,12 @@ def roll_from_sheet(
         "ones_cancel": rules.ones_cancel,
         "extra_ones_cancel": rules.extra_ones_cancel,
     }
+    if house is not None:
+        detail["house_rules_in_force"] = house.in_force()
+    if forgiveness is not None and forgiveness.forgiven:
+        detail["forgiven_botch"] = forgiveness.night
+    if note:
+        detail["note"] = note
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     entry = write_log(
         gw,
@@ -251,9 +288,36 @@ def roll_from_sheet(
         kind=kind,
     )
     scenes.record_roll_in_scene(gw, character, entry, ctx, task)
+    if forgiveness is not None:
+        from stkit.store.house import link_free_botch
+
+        link_free_botch(gw, character.chronicle, forgiveness, entry.id)
     return SheetRoll(
-        result, breakdown, entry.id, character.name, character.chronicle, left, scene_id, turn, task, task_retry, notes
+        result,
+        breakdown,
+        entry.id,
+        character.name,
+        character.chronicle,
+        left,
+        scene_id,
+        turn,
+        task,
+        task_retry,
+        notes,
+        tuple(house.in_force()) if house is not None else (),
+        bool(forgiveness and forgiveness.forgiven),
+        note,
     )
+
+
+def check_note(note: str | None) -> str | None:
+    """A roll's note as stored: stripped, None when empty. Raises InvalidValue for control characters or
+    more than 200 characters."""
+    from stkit.text import check_text
+
+    if note is None or not note.strip():
+        return None
+    return check_text(note.strip(), "--note")
 
 
 def log_plain_roll(
@@ -263,21 +327,53 @@ def log_plain_roll(
     *,
     chronicle: str | None = None,
     seed: int | None = None,
+    house: ChronicleRules | None = None,
+    note: str | None = None,
+    forgiveness: Forgiveness | None = None,
 ) -> SheetRoll:
-    """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction."""
+    """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction.
+    ``house``: the house rules the roll was made under (recorded; the free botch applies, as in
+    :func:`roll_from_sheet`, unless ``forgiveness`` says what it already did); ``note``: free text kept
+    in the entry."""
     from stkit.config import default_chronicle
 
     chron = default_chronicle(chronicle)
+    gw = as_gateway(session)
+    note = check_note(note)
+    detail: dict = {"seed": seed, "retry": result.retry, "automatic": result.automatic}
+    if house is not None:
+        from stkit.store.house import claim_free_botch
+
+        forgiveness = forgiveness or claim_free_botch(gw, chron, result, house)
+        result = forgiveness.result
+        detail["house_rules_in_force"] = house.in_force()
+        if forgiveness.forgiven:
+            detail["forgiven_botch"] = forgiveness.night
+    if note:
+        detail["note"] = note
     entry = write_log(
-        as_gateway(session),
+        gw,
         chronicle=chron,
         character_id=None,
         character_name="",
         expression=expression.strip(),
         result=result,
-        detail={"seed": seed, "retry": result.retry, "automatic": result.automatic},
+        detail=detail,
     )
-    return SheetRoll(result, None, entry.id, None, chron)
+    if forgiveness is not None:
+        from stkit.store.house import link_free_botch
+
+        link_free_botch(gw, chron, forgiveness, entry.id)
+    return SheetRoll(
+        result,
+        None,
+        entry.id,
+        None,
+        chron,
+        house_in_force=tuple(house.in_force()) if house is not None else (),
+        forgiven_botch=bool(forgiveness and forgiveness.forgiven),
+        note=note,
+    )
 
 
 def iso_utc(value: object) -> str:
