@@ -10,8 +10,31 @@ from typing import Annotated
 
 import typer
 
-from stkit.cli.options import ChronicleOpt, DbOpt, DifficultyOpt, JsonOpt, SeedOpt
+from stkit.cli.options import (
+    ChronicleOpt,
+    DbOpt,
+    DifficultyOpt,
+    FreeBotchOpt,
+    HouseExtraOnesOpt,
+    HouseOnesOpt,
+    HouseSpecialtyOpt,
+    JsonOpt,
+    SeedOpt,
+    Specialty,
+)
 from stkit.store.vocab import ContestMode, ContestSide
+
+
+def _house_flags(
+    specialty: Specialty | None, extra_ones_cancel: bool | None, ones_cancel: bool | None, free_botch: bool | None
+) -> dict:
+    """The per-roll house-rule overrides of a tracked roll (None: as the chronicle's house rules say)."""
+    return {
+        "specialty": specialty,
+        "extra_ones_cancel": extra_ones_cancel,
+        "ones_cancel": ones_cancel,
+        "free_botch": free_botch,
+    }
 
 
 def _run(db: str | None, work, *, readonly: bool = False):
@@ -300,10 +323,20 @@ def extended_roll(
         str | None, typer.Option("--char", help="Another participant rolls this time (teamwork over time).")
     ] = None,
     pool: Annotated[str | None, typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
+    difficulty: Annotated[
+        int | None,
+        typer.Option(
+            "--difficulty", "-d", help="This roll's difficulty, if not the action's (2 to 10).", show_default=False
+        ),
+    ] = None,
     dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
     willpower: Annotated[
         bool, typer.Option("--willpower", "-w", help="Spend a Willpower point from the sheet: one extra success.")
     ] = False,
+    specialty: HouseSpecialtyOpt = None,
+    extra_ones_cancel: HouseExtraOnesOpt = None,
+    ones_cancel: HouseOnesOpt = None,
+    free_botch: FreeBotchOpt = None,
     seed: SeedOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -328,6 +361,8 @@ def extended_roll(
             faces=faces,
             willpower=willpower,
             rng=random.Random(used_seed),
+            difficulty=difficulty,
+            house_flags=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
         )
         return done, extended_status(s, done.action, odds=False)
 
@@ -591,6 +626,10 @@ def contest_roll(
     dice_b: Annotated[str | None, typer.Option("--dice-b", help="Side B's physical dice.")] = None,
     willpower_a: Annotated[bool, typer.Option("--willpower-a", help="Side A spends Willpower.")] = False,
     willpower_b: Annotated[bool, typer.Option("--willpower-b", help="Side B spends Willpower.")] = False,
+    specialty: HouseSpecialtyOpt = None,
+    extra_ones_cancel: HouseExtraOnesOpt = None,
+    ones_cancel: HouseOnesOpt = None,
+    free_botch: FreeBotchOpt = None,
     seed: SeedOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -615,6 +654,7 @@ def contest_roll(
             pool_b=pool_b,
             difficulty_a=difficulty_a,
             difficulty_b=difficulty_b,
+            house_flags=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
             faces_a=fa,
             faces_b=fb,
             willpower_a=willpower_a,

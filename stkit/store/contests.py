@@ -163,11 +163,14 @@ def roll_contest(
     willpower_b: bool = False,
     rng: Any,
     rules: HouseRules = STANDARD_RULES,
+    house_flags: dict | None = None,
 ) -> dict:
     """Roll the next exchange of a contest: both sides, or only ``side`` ("a" or "b") when the players roll
     separately (the exchange resolves once both have rolled). ``pool_*`` and ``difficulty_*`` change the
     traits or difficulty for this exchange only (a debate changes them as it heats up); a difficulty may name
     the other side's Traits ("Intelligence + Expression"), see :func:`opponent_difficulty`.
+    ``house_flags``: the chronicle's house rules apply with these per-roll overrides (see
+    :func:`stkit.store.participants.roll_for`); ``rules`` is then ignored.
 
     Returns a JSON-ready dict (see :func:`contest_status`) with ``"rolled"`` (this call's rolls) and
     ``"exchange"`` (the resolved exchange, or None while waiting for the other side).
@@ -212,6 +215,7 @@ def roll_contest(
             willpower=wp,
             rng=rng,
             rules=rules,
+            house_flags=house_flags,
             kind="contest",
         )
         rec = ContestRoll(

@@ -167,8 +167,14 @@ def roll_extended(
     willpower: bool = False,
     rng: Any,
     rules: HouseRules = STANDARD_RULES,
+    difficulty: int | None = None,
+    house_flags: dict | None = None,
 ) -> ExtendedRollOutcome:
     """Make one roll on extended action ``action_id`` and apply it to the tally (one transaction).
+
+    ``difficulty``: this roll's own difficulty (2..10; default the action's), as when the situation
+    changes between rolls. ``house_flags``: the chronicle's house rules apply with these per-roll
+    overrides (see :func:`stkit.store.participants.roll_for`); ``rules`` is then ignored.
 
     The roller is ``character`` (another participant, teamwork over time) or the action's own character; it
     rolls ``pool`` or the action's expression. Successes add up; a botch wipes the tally (ends the attempt
@@ -192,13 +198,14 @@ def roll_extended(
     made = roll_for(
         session,
         who,
-        action.difficulty,
+        action.difficulty if difficulty is None else difficulty,
         chronicle=action.chronicle,
         faces=faces_list(faces),
         willpower=willpower,
         rng=rng,
         rules=rules,
         kind="extended",
+        house_flags=house_flags,
     )
     before = ExtendedTally(
         target=action.target,

@@ -224,13 +224,18 @@ def roll_for(
     rng: Any,
     rules: HouseRules,
     kind: str,
+    house_flags: dict | None = None,
 ) -> ParticipantRoll:
     """Roll (or count ``faces``) for ``who`` and write the roll-log entry, in the caller's transaction.
 
     A character's roll goes through the character store's roll use case: the pool from the sheet, the
     Willpower point spent (refused when none is left or already spent this turn), the scene hooks.
+    ``house_flags`` (per-roll overrides, as for :func:`stkit.store.rolls.roll_from_sheet`): when given,
+    the chronicle's house rules apply on top of ``difficulty`` (``rules`` is then ignored), the free
+    botch included.
     """
     validate_difficulty(difficulty)
+    flags = None if house_flags is None else {**house_flags, "difficulty": difficulty}
 
     if who.character is not None:
         from stkit.store.rolls import roll_from_sheet
@@ -246,6 +251,7 @@ def roll_for(
             rng=rng,
             faces=faces,
             kind=kind,
+            house_flags=flags,
         )
         return ParticipantRoll(
             out.roll, session.get(RollLog, out.log_id), out.pool.text if out.pool else f"{out.roll.pool} dice", who
@@ -254,8 +260,24 @@ def roll_for(
     pool = numeric_pool(who.expression)
     if willpower:
         raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
+    house = None
+    if flags is not None:
+        from stkit.store.house import get_house_rules
+
+        house = get_house_rules(session, chronicle).override(**flags)
+        rules = house.dice_rules()
     request = RollRequest(pool, difficulty, rules=rules, faces=tuple(faces) if faces is not None else None)
     roll = resolve_roll(request, rng=rng)
+    detail: dict = {"breakdown": f"{pool} dice"}
+    forgiveness = None
+    if house is not None:
+        from stkit.store.house import claim_free_botch
+
+        forgiveness = claim_free_botch(session, chronicle, roll, house)
+        roll = forgiveness.result
+        detail["house_rules_in_force"] = house.in_force()
+        if forgiveness.forgiven:
+            detail["forgiven_botch"] = forgiveness.night
     scene = open_scene(session, chronicle)
     entry = write_log(
         as_gateway(session),
@@ -264,11 +286,15 @@ def roll_for(
         character_name="",
         expression=who.expression,
         result=roll,
-        detail={"breakdown": f"{pool} dice"},
+        detail=detail,
         scene_id=scene.id if scene else None,
         turn=scene.turn if scene else None,
         kind=kind,
     )
+    if forgiveness is not None:
+        from stkit.store.house import link_free_botch
+
+        link_free_botch(session, chronicle, forgiveness, entry.id)
     return ParticipantRoll(roll, session.get(RollLog, entry.id), f"{pool} dice", who)
 
 

@@ -114,3 +114,22 @@ def test_plain_roll_without_a_store_creates_none(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(path))
     assert json.loads(ok("roll", "3", "--dice", "10,10,3", "--json"))["result"] == 2
     assert not path.exists()
+
+
+def test_extended_and_contest_rolls_score_like_roll(db_url: str) -> None:
+    ok("house", "set", "specialty", "double")
+    ok("scene", "start", "Night")
+    ok("extended", "start", "Climb", "--pool", "3", "--target", "20")
+    first = json.loads(ok("extended", "roll", "climb", "--dice", "10,10,3", "--json"))
+    assert (first["roll"]["result"], first["tally"]) == (4, 4)  # the same dice as `roll` above: 4
+    # per roll: the specialty as written and a new difficulty, as the situation changes
+    second = json.loads(
+        ok("extended", "roll", "climb", "--dice", "10,10,3", "--specialty", "none", "-d", "4", "--json")
+    )
+    assert (second["roll"]["difficulty"], second["roll"]["result"], second["tally"]) == (4, 2, 6)
+    ok("contest", "start", "Debate", "--a", "3", "--b", "3", "--target", "9")
+    exchange = json.loads(ok("contest", "roll", "deb", "--dice-a", "10,10,3", "--dice-b", "7,2,2", "--json"))
+    assert (exchange["exchange"]["result_a"], exchange["exchange"]["result_b"]) == (4, 1)
+    bad = run("extended", "roll", "climb", "-d", "11")
+    assert bad.exit_code == 1
+    assert "difficulty 11 is outside the allowed range 2 to 10" in bad.output
