@@ -13,7 +13,6 @@ import typer
 from stkit.cli.options import (
     ChronicleOpt,
     DbOpt,
-    DifficultyOpt,
     FreeBotchOpt,
     HouseExtraOnesOpt,
     HouseOnesOpt,
@@ -259,14 +258,27 @@ def extended_start(
     pool: Annotated[
         str, typer.Option("--pool", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice.")
     ] = "",
-    difficulty: DifficultyOpt = 6,
+    difficulty: Annotated[
+        int | None,
+        typer.Option(
+            "--difficulty",
+            "-d",
+            help="Difficulty, 2 to 10 (default: the chronicle's house rule, else 6).",
+            show_default=False,
+        ),
+    ] = None,
     target: Annotated[int, typer.Option("--target", help="Successes needed to finish (at least 1).")] = 0,
     interval: Annotated[
         str | None, typer.Option("--interval", help="In-game time per roll, e.g. '30 min', '1 h', '1 turn'.")
     ] = None,
     botch_ends: Annotated[
-        bool, typer.Option("--botch-ends", help="A botch ends the attempt (default: it wipes the tally to zero).")
-    ] = False,
+        bool | None,
+        typer.Option(
+            "--botch-ends/--botch-wipes",
+            help="A botch ends the attempt, or wipes the tally (default: the house rule extended-botch, else wipes).",
+            show_default=False,
+        ),
+    ] = None,
     botch_spoils: Annotated[
         bool,
         typer.Option(
@@ -288,16 +300,20 @@ def extended_start(
     from stkit.store.extended import extended_status, start_extended
 
     def work(s):
+        from stkit.config import default_chronicle
+        from stkit.store.house import get_house_rules
+
+        house = get_house_rules(s, default_chronicle(chronicle))
         action = start_extended(
             s,
             name,
             chronicle=chronicle,
             character=char,
             pool=pool,
-            difficulty=difficulty,
+            difficulty=house.difficulty if difficulty is None else difficulty,
             target=target,
             interval=interval,
-            botch_ends=botch_ends,
+            botch_ends=house.extended_botch == "end" if botch_ends is None else botch_ends,
             botch_spoils=botch_spoils,
         )
         return extended_status(s, action, odds=False)
