@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from stkit.cli.common import run
+from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
@@ -23,7 +24,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
     from stkit.store.sheet import Sheet
 
-NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
+NameArg = Annotated[
+    str,
+    typer.Argument(
+        help="The character's name (case-insensitive; a unique prefix will do).",
+        show_default=False,
+        autocompletion=complete_character,
+    ),
+]
 
 
 PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
@@ -729,7 +737,10 @@ def export(
 
 
 def log(
-    char: Annotated[str | None, typer.Option("--char", "-c", help="Only this character's rolls.")] = None,
+    char: Annotated[
+        str | None,
+        typer.Option("--char", "-c", help="Only this character's rolls.", autocompletion=complete_character),
+    ] = None,
     chronicle: ChronicleOpt = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
     db: DbOpt = None,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from stkit.cli.complete import complete_character, complete_pool
 from stkit.cli.options import (
     ChronicleLookupOpt,
     ChronicleOpt,
@@ -115,6 +116,7 @@ def roll(
             help="Dice pool: a number of dice (1 to 1000) or a sum like 3+2; "
             "with --char, Traits like 'Dexterity + Brawl + 2'.",
             show_default=False,
+            autocompletion=complete_pool,
         ),
     ],
     difficulty: RollDifficultyOpt = None,
@@ -150,6 +152,7 @@ def roll(
         typer.Option(
             "--char",
             "-c",
+            autocompletion=complete_character,
             help="Build the pool from this character's sheet ('Dexterity + Brawl + 2'); "
             "form and wounds apply, --willpower spends a point from the sheet; the roll is logged.",
         ),
@@ -343,6 +346,7 @@ def multi(
         typer.Option(
             "--char",
             "-c",
+            autocompletion=complete_character,
             help="Build each pool from this character's sheet ('Dexterity + Brawl'), "
             "then apply the ladder; each roll is logged (in the open scene's turn).",
         ),

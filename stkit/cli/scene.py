@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from stkit.cli.complete import complete_character, complete_contest, complete_extended
 from stkit.cli.options import (
     ChronicleOpt,
     DbOpt,
@@ -254,7 +255,10 @@ def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
 
 def extended_start(
     name: Annotated[str, typer.Argument(help="What is being done, e.g. 'Stay hidden'.")],
-    char: Annotated[str | None, typer.Option("--char", help="The character who rolls it from the sheet.")] = None,
+    char: Annotated[
+        str | None,
+        typer.Option("--char", help="The character who rolls it from the sheet.", autocompletion=complete_character),
+    ] = None,
     pool: Annotated[
         str, typer.Option("--pool", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice.")
     ] = "",
@@ -334,9 +338,19 @@ def extended_start(
 
 
 def extended_roll(
-    action: Annotated[str, typer.Argument(help="The extended action's id or name (a unique prefix will do).")],
+    action: Annotated[
+        str,
+        typer.Argument(
+            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
+        ),
+    ],
     char: Annotated[
-        str | None, typer.Option("--char", help="Another participant rolls this time (teamwork over time).")
+        str | None,
+        typer.Option(
+            "--char",
+            help="Another participant rolls this time (teamwork over time).",
+            autocompletion=complete_character,
+        ),
     ] = None,
     pool: Annotated[str | None, typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
     difficulty: Annotated[
@@ -424,7 +438,12 @@ def _tally_line(data: dict):
 
 
 def extended_status_cmd(
-    action: Annotated[str, typer.Argument(help="The extended action's id or name (a unique prefix will do).")],
+    action: Annotated[
+        str,
+        typer.Argument(
+            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
+        ),
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -513,7 +532,12 @@ def extended_list(
 
 
 def extended_abandon(
-    action: Annotated[str, typer.Argument(help="The extended action's id or name (a unique prefix will do).")],
+    action: Annotated[
+        str,
+        typer.Argument(
+            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
+        ),
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -621,7 +645,10 @@ def _side_label(side: dict) -> str:
 
 
 def contest_roll(
-    contest: Annotated[str, typer.Argument(help="The contest's id or name (a unique prefix will do).")],
+    contest: Annotated[
+        str,
+        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
+    ],
     side: Annotated[
         ContestSide | None, typer.Option("--side", help="Roll only this side (players rolling separately).")
     ] = None,
@@ -745,7 +772,10 @@ def _print_contest_standing(data: dict) -> None:
 
 
 def contest_status_cmd(
-    contest: Annotated[str, typer.Argument(help="The contest's id or name (a unique prefix will do).")],
+    contest: Annotated[
+        str,
+        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -823,7 +853,10 @@ def contest_list(
 
 
 def contest_abandon(
-    contest: Annotated[str, typer.Argument(help="The contest's id or name (a unique prefix will do).")],
+    contest: Annotated[
+        str,
+        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
