@@ -335,20 +335,56 @@ def show(
         render_sheet(sheet, player_view=player_view)
 
 
+def _screen_rows() -> int:
+    """How many characters fit the terminal's height under the table's header (at least 5)."""
+    import shutil
+
+    return max(5, shutil.get_terminal_size((100, 24)).lines - 8)
+
+
 @char_app.command("list")
 def list_(
     chronicle: ChronicleOpt = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit",
+            help="Show at most N characters (1 to 10000; default: a screenful, all with --json).",
+            show_default=False,
+        ),
+    ] = None,
+    offset: Annotated[int, typer.Option("--offset", help="Skip the first N (the next page).")] = 0,
+    name: Annotated[str | None, typer.Option("--name", help="Only names containing this.")] = None,
+    breed: Annotated[str | None, typer.Option("--breed", help="Only this breed.")] = None,
+    auspice: Annotated[str | None, typer.Option("--auspice", help="Only this auspice.")] = None,
+    tribe: Annotated[str | None, typer.Option("--tribe", help="Only this tribe.")] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """List the characters (of one chronicle, or all)."""
+    """List the characters (of one chronicle, or all), a screenful at a time.
 
-    from stkit.store.characters import list_characters
+    Example: `stkit char list --tribe "Glass Walkers" --limit 50 --offset 50`."""
 
-    rows = run(db, lambda gw: [(c.id, c.to_sheet()) for c in list_characters(gw, chronicle)], readonly=True)
+    from stkit.store.characters import count_characters, list_characters
+    from stkit.text import check_range
+
+    if limit is not None:
+        check_range(limit, "--limit", 1, 10_000)
+    check_range(offset, "--offset", 0)
+    shown = limit if limit is not None else (None if json_out else _screen_rows())
+    filters = {"name": name, "breed": breed, "auspice": auspice, "tribe": tribe}
+
+    def work(gw):
+        found = list_characters(gw, chronicle, limit=shown, offset=offset, **filters)
+        total = count_characters(gw, chronicle, **filters) if shown is not None else len(found) + offset
+        return [(c.id, c.to_sheet()) for c in found], total
+
+    rows, total = run(db, work, readonly=True)
     if json_out:
         emit_json(
             {
+                "total": total,
+                "offset": offset,
                 "characters": [
                     {
                         "id": i,
@@ -365,21 +401,32 @@ def list_(
                         "gnosis": s.powers["Gnosis"].to_dict(),
                     }
                     for i, s in rows
-                ]
+                ],
             }
         )
         return
     from stkit.cli import render
 
     if not rows:
+        if total or any(filters.values()):
+            render.print_text(f"No characters here ({total} in all); try a smaller --offset or other filters.")
+            return
         render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
         return
     rows = [(i, printable_sheet(s)) for i, s in rows]  # no raw control characters to the terminal
     # A console of its own, sized now: the shared one keeps the width it was created with.
     console = render.new_console()
+    more = total - offset - len(rows)
+    footer = (
+        f"{offset + 1}-{offset + len(rows)} of {total} characters; the next page: --offset {offset + len(rows)}"
+        if more > 0
+        else None
+    )
     table = character_table(rows, console)
     if table is not None:
         console.print(table)
+        if footer:
+            render.print_text(footer, style="dim")
         return
     from rich.text import Text
 

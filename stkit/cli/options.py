@@ -164,10 +164,17 @@ def house_rules_for(
     """The chronicle's house rules (read from the store when it exists; nothing is created) with this
     roll's flags on top. Raises InvalidValue for a difficulty outside 2..10, or --extra-ones-cancel
     when the rules in force have no extra dice (specialty other than reroll)."""
-    from stkit.config import default_chronicle
-    from stkit.store.house import load_house_rules
+    from stkit.config import database_url, default_chronicle, sqlite_path
 
-    rules = load_house_rules(db, default_chronicle(chronicle))
+    path = sqlite_path(database_url(db))
+    if path is not None and not path.is_file():  # no store yet: the rules as written, nothing imported
+        from stkit.dice.house import STANDARD_CHRONICLE_RULES
+
+        rules = STANDARD_CHRONICLE_RULES
+    else:
+        from stkit.store.house import load_house_rules
+
+        rules = load_house_rules(db, default_chronicle(chronicle))
     return rules.override(
         specialty=specialty,
         extra_ones_cancel=extra_ones_cancel,

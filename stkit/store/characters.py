@@ -177,13 +177,62 @@ def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> Charact
     return CharacterRow(new_id, sheet.chronicle, sheet.name, cols["sheet"], 1)
 
 
-def list_characters(gw: Any, chronicle: str | None = None) -> list[CharacterRow]:
-    """All characters (of one chronicle, or of every chronicle), ordered by chronicle then name key."""
-    gw = as_gateway(gw)
-    sql, params = f"SELECT {ROW_COLUMNS} FROM characters", {}
+def _list_filter(
+    chronicle: str | None, name: str | None, breed: str | None, auspice: str | None, tribe: str | None
+) -> tuple[str, dict[str, Any]]:
+    """The WHERE clause (or '') and its parameters of a character listing."""
+    where, params = [], {}
     if chronicle:
-        sql, params = sql + " WHERE chronicle = :chronicle", {"chronicle": chronicle}
-    return [CharacterRow(*r) for r in gw.rows(sql + " ORDER BY chronicle, name_key", **params)]
+        where.append("chronicle = :chronicle")
+        params["chronicle"] = chronicle
+    if name:
+        key = name_key(name).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append("name_key LIKE :name ESCAPE '\\'")
+        params["name"] = f"%{key}%"
+    for column, value in (("breed", breed), ("auspice", auspice), ("tribe", tribe)):
+        if value:
+            where.append(f"LOWER({column}) = :{column}")
+            params[column] = value.strip().lower()
+    return (" WHERE " + " AND ".join(where)) if where else "", params
+
+
+def list_characters(
+    gw: Any,
+    chronicle: str | None = None,
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    name: str | None = None,
+    breed: str | None = None,
+    auspice: str | None = None,
+    tribe: str | None = None,
+) -> list[CharacterRow]:
+    """Characters (of one chronicle, or of every chronicle), ordered by chronicle then name key: at most
+    ``limit`` (None: all) after skipping ``offset``; ``name`` keeps those whose name contains it (case and
+    accents folded), ``breed`` / ``auspice`` / ``tribe`` those with that value (case-insensitive)."""
+    gw = as_gateway(gw)
+    where, params = _list_filter(chronicle, name, breed, auspice, tribe)
+    sql = f"SELECT {ROW_COLUMNS} FROM characters{where} ORDER BY chronicle, name_key"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)} OFFSET {int(offset)}"
+    elif offset:
+        sql += f" LIMIT -1 OFFSET {int(offset)}" if gw.dialect == "sqlite" else f" OFFSET {int(offset)}"
+    return [CharacterRow(*r) for r in gw.rows(sql, **params)]
+
+
+def count_characters(
+    gw: Any,
+    chronicle: str | None = None,
+    *,
+    name: str | None = None,
+    breed: str | None = None,
+    auspice: str | None = None,
+    tribe: str | None = None,
+) -> int:
+    """How many characters :func:`list_characters` would list without a limit."""
+    where, params = _list_filter(chronicle, name, breed, auspice, tribe)
+    row = as_gateway(gw).row(f"SELECT COUNT(*) FROM characters{where}", **params)
+    return int(row[0]) if row else 0
 
 
 @dataclass(frozen=True)
