@@ -783,32 +783,106 @@ def export(
         sys.stderr.write(f"Wrote {output}\n")
 
 
+class LogFormat(enum.StrEnum):
+    """How `stkit log` prints: the aligned table, CSV or JSON."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+#: The `stkit log --format csv` columns, in order.
+LOG_CSV_COLUMNS = (
+    "id",
+    "time",
+    "chronicle",
+    "character",
+    "expression",
+    "pool",
+    "difficulty",
+    "dice",
+    "outcome",
+    "result",
+    "willpower",
+    "scene_id",
+    "turn",
+    "task",
+    "note",
+)
+
+
+def local_time(iso: str) -> str:
+    """'2026-12-01 10:05:00' in this computer's time zone, from a stored ISO 8601 UTC timestamp."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return iso[:19].replace("T", " ")
+
+
 def log(
     char: Annotated[
         str | None,
         typer.Option("--char", "-c", help="Only this character's rolls.", autocompletion=complete_character),
     ] = None,
     chronicle: ChronicleOpt = None,
+    scene: Annotated[str | None, typer.Option("--scene", help="Only this scene's rolls (id or name).")] = None,
+    task: Annotated[str | None, typer.Option("--task", help="Only the rolls of this task.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
+    fmt: Annotated[
+        LogFormat, typer.Option("--format", help="table (local time), csv or json.", case_sensitive=False)
+    ] = LogFormat.table,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The roll log, newest first.
+    """The roll log, newest first, in local time.
 
-    Every roll made with --char (or --log)."""
+    Every roll made with --char (or --log, or --note). Export: `stkit log --format csv -n 10000 > rolls.csv`."""
     from stkit.store.rolls import check_log_limit, recent_log
 
     check_log_limit(limit)  # before opening (and perhaps creating) the store
-    entries = run(db, lambda gw: recent_log(gw, name=char, chronicle=chronicle, limit=limit), readonly=True)
-    if json_out:
+    entries = run(
+        db,
+        lambda gw: recent_log(gw, name=char, chronicle=chronicle, limit=limit, scene=scene, task=task),
+        readonly=True,
+    )
+    if json_out or fmt is LogFormat.json:
         emit_json({"rolls": entries})
+        return
+    if fmt is LogFormat.csv:
+        import csv
+        import sys
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(LOG_CSV_COLUMNS)
+        for e in entries:
+            cells = [
+                e["id"],
+                local_time(e["created_at"]),
+                e["chronicle"],
+                e["character"] or "",
+                e["expression"],
+                e["pool"],
+                e["difficulty"],
+                " ".join(map(str, e["dice"])),
+                e["outcome"],
+                e["result"],
+                "yes" if e["willpower"] else "no",
+                e["scene_id"] if e["scene_id"] is not None else "",
+                e["turn"] if e["turn"] is not None else "",
+                e["task"] or "",
+                e["detail"].get("note", "") if isinstance(e["detail"], dict) else "",
+            ]
+            # a spreadsheet must not run a cell as a formula, and no raw control character reaches it
+            writer.writerow([_csv_cell(c) for c in cells])
         return
     from rich.text import Text
 
     from stkit.cli import render
 
     if not entries:
-        render.console().print("No rolls logged yet.")
+        render.console().print("No rolls logged yet." if not (scene or task) else "No rolls match.")
         return
     # Plain aligned lines rather than a rich Table: `stkit log` must start fast.
     rows = []
@@ -822,7 +896,7 @@ def log(
         rows.append(
             (
                 str(e["id"]),
-                str(e["created_at"])[:19].replace("T", " "),
+                local_time(e["created_at"]),
                 who,
                 f"{e['expression']} = {e['pool']}",
                 str(e["difficulty"]),
@@ -831,7 +905,7 @@ def log(
                 e["outcome"],
             )
         )
-    heads = ("#", "When (UTC)", "Character", "Pool", "Diff", "Dice", "Result")
+    heads = ("#", "When", "Character", "Pool", "Diff", "Dice", "Result")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
     lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip(), style="bold")]
     for r in rows:
@@ -839,6 +913,17 @@ def log(
         t.append(r[6], style={"botch": "red bold", "failure": "yellow", "success": "green"}.get(r[7], ""))
         lines.append(t)
     render.console().print(Text("\n").join(lines), crop=False, overflow="ignore")
+
+
+def _csv_cell(value: object) -> object:
+    """A CSV cell: text with control characters escaped, and quoted with ' when a spreadsheet would take
+    it for a formula (it starts with = + - or @)."""
+    from stkit.text import printable
+
+    if not isinstance(value, str):
+        return value
+    text = printable(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def register(app: typer.Typer) -> None:

@@ -420,16 +420,53 @@ def check_log_limit(limit: int) -> None:
 
 
 def recent_log(
-    session: Session | Gateway, *, name: str | None = None, chronicle: str | None = None, limit: int = 20
+    session: Session | Gateway,
+    *,
+    name: str | None = None,
+    chronicle: str | None = None,
+    limit: int = 20,
+    scene: str | int | None = None,
+    task: str | None = None,
 ) -> list[dict]:
     """The newest ``limit`` (1..10000) log entries as :func:`log_dict` dicts, newest first; of one character
-    when ``name`` is given (else of ``chronicle``, else all). Raises NotFound, InvalidValue."""
+    when ``name`` is given (else of ``chronicle``, else all), of one ``scene`` (an id, or a name or unique
+    prefix of one) and of one ``task`` (case-insensitive) when given. Raises NotFound, InvalidValue."""
     check_log_limit(limit)
     gw = as_gateway(session)
     sql = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log"
+    where: list[str] = []
     params: dict[str, object] = {"limit": limit}
     if name:
-        sql, params["cid"] = sql + " WHERE character_id = :cid", find_character(gw, name, chronicle).id
+        where.append("character_id = :cid")
+        params["cid"] = find_character(gw, name, chronicle).id
     elif chronicle:
-        sql, params["chronicle"] = sql + " WHERE chronicle = :chronicle", chronicle
+        where.append("chronicle = :chronicle")
+        params["chronicle"] = chronicle
+    if scene is not None:
+        where.append("scene_id = :scene")
+        params["scene"] = scene_id_of(gw, scene)
+    if task:
+        where.append("LOWER(task) = :task")
+        params["task"] = task.strip().lower()
+    if where:
+        sql += " WHERE " + " AND ".join(where)
     return [log_dict(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
+
+
+def scene_id_of(gw: Gateway, scene: str | int) -> int:
+    """A scene's id from its id (digits), exact name or unique name prefix. Raises NotFound (none),
+    InvalidValue (several scenes match: the candidates listed)."""
+    from stkit.errors import NotFound
+    from stkit.text import find_by_prefix, printable
+
+    text = str(scene).strip()
+    if text.isdigit():
+        return int(text)
+    rows = gw.rows("SELECT id, name FROM scenes ORDER BY id")
+    found = find_by_prefix(text, [r[1] for r in rows], "scene")
+    if found is None:
+        raise NotFound(f"no scene named {printable(text)!r}; see: stkit scene list")
+    ids = [r[0] for r in rows if r[1] == found]
+    if len(ids) > 1:
+        raise InvalidValue(f"several scenes are named {found!r} (ids {', '.join(map(str, ids))}); give the id")
+    return int(ids[0])
