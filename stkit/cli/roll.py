@@ -485,6 +485,18 @@ def resisted(
         str | None,
         typer.Option("--willpower", "-w", metavar="SIDE", help="Side a or b spends Willpower: one extra success."),
     ] = None,
+    char_a: Annotated[
+        str | None,
+        typer.Option(
+            "--char-a",
+            help="Side A rolls from this sheet (POOL_A like 'Wits + Subterfuge'); logged.",
+            autocompletion=complete_character,
+        ),
+    ] = None,
+    char_b: Annotated[
+        str | None,
+        typer.Option("--char-b", help="Side B rolls from this sheet; logged.", autocompletion=complete_character),
+    ] = None,
     specialty: HouseSpecialtyOpt = None,
     extra_ones_cancel: HouseExtraOnesOpt = None,
     ones_cancel: HouseOnesOpt = None,
@@ -502,26 +514,46 @@ def resisted(
     """
     from stkit.dice import parse_pool_number, resolve_resisted, resolve_roll
 
-    a_n, b_n = parse_pool_number(pool_a, "side A's dice pool"), parse_pool_number(pool_b, "side B's dice pool")
-    house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel).override(difficulty=difficulty)
-    rules = house.dice_rules()
-    print_house_line(house.in_force(), json_out)
     side = _willpower_side(willpower)
-    request_a = _request(a_n, house.difficulty, dice_a, rules=rules, willpower=side == "a")
-    request_b = _request(
-        b_n, house.difficulty if difficulty_b is None else difficulty_b, dice_b, rules=rules, willpower=side == "b"
-    )
+    house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel).override(difficulty=difficulty)
+    print_house_line(house.in_force(), json_out)
     rng, used_seed = make_rng(seed)
-    a = resolve_roll(request_a, rng=rng)
-    b = resolve_roll(request_b, rng=rng)
+    who: list[tuple[str | None, str | None, int | None]] = [(None, None, None), (None, None, None)]
+    if char_a is not None or char_b is not None:
+        flags = {"specialty": specialty, "extra_ones_cancel": extra_ones_cancel, "ones_cancel": ones_cancel}
+        if char_a is None:
+            parse_pool_number(pool_a, "side A's dice pool")
+        if char_b is None:
+            parse_pool_number(pool_b, "side B's dice pool")
+        done = _sheet_rolls(
+            db,
+            chronicle,
+            [
+                (char_a, pool_a, difficulty, dice_a, side == "a"),
+                (char_b, pool_b, difficulty if difficulty_b is None else difficulty_b, dice_b, side == "b"),
+            ],
+            flags,
+            used_seed,
+        )
+        (a, *wa), (b, *wb) = done
+        who = [tuple(wa), tuple(wb)]  # type: ignore[list-item]
+    else:
+        a_n, b_n = parse_pool_number(pool_a, "side A's dice pool"), parse_pool_number(pool_b, "side B's dice pool")
+        rules = house.dice_rules()
+        request_a = _request(a_n, house.difficulty, dice_a, rules=rules, willpower=side == "a")
+        request_b = _request(
+            b_n, house.difficulty if difficulty_b is None else difficulty_b, dice_b, rules=rules, willpower=side == "b"
+        )
+        a = resolve_roll(request_a, rng=rng)
+        b = resolve_roll(request_b, rng=rng)
     res = resolve_resisted(a, b)
     from stkit.cli import render
 
     if json_out:
         render.print_json(
             {
-                "a": a.to_dict(),
-                "b": b.to_dict(),
+                "a": a.to_dict() | _who_dict(who[0]),
+                "b": b.to_dict() | _who_dict(who[1]),
                 "winner": res.winner,
                 "margin": res.margin,
                 "degree": res.degree.value if res.degree else None,
@@ -533,8 +565,8 @@ def resisted(
         return
     from rich.text import Text
 
-    render.print_roll(a, title="Side A")
-    render.print_roll(b, title="Side B")
+    render.print_roll(a, title=_side_title("Side A", who[0]))
+    render.print_roll(b, title=_side_title("Side B", who[1]))
     out = render.console()
     if res.winner is None:
         out.print(Text(f"Tie at {a.final_successes}: nobody keeps any success", style="yellow bold"))
@@ -547,6 +579,87 @@ def resisted(
                 style="green bold",
             )
         )
+
+
+def _sheet_rolls(
+    db: str | None,
+    chronicle: str | None,
+    parts: list[tuple[str | None, str, int | None, str | None, bool]],
+    flags: dict,
+    seed: int,
+    note: str | None = None,
+) -> list[tuple[RollResult, str | None, str | None, int | None]]:
+    """Roll several pools in ONE transaction, in order, with one seeded generator: each part is (character
+    or None, pool, difficulty or None for the house default, faces text or None, Willpower?). A character's
+    pool is built from the sheet and logged (Willpower spent from the sheet, the scene's turn rules); a bare
+    number is rolled under the chronicle's house rules. Returns (roll, character name, pool text, log id)
+    per part. Raises what roll_from_sheet raises (nothing is written then)."""
+    import random
+
+    from stkit.cli.common import run
+    from stkit.config import default_chronicle
+    from stkit.dice import RollRequest, parse_faces, parse_pool_number, resolve_roll
+    from stkit.store.house import get_house_rules
+    from stkit.store.rolls import roll_from_sheet
+
+    rng = random.Random(seed)
+
+    def work(gw: Any) -> list[tuple[RollResult, str | None, str | None, int | None]]:
+        out = []
+        for char, pool, difficulty, faces, willpower in parts:
+            hand = parse_faces(faces) if faces is not None else None
+            if char is not None:
+                done = roll_from_sheet(
+                    gw,
+                    char,
+                    pool,
+                    difficulty=None,
+                    chronicle=chronicle,
+                    willpower=willpower,
+                    rng=rng,
+                    faces=hand,
+                    seed=seed,
+                    house_flags={**flags, "difficulty": difficulty},
+                    note=note,
+                )
+                out.append((done.roll, done.character, done.pool.text if done.pool else None, done.log_id))
+                continue
+            house = get_house_rules(gw, default_chronicle(chronicle)).override(**{**flags, "difficulty": difficulty})
+            request = RollRequest(
+                parse_pool_number(pool),
+                house.difficulty,
+                rules=house.dice_rules(),
+                willpower=willpower,
+                faces=tuple(hand) if hand is not None else None,
+            )
+            out.append((resolve_roll(request, rng=rng), None, None, None))
+        return out
+
+    return run(db, work)
+
+
+def _participant(text: str) -> tuple[str | None, str]:
+    """(character name or None, pool) from a teamwork argument: 'Ana:dex+ath' or '4'."""
+    from stkit.errors import InvalidValue
+
+    if ":" not in text:
+        return None, text
+    name, pool = (part.strip() for part in text.split(":", 1))
+    if not name or not pool:
+        raise InvalidValue(f"participant {text!r} needs NAME:POOL, e.g. 'Ana:Dexterity + Athletics'")
+    return name, pool
+
+
+def _who_dict(who: tuple[str | None, str | None, int | None]) -> dict:
+    """The JSON keys naming a roll's character, pool and log entry (none for a bare dice pool)."""
+    name, pool_text, log_id = who
+    return {} if name is None else {"character": name, "pool_text": pool_text, "log_id": log_id}
+
+
+def _side_title(label: str, who: tuple[str | None, str | None, int | None]) -> str:
+    """'Side A' or 'Side A: Ana, Wits 3 + Subterfuge 2 = 5 dice (roll #4)'."""
+    name, pool_text, log_id = who
+    return label if name is None else f"{label}: {name}, {pool_text} (roll #{log_id})"
 
 
 def _willpower_side(text: str | None) -> str | None:
@@ -562,7 +675,13 @@ def _willpower_side(text: str | None) -> str | None:
 
 
 def teamwork(
-    pools: Annotated[list[str], typer.Argument(help="Each participant's own dice pool (pools are never merged).")],
+    pools: Annotated[
+        list[str],
+        typer.Argument(
+            help="Each participant's own dice pool (pools are never merged): a number of dice, or NAME:POOL "
+            "to roll from a sheet ('Ana:Dexterity + Athletics'), logged."
+        ),
+    ],
     difficulty: Annotated[
         list[int] | None,
         typer.Option("--difficulty", "-d", help="Difficulty for everyone, or repeat once per participant (2 to 10)."),
@@ -590,26 +709,48 @@ def teamwork(
     from stkit.dice import combine_teamwork, parse_pool_number, pick_difficulties, resolve_roll, validate_pool
     from stkit.errors import InvalidValue
 
-    ns = [validate_pool(parse_pool_number(p)) for p in pools]
+    specs = [_participant(p) for p in pools]
     house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel)
-    diffs = pick_difficulties(difficulty or [house.difficulty], len(ns), "participants")
-    rules = house.dice_rules()
+    diffs = pick_difficulties(difficulty or [house.difficulty], len(specs), "participants")
     print_house_line(house.in_force(), json_out)
     faces = list(dice or [])
-    if faces and len(faces) != len(ns):
-        raise InvalidValue(f"{len(faces)} --dice given for {len(ns)} participants; give one each")
-    requests = [
-        _request(n, d, faces[i] if faces else None, rules=rules) for i, (n, d) in enumerate(zip(ns, diffs, strict=True))
-    ]
+    if faces and len(faces) != len(specs):
+        raise InvalidValue(f"{len(faces)} --dice given for {len(specs)} participants; give one each")
+    for name, pool in specs:
+        if name is None:
+            validate_pool(parse_pool_number(pool))
     rng, used_seed = make_rng(seed)
-    rolls = [resolve_roll(r, rng=rng) for r in requests]
+    who: list[tuple[str | None, str | None, int | None]] = [(None, None, None)] * len(specs)
+    if any(name is not None for name, _ in specs):
+        flags = {"specialty": specialty, "extra_ones_cancel": extra_ones_cancel, "ones_cancel": ones_cancel}
+        given = difficulty or []
+        parts = [
+            (
+                name,
+                pool,
+                given[0] if len(given) == 1 else (given[i] if given else None),
+                faces[i] if faces else None,
+                False,
+            )
+            for i, (name, pool) in enumerate(specs)
+        ]
+        done = _sheet_rolls(db, chronicle, parts, flags, used_seed)
+        rolls = [d[0] for d in done]
+        who = [(d[1], d[2], d[3]) for d in done]
+    else:
+        rules = house.dice_rules()
+        requests = [
+            _request(parse_pool_number(pool), d, faces[i] if faces else None, rules=rules)
+            for i, ((_, pool), d) in enumerate(zip(specs, diffs, strict=True))
+        ]
+        rolls = [resolve_roll(r, rng=rng) for r in requests]
     team = combine_teamwork(rolls, botch_spoils=botch_spoils)
     from stkit.cli import render
 
     if json_out:
         render.print_json(
             {
-                "rolls": [r.to_dict() for r in rolls],
+                "rolls": [r.to_dict() | _who_dict(w) for r, w in zip(rolls, who, strict=True)],
                 "total": team.total,
                 "outcome": team.outcome.value,
                 "degree": team.degree.value if team.degree else None,
@@ -622,8 +763,8 @@ def teamwork(
         return
     from rich.text import Text
 
-    for i, r in enumerate(rolls, 1):
-        render.print_roll(r, title=f"Participant {i}")
+    for i, (r, w) in enumerate(zip(rolls, who, strict=True), 1):
+        render.print_roll(r, title=_side_title(f"Participant {i}", w))
     out = render.console()
     if team.spoiled:
         out.print(
