@@ -361,7 +361,9 @@ def list_(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """List the characters (of one chronicle, or all), a screenful at a time.
+    """List the characters, a screenful at a time.
+
+    Of one chronicle, or of all.
 
     Example: `stkit char list --tribe "Glass Walkers" --limit 50 --offset 50`."""
 

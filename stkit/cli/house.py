@@ -72,7 +72,9 @@ def house_set(
 
 @house_app.command("show")
 def house_show(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Show the chronicle's house rules (those not set are the rules as written)."""
+    """Show the chronicle's house rules.
+
+    A rule the chronicle has not set is the rules as written."""
     from stkit.cli.common import run
     from stkit.store.house import get_house_rules, house_settings
 
@@ -89,7 +91,7 @@ def house_reset(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Set a house rule (or --all) back to the rules as written."""
+    """Set a house rule back to the rules as written (or --all)."""
     from stkit.cli.common import run
     from stkit.dice.house import validate_house_key
     from stkit.errors import InvalidValue

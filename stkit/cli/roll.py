@@ -187,7 +187,7 @@ def roll(
         check_range(need, "required successes (--need)", 1, 1000)
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
-    flags = {
+    flags: dict[str, Any] = {
         "specialty": specialty,
         "extra_ones_cancel": extra_ones_cancel,
         "ones_cancel": ones_cancel,

@@ -97,7 +97,7 @@ class ChronicleRules:
         (there are no extra dice then)."""
         if difficulty is not None:
             validate_difficulty(difficulty)
-        given = {
+        given: dict[str, Any] = {
             "specialty": specialty,
             "extra_ones_cancel": extra_ones_cancel,
             "ones_cancel": ones_cancel,

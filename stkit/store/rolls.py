@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import scenes
@@ -207,6 +207,7 @@ def roll_from_sheet(
     from stkit.dice import STANDARD_RULES, retry_difficulty, validate_roll_options
 
     if house_flags is None:
+        difficulty = 6 if difficulty is None else difficulty
         validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
     rules = rules or STANDARD_RULES
     gw = as_gateway(session)
@@ -217,8 +218,11 @@ def roll_from_sheet(
 
         house = get_house_rules(gw, character.chronicle).override(**house_flags)
         rules, difficulty = house.dice_rules(), house.difficulty
-        validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
+        validate_roll_options(
+            house.difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None
+        )
     note = check_note(note)
+    assert difficulty is not None  # set above: the caller's, or the house rules'
     sheet = character.to_sheet()
     breakdown = build_pool(sheet, expression)
     ctx = scenes.find_turn_context(gw, character)
@@ -257,7 +261,7 @@ def roll_from_sheet(
         sheet.spend("Willpower", 1)
         left = sheet.powers["Willpower"].temporary
         save_sheet(gw, character, sheet)
-    detail = {
+    detail: dict[str, Any] = {
         "breakdown": breakdown.text,
         "seed": seed,
         "retry": total_retry,
