@@ -383,10 +383,10 @@ def list_(
 
     rows, total = run(db, work, readonly=True)
     if json_out:
+        paged = {"total": total, "offset": offset} if limit is not None or offset else {}
         emit_json(
-            {
-                "total": total,
-                "offset": offset,
+            paged
+            | {
                 "characters": [
                     {
                         "id": i,

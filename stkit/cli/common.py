@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.dice import HouseRules
+    from stkit.dice import HouseRules, RollResult
     from stkit.store.gateway import Gateway
 
 _T = TypeVar("_T")
@@ -116,8 +116,6 @@ def roll_with_store(
     from stkit.cli import render
 
     shown_seed = None if faces is not None or auto else seed
-    from stkit.cli.roll import need_dict, print_forgiven, print_house_line, print_need
-
     if json_out:
         render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict() | need_dict(done.roll, need))
         return
@@ -141,3 +139,54 @@ def roll_with_store(
         )
     where = f" (scene {done.scene_id}, turn {done.turn})" if done.scene_id is not None else ""
     out.print(Text(f"Logged as roll #{done.log_id}{where}", style="dim"))
+
+
+# ---- lines printed around a roll (roll, multi, resisted, teamwork and the store's rolls) ----------------
+
+
+def need_dict(result: RollResult, need: int | None) -> dict[str, object]:
+    """The JSON keys of --need: {'need': N, 'need_met': bool}, or {} without --need."""
+    if need is None:
+        return {}
+    return {"need": need, "need_met": result.final_successes >= need}
+
+
+def print_need(result: RollResult, need: int | None) -> None:
+    """'Needed 4 successes: met' / 'Needed 4 successes: not met (2)' after a roll, nothing without --need."""
+    if need is None:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    got = result.final_successes
+    word = "success" if need == 1 else "successes"
+    if got >= need:
+        render.console().print(Text(f"Needed {need} {word}: met", style="green bold"))
+    else:
+        render.console().print(Text(f"Needed {need} {word}: not met ({got})", style="yellow bold"))
+
+
+def print_house_line(in_force: list[str], json_out: bool = False) -> None:
+    """'House rules: specialty double, default difficulty 7' before a roll; nothing when none is on (or
+    the output is JSON, which carries them as ``house_rules_in_force``)."""
+    if not in_force or json_out:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    render.console().print(Text("House rules: " + ", ".join(in_force), style="dim"))
+
+
+def print_forgiven(forgiven: bool) -> None:
+    """The free botch's line, when it forgave this roll's botch."""
+    if not forgiven:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    render.console().print(
+        Text("Free botch: the first botch of the night is forgiven and counts as a failure", style="yellow bold")
+    )

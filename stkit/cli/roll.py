@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from stkit.cli.common import need_dict, print_forgiven, print_house_line, print_need
 from stkit.cli.complete import complete_character, complete_pool
 from stkit.cli.options import (
     ChronicleLookupOpt,
@@ -84,29 +85,6 @@ NeedOpt = Annotated[
         show_default=False,
     ),
 ]
-
-
-def need_dict(result: RollResult, need: int | None) -> dict[str, object]:
-    """The JSON keys of --need: {'need': N, 'need_met': bool}, or {} without --need."""
-    if need is None:
-        return {}
-    return {"need": need, "need_met": result.final_successes >= need}
-
-
-def print_need(result: RollResult, need: int | None) -> None:
-    """'Needed 4 successes: met' / 'Needed 4 successes: not met (2)' after a roll, nothing without --need."""
-    if need is None:
-        return
-    from rich.text import Text
-
-    from stkit.cli import render
-
-    got = result.final_successes
-    word = "success" if need == 1 else "successes"
-    if got >= need:
-        render.console().print(Text(f"Needed {need} {word}: met", style="green bold"))
-    else:
-        render.console().print(Text(f"Needed {need} {word}: not met ({got})", style="yellow bold"))
 
 
 def roll(
@@ -290,31 +268,6 @@ def _plain_roll(
             print_forgiven(logged.forgiven_botch)
             render.console().print(f"Logged as roll #{logged.log_id}", style="dim", markup=False)
         print_need(result, need)
-
-
-def print_house_line(in_force: list[str], json_out: bool = False) -> None:
-    """'House rules: specialty double, default difficulty 7' before a roll; nothing when none is on (or
-    the output is JSON, which carries them as ``house_rules_in_force``)."""
-    if not in_force or json_out:
-        return
-    from rich.text import Text
-
-    from stkit.cli import render
-
-    render.console().print(Text("House rules: " + ", ".join(in_force), style="dim"))
-
-
-def print_forgiven(forgiven: bool) -> None:
-    """The free botch's line, when it forgave this roll's botch."""
-    if not forgiven:
-        return
-    from rich.text import Text
-
-    from stkit.cli import render
-
-    render.console().print(
-        Text("Free botch: the first botch of the night is forgiven and counts as a failure", style="yellow bold")
-    )
 
 
 def multi(

@@ -42,8 +42,8 @@ from stkit.text import MAX_NAME, check_text
 
 
 def contest_id_for(session: Any, typed: str | int) -> int:
-    """The contest's id from an id or a (short) name; see :func:`stkit.store.extended.resolve_tracked_id`."""
-    from stkit.store.extended import resolve_tracked_id
+    """The contest's id from an id or a (short) name; see :func:`stkit.store.scenes.resolve_tracked_id`."""
+    from stkit.store.scenes import resolve_tracked_id
 
     return resolve_tracked_id(session, Contest, typed, "contest", "stkit contest list")
 

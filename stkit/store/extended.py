@@ -39,7 +39,7 @@ from stkit.store.participants import (
     roll_for,
 )
 from stkit.store.scene_models import TrackedAction, TrackedRoll, utcnow
-from stkit.store.scenes import open_scene
+from stkit.store.scenes import open_scene, resolve_tracked_id
 from stkit.text import MAX_NAME, check_text
 
 # -------------------------------------------------------------------------------------- extended actions
@@ -54,29 +54,6 @@ def get_locked(session: Any, model: Any, row_id: int, lock: bool, missing: str) 
     if row is None:
         raise NotFound(missing)
     return row
-
-
-def resolve_tracked_id(session: Any, model: Any, typed: str | int, what: str, listing: str) -> int:
-    """The id of the ``model`` row (an extended action, a contest or a scene) that ``typed`` names: an id
-    (digits), else an exact name, else a unique prefix of a name (case, accents, spaces folded, as
-    :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
-    ``listing``, the command that lists them) when nothing matches, InvalidValue listing the candidates
-    for an ambiguous prefix or a name several rows share (then their ids)."""
-    from stkit.text import find_by_prefix, printable
-
-    text = str(typed).strip()
-    if text.isdigit():
-        return int(text)
-    rows = session.exec(select(model.id, model.name, model.status).order_by(model.id)).all()
-    for pool in ([r for r in rows if r[2] == "open"], rows):
-        name = find_by_prefix(text, [r[1] for r in pool], what)
-        if name is not None:
-            ids = [r[0] for r in pool if r[1] == name]
-            if len(ids) > 1:
-                listed = ", ".join(str(i) for i in ids)
-                raise InvalidValue(f"several {what}s are named {name!r} (ids {listed}); give the id")
-            return int(ids[0])
-    raise NotFound(f"no {what} named {printable(text)!r}; see: {listing}")
 
 
 def action_id_for(session: Any, typed: str | int) -> int:

@@ -69,9 +69,33 @@ def require_open_scene(session: Any, chronicle: str, *, lock: bool = False):
     return scene
 
 
+def resolve_tracked_id(session: Any, model: Any, typed: str | int, what: str, listing: str) -> int:
+    """The id of the ``model`` row (an extended action, a contest or a scene) that ``typed`` names: an id
+    (digits), else an exact name, else a unique prefix of a name (case, accents, spaces folded, as
+    :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
+    ``listing``, the command that lists them) when nothing matches, InvalidValue listing the candidates
+    for an ambiguous prefix or a name several rows share (then their ids)."""
+    from sqlmodel import select
+
+    from stkit.text import find_by_prefix, printable
+
+    text = str(typed).strip()
+    if text.isdigit():
+        return int(text)
+    rows = session.exec(select(model.id, model.name, model.status).order_by(model.id)).all()
+    for pool in ([r for r in rows if r[2] == "open"], rows):
+        name = find_by_prefix(text, [r[1] for r in pool], what)
+        if name is not None:
+            ids = [r[0] for r in pool if r[1] == name]
+            if len(ids) > 1:
+                listed = ", ".join(str(i) for i in ids)
+                raise InvalidValue(f"several {what}s are named {name!r} (ids {listed}); give the id")
+            return int(ids[0])
+    raise NotFound(f"no {what} named {printable(text)!r}; see: {listing}")
+
+
 def scene_id_for(session: Any, typed: str | int) -> int:
-    """The scene's id from an id or a (short) name; see :func:`stkit.store.extended.resolve_tracked_id`."""
-    from stkit.store.extended import resolve_tracked_id
+    """The scene's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
     from stkit.store.scene_models import Scene
 
     return resolve_tracked_id(session, Scene, typed, "scene", "stkit scene list")
