@@ -6,6 +6,7 @@ commands. Rules: Chapter Five, "Extended Actions", "Resisted Actions", "Try It O
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
@@ -404,15 +405,21 @@ def extended_roll(
     data["roll"]["pool_text"] = explanation
     data["tally_before"] = out.tally_before
     data["spoiled"] = out.spoiled
+    logged = json.loads(out.made.log.detail or "{}") if out.made.log is not None else {}
+    data["house_rules_in_force"] = logged.get("house_rules_in_force", [])
+    data["forgiven_botch"] = bool(logged.get("forgiven_botch"))
     if json_out:
         _print_json(data)
         return
     from rich.text import Text
 
     from stkit.cli import render
+    from stkit.cli.common import print_forgiven, print_house_line
 
     con = render.console()
+    print_house_line(data["house_rules_in_force"])
     render.print_roll(roll, title=f"{who} ({explanation})" if out.made.participant.character else None)
+    print_forgiven(data["forgiven_botch"])
     con.print(_tally_line(data))
     if out.spoiled and data["status"] == "failed":
         con.print(Text("The botch ends the attempt.", style="red bold"))

@@ -133,3 +133,15 @@ def test_extended_and_contest_rolls_score_like_roll(db_url: str) -> None:
     bad = run("extended", "roll", "climb", "-d", "11")
     assert bad.exit_code == 1
     assert "difficulty 11 is outside the allowed range 2 to 10" in bad.output
+
+
+def test_free_botch_spares_an_extended_tally(db_url: str) -> None:
+    ok("house", "set", "free-botch", "on")
+    ok("scene", "start", "Night")
+    ok("extended", "start", "Climb", "--pool", "3", "--target", "10")
+    ok("extended", "roll", "climb", "--dice", "7,8,2")
+    first = json.loads(ok("extended", "roll", "climb", "--dice", "1,2,3", "--json"))
+    assert (first["roll"]["outcome"], first["forgiven_botch"], first["tally"]) == ("failure", True, 2)
+    assert first["house_rules_in_force"] == ["free botch"]
+    human = ok("extended", "roll", "climb", "--dice", "1,2,3")  # the night's free botch is used up
+    assert "The botch wipes the 2 successes gathered: back to zero." in human
