@@ -8,7 +8,7 @@ functions, so importing a command group stays cheap.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import HouseRules, RollResult
@@ -24,14 +24,6 @@ def run(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False
     from stkit.store.gateway import run_unit
 
     return run_unit(db, work, readonly=readonly)
-
-
-def run_session(db: str | None, work: Callable[[Any], _T], *, readonly: bool = False) -> _T:
-    """Run ``work(session)`` (a sqlmodel Session) as one transaction, retried whole when busy: for the
-    scene and tracked-action use cases, which read their own tables through the ORM."""
-    from stkit.store.db import open_store, run_transaction
-
-    return run_transaction(open_store(db), work, readonly=readonly)
 
 
 def roll_with_store(
@@ -124,9 +116,9 @@ def roll_with_store(
     out = render.console()
     print_house_line(list(done.house_in_force))
     if done.pool is not None:
-        out.print(Text(f"{done.character}: ", style="bold") + Text(done.pool.text))
+        out.print(render.safe_text(f"{done.character}: ", style="bold") + render.safe_text(done.pool.text))
     for line in done.notes:
-        out.print(Text(line, style="yellow"))
+        out.print(render.safe_text(line, style="yellow"))
     render.print_roll(done.roll)
     print_forgiven(done.forgiven_botch)
     print_need(done.roll, need)

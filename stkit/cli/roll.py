@@ -46,6 +46,10 @@ def _house(
     )
 
 
+#: The most earlier failures --retry takes: the difficulty stops at 10 long before.
+MAX_RETRY = 100
+
+
 def _request(
     pool: int,
     difficulty: int,
@@ -158,13 +162,18 @@ def roll(
     """
     from stkit.dice import parse_faces, parse_pool_number, validate_pool, validate_roll_options
     from stkit.errors import InvalidValue
+    from stkit.text import check_range
 
     if need is not None:
-        from stkit.text import check_range
-
         check_range(need, "required successes (--need)", 1, 1000)
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
+    if task is not None:
+        from stkit.text import MAX_NAME, check_text
+
+        check_text(task.strip(), "--task", limit=MAX_NAME)  # stored as a name: the name rules
+    if retry >= 0:  # a negative one gets the dice engine's own message
+        check_range(retry, "--retry", 0, MAX_RETRY)
     flags: dict[str, Any] = {
         "specialty": specialty,
         "extra_ones_cancel": extra_ones_cancel,

@@ -7,7 +7,8 @@ commands. Rules: Chapter Five, "Extended Actions", "Resisted Actions", "Try It O
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -25,6 +26,11 @@ from stkit.cli.options import (
 )
 from stkit.store.vocab import ContestMode, ContestSide
 
+if TYPE_CHECKING:  # pragma: no cover
+    from stkit.store.contests import ContestStatus
+    from stkit.store.extended import ExtendedAction, ExtendedStatus
+    from stkit.store.gateway import Gateway
+
 
 def _house_flags(
     specialty: Specialty | None, extra_ones_cancel: bool | None, ones_cancel: bool | None, free_botch: bool | None
@@ -38,11 +44,15 @@ def _house_flags(
     }
 
 
-def _run(db: str | None, work, *, readonly: bool = False):
-    """``work(session)`` as one transaction, retried whole when the database is busy."""
-    from stkit.cli.common import run_session
+_T = TypeVar("_T")
 
-    return run_session(db, work, readonly=readonly)
+
+def _run(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False) -> _T:
+    """``work(gateway)`` as one transaction, retried whole when the database is busy (over sqlite3 on an
+    up-to-date SQLite file: no SQLAlchemy import)."""
+    from stkit.cli.common import run
+
+    return run(db, work, readonly=readonly)
 
 
 def _chronicle(chronicle: str | None) -> str:
@@ -95,24 +105,22 @@ def scene_start(
     """
     from stkit.store.scenes import start_scene
 
-    def work(s):
-        scene = start_scene(s, _chronicle(chronicle), name)
-        return {
-            "id": scene.id,
-            "name": scene.name,
-            "chronicle": scene.chronicle,
-            "turn": scene.turn,
-            "status": scene.status,
-        }
-
-    data = _run(db, work)
+    scene = _run(db, lambda gw: start_scene(gw, _chronicle(chronicle), name))
     if json_out:
-        _print_json(data)
+        _print_json(
+            {
+                "id": scene.id,
+                "name": scene.name,
+                "chronicle": scene.chronicle,
+                "turn": scene.turn,
+                "status": scene.status,
+            }
+        )
         return
     from stkit.cli import render
 
     render.console().print(
-        f"Scene {data['id']} {data['name']} opened in chronicle {data['chronicle']!r}: turn 1", markup=False
+        f"Scene {scene.id} {scene.name} opened in chronicle {scene.chronicle!r}: turn 1", markup=False
     )
 
 
@@ -122,17 +130,13 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     Each character may spend Willpower again."""
     from stkit.store.scenes import next_turn
 
-    def work(s):
-        scene = next_turn(s, _chronicle(chronicle))
-        return {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
-
-    data = _run(db, work)
+    scene = _run(db, lambda gw: next_turn(gw, _chronicle(chronicle)))
     if json_out:
-        _print_json(data)
+        _print_json({"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn})
         return
     from stkit.cli import render
 
-    render.console().print(f"Scene {data['id']} {data['name']}: turn {data['turn']}", markup=False)
+    render.console().print(f"Scene {scene.id} {scene.name}: turn {scene.turn}", markup=False)
 
 
 def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -141,23 +145,21 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
     Extended actions and contests stay as they are and may go on in a later scene."""
     from stkit.store.scenes import end_scene
 
-    def work(s):
-        scene = end_scene(s, _chronicle(chronicle))
-        return {
-            "id": scene.id,
-            "name": scene.name,
-            "chronicle": scene.chronicle,
-            "turns": scene.turn,
-            "status": scene.status,
-        }
-
-    data = _run(db, work)
+    scene = _run(db, lambda gw: end_scene(gw, _chronicle(chronicle)))
     if json_out:
-        _print_json(data)
+        _print_json(
+            {
+                "id": scene.id,
+                "name": scene.name,
+                "chronicle": scene.chronicle,
+                "turns": scene.turn,
+                "status": scene.status,
+            }
+        )
         return
     from stkit.cli import render
 
-    render.console().print(f"Scene {data['id']} {data['name']} ended after {data['turns']} turn(s)", markup=False)
+    render.console().print(f"Scene {scene.id} {scene.name} ended after {scene.turn} turn(s)", markup=False)
 
 
 def scene_show(
@@ -173,52 +175,52 @@ def scene_show(
 
     Each turn with the rolls made in it, and the extended actions and contests."""
     from stkit.errors import NotFound
-    from stkit.store.scenes import get_scene, list_scenes, open_scene, scene_id_for, scene_timeline
+    from stkit.store.scenes import SceneTimeline, get_scene, list_scenes, open_scene, scene_id_for, scene_timeline
 
-    def work(s):
+    def work(gw: Gateway) -> SceneTimeline:
         if scene_id is not None:
-            scene = get_scene(s, scene_id_for(s, scene_id))
-        else:
-            chron = _chronicle(chronicle)
-            scene = open_scene(s, chron) or next(iter(list_scenes(s, chron, limit=1)), None)
-            if scene is None:
-                raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
-        return scene_timeline(s, scene)
+            return scene_timeline(gw, get_scene(gw, scene_id_for(gw, scene_id)))
+        chron = _chronicle(chronicle)
+        scene = open_scene(gw, chron) or next(iter(list_scenes(gw, chron, limit=1)), None)
+        if scene is None:
+            raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
+        return scene_timeline(gw, scene)
 
-    data = _run(db, work, readonly=True)
+    timeline = _run(db, work, readonly=True)
     if json_out:
-        _print_json(data)
+        _print_json(timeline.to_dict())
         return
     from rich.text import Text
 
     from stkit.cli import render
 
     out = render.console()
-    state = f"open, turn {data['turn']}" if data["status"] == "open" else f"ended after {data['turn']} turn(s)"
-    out.print(Text(f"Scene {data['id']} {data['name']} ({data['chronicle']}): {state}", style="bold"))
-    for t in data["turns"]:
-        out.print(Text(f"Turn {t['turn']}", style="bold"))
-        if not t["rolls"]:
+    sc = timeline.scene
+    state = f"open, turn {sc.turn}" if sc.status == "open" else f"ended after {sc.turn} turn(s)"
+    out.print(Text(f"Scene {sc.id} {sc.name} ({sc.chronicle}): {state}", style="bold"))
+    for t in timeline.turns:
+        out.print(Text(f"Turn {t.turn}", style="bold"))
+        if not t.rolls:
             out.print(Text("  no rolls", style="dim"))
-        for r in t["rolls"]:
-            line = Text(f"  #{r['roll_id']} ")
-            if r["kind"] != "roll":
-                line += Text(f"[{r['for'] or r['kind']}] ", style="cyan")
-            line += Text(f"{r['character'] or 'dice'}: {r['expression']} ({r['pool']}) at {r['difficulty']}")
-            if r["task"]:
-                line += Text(f", task {r['task']!r}", style="dim")
-            line += Text(f": {' '.join(map(str, r['dice']))} -> ")
-            style = {"success": "green", "botch": "red bold"}.get(r["outcome"], "yellow")
-            line += Text(f"{r['result']} ({r['outcome']})" + (" +Willpower" if r["willpower"] else ""), style=style)
+        for r in t.rolls:
+            line = Text(f"  #{r.roll_id} ")
+            if r.kind != "roll":
+                line += Text(f"[{r.linked_to or r.kind}] ", style="cyan")
+            line += Text(f"{r.character or 'dice'}: {r.expression} ({r.pool}) at {r.difficulty}")
+            if r.task:
+                line += Text(f", task {r.task!r}", style="dim")
+            line += Text(f": {' '.join(map(str, r.dice))} -> ")
+            style = {"success": "green", "botch": "red bold"}.get(r.outcome, "yellow")
+            line += Text(f"{r.result} ({r.outcome})" + (" +Willpower" if r.willpower else ""), style=style)
             out.print(line)
-    for a in data["extended_actions"]:
+    for a in timeline.extended_actions:
         out.print(
             Text(
                 f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} "
                 f"after {a['rolls']} roll(s), {a['status']}"
             )
         )
-    for c in data["contests"]:
+    for c in timeline.contests:
         out.print(
             Text(
                 f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} "
@@ -231,24 +233,17 @@ def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     """The scenes of a chronicle, newest first."""
     from stkit.store.scenes import list_scenes
 
-    def work(s):
-        rows = [
-            {"id": x.id, "name": x.name, "chronicle": x.chronicle, "status": x.status, "turn": x.turn}
-            for x in list_scenes(s, _chronicle(chronicle))
-        ]
-        return rows
-
-    rows = _run(db, work, readonly=True)
+    scenes = _run(db, lambda gw: list_scenes(gw, _chronicle(chronicle)), readonly=True)
     if json_out:
-        _print_json({"scenes": rows})
+        _print_json({"scenes": [x.to_dict() for x in scenes]})
         return
     from stkit.cli import render
 
     out = render.console()
-    if not rows:
+    if not scenes:
         out.print("No scenes yet.")
-    for r in rows:
-        out.print(f"{r['id']:>4}  {r['name']}  ({r['status']}, turn {r['turn']})", markup=False)
+    for x in scenes:
+        out.print(f"{x.id:>4}  {x.name}  ({x.status}, turn {x.turn})", markup=False)
 
 
 # ------------------------------------------------------------------------------------------- extended
@@ -304,13 +299,13 @@ def extended_start(
     """
     from stkit.store.extended import extended_status, start_extended
 
-    def work(s):
+    def work(gw: Gateway) -> ExtendedStatus:
         from stkit.config import default_chronicle
         from stkit.store.house import get_house_rules
 
-        house = get_house_rules(s, default_chronicle(chronicle))
+        house = get_house_rules(gw, default_chronicle(chronicle))
         action = start_extended(
-            s,
+            gw,
             name,
             chronicle=chronicle,
             character=char,
@@ -321,19 +316,19 @@ def extended_start(
             botch_ends=house.extended_botch == "end" if botch_ends is None else botch_ends,
             botch_spoils=botch_spoils,
         )
-        return extended_status(s, action, odds=False)
+        return extended_status(gw, action, odds=False)
 
-    data = _run(db, work)
+    status = _run(db, work)
     if json_out:
-        _print_json(data)
+        _print_json(status.to_dict())
         return
     from stkit.cli import render
 
-    who = f"{data['character']} rolls {data['pool']}" if data["character"] else f"{data['pool']} dice"
-    every = f", one roll every {data['interval']}" if data["interval"] else ""
+    a = status.action
+    who = f"{status.character} rolls {a.pool_expr}" if status.character else f"{a.pool_expr} dice"
+    every = f", one roll every {a.interval_text}" if a.interval_text else ""
     render.console().print(
-        f"Extended action {data['id']} {data['name']!r}: {who} at difficulty {data['difficulty']}, "
-        f"{data['target']} successes needed{every}",
+        f"Extended action {a.id} {a.name!r}: {who} at difficulty {a.difficulty}, {a.target} successes needed{every}",
         markup=False,
     )
 
@@ -378,15 +373,15 @@ def extended_roll(
     """
     import random
 
-    from stkit.store.extended import action_id_for, extended_status, roll_extended
+    from stkit.store.extended import ExtendedRollOutcome, action_id_for, extended_status, roll_extended
 
     faces = _faces(dice)
     _, used_seed = _rng(seed)
 
-    def work(s):
+    def work(gw: Gateway) -> tuple[ExtendedRollOutcome, ExtendedStatus, dict]:
         done = roll_extended(
-            s,
-            action_id_for(s, action),
+            gw,
+            action_id_for(gw, action),
             character=char,
             pool=pool,
             faces=faces,
@@ -395,33 +390,28 @@ def extended_roll(
             difficulty=difficulty,
             house_flags=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
         )
-        return done, extended_status(s, done.action, odds=False)
+        row = gw.row("SELECT detail FROM roll_log WHERE id = :id", id=done.made.log.id)
+        return done, extended_status(gw, done.action, odds=False), json.loads(row[0] or "{}") if row else {}
 
-    out, data = _run(db, work)
-    roll, explanation, who = out.made.roll, out.made.explanation, out.made.participant.label
-    data["roll"] = roll.to_dict()
-    data["roll"]["seed"] = None if faces is not None else used_seed
-    data["roll"]["who"] = who
-    data["roll"]["pool_text"] = explanation
-    data["tally_before"] = out.tally_before
-    data["spoiled"] = out.spoiled
-    logged = json.loads(out.made.log.detail or "{}") if out.made.log is not None else {}
-    data["house_rules_in_force"] = logged.get("house_rules_in_force", [])
-    data["forgiven_botch"] = bool(logged.get("forgiven_botch"))
+    out, status, logged = _run(db, work)
+    in_force, forgiven = logged.get("house_rules_in_force", []), bool(logged.get("forgiven_botch"))
     if json_out:
-        _print_json(data)
+        data = out.to_dict(status, seed=None if faces is not None else used_seed)
+        _print_json(data | {"house_rules_in_force": in_force, "forgiven_botch": forgiven})
         return
+    roll, explanation, who = out.made.roll, out.made.explanation, out.made.participant.label
+    action = out.action
     from rich.text import Text
 
     from stkit.cli import render
     from stkit.cli.common import print_forgiven, print_house_line
 
     con = render.console()
-    print_house_line(data["house_rules_in_force"])
+    print_house_line(in_force)
     render.print_roll(roll, title=f"{who} ({explanation})" if out.made.participant.character else None)
-    print_forgiven(data["forgiven_botch"])
-    con.print(_tally_line(data))
-    if out.spoiled and data["status"] == "failed":
+    print_forgiven(forgiven)
+    con.print(_tally_line(status))
+    if out.spoiled and action.status == "failed":
         con.print(Text("The botch ends the attempt.", style="red bold"))
     elif out.spoiled and out.tally_before:
         con.print(Text(f"The botch wipes the {out.tally_before} successes gathered: back to zero.", style="red bold"))
@@ -429,18 +419,23 @@ def extended_roll(
         con.print(Text("Botch: nothing was gathered yet, the tally stays at zero.", style="red bold"))
     elif roll.botch:
         con.print(Text("Botch, but this action was started with --no-botch-spoils: nothing is lost.", style="yellow"))
-    if data["status"] == "done":
-        con.print(Text(f"Done: {data['name']} succeeds after {data['rolls']} roll(s).", style="green bold"))
+    if action.status == "done":
+        con.print(Text(f"Done: {action.name} succeeds after {action.rolls} roll(s).", style="green bold"))
 
 
-def _tally_line(data: dict):
+def _tally_line(status: ExtendedStatus) -> Any:
+    """'#1 Stay hidden  ████░░  3/16  (1 roll, 30 min in-game)  open' as rich Text."""
     from rich.text import Text
 
-    line = Text(f"#{data['id']} {data['name']}  ") + _bar(data["tally"], data["target"])
-    line += Text(f"  {data['tally']}/{data['target']}  ({data['rolls']} roll{'s' if data['rolls'] != 1 else ''}")
-    if data.get("time_spent"):
-        line += Text(f", {data['time_spent']} in-game")
-    line += Text(f")  {data['status']}")
+    from stkit.dice.contest import format_duration
+
+    a: ExtendedAction = status.action
+    line = Text(f"#{a.id} {a.name}  ") + _bar(a.tally, a.target)
+    line += Text(f"  {a.tally}/{a.target}  ({a.rolls} roll{'s' if a.rolls != 1 else ''}")
+    spent = status.time_spent_seconds
+    if spent is not None:
+        line += Text(f", {format_duration(spent)} in-game")
+    line += Text(f")  {a.status}")
     return line
 
 
@@ -460,12 +455,9 @@ def extended_status_cmd(
     to finish within the next 1, 2, 4 and 8 rolls (exact, from the odds engine)."""
     from stkit.store.extended import action_id_for, extended_status, get_action
 
-    def work(s):
-        return extended_status(s, get_action(s, action_id_for(s, action)))
-
-    data = _run(db, work, readonly=True)
+    status = _run(db, lambda gw: extended_status(gw, get_action(gw, action_id_for(gw, action))), readonly=True)
     if json_out:
-        _print_json(data)
+        _print_json(status.to_dict())
         return
     from rich.table import Table
     from rich.text import Text
@@ -473,36 +465,34 @@ def extended_status_cmd(
     from stkit.cli import render
 
     con = render.console()
-    con.print(_tally_line(data))
-    who = f"{data['character']}: {data['pool']}" if data["character"] else f"{data['pool']} dice"
-    if data.get("character_deleted"):
-        who = f"A deleted character: {data['pool']}"
-    rules = "a botch ends it" if data["botch_ends"] else "a botch wipes the tally"
-    if not data["botch_spoils"]:
+    con.print(_tally_line(status))
+    a = status.action
+    who = f"{status.character}: {a.pool_expr}" if status.character else f"{a.pool_expr} dice"
+    if status.character_deleted:
+        who = f"A deleted character: {a.pool_expr}"
+    rules = "a botch ends it" if a.botch_ends else "a botch wipes the tally"
+    if not a.botch_spoils:
         rules = "botches do not spoil it"
-    con.print(f"{who} at difficulty {data['difficulty']}; {rules}", style="dim", markup=False)
-    if data["history"]:
+    con.print(f"{who} at difficulty {a.difficulty}; {rules}", style="dim", markup=False)
+    if status.history:
         table = Table(show_header=True, header_style="bold")
         for col in ("#", "Who", "Pool", "Dice", "Result", "Tally"):
             table.add_column(col)
-        for r in data["history"]:
-            result = f"{r['result']} ({r['outcome']})" + (" +WP" if r["willpower"] else "")
+        for h in status.history:
+            r = h.record
+            result = f"{r.result} ({r.outcome})" + (" +WP" if r.willpower else "")
             table.add_row(
-                str(r["seq"]),
-                Text(r["character"] or ""),
-                str(r["pool"]),
-                " ".join(map(str, r["dice"])),
-                result,
-                str(r["tally_after"]),
+                str(r.seq), Text(h.character or ""), str(r.pool), " ".join(map(str, r.dice)), result, str(r.tally_after)
             )
         con.print(table)
-    if data["odds"]:
-        parts = [f"{k} roll{'s' if k != '1' else ''} {v['probability']:.1%}" for k, v in data["odds"]["within"].items()]
-        con.print(f"Chance to finish within the next {', '.join(parts)} (pool {data['odds_pool']})", markup=False)
-        if data["odds"]["mean_rolls"] is not None:
-            con.print(f"Expected rolls still needed: {data['odds']['mean_rolls']:.1f}", style="dim", markup=False)
-    elif data.get("odds_note"):
-        con.print(f"No exact chances: {data['odds_note']}", style="dim", markup=False)
+    if status.odds:
+        within = status.odds["within"].items()
+        parts = [f"{k} roll{'s' if k != '1' else ''} {v['probability']:.1%}" for k, v in within]
+        con.print(f"Chance to finish within the next {', '.join(parts)} (pool {status.odds_pool})", markup=False)
+        if status.odds["mean_rolls"] is not None:
+            con.print(f"Expected rolls still needed: {status.odds['mean_rolls']:.1f}", style="dim", markup=False)
+    elif status.odds_note:
+        con.print(f"No exact chances: {status.odds_note}", style="dim", markup=False)
 
 
 def extended_list(
@@ -516,18 +506,13 @@ def extended_list(
     Only the open ones unless --all."""
     from stkit.store.extended import extended_status, list_extended
 
-    def work(s):
-        rows = [
-            extended_status(s, a, odds=False)
-            for a in list_extended(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")
-        ]
-        return rows
+    def work(gw: Gateway) -> list[ExtendedStatus]:
+        found = list_extended(gw, chronicle=_chronicle(chronicle), status=None if all_ else "open")
+        return [extended_status(gw, a, odds=False) for a in found]
 
     rows = _run(db, work, readonly=True)
-    for r in rows:
-        r.pop("history")
     if json_out:
-        _print_json({"extended_actions": rows})
+        _print_json({"extended_actions": [r.to_dict(history=False) for r in rows]})
         return
     from stkit.cli import render
 
@@ -551,18 +536,14 @@ def extended_abandon(
     """Give up an open extended action; it takes no more rolls."""
     from stkit.store.extended import abandon_extended, action_id_for, extended_status
 
-    def work(s):
-        return extended_status(s, abandon_extended(s, action_id_for(s, action)), odds=False)
-
-    data = _run(db, work)
+    status = _run(db, lambda gw: extended_status(gw, abandon_extended(gw, action_id_for(gw, action)), odds=False))
     if json_out:
-        _print_json(data)
+        _print_json(status.to_dict())
         return
     from stkit.cli import render
 
-    render.console().print(
-        f"Extended action {data['id']} {data['name']!r} abandoned at {data['tally']}/{data['target']}", markup=False
-    )
+    a = status.action
+    render.console().print(f"Extended action {a.id} {a.name!r} abandoned at {a.tally}/{a.target}", markup=False)
 
 
 # --------------------------------------------------------------------------------------------- contest
@@ -615,9 +596,9 @@ def contest_start(
     """
     from stkit.store.contests import contest_status, start_contest
 
-    def work(s):
+    def work(gw: Gateway) -> ContestStatus:
         contest = start_contest(
-            s,
+            gw,
             name,
             chronicle=chronicle,
             a=a,
@@ -630,9 +611,9 @@ def contest_start(
             mode=mode.value,
             botch_wipes=botch_wipes,
         )
-        return contest_status(s, contest)
+        return contest_status(gw, contest)
 
-    data = _run(db, work)
+    data = _run(db, work).to_dict()
     if json_out:
         _print_json(data)
         return
@@ -694,11 +675,11 @@ def contest_roll(
 
     fa, fb = _faces(dice_a), _faces(dice_b)
     _, used_seed = _rng(seed)
-    data = _run(
+    done = _run(
         db,
-        lambda s: roll_contest(
-            s,
-            contest_id_for(s, contest),
+        lambda gw: roll_contest(
+            gw,
+            contest_id_for(gw, contest),
             side=side.value if side else None,
             pool_a=pool_a,
             pool_b=pool_b,
@@ -712,7 +693,7 @@ def contest_roll(
             rng=random.Random(used_seed),
         ),
     )
-    data["seed"] = used_seed
+    data = done.to_dict() | {"seed": used_seed}
     if json_out:
         _print_json(data)
         return
@@ -789,10 +770,9 @@ def contest_status_cmd(
     """Show a contest: sides, tallies and every exchange."""
     from stkit.store.contests import contest_id_for, contest_status, get_contest
 
-    def work(s):
-        return contest_status(s, get_contest(s, contest_id_for(s, contest)))
-
-    data = _run(db, work, readonly=True)
+    data = _run(
+        db, lambda gw: contest_status(gw, get_contest(gw, contest_id_for(gw, contest))), readonly=True
+    ).to_dict()
     if json_out:
         _print_json(data)
         return
@@ -833,16 +813,11 @@ def contest_list(
     Only the open ones unless --all."""
     from stkit.store.contests import contest_status, list_contests
 
-    def work(s):
-        rows = [
-            contest_status(s, c)
-            for c in list_contests(s, chronicle=_chronicle(chronicle), status=None if all_ else "open")
-        ]
-        return rows
+    def work(gw: Gateway) -> list[dict]:
+        found = list_contests(gw, chronicle=_chronicle(chronicle), status=None if all_ else "open")
+        return [contest_status(gw, c).to_dict(history=False) for c in found]
 
     rows = _run(db, work, readonly=True)
-    for r in rows:
-        r.pop("history")
     if json_out:
         _print_json({"contests": rows})
         return
@@ -870,10 +845,7 @@ def contest_abandon(
     """Call off an open contest."""
     from stkit.store.contests import abandon_contest, contest_id_for, contest_status
 
-    def work(s):
-        return contest_status(s, abandon_contest(s, contest_id_for(s, contest)))
-
-    data = _run(db, work)
+    data = _run(db, lambda gw: contest_status(gw, abandon_contest(gw, contest_id_for(gw, contest)))).to_dict()
     if json_out:
         _print_json(data)
         return

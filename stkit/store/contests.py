@@ -7,9 +7,8 @@ Rules: Chapter Five: Rules, "Resisted Actions", "Extended Actions", "Try It Out"
 from __future__ import annotations
 
 import json
-from typing import Any
-
-from sqlmodel import select
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from stkit import config
 from stkit.dice import (
@@ -22,7 +21,8 @@ from stkit.dice.contest import (
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.characters import character_by_id, character_names
-from stkit.store.extended import abandon_row, get_locked, newest_first
+from stkit.store.extended import _Columns, abandon_row, get_locked, insert_row, newest_first, now_stamp
+from stkit.store.gateway import Gateway, as_gateway
 from stkit.store.participants import (
     Participant,
     check_pool,
@@ -34,23 +34,96 @@ from stkit.store.participants import (
     participant,
     roll_for,
 )
-from stkit.store.scene_models import Contest, ContestRoll, utcnow
-from stkit.store.scenes import open_scene
+from stkit.store.scenes import iso_local, open_scene
 from stkit.text import MAX_NAME, check_text
 
 # ---------------------------------------------------------------------------------------------- contests
+
+
+@dataclass(frozen=True)
+class ContestRow(_Columns):
+    """A stored contest (table ``contests``): two sides, each a character (``*_character_id``) with a pool
+    expression or a bare number of dice, and a difficulty each; ``mode`` tally | lead; ``status`` open |
+    done | abandoned; ``winner`` 'a', 'b' or None; timestamps as ISO 8601 text."""
+
+    TABLE: ClassVar[str] = "contests"
+    _BOOLS: ClassVar[tuple[str, ...]] = ("botch_wipes",)
+
+    id: int
+    chronicle: str
+    scene_id: int | None
+    name: str
+    mode: str
+    target: int
+    botch_wipes: bool
+    a_character_id: int | None
+    a_pool_expr: str
+    a_difficulty: int
+    b_character_id: int | None
+    b_pool_expr: str
+    b_difficulty: int
+    tally_a: int
+    tally_b: int
+    exchanges: int
+    status: str
+    winner: str | None
+    created_at: str | None
+    finished_at: str | None
+
+
+@dataclass(frozen=True)
+class ContestRollRecord(_Columns):
+    """One side's roll in one exchange (table ``contest_rolls``); ``side`` 'a' or 'b', ``dice`` the faces."""
+
+    TABLE: ClassVar[str] = "contest_rolls"
+    _BOOLS: ClassVar[tuple[str, ...]] = ("willpower",)
+
+    id: int
+    contest_id: int
+    exchange: int
+    side: str
+    character_id: int | None
+    roll_log_id: int | None
+    pool_expr: str
+    pool: int
+    difficulty: int
+    dice: tuple[int, ...]
+    result: int
+    outcome: str
+    willpower: bool
+    created_at: str | None
+
+    @classmethod
+    def from_row(cls, row: tuple) -> Any:
+        rec = super().from_row(row)
+        return replace(rec, dice=tuple(json.loads(rec.dice)))
+
+    def to_dict(self) -> dict:
+        """The entry of one side in an exchange of ``contest status --json``."""
+        return {
+            "pool_expr": self.pool_expr,
+            "pool": self.pool,
+            "difficulty": self.difficulty,
+            "dice": list(self.dice),
+            "result": self.result,
+            "outcome": self.outcome,
+            "willpower": self.willpower,
+            "roll_id": self.roll_log_id,
+        }
 
 
 def contest_id_for(session: Any, typed: str | int) -> int:
     """The contest's id from an id or a (short) name; see :func:`stkit.store.scenes.resolve_tracked_id`."""
     from stkit.store.scenes import resolve_tracked_id
 
-    return resolve_tracked_id(session, Contest, typed, "contest", "stkit contest list")
+    return resolve_tracked_id(session, "contests", typed, "contest", "stkit contest list")
 
 
-def get_contest(session: Any, contest_id: int, *, lock: bool = False) -> Any:
-    """The contest ``contest_id``; NotFound otherwise."""
-    return get_locked(session, Contest, contest_id, lock, f"no contest with id {contest_id}; see: stkit contest list")
+def get_contest(session: Any, contest_id: int, *, lock: bool = False) -> ContestRow:
+    """The contest ``contest_id``; NotFound otherwise. ``lock``: row lock for an update."""
+    return get_locked(
+        session, ContestRow, contest_id, lock, f"no contest with id {contest_id}; see: stkit contest list"
+    )
 
 
 def start_contest(
@@ -67,42 +140,27 @@ def start_contest(
     target: int,
     mode: str = "tally",
     botch_wipes: bool = True,
-) -> Any:
+) -> ContestRow:
     """Start an extended and resisted contest between side ``a`` and side ``b`` (character names with sheet
-    expressions, or numbers of dice). Both characters must share the contest's chronicle. ``difficulty`` is side
-    A's (and B's too unless ``difficulty_b``): a number, or the other side's Traits ("Wits + 3"), worked out now.
+    expressions, or numbers of dice); returns the stored contest. Both characters must share the contest's
+    chronicle. ``difficulty`` is side A's (and B's too unless ``difficulty_b``): a number, or the other
+    side's Traits ("Wits + 3"), worked out now.
 
     Raises InvalidValue (target below 1, difficulty, mode), NotFound, RuleRefusal (chronicles differ).
     Source: Chapter Five, "Resisted Actions" and "Try It Out".
     """
-
     name = (name or "").strip()
     if not name:
         raise InvalidValue('a contest needs a name, e.g. "Debate at the moot"')
     check_text(name, "contest name", limit=MAX_NAME)
     check_target(target)
     ContestState(target=target, mode=mode)  # validates target and mode
-    side_a = participant(session, a, pool_a, chronicle)
-    chron = chronicle
-    if chron is None and side_a.character is not None:
-        chron = side_a.character.chronicle
-    side_b = participant(session, b, pool_b, chron)
-    if chron is None and side_b.character is not None:
-        chron = side_b.character.chronicle
-    chron = config.default_chronicle(chron)
-    if side_a.character_id is not None and side_a.character_id == side_b.character_id:
-        raise RuleRefusal(
-            f"{side_a.label} is on both sides of the contest; side B needs another character or a number of dice"
-        )
-    for who in (side_a, side_b):
-        check_scene_chronicle(session, chronicle, who)
-        if who.character is not None and who.character.chronicle != chron:
-            raise RuleRefusal(f"{who.character.name} is in chronicle {who.character.chronicle!r}, not in {chron!r}")
-        check_pool(session, who)
+    gw = as_gateway(session)
+    side_a, side_b, chron = _contest_sides(gw, a, pool_a, b, pool_b, chronicle)
     d_a, _ = opponent_difficulty(difficulty, side_b)
     d_b, _ = opponent_difficulty(difficulty if difficulty_b is None else difficulty_b, side_a)
-    scene = open_scene(session, chron)
-    contest = Contest(
+    scene = open_scene(gw, chron)
+    values: dict[str, Any] = dict(
         chronicle=chron,
         scene_id=scene.id if scene else None,
         name=name,
@@ -115,37 +173,274 @@ def start_contest(
         b_character_id=side_b.character_id,
         b_pool_expr=side_b.expression,
         b_difficulty=d_b,
-        tally_a=0,
-        tally_b=0,
-        exchanges=0,
-        status="open",
     )
-    session.add(contest)
-    session.flush()
-    return contest
+    return insert_row(gw, ContestRow, values | {"tally_a": 0, "tally_b": 0, "exchanges": 0, "status": "open"})
 
 
-def _side(session: Any, contest: Any, side: str, expression: str | None) -> Participant:
+def _contest_sides(
+    gw: Gateway, a: str, pool_a: str | None, b: str, pool_b: str | None, chronicle: str | None
+) -> tuple[Participant, Participant, str]:
+    """Both sides of a new contest and its chronicle (``chronicle``, else the first character's, else the
+    default). RuleRefusal for one character on both sides or a side outside the chronicle."""
+    side_a = participant(gw, a, pool_a, chronicle)
+    chron = chronicle
+    if chron is None and side_a.character is not None:
+        chron = side_a.character.chronicle
+    side_b = participant(gw, b, pool_b, chron)
+    if chron is None and side_b.character is not None:
+        chron = side_b.character.chronicle
+    chron = config.default_chronicle(chron)
+    if side_a.character_id is not None and side_a.character_id == side_b.character_id:
+        raise RuleRefusal(
+            f"{side_a.label} is on both sides of the contest; side B needs another character or a number of dice"
+        )
+    for who in (side_a, side_b):
+        check_scene_chronicle(gw, chronicle, who)
+        if who.character is not None and who.character.chronicle != chron:
+            raise RuleRefusal(f"{who.character.name} is in chronicle {who.character.chronicle!r}, not in {chron!r}")
+        check_pool(gw, who)
+    return side_a, side_b, chron
+
+
+def _side(gw: Gateway, contest: ContestRow, side: str, expression: str | None) -> Participant:
     char_id = contest.a_character_id if side == "a" else contest.b_character_id
     expr = (expression or (contest.a_pool_expr if side == "a" else contest.b_pool_expr)).strip()
     if char_id is None:
         numeric_pool(expr)
         return Participant(None, expr)
-    char = character_by_id(session, char_id)
+    char = character_by_id(gw, char_id)
     if char is None:
         raise NotFound(f"side {side.upper()}'s character no longer exists")
     return Participant(char, expr)
 
 
-def contest_rolls(session: Any, contest_id: int) -> list:
+def contest_rolls(session: Any, contest_id: int) -> list[ContestRollRecord]:
     """The rolls of a contest in order of exchange, side A first."""
-    return list(
-        session.exec(
-            select(ContestRoll)
-            .where(ContestRoll.contest_id == contest_id)
-            .order_by(ContestRoll.exchange, ContestRoll.side)
-        )
+    rows = as_gateway(session).rows(
+        f"SELECT {ContestRollRecord.columns()} FROM contest_rolls WHERE contest_id = :id ORDER BY exchange, side",
+        id=contest_id,
     )
+    return [ContestRollRecord.from_row(r) for r in rows]
+
+
+@dataclass(frozen=True)
+class ContestStatus:
+    """A contest with its sides' character names (None: a dice pool or a deleted character), every roll so
+    far, and which side the open exchange waits for ('a', 'b' or None)."""
+
+    contest: ContestRow
+    a_character: str | None
+    b_character: str | None
+    rolls: tuple[ContestRollRecord, ...]
+    waiting_for: str | None
+
+    def to_dict(self, *, history: bool = True) -> dict:
+        """The ``--json`` object; ``history=False`` leaves the exchanges out (``contest list``)."""
+        c = self.contest
+        exchanges: dict[int, dict] = {}
+        for r in self.rolls:
+            exchanges.setdefault(r.exchange, {"exchange": r.exchange})[r.side] = r.to_dict()
+        data: dict[str, Any] = {
+            "id": c.id,
+            "name": c.name,
+            "chronicle": c.chronicle,
+            "scene_id": c.scene_id,
+            "mode": c.mode,
+            "target": c.target,
+            "botch_wipes": c.botch_wipes,
+            "a": {
+                "character": self.a_character,
+                "pool": c.a_pool_expr,
+                "difficulty": c.a_difficulty,
+                "tally": c.tally_a,
+            },
+            "b": {
+                "character": self.b_character,
+                "pool": c.b_pool_expr,
+                "difficulty": c.b_difficulty,
+                "tally": c.tally_b,
+            },
+            "lead": c.tally_a - c.tally_b,
+            "exchanges": c.exchanges,
+            "status": c.status,
+            "winner": c.winner,
+            "waiting_for": self.waiting_for,
+        }
+        if history:
+            data["history"] = [exchanges[k] for k in sorted(exchanges)]
+        return data
+
+
+@dataclass(frozen=True)
+class SideRoll:
+    """One side's roll made by :func:`roll_contest`: the dice, how the pool was built, who rolled
+    (``who``: a name or 'N dice'; ``character`` None for a dice pool) and how a difficulty given as the
+    other side's Traits was worked out (None for a number)."""
+
+    roll: Any  # stkit.dice.RollResult
+    explanation: str
+    who: str
+    character: str | None
+    difficulty_from: str | None
+
+    def to_dict(self) -> dict:
+        return {
+            "roll": self.roll.to_dict(),
+            "explanation": self.explanation,
+            "who": self.who,
+            "character": self.character,
+            "difficulty_from": self.difficulty_from,
+        }
+
+
+@dataclass(frozen=True)
+class ExchangeResult:
+    """A resolved exchange: who won it ('a', 'b' or None for a tie) by how much, both results and
+    botches, and which sides a botch wiped (see stkit.dice.contest.advance_contest)."""
+
+    exchange: int
+    winner: str | None
+    margin: int
+    result_a: int
+    result_b: int
+    botch_a: bool
+    botch_b: bool
+    wiped: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "exchange": self.exchange,
+            "winner": self.winner,
+            "margin": self.margin,
+            "result_a": self.result_a,
+            "result_b": self.result_b,
+            "botch_a": self.botch_a,
+            "botch_b": self.botch_b,
+            "wiped": list(self.wiped),
+        }
+
+
+@dataclass(frozen=True)
+class ContestRollOutcome:
+    """What :func:`roll_contest` did: the contest's status afterwards, this call's rolls by side, and the
+    exchange it resolved (None while the other side has yet to roll)."""
+
+    status: ContestStatus
+    rolled: dict[str, SideRoll]
+    exchange: ExchangeResult | None
+
+    def to_dict(self) -> dict:
+        """``stkit contest roll --json`` (without the seed, which the caller adds)."""
+        return self.status.to_dict() | {
+            "rolled": {side: r.to_dict() for side, r in self.rolled.items()},
+            "exchange": self.exchange.to_dict() if self.exchange else None,
+        }
+
+
+def _sides_to_roll(side: str | None, exchange: int, pending: dict, args: dict) -> list[str]:
+    """The sides rolling now; RuleRefusal for a side that already rolled this exchange, InvalidValue for
+    options given to a side that does not roll."""
+    sides = [side] if side else [s for s in ("a", "b") if s not in pending]
+    for s in sides:
+        if s in pending:
+            other = "b" if s == "a" else "a"
+            raise RuleRefusal(
+                f"side {s.upper()} has already rolled exchange {exchange}; waiting for side {other.upper()}"
+            )
+    for s in ("a", "b"):
+        expr, diff, faces, wp, _ = args[s]
+        if s not in sides and (expr or diff is not None or faces is not None or wp):
+            raise InvalidValue(f"options for side {s.upper()} were given but side {s.upper()} does not roll now")
+    return sides
+
+
+def _roll_side(
+    gw: Gateway,
+    contest: ContestRow,
+    s: str,
+    exchange: int,
+    side_args: tuple,
+    rng: Any,
+    rules: HouseRules,
+    house_flags: dict | None = None,
+) -> tuple[ContestRollRecord, SideRoll]:
+    """Roll side ``s`` of ``exchange`` and store the roll (its log entry written by :func:`roll_for`;
+    ``house_flags``: the chronicle's house rules apply, see :func:`roll_for`)."""
+    expr, diff, faces, wp, base_diff = side_args
+    who = _side(gw, contest, s, expr)
+    how = None
+    if diff is not None:
+        diff, how = opponent_difficulty(diff, _side(gw, contest, "b" if s == "a" else "a", None))
+    made = roll_for(
+        gw,
+        who,
+        base_diff if diff is None else diff,
+        chronicle=contest.chronicle,
+        faces=faces_list(faces),
+        willpower=wp,
+        rng=rng,
+        rules=rules,
+        kind="contest",
+        house_flags=house_flags,
+    )
+    values: dict[str, Any] = dict(
+        contest_id=contest.id,
+        exchange=exchange,
+        side=s,
+        character_id=who.character_id,
+        roll_log_id=made.log.id,
+        pool_expr=who.expression,
+        pool=made.roll.pool,
+        difficulty=made.roll.difficulty,
+        dice=json.dumps(list(made.roll.dice)),
+        result=made.roll.result,
+        outcome=made.roll.outcome.value,
+        willpower=bool(made.roll.willpower),
+    )
+    record = insert_row(gw, ContestRollRecord, values)
+    label = who.character.name if who.character is not None else None
+    return record, SideRoll(made.roll, made.explanation, who.label, label, how)
+
+
+def _resolve_exchange(
+    gw: Gateway, contest: ContestRow, exchange: int, ra: ContestRollRecord, rb: ContestRollRecord
+) -> tuple[ContestRow, ExchangeResult]:
+    """Apply both sides' rolls of ``exchange`` to the tallies and store them; the contest as it now stands."""
+    state = ContestState(
+        target=contest.target,
+        mode=contest.mode,
+        tally_a=contest.tally_a,
+        tally_b=contest.tally_b,
+        exchanges=contest.exchanges,
+        botch_wipes=contest.botch_wipes,
+    )
+    new, ex = advance_contest(state, ra.result, ra.outcome == "botch", rb.result, rb.outcome == "botch")
+    finished = now_stamp(gw) if new.status != "open" else None
+    gw.execute(
+        "UPDATE contests SET tally_a = :tally_a, tally_b = :tally_b, exchanges = :exchanges, status = :status, "
+        "winner = :winner" + (", finished_at = :now" if finished else "") + " WHERE id = :id",
+        tally_a=new.tally_a,
+        tally_b=new.tally_b,
+        exchanges=new.exchanges,
+        status=new.status,
+        winner=new.winner,
+        id=contest.id,
+        **({"now": finished} if finished else {}),
+    )
+    gw.changed("contests", contest.id)
+    after = replace(
+        contest,
+        tally_a=new.tally_a,
+        tally_b=new.tally_b,
+        exchanges=new.exchanges,
+        status=new.status,
+        winner=new.winner,
+        finished_at=iso_local(finished) if finished else contest.finished_at,
+    )
+    result = ExchangeResult(
+        exchange, ex.winner, ex.margin, ex.result_a, ex.result_b, ex.botch_a, ex.botch_b, tuple(ex.wiped)
+    )
+    return after, result
 
 
 def roll_contest(
@@ -164,7 +459,7 @@ def roll_contest(
     rng: Any,
     rules: HouseRules = STANDARD_RULES,
     house_flags: dict | None = None,
-) -> dict:
+) -> ContestRollOutcome:
     """Roll the next exchange of a contest: both sides, or only ``side`` ("a" or "b") when the players roll
     separately (the exchange resolves once both have rolled). ``pool_*`` and ``difficulty_*`` change the
     traits or difficulty for this exchange only (a debate changes them as it heats up); a difficulty may name
@@ -172,167 +467,67 @@ def roll_contest(
     ``house_flags``: the chronicle's house rules apply with these per-roll overrides (see
     :func:`stkit.store.participants.roll_for`); ``rules`` is then ignored.
 
-    Returns a JSON-ready dict (see :func:`contest_status`) with ``"rolled"`` (this call's rolls) and
-    ``"exchange"`` (the resolved exchange, or None while waiting for the other side).
+    Returns a :class:`ContestRollOutcome`: the contest's status after the exchange, this call's rolls and
+    the resolved exchange (None while waiting for the other side).
     Raises NotFound, RuleRefusal (contest over, side already rolled this exchange), InvalidValue.
     """
-
     if side not in (None, "a", "b"):
         raise InvalidValue(f"side {side!r} must be a or b")
-    contest = get_contest(session, contest_id, lock=True)
+    gw = as_gateway(session)
+    contest = get_contest(gw, contest_id, lock=True)
     if contest.status != "open":
         state = f"won by side {str(contest.winner).upper()}" if contest.status == "done" else contest.status
         raise RuleRefusal(f"contest {contest.id} ({contest.name!r}) is {state}; it takes no more rolls")
     exchange = contest.exchanges + 1
-    pending = {r.side: r for r in contest_rolls(session, contest.id) if r.exchange == exchange}
-    sides = [side] if side else [s for s in ("a", "b") if s not in pending]
-    for s in sides:
-        if s in pending:
-            other = "b" if s == "a" else "a"
-            raise RuleRefusal(
-                f"side {s.upper()} has already rolled exchange {exchange}; waiting for side {other.upper()}"
-            )
+    earlier = contest_rolls(gw, contest.id)
+    pending = {r.side: r for r in earlier if r.exchange == exchange}
     args = {
         "a": (pool_a, difficulty_a, faces_a, willpower_a, contest.a_difficulty),
         "b": (pool_b, difficulty_b, faces_b, willpower_b, contest.b_difficulty),
     }
-    for s in ("a", "b"):
-        if s not in sides and (args[s][0] or args[s][1] is not None or args[s][2] is not None or args[s][3]):
-            raise InvalidValue(f"options for side {s.upper()} were given but side {s.upper()} does not roll now")
-    rolled = {}
-    for s in sides:
-        expr, diff, faces, wp, base_diff = args[s]
-        who = _side(session, contest, s, expr)
-        how = None
-        if diff is not None:
-            diff, how = opponent_difficulty(diff, _side(session, contest, "b" if s == "a" else "a", None))
-        made = roll_for(
-            session,
-            who,
-            base_diff if diff is None else diff,
-            chronicle=contest.chronicle,
-            faces=faces_list(faces),
-            willpower=wp,
-            rng=rng,
-            rules=rules,
-            house_flags=house_flags,
-            kind="contest",
-        )
-        rec = ContestRoll(
-            contest_id=contest.id,
-            exchange=exchange,
-            side=s,
-            character_id=who.character_id,
-            roll_log_id=made.log.id,
-            pool_expr=who.expression,
-            pool=made.roll.pool,
-            difficulty=made.roll.difficulty,
-            dice=json.dumps(list(made.roll.dice)),
-            result=made.roll.result,
-            outcome=made.roll.outcome.value,
-            willpower=made.roll.willpower,
-        )
-        session.add(rec)
-        pending[s] = rec
-        rolled[s] = {
-            "roll": made.roll.to_dict(),
-            "explanation": made.explanation,
-            "who": who.label,
-            "character": who.character.name if who.character is not None else None,
-            "difficulty_from": how,
-        }
+    rolled: dict[str, SideRoll] = {}
+    made: list[ContestRollRecord] = []
+    for s in _sides_to_roll(side, exchange, pending, args):
+        pending[s], rolled[s] = _roll_side(gw, contest, s, exchange, args[s], rng, rules, house_flags)
+        made.append(pending[s])
     resolved = None
     if "a" in pending and "b" in pending:
-        ra, rb = pending["a"], pending["b"]
-        state = ContestState(
-            target=contest.target,
-            mode=contest.mode,
-            tally_a=contest.tally_a,
-            tally_b=contest.tally_b,
-            exchanges=contest.exchanges,
-            botch_wipes=contest.botch_wipes,
-        )
-        new, ex = advance_contest(state, ra.result, ra.outcome == "botch", rb.result, rb.outcome == "botch")
-        contest.tally_a, contest.tally_b, contest.exchanges = new.tally_a, new.tally_b, new.exchanges
-        contest.status, contest.winner = new.status, new.winner
-        if new.status != "open":
-            contest.finished_at = utcnow()
-        resolved = {
-            "exchange": exchange,
-            "winner": ex.winner,
-            "margin": ex.margin,
-            "result_a": ex.result_a,
-            "result_b": ex.result_b,
-            "botch_a": ex.botch_a,
-            "botch_b": ex.botch_b,
-            "wiped": list(ex.wiped),
-        }
-    session.add(contest)
-    session.flush()
-    data = contest_status(session, contest)
-    data["rolled"] = rolled
-    data["exchange"] = resolved
-    return data
+        contest, resolved = _resolve_exchange(gw, contest, exchange, pending["a"], pending["b"])
+    status = _status(gw, contest, sorted([*earlier, *made], key=lambda r: (r.exchange, r.side)))
+    return ContestRollOutcome(status, rolled, resolved)
 
 
-def abandon_contest(session: Any, contest_id: int) -> Any:
+def abandon_contest(session: Any, contest_id: int) -> ContestRow:
     """Call off an open contest. RuleRefusal when it is over, NotFound for a bad id."""
-    contest = abandon_row(get_contest(session, contest_id, lock=True), "contest")
-    session.add(contest)
-    session.flush()
-    return contest
+    gw = as_gateway(session)
+    return abandon_row(gw, get_contest(gw, contest_id, lock=True), "contest")
 
 
-def list_contests(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list:
-    """Contests, newest first."""
-    return newest_first(session, Contest, chronicle, status)
+def list_contests(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list[ContestRow]:
+    """Contests, newest first; optionally one chronicle's, or only those with ``status``."""
+    return newest_first(session, ContestRow, chronicle, status)
 
 
-def contest_status(session: Any, contest: Any) -> dict:
-    """A JSON-ready description of a contest: sides, tallies (or the lead), exchanges so far."""
-    rolls = contest_rolls(session, contest.id)
-    names = character_names(session, {contest.a_character_id, contest.b_character_id})
-    exchanges: dict[int, dict] = {}
-    for r in rolls:
-        exchanges.setdefault(r.exchange, {"exchange": r.exchange})[r.side] = {
-            "pool_expr": r.pool_expr,
-            "pool": r.pool,
-            "difficulty": r.difficulty,
-            "dice": json.loads(r.dice),
-            "result": r.result,
-            "outcome": r.outcome,
-            "willpower": r.willpower,
-            "roll_id": r.roll_log_id,
-        }
+def _status(gw: Gateway, contest: ContestRow, rolls: list[ContestRollRecord]) -> ContestStatus:
+    names = character_names(gw, {contest.a_character_id, contest.b_character_id})
     waiting = None
     if contest.status == "open":
-        nxt = exchanges.get(contest.exchanges + 1)
+        nxt = {r.side for r in rolls if r.exchange == contest.exchanges + 1}
         if nxt:
             waiting = "b" if "a" in nxt else "a"
-    return {
-        "id": contest.id,
-        "name": contest.name,
-        "chronicle": contest.chronicle,
-        "scene_id": contest.scene_id,
-        "mode": contest.mode,
-        "target": contest.target,
-        "botch_wipes": contest.botch_wipes,
-        "a": {
-            "character": names.get(contest.a_character_id),
-            "pool": contest.a_pool_expr,
-            "difficulty": contest.a_difficulty,
-            "tally": contest.tally_a,
-        },
-        "b": {
-            "character": names.get(contest.b_character_id),
-            "pool": contest.b_pool_expr,
-            "difficulty": contest.b_difficulty,
-            "tally": contest.tally_b,
-        },
-        "lead": contest.tally_a - contest.tally_b,
-        "exchanges": contest.exchanges,
-        "status": contest.status,
-        "winner": contest.winner,
-        "waiting_for": waiting,
-        "history": [exchanges[k] for k in sorted(exchanges)],
-    }
+    return ContestStatus(
+        contest,
+        names.get(contest.a_character_id) if contest.a_character_id else None,
+        names.get(contest.b_character_id) if contest.b_character_id else None,
+        tuple(rolls),
+        waiting,
+    )
+
+
+def contest_status(session: Any, contest: ContestRow | int) -> ContestStatus:
+    """A contest (or the contest with that id: NotFound) with its sides, tallies (or the lead) and every
+    exchange so far."""
+    gw = as_gateway(session)
+    if not isinstance(contest, ContestRow):
+        contest = get_contest(gw, contest)
+    return _status(gw, contest, contest_rolls(gw, contest.id))

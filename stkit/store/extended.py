@@ -1,5 +1,6 @@
 """Extended actions that last across commands: start, roll (one transaction: the roll, its log entry and
-the tally), list, abandon, status with the exact odds of finishing.
+the tally), list, abandon, status with the exact odds of finishing. All SQL through the gateway
+(:mod:`stkit.store.gateway`); every function takes a Gateway or a Session first and returns frozen rows.
 
 Rules: Chapter Five: Rules, "Extended Actions" (the tally, a botch's effect) and "Teamwork" (see
 stkit.dice.contest).
@@ -8,10 +9,9 @@ stkit.dice.contest).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
-
-from sqlmodel import select
+from dataclasses import dataclass, fields, replace
+from datetime import UTC, datetime
+from typing import Any, ClassVar, TypeVar, cast
 
 from stkit import config
 from stkit.dice import (
@@ -27,6 +27,7 @@ from stkit.dice.contest import (
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError
 from stkit.store.characters import character_by_id, character_names
+from stkit.store.gateway import Gateway, as_gateway
 from stkit.store.participants import (
     Participant,
     ParticipantRoll,
@@ -38,33 +39,163 @@ from stkit.store.participants import (
     participant,
     roll_for,
 )
-from stkit.store.scene_models import TrackedAction, TrackedRoll, utcnow
-from stkit.store.scenes import open_scene, resolve_tracked_id
+from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
 from stkit.text import MAX_NAME, check_text
+
+# ------------------------------------------------------------------------------------------ tracked rows
+
+
+_R = TypeVar("_R")
+
+
+class _Columns:
+    """Mixin for a frozen row dataclass whose fields are its table's columns, in order."""
+
+    TABLE: ClassVar[str] = ""
+    _BOOLS: ClassVar[tuple[str, ...]] = ()
+    _TIMES: ClassVar[tuple[str, ...]] = ("created_at", "finished_at")
+
+    @classmethod
+    def columns(cls) -> str:
+        return ", ".join(f.name for f in fields(cast(Any, cls)))
+
+    @classmethod
+    def from_row(cls, row: tuple) -> Any:
+        values = dict(zip((f.name for f in fields(cast(Any, cls))), row, strict=True))
+        for name in cls._BOOLS:
+            values[name] = bool(values[name])
+        for name in cls._TIMES:
+            if name in values:
+                values[name] = iso_local(values[name])
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class ExtendedAction(_Columns):
+    """A tracked extended action (table ``tracked_actions``). ``pool_expr``: the sheet expression its
+    character rolls, else a number of dice; ``status``: open | done | failed | abandoned; ``tally`` the
+    successes gathered toward ``target``; timestamps as ISO 8601 text."""
+
+    TABLE: ClassVar[str] = "tracked_actions"
+    _BOOLS: ClassVar[tuple[str, ...]] = ("botch_ends", "botch_spoils")
+
+    id: int
+    chronicle: str
+    scene_id: int | None
+    name: str
+    character_id: int | None
+    pool_expr: str
+    difficulty: int
+    target: int
+    interval_seconds: int | None
+    interval_text: str | None
+    botch_ends: bool
+    botch_spoils: bool
+    tally: int
+    rolls: int
+    botches: int
+    status: str
+    created_at: str | None
+    finished_at: str | None
+
+
+@dataclass(frozen=True)
+class ExtendedRollRecord(_Columns):
+    """One roll on an extended action (table ``tracked_rolls``); ``seq`` 1, 2, ... in the order applied,
+    ``dice`` the faces, ``tally_after`` the tally once it was applied."""
+
+    TABLE: ClassVar[str] = "tracked_rolls"
+    _BOOLS: ClassVar[tuple[str, ...]] = ("willpower",)
+
+    id: int
+    action_id: int
+    seq: int
+    character_id: int | None
+    roll_log_id: int | None
+    scene_id: int | None
+    turn: int | None
+    pool: int
+    difficulty: int
+    dice: tuple[int, ...]
+    result: int
+    outcome: str
+    willpower: bool
+    tally_after: int
+    created_at: str | None
+
+    @classmethod
+    def from_row(cls, row: tuple) -> Any:
+        rec = super().from_row(row)
+        return replace(rec, dice=tuple(json.loads(rec.dice)))
+
+
+def now_stamp(gw: Gateway) -> object:
+    """Now (UTC) as the gateway stores a timestamp."""
+    return gw.timestamp(datetime.now(UTC))
+
+
+def insert_row(session: Any, row_type: type[_R], values: dict[str, Any]) -> _R:
+    """INSERT ``values`` (column: value) and ``created_at`` = now into ``row_type``'s table; the new row as
+    stored (columns not given are None). Raises DuplicateRow on a unique key."""
+    gw = as_gateway(session)
+    rt: Any = row_type
+    cols = values | {"created_at": now_stamp(gw)}
+    new_id = gw.insert(
+        f"INSERT INTO {rt.TABLE} ({', '.join(cols)}) VALUES ({', '.join(':' + k for k in cols)})", **cols
+    )
+    stored = cols | {"id": new_id}
+    return rt.from_row(tuple(stored.get(f.name) for f in fields(rt)))
+
+
+def get_locked(session: Any, row_type: type[_R], row_id: int, lock: bool, missing: str) -> _R:
+    """The ``row_type`` row ``row_id`` (``lock``: row lock for an update); NotFound(``missing``) otherwise."""
+    gw = as_gateway(session)
+    rt: Any = row_type
+    found = gw.row(f"SELECT {rt.columns()} FROM {rt.TABLE} WHERE id = :id" + (gw.lock if lock else ""), id=row_id)
+    if found is None:
+        raise NotFound(missing)
+    return rt.from_row(found)
+
+
+def newest_first(session: Any, row_type: type[_R], chronicle: str | None, status: str | None) -> list[_R]:
+    """Rows of a tracked table, newest first; optionally one chronicle's, or only those with ``status``."""
+    rt: Any = row_type
+    where, params = [], {}
+    if chronicle is not None:
+        where.append("chronicle = :chronicle")
+        params["chronicle"] = chronicle
+    if status is not None:
+        where.append("status = :status")
+        params["status"] = status
+    sql = f"SELECT {rt.columns()} FROM {rt.TABLE}" + (" WHERE " + " AND ".join(where) if where else "")
+    return [rt.from_row(r) for r in as_gateway(session).rows(sql + " ORDER BY id DESC", **params)]
+
+
+def abandon_row(session: Any, row: _R, what: str) -> _R:
+    """Mark an open tracked row (extended action or contest, read locked) abandoned and return it as it now
+    stands; RuleRefusal when it is already finished."""
+    r: Any = row
+    if r.status != "open":
+        raise RuleRefusal(f"{what} {r.id} ({r.name!r}) is already {r.status}")
+    gw = as_gateway(session)
+    now = now_stamp(gw)
+    gw.execute(f"UPDATE {r.TABLE} SET status = 'abandoned', finished_at = :now WHERE id = :id", now=now, id=r.id)
+    gw.changed(r.TABLE, r.id)
+    return replace(r, status="abandoned", finished_at=iso_local(now))
+
 
 # -------------------------------------------------------------------------------------- extended actions
 
 
-def get_locked(session: Any, model: Any, row_id: int, lock: bool, missing: str) -> Any:
-    """The ``model`` row ``row_id`` (``lock``: row lock for an update); NotFound(``missing``) otherwise."""
-    stmt = select(model).where(model.id == row_id)
-    if lock:
-        stmt = stmt.with_for_update()
-    row = session.exec(stmt).first()
-    if row is None:
-        raise NotFound(missing)
-    return row
-
-
 def action_id_for(session: Any, typed: str | int) -> int:
     """The extended action's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
-    return resolve_tracked_id(session, TrackedAction, typed, "extended action", "stkit extended list")
+    return resolve_tracked_id(session, "tracked_actions", typed, "extended action", "stkit extended list")
 
 
-def get_action(session: Any, action_id: int, *, lock: bool = False) -> Any:
+def get_action(session: Any, action_id: int, *, lock: bool = False) -> ExtendedAction:
     """The tracked extended action ``action_id``; NotFound otherwise. ``lock``: row lock for an update."""
     return get_locked(
-        session, TrackedAction, action_id, lock, f"no extended action with id {action_id}; see: stkit extended list"
+        session, ExtendedAction, action_id, lock, f"no extended action with id {action_id}; see: stkit extended list"
     )
 
 
@@ -80,15 +211,14 @@ def start_extended(
     interval: str | None = None,
     botch_ends: bool = False,
     botch_spoils: bool = True,
-) -> Any:
-    """Start tracking an extended action; returns the new TrackedAction (its id is set).
+) -> ExtendedAction:
+    """Start tracking an extended action; returns it as stored (its id set, tally 0, status open).
 
     ``character`` rolls ``pool`` from the sheet ("Stamina + Stealth"); without a character ``pool`` is a number
     of dice. The action belongs to the character's chronicle (or ``chronicle``) and to its open scene, if any.
     Raises InvalidValue (target below 1, difficulty outside 2..10, bad interval or pool), NotFound (unknown
     character), RuleRefusal (a character outside ``chronicle``). Source: Chapter Five, "Extended Actions".
     """
-
     name = (name or "").strip()
     if not name:
         raise InvalidValue('an extended action needs a name, e.g. "Stay hidden"')
@@ -96,12 +226,13 @@ def start_extended(
     check_target(target)
     validate_difficulty(difficulty)
     seconds = check_interval(interval) if interval else None
-    who = participant(session, character, pool, chronicle)
-    check_scene_chronicle(session, chronicle, who)
-    check_pool(session, who)  # a typo in the pool fails now, not at the first roll
+    gw = as_gateway(session)
+    who = participant(gw, character, pool, chronicle)
+    check_scene_chronicle(gw, chronicle, who)
+    check_pool(gw, who)  # a typo in the pool fails now, not at the first roll
     chron = who.character.chronicle if who.character is not None else config.default_chronicle(chronicle)
-    scene = open_scene(session, chron)
-    action = TrackedAction(
+    scene = open_scene(gw, chron)
+    values: dict[str, Any] = dict(
         chronicle=chron,
         scene_id=scene.id if scene else None,
         name=name,
@@ -113,25 +244,41 @@ def start_extended(
         interval_text=interval.strip() if interval else None,
         botch_ends=botch_ends,
         botch_spoils=botch_spoils,
-        tally=0,
-        rolls=0,
-        botches=0,
-        status="open",
     )
-    session.add(action)
-    session.flush()
-    return action
+    return insert_row(gw, ExtendedAction, values | {"tally": 0, "rolls": 0, "botches": 0, "status": "open"})
 
 
 @dataclass(frozen=True)
 class ExtendedRollOutcome:
-    """What one roll did to an extended action."""
+    """What one roll did to an extended action: the action as it now stands, the stored roll, the roll
+    made (dice, log entry, who), the tally before it, and whether a botch spoiled the effort."""
 
-    action: Any
-    record: Any
+    action: ExtendedAction
+    record: ExtendedRollRecord
     made: ParticipantRoll
     tally_before: int
     spoiled: bool
+
+    def to_dict(self, status: ExtendedStatus, *, seed: int | None) -> dict:
+        """``stkit extended roll --json``: the action's ``status`` (:func:`extended_status`, read after the
+        roll) plus this roll (with ``seed``: None for physical dice), ``tally_before`` and ``spoiled``."""
+        roll = self.made.roll.to_dict()
+        roll["seed"] = seed
+        roll["who"] = self.made.participant.label
+        roll["pool_text"] = self.made.explanation
+        return status.to_dict() | {"roll": roll, "tally_before": self.tally_before, "spoiled": self.spoiled}
+
+
+def _roller(gw: Gateway, action: ExtendedAction, character: str | None, pool: str | None) -> Participant:
+    """Who rolls this time: ``character`` (teamwork over time), else the action's own character or pool."""
+    if character:
+        return participant(gw, character, pool or action.pool_expr, action.chronicle)
+    if action.character_id is not None:
+        char = character_by_id(gw, action.character_id)
+        if char is None:
+            raise NotFound(f"the character who started extended action {action.id} no longer exists; use --char")
+        return Participant(char, (pool or action.pool_expr).strip())
+    return participant(gw, None, pool or action.pool_expr, action.chronicle)
 
 
 def roll_extended(
@@ -159,21 +306,13 @@ def roll_extended(
     Raises NotFound (unknown id or character), RuleRefusal (action finished or abandoned, character of another
     chronicle, no Willpower left, Willpower already spent this turn), InvalidValue (bad dice).
     """
-
-    action = get_action(session, action_id, lock=True)
+    gw = as_gateway(session)
+    action = get_action(gw, action_id, lock=True)
     if action.status != "open":
         raise RuleRefusal(f"extended action {action.id} ({action.name!r}) is {action.status}; it takes no more rolls")
-    if character:
-        who = participant(session, character, pool or action.pool_expr, action.chronicle)
-    elif action.character_id is not None:
-        char = character_by_id(session, action.character_id)
-        if char is None:
-            raise NotFound(f"the character who started extended action {action.id} no longer exists; use --char")
-        who = Participant(char, (pool or action.pool_expr).strip())
-    else:
-        who = participant(session, None, pool or action.pool_expr, action.chronicle)
+    who = _roller(gw, action, character, pool)
     made = roll_for(
-        session,
+        gw,
         who,
         action.difficulty if difficulty is None else difficulty,
         chronicle=action.chronicle,
@@ -193,7 +332,17 @@ def roll_extended(
         status=action.status,
     )
     after = advance_extended_roll(before, made.roll.result, made.roll.botch, botch_spoils=action.botch_spoils)
-    record = TrackedRoll(
+    record = _store_roll(gw, action, who, made, after)
+    action = _store_tally(gw, action, after)
+    spoiled = made.roll.botch and action.botch_spoils
+    return ExtendedRollOutcome(action, record, made, before.tally, spoiled)
+
+
+def _store_roll(
+    gw: Gateway, action: ExtendedAction, who: Participant, made: ParticipantRoll, after: ExtendedTally
+) -> ExtendedRollRecord:
+    """Store one roll of ``action`` (number ``after.rolls``, leaving the tally at ``after.tally``)."""
+    values: dict[str, Any] = dict(
         action_id=action.id,
         seq=after.rolls,
         character_id=who.character_id,
@@ -205,54 +354,55 @@ def roll_extended(
         dice=json.dumps(list(made.roll.dice)),
         result=made.roll.result,
         outcome=made.roll.outcome.value,
-        willpower=made.roll.willpower,
+        willpower=bool(made.roll.willpower),
         tally_after=after.tally,
     )
-    session.add(record)
-    action.tally, action.rolls, action.botches, action.status = after.tally, after.rolls, after.botches, after.status
-    if after.status != "open":
-        action.finished_at = utcnow()
-    session.add(action)
-    session.flush()
-    spoiled = made.roll.botch and action.botch_spoils
-    return ExtendedRollOutcome(action, record, made, before.tally, spoiled)
+    return insert_row(gw, ExtendedRollRecord, values)
 
 
-def abandon_row(row: Any, what: str) -> Any:
-    """Mark an open tracked row (extended action or contest) abandoned; RuleRefusal when it is finished."""
-    if row.status != "open":
-        raise RuleRefusal(f"{what} {row.id} ({row.name!r}) is already {row.status}")
-    row.status = "abandoned"
-    row.finished_at = utcnow()
-    return row
+def _store_tally(gw: Gateway, action: ExtendedAction, after: ExtendedTally) -> ExtendedAction:
+    """Write the tally ``after`` into ``action``'s row (and when it finished); the action as it now stands."""
+    now = now_stamp(gw)
+    finished = iso_local(now) if after.status != "open" else None
+    gw.execute(
+        "UPDATE tracked_actions SET tally = :tally, rolls = :rolls, botches = :botches, status = :status"
+        + (", finished_at = :now" if finished else "")
+        + " WHERE id = :id",
+        tally=after.tally,
+        rolls=after.rolls,
+        botches=after.botches,
+        status=after.status,
+        id=action.id,
+        **({"now": now} if finished else {}),
+    )
+    gw.changed("tracked_actions", action.id)
+    return replace(
+        action,
+        tally=after.tally,
+        rolls=after.rolls,
+        botches=after.botches,
+        status=after.status,
+        finished_at=finished or action.finished_at,
+    )
 
 
-def newest_first(session: Any, model: Any, chronicle: str | None, status: str | None) -> list:
-    """Rows of a tracked table, newest first; optionally one chronicle's, or only those with ``status``."""
-    stmt = select(model).order_by(model.id.desc())
-    if chronicle is not None:
-        stmt = stmt.where(model.chronicle == chronicle)
-    if status is not None:
-        stmt = stmt.where(model.status == status)
-    return list(session.exec(stmt))
-
-
-def abandon_extended(session: Any, action_id: int) -> Any:
+def abandon_extended(session: Any, action_id: int) -> ExtendedAction:
     """Give up an open extended action. RuleRefusal when it is already finished, NotFound for a bad id."""
-    action = abandon_row(get_action(session, action_id, lock=True), "extended action")
-    session.add(action)
-    session.flush()
-    return action
+    gw = as_gateway(session)
+    return abandon_row(gw, get_action(gw, action_id, lock=True), "extended action")
 
 
-def list_extended(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list:
+def list_extended(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list[ExtendedAction]:
     """Tracked extended actions, newest first; optionally one chronicle's, or only those with ``status``."""
-    return newest_first(session, TrackedAction, chronicle, status)
+    return newest_first(session, ExtendedAction, chronicle, status)
 
 
-def extended_rolls(session: Any, action_id: int) -> list:
+def extended_rolls(session: Any, action_id: int) -> list[ExtendedRollRecord]:
     """The rolls of an action in order (seq 1, 2, ...)."""
-    return list(session.exec(select(TrackedRoll).where(TrackedRoll.action_id == action_id).order_by(TrackedRoll.seq)))
+    rows = as_gateway(session).rows(
+        f"SELECT {ExtendedRollRecord.columns()} FROM tracked_rolls WHERE action_id = :id ORDER BY seq", id=action_id
+    )
+    return [ExtendedRollRecord.from_row(r) for r in rows]
 
 
 ODDS_HORIZONS = (1, 2, 4, 8)
@@ -293,87 +443,131 @@ def finish_odds(
         return {"unavailable": f"the odds engine failed: {type(exc).__name__}"}
 
 
-def extended_status(session: Any, action: Any, *, odds: bool = True) -> dict:
-    """A JSON-ready description of ``action``: tally against target, the rolls so far with who made them,
-    the in-game time spent (rolls x interval) and, while open, the chance to finish within 1, 2, 4, 8 rolls."""
-    rolls = extended_rolls(session, action.id)
-    names = character_names(session, {action.character_id} | {r.character_id for r in rolls})
-    spent = action.rolls * action.interval_seconds if action.interval_seconds else None
-    data = {
-        "id": action.id,
-        "name": action.name,
-        "chronicle": action.chronicle,
-        "scene_id": action.scene_id,
-        "character": names.get(action.character_id),
-        "pool": action.pool_expr,
-        "difficulty": action.difficulty,
-        "target": action.target,
-        "tally": action.tally,
-        "remaining": max(action.target - action.tally, 0),
-        "rolls": action.rolls,
-        "botches": action.botches,
-        "status": action.status,
-        "botch_ends": action.botch_ends,
-        "botch_spoils": action.botch_spoils,
-        "interval": action.interval_text,
-        "interval_seconds": action.interval_seconds,
-        "time_spent_seconds": spent,
-        "time_spent": format_duration(spent) if spent is not None else None,
-        "history": [
-            {
-                "seq": r.seq,
-                "character": names.get(r.character_id),
-                "pool": r.pool,
-                "difficulty": r.difficulty,
-                "dice": json.loads(r.dice),
-                "result": r.result,
-                "outcome": r.outcome,
-                "willpower": r.willpower,
-                "tally_after": r.tally_after,
-                "roll_id": r.roll_log_id,
-                "turn": r.turn,
-            }
-            for r in rolls
-        ],
-        "odds": None,
-        "odds_pool": None,
-        "odds_note": None,
-    }
-    data["character_deleted"] = action.character_id is not None and action.character_id not in names
-    if data["character_deleted"]:
-        data["odds_note"] = (
-            "the character who rolls this was deleted; roll on with --char NAME --pool ..., or abandon it"
-        )
-    elif odds and action.status == "open":
-        try:
-            pool, _ = check_pool(session, _default_participant(session, action))
-        except Exception:
-            pool = None
-        if pool:
-            data["odds_pool"] = pool
-            found = finish_odds(
-                pool,
-                action.difficulty,
-                action.target,
-                action.tally,
-                botch_ends=action.botch_ends,
-                botch_spoils=action.botch_spoils,
-            )
-            data["odds"] = found if "within" in found else None
-            data["odds_note"] = found.get("unavailable")
-    return data
+@dataclass(frozen=True)
+class ExtendedHistoryEntry:
+    """One roll of an extended action as its status shows it: who rolled (None: a bare dice pool or a
+    deleted character) and what it did to the tally."""
+
+    record: ExtendedRollRecord
+    character: str | None
+
+    def to_dict(self) -> dict:
+        r = self.record
+        return {
+            "seq": r.seq,
+            "character": self.character,
+            "pool": r.pool,
+            "difficulty": r.difficulty,
+            "dice": list(r.dice),
+            "result": r.result,
+            "outcome": r.outcome,
+            "willpower": r.willpower,
+            "tally_after": r.tally_after,
+            "roll_id": r.roll_log_id,
+            "turn": r.turn,
+        }
 
 
-def _default_participant(session: Any, action: Any) -> Participant:
+@dataclass(frozen=True)
+class ExtendedStatus:
+    """An extended action with its history and chances (``stkit extended status``).
+
+    ``character``: the name of its character (None: a dice pool, or deleted: ``character_deleted``);
+    ``odds``: :func:`finish_odds`'s ``within`` answer while open (else None), for a pool of ``odds_pool``
+    dice; ``odds_note`` says why there are none. In-game time spent is rolls x interval, in seconds."""
+
+    action: ExtendedAction
+    character: str | None
+    history: tuple[ExtendedHistoryEntry, ...]
+    character_deleted: bool
+    odds: dict | None = None
+    odds_pool: int | None = None
+    odds_note: str | None = None
+
+    @property
+    def time_spent_seconds(self) -> int | None:
+        a = self.action
+        return a.rolls * a.interval_seconds if a.interval_seconds else None
+
+    def to_dict(self, *, history: bool = True) -> dict:
+        """The ``--json`` object; ``history=False`` leaves the rolls out (``extended list``)."""
+        a, spent = self.action, self.time_spent_seconds
+        data: dict[str, Any] = {
+            "id": a.id,
+            "name": a.name,
+            "chronicle": a.chronicle,
+            "scene_id": a.scene_id,
+            "character": self.character,
+            "pool": a.pool_expr,
+            "difficulty": a.difficulty,
+            "target": a.target,
+            "tally": a.tally,
+            "remaining": max(a.target - a.tally, 0),
+            "rolls": a.rolls,
+            "botches": a.botches,
+            "status": a.status,
+            "botch_ends": a.botch_ends,
+            "botch_spoils": a.botch_spoils,
+            "interval": a.interval_text,
+            "interval_seconds": a.interval_seconds,
+            "time_spent_seconds": spent,
+            "time_spent": format_duration(spent) if spent is not None else None,
+            "history": [h.to_dict() for h in self.history],
+            "odds": self.odds,
+            "odds_pool": self.odds_pool,
+            "odds_note": self.odds_note,
+            "character_deleted": self.character_deleted,
+        }
+        if not history:
+            del data["history"]
+        return data
+
+
+def extended_status(session: Any, action: ExtendedAction | int, *, odds: bool = True) -> ExtendedStatus:
+    """``action`` (or the action with that id: NotFound) with the rolls so far and who made them, and,
+    while open and ``odds``, the exact chance to finish within 1, 2, 4, 8 rolls."""
+    gw = as_gateway(session)
+    if not isinstance(action, ExtendedAction):
+        action = get_action(gw, action)
+    rolls = extended_rolls(gw, action.id)
+    names = character_names(gw, {action.character_id} | {r.character_id for r in rolls})
+    history = tuple(ExtendedHistoryEntry(r, names.get(r.character_id) if r.character_id else None) for r in rolls)
+    deleted = action.character_id is not None and action.character_id not in names
+    status = ExtendedStatus(action, names.get(action.character_id) if action.character_id else None, history, deleted)
+    if deleted:
+        note = "the character who rolls this was deleted; roll on with --char NAME --pool ..., or abandon it"
+        return replace(status, odds_note=note)
+    if not (odds and action.status == "open"):
+        return status
+    try:
+        pool: int | None = check_pool(gw, _default_participant(gw, action))[0]
+    except Exception:
+        pool = None
+    if not pool:
+        return status
+    found = finish_odds(
+        pool,
+        action.difficulty,
+        action.target,
+        action.tally,
+        botch_ends=action.botch_ends,
+        botch_spoils=action.botch_spoils,
+    )
+    return replace(
+        status, odds=found if "within" in found else None, odds_pool=pool, odds_note=found.get("unavailable")
+    )
+
+
+def _default_participant(gw: Gateway, action: ExtendedAction) -> Participant:
     if action.character_id is None:
         return Participant(None, action.pool_expr)
-    char = character_by_id(session, action.character_id)
+    char = character_by_id(gw, action.character_id)
     if char is None:
         raise NotFound("character gone")
     return Participant(char, action.pool_expr)
 
 
-def replay_check(session: Any, action: Any) -> tuple[int, int]:
+def replay_check(session: Any, action: ExtendedAction) -> tuple[int, int]:
     """(stored tally, tally implied by replaying the logged rolls in order): equal unless a roll was lost."""
     rolls = extended_rolls(session, action.id)
     state = replay_extended(

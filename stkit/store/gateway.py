@@ -1,4 +1,4 @@
-"""A small SQL gateway, so that the roll use case and the scene hooks are written once.
+"""A small SQL gateway, so that every store use case (characters, rolls, scenes, tracked actions) is written once.
 
 They are written as SQL text with ``:named`` parameters (the style both the standard library's sqlite3 and
 SQLAlchemy's ``text()`` accept) and run through one of two gateways:
@@ -7,8 +7,7 @@ SQLAlchemy's ``text()`` accept) and run through one of two gateways:
   a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
   costs more than twice the start-up of ``stkit --version``.
 - :class:`SessionGateway`, over a SQLAlchemy/sqlmodel Session: PostgreSQL, new or old databases (which
-  need alembic first), and callers that already hold a Session (extended actions and contests write the
-  roll, its log entry and the tally in ONE transaction).
+  need alembic first), and callers that already hold a Session (tests, alembic-era scripts).
 
 Rows the use cases edit are locked: on SQLite the whole transaction holds the write lock (``BEGIN
 IMMEDIATE``); on PostgreSQL the statement carries :attr:`Gateway.lock` (``FOR UPDATE``).
@@ -147,6 +146,10 @@ def fast_connection(db: str | None) -> sqlite3.Connection | None:
     url = database_url(db)
     path = sqlite_path(url)
     if path is None or "?" in url or not path.is_file():
+        return None
+    from stkit.store.db import needs_careful_open
+
+    if needs_careful_open(path):  # read-only or full: the engine opens it without leaving -wal/-shm files
         return None
     try:
         conn = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)

@@ -15,8 +15,9 @@ from stkit.dice import (
 )
 from stkit.errors import InvalidValue
 from stkit.store.characters import get_character
+from stkit.store.gateway import as_gateway
 from stkit.store.pools import build_pool
-from stkit.store.rolls import roll_from_sheet
+from stkit.store.rolls import SheetRoll, roll_from_sheet
 
 # ------------------------------------------------------------------------------------- multiple actions
 
@@ -32,7 +33,7 @@ class SheetActionSlot:
     penalty: int
     pool: int
     difficulty: int
-    rolled: Any | None  # stkit.store.rolls.SheetRoll
+    rolled: SheetRoll | None
 
     def to_dict(self) -> dict:
         return {
@@ -74,7 +75,8 @@ def multi_from_sheet(
         raise InvalidValue(
             f"{len(difficulties)} difficulties for {len(expressions)} actions; give one for all, or one each"
         )
-    char = get_character(session, name, chronicle, for_update=True)
+    gw = as_gateway(session)
+    char = get_character(gw, name, chronicle, for_update=True)
     sheet = char.to_sheet()
     built = [build_pool(sheet, e) for e in expressions]
     penalties = multiple_action_penalties(len(built))
@@ -88,7 +90,7 @@ def multi_from_sheet(
         rolled = None
         if left >= 1:
             rolled = roll_from_sheet(
-                session,
+                gw,
                 char.name,
                 f"{expr.strip()} - {pen}",
                 difficulty=d,

@@ -29,15 +29,17 @@ from stkit.dice.contest import (
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store import traits as T
-from stkit.store.characters import get_character
+from stkit.store.characters import CharacterRow, get_character
 from stkit.store.forms import apply_form
 from stkit.store.gateway import as_gateway
-from stkit.store.models import RollLog
 from stkit.store.pools import build_pool, resolve_pool_trait
 from stkit.store.rolls import write_log
 from stkit.store.scenes import open_scene
+from stkit.text import parse_whole_number
 
 _NUMBER = re.compile(r"^\s*\d+\s*$")
+#: A difficulty typed as a number, sign included: '-5' is a number out of range, not a Trait's name.
+_SIGNED_NUMBER = re.compile(r"^\s*[+-]?\s*\d+\s*$")
 
 
 # ------------------------------------------------------------------------------------------ participants
@@ -47,7 +49,7 @@ _NUMBER = re.compile(r"^\s*\d+\s*$")
 class Participant:
     """Who rolls: a character and a sheet expression, or a bare number of dice (``character`` None)."""
 
-    character: Any | None
+    character: CharacterRow | None
     expression: str
 
     @property
@@ -60,11 +62,23 @@ class Participant:
 
 
 @dataclass(frozen=True)
+class LogEntryRef:
+    """The roll-log entry a tracked roll wrote: its id, who (``character_id`` None for a bare dice pool),
+    its ``kind`` ('extended', 'contest', ...) and the scene turn it fell in (None outside a scene)."""
+
+    id: int
+    character_id: int | None
+    kind: str
+    scene_id: int | None
+    turn: int | None
+
+
+@dataclass(frozen=True)
 class ParticipantRoll:
     """A roll made for a tracked action: the dice result, its roll-log entry and how the pool was built."""
 
     roll: RollResult
-    log: Any
+    log: LogEntryRef
     explanation: str
     participant: Participant
     extra: dict = field(default_factory=dict)
@@ -111,7 +125,7 @@ def check_scene_chronicle(session: Any, chronicle: str | None, who: Participant)
         )
 
 
-def _character(session: Any, name: str, chronicle: str | None) -> Any:
+def _character(session: Any, name: str, chronicle: str | None) -> CharacterRow:
     """The character called ``name``; when ``chronicle`` is given, refuse one that lives in another chronicle."""
     if chronicle is None:
         return get_character(session, name, None)
@@ -128,11 +142,14 @@ def _character(session: Any, name: str, chronicle: str | None) -> Any:
 
 
 def numeric_pool(expression: str) -> int:
+    """A pool given as a number of dice ('6'), validated; InvalidValue for anything else (trait names)."""
     if not _NUMBER.match(expression):
         raise InvalidValue(
             f"dice pool {expression!r} names traits but no character rolls it; give --char NAME, or a number of dice"
         )
-    return validate_pool(int(expression))
+    from stkit.dice import parse_pool_number
+
+    return validate_pool(parse_pool_number(expression))  # a 5,000-digit number gets the pool limit message
 
 
 def participant(session: Any, name_or_pool: str | None, expression: str | None, chronicle: str | None) -> Participant:
@@ -179,8 +196,8 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
     if isinstance(text, int) and not isinstance(text, bool):
         return validate_difficulty(text), None
     t = str(text).strip()
-    if _NUMBER.match(t):
-        return validate_difficulty(int(t)), None
+    if _SIGNED_NUMBER.match(t):
+        return parse_whole_number(t.replace(" ", ""), "difficulty", 2, 10), None
     if opponent.character is None:
         raise InvalidValue(
             f"difficulty {t!r} names Traits but the other side is a plain dice pool; give a number 2 to 10"
@@ -194,7 +211,7 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
     for sign, term in terms:
         term = term.strip()
         if term.isdigit():
-            value, label = int(term), term
+            value, label = parse_whole_number(term, "a number added to the difficulty", 0, 10), term
         else:
             try:
                 name, _ = resolve_pool_trait(sheet, term)
@@ -236,12 +253,12 @@ def roll_for(
     """
     validate_difficulty(difficulty)
     flags = None if house_flags is None else {**house_flags, "difficulty": difficulty}
-
+    gw = as_gateway(session)
     if who.character is not None:
         from stkit.store.rolls import roll_from_sheet
 
         out = roll_from_sheet(
-            session,
+            gw,
             who.character.name,
             who.expression,
             difficulty=difficulty,
@@ -253,10 +270,39 @@ def roll_for(
             kind=kind,
             house_flags=flags,
         )
-        return ParticipantRoll(
-            out.roll, session.get(RollLog, out.log_id), out.pool.text if out.pool else f"{out.roll.pool} dice", who
-        )
+        assert out.log_id is not None  # a roll from the sheet is always logged
+        log = LogEntryRef(out.log_id, who.character.id, kind, out.scene_id, out.turn)
+        return ParticipantRoll(out.roll, log, out.pool.text if out.pool else f"{out.roll.pool} dice", who)
 
+    return _roll_bare_pool(
+        gw,
+        who,
+        difficulty,
+        chronicle=chronicle,
+        faces=faces,
+        willpower=willpower,
+        rng=rng,
+        rules=rules,
+        kind=kind,
+        flags=flags,
+    )
+
+
+def _roll_bare_pool(
+    gw: Any,
+    who: Participant,
+    difficulty: int,
+    *,
+    chronicle: str,
+    faces: list[int] | None,
+    willpower: bool,
+    rng: Any,
+    rules: HouseRules,
+    kind: str,
+    flags: dict | None = None,
+) -> ParticipantRoll:
+    """Roll a bare number of dice (no sheet, so no Willpower) and log it in ``chronicle``'s open scene;
+    ``flags``: the chronicle's house rules apply with these overrides (the free botch included)."""
     pool = numeric_pool(who.expression)
     if willpower:
         raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
@@ -264,7 +310,7 @@ def roll_for(
     if flags is not None:
         from stkit.store.house import get_house_rules
 
-        house = get_house_rules(session, chronicle).override(**flags)
+        house = get_house_rules(gw, chronicle).override(**flags)
         rules = house.dice_rules()
     request = RollRequest(pool, difficulty, rules=rules, faces=tuple(faces) if faces is not None else None)
     roll = resolve_roll(request, rng=rng)
@@ -273,14 +319,14 @@ def roll_for(
     if house is not None:
         from stkit.store.house import claim_free_botch
 
-        forgiveness = claim_free_botch(session, chronicle, roll, house)
+        forgiveness = claim_free_botch(gw, chronicle, roll, house)
         roll = forgiveness.result
         detail["house_rules_in_force"] = house.in_force()
         if forgiveness.forgiven:
             detail["forgiven_botch"] = forgiveness.night
-    scene = open_scene(session, chronicle)
+    scene = open_scene(gw, chronicle)
     entry = write_log(
-        as_gateway(session),
+        gw,
         chronicle=chronicle,
         character_id=None,
         character_name="",
@@ -294,11 +340,12 @@ def roll_for(
     if forgiveness is not None:
         from stkit.store.house import link_free_botch
 
-        link_free_botch(session, chronicle, forgiveness, entry.id)
-    return ParticipantRoll(roll, session.get(RollLog, entry.id), f"{pool} dice", who)
+        link_free_botch(gw, chronicle, forgiveness, entry.id)
+    return ParticipantRoll(roll, LogEntryRef(entry.id, None, kind, entry.scene_id, entry.turn), f"{pool} dice", who)
 
 
 def faces_list(text_or_list: Any) -> list[int] | None:
+    """Physical dice faces as a list (None: roll them)."""
     if text_or_list is None:
         return None
     return list(text_or_list)

@@ -1,15 +1,17 @@
 """Scenes and turns, and the scene hooks called by the character roll use case (stkit.store.rolls).
 
-CONTRACT between the character-store work and the scenes work (the character-store work calls these from
-its roll use case, in the same transaction as the roll):
+Every function takes a :class:`~stkit.store.gateway.Gateway` (or a SQLAlchemy Session, wrapped in one)
+and works inside the caller's transaction; scenes come back as frozen :class:`SceneRow` values.
 
-- find_turn_context(session, character) -> TurnContext | None: the open scene/turn of the character's
+The hooks, called by the roll use case in the same transaction as the roll:
+
+- find_turn_context(gw, character) -> TurnContext | None: the open scene/turn of the character's
   chronicle, or None when no scene is open.
-- check_willpower_allowed(session, character, ctx) -> None: raise stkit.errors.RuleRefusal when the
+- check_willpower_allowed(gw, character, ctx) -> None: raise stkit.errors.RuleRefusal when the
   character already spent Willpower in this turn (called before anything is spent or rolled).
-- retry_count_for_task(session, character, task) -> int: how many failed tries of `task` since the last
+- retry_count_for_task(gw, character, task) -> int: how many failed tries of `task` since the last
   success (0 when task is None), so the roll's difficulty is raised by that many (capped at 10).
-- record_roll_in_scene(session, character, log_entry, ctx, task) -> None: anything extra to store once the
+- record_roll_in_scene(gw, character, log_entry, ctx, task) -> None: anything extra to store once the
   roll log entry exists (log_entry.id is set; the log entry already carries scene_id, turn and task).
 
 Rules: Chapter Five, "Automatic Successes" (Willpower buys one success, only once per turn) and "Try, Try
@@ -18,11 +20,14 @@ Again" (each failure of the same task raises the next try's difficulty by one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import UTC
+import json
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
+from stkit.text import MAX_NAME, check_text
 
 #: How far back the try-again count looks: past 8 failures every difficulty is already 10.
 _RETRY_LOOKBACK = 12
@@ -49,19 +54,57 @@ def task_key(task: str | None) -> str | None:
 # ---------------------------------------------------------------------------------------------- scenes
 
 
-def open_scene(session: Any, chronicle: str, *, lock: bool = False):
-    """The open scene of ``chronicle`` or None. ``lock`` takes a row lock (PostgreSQL) for an update."""
-    from sqlmodel import select
+def iso_local(value: Any) -> str | None:
+    """A stored timestamp as ISO 8601, the way the scene and tracked-action JSON has always shown it: a
+    datetime (PostgreSQL: with its UTC offset) as is, SQLite's text 'YYYY-MM-DD HH:MM:SS.ffffff' without an
+    offset; None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return datetime.fromisoformat(str(value)).isoformat()
 
-    from stkit.store.scene_models import Scene
 
-    stmt = select(Scene).where(Scene.chronicle == chronicle, Scene.status == "open")
-    if lock:
-        stmt = stmt.with_for_update()
-    return session.exec(stmt).first()
+#: The columns of ``scenes`` a :class:`SceneRow` is read from, in its field order.
+SCENE_COLUMNS = "id, chronicle, name, status, turn, created_at, ended_at"
 
 
-def require_open_scene(session: Any, chronicle: str, *, lock: bool = False):
+@dataclass(frozen=True)
+class SceneRow:
+    """A stored scene: ``status`` 'open' or 'ended', ``turn`` the current (or last) turn, 1-based;
+    ``created_at`` / ``ended_at`` as ISO 8601 text (:func:`iso_local`), ``ended_at`` None while open."""
+
+    id: int
+    chronicle: str
+    name: str
+    status: str
+    turn: int
+    created_at: str | None = None
+    ended_at: str | None = None
+
+    @classmethod
+    def from_row(cls, row: tuple) -> SceneRow:
+        sid, chronicle, name, status, turn, created, ended = row
+        return cls(int(sid), chronicle, name, status, int(turn), iso_local(created), iso_local(ended))
+
+    def to_dict(self) -> dict:
+        """The ``scene list --json`` entry."""
+        return {"id": self.id, "name": self.name, "chronicle": self.chronicle, "status": self.status, "turn": self.turn}
+
+
+def open_scene(session: Any, chronicle: str, *, lock: bool = False) -> SceneRow | None:
+    """The open scene of ``chronicle`` or None. ``lock`` takes a row lock (PostgreSQL) for an update.
+    ``session``: a Gateway or a Session."""
+    gw = as_gateway(session)
+    row = gw.row(
+        f"SELECT {SCENE_COLUMNS} FROM scenes WHERE chronicle = :chronicle AND status = 'open'"
+        + (gw.lock if lock else ""),
+        chronicle=chronicle,
+    )
+    return None if row is None else SceneRow.from_row(row)
+
+
+def require_open_scene(session: Any, chronicle: str, *, lock: bool = False) -> SceneRow:
     """The open scene of ``chronicle``; NotFound when there is none."""
     scene = open_scene(session, chronicle, lock=lock)
     if scene is None:
@@ -69,20 +112,20 @@ def require_open_scene(session: Any, chronicle: str, *, lock: bool = False):
     return scene
 
 
-def resolve_tracked_id(session: Any, model: Any, typed: str | int, what: str, listing: str) -> int:
-    """The id of the ``model`` row (an extended action, a contest or a scene) that ``typed`` names: an id
-    (digits), else an exact name, else a unique prefix of a name (case, accents, spaces folded, as
+def resolve_tracked_id(session: Any, table: str, typed: str | int, what: str, listing: str) -> int:
+    """The id of the row of ``table`` ('tracked_actions', 'contests' or 'scenes') that ``typed`` names:
+    an id (digits), else an exact name, else a unique prefix of a name (case, accents, spaces folded, as
     :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
     ``listing``, the command that lists them) when nothing matches, InvalidValue listing the candidates
     for an ambiguous prefix or a name several rows share (then their ids)."""
-    from sqlmodel import select
-
     from stkit.text import find_by_prefix, printable
 
     text = str(typed).strip()
     if text.isdigit():
         return int(text)
-    rows = session.exec(select(model.id, model.name, model.status).order_by(model.id)).all()
+    if table not in ("tracked_actions", "contests", "scenes"):
+        raise ValueError(f"not a tracked table: {table}")
+    rows = as_gateway(session).rows(f"SELECT id, name, status FROM {table} ORDER BY id")
     for pool in ([r for r in rows if r[2] == "open"], rows):
         name = find_by_prefix(text, [r[1] for r in pool], what)
         if name is not None:
@@ -96,180 +139,241 @@ def resolve_tracked_id(session: Any, model: Any, typed: str | int, what: str, li
 
 def scene_id_for(session: Any, typed: str | int) -> int:
     """The scene's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
-    from stkit.store.scene_models import Scene
-
-    return resolve_tracked_id(session, Scene, typed, "scene", "stkit scene list")
+    return resolve_tracked_id(session, "scenes", typed, "scene", "stkit scene list")
 
 
-def get_scene(session: Any, scene_id: int):
+def get_scene(session: Any, scene_id: int) -> SceneRow:
     """The scene with this id (any status); NotFound otherwise."""
-    from stkit.store.scene_models import Scene
-
-    scene = session.get(Scene, scene_id)
-    if scene is None:
+    row = as_gateway(session).row(f"SELECT {SCENE_COLUMNS} FROM scenes WHERE id = :id", id=scene_id)
+    if row is None:
         raise NotFound(f"no scene with id {scene_id}")
-    return scene
+    return SceneRow.from_row(row)
 
 
-def start_scene(session: Any, chronicle: str, name: str):
+def start_scene(session: Any, chronicle: str, name: str) -> SceneRow:
     """Open a new scene named ``name`` in ``chronicle`` at turn 1.
 
     Raises RuleRefusal while another scene of the chronicle is open (one at a time), InvalidValue for an
-    empty name. A unique index backs the rule against two processes starting scenes at once.
+    empty name or text the store refuses. A unique index backs the rule against two processes starting
+    scenes at once.
     """
-    from sqlalchemy.exc import IntegrityError
-
-    from stkit.store.scene_models import Scene, SceneTurn
-
     name = (name or "").strip()
     if not name:
         raise InvalidValue('a scene needs a name, e.g. stkit scene start "The embassy wall"')
-    from stkit.text import MAX_NAME, check_text
-
     check_text(name, "scene name", limit=MAX_NAME)
     check_text(chronicle, "chronicle", limit=MAX_NAME)
-    current = open_scene(session, chronicle)
+    gw = as_gateway(session)
+    current = open_scene(gw, chronicle)
     if current is not None:
         raise RuleRefusal(
             f"scene {current.name!r} (id {current.id}) is still open in chronicle {chronicle!r}; "
             f"end it first with: stkit scene end"
         )
-    scene = Scene(chronicle=chronicle, name=name, status="open", turn=1)
-    session.add(scene)
+    now = gw.timestamp(datetime.now(UTC))
     try:
-        session.flush()
-    except IntegrityError:
+        scene_id = gw.insert(
+            "INSERT INTO scenes (chronicle, name, status, turn, created_at) "
+            "VALUES (:chronicle, :name, 'open', 1, :now)",
+            chronicle=chronicle,
+            name=name,
+            now=now,
+        )
+    except DuplicateRow:
         raise RuleRefusal(f"another scene was just opened in chronicle {chronicle!r}; end it first") from None
-    session.add(SceneTurn(scene_id=scene.id, turn=1))
-    session.flush()
-    return scene
+    _add_turn(gw, scene_id, 1)
+    return SceneRow(scene_id, chronicle, name, "open", 1, iso_local(now))
 
 
-def next_turn(session: Any, chronicle: str):
+def _add_turn(gw: Gateway, scene_id: int, turn: int) -> None:
+    gw.insert(
+        "INSERT INTO scene_turns (scene_id, turn, started_at) VALUES (:scene_id, :turn, :now)",
+        scene_id=scene_id,
+        turn=turn,
+        now=gw.timestamp(datetime.now(UTC)),
+    )
+
+
+def next_turn(session: Any, chronicle: str) -> SceneRow:
     """Move the open scene of ``chronicle`` to its next turn (Willpower may be spent again). NotFound when
     no scene is open."""
-    from stkit.store.scene_models import SceneTurn
-
-    scene = require_open_scene(session, chronicle, lock=True)
-    scene.turn += 1
-    session.add(scene)
-    session.add(SceneTurn(scene_id=scene.id, turn=scene.turn))
-    session.flush()
-    return scene
+    gw = as_gateway(session)
+    scene = require_open_scene(gw, chronicle, lock=True)
+    gw.execute("UPDATE scenes SET turn = :turn WHERE id = :id", turn=scene.turn + 1, id=scene.id)
+    gw.changed("scenes", scene.id)
+    _add_turn(gw, scene.id, scene.turn + 1)
+    return replace(scene, turn=scene.turn + 1)
 
 
-def end_scene(session: Any, chronicle: str):
+def end_scene(session: Any, chronicle: str) -> SceneRow:
     """Close the open scene of ``chronicle``. Its tracked actions stay as they are (an extended action may
     go on in a later scene). NotFound when no scene is open."""
-    from stkit.store.scene_models import utcnow
-
-    scene = require_open_scene(session, chronicle, lock=True)
-    scene.status = "ended"
-    scene.ended_at = utcnow()
-    session.add(scene)
-    session.flush()
-    return scene
+    gw = as_gateway(session)
+    scene = require_open_scene(gw, chronicle, lock=True)
+    now = gw.timestamp(datetime.now(UTC))
+    gw.execute("UPDATE scenes SET status = 'ended', ended_at = :now WHERE id = :id", now=now, id=scene.id)
+    gw.changed("scenes", scene.id)
+    return replace(scene, status="ended", ended_at=iso_local(now))
 
 
-def list_scenes(session: Any, chronicle: str | None = None, limit: int = 50) -> list:
-    """Scenes, newest first, optionally of one chronicle."""
-    from sqlmodel import select
-
-    from stkit.store.scene_models import Scene
-
-    stmt = select(Scene).order_by(Scene.id.desc()).limit(limit)
+def list_scenes(session: Any, chronicle: str | None = None, limit: int = 50) -> list[SceneRow]:
+    """Scenes, newest first, optionally of one chronicle; at most ``limit``."""
+    sql, params = f"SELECT {SCENE_COLUMNS} FROM scenes", dict[str, Any](limit=limit)
     if chronicle is not None:
-        stmt = stmt.where(Scene.chronicle == chronicle)
-    return list(session.exec(stmt))
+        sql, params["chronicle"] = sql + " WHERE chronicle = :chronicle", chronicle
+    return [SceneRow.from_row(r) for r in as_gateway(session).rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
 
 
-def scene_timeline(session: Any, scene: Any) -> dict:
-    """A JSON-ready timeline of ``scene``: its turns in order, each with the rolls logged in it, plus the
-    Willpower spends and the tracked actions and contests started in the scene."""
-    from sqlmodel import select
+@dataclass(frozen=True)
+class TimelineRoll:
+    """A roll logged in a scene's turn; ``linked_to`` names the tracked action or contest side it went to
+    ('extended 3', 'contest 1 side A') or is None."""
 
-    from stkit.store.models import RollLog
-    from stkit.store.scene_models import Contest, SceneTurn, TrackedAction
+    roll_id: int
+    character: str | None
+    kind: str
+    linked_to: str | None
+    task: str | None
+    expression: str
+    pool: int
+    difficulty: int
+    dice: tuple[int, ...]
+    result: int
+    outcome: str
+    willpower: bool
 
-    turns = list(session.exec(select(SceneTurn).where(SceneTurn.scene_id == scene.id).order_by(SceneTurn.turn)))
-    logs = list(session.exec(select(RollLog).where(RollLog.scene_id == scene.id).order_by(RollLog.id)))
-    # which tracked action or contest each roll went to
-    ids = [r.id for r in logs]
+    def to_dict(self) -> dict:
+        return {
+            "roll_id": self.roll_id,
+            "character": self.character,
+            "kind": self.kind,
+            "for": self.linked_to,
+            "task": self.task,
+            "expression": self.expression,
+            "pool": self.pool,
+            "difficulty": self.difficulty,
+            "dice": list(self.dice),
+            "result": self.result,
+            "outcome": self.outcome,
+            "willpower": self.willpower,
+        }
+
+
+@dataclass(frozen=True)
+class TimelineTurn:
+    """One turn of a scene: its number, when it began (ISO 8601) and the rolls logged in it, in order."""
+
+    turn: int
+    started_at: str | None
+    rolls: tuple[TimelineRoll, ...]
+
+    def to_dict(self) -> dict:
+        return {"turn": self.turn, "started_at": self.started_at, "rolls": [r.to_dict() for r in self.rolls]}
+
+
+@dataclass(frozen=True)
+class SceneTimeline:
+    """A scene turn by turn, plus the tracked extended actions and contests started in it
+    (``stkit scene show``). ``extended_actions`` and ``contests`` hold their short JSON entries."""
+
+    scene: SceneRow
+    turns: tuple[TimelineTurn, ...]
+    extended_actions: tuple[dict, ...]
+    contests: tuple[dict, ...]
+
+    def to_dict(self) -> dict:
+        s = self.scene
+        return {
+            "id": s.id,
+            "chronicle": s.chronicle,
+            "name": s.name,
+            "status": s.status,
+            "turn": s.turn,
+            "created_at": s.created_at,
+            "ended_at": s.ended_at,
+            "turns": [t.to_dict() for t in self.turns],
+            "extended_actions": list(self.extended_actions),
+            "contests": list(self.contests),
+        }
+
+
+def _roll_links(gw: Gateway, scene_id: int) -> dict[int, str]:
+    """{roll-log id: the tracked action or contest side it went to} for the rolls of one scene."""
     links: dict[int, str] = {}
-    if ids:
-        from stkit.store.scene_models import ContestRoll, TrackedRoll
+    for log_id, action_id in gw.rows(
+        "SELECT t.roll_log_id, t.action_id FROM tracked_rolls t JOIN roll_log r ON r.id = t.roll_log_id "
+        "WHERE r.scene_id = :scene_id",
+        scene_id=scene_id,
+    ):
+        links[log_id] = f"extended {action_id}"
+    for log_id, contest_id, side in gw.rows(
+        "SELECT c.roll_log_id, c.contest_id, c.side FROM contest_rolls c JOIN roll_log r ON r.id = c.roll_log_id "
+        "WHERE r.scene_id = :scene_id",
+        scene_id=scene_id,
+    ):
+        links[log_id] = f"contest {contest_id} side {side.upper()}"
+    return links
 
-        for log_id, action_id in session.exec(
-            select(TrackedRoll.roll_log_id, TrackedRoll.action_id).where(TrackedRoll.roll_log_id.in_(ids))
-        ):
-            links[log_id] = f"extended {action_id}"
-        for log_id, contest_id, side in session.exec(
-            select(ContestRoll.roll_log_id, ContestRoll.contest_id, ContestRoll.side).where(
-                ContestRoll.roll_log_id.in_(ids)
+
+def scene_timeline(session: Any, scene: SceneRow | int) -> SceneTimeline:
+    """The timeline of ``scene`` (a SceneRow, or a scene id: NotFound when there is none): its turns in
+    order, each with the rolls logged in it, plus the tracked actions and contests started in the scene."""
+    gw = as_gateway(session)
+    if not isinstance(scene, SceneRow):
+        scene = get_scene(gw, scene)
+    links = _roll_links(gw, scene.id)
+    by_turn: dict[int, list[TimelineRoll]] = {}
+    for rid, cname, kind, turn, task, expr, pool, diff, dice, result, outcome, wp in gw.rows(
+        "SELECT id, character_name, kind, turn, task, expression, pool, difficulty, dice, result, outcome, "
+        "willpower FROM roll_log WHERE scene_id = :scene_id ORDER BY id",
+        scene_id=scene.id,
+    ):
+        by_turn.setdefault(turn or 0, []).append(
+            TimelineRoll(
+                rid,
+                cname or None,
+                kind,
+                links.get(rid),
+                task,
+                expr,
+                pool,
+                diff,
+                tuple(_json_list(dice)),
+                result,
+                outcome,
+                bool(wp),
             )
-        ):
-            links[log_id] = f"contest {contest_id} side {side.upper()}"
-    by_turn: dict[int, list] = {}
-    for r in logs:
-        by_turn.setdefault(r.turn or 0, []).append(
-            {
-                "roll_id": r.id,
-                "character": r.character_name or None,
-                "kind": getattr(r, "kind", "roll"),
-                "for": links.get(r.id),
-                "task": r.task,
-                "expression": r.expression,
-                "pool": r.pool,
-                "difficulty": r.difficulty,
-                "dice": _json_list(r.dice),
-                "result": r.result,
-                "outcome": r.outcome,
-                "willpower": bool(r.willpower),
-            }
         )
-    actions = list(
-        session.exec(select(TrackedAction).where(TrackedAction.scene_id == scene.id).order_by(TrackedAction.id))
+    turns = tuple(
+        TimelineTurn(turn, iso_local(started), tuple(by_turn.get(turn, ())))
+        for turn, started in gw.rows(
+            "SELECT turn, started_at FROM scene_turns WHERE scene_id = :scene_id ORDER BY turn", scene_id=scene.id
+        )
     )
-    contests = list(session.exec(select(Contest).where(Contest.scene_id == scene.id).order_by(Contest.id)))
-    return {
-        "id": scene.id,
-        "chronicle": scene.chronicle,
-        "name": scene.name,
-        "status": scene.status,
-        "turn": scene.turn,
-        "created_at": scene.created_at.isoformat() if scene.created_at else None,
-        "ended_at": scene.ended_at.isoformat() if scene.ended_at else None,
-        "turns": [
-            {
-                "turn": t.turn,
-                "started_at": t.started_at.isoformat() if t.started_at else None,
-                "rolls": by_turn.get(t.turn, []),
-            }
-            for t in turns
-        ],
-        "extended_actions": [
-            {"id": a.id, "name": a.name, "tally": a.tally, "target": a.target, "rolls": a.rolls, "status": a.status}
-            for a in actions
-        ],
-        "contests": [
-            {
-                "id": c.id,
-                "name": c.name,
-                "tally_a": c.tally_a,
-                "tally_b": c.tally_b,
-                "target": c.target,
-                "mode": c.mode,
-                "status": c.status,
-                "winner": c.winner,
-            }
-            for c in contests
-        ],
-    }
+    actions, contests = _started_in_scene(gw, scene.id)
+    return SceneTimeline(scene, turns, actions, contests)
+
+
+def _started_in_scene(gw: Gateway, scene_id: int) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
+    """The short JSON entries of the extended actions and the contests started in a scene, oldest first."""
+    actions = tuple(
+        {"id": i, "name": n, "tally": t, "target": g, "rolls": r, "status": st}
+        for i, n, t, g, r, st in gw.rows(
+            "SELECT id, name, tally, target, rolls, status FROM tracked_actions WHERE scene_id = :scene_id ORDER BY id",
+            scene_id=scene_id,
+        )
+    )
+    contests = tuple(
+        {"id": i, "name": n, "tally_a": ta, "tally_b": tb, "target": g, "mode": m, "status": st, "winner": w}
+        for i, n, ta, tb, g, m, st, w in gw.rows(
+            "SELECT id, name, tally_a, tally_b, target, mode, status, winner FROM contests "
+            "WHERE scene_id = :scene_id ORDER BY id",
+            scene_id=scene_id,
+        )
+    )
+    return actions, contests
 
 
 def _json_list(text: Any) -> list:
-    import json
-
     if text is None:
         return []
     if isinstance(text, (list, tuple)):
@@ -287,8 +391,6 @@ def find_turn_context(session, character) -> TurnContext | None:
     """The open scene and current turn of the character's chronicle, or None when no scene is open.
     ``session``: a Session or a :class:`~stkit.store.gateway.Gateway`; ``character``: anything with
     ``id``, ``name`` and ``chronicle`` (ORM Character or CharacterRow)."""
-    from stkit.store.gateway import as_gateway
-
     row = as_gateway(session).row(
         "SELECT id, turn FROM scenes WHERE chronicle = :chronicle AND status = 'open'", chronicle=character.chronicle
     )
@@ -310,8 +412,6 @@ def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None
     """
     if ctx is None:
         return
-    from stkit.store.gateway import as_gateway
-
     spent = as_gateway(session).row(
         "SELECT id FROM willpower_spends WHERE scene_id = :scene_id AND turn = :turn AND character_id = :cid LIMIT 1",
         scene_id=ctx.scene_id,
@@ -332,8 +432,6 @@ def retry_count_for_task(session, character, task: str | None) -> int:
     key = task_key(task)
     if key is None:
         return 0
-    from stkit.store.gateway import as_gateway
-
     gw = as_gateway(session)
     ctx = find_turn_context(gw, character)
     sql, params = (
@@ -370,10 +468,6 @@ def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None,
     """
     if ctx is None or not getattr(log_entry, "willpower", False):
         return
-    from datetime import datetime
-
-    from stkit.store.gateway import DuplicateRow, as_gateway
-
     gw = as_gateway(session)
     try:
         gw.insert(

@@ -12,6 +12,12 @@ Actions" (see stkit.dice.contest and stkit.dice.actions).
 from __future__ import annotations
 
 from stkit.store.contests import (
+    ContestRollOutcome,
+    ContestRollRecord,
+    ContestRow,
+    ContestStatus,
+    ExchangeResult,
+    SideRoll,
     abandon_contest,
     contest_rolls,
     contest_status,
@@ -22,7 +28,11 @@ from stkit.store.contests import (
 )
 from stkit.store.extended import (
     ODDS_HORIZONS,
+    ExtendedAction,
+    ExtendedHistoryEntry,
     ExtendedRollOutcome,
+    ExtendedRollRecord,
+    ExtendedStatus,
     abandon_extended,
     abandon_row,
     extended_rolls,
@@ -42,6 +52,7 @@ from stkit.store.multi_actions import (
 )
 from stkit.store.participants import (
     MAX_INTERVAL_SECONDS,
+    LogEntryRef,
     Participant,
     ParticipantRoll,
     check_interval,
@@ -58,10 +69,21 @@ from stkit.store.participants import (
 __all__ = [
     "MAX_INTERVAL_SECONDS",
     "ODDS_HORIZONS",
+    "ContestRollOutcome",
+    "ContestRollRecord",
+    "ContestRow",
+    "ContestStatus",
+    "ExchangeResult",
+    "ExtendedAction",
+    "ExtendedHistoryEntry",
     "ExtendedRollOutcome",
+    "ExtendedRollRecord",
+    "ExtendedStatus",
+    "LogEntryRef",
     "Participant",
     "ParticipantRoll",
     "SheetActionSlot",
+    "SideRoll",
     "abandon_contest",
     "abandon_extended",
     "abandon_row",

@@ -60,9 +60,7 @@ def main() -> None:
         wait_at_gate(gate, seed)
         exchanges = []
         for _ in range(count):
-            exchanges.append(
-                run_transaction(engine, lambda s: roll_contest(s, action_id, rng=rng)["exchange"]["exchange"])
-            )
+            exchanges.append(run_transaction(engine, lambda s: roll_contest(s, action_id, rng=rng).exchange.exchange))
         print(json.dumps({"exchanges": exchanges}))
     elif mode == "loop":
         rng = random.Random(5)

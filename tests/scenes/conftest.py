@@ -35,6 +35,13 @@ def add_character(engine, name, *, chronicle="default", attributes=None, abiliti
         return create_character(s, sheet).id
 
 
+def sql(session, text, **params):
+    """The rows of a SELECT, run through the store's SQL gateway inside ``session``'s transaction."""
+    from stkit.store.gateway import as_gateway
+
+    return as_gateway(session).rows(text, **params)
+
+
 @pytest.fixture
 def weston(engine):
     # Chapter Five: Weston rolls Stamina + Stealth for hiding and Dexterity + Athletics for the wall.

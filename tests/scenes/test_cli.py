@@ -229,3 +229,74 @@ def test_as_a_real_subprocess(store_url, tmp_path):
     assert rolled.returncode == 0 and json.loads(rolled.stdout)["tally"] == 4
     bad = stkit("extended", "roll", "99")
     assert bad.returncode == 1 and bad.stderr == "Error: no extended action with id 99; see: stkit extended list\n"
+
+
+@pytest.mark.slow
+def test_scene_commands_skip_sqlalchemy_on_sqlite(store_url, weston):
+    """On an up-to-date SQLite file every scene, extended and contest command reads and writes through
+    sqlite3 alone: SQLAlchemy is never imported, and the results are the ones the session path gives."""
+    if not store_url.startswith("sqlite:///"):
+        pytest.skip("the sqlite3 fast path is for SQLite files")
+    from stkit.store.db import dispose_engines
+
+    dispose_engines()
+    db = store_url
+    commands = [
+        ["scene", "start", "The embassy"],
+        [*HIDE],
+        ["extended", "roll", "1", "--dice", "7,8,2,3,4,5"],
+        ["extended", "roll", "1", "--dice", "1,2,3,4,5,6"],
+        ["extended", "status", "1"],
+        ["extended", "list"],
+        ["scene", "turn"],
+        [
+            "contest",
+            "start",
+            "Chase",
+            "--a",
+            "Weston",
+            "--pool-a",
+            "Dexterity + Athletics",
+            "--b",
+            "4",
+            "--target",
+            "5",
+        ],
+        ["contest", "roll", "1", "--dice-a", "8,8,2,2,2", "--dice-b", "9,2,2,2"],
+        ["contest", "status", "1"],
+        ["contest", "list"],
+        ["contest", "abandon", "1"],
+        ["scene", "show"],
+        ["scene", "end"],
+        ["scene", "list"],
+    ]
+    code = (
+        "import json, sys\n"
+        "from stkit.cli.app import main\n"
+        f"for argv in {commands!r}:\n"
+        f"    sys.argv = ['stkit', *argv, '--db', {db!r}, '--json']\n"
+        "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, (argv, e.code)\n"
+        "    print('\\x1e')\n"
+        "print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] in ('sqlmodel', 'sqlalchemy')))\n"
+    )
+    env = dict(os.environ, NO_COLOR="1")
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2]) + os.pathsep + env.get("PYTHONPATH", "")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr
+    *outputs, heavy = p.stdout.split("\x1e\n")
+    assert heavy.strip() == "HEAVY []"
+    data = [json.loads(o) for o in outputs]
+    roll, status, contest, show = data[3], data[4], data[8], data[12]
+    assert (roll["tally_before"], roll["spoiled"], roll["tally"], roll["roll"]["pool_text"]) == (
+        2,
+        True,
+        0,
+        "Stamina 3 + Stealth 3 = 6 dice",
+    )
+    assert [h["tally_after"] for h in status["history"]] == [2, 0] and status["time_spent"] == "1 h"
+    assert (contest["exchange"]["winner"], contest["exchange"]["margin"], contest["lead"]) == ("a", 1, 1)
+    assert [[r["for"] for r in t["rolls"]] for t in show["turns"]] == [
+        ["extended 1", "extended 1"],
+        ["contest 1 side A", "contest 1 side B"],
+    ]
+    assert data[13]["status"] == "ended" and data[14]["scenes"][0]["turn"] == 2

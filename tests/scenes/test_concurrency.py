@@ -12,15 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlmodel import select
 
 from stkit.dice.contest import replay_extended
 from stkit.store.db import transaction
-from stkit.store.extended import get_action, start_extended
-from stkit.store.models import RollLog
-from stkit.store.scene_models import TrackedRoll
+from stkit.store.extended import extended_rolls, get_action, start_extended
 
-from .conftest import add_character
+from .conftest import add_character, sql
 
 # Every test here starts interpreters and races or kills them: the slow set (``-m "not slow"`` skips it).
 pytestmark = pytest.mark.slow
@@ -60,23 +57,23 @@ def _open_gate(gate: Path, procs: list, timeout: float = 300) -> float:
 
 def _stored_rolls(engine, aid) -> int:
     with transaction(engine) as s:
-        return len(list(s.exec(select(TrackedRoll.id).where(TrackedRoll.action_id == aid))))
+        return len(sql(s, "SELECT id FROM tracked_rolls WHERE action_id = :aid", aid=aid))
 
 
 def _check_consistent(engine, aid, expected_rolls=None):
     """The stored tally equals what the logged rolls imply, botch resets in order; no roll lost or doubled."""
     with transaction(engine) as s:
         action = get_action(s, aid)
-        rolls = list(s.exec(select(TrackedRoll).where(TrackedRoll.action_id == aid).order_by(TrackedRoll.seq)))
-        logs = {e.id: e for e in s.exec(select(RollLog).where(RollLog.kind == "extended"))}
+        rolls = extended_rolls(s, aid)
+        logs = {r[0]: r[1:] for r in sql(s, "SELECT id, result, outcome, dice FROM roll_log WHERE kind = 'extended'")}
     assert [r.seq for r in rolls] == list(range(1, len(rolls) + 1))
     assert action.rolls == len(rolls) == len(logs)
     assert sorted(r.roll_log_id for r in rolls) == sorted(logs)
     # the rolls were applied one after the other, in the order they were logged
     assert [r.roll_log_id for r in rolls] == sorted(r.roll_log_id for r in rolls)
     for r in rolls:
-        e = logs[r.roll_log_id]
-        assert (e.result, e.outcome, json.loads(e.dice)) == (r.result, r.outcome, json.loads(r.dice))
+        result, outcome, dice = logs[r.roll_log_id]
+        assert (result, outcome, json.loads(dice)) == (r.result, r.outcome, list(r.dice))
     state = replay_extended(action.target, [(r.result, r.outcome == "botch") for r in rolls])
     assert (state.tally, state.botches) == (action.tally, action.botches)
     running = replay_extended(action.target, [])
@@ -137,7 +134,7 @@ def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
     from stkit.store.characters import get_character
 
     with transaction(engine) as s:
-        assert s.exec(select(RollLog)).first() is None  # no log entry without its effect
+        assert sql(s, "SELECT id FROM roll_log") == []  # no log entry without its effect
         assert get_character(s, "Weston").to_sheet().powers["Willpower"].temporary == 3  # nothing spent
     assert (action.tally, action.rolls) == (0, 0)
 
@@ -171,8 +168,7 @@ def test_killed_at_random_moments_keeps_whole_rolls(engine, store_url):
 
 def test_many_processes_roll_one_contest_at_once(engine, store_url, tmp_path):
     from stkit.dice.contest import ContestState, advance_contest
-    from stkit.store.contests import get_contest, start_contest
-    from stkit.store.scene_models import ContestRoll
+    from stkit.store.contests import contest_rolls, get_contest, start_contest
 
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
     with transaction(engine) as s:
@@ -207,13 +203,7 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url, tmp_path):
     assert numbers == list(range(1, procs_n * each + 1))  # every exchange once, none lost or repeated
     with transaction(engine) as s:
         contest = get_contest(s, cid)
-        rolls = list(
-            s.exec(
-                select(ContestRoll)
-                .where(ContestRoll.contest_id == cid)
-                .order_by(ContestRoll.exchange, ContestRoll.side)
-            )
-        )
+        rolls = contest_rolls(s, cid)
     assert [(r.exchange, r.side) for r in rolls] == [(n, side) for n in numbers for side in "ab"]
     state = ContestState(target=1000)
     for a, b in zip(rolls[::2], rolls[1::2], strict=True):

@@ -3,7 +3,6 @@
 import random
 
 import pytest
-from sqlmodel import select
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.db import transaction
@@ -16,10 +15,8 @@ from stkit.store.extended import (
     roll_extended,
     start_extended,
 )
-from stkit.store.models import RollLog
-from stkit.store.scene_models import TrackedRoll
 
-from .conftest import add_character
+from .conftest import add_character, sql
 
 TWO = [7, 8, 2, 3, 4, 5]  # Stamina 3 + Stealth 3 = 6 dice; two successes at difficulty 7
 
@@ -49,14 +46,12 @@ def test_weston_hides_for_four_hours(engine, weston):
             assert out.made.explanation == "Stamina 3 + Stealth 3 = 6 dice"
             assert (out.action.tally, out.action.rolls) == (2 * (i + 1), i + 1)
     with transaction(engine) as s:
-        data = extended_status(s, get_action(s, aid))
-        logs = list(s.exec(select(RollLog).order_by(RollLog.id)))
+        data = extended_status(s, get_action(s, aid)).to_dict()
+        logs = sql(s, "SELECT kind, character_name, pool, difficulty, result FROM roll_log ORDER BY id")
     assert (data["status"], data["tally"], data["rolls"], data["time_spent"]) == ("done", 16, 8, "4 h")
     assert [h["tally_after"] for h in data["history"]] == [2, 4, 6, 8, 10, 12, 14, 16]
     assert {h["character"] for h in data["history"]} == {"Weston"}
-    assert [(e.kind, e.character_name, e.pool, e.difficulty, e.result) for e in logs] == [
-        ("extended", "Weston", 6, 7, 2)
-    ] * 8
+    assert logs == [("extended", "Weston", 6, 7, 2)] * 8
     with transaction(engine) as s, pytest.raises(RuleRefusal, match="is done; it takes no more rolls"):
         roll_extended(s, aid, faces=TWO, rng=random.Random(0))
 
@@ -84,8 +79,8 @@ def test_teamwork_over_time_records_who_rolled_and_one_botch_spoils(engine, west
         assert out.action.tally == 4
         out = roll_extended(s, aid, character="Paper Clip", faces=[1, 2, 3], rng=None)
         assert out.action.tally == 0
-        hist = extended_status(s, out.action)["history"]
-    assert [h["character"] for h in hist] == ["Weston", "Paper Clip", "Paper Clip"]
+        hist = extended_status(s, out.action).history
+    assert [h.character for h in hist] == ["Weston", "Paper Clip", "Paper Clip"]
 
 
 def test_no_botch_spoils_keeps_the_tally(engine, weston):
@@ -152,7 +147,7 @@ def test_bad_roll_changes_nothing(engine, weston):
     with transaction(engine) as s:
         a = get_action(s, aid)
         assert (a.tally, a.rolls) == (0, 0)
-        assert s.exec(select(RollLog)).first() is None and s.exec(select(TrackedRoll)).first() is None
+        assert sql(s, "SELECT id FROM roll_log") == [] and sql(s, "SELECT id FROM tracked_rolls") == []
 
 
 def test_willpower_refused_when_none_left_changes_nothing(engine):
@@ -194,7 +189,7 @@ def test_willpower_once_per_turn_on_extended_rolls_changes_nothing(engine, westo
         roll_extended(s, aid, faces=TWO, willpower=True, rng=None)
     with transaction(engine) as s:
         a = get_action(s, aid)
-        assert (a.tally, a.rolls, len(list(s.exec(select(RollLog))))) == (3, 1, 1)
+        assert (a.tally, a.rolls, len(sql(s, "SELECT id FROM roll_log"))) == (3, 1, 1)
         assert get_character(s, "Weston").to_sheet().powers["Willpower"].temporary == 2
         next_turn(s, "default")
     with transaction(engine) as s:
@@ -208,7 +203,7 @@ def test_status_gives_exact_chances_to_finish(engine):
         spoil_free = start_extended(
             s, "Free", chronicle=None, character=None, pool="1", difficulty=6, target=1, botch_spoils=False
         )
-        data = extended_status(s, one)
+        data = extended_status(s, one).to_dict()
         other = extended_status(s, spoil_free)
     # one die at 6: half the faces succeed, so P(done within k rolls) = 1 - (1/2)^k, botches notwithstanding
     assert {k: v["exact"] for k, v in data["odds"]["within"].items()} == {
@@ -218,4 +213,4 @@ def test_status_gives_exact_chances_to_finish(engine):
         "8": "255/256",
     }
     assert data["odds"]["mean_rolls"] == 2.0 and data["odds_note"] is None
-    assert other["odds"] is None and "--no-botch-spoils" in other["odds_note"]
+    assert other.odds is None and "--no-botch-spoils" in (other.odds_note or "")

@@ -1,14 +1,11 @@
 """Scenes and the hooks: one open scene per chronicle, turns, Willpower once per turn, try-again per task."""
 
 import pytest
-from sqlmodel import select
 
 from stkit.errors import NotFound, RuleRefusal
 from stkit.store.characters import get_character
 from stkit.store.db import transaction
-from stkit.store.models import RollLog
 from stkit.store.rolls import roll_from_sheet
-from stkit.store.scene_models import WillpowerSpend
 from stkit.store.scenes import (
     end_scene,
     find_turn_context,
@@ -19,7 +16,7 @@ from stkit.store.scenes import (
     task_key,
 )
 
-from .conftest import add_character
+from .conftest import add_character, sql
 
 NOTHING = [2, 3, 4, 5, 3]  # Dexterity 3 + Athletics 2 = 5 dice: no success at 6, 7 or 8, no 1
 WALL = "scale the wall"
@@ -72,12 +69,12 @@ def test_willpower_once_per_turn(engine, weston):
         _climb(engine, task=None, willpower=True)
     with transaction(engine) as s:
         assert get_character(s, "Weston").to_sheet().powers["Willpower"].temporary == 2
-        assert len(list(s.exec(select(RollLog)))) == 1
+        assert len(sql(s, "SELECT id FROM roll_log")) == 1
         next_turn(s, "default")
     second = _climb(engine, task=None, willpower=True)
     assert (second.willpower_left, second.turn) == (1, 2)
     with transaction(engine) as s:
-        spends = [(w.turn, w.roll_log_id) for w in s.exec(select(WillpowerSpend).order_by(WillpowerSpend.id))]
+        spends = [tuple(r) for r in sql(s, "SELECT turn, roll_log_id FROM willpower_spends ORDER BY id")]
     assert spends == [(1, first.log_id), (2, second.log_id)]
 
 
@@ -116,7 +113,7 @@ def test_rolls_belong_to_the_current_turn_and_the_timeline(engine, weston):
     _climb(engine)
     _climb(engine, task=None, faces=[6, 6, 6, 2, 2])
     with transaction(engine) as s:
-        data = scene_timeline(s, scene)
+        data = scene_timeline(s, scene).to_dict()
     assert [t["turn"] for t in data["turns"]] == [1, 2]
     assert [[(r["character"], r["task"], r["difficulty"]) for r in t["rolls"]] for t in data["turns"]] == [
         [("Weston", WALL, 6)],
