@@ -28,7 +28,7 @@ class UnknownOption(NoSuchOption):
 
     def __init__(self, option_name: str, known: list[str], ctx: Context | None) -> None:
         super().__init__(option_name, ctx=ctx)
-        guesses = get_close_matches(option_name, known, n=3, cutoff=0.6)
+        guesses = get_close_matches(option_name, known, n=3, cutoff=0.7)
         self.guesses = guesses
         text = f"no such option {option_name}"
         if guesses:

@@ -461,11 +461,12 @@ def scene_id_of(gw: Gateway, scene: str | int) -> int:
     """A scene's id from its id (digits), exact name or unique name prefix. Raises NotFound (none),
     InvalidValue (several scenes match: the candidates listed)."""
     from stkit.errors import NotFound
-    from stkit.text import find_by_prefix, printable
+    from stkit.store.scenes import MAX_ROW_ID
+    from stkit.text import find_by_prefix, parse_whole_number, printable
 
     text = str(scene).strip()
     if text.isdigit():
-        return int(text)
+        return parse_whole_number(text, "scene id", 1, MAX_ROW_ID)
     rows = gw.rows("SELECT id, name FROM scenes ORDER BY id")
     found = find_by_prefix(text, [r[1] for r in rows], "scene")
     if found is None:

@@ -112,17 +112,22 @@ def require_open_scene(session: Any, chronicle: str, *, lock: bool = False) -> S
     return scene
 
 
+#: The largest id a row can have (a signed 64-bit integer, in SQLite and PostgreSQL alike).
+MAX_ROW_ID = 2**63 - 1
+_ID_NAMES = {"tracked_actions": "action id", "contests": "contest id", "scenes": "scene id"}
+
+
 def resolve_tracked_id(session: Any, table: str, typed: str | int, what: str, listing: str) -> int:
     """The id of the row of ``table`` ('tracked_actions', 'contests' or 'scenes') that ``typed`` names:
     an id (digits), else an exact name, else a unique prefix of a name (case, accents, spaces folded, as
     :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
     ``listing``, the command that lists them) when nothing matches, InvalidValue listing the candidates
     for an ambiguous prefix or a name several rows share (then their ids)."""
-    from stkit.text import find_by_prefix, printable
+    from stkit.text import find_by_prefix, parse_whole_number, printable
 
     text = str(typed).strip()
     if text.isdigit():
-        return int(text)
+        return parse_whole_number(text, _ID_NAMES[table], 1, MAX_ROW_ID)
     if table not in ("tracked_actions", "contests", "scenes"):
         raise ValueError(f"not a tracked table: {table}")
     rows = as_gateway(session).rows(f"SELECT id, name, status FROM {table} ORDER BY id")
