@@ -241,8 +241,9 @@ def test_real_process_colour_output_keeps_user_text_inert(tmp_path):
     assert "Ev\\x1b]0;owned\\x07il\\x9b2J\\u202e" in listed
 
 
-def test_prepared_files_are_what_their_names_say(prepared):
-    files = prepared["files"]
+def test_prepared_files_are_what_their_names_say(tmp_path):
+    # Built afresh: the sweep may legally overwrite the shared files (an export's -o names one of them).
+    files = H.hostile_files(tmp_path)
     assert files["utf16"].read_bytes()[:2] in (b"\xff\xfe", b"\xfe\xff")
     assert b"\r\n" in files["crlf"].read_bytes()
     assert files["huge"].stat().st_size > 20 * 1024 * 1024

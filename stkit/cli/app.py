@@ -150,6 +150,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "tcg": "stkit.cli.tcg",
     "shell": "stkit.cli.shell",
     "house": "stkit.cli.house",
+    "attack": "stkit.cli.combat",
 }
 _loaded_modules: dict[str, dict] = {}
 

@@ -17,7 +17,7 @@ from stkit.cli.common import run
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
-from stkit.cli.options import DbOpt, JsonOpt
+from stkit.cli.options import DamageOnesCancelOpt, DbOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
 from stkit.store.vocab import DamageType, Power
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -109,6 +109,7 @@ def printable_sheet(sheet):
             e["name"] = printable(e["name"])
     s.custom_abilities = {printable(k): v for k, v in s.custom_abilities.items()}
     s.backgrounds = {printable(k): v for k, v in s.backgrounds.items()}
+    s.specialties = {printable(k): printable(v) for k, v in s.specialties.items()}
     for e in s.xp_log:
         e["reason"], e["at"] = printable(e.get("reason", "")), printable(e.get("at", ""))
     return s
@@ -216,6 +217,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         ("Rites", [f"{r['name']} ({r['level']})" for r in sheet.rites]),
         ("Merits", [f"{m['name']} ({m['points']})" for m in sheet.merits]),
         ("Flaws", [f"{f['name']} ({f['points']})" for f in sheet.flaws]),
+        ("Specialties", [f"{t}: {text}" for t, text in sheet.specialties.items()]),
     ):
         if items or label in ("Backgrounds", "Gifts", "Rites"):
             lines.append(Text(f"{label:<13}", style="bold") + Text(", ".join(items) or "-"))
@@ -601,6 +603,57 @@ def damage(
 
     check_range(levels, "health levels", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.damage(s, name, levels, kind.value, chronicle=chronicle)), json_out)
+
+
+@char_app.command("hit", context_settings={"ignore_unknown_options": True})
+def hit(
+    name: NameArg,
+    levels: Annotated[int, typer.Argument(help="Health levels the hit deals (1 or more), before soak.")],
+    kind: Annotated[
+        DamageType, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
+    ] = DamageType.bashing,
+    soak: Annotated[
+        bool, typer.Option("--soak", help="Roll soak first (Stamina, with the form's change; it never botches).")
+    ] = False,
+    soak_pool: Annotated[
+        str | None, typer.Option("--soak-pool", help="Soak with this pool, e.g. 'Stamina + 2' (implies --soak).")
+    ] = None,
+    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="The soak roll's difficulty, 2 to 10.")] = 6,
+    dice: Annotated[str | None, typer.Option("--dice", help="Physical dice of the soak roll, e.g. 2,1,8,9.")] = None,
+    no_soak: Annotated[
+        list[str] | None,
+        typer.Option("--no-soak", help="HOUSE RULE: this damage type may not be soaked (repeat; off: every type)."),
+    ] = None,
+    damage_ones_cancel: DamageOnesCancelOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    seed: SeedOpt = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Take a hit: soak it (--soak), mark what is left.
+
+    With --soak the character's soak roll takes its successes off the levels
+    first and is logged; without it the levels go straight on the health
+    track. Example: `stkit char hit Weston 3 --type lethal --soak`."""
+    from stkit.cli.combat import hit_command
+
+    hit_command(
+        name,
+        levels,
+        damage_type=kind.value,
+        soak=soak,
+        soak_pool=soak_pool,
+        difficulty=difficulty,
+        dice=dice,
+        no_soak=no_soak,
+        damage_ones_cancel=damage_ones_cancel,
+        ones_dont_cancel=ones_dont_cancel,
+        seed=seed,
+        chronicle=chronicle,
+        db=db,
+        json_out=json_out,
+    )
 
 
 @char_app.command("heal")

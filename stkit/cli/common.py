@@ -46,6 +46,7 @@ def roll_with_store(
     house_flags: dict | None = None,
     note: str | None = None,
     need: int | None = None,
+    spec: bool = False,
 ) -> None:
     """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log (``pool_dice``:
     the pool already read as a number of dice): one transaction rolls, spends and writes the log entry,
@@ -79,6 +80,7 @@ def roll_with_store(
                 seed=seed,
                 house_flags=house_flags if house_flags is not None else {},
                 note=note,
+                spec=spec,
             ),
         )
     else:

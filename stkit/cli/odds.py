@@ -14,10 +14,14 @@ import typer
 from typer.core import TyperGroup
 
 from stkit.cli.options import (
+    ChronicleLookupOpt,
+    DamageOnesCancelOpt,
+    DbOpt,
     ExtraOnesOpt,
     OnesDontCancelOpt,
     Specialty,
     SpecialtyOpt,
+    make_combat_rules,
     make_rules,
 )
 
@@ -32,7 +36,10 @@ Two ways to call it:
   stkit odds POOL -d D --target T [--botch-ends] [--max-turns K] [--start S]
       an extended action: how many rolls to collect T successes.
 
-and the subcommands below (resisted, teamwork, multi). `stkit odds POOL ...` is short for
+  stkit odds POOL -d D --damage | --soak
+      a damage or soak roll, which never botches.
+
+and the subcommands below (attack, resisted, teamwork, multi). `stkit odds POOL ...` is short for
 `stkit odds roll POOL ...`.
 """
 
@@ -227,12 +234,29 @@ def roll_cmd(
         help="Extended action: list the chance of being done within k rolls for k up to this (1 to 200).",
     ),
     start: int = typer.Option(0, "--start", help="Extended action: successes already collected."),
+    damage: bool = typer.Option(False, "--damage", help="A damage roll: it never botches."),
+    soak: bool = typer.Option(False, "--soak", help="A soak roll: it never botches."),
+    damage_ones_cancel: DamageOnesCancelOpt = False,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     from stkit.dice import odds as engine
 
     rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    if damage or soak or damage_ones_cancel:
+        _kind_odds(
+            damage,
+            soak,
+            pool,
+            difficulty,
+            rules,
+            make_combat_rules(damage_ones_cancel),
+            willpower,
+            target,
+            exact,
+            as_json,
+        )
+        return
     if target is not None:
         ext = engine.p_extended(
             pool,
@@ -269,6 +293,41 @@ def roll_cmd(
     _show_roll(odds, exact)
 
 
+def _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target, exact, as_json) -> None:
+    """`stkit odds POOL --damage` / `--soak`: the roll's odds, no botch."""
+    from stkit.dice.combat import RollPurpose, p_kind
+    from stkit.errors import InvalidValue
+
+    if damage and soak:
+        raise InvalidValue("--damage and --soak are two different rolls; give one of them")
+    if not (damage or soak):
+        raise InvalidValue("--damage-ones-cancel only applies with --damage or --soak")
+    if target is not None:
+        raise InvalidValue("--target is for extended actions; a damage or soak roll is a single roll")
+    kind = RollPurpose.DAMAGE if damage else RollPurpose.SOAK
+    odds = p_kind(kind, pool, difficulty, rules=rules, combat=combat, willpower=willpower)
+    if as_json:
+        out = {
+            "pool": odds.pool,
+            "difficulty": odds.difficulty,
+            "kind": kind.value,
+            "willpower": odds.willpower,
+            "house_rules": _rules_json(odds.rules),
+            "combat_rules": combat.to_dict(),
+            "p_botch": 0.0,
+            "p_failure": float(odds.p_failure),
+            "p_success": float(odds.p_success),
+            "expected": float(odds.expected),
+            "distribution": _dist_json(odds.distribution),
+            "at_least": _dist_json(odds.at_least),
+        }
+        if odds.tail_weight:
+            out["tail"] = {"above": odds.max_result, "p": float(odds.tail), "exact": _exact(odds.tail)}
+        _emit(out)
+        return
+    _show_roll(odds, exact, kind=kind.value)
+
+
 def _rule_words(rules, willpower: bool) -> str:
     words = []
     if willpower:
@@ -292,11 +351,16 @@ def _turns(mean) -> str:
     return f"{value:.2f}" if value < 1e6 else f"{value:.3g}"
 
 
-def _show_roll(odds, exact: bool) -> None:
+def _show_roll(odds, exact: bool, kind: str | None = None) -> None:
     from rich.table import Table
 
     console = _console()
     extra = _rule_words(odds.rules, odds.willpower)
+    if kind is not None:
+        # a damage or soak roll's 1s not cancelling is its default, not a house rule
+        extra = extra.replace("1s don't cancel", "").strip(", ")
+        cancel = "1s cancel" if odds.rules.ones_cancel else "1s don't cancel"
+        extra = f"a {kind} roll: never a botch, {cancel}" + (f"; {extra}" if extra else "")
     console.print(f"[bold]{_dice(odds.pool)} at difficulty {odds.difficulty}[/]" + (f" ({extra})" if extra else ""))
     head = Table()
     head.add_column("Outcome")
@@ -304,6 +368,8 @@ def _show_roll(odds, exact: bool) -> None:
     if exact:
         head.add_column("Exact", overflow="fold")
     rows = [("[red]Botch[/]", odds.p_botch), ("Failure", odds.p_failure), ("[green]Success[/]", odds.p_success)]
+    if kind is not None:
+        rows = rows[1:]
     for name, p in rows:
         head.add_row(name, pct(p), *([_exact(p)] if exact else []))
     head.add_row(
@@ -312,7 +378,7 @@ def _show_roll(odds, exact: bool) -> None:
     console.print(head)
     console.print(
         _distribution_table(
-            "Final result (successes after the rule of one)",
+            "Final result (successes after the rule of one)" if kind is None else "Successes",
             list(odds.distribution),
             list(odds.at_least),
             exact,
@@ -623,6 +689,143 @@ def multi_cmd(
     table.caption = f"every action succeeds: {pct(multi.p_all_succeed)}"
     table.caption_justify = "left"
     console.print(table)
+
+
+@odds_app.command(
+    "attack",
+    short_help="Odds of the wound levels an attack deals after soak.",
+    help="Exact odds of an attack: POOL dice to hit; on a hit the damage pool plus one die per success beyond "
+    "the first; the target's soak dice take successes away; what is left is wound levels. Damage and soak "
+    "rolls never botch. A composition of the single-roll odds, not a simulation.",
+)
+def attack_cmd(
+    pool: str = typer.Argument(
+        ..., help="The attack's dice pool, 1 to 1000; with --char a pool from the sheet ('Dexterity + Brawl')."
+    ),
+    damage: str = typer.Option(
+        ..., "--damage", help="The damage pool before extra successes (a number; with --char 'Strength + 1')."
+    ),
+    soak: str | None = typer.Option(
+        None, "--soak", help="The target's soak dice (a number; with --target a pool, e.g. Stamina). Default: none."
+    ),
+    char: str | None = typer.Option(None, "--char", "-c", help="Build the attack and damage pools from this sheet."),
+    target: str | None = typer.Option(
+        None, "--target", help="With --char: the target, whose Stamina (or --soak POOL) is the soak."
+    ),
+    difficulty: int = typer.Option(6, "--difficulty", "-d", help="The attack's difficulty, 2 to 10."),
+    damage_difficulty: int = typer.Option(6, "--damage-difficulty", help="The damage roll's difficulty."),
+    soak_difficulty: int = typer.Option(6, "--soak-difficulty", help="The soak roll's difficulty."),
+    willpower: bool = typer.Option(False, "--willpower", "-w", help="Willpower spent on the attack roll."),
+    specialty: SpecialtyOpt = Specialty.NONE,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    damage_ones_cancel: DamageOnesCancelOpt = False,
+    chronicle: ChronicleLookupOpt = None,
+    db: DbOpt = None,
+    exact: ExactOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    from stkit.dice import parse_pool_number
+    from stkit.dice.combat import AttackSpec, p_attack
+    from stkit.errors import InvalidValue
+
+    pools_text: dict[str, str] | None = None
+    if char is not None:
+        from stkit.store.combat import attack_pools
+        from stkit.store.gateway import run_unit
+
+        built = run_unit(
+            db,
+            lambda gw: attack_pools(gw, char, pool, damage, target=target, soak=soak, chronicle=chronicle),
+            readonly=True,
+        )
+        n_pool, n_damage = built[0].dice, built[1].dice
+        n_soak = built[2].dice if built[2] is not None else 0
+        pools_text = {"attack": built[0].text, "damage": built[1].text}
+        if built[2] is not None:
+            pools_text["soak"] = built[2].text
+    else:
+        if target is not None:
+            raise InvalidValue("--target needs --char: the pools come from the two sheets")
+        n_pool = parse_pool_number(pool, "attack pool")
+        n_damage = parse_pool_number(damage, "damage pool")
+        n_soak = 0 if soak is None else parse_pool_number(soak, "soak pool")
+    spec = AttackSpec(
+        attack_pool=n_pool,
+        damage_pool=n_damage,
+        soak_pool=n_soak,
+        attack_difficulty=difficulty,
+        damage_difficulty=damage_difficulty,
+        soak_difficulty=soak_difficulty,
+        rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
+        combat=make_combat_rules(damage_ones_cancel),
+        willpower=willpower,
+    )
+    odds = p_attack(spec)
+    if as_json:
+        out = {
+            "pool": n_pool,
+            "difficulty": difficulty,
+            "damage_pool": n_damage,
+            "damage_difficulty": damage_difficulty,
+            "soak_pool": n_soak,
+            "soak_difficulty": soak_difficulty,
+            "willpower": willpower,
+            "house_rules": _rules_json(spec.rules),
+            "combat_rules": spec.combat.to_dict(),
+            "p_hit": float(odds.p_hit),
+            "p_botch": float(odds.p_botch),
+            "expected_wounds": float(odds.expected),
+            "wounds": _dist_json(odds.distribution, "levels"),
+            "at_least": _dist_json(odds.at_least, "levels"),
+        }
+        if odds.unresolved_weight:
+            out["p_unresolved"] = float(odds.p_unresolved)
+        if pools_text is not None:
+            out["pools"] = pools_text
+        _emit(out)
+        return
+    from rich.table import Table
+
+    console = _console()
+    extra = _rule_words(spec.rules, willpower)
+    soak_words = f"soak {n_soak} at {soak_difficulty}" if n_soak else "no soak"
+    console.print(
+        f"[bold]Attack {_dice(n_pool)} at {difficulty}; damage {n_damage} + 1 per extra success at "
+        f"{damage_difficulty}; {soak_words}[/]" + (f" ({extra})" if extra else ""),
+    )
+    if pools_text is not None:
+        from stkit.cli.render import safe_text
+
+        for step, text in pools_text.items():
+            console.print(safe_text(f"{step.capitalize()}: {text}", style="dim"))
+    head = Table()
+    head.add_column("")
+    head.add_column("Chance", justify="right")
+    if exact:
+        head.add_column("Exact", overflow="fold")
+    rows = [
+        ("[red]Attack botches[/]", odds.p_botch),
+        ("[green]Attack hits[/]", odds.p_hit),
+        ("At least one wound level", odds.at_least[1] if len(odds.weights) > 1 else Fraction(0)),
+    ]
+    for name, p in rows:
+        head.add_row(name, pct(p), *([_exact(p)] if exact else []))
+    head.add_row("Expected wound levels", f"{float(odds.expected):.2f}", *([_exact(odds.expected)] if exact else []))
+    if odds.unresolved_weight:
+        head.add_row(
+            "Beyond the listed re-roll results", pct(odds.p_unresolved), *([_exact(odds.p_unresolved)] if exact else [])
+        )
+    console.print(head)
+    console.print(
+        _distribution_table(
+            "Wound levels dealt (a miss, no damage success or a full soak: 0)",
+            list(odds.distribution),
+            list(odds.at_least),
+            exact,
+            "Levels",
+        )
+    )
 
 
 def register(app) -> None:

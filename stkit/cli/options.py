@@ -15,8 +15,10 @@ from stkit.dice.model import Specialty  # standard library only, light to import
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Iterable
 
     from stkit.dice import HouseRules
+    from stkit.dice.combat import CombatRules
     from stkit.dice.house import ChronicleRules
 
 
@@ -56,6 +58,14 @@ OnesDontCancelOpt = Annotated[
         help="HOUSE RULE: 1s never cancel successes (they still botch a roll with no success).",
     ),
 ]
+DamageOnesCancelOpt = Annotated[
+    bool,
+    typer.Option(
+        "--damage-ones-cancel",
+        help="HOUSE RULE: 1s cancel successes on damage and soak rolls too (off: they do not; those rolls never "
+        "botch either way).",
+    ),
+]
 
 # ---- output and storage -------------------------------------------------------------------------------------
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")]
@@ -91,6 +101,20 @@ def make_rules(specialty: Specialty, extra_ones_cancel: bool, ones_dont_cancel: 
     return HouseRules(specialty=specialty, extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel)
 
 
+def make_combat_rules(
+    damage_ones_cancel: bool = False, rage_cap: int | None = None, unsoakable: Iterable[str] = ()
+) -> CombatRules:
+    """CombatRules from the combat house-rule flags (their defaults are stkit.dice.combat.CombatRules')."""
+    from stkit.dice.combat import CombatRules
+
+    names: frozenset[str] = frozenset()
+    if unsoakable:
+        from stkit.store.sheet import damage_type  # only the store's commands take --no-soak
+
+        names = frozenset(damage_type(t) for t in unsoakable)
+    return CombatRules(damage_ones_cancel=damage_ones_cancel, rage_cap=rage_cap, unsoakable=names)
+
+
 def make_rng(seed: int | None) -> tuple[random.Random, int]:
     """(random.Random seeded with ``seed``, the seed used): a fresh seed when None, reported in JSON so
     that any roll can be replayed."""
@@ -113,6 +137,8 @@ RollDifficultyOpt = Annotated[
         show_default=False,
     ),
 ]
+#: The help panel of the per-roll house-rule flags (a table of its own, so the option names fit 80 columns).
+HOUSE_PANEL = "House rules (default: the chronicle's, see stkit house)"
 HouseSpecialtyOpt = Annotated[
     Specialty | None,
     typer.Option(
@@ -123,6 +149,7 @@ HouseSpecialtyOpt = Annotated[
         "(20th-anniversary style). 'reroll': each 10 rolls one extra die, which must reach the difficulty "
         "itself and may roll 10 again.",
         show_default=False,
+        rich_help_panel=HOUSE_PANEL,
     ),
 ]
 HouseExtraOnesOpt = Annotated[
@@ -131,6 +158,7 @@ HouseExtraOnesOpt = Annotated[
         "--extra-ones-cancel/--no-extra-ones",
         help="HOUSE RULE, with --specialty reroll: a 1 on an extra die cancels a success too.",
         show_default=False,
+        rich_help_panel=HOUSE_PANEL,
     ),
 ]
 HouseOnesOpt = Annotated[
@@ -139,6 +167,7 @@ HouseOnesOpt = Annotated[
         "--ones-cancel/--ones-dont-cancel",
         help="HOUSE RULE: whether 1s cancel successes (they always botch a roll with no success).",
         show_default=False,
+        rich_help_panel=HOUSE_PANEL,
     ),
 ]
 FreeBotchOpt = Annotated[
@@ -147,6 +176,7 @@ FreeBotchOpt = Annotated[
         "--free-botch/--no-free-botch",
         help="HOUSE RULE: the first botch of the night is forgiven (a failure), and recorded.",
         show_default=False,
+        rich_help_panel=HOUSE_PANEL,
     ),
 ]
 

@@ -172,8 +172,9 @@ def summary_text(roll: RollResult) -> Text:
     return Text(f"{roll.final_successes} {label} ({roll.degree})", style="green bold")
 
 
-def roll_lines(roll: RollResult, *, title: str | None = None) -> list[Text]:
-    """Lines describing one roll for people."""
+def roll_lines(roll: RollResult, *, title: str | None = None, kind: str | None = None) -> list[Text]:
+    """Lines describing one roll for people; ``kind`` "damage" or "soak" for those rolls, whose 1s not
+    cancelling is their default rather than a house rule."""
     from rich.text import Text
 
     lines: list[Text] = []
@@ -190,7 +191,8 @@ def roll_lines(roll: RollResult, *, title: str | None = None) -> list[Text]:
     if roll.cancelled:
         notes.append(f"rule of one: {roll.cancelled} success{'es' if roll.cancelled != 1 else ''} cancelled by 1s")
     elif roll.ones and not roll.rules.ones_cancel:
-        notes.append(f"{roll.ones} 1s not cancelling (house rule)")
+        why = f"a {kind} roll" if kind in ("damage", "soak") else "house rule"
+        notes.append(f"{roll.ones} 1s not cancelling ({why})")
     if roll.willpower:
         notes.append("+1 success from Willpower")
     if roll.extra_dice:
@@ -201,7 +203,7 @@ def roll_lines(roll: RollResult, *, title: str | None = None) -> list[Text]:
     return lines
 
 
-def print_roll(roll: RollResult, *, title: str | None = None) -> None:
+def print_roll(roll: RollResult, *, title: str | None = None, kind: str | None = None) -> None:
     out = console()
-    for line in roll_lines(roll, title=title):
+    for line in roll_lines(roll, title=title, kind=kind):
         out.print(line)

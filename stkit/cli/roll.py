@@ -15,6 +15,7 @@ from stkit.cli.complete import complete_character, complete_pool
 from stkit.cli.options import (
     ChronicleLookupOpt,
     ChronicleOpt,
+    DamageOnesCancelOpt,
     DbOpt,
     FreeBotchOpt,
     HouseExtraOnesOpt,
@@ -25,6 +26,7 @@ from stkit.cli.options import (
     SeedOpt,
     Specialty,
     house_rules_for,
+    make_combat_rules,
     make_rng,
 )
 
@@ -152,6 +154,22 @@ def roll(
             "the difficulty by one, at most 10 (Chapter Five, 'Try, Try Again'); a success clears it.",
         ),
     ] = None,
+    damage: Annotated[
+        bool, typer.Option("--damage", help="A damage roll: it never botches (see --damage-ones-cancel).")
+    ] = False,
+    soak: Annotated[
+        bool,
+        typer.Option("--soak", help="A soak roll: reflexive, it never botches (see --damage-ones-cancel)."),
+    ] = False,
+    damage_ones_cancel: DamageOnesCancelOpt = False,
+    spec: Annotated[
+        bool,
+        typer.Option(
+            "--spec",
+            help="With --char: the roll uses a specialty of one of the pool's Traits, so --specialty's house "
+            "rule applies (refused when no Trait of the pool has one).",
+        ),
+    ] = False,
 ) -> None:
     """Roll a dice pool against a difficulty.
 
@@ -166,8 +184,52 @@ def roll(
 
     if need is not None:
         check_range(need, "required successes (--need)", 1, 1000)
+    kind = _kind_of(damage, soak, damage_ones_cancel, auto=auto, retry=retry, task=task)
+    if kind is not None and (spec or (log_roll and char is None)):
+        raise InvalidValue(f"--{'spec' if spec else 'log'} is not for a {kind} roll here")
+    if kind is not None:
+        kind_rules = house_rules_for(
+            db,
+            chronicle,
+            specialty=specialty,
+            extra_ones_cancel=extra_ones_cancel,
+            ones_cancel=ones_cancel,
+            difficulty=difficulty,
+        )
+    if kind is not None and char is not None:
+        from stkit.cli.combat import purpose_roll_command
+
+        purpose_roll_command(
+            kind,
+            pool,
+            char=char,
+            chronicle=chronicle,
+            db=db,
+            difficulty=kind_rules.difficulty,
+            dice=dice,
+            rules=kind_rules.dice_rules(),
+            combat=make_combat_rules(damage_ones_cancel),
+            seed=seed,
+            json_out=json_out,
+        )
+        return
+    if kind is not None:
+        _roll_kind_plain(
+            kind,
+            pool,
+            kind_rules.difficulty,
+            dice=dice,
+            willpower=willpower,
+            rules=kind_rules.dice_rules(),
+            combat=make_combat_rules(damage_ones_cancel),
+            seed=seed,
+            json_out=json_out,
+        )
+        return
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
+    if spec and char is None:
+        raise InvalidValue("--spec needs --char: specialties are on the character's sheet")
     if task is not None:
         from stkit.text import MAX_NAME, check_text
 
@@ -210,6 +272,7 @@ def roll(
         house_flags=flags,
         note=note,
         need=need,
+        spec=spec,
     )
 
 
@@ -279,6 +342,47 @@ def _plain_roll(
         print_need(result, need)
 
 
+def _kind_of(damage: bool, soak: bool, ones_cancel: bool, *, auto: bool, retry: int, task: str | None) -> str | None:
+    """'damage', 'soak' or None (an action) from the flags; refuses the flags that only fit an action."""
+    from stkit.errors import InvalidValue
+
+    if damage and soak:
+        raise InvalidValue("--damage and --soak are two different rolls; give one of them")
+    kind = "damage" if damage else "soak" if soak else None
+    if kind is None:
+        if ones_cancel:
+            raise InvalidValue("--damage-ones-cancel only applies with --damage or --soak")
+        return None
+    for flag, given in (("--auto", auto), ("--retry", bool(retry)), ("--task", task is not None)):
+        if given:
+            raise InvalidValue(f"{flag} is for actions; a {kind} roll is not an action")
+    return kind
+
+
+def _roll_kind_plain(kind, pool, difficulty, *, dice, willpower, rules, combat, seed, json_out) -> None:
+    """`stkit roll --damage` / `--soak` without a sheet: roll or count, print, log nothing."""
+    from stkit.dice import parse_faces, parse_pool_number, validate_difficulty, validate_pool
+    from stkit.dice.combat import RollPurpose, roll_kind
+
+    n = validate_pool(parse_pool_number(pool))
+    validate_difficulty(difficulty)
+    rng, used_seed = make_rng(seed)
+    faces = parse_faces(dice) if dice is not None else None
+    result = roll_kind(
+        RollPurpose(kind), n, difficulty, rng=rng, faces=faces, rules=rules, combat=combat, willpower=willpower
+    )
+    from stkit.cli import render
+
+    if json_out:
+        data = result.to_dict()
+        data["kind"] = kind
+        data["combat_rules"] = combat.to_dict()
+        data["seed"] = None if dice is not None else used_seed
+        render.print_json(data)
+    else:
+        render.print_roll(result, title=f"{kind.capitalize()} roll (cannot botch)", kind=kind)
+
+
 def multi(
     pools: Annotated[list[str], typer.Argument(help="The dice pool of each action, in the order declared.")],
     difficulty: Annotated[
@@ -315,6 +419,18 @@ def multi(
     ] = None,
     chronicle: ChronicleLookupOpt = None,
     db: DbOpt = None,
+    rage: Annotated[
+        int,
+        typer.Option(
+            "--rage",
+            help="With --char: spend K Rage points for K extra actions (the last K pools) with no penalty; "
+            "at most the current points, once per turn in a scene.",
+        ),
+    ] = 0,
+    rage_cap: Annotated[
+        int | None,
+        typer.Option("--rage-cap", help="HOUSE RULE: at most N Rage a turn for extra actions (off: only the points)."),
+    ] = None,
 ) -> None:
     """Several actions in one turn, with the multiple-action dice.
 
@@ -326,6 +442,10 @@ def multi(
     from stkit.dice import parse_faces, parse_pool_number, pick_difficulties, roll_multiple_actions, validate_pool
     from stkit.errors import InvalidValue
 
+    if (rage or rage_cap is not None) and char is None:
+        raise InvalidValue("--rage needs --char: the Rage points are spent from the character's sheet")
+    if rage < 0:
+        raise InvalidValue(f"--rage {rage} must be 0 or more Rage points")
     if char is not None:
         if willpower is not None:
             raise InvalidValue("--willpower with --char on multi is not supported yet; roll that action with `roll -w`")
@@ -339,6 +459,8 @@ def multi(
             rules=_house(db, chronicle, specialty, extra_ones_cancel, ones_cancel).dice_rules(),
             seed=seed,
             json_out=json_out,
+            rage=rage,
+            combat=make_combat_rules(rage_cap=rage_cap),
         )
         return
     declared = [validate_pool(parse_pool_number(p)) for p in pools]
@@ -386,7 +508,9 @@ def multi(
             render.print_roll(s.roll, title=title)
 
 
-def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, seed, json_out) -> None:
+def _multi_from_sheet(
+    pools, *, char, chronicle, db, difficulty, dice, rules, seed, json_out, rage=0, combat=None
+) -> None:
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
     import random
 
@@ -401,7 +525,16 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     slots = run(
         db,
         lambda s: multi_from_sheet(
-            s, char, list(pools), diffs, chronicle=chronicle, faces=faces, rng=random.Random(used_seed), rules=rules
+            s,
+            char,
+            list(pools),
+            diffs,
+            chronicle=chronicle,
+            faces=faces,
+            rng=random.Random(used_seed),
+            rules=rules,
+            rage=rage,
+            combat=combat,
         ),
     )
     from stkit.cli import render
@@ -419,13 +552,33 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     from rich.text import Text
 
     out = render.console()
-    out.print(
-        Text(
-            f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more", style="dim"
+    if rage:
+        left = slots[-1].rage_left
+        ordinary = slots[: len(slots) - rage]
+        others = (
+            "the other action takes no penalty"
+            if len(ordinary) == 1
+            else f"the others lose {', '.join(str(x.penalty) for x in ordinary)} dice"
         )
-    )
+        out.print(
+            render.safe_text(
+                f"{char} spends {rage} Rage for {rage} extra action{'s' if rage != 1 else ''} with no penalty "
+                f"({left} Rage left); {others}",
+                style="dim",
+            )
+        )
+    else:
+        out.print(
+            Text(
+                f"{len(slots)} actions declared: the first loses {len(slots)} dice, each later one a die more",
+                style="dim",
+            )
+        )
     for i, x in enumerate(slots, 1):
-        title = f"Action {i}: {x.breakdown} - {x.penalty}"
+        if x.rage_left is not None:
+            title = f"Action {i} (Rage): {x.breakdown}"
+        else:
+            title = f"Action {i}: {x.breakdown}" + (f" - {x.penalty}" if x.penalty else "")
         if x.rolled is None:
             out.print(Text(f"{title}: no dice left, this action cannot be attempted", style="yellow bold"))
         else:

@@ -130,13 +130,47 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     Each character may spend Willpower again."""
     from stkit.store.scenes import next_turn
 
-    scene = _run(db, lambda gw: next_turn(gw, _chronicle(chronicle)))
+    def work(gw: Gateway) -> tuple[Any, dict | None]:
+        from stkit.store.combat import current_initiative
+
+        scene = next_turn(gw, _chronicle(chronicle))
+        return scene, current_initiative(gw, scene.id, scene.turn)
+
+    scene, order = _run(db, work)
     if json_out:
-        _print_json({"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn})
+        data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
+        _print_json(data | ({"initiative": order} if order else {}))
         return
     from stkit.cli import render
+    from stkit.cli.combat import initiative_lines
 
     render.console().print(f"Scene {scene.id} {scene.name}: turn {scene.turn}", markup=False)
+    for line in initiative_lines(order):
+        render.console().print(line, markup=False)
+
+
+def scene_initiative(
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(help="Who rolls (default: every character who has rolled in the scene).", show_default=False),
+    ] = None,
+    dice: Annotated[
+        str | None, typer.Option("--dice", help="Physical dice: one face per character who can act, in order.")
+    ] = None,
+    seed: SeedOpt = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Roll initiative and store the order on the current turn.
+
+    One die + Dexterity (the form's) + Wits - wound penalties each; later
+    turns keep the order until initiative is rolled again. Ties: the higher
+    Dexterity + Wits, then the higher Wits; still equal, they act at the
+    same moment. Example: `stkit scene initiative Weston Shadow-in-the-Wood`."""
+    from stkit.cli.combat import initiative_command
+
+    initiative_command(names, dice=dice, seed=seed, chronicle=chronicle, db=db, json_out=json_out)
 
 
 def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -200,6 +234,9 @@ def scene_show(
     out.print(Text(f"Scene {sc.id} {sc.name} ({sc.chronicle}): {state}", style="bold"))
     for t in timeline.turns:
         out.print(Text(f"Turn {t.turn}", style="bold"))
+        if t.initiative:
+            order = ", ".join(f"{o['place']}. {o['name']} ({o['total']})" for o in t.initiative["order"])
+            out.print(render.safe_text(f"  initiative: {order}", style="cyan"))
         if not t.rolls:
             out.print(Text("  no rolls", style="dim"))
         for r in t.rolls:
@@ -863,6 +900,8 @@ def register(app: typer.Typer) -> None:
             (
                 ("start", scene_start),
                 ("turn", scene_turn),
+                ("next", scene_turn),
+                ("initiative", scene_initiative),
                 ("show", scene_show),
                 ("end", scene_end),
                 ("list", scene_list),

@@ -2,7 +2,9 @@
 
 Each line is an stkit command without the `stkit` prefix, run in this process through the same command
 tree as the command line (same output, same errors, same exit codes, shown but never ending the shell).
-The store's engine is opened once and reused by every command (engines are cached per URL). At a
+The SQLAlchemy engine is opened once and reused by every command (engines are cached per URL); on an
+up-to-date SQLite file each command's transaction takes a fresh sqlite3 connection, which costs about
+a millisecond. At a
 terminal the prompt (prompt_toolkit) completes like the shell completion does and keeps its history in
 the user data folder; with stdin not a terminal, lines are read as they come, so a session can be piped
 in. Ctrl-C cancels the line being typed (or the command running), Ctrl-D or `exit` leaves.

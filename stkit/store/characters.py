@@ -275,7 +275,10 @@ def set_trait(
             "identity": ref.name.replace("_", " "),
             "power_points": f"{ref.name} points",
             "renown_temporary": f"temporary {ref.name}",
+            "specialty": f"{ref.name} specialty",
         }.get(ref.kind, ref.name)
+        if ref.kind == "specialty" and not new:
+            new = "none"
         if ref.kind in ("gift", "rite", "merit", "flaw", "background", "custom_ability"):
             label = f"{ref.kind.replace('_', ' ')} {ref.name}"
         return Edit(s, f"{s.name}: {label} = {new}", warnings, {"trait": ref.name, "kind": ref.kind, "value": new})

@@ -21,7 +21,7 @@ from stkit.errors import DataFileError, InvalidValue
 from stkit.safefile import describe
 from stkit.store import traits as T
 from stkit.store.characters import create_character
-from stkit.store.sheet import HEALTH_LEVELS, Sheet
+from stkit.store.sheet import HEALTH_LEVELS, SPECIALTY_MIN_DOTS, Sheet
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
@@ -342,6 +342,20 @@ _FOUNDRY_LABELS = {
 _FOUNDRY_IGNORED_ATTRIBUTES = {"composure", "resolve"}  # Chronicles-of-Darkness style extras, hidden in W20
 
 
+def _foundry_specialty(entry: object, trait: str, rating: int, out: dict[str, str], warnings: list[str]) -> None:
+    """Keep a Foundry ``speciality`` of ``trait`` when the rating allows one (SPECIALTY_MIN_DOTS), else warn."""
+    text = str(entry.get("speciality") or "").strip() if isinstance(entry, dict) else ""
+    if not text:
+        return
+    if rating < SPECIALTY_MIN_DOTS:
+        warnings.append(
+            f"{trait} specialty {text!r} skipped: {trait} is rated {rating}, a specialty needs "
+            f"{SPECIALTY_MIN_DOTS} dots or more"
+        )
+        return
+    out[trait] = text
+
+
 def from_foundry(data: dict, *, source: str = "Foundry actor") -> LoadedFile:
     """Translate a Foundry VTT World of Darkness 20th actor export of type Werewolf: attributes, abilities
     (unknown ones with dots become custom abilities), Rage/Gnosis/Willpower permanent and temporary, Renown
@@ -392,6 +406,7 @@ def from_foundry(data: dict, *, source: str = "Foundry actor") -> LoadedFile:
         except InvalidValue as exc:
             raise fail(f"system.{f}", str(exc)) from None
     attrs = {}
+    specialties: dict[str, str] = {}
     for key, v in block(sysd.get("attributes"), "system.attributes").items():
         a = T.lookup_attribute(key)
         if a is None:
@@ -399,6 +414,7 @@ def from_foundry(data: dict, *, source: str = "Foundry actor") -> LoadedFile:
                 warnings.append(f"attribute {key!r} is not a Werewolf Revised Attribute; skipped")
             continue
         attrs[a] = num(block(v, f"system.attributes.{key}").get("value"), f"system.attributes.{key}.value", 0, 5)
+        _foundry_specialty(v, a, attrs[a], specialties, warnings)
     out["attributes"] = attrs
     abilities, custom = {}, {}
     for group, entries in block(sysd.get("abilities"), "system.abilities").items():
@@ -409,11 +425,14 @@ def from_foundry(data: dict, *, source: str = "Foundry actor") -> LoadedFile:
             known = T.lookup_ability(label)
             if known:
                 abilities[known] = max(n, abilities.get(known, 0))
+                _foundry_specialty(v, known, n, specialties, warnings)
             elif n:
                 alt = str(v.get("altlabel") or "").strip()
                 custom[alt or label] = n
+                _foundry_specialty(v, alt or label, n, specialties, warnings)
     out["abilities"] = {k: v for k, v in abilities.items() if v}
     out["custom_abilities"] = custom
+    out["specialties"] = specialties
     adv = block(sysd.get("advantages"), "system.advantages")
     for p in ("rage", "gnosis", "willpower"):
         a = block(adv.get(p), f"system.advantages.{p}")

@@ -1,6 +1,7 @@
-"""Several actions in one turn, each pool built from the character's sheet (`stkit multi --char`).
+"""Several actions in one turn, each pool built from the character's sheet (`stkit multi --char`), and the
+extra actions Rage buys (`--rage K`).
 
-Rules: Chapter Five: Rules, "Multiple Actions".
+Rules: Chapter Five: Rules, "Multiple Actions" (its last paragraph: Rage gives extra actions at no penalty).
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from typing import Any
 from stkit.dice import (
     STANDARD_RULES,
     HouseRules,
-    multiple_action_penalties,
 )
+from stkit.dice.combat import STANDARD_COMBAT, CombatRules, rage_action_penalties
 from stkit.errors import InvalidValue
 from stkit.store.characters import get_character
 from stkit.store.gateway import as_gateway
 from stkit.store.pools import build_pool
 from stkit.store.rolls import SheetRoll, roll_from_sheet
+from stkit.store.vocab import LogKind
 
 # ------------------------------------------------------------------------------------- multiple actions
 
@@ -34,9 +36,11 @@ class SheetActionSlot:
     pool: int
     difficulty: int
     rolled: SheetRoll | None
+    rage_left: int | None = None  # set on an extra action bought with Rage: the Rage points left after the spend
 
     def to_dict(self) -> dict:
         return {
+            **({"rage_action": True, "rage_left": self.rage_left} if self.rage_left is not None else {}),
             "expression": self.expression,
             "breakdown": self.breakdown,
             "declared_pool": self.declared_pool,
@@ -61,14 +65,20 @@ def multi_from_sheet(
     faces: list[list[int]] | None = None,
     rng: Any,
     rules: HouseRules = STANDARD_RULES,
+    rage: int = 0,
+    combat: CombatRules = STANDARD_COMBAT,
 ) -> list[SheetActionSlot]:
     """Several actions declared by character ``name`` in one turn, each pool built from the sheet, then the
     multiple-action ladder applied (Chapter Five, "Multiple Actions": with N actions the first loses N dice,
     each later one a die more; an action left with no dice is not attempted). Each attempted action is rolled
     and logged through the character store's roll use case (so it lands in the open scene's turn).
 
+    ``rage`` > 0 spends that many Rage points (see :func:`stkit.store.combat.spend_rage_for_actions`: at most
+    the points and ``combat``'s cap, once per turn of a scene) for the last ``rage`` actions, which take no
+    penalty; the others follow the ladder for their own number (:func:`stkit.dice.combat.rage_action_penalties`).
+
     ``faces``: physical dice, one list per action that can be attempted. Raises InvalidValue, NotFound,
-    RuleRefusal; nothing is logged then.
+    RuleRefusal; nothing is logged or spent then.
     """
 
     if len(difficulties) != len(expressions):
@@ -79,12 +89,17 @@ def multi_from_sheet(
     char = get_character(gw, name, chronicle, for_update=True)
     sheet = char.to_sheet()
     built = [build_pool(sheet, e) for e in expressions]
-    penalties = multiple_action_penalties(len(built))
+    penalties = rage_action_penalties(len(built), rage)
     possible = sum(1 for b, pen in zip(built, penalties, strict=True) if b.dice - pen >= 1)
     if faces is not None and len(faces) != possible:
         raise InvalidValue(f"{len(faces)} --dice given but {possible} of the actions can be attempted; give one each")
+    rage_left: int | None = None
+    if rage:
+        from stkit.store.combat import spend_rage_for_actions
+
+        rage_left = spend_rage_for_actions(session, char, rage, combat=combat).left
     it = iter(faces or [])
-    slots = []
+    slots: list[SheetActionSlot] = []
     for expr, b, pen, d in zip(expressions, built, penalties, difficulties, strict=True):
         left = b.dice - pen
         rolled = None
@@ -92,12 +107,14 @@ def multi_from_sheet(
             rolled = roll_from_sheet(
                 gw,
                 char.name,
-                f"{expr.strip()} - {pen}",
+                f"{expr.strip()} - {pen}" if pen else expr.strip(),
                 difficulty=d,
                 chronicle=char.chronicle,
                 faces=next(it) if faces is not None else None,
                 rng=rng,
                 rules=rules,
+                kind=LogKind.rage_action if len(slots) >= len(built) - rage else LogKind.roll,
             )
-        slots.append(SheetActionSlot(expr.strip(), b.text, b.dice, pen, left, d, rolled))
+        bought = rage_left if len(slots) >= len(built) - rage else None
+        slots.append(SheetActionSlot(expr.strip(), b.text, b.dice, pen, left, d, rolled, bought))
     return slots

@@ -129,6 +129,30 @@ def _exact_pool_trait(sheet: Sheet, text: str) -> tuple[str, bool] | None:
     return None
 
 
+#: Words that make a pool term the current points of a Trait rated to 10: "Rage points", "current Gnosis".
+_POINTS_WORDS = ("points", "point", "current", "temporary", "temp")
+
+
+def points_trait(sheet: Sheet, text: str) -> tuple[str, int] | None:
+    """'Rage points' -> ('Rage', current Rage points); likewise Gnosis, Willpower and Renown (temporary).
+    None when ``text`` does not name points. ("Game Terms": points are the temporary score, the rating the
+    permanent one.)"""
+    words = text.split()
+    if len(words) < 2:
+        return None
+    if words[-1].casefold() in _POINTS_WORDS:
+        core = " ".join(words[:-1])
+    elif words[0].casefold() in _POINTS_WORDS:
+        core = " ".join(words[1:])
+    else:
+        return None
+    if (p := T.lookup_power(core)) is not None:
+        return p, sheet.powers[p].temporary
+    if (r := T.lookup_renown(core)) is not None:
+        return r, sheet.renown[r].temporary
+    return None
+
+
 def _empty_term(expression: str) -> str:
     """Why a pool expression has a '+'/'-' with nothing after it, said plainly."""
     import re
@@ -149,7 +173,8 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
 
     The expression is up to two Traits joined by '+', then any extra dice '+ 2' / '- 1' (a bare number
     of dice is allowed too: the wound penalty still applies). A Trait rated to
-    10 (Rage, Gnosis, Willpower, Renown; its rating is used) must be alone. The current form changes the
+    10 (Rage, Gnosis, Willpower, Renown) must be alone: ``Rage`` rolls the rating, ``Rage points`` the
+    current points (see :func:`points_trait`). The current form changes the
     Attributes; the wound penalty of the deepest damaged health level is taken off.
 
     Raises InvalidValue for a malformed expression or an unknown Trait, RuleRefusal when the character is
@@ -176,6 +201,12 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
             raise InvalidValue(f"in {expression!r} write the Traits first, then the extra dice")
         if sign == "-":
             raise InvalidValue(f"a Trait cannot be taken away from a pool: '- {term}' in {expression!r}")
+        points = points_trait(sheet, term)
+        if points is not None:
+            # the current points, not the rating: a Trait rated to 10, rolled alone
+            ten_rated.append(f"{points[0]} points")
+            parts.append(PoolPart(f"{points[0]} points", points[1], points[1]))
+            continue
         name, tenner = resolve_pool_trait(sheet, term)
         if tenner:
             ten_rated.append(name)

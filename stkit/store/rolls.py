@@ -49,6 +49,7 @@ class SheetRoll:
     house_in_force: tuple[str, ...] = ()
     forgiven_botch: bool = False
     note: str | None = None
+    specialty_used: dict | None = None  # {"trait", "name", "rule"} when the roll used a specialty (--spec)
 
     def to_dict(self) -> dict:
         return {
@@ -65,6 +66,7 @@ class SheetRoll:
             "task": self.task,
             "task_retry": self.task_retry,
             "notes": self.notes,
+            **({"specialty_used": self.specialty_used} if self.specialty_used else {}),
         }
 
 
@@ -188,6 +190,7 @@ def roll_from_sheet(
     kind: str = "roll",
     house_flags: dict | None = None,
     note: str | None = None,
+    spec: bool = False,
 ) -> SheetRoll:
     """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name`` against ``difficulty`` (2..10).
 
@@ -202,7 +205,9 @@ def roll_from_sheet(
     for ``task``, raise the difficulty (at most 10). ``willpower`` spends one temporary Willpower point from
     the sheet, refused (RuleRefusal) with nothing spent when none is left or the scene allows no more this
     turn. ``faces`` scores physical dice; ``auto`` takes an automatic success; ``kind`` labels the log entry
-    ('roll', or what a tracked action logs). Raises NotFound, InvalidValue, RuleRefusal; writes nothing then.
+    ('roll', or what a tracked action logs). ``spec``: the roll uses a specialty, so the specialty house rule
+    of ``rules`` applies; refused (InvalidValue) when no Trait of the pool has one on the sheet. Raises
+    NotFound, InvalidValue, RuleRefusal; writes nothing then.
     """
     from stkit.dice import STANDARD_RULES, retry_difficulty, validate_roll_options
 
@@ -225,6 +230,13 @@ def roll_from_sheet(
     assert difficulty is not None  # set above: the caller's, or the house rules'
     sheet = character.to_sheet()
     breakdown = build_pool(sheet, expression)
+    notes: list[str] = []
+    specialty = None
+    if spec:
+        from stkit.store.specialties import apply_specialty
+
+        rules, specialty = apply_specialty(sheet, breakdown, rules)
+        notes.append(specialty.text)
     ctx = scenes.find_turn_context(gw, character)
     if willpower:
         scenes.check_willpower_allowed(gw, character, ctx)
@@ -232,7 +244,6 @@ def roll_from_sheet(
             raise RuleRefusal(f"{sheet.name} has no Willpower points left; nothing was spent or rolled")
     task_retry = scenes.retry_count_for_task(gw, character, task) or 0
     total_retry = retry + task_retry
-    notes: list[str] = []
     if task_retry:
         used = retry_difficulty(difficulty, total_retry)
         notes.append(
@@ -277,6 +288,8 @@ def roll_from_sheet(
         detail["forgiven_botch"] = forgiveness.night
     if note:
         detail["note"] = note
+    if specialty is not None:
+        detail["specialty_used"] = specialty.to_dict()
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     entry = write_log(
         gw,
@@ -311,6 +324,7 @@ def roll_from_sheet(
         tuple(house.in_force()) if house is not None else (),
         bool(forgiveness and forgiveness.forgiven),
         note,
+        specialty.to_dict() if specialty is not None else None,
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, Index, UniqueConstraint, text
+from sqlalchemy import Column, DateTime, Index, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -50,6 +50,23 @@ class SceneTurn(SQLModel, table=True):
     scene_id: int = Field(foreign_key="scenes.id", index=True)
     turn: int
     started_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    # JSON of the initiative rolled in this turn (stkit.store.combat.InitiativeOrder), revision 0006
+    initiative: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
+class RageSpend(SQLModel, table=True):
+    """Rage a character spent for extra actions in a turn of a scene (revision 0006); the unique key is the
+    once-per-turn rule ("Multiple Actions": Rage gives extra actions at no penalty)."""
+
+    __tablename__ = "rage_spends"
+    __table_args__ = (UniqueConstraint("scene_id", "turn", "character_id", name="uq_rage_spends_once_per_turn"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scene_id: int = Field(foreign_key="scenes.id", index=True)
+    turn: int
+    character_id: int = Field(index=True)
+    points: int
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
 class WillpowerSpend(SQLModel, table=True):

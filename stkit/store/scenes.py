@@ -270,9 +270,17 @@ class TimelineTurn:
     turn: int
     started_at: str | None
     rolls: tuple[TimelineRoll, ...]
+    initiative: dict | None = None  # the initiative rolled in this turn (stkit.store.combat), if any
 
     def to_dict(self) -> dict:
-        return {"turn": self.turn, "started_at": self.started_at, "rolls": [r.to_dict() for r in self.rolls]}
+        out: dict[str, Any] = {
+            "turn": self.turn,
+            "started_at": self.started_at,
+            "rolls": [r.to_dict() for r in self.rolls],
+        }
+        if self.initiative is not None:
+            out["initiative"] = self.initiative
+        return out
 
 
 @dataclass(frozen=True)
@@ -349,9 +357,10 @@ def scene_timeline(session: Any, scene: SceneRow | int) -> SceneTimeline:
             )
         )
     turns = tuple(
-        TimelineTurn(turn, iso_local(started), tuple(by_turn.get(turn, ())))
-        for turn, started in gw.rows(
-            "SELECT turn, started_at FROM scene_turns WHERE scene_id = :scene_id ORDER BY turn", scene_id=scene.id
+        TimelineTurn(turn, iso_local(started), tuple(by_turn.get(turn, ())), json.loads(order) if order else None)
+        for turn, started, order in gw.rows(
+            "SELECT turn, started_at, initiative FROM scene_turns WHERE scene_id = :scene_id ORDER BY turn",
+            scene_id=scene.id,
         )
     )
     actions, contests = _started_in_scene(gw, scene.id)

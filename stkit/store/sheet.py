@@ -37,6 +37,10 @@ MAX_XP = 1_000_000
 MAX_RAGE_POINTS = 99
 #: stkit's defaults for a new sheet (not from the rules chapter): Rage 1, Gnosis 1, Willpower 3, full points.
 DEFAULT_POWERS = {"Rage": 1, "Gnosis": 1, "Willpower": 3}
+#: The Revised books allow a specialty on an Attribute or Ability of this many dots or more.
+SPECIALTY_MIN_DOTS = 4
+#: Words that make a ``char set`` name a specialty: "Brawl specialty" (also the Foundry spelling).
+_SPECIALTY_WORDS = ("specialty", "speciality")
 
 
 @dataclass
@@ -136,6 +140,7 @@ class Sheet:
     renown: dict[str, Track] = field(default_factory=lambda: {r: Track(0, 0) for r in T.RENOWN})
     powers: dict[str, Track] = field(default_factory=lambda: {p: Track(v, v) for p, v in DEFAULT_POWERS.items()})
     health: dict[str, int] = field(default_factory=lambda: {d: 0 for d in T.DAMAGE_TYPES})
+    specialties: dict[str, str] = field(default_factory=dict)  # Trait display name -> specialty
     xp_total: int = 0
     xp_spent: int = 0
     xp_log: list[dict] = field(default_factory=list)  # {"at": iso, "kind": award|spend, "amount": n, "reason": str}
@@ -202,6 +207,9 @@ class Sheet:
         play), except that Willpower and Gnosis points are lowered to a lowered rating (they never exceed
         it). ``fill_points=True`` (a sheet being created) sets the points to the new rating instead."""
         warnings: list[str] = []
+        trait = specialty_trait(text)
+        if trait is not None:
+            return self.set_specialty(trait, str(value))
         try:
             ref = T.resolve_settable(
                 text, custom_abilities=tuple(self.custom_abilities), backgrounds=tuple(self.backgrounds)
@@ -242,6 +250,11 @@ class Sheet:
             track.temporary = n
             return ref, n, warnings
         T.check_rating(n, ref)
+        if ref.name in self.specialties and n < SPECIALTY_MIN_DOTS:
+            warnings.append(
+                f"{ref.name} specialty {self.specialties.pop(ref.name)!r} removed: {ref.name} is now {n}, "
+                f"below the {SPECIALTY_MIN_DOTS} dots a specialty needs"
+            )
         if ref.kind == "attribute":
             self.attributes[ref.name] = n
         elif ref.kind in ("ability", "custom_ability", "background"):
@@ -272,6 +285,46 @@ class Sheet:
             self.rank = n
         return ref, n, warnings
 
+    def set_specialty(self, trait: str, value: str) -> tuple[T.TraitRef, object, list[str]]:
+        """Give the Attribute or Ability ``trait`` the specialty ``value`` ('' or 'none' removes it); returns
+        (trait, new specialty or '', warnings) like :meth:`set_trait`.
+
+        The Revised books allow a specialty only on a Trait of SPECIALTY_MIN_DOTS dots or more. Raises
+        InvalidValue for another kind of Trait, a lower rating (naming it), or text with control characters
+        or over MAX_SHORT_TEXT characters."""
+        name = self.specialty_target(trait)
+        ref = T.TraitRef("specialty", name)
+        text = value.strip()
+        if text.casefold() in ("", "none", "-", "remove"):
+            self.specialties.pop(name, None)
+            return ref, "", []
+        check_text(text, f"{name} specialty")
+        rating = self.rating(name)
+        if rating < SPECIALTY_MIN_DOTS:
+            raise InvalidValue(
+                f"{name} is rated {rating}; a specialty needs a Trait of {SPECIALTY_MIN_DOTS} dots or more"
+            )
+        self.specialties[name] = text
+        return ref, text, []
+
+    def specialty_target(self, text: str) -> str:
+        """The display name of the Attribute, Ability or custom Ability ``text`` names, for a specialty.
+        Raises InvalidValue (with a suggestion) for anything else."""
+        if (a := T.lookup_attribute(text)) is not None or (a := T.lookup_ability(text)) is not None:
+            return a
+        for name in self.custom_abilities:
+            if T.norm(name) == T.norm(text):
+                return name
+        if T.lookup_power(text) or T.lookup_renown(text):
+            raise InvalidValue(
+                f"{text.strip()} is rated to 10 and cannot have a specialty; specialties go on Attributes and Abilities"
+            )
+        choices = list(T.ATTRIBUTES) + list(T.ABILITIES) + list(self.custom_abilities)
+        raise InvalidValue(
+            f"{text.strip()!r} cannot have a specialty{T.did_you_mean(text, choices)}; "
+            "specialties go on Attributes and Abilities"
+        )
+
     def set_new_traits(self, items: list[tuple[str, str | int]], *, custom: bool = False) -> list[str]:
         """Set the traits of a sheet being created (``char new --set TRAIT=VALUE ...``); returns the warnings.
 
@@ -288,7 +341,9 @@ class Sheet:
                 ).kind
             except InvalidValue:
                 kind = None  # set_trait raises it again (or makes a custom Ability), in order
-            (points if kind == "power_points" else ratings).append((text, value))
+            # points and specialties are checked against the ratings, so they come after every rating
+            later = kind == "power_points" or specialty_trait(text) is not None
+            (points if later else ratings).append((text, value))
         warnings: list[str] = []
         for text, value in ratings:
             warnings += self.set_trait(text, value, custom=custom, fill_points=True)[2]
@@ -427,6 +482,7 @@ class Sheet:
             "gnosis": self.powers["Gnosis"].to_dict(),
             "willpower": self.powers["Willpower"].to_dict(),
             "health": dict(self.health),
+            **({"specialties": dict(self.specialties)} if self.specialties else {}),
             "experience": {"total": self.xp_total, "spent": self.xp_spent, "log": [dict(e) for e in self.xp_log]},
             "notes": self.notes,
         }
@@ -471,6 +527,7 @@ _TOP_FIELDS = {
     "gnosis",
     "willpower",
     "health",
+    "specialties",
     "experience",
     "notes",
     "storyteller_notes",
@@ -597,6 +654,14 @@ class _SheetReader:
             s.health[d] = self.rating(v, f"health.{k}", 0, len(HEALTH_LEVELS))
         if s.damage_boxes > len(HEALTH_LEVELS):
             raise self.fail("health", f"{s.damage_boxes} levels of damage; allowed: 0 to {len(HEALTH_LEVELS)} in all")
+        for k, v in self.mapping(data.get("specialties"), "specialties").items():
+            where = f"specialties.{k}"
+            if isinstance(v, (dict, list)) or v is None:
+                raise self.fail(where, "expected the specialty as text, e.g. Brawl: Claws")
+            try:
+                s.set_specialty(str(k), str(v))
+            except InvalidValue as exc:
+                raise self.fail(where, str(exc)) from None
         xp = self.mapping(data.get("experience"), "experience")
         extra = [x for x in xp if x not in ("total", "spent", "log")]
         if extra:
@@ -648,6 +713,17 @@ class _SheetReader:
         return Track(perm, temp)
 
 
+def specialty_trait(text: str) -> str | None:
+    """'Brawl specialty' -> 'Brawl' (also 'specialty Brawl', 'Brawl speciality'); None when ``text`` does
+    not name a specialty."""
+    words = text.split()
+    if len(words) >= 2 and words[-1].casefold() in _SPECIALTY_WORDS:
+        return " ".join(words[:-1])
+    if len(words) >= 2 and words[0].casefold() in _SPECIALTY_WORDS:
+        return " ".join(words[1:])
+    return None
+
+
 def check_identity_text(field_name: str, value: str) -> str:
     """``value`` if fit for the identity field ``field_name`` (player, concept, ..., notes): no control
     characters (notes may hold newlines and tabs), at most MAX_SHORT_TEXT characters (notes MAX_NOTES).
@@ -673,6 +749,8 @@ def check_sheet_text(sheet: Sheet) -> None:
             check_text(str(k), label)
     for e in sheet.xp_log:
         check_text(str(e.get("reason", "")), "experience reason")
+    for trait, text in sheet.specialties.items():
+        check_text(text, f"{trait} specialty")
 
 
 def damage_type(text: str) -> str:
@@ -754,10 +832,12 @@ def sheet_columns(sheet: Sheet) -> dict[str, Any]:
 __all__ = [
     "FORM_NAMES",
     "HEALTH_LEVELS",
+    "SPECIALTY_MIN_DOTS",
     "DamageTaken",
     "Sheet",
     "Track",
     "damage_type",
     "sheet_columns",
     "sheet_from_json",
+    "specialty_trait",
 ]

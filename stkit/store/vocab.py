@@ -37,11 +37,15 @@ class XpKind(StrEnum):
 
 class LogKind(StrEnum):
     """What made a roll-log entry: a roll from the command line or the sheet, a roll of an extended
-    action, or an exchange of a contest."""
+    action, an exchange of a contest, or a step of combat (an attack roll, a damage roll, a soak roll)."""
 
     roll = "roll"
     extended = "extended"
     contest = "contest"
+    attack = "attack"
+    damage = "damage"
+    soak = "soak"
+    rage_action = "rage action"  # an extra action bought with Rage (`multi --rage`)
 
 
 class TraitKind(StrEnum):
@@ -61,6 +65,7 @@ class TraitKind(StrEnum):
     rite = "rite"
     merit = "merit"
     flaw = "flaw"
+    specialty = "specialty"  # "Brawl specialty": the specialty of an Attribute or Ability
 
 
 class SceneStatus(StrEnum):

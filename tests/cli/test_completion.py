@@ -59,7 +59,7 @@ def test_bash_completion_in_a_real_process(tmp_path) -> None:
         PYTHONPATH=os.getcwd(),
         STKIT_DATABASE_URL="sqlite:///" + str(tmp_path / "b.sqlite"),
         _STKIT_COMPLETE="complete_bash",
-        COMP_WORDS="stkit roll 5 --spec",
+        COMP_WORDS="stkit roll 5 --speci",
         COMP_CWORD="3",
     )
     proc = subprocess.run(

@@ -1,0 +1,396 @@
+"""`stkit attack`, and the output of `char hit` and `scene initiative`: thin adapters over stkit.store.combat.
+
+Only typer and the standard library at module level; the store, the dice engine and rich load inside the
+functions. The dice rules and their sources: stkit.dice.combat; the store's readings: stkit.store.combat.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from stkit.cli.options import (
+    ChronicleLookupOpt,
+    DamageOnesCancelOpt,
+    DbOpt,
+    ExtraOnesOpt,
+    JsonOpt,
+    OnesDontCancelOpt,
+    SeedOpt,
+    SpecialtyOpt,
+    make_combat_rules,
+    make_rules,
+)
+from stkit.dice.model import Specialty  # standard library only, light to import
+
+_CONTEXT = {"ignore_unknown_options": True}
+
+DamageTypeOpt = Annotated[
+    str, typer.Option("--type", "-t", help="Damage type: bashing, lethal or aggravated (default bashing).")
+]
+SoakOpt = Annotated[
+    bool, typer.Option("--soak", help="The target rolls soak first (Stamina, with the form's change; never botches).")
+]
+SoakPoolOpt = Annotated[
+    str | None,
+    typer.Option("--soak-pool", help="Soak with this pool instead of Stamina, e.g. 'Stamina + 2' (implies --soak)."),
+]
+NoSoakOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--no-soak",
+        help="HOUSE RULE: damage of this type may not be soaked (repeat; off: every type may be soaked).",
+    ),
+]
+
+
+def _faces(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    from stkit.dice import parse_faces
+
+    return parse_faces(text)
+
+
+def _console():
+    from stkit.cli import render
+
+    return render.console()
+
+
+def _text(value: str, style: str = ""):
+    """User text made safe for the terminal: :func:`stkit.cli.render.safe_text`."""
+    from stkit.cli.render import safe_text
+
+    return safe_text(value, style=style)
+
+
+def _logged(ids: list[int] | tuple[int, ...], scene_id: int | None, turn: int | None) -> str:
+    where = f" (scene {scene_id}, turn {turn})" if scene_id is not None else ""
+    label = "roll" if len(ids) == 1 else "rolls"
+    return f"Logged as {label} {', '.join(f'#{i}' for i in ids)}{where}"
+
+
+# ------------------------------------------------------------------------------------- roll --damage -c NAME
+
+
+def purpose_roll_command(
+    kind: str,
+    pool: str,
+    *,
+    char: str,
+    chronicle: str | None,
+    db: str | None,
+    difficulty: int,
+    dice: str | None,
+    rules: Any,
+    combat: Any,
+    seed: int | None,
+    json_out: bool,
+) -> None:
+    """`stkit roll POOL -c NAME --damage|--soak`: the roll from the sheet, logged, then the output."""
+    import random
+
+    from stkit.cli import render
+    from stkit.cli.options import make_rng
+    from stkit.dice import validate_difficulty
+    from stkit.store.combat import pool_words, roll_for_purpose
+    from stkit.store.gateway import run_unit
+
+    validate_difficulty(difficulty)
+    _, used_seed = make_rng(seed)
+    faces = _faces(dice)
+    done = run_unit(
+        db,
+        lambda gw: roll_for_purpose(
+            gw,
+            char,
+            pool,
+            kind,
+            difficulty=difficulty,
+            chronicle=chronicle,
+            faces=faces,
+            rng=random.Random(used_seed),
+            rules=rules,
+            combat=combat,
+            seed=None if faces is not None else used_seed,
+        ),
+    )
+    if json_out:
+        data = done.roll.to_dict() | done.to_dict()
+        data["combat_rules"] = combat.to_dict()
+        data["seed"] = None if faces is not None else used_seed
+        render.print_json(data)
+        return
+    out = _console()
+    title = f"{kind.capitalize()} roll (cannot botch): {pool_words(done.pool)}"
+    out.print(_text(f"{done.character}: ", "bold") + _text(done.pool.text))
+    for line in render.roll_lines(done.roll, title=title, kind=kind):
+        out.print(line)
+    out.print(_text(_logged([done.log_id], done.scene_id, done.turn), "dim"))
+
+
+# ------------------------------------------------------------------------------------------------- char hit
+
+
+def print_hit(result: Any, json_out: bool) -> None:
+    """`char hit` output: the one-line summary, the log entry, warnings."""
+    if json_out:
+        from stkit.cli.render import print_json
+
+        print_json(result.to_dict())
+        return
+    out = _console()
+    out.print(_text(f"{result.character}: ", "bold") + _text(result.summary))
+    for note in result.notes:
+        out.print(_text(note, "dim"))
+    if result.log_id is not None:
+        out.print(_text(_logged([result.log_id], result.scene_id, result.turn), "dim"))
+    for w in result.warnings:
+        out.print(_text(f"Warning: {w}", "yellow"))
+
+
+def hit_command(
+    name: str,
+    levels: int,
+    *,
+    damage_type: str,
+    soak: bool,
+    soak_pool: str | None,
+    difficulty: int,
+    dice: str | None,
+    no_soak: list[str] | None,
+    damage_ones_cancel: bool,
+    ones_dont_cancel: bool,
+    seed: int | None,
+    chronicle: str | None,
+    db: str | None,
+    json_out: bool,
+) -> None:
+    """`char hit`: one transaction through :func:`stkit.store.combat.take_hit`, then the output."""
+    import random
+
+    from stkit.cli.options import make_rng
+    from stkit.dice import HouseRules, validate_difficulty
+    from stkit.store.combat import take_hit
+    from stkit.store.gateway import run_unit
+
+    validate_difficulty(difficulty)
+    combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
+    rules = HouseRules(ones_cancel=not ones_dont_cancel)
+    _, used_seed = make_rng(seed)
+    faces = _faces(dice)
+    soak_expr = soak_pool if soak_pool is not None else ("" if soak else None)
+    result = run_unit(
+        db,
+        lambda gw: take_hit(
+            gw,
+            name,
+            levels,
+            damage_type,
+            soak=soak_expr,
+            difficulty=difficulty,
+            chronicle=chronicle,
+            faces=faces,
+            rng=random.Random(used_seed),
+            rules=rules,
+            combat=combat,
+            seed=None if faces is not None else used_seed,
+        ),
+    )
+    print_hit(result, json_out)
+
+
+# ------------------------------------------------------------------------------------------ scene initiative
+
+
+def print_initiative(order: Any, json_out: bool) -> None:
+    """`scene initiative` output: the order with each total's parts, then the tie rule."""
+    if json_out:
+        from stkit.cli.render import print_json
+
+        print_json(order.to_dict())
+        return
+    from stkit.dice.combat import INITIATIVE_TIE_RULE
+
+    out = _console()
+    out.print(_text(f"Initiative, scene {order.scene_id} {order.scene}, turn {order.turn}", "bold"))
+    width = max(len(o.name) for o in order.order)
+    for o in order.order:
+        wound = f" - {o.wound_penalty} wound" if o.wound_penalty else ""
+        out.print(
+            _text(f"{o.place:>2}. {o.name:<{width}}  {o.total:>2}  ")
+            + _text(f"(die {o.die} + Dexterity + Wits {o.rating}{wound})", "dim")
+        )
+    for name in order.cannot_act:
+        out.print(_text(f"{name} is Incapacitated and cannot act", "yellow"))
+    out.print(_text(f"Ties: {INITIATIVE_TIE_RULE}.", "dim"))
+
+
+def initiative_command(
+    names: list[str] | None,
+    *,
+    dice: str | None,
+    seed: int | None,
+    chronicle: str | None,
+    db: str | None,
+    json_out: bool,
+) -> None:
+    """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output."""
+    import random
+
+    from stkit.cli.options import make_rng
+    from stkit.config import default_chronicle
+    from stkit.store.combat import roll_scene_initiative
+    from stkit.store.gateway import run_unit
+
+    _, used_seed = make_rng(seed)
+    faces = _faces(dice)
+    order = run_unit(
+        db,
+        lambda gw: roll_scene_initiative(
+            gw, default_chronicle(chronicle), names, dice=faces, rng=random.Random(used_seed), seed=used_seed
+        ),
+    )
+    print_initiative(order, json_out)
+
+
+def initiative_lines(data: dict[str, Any] | None) -> list[str]:
+    """The stored order as short lines for `scene turn` and `scene show` (empty when none was rolled)."""
+    if not data:
+        return []
+    names = ", ".join(f"{o['place']}. {o['name']} ({o['total']})" for o in data["order"])
+    return [f"Initiative (rolled in turn {data['rolled_turn']}): {names}"]
+
+
+# ------------------------------------------------------------------------------------------------- attack
+
+
+def attack_cmd(
+    attacker: Annotated[str, typer.Argument(help="Who attacks (a character's name).", show_default=False)],
+    target: Annotated[str, typer.Argument(help="Who is attacked.", show_default=False)],
+    pool: Annotated[str, typer.Option("--pool", "-p", help="The attack pool, e.g. 'Dexterity + Brawl'.")],
+    damage: Annotated[
+        str, typer.Option("--damage", help="The damage pool before extra successes, e.g. 'Strength + 1'.")
+    ],
+    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="The attack's difficulty, 2 to 10.")] = 6,
+    damage_type: DamageTypeOpt = "bashing",
+    soak: SoakOpt = False,
+    soak_pool: SoakPoolOpt = None,
+    damage_difficulty: Annotated[int, typer.Option("--damage-difficulty", help="The damage roll's difficulty.")] = 6,
+    soak_difficulty: Annotated[int, typer.Option("--soak-difficulty", help="The soak roll's difficulty.")] = 6,
+    spec: Annotated[
+        bool,
+        typer.Option("--spec", help="The attack uses a specialty of a pool Trait: --specialty's house rule applies."),
+    ] = False,
+    willpower: Annotated[
+        bool,
+        typer.Option("--willpower", "-w", help="Spend the attacker's Willpower on the attack roll (once a turn)."),
+    ] = False,
+    dice_attack: Annotated[str | None, typer.Option("--dice-attack", help="Physical dice of the attack roll.")] = None,
+    dice_damage: Annotated[str | None, typer.Option("--dice-damage", help="Physical dice of the damage roll.")] = None,
+    dice_soak: Annotated[str | None, typer.Option("--dice-soak", help="Physical dice of the soak roll.")] = None,
+    specialty: SpecialtyOpt = Specialty.NONE,
+    extra_ones_cancel: ExtraOnesOpt = False,
+    ones_dont_cancel: OnesDontCancelOpt = False,
+    damage_ones_cancel: DamageOnesCancelOpt = False,
+    no_soak: NoSoakOpt = None,
+    seed: SeedOpt = None,
+    chronicle: ChronicleLookupOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """One attack from the swing to the wounds.
+
+    The attack roll; on a hit the damage pool plus one die per success
+    beyond the first; the damage and soak rolls never botch; the wounds go
+    on the target's sheet. Every roll is logged, in one transaction.
+    Example: `stkit attack Shadow-in-the-Wood Guard --pool "Dexterity +
+    Brawl" --damage "Strength + 1" --type lethal --soak`.
+    """
+    import random
+
+    from stkit.cli.options import make_rng
+    from stkit.dice import validate_difficulty
+    from stkit.store.combat import attack
+    from stkit.store.gateway import run_unit
+
+    for d in (difficulty, damage_difficulty, soak_difficulty):
+        validate_difficulty(d)
+    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
+    _, used_seed = make_rng(seed)
+    faces = [_faces(dice_attack), _faces(dice_damage), _faces(dice_soak)]
+    all_given = faces[0] is not None
+    exchange = run_unit(
+        db,
+        lambda gw: attack(
+            gw,
+            attacker,
+            target,
+            pool=pool,
+            damage=damage,
+            difficulty=difficulty,
+            damage_type=damage_type,
+            soak=soak_pool if soak_pool is not None else ("" if soak else None),
+            damage_difficulty=damage_difficulty,
+            soak_difficulty=soak_difficulty,
+            chronicle=chronicle,
+            spec=spec,
+            attack_faces=faces[0],
+            damage_faces=faces[1],
+            soak_faces=faces[2],
+            rng=random.Random(used_seed),
+            rules=rules,
+            combat=combat,
+            seed=used_seed,
+            willpower=willpower,
+        ),
+    )
+    if json_out:
+        from stkit.cli.render import print_json
+
+        data = exchange.to_dict()
+        data["seed"] = None if all_given else used_seed
+        print_json(data)
+        return
+    print_exchange(exchange)
+
+
+def print_exchange(x: Any) -> None:
+    """Each step of an attack: the pools, every roll, the soak, the wounds and the target's health."""
+    from stkit.cli import render
+    from stkit.store.combat import pool_words
+
+    out = _console()
+    r = x.result
+    out.print(_text(f"{x.attacker} attacks {x.target} ({x.damage_type.value})", "bold"))
+    if x.specialty is not None:
+        out.print(_text(x.specialty.text, "dim"))
+    for line in render.roll_lines(r.attack, title=f"Attack: {pool_words(x.attack_pool)}"):
+        out.print(line)
+    if not r.hit:
+        out.print(_text(f"{x.target} is not hit: no damage", "yellow"))
+    else:
+        base = pool_words(x.damage_pool)
+        extra = f" + {r.extra_successes} for extra successes" if r.extra_successes else ""
+        for line in render.roll_lines(r.damage, title=f"Damage: {base}{extra}", kind="damage"):
+            out.print(line)
+        if r.soak is not None and x.soak_pool is not None:
+            for line in render.roll_lines(r.soak, title=f"Soak: {pool_words(x.soak_pool)}", kind="soak"):
+                out.print(line)
+        for note in x.notes:
+            out.print(_text(note, "dim"))
+        dealt = r.damage.final_successes
+        soaked = f", soaked {r.soaked}" if r.soak is not None else ""
+        levels = f"{r.wounds} {x.damage_type.value} level{'s' if r.wounds != 1 else ''}"
+        out.print(_text(f"{dealt} damage{soaked} -> {levels}: {x.target} {x.health.words}", "bold"))
+    out.print(_text(_logged(x.log_ids, x.scene_id, x.turn), "dim"))
+    for w in x.warnings:
+        out.print(_text(f"Warning: {w}", "yellow"))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `attack` to the root app."""
+    app.command("attack", context_settings=_CONTEXT)(attack_cmd)

@@ -1,0 +1,843 @@
+"""Combat use cases on the store: initiative on the scene's turn, damage and soak rolls from a sheet, a hit
+with its soak, a whole attack, and Rage spent for extra actions (specialties: :mod:`stkit.store.specialties`).
+
+Each use case takes a :class:`~stkit.store.gateway.Gateway` (one transaction: the caller's) and returns a
+frozen result; a refusal raises before anything is written, so nothing is stored half-done. The dice rules
+are in :mod:`stkit.dice.combat` (its docstring says where each comes from); this module only reads and
+writes sheets, the roll log and the scene.
+
+Readings of stkit's own (the rules chapter gives no combat system; see docs/combat.md):
+
+- A soak or damage pool takes no wound penalty: wound penalties lower the dice of actions, and soak is
+  reflexive ("Game Terms", Reflexive); damage is the attack's effect, not a second action.
+- The soak pool is the target's Stamina by default, with the form's change (Crinos Stamina +3).
+- "In the scene": when initiative has been rolled in the open scene, the characters in its order; else
+  every character of the scene's chronicle.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from stkit.dice import STANDARD_RULES, HouseRules, RollResult
+from stkit.dice.combat import (
+    MAX_HIT_LEVELS,
+    STANDARD_COMBAT,
+    AttackResult,
+    AttackSpec,
+    CombatRules,
+    InitiativeEntry,
+    InitiativeRoll,
+    RollPurpose,
+    roll_attack,
+    roll_initiative,
+    soak_damage,
+)
+from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store.forms import apply_form
+from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
+from stkit.store.pools import PoolBreakdown, build_pool
+from stkit.store.sheet import Sheet
+from stkit.store.sheet import damage_type as check_damage_type
+from stkit.store.specialties import SpecialtyUse, apply_specialty
+from stkit.store.vocab import DamageType, LogKind
+from stkit.text import check_range
+
+#: The soak pool when none is named.
+DEFAULT_SOAK = "Stamina"
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def unhurt_pool(sheet: Sheet, expression: str) -> PoolBreakdown:
+    """A pool built from ``sheet`` without the wound penalty and without the Incapacitated refusal: soak and
+    damage pools (stkit's reading, see the module docstring). Raises InvalidValue / RuleRefusal as
+    :func:`stkit.store.pools.build_pool` does for the expression itself (three Traits, no dice left)."""
+    healthy = copy.deepcopy(sheet)
+    healthy.health = {d: 0 for d in healthy.health}
+    return build_pool(healthy, expression)
+
+
+def _check_levels(levels: int) -> int:
+    if isinstance(levels, bool) or not isinstance(levels, int):
+        raise InvalidValue(f"health levels of a hit {levels!r} is not a whole number; allowed: 1 to {MAX_HIT_LEVELS}")
+    return check_range(levels, "health levels of a hit", 1, MAX_HIT_LEVELS)
+
+
+def _now(gw: Gateway) -> object:
+    return gw.timestamp(datetime.now(UTC))
+
+
+def _dice_words(roll: RollResult) -> str:
+    n = roll.final_successes
+    return f"{', '.join(map(str, roll.dice))} -> {n} success{'es' if n != 1 else ''}"
+
+
+def pool_words(pool: PoolBreakdown) -> str:
+    """'Stamina 4' for the pool 'Stamina 4 = 4 dice' (the dice count is said elsewhere)."""
+    return pool.text.rsplit(" = ", 1)[0]
+
+
+@dataclass(frozen=True)
+class Health:
+    """A sheet's health after a change: damage per type, the deepest level, the wound penalty."""
+
+    damage: dict[str, int]
+    level: str | None
+    wound_penalty: int
+    incapacitated: bool
+
+    @classmethod
+    def of(cls, sheet: Sheet) -> Health:
+        return cls(dict(sheet.health), sheet.health_level, sheet.wound_penalty, sheet.incapacitated)
+
+    @property
+    def words(self) -> str:
+        """'now Hurt, -1 dice', 'now Incapacitated', 'unhurt'."""
+        if self.incapacitated:
+            return "now Incapacitated"
+        if self.level is None:
+            return "unhurt"
+        return f"now {self.level}" + (f", -{self.wound_penalty} dice" if self.wound_penalty else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "damage": dict(self.damage),
+            "level": self.level,
+            "wound_penalty": self.wound_penalty,
+            "incapacitated": self.incapacitated,
+        }
+
+
+# ---------------------------------------------------------------------------------------------- one roll
+
+
+@dataclass(frozen=True)
+class PurposeRoll:
+    """A damage or soak roll made from a sheet (`stkit roll POOL -c NAME --damage`): the pool, the roll, the
+    log entry."""
+
+    character: str
+    chronicle: str
+    purpose: RollPurpose
+    pool: PoolBreakdown
+    roll: RollResult
+    log_id: int
+    scene_id: int | None = None
+    turn: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "character": self.character,
+            "chronicle": self.chronicle,
+            "kind": self.purpose.value,
+            "pool_breakdown": self.pool.to_dict(),
+            "log_id": self.log_id,
+            "scene_id": self.scene_id,
+            "turn": self.turn,
+        }
+
+
+def roll_for_purpose(
+    session: Any,
+    name: str,
+    expression: str,
+    purpose: RollPurpose | str,
+    *,
+    difficulty: int = 6,
+    chronicle: str | None = None,
+    faces: list[int] | None = None,
+    rng: Any = None,
+    rules: HouseRules = STANDARD_RULES,
+    combat: CombatRules = STANDARD_COMBAT,
+    seed: int | None = None,
+) -> PurposeRoll:
+    """A damage or soak roll of ``expression`` from character ``name``'s sheet: the pool without the wound
+    penalty (see the module docstring), never a botch, logged with its kind in the open scene's turn.
+    Raises NotFound, InvalidValue (an action is not a purpose here; bad pool or faces), RuleRefusal."""
+    from stkit.dice.combat import roll_kind
+    from stkit.store.characters import find_character
+    from stkit.store.rolls import write_log
+    from stkit.store.scenes import find_turn_context
+
+    purpose = RollPurpose(purpose)
+    if purpose is RollPurpose.ACTION:
+        raise InvalidValue("an action from the sheet is an ordinary roll: stkit roll POOL -c NAME")
+    gw = as_gateway(session)
+    row = find_character(gw, name, chronicle)
+    pool = unhurt_pool(row.to_sheet(), expression)
+    roll = roll_kind(purpose, pool.dice, difficulty, rng=rng, faces=faces, rules=rules, combat=combat)
+    ctx = find_turn_context(gw, row)
+    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
+    entry = write_log(
+        gw,
+        chronicle=row.chronicle,
+        character_id=row.id,
+        character_name=row.name,
+        expression=pool.expression,
+        result=roll,
+        detail={"breakdown": pool.text, "seed": seed, "combat_rules": combat.to_dict()},
+        scene_id=scene_id,
+        turn=turn,
+        kind=LogKind(purpose.value),
+    )
+    return PurposeRoll(row.name, row.chronicle, purpose, pool, roll, entry.id, scene_id, turn)
+
+
+# ---------------------------------------------------------------------------------------------- a hit
+
+
+@dataclass(frozen=True)
+class HitResult:
+    """What `char hit` did.
+
+    Attributes:
+        character, chronicle: who took the hit.
+        levels, damage_type: the hit as given (1..MAX_HIT_LEVELS levels).
+        soak_pool: the soak pool built (None without ``--soak``, or when the type may not be soaked).
+        soak: the soak roll (None when none was made).
+        soaked, wounds: levels soaked and levels left to mark (``soaked + wounds == levels``).
+        taken: the health track's report (:meth:`stkit.store.sheet.DamageTaken.to_dict`), None for no wounds.
+        health: the character's health afterwards.
+        log_id, scene_id, turn: the soak roll's log entry (None when no roll was made).
+        notes, warnings: lines for the user.
+    """
+
+    character: str
+    chronicle: str
+    levels: int
+    damage_type: DamageType
+    soak_pool: PoolBreakdown | None
+    soak: RollResult | None
+    soaked: int
+    wounds: int
+    taken: dict[str, Any] | None
+    health: Health
+    log_id: int | None = None
+    scene_id: int | None = None
+    turn: int | None = None
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        """'3 lethal, soaked 1 (Stamina 4: 2, 1, 8, 9 -> 1 success) -> 2 levels: now Hurt, -1 dice'."""
+        head = f"{self.levels} {self.damage_type.value}"
+        if self.soak is not None and self.soak_pool is not None:
+            head += f", soaked {self.soaked} ({pool_words(self.soak_pool)}: {_dice_words(self.soak)})"
+        levels = f"{self.wounds} level{'s' if self.wounds != 1 else ''}"
+        return f"{head} -> {levels}: {self.health.words}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "character": self.character,
+            "chronicle": self.chronicle,
+            "levels": self.levels,
+            "damage_type": self.damage_type.value,
+            "soak_pool": self.soak_pool.to_dict() if self.soak_pool else None,
+            "soak": self.soak.to_dict() if self.soak else None,
+            "soaked": self.soaked,
+            "wounds": self.wounds,
+            "taken": self.taken,
+            "health": self.health.to_dict(),
+            "log_id": self.log_id,
+            "scene_id": self.scene_id,
+            "turn": self.turn,
+            "summary": self.summary,
+            "notes": list(self.notes),
+            "warnings": list(self.warnings),
+        }
+
+
+def _soak_step(
+    sheet: Sheet,
+    damage: int,
+    damage_type: DamageType,
+    soak: str | None,
+    *,
+    difficulty: int,
+    faces: list[int] | None,
+    rng: Any,
+    rules: HouseRules,
+    combat: CombatRules,
+) -> tuple[PoolBreakdown | None, RollResult | None, int, int, list[str]]:
+    """(soak pool, soak roll, soaked, left, notes) for ``damage`` levels against ``sheet``'s soak."""
+    notes: list[str] = []
+    if soak is None or damage == 0:
+        if faces is not None and soak is None:
+            raise InvalidValue("soak dice were given without --soak")
+        if faces is not None:
+            raise InvalidValue("soak dice were given but there is no damage to soak")
+        return None, None, 0, damage, notes
+    if not combat.may_soak(damage_type):
+        if faces is not None:
+            raise InvalidValue(f"soak dice were given but {damage_type.value} damage may not be soaked here")
+        notes.append(f"{damage_type.value} damage cannot be soaked (house rule); no soak roll")
+        return None, None, 0, damage, notes
+    pool = unhurt_pool(sheet, soak or DEFAULT_SOAK)
+    roll, soaked, left = soak_damage(
+        damage, pool.dice, difficulty=difficulty, rng=rng, faces=faces, rules=rules, combat=combat
+    )
+    return pool, roll, soaked, left, notes
+
+
+def take_hit(
+    session: Any,
+    name: str,
+    levels: int,
+    damage_type: str | DamageType = DamageType.bashing,
+    *,
+    soak: str | None = None,
+    difficulty: int = 6,
+    chronicle: str | None = None,
+    faces: list[int] | None = None,
+    rng: Any = None,
+    rules: HouseRules = STANDARD_RULES,
+    combat: CombatRules = STANDARD_COMBAT,
+    seed: int | None = None,
+) -> HitResult:
+    """`char hit NAME LEVELS --type T [--soak [POOL]]`: ``levels`` (1..MAX_HIT_LEVELS) of ``damage_type``.
+
+    With ``soak`` (a pool expression; '' for DEFAULT_SOAK) the character's soak roll (never a botch) takes
+    successes off the levels first; the rest go on the health track (its overflow past Incapacitated is
+    reported). The soak roll is logged like any roll, in the open scene's turn. One transaction: a refusal
+    (bad levels or type, an impossible soak pool) changes nothing. Raises NotFound, InvalidValue,
+    RuleRefusal.
+    """
+    from stkit.store.characters import find_character, save_sheet
+    from stkit.store.rolls import write_log
+    from stkit.store.scenes import find_turn_context
+
+    _check_levels(levels)
+    kind = DamageType(check_damage_type(damage_type))
+    gw = as_gateway(session)
+    row = find_character(gw, name, chronicle, for_update=True)
+    sheet = row.to_sheet()
+    pool, roll, soaked, left, notes = _soak_step(
+        sheet, levels, kind, soak, difficulty=difficulty, faces=faces, rng=rng, rules=rules, combat=combat
+    )
+    taken = None
+    warnings: list[str] = []
+    if left:
+        report = sheet.take_damage(left, kind.value)
+        taken = report.to_dict()
+        warnings = report.warnings(sheet.name)
+        save_sheet(gw, row, sheet)
+    ctx = find_turn_context(gw, row)
+    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
+    log_id = None
+    if roll is not None and pool is not None:
+        entry = write_log(
+            gw,
+            chronicle=row.chronicle,
+            character_id=row.id,
+            character_name=row.name,
+            expression=pool.expression,
+            result=roll,
+            detail={
+                "breakdown": pool.text,
+                "seed": seed,
+                "hit": levels,
+                "damage_type": kind.value,
+                "soaked": soaked,
+                "wounds": left,
+                "combat_rules": combat.to_dict(),
+            },
+            scene_id=scene_id,
+            turn=turn,
+            kind=LogKind.soak,
+        )
+        log_id = entry.id
+    return HitResult(
+        row.name,
+        row.chronicle,
+        levels,
+        kind,
+        pool,
+        roll,
+        soaked,
+        left,
+        taken,
+        Health.of(sheet),
+        log_id,
+        scene_id,
+        turn,
+        tuple(notes),
+        tuple(warnings),
+    )
+
+
+# ---------------------------------------------------------------------------------------------- initiative
+
+
+@dataclass(frozen=True)
+class InitiativeOrder:
+    """Initiative rolled for a scene's turn: the order (place 1 first), who could not act, the seed."""
+
+    scene_id: int
+    scene: str
+    turn: int
+    order: tuple[InitiativeRoll, ...]
+    cannot_act: tuple[str, ...] = ()
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scene_id": self.scene_id,
+            "scene": self.scene,
+            "turn": self.turn,
+            "order": [o.to_dict() for o in self.order],
+            "cannot_act": list(self.cannot_act),
+            "seed": self.seed,
+        }
+
+
+def _open_scene(gw: Gateway, chronicle: str, *, lock: bool = False) -> tuple[int, str, int]:
+    sql = "SELECT id, name, turn FROM scenes WHERE chronicle = :chronicle AND status = 'open'"
+    row = gw.row(sql + (gw.lock if lock else ""), chronicle=chronicle)
+    if row is None:
+        raise NotFound(f"no scene is open in chronicle {chronicle!r}; start one with: stkit scene start NAME")
+    return int(row[0]), str(row[1]), int(row[2])
+
+
+def _scene_roster(gw: Gateway, scene_id: int) -> list[str]:
+    """Names of the characters who have rolled in the scene, in the order they first rolled."""
+    rows = gw.rows(
+        "SELECT c.name, MIN(l.id) FROM roll_log l JOIN characters c ON c.id = l.character_id "
+        "WHERE l.scene_id = :sid GROUP BY c.name ORDER BY MIN(l.id)",
+        sid=scene_id,
+    )
+    return [str(r[0]) for r in rows]
+
+
+def initiative_entry(sheet: Sheet) -> InitiativeEntry:
+    """The initiative of ``sheet``: the form's Dexterity, Wits, and the wound penalty."""
+    dexterity = apply_form(sheet.form, "Dexterity", sheet.attributes["Dexterity"])
+    wits = apply_form(sheet.form, "Wits", sheet.attributes["Wits"])
+    return InitiativeEntry(sheet.name, dexterity, wits, sheet.wound_penalty)
+
+
+def roll_scene_initiative(
+    session: Any,
+    chronicle: str,
+    names: list[str] | None = None,
+    *,
+    dice: list[int] | None = None,
+    rng: Any = None,
+    seed: int | None = None,
+) -> InitiativeOrder:
+    """`scene initiative [NAME ...]`: one die + Dexterity + Wits - wound penalty for each named character
+    (default: every character who has rolled in the open scene of ``chronicle``), ordered by
+    :data:`stkit.dice.combat.INITIATIVE_TIE_RULE`, stored on the scene's current turn (later turns keep it
+    until initiative is rolled again). Incapacitated characters cannot act and are left out (listed in
+    ``cannot_act``). ``dice``: one face per character who can act, in the order named.
+
+    Raises NotFound (no open scene, unknown name), InvalidValue (no one to order, bad dice).
+    """
+    from stkit.store.characters import find_character
+
+    gw = as_gateway(session)
+    scene_id, scene_name, turn = _open_scene(gw, chronicle, lock=True)
+    wanted = list(names or []) or _scene_roster(gw, scene_id)
+    if not wanted:
+        raise InvalidValue(
+            "nobody has rolled in this scene yet; name the characters: stkit scene initiative NAME [NAME ...]"
+        )
+    entries: list[InitiativeEntry] = []
+    cannot_act: list[str] = []
+    for name in wanted:
+        sheet = find_character(gw, name, chronicle).to_sheet()
+        if sheet.incapacitated:
+            cannot_act.append(sheet.name)
+            continue
+        entries.append(initiative_entry(sheet))
+    if not entries:
+        raise RuleRefusal(f"{', '.join(cannot_act)}: Incapacitated, nobody can act")
+    order = roll_initiative(entries, rng=rng, dice=dice)
+    result = InitiativeOrder(scene_id, scene_name, turn, order, tuple(cannot_act), None if dice else seed)
+    gw.execute(
+        "UPDATE scene_turns SET initiative = :data WHERE scene_id = :sid AND turn = :turn",
+        data=json.dumps(result.to_dict(), sort_keys=True),
+        sid=scene_id,
+        turn=turn,
+    )
+    return result
+
+
+def current_initiative(session: Any, scene_id: int, turn: int) -> dict[str, Any] | None:
+    """The initiative stored for ``turn`` of the scene (or the latest earlier turn that has one), as
+    :meth:`InitiativeOrder.to_dict` stored it with ``rolled_turn`` added; None when none was rolled."""
+    gw = as_gateway(session)
+    row = gw.row(
+        "SELECT turn, initiative FROM scene_turns WHERE scene_id = :sid AND turn <= :turn AND initiative IS NOT NULL "
+        "ORDER BY turn DESC LIMIT 1",
+        sid=scene_id,
+        turn=turn,
+    )
+    if row is None:
+        return None
+    data: dict[str, Any] = json.loads(row[1])
+    data["rolled_turn"] = row[0]
+    return data
+
+
+# ---------------------------------------------------------------------------------------------- an attack
+
+
+@dataclass(frozen=True)
+class AttackExchange:
+    """`stkit attack`: who, the pools built, the dice of each step, the wounds and what the sheets show now.
+
+    Attributes:
+        attacker, target, chronicle: the two characters.
+        attack_pool, damage_pool, soak_pool: the pools as built (soak None without ``--soak``).
+        result: the dice (:class:`stkit.dice.combat.AttackResult`).
+        damage_type: bashing, lethal or aggravated.
+        taken: the target's health-track report (None without wounds).
+        health: the target's health afterwards.
+        log_ids: the log entries written, in order (attack, then damage and soak when rolled).
+        specialty: the specialty used on the attack (``--spec``), or None.
+    """
+
+    attacker: str
+    target: str
+    chronicle: str
+    attack_pool: PoolBreakdown
+    damage_pool: PoolBreakdown
+    soak_pool: PoolBreakdown | None
+    result: AttackResult
+    damage_type: DamageType
+    taken: dict[str, Any] | None
+    health: Health
+    log_ids: tuple[int, ...]
+    scene_id: int | None = None
+    turn: int | None = None
+    specialty: SpecialtyUse | None = None
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "target": self.target,
+            "chronicle": self.chronicle,
+            "attack_pool": self.attack_pool.to_dict(),
+            "damage_pool_base": self.damage_pool.to_dict(),
+            "soak_pool_breakdown": self.soak_pool.to_dict() if self.soak_pool else None,
+            **self.result.to_dict(),
+            "damage_type": self.damage_type.value,
+            "taken": self.taken,
+            "health": self.health.to_dict(),
+            "log_ids": list(self.log_ids),
+            "scene_id": self.scene_id,
+            "turn": self.turn,
+            "specialty": self.specialty.to_dict() if self.specialty else None,
+            "notes": list(self.notes),
+            "warnings": list(self.warnings),
+            "seed": self.seed,
+        }
+
+
+def check_in_scene(gw: Gateway, target: Any, attacker: Any) -> None:
+    """Refuse (RuleRefusal) a target out of the attacker's scene: another chronicle, or not in the initiative
+    order when one was rolled in the open scene."""
+    from stkit.store.scenes import find_turn_context
+
+    if target.chronicle != attacker.chronicle:
+        raise RuleRefusal(
+            f"{target.name} is out of the scene: they are in chronicle {target.chronicle!r}, "
+            f"{attacker.name} in {attacker.chronicle!r}"
+        )
+    ctx = find_turn_context(gw, attacker)
+    if ctx is None:
+        return
+    order = current_initiative(gw, ctx.scene_id, ctx.turn)
+    if order is None:
+        return
+    names = [o["name"] for o in order["order"]]
+    for who in (attacker, target):
+        if who.name not in names:
+            raise RuleRefusal(
+                f"{who.name} is out of the scene: not in the initiative order ({', '.join(names)}); "
+                f"roll initiative again to bring them in"
+            )
+
+
+def _find_target(gw: Gateway, name: str, attacker: Any) -> Any:
+    """The (locked) target in the attacker's chronicle; one found only in another chronicle is out of the
+    scene (RuleRefusal); none at all is NotFound."""
+    from stkit.store.characters import find_character
+
+    try:
+        return find_character(gw, name, attacker.chronicle, for_update=True)
+    except NotFound:
+        try:
+            elsewhere = find_character(gw, name)
+        except (NotFound, InvalidValue):
+            raise NotFound(
+                f"no character {name!r} in chronicle {attacker.chronicle!r}, where {attacker.name} fights"
+            ) from None
+        raise RuleRefusal(
+            f"{elsewhere.name} is out of the scene: they are in chronicle {elsewhere.chronicle!r}, "
+            f"{attacker.name} in {attacker.chronicle!r}"
+        ) from None
+
+
+def attack(
+    session: Any,
+    attacker: str,
+    target: str,
+    *,
+    pool: str,
+    damage: str,
+    difficulty: int = 6,
+    damage_type: str | DamageType = DamageType.bashing,
+    soak: str | None = None,
+    damage_difficulty: int = 6,
+    soak_difficulty: int = 6,
+    chronicle: str | None = None,
+    spec: bool = False,
+    attack_faces: list[int] | None = None,
+    damage_faces: list[int] | None = None,
+    soak_faces: list[int] | None = None,
+    rng: Any = None,
+    rules: HouseRules = STANDARD_RULES,
+    combat: CombatRules = STANDARD_COMBAT,
+    seed: int | None = None,
+    willpower: bool = False,
+) -> AttackExchange:
+    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds) at ``difficulty``; on a hit the
+    damage pool ``damage`` (their sheet, no wound penalty) plus one die per extra success, then with ``soak``
+    ('' for DEFAULT_SOAK) the target's soak roll; the wounds go on the target's health track. Every roll is
+    logged (kinds attack, damage, soak) in the open scene's turn; one transaction.
+
+    ``spec``: the specialty house rule in ``rules`` applies to the attack roll because a Trait of the attack
+    pool has a specialty (refused when none has); the damage and soak rolls never take it. ``willpower``
+    spends a Willpower point of the attacker on the attack roll, once per turn in a scene (Chapter Five,
+    "Automatic Successes").
+    Raises NotFound, InvalidValue (bad pools, faces, type), RuleRefusal (the attacker cannot act; the target
+    is the attacker, out of the scene or already Incapacitated); nothing is written then.
+    """
+    from stkit.store.characters import find_character, save_sheet
+    from stkit.store.rolls import write_log
+    from stkit.store.scenes import check_willpower_allowed, find_turn_context, record_roll_in_scene
+
+    kind = DamageType(check_damage_type(damage_type))
+    gw = as_gateway(session)
+    a_row = find_character(gw, attacker, chronicle, for_update=True)
+    t_row = _find_target(gw, target, a_row)
+    if a_row.id == t_row.id:
+        raise RuleRefusal(f"{a_row.name} cannot attack themselves")
+    a_sheet, t_sheet = a_row.to_sheet(), t_row.to_sheet()
+    check_in_scene(gw, t_row, a_row)
+    if t_sheet.incapacitated:
+        raise RuleRefusal(f"{t_sheet.name} is already Incapacitated; the fight is over for them")
+    attack_pool = build_pool(a_sheet, pool)
+    ctx = find_turn_context(gw, a_row)
+    if willpower:
+        check_willpower_allowed(gw, a_row, ctx)
+        if a_sheet.powers["Willpower"].temporary < 1:
+            raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
+    used: SpecialtyUse | None = None
+    attack_rules = rules
+    if spec:
+        attack_rules, used = apply_specialty(a_sheet, attack_pool, rules)
+    damage_pool = unhurt_pool(a_sheet, damage)
+    notes: list[str] = []
+    soak_pool = None
+    if soak is not None:
+        if combat.may_soak(kind):
+            soak_pool = unhurt_pool(t_sheet, soak or DEFAULT_SOAK)
+        else:
+            notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
+            if soak_faces is not None:
+                raise InvalidValue(f"soak dice were given but {kind.value} damage may not be soaked here")
+    elif soak_faces is not None:
+        raise InvalidValue("soak dice were given without --soak")
+    spec_ = AttackSpec(
+        attack_pool=attack_pool.dice,
+        damage_pool=damage_pool.dice,
+        soak_pool=soak_pool.dice if soak_pool else 0,
+        attack_difficulty=difficulty,
+        damage_difficulty=damage_difficulty,
+        soak_difficulty=soak_difficulty,
+        rules=attack_rules,
+        combat=combat,
+        willpower=willpower,
+    )
+    result = roll_attack(spec_, rng=rng, attack_faces=attack_faces, damage_faces=damage_faces, soak_faces=soak_faces)
+    taken, warnings = None, []
+    if result.wounds:
+        report = t_sheet.take_damage(result.wounds, kind.value)
+        taken, warnings = report.to_dict(), report.warnings(t_sheet.name)
+        save_sheet(gw, t_row, t_sheet)
+    if willpower:
+        left = a_sheet.spend("Willpower", 1).temporary
+        save_sheet(gw, a_row, a_sheet)
+        notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
+    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
+    common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
+    log_ids = []
+    steps: list[tuple[str, Any, PoolBreakdown | None, RollResult | None, dict[str, Any]]] = [
+        (RollPurpose.ACTION.value, a_row, attack_pool, result.attack, {"specialty": used.to_dict() if used else None}),
+        (RollPurpose.DAMAGE.value, a_row, damage_pool, result.damage, {"extra_successes": result.extra_successes}),
+        (RollPurpose.SOAK.value, t_row, soak_pool, result.soak, {"soaked": result.soaked, "wounds": result.wounds}),
+    ]
+    for label, who, built, roll, extra in steps:
+        if roll is None or built is None:
+            continue
+        expression = built.expression
+        if label == RollPurpose.DAMAGE.value and result.extra_successes:
+            expression += f" + {result.extra_successes}"
+        entry = write_log(
+            gw,
+            chronicle=who.chronicle,
+            character_id=who.id,
+            character_name=who.name,
+            expression=expression,
+            result=roll,
+            detail={"breakdown": built.text, "combat_rules": combat.to_dict(), **common, **extra},
+            scene_id=scene_id,
+            turn=turn,
+            kind=LogKind.attack if label == RollPurpose.ACTION.value else LogKind(label),
+        )
+        if label == RollPurpose.ACTION.value:
+            record_roll_in_scene(gw, a_row, entry, ctx, None)  # the once-per-turn Willpower spend
+        log_ids.append(entry.id)
+    return AttackExchange(
+        a_row.name,
+        t_row.name,
+        a_row.chronicle,
+        attack_pool,
+        damage_pool,
+        soak_pool,
+        result,
+        kind,
+        taken,
+        Health.of(t_sheet),
+        tuple(log_ids),
+        scene_id,
+        turn,
+        used,
+        tuple(notes),
+        tuple(warnings),
+        seed,
+    )
+
+
+def attack_pools(
+    session: Any,
+    attacker: str,
+    pool: str,
+    damage: str,
+    *,
+    target: str | None = None,
+    soak: str | None = None,
+    chronicle: str | None = None,
+) -> tuple[PoolBreakdown, PoolBreakdown, PoolBreakdown | None]:
+    """The pools :func:`attack` would roll, read only (for exact odds): the attack pool from ``attacker``'s
+    sheet (form and wounds), the damage pool (no wound penalty), and with ``target`` the soak pool ``soak``
+    ('' or None for DEFAULT_SOAK) from the target's sheet. Raises NotFound, InvalidValue, RuleRefusal as
+    :func:`attack` does for its pools."""
+    from stkit.store.characters import find_character
+
+    gw = as_gateway(session)
+    a_sheet = find_character(gw, attacker, chronicle).to_sheet()
+    soak_pool = None
+    if target is not None:
+        t_sheet = find_character(gw, target, chronicle or a_sheet.chronicle).to_sheet()
+        soak_pool = unhurt_pool(t_sheet, soak or DEFAULT_SOAK)
+    return build_pool(a_sheet, pool), unhurt_pool(a_sheet, damage), soak_pool
+
+
+# ---------------------------------------------------------------------------------------------- Rage
+
+
+@dataclass(frozen=True)
+class RageSpend:
+    """Rage points spent for extra actions: how many, and the points left."""
+
+    character: str
+    points: int
+    left: int
+    scene_id: int | None = None
+    turn: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"points": self.points, "left": self.left, "scene_id": self.scene_id, "turn": self.turn}
+
+
+def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatRules = STANDARD_COMBAT) -> RageSpend:
+    """Spend ``rage`` Rage points of the (locked) character ``row`` for extra actions this turn: at most the
+    current points (and the house rule's cap), once per turn of the open scene ("Multiple Actions": Rage
+    gives extra actions at no penalty). Outside a scene there is no turn to count.
+
+    Raises InvalidValue for ``rage`` < 1, RuleRefusal beyond the points or the cap, or for a second spend
+    in the same turn (a unique key backs it against racing processes).
+    """
+    from stkit.dice.combat import validate_rage_spend
+    from stkit.store.characters import save_sheet
+    from stkit.store.scenes import find_turn_context
+
+    gw = as_gateway(session)
+    sheet = row.to_sheet()
+    validate_rage_spend(rage, sheet.powers["Rage"].temporary, combat)
+    ctx = find_turn_context(gw, row)
+    if ctx is not None:
+        already = gw.row(
+            "SELECT points FROM rage_spends WHERE scene_id = :sid AND turn = :turn AND character_id = :cid",
+            sid=ctx.scene_id,
+            turn=ctx.turn,
+            cid=row.id,
+        )
+        if already is not None:
+            raise RuleRefusal(
+                f"{sheet.name} already spent {already[0]} Rage for extra actions in turn {ctx.turn} of this scene; "
+                f"Rage buys extra actions once per turn (next turn: stkit scene next)"
+            )
+        try:
+            gw.insert(
+                "INSERT INTO rage_spends (scene_id, turn, character_id, points, created_at) "
+                "VALUES (:sid, :turn, :cid, :points, :now)",
+                sid=ctx.scene_id,
+                turn=ctx.turn,
+                cid=row.id,
+                points=rage,
+                now=_now(gw),
+            )
+        except DuplicateRow:
+            raise RuleRefusal(
+                f"{sheet.name} already spent Rage for extra actions in turn {ctx.turn} of this scene"
+            ) from None
+    sheet.spend("Rage", rage)
+    save_sheet(gw, row, sheet)
+    left = sheet.powers["Rage"].temporary
+    return RageSpend(sheet.name, rage, left, getattr(ctx, "scene_id", None), getattr(ctx, "turn", None))
+
+
+__all__ = [
+    "DEFAULT_SOAK",
+    "AttackExchange",
+    "Health",
+    "HitResult",
+    "InitiativeOrder",
+    "PurposeRoll",
+    "RageSpend",
+    "attack",
+    "attack_pools",
+    "check_in_scene",
+    "current_initiative",
+    "initiative_entry",
+    "pool_words",
+    "roll_for_purpose",
+    "roll_scene_initiative",
+    "spend_rage_for_actions",
+    "take_hit",
+    "unhurt_pool",
+]
