@@ -437,7 +437,7 @@ def extended_roll(
         _print_json(data | {"house_rules_in_force": in_force, "forgiven_botch": forgiven})
         return
     roll, explanation, who = out.made.roll, out.made.explanation, out.made.participant.label
-    action = out.action
+    tracked = out.action
     from rich.text import Text
 
     from stkit.cli import render
@@ -448,7 +448,7 @@ def extended_roll(
     render.print_roll(roll, title=f"{who} ({explanation})" if out.made.participant.character else None)
     print_forgiven(forgiven)
     con.print(_tally_line(status))
-    if out.spoiled and action.status == "failed":
+    if out.spoiled and tracked.status == "failed":
         con.print(Text("The botch ends the attempt.", style="red bold"))
     elif out.spoiled and out.tally_before:
         con.print(Text(f"The botch wipes the {out.tally_before} successes gathered: back to zero.", style="red bold"))
@@ -456,8 +456,8 @@ def extended_roll(
         con.print(Text("Botch: nothing was gathered yet, the tally stays at zero.", style="red bold"))
     elif roll.botch:
         con.print(Text("Botch, but this action was started with --no-botch-spoils: nothing is lost.", style="yellow"))
-    if action.status == "done":
-        con.print(Text(f"Done: {action.name} succeeds after {action.rolls} roll(s).", style="green bold"))
+    if tracked.status == "done":
+        con.print(Text(f"Done: {tracked.name} succeeds after {tracked.rolls} roll(s).", style="green bold"))
 
 
 def _tally_line(status: ExtendedStatus) -> Any:
