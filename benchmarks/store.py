@@ -5,6 +5,10 @@ and interleaved, as real subprocesses:
 
     stkit --version                                   (the baseline: start-up alone)
     stkit char show NAME
+    stkit char list                                   (a screenful: the default --limit)
+    stkit char set NAME Dexterity 3
+    stkit char damage NAME 1
+    stkit char heal NAME 1
     stkit log --char NAME --limit 20
     stkit roll "Dexterity + Brawl" --char NAME --seed 1
 
@@ -141,11 +145,22 @@ def main() -> None:
     env = dict(os.environ, NO_COLOR="1", STKIT_DATABASE_URL=url)
     stkit = [sys.executable, "-m", "stkit"]
     commands = {
-        "stkit --version": stkit + ["--version"],
-        f"stkit char show '{name}'": stkit + ["char", "show", name],
-        f"stkit log --char '{name}' --limit 20": stkit + ["log", "--char", name, "--limit", "20"],
-        f"stkit roll 'Dexterity + Brawl' --char '{name}' --seed 1": stkit
-        + ["roll", "Dexterity + Brawl", "--char", name, "--seed", "1"],
+        "stkit --version": [*stkit, "--version"],
+        f"stkit char show '{name}'": [*stkit, "char", "show", name],
+        "stkit char list": [*stkit, "char", "list"],
+        f"stkit char set '{name}' Dexterity 3": [*stkit, "char", "set", name, "Dexterity", "3"],
+        f"stkit char damage '{name}' 1": [*stkit, "char", "damage", name, "1"],
+        f"stkit char heal '{name}' 1": [*stkit, "char", "heal", name, "1"],
+        f"stkit log --char '{name}' --limit 20": [*stkit, "log", "--char", name, "--limit", "20"],
+        f"stkit roll 'Dexterity + Brawl' --char '{name}' --seed 1": [
+            *stkit,
+            "roll",
+            "Dexterity + Brawl",
+            "--char",
+            name,
+            "--seed",
+            "1",
+        ],
     }
     for argv in commands.values():  # warm the OS cache and .pyc files
         timed(argv, env)

@@ -10,12 +10,14 @@ to players' terminals and pages; an escape sequence stored in a note could retit
   The CLI adds rich-markup escaping on top (``stkit.cli.render``), the web layer HTML escaping.
 - :func:`fold_name` is the one key used to match names of characters, traits, cards and rule entries.
 - :func:`check_range` is the one integer range check with the one message.
+- :func:`find_by_prefix` is the one short-name match: exact, folded, else a unique prefix.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 
 from stkit.errors import InvalidValue
 
@@ -130,6 +132,32 @@ def check_range(value: int, what: str, low: int, high: int | None = None) -> int
         allowed = f"{low} to {high}" if high is not None else f"{low} or more"
         raise InvalidValue(f"{what} {shown} is outside the allowed range {allowed}")
     return value
+
+
+def find_by_prefix(typed: str, names: Iterable[str], what: str, *, key: Callable[[str], str] = fold_name) -> str | None:
+    """The one of ``names`` that ``typed`` names: the exact name, else the one whose ``key`` (default
+    :func:`fold_name`: case, accents, spaces and punctuation ignored) equals typed's, else the only one
+    whose key starts with typed's. None when nothing matches (the caller says what exists).
+
+    Raises InvalidValue "<what> 'st' could be Stamina, Stealth, Strength or Streetwise; type more of the
+    name" when several names share the prefix (candidates sorted, at most 10 listed)."""
+    pool = list(dict.fromkeys(names))
+    if typed in pool:
+        return typed
+    want = key(typed)
+    if not want:
+        return None
+    same = [n for n in pool if key(n) == want]
+    if len(same) == 1:
+        return same[0]
+    candidates = same or [n for n in pool if key(n).startswith(want)]
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        return None
+    shown = sorted(candidates, key=fold_name)
+    listed = ", ".join(shown[:-1][:9]) + (f" or {shown[-1]}" if len(shown) <= 10 else f", ... ({len(shown)} names)")
+    raise InvalidValue(f"{what} {printable(typed)!r} could be {listed}; type more of the name")
 
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")

@@ -121,7 +121,7 @@ def test_a_name_made_of_markup_prints_as_typed():
 
 def test_usage_errors_are_one_line_naming_the_help():
     assert error("roll", "5", "--bogus", "[bold]x", code=2) == (
-        "Error: Got unexpected extra argument(s) (--bogus [bold]x) (see 'stkit roll --help')"
+        "Error: no such option --bogus (see 'stkit roll --help')"
     )
     assert error("nosuch\x1b[31m", code=2) == "Error: No such command 'nosuch\\x1b[31m'. (see 'stkit --help')"
 

@@ -16,6 +16,7 @@ from typer._click import types as click_types
 from typer.core import TyperGroup
 
 from stkit import __version__
+from stkit.cli.parsing import adopt, make_number_aware_parser
 from stkit.errors import InvalidValue, StkitError
 from stkit.text import check_range, check_text, printable
 
@@ -147,6 +148,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "extended": "stkit.cli.scene",
     "contest": "stkit.cli.scene",
     "tcg": "stkit.cli.tcg",
+    "shell": "stkit.cli.shell",
+    "house": "stkit.cli.house",
     "attack": "stkit.cli.combat",
 }
 _loaded_modules: dict[str, dict] = {}
@@ -168,7 +171,12 @@ def load_module_commands(module_name: str) -> dict:
 
 class StkitGroup(TyperGroup):
     """The root group: loads command groups lazily, and is the single place where library errors become
-    a message and an exit code."""
+    a message and an exit code. Every command it hands out reads its line with stkit.cli.parsing."""
+
+    _stkit_parser = True  # adopt() leaves it alone
+
+    def make_parser(self, ctx):
+        return make_number_aware_parser(self, ctx)
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
@@ -177,7 +185,7 @@ class StkitGroup(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in LAZY_COMMANDS:
             command = load_module_commands(LAZY_COMMANDS[cmd_name]).get(cmd_name)
-        return harden(command) if command is not None else None
+        return adopt(harden(command)) if command is not None else None
 
     def invoke(self, ctx):
         try:
@@ -245,7 +253,7 @@ app = typer.Typer(
     name="stkit",
     help="The Storyteller toolkit: d10 dice pools, exact odds, Werewolf characters, scenes and the Rage card game.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
 )
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from stkit.cli.common import run
+from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.options import DamageOnesCancelOpt, DbOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
@@ -28,7 +29,14 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_COUNT = 100
 
 
-NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
+NameArg = Annotated[
+    str,
+    typer.Argument(
+        help="The character's name (case-insensitive; a unique prefix will do).",
+        show_default=False,
+        autocompletion=complete_character,
+    ),
+]
 
 
 PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
@@ -373,44 +381,89 @@ def show(
         render_sheet(sheet, player_view=player_view)
 
 
+def _screen_rows() -> int:
+    """How many characters fit the terminal's height under the table's header (at least 5)."""
+    import shutil
+
+    return max(5, shutil.get_terminal_size((100, 24)).lines - 8)
+
+
 @char_app.command("list")
 def list_(
     chronicle: ChronicleOpt = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit",
+            help="Show at most N characters (1 to 10000; default: a screenful, all with --json).",
+            show_default=False,
+        ),
+    ] = None,
+    offset: Annotated[int, typer.Option("--offset", help="Skip the first N (the next page).")] = 0,
+    name: Annotated[str | None, typer.Option("--name", help="Only names containing this.")] = None,
+    breed: Annotated[str | None, typer.Option("--breed", help="Only this breed.")] = None,
+    auspice: Annotated[str | None, typer.Option("--auspice", help="Only this auspice.")] = None,
+    tribe: Annotated[str | None, typer.Option("--tribe", help="Only this tribe.")] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """List the characters (of one chronicle, or all)."""
+    """List the characters, a screenful at a time.
 
-    from stkit.store.characters import list_sheets
+    Of one chronicle, or of all.
 
-    listed = run(db, lambda gw: list_sheets(gw, chronicle), readonly=True)
+    Example: `stkit char list --tribe "Glass Walkers" --limit 50 --offset 50`."""
+
+    from stkit.store.characters import count_characters, list_sheets
+    from stkit.text import check_range
+
+    if limit is not None:
+        check_range(limit, "--limit", 1, 10_000)
+    check_range(offset, "--offset", 0)
+    shown = limit if limit is not None else (None if json_out else _screen_rows())
+    filters = {"name": name, "breed": breed, "auspice": auspice, "tribe": tribe}
+
+    def work(gw):
+        found = list_sheets(gw, chronicle, limit=shown, offset=offset, **filters)
+        total = count_characters(gw, chronicle, **filters) if shown is not None else len(found) + offset
+        return found, total
+
+    listed, total = run(db, work, readonly=True)
     rows = [(c.id, c.sheet) for c in listed if c.sheet is not None]
     damaged = [c for c in listed if c.sheet is None]
     if json_out:
-        listing: dict = {
-            "characters": [
+        paged = {"total": total, "offset": offset} if limit is not None or offset else {}
+        emit_json(
+            paged
+            | {
+                "characters": [
+                    {
+                        "id": i,
+                        "name": s.name,
+                        "chronicle": s.chronicle,
+                        "player": s.player,
+                        "breed": s.breed,
+                        "auspice": s.auspice,
+                        "tribe": s.tribe,
+                        "form": s.form,
+                        "health_level": s.health_level,
+                        "willpower": s.powers["Willpower"].to_dict(),
+                        "rage": s.powers["Rage"].to_dict(),
+                        "gnosis": s.powers["Gnosis"].to_dict(),
+                    }
+                    for i, s in rows
+                ],
+            }
+            # the key appears only when there is something to say
+            | (
                 {
-                    "id": i,
-                    "name": s.name,
-                    "chronicle": s.chronicle,
-                    "player": s.player,
-                    "breed": s.breed,
-                    "auspice": s.auspice,
-                    "tribe": s.tribe,
-                    "form": s.form,
-                    "health_level": s.health_level,
-                    "willpower": s.powers["Willpower"].to_dict(),
-                    "rage": s.powers["Rage"].to_dict(),
-                    "gnosis": s.powers["Gnosis"].to_dict(),
+                    "damaged": [
+                        {"id": c.id, "name": c.name, "chronicle": c.chronicle, "problem": c.problem} for c in damaged
+                    ]
                 }
-                for i, s in rows
-            ]
-        }
-        if damaged:  # the key appears only when there is something to say
-            listing["damaged"] = [
-                {"id": c.id, "name": c.name, "chronicle": c.chronicle, "problem": c.problem} for c in damaged
-            ]
-        emit_json(listing)
+                if damaged
+                else {}
+            )
+        )
         return
     from rich.text import Text
 
@@ -426,15 +479,27 @@ def list_(
             )
         )
     if not rows:
-        if not damaged:
-            render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
+        if damaged:
+            return
+        if total or any(filters.values()):
+            render.print_text(f"No characters here ({total} in all); try a smaller --offset or other filters.")
+            return
+        render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
         return
     rows = [(i, printable_sheet(s)) for i, s in rows]  # no raw control characters to the terminal
     # A console of its own, sized now: the shared one keeps the width it was created with.
     console = render.new_console()
+    more = total - offset - len(rows)
+    footer = (
+        f"{offset + 1}-{offset + len(rows)} of {total} characters; the next page: --offset {offset + len(rows)}"
+        if more > 0
+        else None
+    )
     table = character_table(rows, console)
     if table is not None:
         console.print(table)
+        if footer:
+            render.print_text(footer, style="dim")
         return
     for _, s in rows:  # too narrow for any table: three short lines per character
         console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
@@ -516,7 +581,7 @@ def character_table(rows: list, console):
     return None
 
 
-@char_app.command("set", context_settings={"ignore_unknown_options": True})  # `set X Rage -1` reaches our range check
+@char_app.command("set")
 def set_(
     name: NameArg,
     trait: Annotated[
@@ -862,29 +927,106 @@ def export(
         sys.stderr.write(f"Wrote {printable(output)}\n")
 
 
+class LogFormat(enum.StrEnum):
+    """How `stkit log` prints: the aligned table, CSV or JSON."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+#: The `stkit log --format csv` columns, in order.
+LOG_CSV_COLUMNS = (
+    "id",
+    "time",
+    "chronicle",
+    "character",
+    "expression",
+    "pool",
+    "difficulty",
+    "dice",
+    "outcome",
+    "result",
+    "willpower",
+    "scene_id",
+    "turn",
+    "task",
+    "note",
+)
+
+
+def local_time(iso: str) -> str:
+    """'2026-12-01 10:05:00' in this computer's time zone, from a stored ISO 8601 UTC timestamp."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return iso[:19].replace("T", " ")
+
+
 def log(
-    char: Annotated[str | None, typer.Option("--char", "-c", help="Only this character's rolls.")] = None,
+    char: Annotated[
+        str | None,
+        typer.Option("--char", "-c", help="Only this character's rolls.", autocompletion=complete_character),
+    ] = None,
     chronicle: ChronicleOpt = None,
+    scene: Annotated[str | None, typer.Option("--scene", help="Only this scene's rolls (id or name).")] = None,
+    task: Annotated[str | None, typer.Option("--task", help="Only the rolls of this task.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
+    fmt: Annotated[
+        LogFormat, typer.Option("--format", help="table (local time), csv or json.", case_sensitive=False)
+    ] = LogFormat.table,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The roll log, newest first.
+    """The roll log, newest first, in local time.
 
-    Every roll made with --char (or --log)."""
+    Every roll made with --char (or --log, or --note). Export: `stkit log --format csv -n 10000 > rolls.csv`."""
     from stkit.store.rolls import check_log_limit, recent_log
 
     check_log_limit(limit)  # before opening (and perhaps creating) the store
-    entries = run(db, lambda gw: recent_log(gw, name=char, chronicle=chronicle, limit=limit), readonly=True)
-    if json_out:
+    entries = run(
+        db,
+        lambda gw: recent_log(gw, name=char, chronicle=chronicle, limit=limit, scene=scene, task=task),
+        readonly=True,
+    )
+    if json_out or fmt is LogFormat.json:
         emit_json({"rolls": entries})
+        return
+    if fmt is LogFormat.csv:
+        import csv
+        import sys
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(LOG_CSV_COLUMNS)
+        for e in entries:
+            cells = [
+                e["id"],
+                local_time(e["created_at"]),
+                e["chronicle"],
+                e["character"] or "",
+                e["expression"],
+                e["pool"],
+                e["difficulty"],
+                " ".join(map(str, e["dice"])),
+                e["outcome"],
+                e["result"],
+                "yes" if e["willpower"] else "no",
+                e["scene_id"] if e["scene_id"] is not None else "",
+                e["turn"] if e["turn"] is not None else "",
+                e["task"] or "",
+                e["detail"].get("note", "") if isinstance(e["detail"], dict) else "",
+            ]
+            # a spreadsheet must not run a cell as a formula, and no raw control character reaches it
+            writer.writerow([_csv_cell(c) for c in cells])
         return
     from rich.text import Text
 
     from stkit.cli import render
 
     if not entries:
-        render.console().print("No rolls logged yet.")
+        render.console().print("No rolls logged yet." if not (scene or task) else "No rolls match.")
         return
     # Plain aligned lines rather than a rich Table: `stkit log` must start fast.
     rows = []
@@ -898,7 +1040,7 @@ def log(
         rows.append(
             (
                 str(e["id"]),
-                str(e["created_at"])[:19].replace("T", " "),
+                local_time(e["created_at"]),
                 who,
                 f"{e['expression']} = {e['pool']}",
                 str(e["difficulty"]),
@@ -907,7 +1049,7 @@ def log(
                 e["outcome"],
             )
         )
-    heads = ("#", "When (UTC)", "Character", "Pool", "Diff", "Dice", "Result")
+    heads = ("#", "When", "Character", "Pool", "Diff", "Dice", "Result")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
     lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip(), style="bold")]
     for r in rows:
@@ -915,6 +1057,17 @@ def log(
         t.append(r[6], style={"botch": "red bold", "failure": "yellow", "success": "green"}.get(r[7], ""))
         lines.append(t)
     render.console().print(Text("\n").join(lines), crop=False, overflow="ignore")
+
+
+def _csv_cell(value: object) -> object:
+    """A CSV cell: text with control characters escaped, and quoted with ' when a spreadsheet would take
+    it for a formula (it starts with = + - or @)."""
+    from stkit.text import printable
+
+    if not isinstance(value, str):
+        return value
+    text = printable(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.dice import HouseRules
+    from stkit.dice import HouseRules, RollResult
     from stkit.store.gateway import Gateway
 
 _T = TypeVar("_T")
@@ -33,16 +33,19 @@ def roll_with_store(
     char: str | None,
     chronicle: str | None,
     db: str | None,
-    difficulty: int,
+    difficulty: int | None,
     willpower: bool,
     auto: bool,
     stressful: bool,
     retry: int,
     faces: list[int] | None,
-    rules: HouseRules,
+    rules: HouseRules | None,
     seed: int | None,
     json_out: bool,
     task: str | None = None,
+    house_flags: dict | None = None,
+    note: str | None = None,
+    need: int | None = None,
     spec: bool = False,
 ) -> None:
     """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log (``pool_dice``:
@@ -75,40 +78,52 @@ def roll_with_store(
                 auto=auto,
                 stressful=stressful,
                 seed=seed,
+                house_flags=house_flags if house_flags is not None else {},
+                note=note,
                 spec=spec,
             ),
         )
     else:
+        from stkit.store.house import get_house_rules
         from stkit.store.rolls import log_plain_roll, roll_dice
 
         if pool_dice is None:
             raise InvalidValue(f"dice pool {pool!r} needs --char NAME or a number of dice")
-        result = roll_dice(
-            pool_dice,
-            difficulty,
-            faces=faces,
-            rng=rng,
-            rules=rules,
-            willpower=willpower,
-            retry=retry,
-            auto=auto,
-            stressful=stressful,
-        )
-        done = run(db, lambda gw: log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed))
+        from stkit.config import default_chronicle
+
+        def plain(gw):
+            house = get_house_rules(gw, default_chronicle(chronicle)).override(**(house_flags or {}))
+            result = roll_dice(
+                pool_dice,
+                house.difficulty,
+                faces=faces,
+                rng=rng,
+                rules=house.dice_rules(),
+                willpower=willpower,
+                retry=retry,
+                auto=auto,
+                stressful=stressful,
+            )
+            return log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed, house=house, note=note)
+
+        done = run(db, plain)
     from stkit.cli import render
 
     shown_seed = None if faces is not None or auto else seed
     if json_out:
-        render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict())
+        render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict() | need_dict(done.roll, need))
         return
     from rich.text import Text
 
     out = render.console()
+    print_house_line(list(done.house_in_force))
     if done.pool is not None:
         out.print(render.safe_text(f"{done.character}: ", style="bold") + render.safe_text(done.pool.text))
-    for note in done.notes:
-        out.print(render.safe_text(note, style="yellow"))
+    for line in done.notes:
+        out.print(render.safe_text(line, style="yellow"))
     render.print_roll(done.roll)
+    print_forgiven(done.forgiven_botch)
+    print_need(done.roll, need)
     if done.willpower_left is not None:
         out.print(
             Text(
@@ -118,3 +133,54 @@ def roll_with_store(
         )
     where = f" (scene {done.scene_id}, turn {done.turn})" if done.scene_id is not None else ""
     out.print(Text(f"Logged as roll #{done.log_id}{where}", style="dim"))
+
+
+# ---- lines printed around a roll (roll, multi, resisted, teamwork and the store's rolls) ----------------
+
+
+def need_dict(result: RollResult, need: int | None) -> dict[str, object]:
+    """The JSON keys of --need: {'need': N, 'need_met': bool}, or {} without --need."""
+    if need is None:
+        return {}
+    return {"need": need, "need_met": result.final_successes >= need}
+
+
+def print_need(result: RollResult, need: int | None) -> None:
+    """'Needed 4 successes: met' / 'Needed 4 successes: not met (2)' after a roll, nothing without --need."""
+    if need is None:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    got = result.final_successes
+    word = "success" if need == 1 else "successes"
+    if got >= need:
+        render.console().print(Text(f"Needed {need} {word}: met", style="green bold"))
+    else:
+        render.console().print(Text(f"Needed {need} {word}: not met ({got})", style="yellow bold"))
+
+
+def print_house_line(in_force: list[str], json_out: bool = False) -> None:
+    """'House rules: specialty double, default difficulty 7' before a roll; nothing when none is on (or
+    the output is JSON, which carries them as ``house_rules_in_force``)."""
+    if not in_force or json_out:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    render.console().print(Text("House rules: " + ", ".join(in_force), style="dim"))
+
+
+def print_forgiven(forgiven: bool) -> None:
+    """The free botch's line, when it forgave this roll's botch."""
+    if not forgiven:
+        return
+    from rich.text import Text
+
+    from stkit.cli import render
+
+    render.console().print(
+        Text("Free botch: the first botch of the night is forgiven and counts as a failure", style="yellow bold")
+    )

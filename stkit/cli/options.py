@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from stkit.dice import HouseRules
     from stkit.dice.combat import CombatRules
+    from stkit.dice.house import ChronicleRules
 
 
 #: What a 10 does on a specialised roll: the dice engine's own vocabulary, offered as the --specialty choices.
@@ -122,3 +123,92 @@ def make_rng(seed: int | None) -> tuple[random.Random, int]:
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     return random.Random(seed), seed
+
+
+# ---- house rules, per roll ------------------------------------------------------------------------------
+# The rolling commands take the chronicle's house rules (`stkit house`) and these flags override them for
+# one roll; None means "as the chronicle says".
+RollDifficultyOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--difficulty",
+        "-d",
+        help="Difficulty, 2 to 10 (default: the chronicle's house rule, else 6 as in Chapter Five).",
+        show_default=False,
+    ),
+]
+#: The help panel of the per-roll house-rule flags (a table of its own, so the option names fit 80 columns).
+HOUSE_PANEL = "House rules (default: the chronicle's, see stkit house)"
+HouseSpecialtyOpt = Annotated[
+    Specialty | None,
+    typer.Option(
+        "--specialty",
+        case_sensitive=False,
+        metavar="RULE",
+        help="HOUSE RULE for 10s (default: the chronicle's, else none). 'double': a 10 counts two successes "
+        "(20th-anniversary style). 'reroll': each 10 rolls one extra die, which must reach the difficulty "
+        "itself and may roll 10 again.",
+        show_default=False,
+        rich_help_panel=HOUSE_PANEL,
+    ),
+]
+HouseExtraOnesOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--extra-ones-cancel/--no-extra-ones",
+        help="HOUSE RULE, with --specialty reroll: a 1 on an extra die cancels a success too.",
+        show_default=False,
+        rich_help_panel=HOUSE_PANEL,
+    ),
+]
+HouseOnesOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--ones-cancel/--ones-dont-cancel",
+        help="HOUSE RULE: whether 1s cancel successes (they always botch a roll with no success).",
+        show_default=False,
+        rich_help_panel=HOUSE_PANEL,
+    ),
+]
+FreeBotchOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--free-botch/--no-free-botch",
+        help="HOUSE RULE: the first botch of the night is forgiven (a failure), and recorded.",
+        show_default=False,
+        rich_help_panel=HOUSE_PANEL,
+    ),
+]
+
+
+def house_rules_for(
+    db: str | None,
+    chronicle: str | None,
+    *,
+    specialty: Specialty | None = None,
+    extra_ones_cancel: bool | None = None,
+    ones_cancel: bool | None = None,
+    difficulty: int | None = None,
+    free_botch: bool | None = None,
+) -> ChronicleRules:
+    """The chronicle's house rules (read from the store when it exists; nothing is created) with this
+    roll's flags on top. Raises InvalidValue for a difficulty outside 2..10, or --extra-ones-cancel
+    when the rules in force have no extra dice (specialty other than reroll)."""
+    from stkit.config import database_url, default_chronicle, sqlite_path
+
+    path = sqlite_path(database_url(db))
+    if path is not None and not path.is_file():  # no store yet: the rules as written, nothing imported
+        from stkit.dice.house import STANDARD_CHRONICLE_RULES
+
+        rules = STANDARD_CHRONICLE_RULES
+    else:
+        from stkit.store.house import load_house_rules
+
+        rules = load_house_rules(db, default_chronicle(chronicle))
+    return rules.override(
+        specialty=specialty,
+        extra_ones_cancel=extra_ones_cancel,
+        ones_cancel=ones_cancel,
+        difficulty=difficulty,
+        free_botch=free_botch,
+    )

@@ -6,18 +6,43 @@ commands. Rules: Chapter Five, "Extended Actions", "Resisted Actions", "Try It O
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from stkit.cli.options import ChronicleOpt, DbOpt, DifficultyOpt, JsonOpt, SeedOpt
+from stkit.cli.complete import complete_character, complete_contest, complete_extended
+from stkit.cli.options import (
+    ChronicleOpt,
+    DbOpt,
+    FreeBotchOpt,
+    HouseExtraOnesOpt,
+    HouseOnesOpt,
+    HouseSpecialtyOpt,
+    JsonOpt,
+    SeedOpt,
+    Specialty,
+)
 from stkit.store.vocab import ContestMode, ContestSide
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.contests import ContestStatus
     from stkit.store.extended import ExtendedAction, ExtendedStatus
     from stkit.store.gateway import Gateway
+
+
+def _house_flags(
+    specialty: Specialty | None, extra_ones_cancel: bool | None, ones_cancel: bool | None, free_botch: bool | None
+) -> dict:
+    """The per-roll house-rule overrides of a tracked roll (None: as the chronicle's house rules say)."""
+    return {
+        "specialty": specialty,
+        "extra_ones_cancel": extra_ones_cancel,
+        "ones_cancel": ones_cancel,
+        "free_botch": free_botch,
+    }
+
 
 _T = TypeVar("_T")
 
@@ -172,7 +197,10 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
 
 
 def scene_show(
-    scene_id: Annotated[int | None, typer.Argument(help="Scene id (default: the open scene, else the latest).")] = None,
+    scene_id: Annotated[
+        str | None,
+        typer.Argument(help="Scene id or name (a unique prefix will do; default: the open scene, else the latest)."),
+    ] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -181,11 +209,11 @@ def scene_show(
 
     Each turn with the rolls made in it, and the extended actions and contests."""
     from stkit.errors import NotFound
-    from stkit.store.scenes import SceneTimeline, get_scene, list_scenes, open_scene, scene_timeline
+    from stkit.store.scenes import SceneTimeline, get_scene, list_scenes, open_scene, scene_id_for, scene_timeline
 
     def work(gw: Gateway) -> SceneTimeline:
         if scene_id is not None:
-            return scene_timeline(gw, get_scene(gw, scene_id))
+            return scene_timeline(gw, get_scene(gw, scene_id_for(gw, scene_id)))
         chron = _chronicle(chronicle)
         scene = open_scene(gw, chron) or next(iter(list_scenes(gw, chron, limit=1)), None)
         if scene is None:
@@ -260,18 +288,34 @@ def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
 
 def extended_start(
     name: Annotated[str, typer.Argument(help="What is being done, e.g. 'Stay hidden'.")],
-    char: Annotated[str | None, typer.Option("--char", help="The character who rolls it from the sheet.")] = None,
+    char: Annotated[
+        str | None,
+        typer.Option("--char", help="The character who rolls it from the sheet.", autocompletion=complete_character),
+    ] = None,
     pool: Annotated[
         str, typer.Option("--pool", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice.")
     ] = "",
-    difficulty: DifficultyOpt = 6,
+    difficulty: Annotated[
+        int | None,
+        typer.Option(
+            "--difficulty",
+            "-d",
+            help="Difficulty, 2 to 10 (default: the chronicle's house rule, else 6).",
+            show_default=False,
+        ),
+    ] = None,
     target: Annotated[int, typer.Option("--target", help="Successes needed to finish (at least 1).")] = 0,
     interval: Annotated[
         str | None, typer.Option("--interval", help="In-game time per roll, e.g. '30 min', '1 h', '1 turn'.")
     ] = None,
     botch_ends: Annotated[
-        bool, typer.Option("--botch-ends", help="A botch ends the attempt (default: it wipes the tally to zero).")
-    ] = False,
+        bool | None,
+        typer.Option(
+            "--botch-ends/--botch-wipes",
+            help="A botch ends the attempt, or wipes the tally (default: the house rule extended-botch, else wipes).",
+            show_default=False,
+        ),
+    ] = None,
     botch_spoils: Annotated[
         bool,
         typer.Option(
@@ -293,16 +337,20 @@ def extended_start(
     from stkit.store.extended import extended_status, start_extended
 
     def work(gw: Gateway) -> ExtendedStatus:
+        from stkit.config import default_chronicle
+        from stkit.store.house import get_house_rules
+
+        house = get_house_rules(gw, default_chronicle(chronicle))
         action = start_extended(
             gw,
             name,
             chronicle=chronicle,
             character=char,
             pool=pool,
-            difficulty=difficulty,
+            difficulty=house.difficulty if difficulty is None else difficulty,
             target=target,
             interval=interval,
-            botch_ends=botch_ends,
+            botch_ends=house.extended_botch == "end" if botch_ends is None else botch_ends,
             botch_spoils=botch_spoils,
         )
         return extended_status(gw, action, odds=False)
@@ -323,15 +371,35 @@ def extended_start(
 
 
 def extended_roll(
-    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    action: Annotated[
+        str,
+        typer.Argument(
+            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
+        ),
+    ],
     char: Annotated[
-        str | None, typer.Option("--char", help="Another participant rolls this time (teamwork over time).")
+        str | None,
+        typer.Option(
+            "--char",
+            help="Another participant rolls this time (teamwork over time).",
+            autocompletion=complete_character,
+        ),
     ] = None,
     pool: Annotated[str | None, typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
+    difficulty: Annotated[
+        int | None,
+        typer.Option(
+            "--difficulty", "-d", help="This roll's difficulty, if not the action's (2 to 10).", show_default=False
+        ),
+    ] = None,
     dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
     willpower: Annotated[
         bool, typer.Option("--willpower", "-w", help="Spend a Willpower point from the sheet: one extra success.")
     ] = False,
+    specialty: HouseSpecialtyOpt = None,
+    extra_ones_cancel: HouseExtraOnesOpt = None,
+    ones_cancel: HouseOnesOpt = None,
+    free_botch: FreeBotchOpt = None,
     seed: SeedOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -342,31 +410,45 @@ def extended_roll(
     """
     import random
 
-    from stkit.store.extended import ExtendedRollOutcome, extended_status, roll_extended
+    from stkit.store.extended import ExtendedRollOutcome, action_id_for, extended_status, roll_extended
 
     faces = _faces(dice)
     _, used_seed = _rng(seed)
 
-    def work(gw: Gateway) -> tuple[ExtendedRollOutcome, ExtendedStatus]:
+    def work(gw: Gateway) -> tuple[ExtendedRollOutcome, ExtendedStatus, dict]:
         done = roll_extended(
-            gw, action_id, character=char, pool=pool, faces=faces, willpower=willpower, rng=random.Random(used_seed)
+            gw,
+            action_id_for(gw, action),
+            character=char,
+            pool=pool,
+            faces=faces,
+            willpower=willpower,
+            rng=random.Random(used_seed),
+            difficulty=difficulty,
+            house_flags=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
         )
-        return done, extended_status(gw, done.action, odds=False)
+        row = gw.row("SELECT detail FROM roll_log WHERE id = :id", id=done.made.log.id)
+        return done, extended_status(gw, done.action, odds=False), json.loads(row[0] or "{}") if row else {}
 
-    out, status = _run(db, work)
+    out, status, logged = _run(db, work)
+    in_force, forgiven = logged.get("house_rules_in_force", []), bool(logged.get("forgiven_botch"))
     if json_out:
-        _print_json(out.to_dict(status, seed=None if faces is not None else used_seed))
+        data = out.to_dict(status, seed=None if faces is not None else used_seed)
+        _print_json(data | {"house_rules_in_force": in_force, "forgiven_botch": forgiven})
         return
     roll, explanation, who = out.made.roll, out.made.explanation, out.made.participant.label
-    action = out.action
+    tracked = out.action
     from rich.text import Text
 
     from stkit.cli import render
+    from stkit.cli.common import print_forgiven, print_house_line
 
     con = render.console()
+    print_house_line(in_force)
     render.print_roll(roll, title=f"{who} ({explanation})" if out.made.participant.character else None)
+    print_forgiven(forgiven)
     con.print(_tally_line(status))
-    if out.spoiled and action.status == "failed":
+    if out.spoiled and tracked.status == "failed":
         con.print(Text("The botch ends the attempt.", style="red bold"))
     elif out.spoiled and out.tally_before:
         con.print(Text(f"The botch wipes the {out.tally_before} successes gathered: back to zero.", style="red bold"))
@@ -374,8 +456,8 @@ def extended_roll(
         con.print(Text("Botch: nothing was gathered yet, the tally stays at zero.", style="red bold"))
     elif roll.botch:
         con.print(Text("Botch, but this action was started with --no-botch-spoils: nothing is lost.", style="yellow"))
-    if action.status == "done":
-        con.print(Text(f"Done: {action.name} succeeds after {action.rolls} roll(s).", style="green bold"))
+    if tracked.status == "done":
+        con.print(Text(f"Done: {tracked.name} succeeds after {tracked.rolls} roll(s).", style="green bold"))
 
 
 def _tally_line(status: ExtendedStatus) -> Any:
@@ -395,7 +477,12 @@ def _tally_line(status: ExtendedStatus) -> Any:
 
 
 def extended_status_cmd(
-    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    action: Annotated[
+        str,
+        typer.Argument(
+            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
+        ),
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -403,9 +490,9 @@ def extended_status_cmd(
 
     Tally against target, every roll so far and who made it, the in-game time spent, and the exact chance
     to finish within the next 1, 2, 4 and 8 rolls (exact, from the odds engine)."""
-    from stkit.store.extended import extended_status, get_action
+    from stkit.store.extended import action_id_for, extended_status, get_action
 
-    status = _run(db, lambda gw: extended_status(gw, get_action(gw, action_id)), readonly=True)
+    status = _run(db, lambda gw: extended_status(gw, get_action(gw, action_id_for(gw, action))), readonly=True)
     if json_out:
         _print_json(status.to_dict())
         return
@@ -474,14 +561,19 @@ def extended_list(
 
 
 def extended_abandon(
-    action_id: Annotated[int, typer.Argument(help="The extended action's id.")],
+    action: Annotated[
+        str,
+        typer.Argument(
+            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
+        ),
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Give up an open extended action; it takes no more rolls."""
-    from stkit.store.extended import abandon_extended, extended_status
+    from stkit.store.extended import abandon_extended, action_id_for, extended_status
 
-    status = _run(db, lambda gw: extended_status(gw, abandon_extended(gw, action_id), odds=False))
+    status = _run(db, lambda gw: extended_status(gw, abandon_extended(gw, action_id_for(gw, action)), odds=False))
     if json_out:
         _print_json(status.to_dict())
         return
@@ -578,7 +670,10 @@ def _side_label(side: dict) -> str:
 
 
 def contest_roll(
-    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    contest: Annotated[
+        str,
+        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
+    ],
     side: Annotated[
         ContestSide | None, typer.Option("--side", help="Roll only this side (players rolling separately).")
     ] = None,
@@ -599,6 +694,10 @@ def contest_roll(
     dice_b: Annotated[str | None, typer.Option("--dice-b", help="Side B's physical dice.")] = None,
     willpower_a: Annotated[bool, typer.Option("--willpower-a", help="Side A spends Willpower.")] = False,
     willpower_b: Annotated[bool, typer.Option("--willpower-b", help="Side B spends Willpower.")] = False,
+    specialty: HouseSpecialtyOpt = None,
+    extra_ones_cancel: HouseExtraOnesOpt = None,
+    ones_cancel: HouseOnesOpt = None,
+    free_botch: FreeBotchOpt = None,
     seed: SeedOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -609,7 +708,7 @@ def contest_roll(
     Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
     import random
 
-    from stkit.store.contests import roll_contest
+    from stkit.store.contests import contest_id_for, roll_contest
 
     fa, fb = _faces(dice_a), _faces(dice_b)
     _, used_seed = _rng(seed)
@@ -617,12 +716,13 @@ def contest_roll(
         db,
         lambda gw: roll_contest(
             gw,
-            contest_id,
+            contest_id_for(gw, contest),
             side=side.value if side else None,
             pool_a=pool_a,
             pool_b=pool_b,
             difficulty_a=difficulty_a,
             difficulty_b=difficulty_b,
+            house_flags=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
             faces_a=fa,
             faces_b=fb,
             willpower_a=willpower_a,
@@ -697,14 +797,19 @@ def _print_contest_standing(data: dict) -> None:
 
 
 def contest_status_cmd(
-    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    contest: Annotated[
+        str,
+        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Show a contest: sides, tallies and every exchange."""
-    from stkit.store.contests import contest_status, get_contest
+    from stkit.store.contests import contest_id_for, contest_status, get_contest
 
-    data = _run(db, lambda gw: contest_status(gw, get_contest(gw, contest_id)), readonly=True).to_dict()
+    data = _run(
+        db, lambda gw: contest_status(gw, get_contest(gw, contest_id_for(gw, contest))), readonly=True
+    ).to_dict()
     if json_out:
         _print_json(data)
         return
@@ -767,14 +872,17 @@ def contest_list(
 
 
 def contest_abandon(
-    contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
+    contest: Annotated[
+        str,
+        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Call off an open contest."""
-    from stkit.store.contests import abandon_contest, contest_status
+    from stkit.store.contests import abandon_contest, contest_id_for, contest_status
 
-    data = _run(db, lambda gw: contest_status(gw, abandon_contest(gw, contest_id))).to_dict()
+    data = _run(db, lambda gw: contest_status(gw, abandon_contest(gw, contest_id_for(gw, contest)))).to_dict()
     if json_out:
         _print_json(data)
         return

@@ -27,6 +27,7 @@ from stkit.dice.model import (
 )
 from stkit.dice.roll import RandomSource, check_faces, count_dice, roll_pool, take_automatic_success
 from stkit.errors import InvalidValue
+from stkit.text import check_range
 
 __all__ = ["RollKind", "RollRequest", "resolve_roll", "roll_multiple_actions", "validate_roll_options"]
 
@@ -170,9 +171,14 @@ def roll_multiple_actions(
     rng: RandomSource,
     rules: HouseRules = STANDARD_RULES,
     faces: Sequence[Iterable[int]] | None = None,
+    willpower_action: int | None = None,
 ) -> list[ActionSlot]:
     """Several actions declared in one turn: each declared pool loses dice by the penalty ladder, then
     rolls (Chapter Five, "Multiple Actions"). Returns one ``ActionSlot`` per action, in order.
+
+    ``willpower_action``: the action (1-based) that spends Willpower for its extra success; Willpower
+    is spent at most once a turn (Chapter Five, "Automatic Successes"), so one action at most, and it
+    must be one that can be attempted.
 
     ``pools``: the declared dice pools (1..MAX_POOL each); ``difficulties``: one per action (2..10).
     ``faces``: None to roll with ``rng``, else the physical dice of each action that can be attempted, in
@@ -188,17 +194,24 @@ def roll_multiple_actions(
         validate_difficulty(d)
     penalties = multiple_action_penalties(len(pools))
     possible = sum(1 for p, pen in zip(pools, penalties, strict=True) if p - pen >= 1)
+    if willpower_action is not None:
+        check_range(willpower_action, "Willpower action", 1, len(pools))
+        if pools[willpower_action - 1] - penalties[willpower_action - 1] < 1:
+            raise InvalidValue(
+                f"action {willpower_action} has no dice left and cannot be attempted; Willpower cannot be spent on it"
+            )
     if faces is not None and len(faces) != possible:
         raise InvalidValue(
             f"{len(faces)} sets of dice given but {possible} of the actions can be attempted; give one each"
         )
     slots: list[ActionSlot] = []
     given = iter(faces or ())
-    for p, pen, d in zip(pools, penalties, difficulties, strict=True):
+    for i, (p, pen, d) in enumerate(zip(pools, penalties, difficulties, strict=True), 1):
         left = p - pen
         result = None
         if left >= 1:
             hand = tuple(next(given)) if faces is not None else None
-            result = resolve_roll(RollRequest(left, d, rules=rules, faces=hand), rng=rng)
+            request = RollRequest(left, d, rules=rules, faces=hand, willpower=i == willpower_action)
+            result = resolve_roll(request, rng=rng)
         slots.append(ActionSlot(p, pen, left, result))
     return slots

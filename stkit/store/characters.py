@@ -20,6 +20,7 @@ from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.store.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.store.traits import legacy_name_key, name_key, suggest
+from stkit.text import printable
 
 #: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
 ROW_COLUMNS = "id, chronicle, name, sheet, version"
@@ -70,10 +71,12 @@ def name_matches(name: str) -> list[tuple[str, str]]:
 
 def find_character(gw: Any, name: str, chronicle: str | None = None, *, for_update: bool = False) -> CharacterRow:
     """The stored character called ``name``: the exact name first, then case-insensitive, accents folded,
-    hyphens and spaces alike, invisible characters dropped (:func:`name_matches`), in ``chronicle`` or,
-    with None, in any chronicle. ``for_update`` locks the row until the transaction ends (PostgreSQL;
-    SQLite's write transaction already holds the lock). ``gw``: a Gateway or a Session.
-    Raises NotFound with a "did you mean", InvalidValue for a name found in several chronicles."""
+    hyphens and spaces alike, invisible characters dropped (:func:`name_matches`), else the only one whose
+    name starts with ``name`` ("shadow" for Shadow-in-the-Wood), in ``chronicle`` or, with None, in any
+    chronicle. ``for_update`` locks the row until the transaction ends (PostgreSQL; SQLite's write
+    transaction already holds the lock). ``gw``: a Gateway or a Session.
+    Raises NotFound with a "did you mean", InvalidValue for a name found in several chronicles or a
+    prefix several characters share (the candidates listed)."""
     gw = as_gateway(gw)
     rows: list = []
     for column, value in name_matches(name):  # column: one of two fixed names, never user text
@@ -84,9 +87,38 @@ def find_character(gw: Any, name: str, chronicle: str | None = None, *, for_upda
         rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
         if rows:
             break
+    if not rows:
+        rows = _rows_by_prefix(gw, name, chronicle, for_update)
     if len(rows) == 1:
         return CharacterRow(*rows[0])
     raise _lookup_error(gw, name, chronicle, [r[1] for r in rows])
+
+
+#: How many characters sharing a typed prefix are read to list them (one more says "and more").
+PREFIX_CANDIDATES = 10
+
+
+def _rows_by_prefix(gw: Gateway, name: str, chronicle: str | None, for_update: bool) -> list[tuple]:
+    """The rows of the one character whose name key starts with ``name``'s key, [] when none does.
+    Raises InvalidValue listing the names when several characters share the prefix."""
+    key = name_key(name)
+    if not key:
+        return []
+    pattern = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    sql = f"SELECT {ROW_COLUMNS} FROM characters WHERE name_key LIKE :pattern ESCAPE '\\'"
+    params: dict[str, Any] = {"pattern": pattern}
+    if chronicle:
+        sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
+    rows = gw.rows(
+        sql + f" ORDER BY name_key LIMIT {PREFIX_CANDIDATES + 1}" + (gw.lock if for_update else ""), **params
+    )
+    names = sorted({r[2] for r in rows}, key=name_key)
+    if len(names) <= 1:
+        return rows  # one character (perhaps in several chronicles: the caller says so)
+    more = len(rows) > PREFIX_CANDIDATES
+    shown = names[:PREFIX_CANDIDATES]
+    listed = ", ".join(shown[:-1]) + (f", {shown[-1]} and more" if more else f" or {shown[-1]}")
+    raise InvalidValue(f"character {printable(name)!r} could be {listed}; type more of the name")
 
 
 def character_by_id(gw: Any, char_id: int) -> CharacterRow | None:
@@ -166,13 +198,62 @@ def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> Charact
     return CharacterRow(new_id, sheet.chronicle, sheet.name, cols["sheet"], 1)
 
 
-def list_characters(gw: Any, chronicle: str | None = None) -> list[CharacterRow]:
-    """All characters (of one chronicle, or of every chronicle), ordered by chronicle then name key."""
-    gw = as_gateway(gw)
-    sql, params = f"SELECT {ROW_COLUMNS} FROM characters", {}
+def _list_filter(
+    chronicle: str | None, name: str | None, breed: str | None, auspice: str | None, tribe: str | None
+) -> tuple[str, dict[str, Any]]:
+    """The WHERE clause (or '') and its parameters of a character listing."""
+    where, params = [], {}
     if chronicle:
-        sql, params = sql + " WHERE chronicle = :chronicle", {"chronicle": chronicle}
-    return [CharacterRow(*r) for r in gw.rows(sql + " ORDER BY chronicle, name_key", **params)]
+        where.append("chronicle = :chronicle")
+        params["chronicle"] = chronicle
+    if name:
+        key = name_key(name).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append("name_key LIKE :name ESCAPE '\\'")
+        params["name"] = f"%{key}%"
+    for column, value in (("breed", breed), ("auspice", auspice), ("tribe", tribe)):
+        if value:
+            where.append(f"LOWER({column}) = :{column}")
+            params[column] = value.strip().lower()
+    return (" WHERE " + " AND ".join(where)) if where else "", params
+
+
+def list_characters(
+    gw: Any,
+    chronicle: str | None = None,
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    name: str | None = None,
+    breed: str | None = None,
+    auspice: str | None = None,
+    tribe: str | None = None,
+) -> list[CharacterRow]:
+    """Characters (of one chronicle, or of every chronicle), ordered by chronicle then name key: at most
+    ``limit`` (None: all) after skipping ``offset``; ``name`` keeps those whose name contains it (case and
+    accents folded), ``breed`` / ``auspice`` / ``tribe`` those with that value (case-insensitive)."""
+    gw = as_gateway(gw)
+    where, params = _list_filter(chronicle, name, breed, auspice, tribe)
+    sql = f"SELECT {ROW_COLUMNS} FROM characters{where} ORDER BY chronicle, name_key"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)} OFFSET {int(offset)}"
+    elif offset:
+        sql += f" LIMIT -1 OFFSET {int(offset)}" if gw.dialect == "sqlite" else f" OFFSET {int(offset)}"
+    return [CharacterRow(*r) for r in gw.rows(sql, **params)]
+
+
+def count_characters(
+    gw: Any,
+    chronicle: str | None = None,
+    *,
+    name: str | None = None,
+    breed: str | None = None,
+    auspice: str | None = None,
+    tribe: str | None = None,
+) -> int:
+    """How many characters :func:`list_characters` would list without a limit."""
+    where, params = _list_filter(chronicle, name, breed, auspice, tribe)
+    row = as_gateway(gw).row(f"SELECT COUNT(*) FROM characters{where}", **params)
+    return int(row[0]) if row else 0
 
 
 @dataclass(frozen=True)
@@ -187,13 +268,13 @@ class ListedCharacter:
     problem: str = ""
 
 
-def list_sheets(gw: Any, chronicle: str | None = None) -> list[ListedCharacter]:
-    """:func:`list_characters` with each row's sheet read; a row that cannot be read is listed with its
-    problem instead of failing the whole list."""
+def list_sheets(gw: Any, chronicle: str | None = None, **paging: Any) -> list[ListedCharacter]:
+    """:func:`list_characters` (``paging``: its limit, offset and filters) with each row's sheet read; a row
+    that cannot be read is listed with its problem instead of failing the whole list."""
     from stkit.errors import DataFileError
 
     out = []
-    for row in list_characters(gw, chronicle):
+    for row in list_characters(gw, chronicle, **paging):
         try:
             out.append(ListedCharacter(row.id, row.chronicle, row.name, row.to_sheet()))
         except DataFileError as exc:
@@ -366,9 +447,12 @@ def experience(
 
 def delete_character(gw: Any, name: str, *, chronicle: str | None = None) -> str:
     """Delete a character; its roll-log entries stay, with the name kept and character_id set to NULL.
-    Returns the deleted character's name. Raises NotFound / InvalidValue like :func:`find_character`."""
+    Returns the deleted character's name. Raises NotFound / InvalidValue like :func:`find_character`,
+    and InvalidValue for a short name: deleting takes the whole name."""
     gw = as_gateway(gw)
     row = find_character(gw, name, chronicle, for_update=True)
+    if name_key(row.name) != name_key(name):
+        raise InvalidValue(f"deleting needs the whole name: {row.name!r}, not {printable(name)!r}")
     gw.execute("UPDATE roll_log SET character_id = NULL WHERE character_id = :id", id=row.id)
     gw.execute("DELETE FROM characters WHERE id = :id", id=row.id)
     return row.name

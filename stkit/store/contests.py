@@ -112,6 +112,13 @@ class ContestRollRecord(_Columns):
         }
 
 
+def contest_id_for(session: Any, typed: str | int) -> int:
+    """The contest's id from an id or a (short) name; see :func:`stkit.store.scenes.resolve_tracked_id`."""
+    from stkit.store.scenes import resolve_tracked_id
+
+    return resolve_tracked_id(session, "contests", typed, "contest", "stkit contest list")
+
+
 def get_contest(session: Any, contest_id: int, *, lock: bool = False) -> ContestRow:
     """The contest ``contest_id``; NotFound otherwise. ``lock``: row lock for an update."""
     return get_locked(
@@ -348,9 +355,17 @@ def _sides_to_roll(side: str | None, exchange: int, pending: dict, args: dict) -
 
 
 def _roll_side(
-    gw: Gateway, contest: ContestRow, s: str, exchange: int, side_args: tuple, rng: Any, rules: HouseRules
+    gw: Gateway,
+    contest: ContestRow,
+    s: str,
+    exchange: int,
+    side_args: tuple,
+    rng: Any,
+    rules: HouseRules,
+    house_flags: dict | None = None,
 ) -> tuple[ContestRollRecord, SideRoll]:
-    """Roll side ``s`` of ``exchange`` and store the roll (its log entry written by :func:`roll_for`)."""
+    """Roll side ``s`` of ``exchange`` and store the roll (its log entry written by :func:`roll_for`;
+    ``house_flags``: the chronicle's house rules apply, see :func:`roll_for`)."""
     expr, diff, faces, wp, base_diff = side_args
     who = _side(gw, contest, s, expr)
     how = None
@@ -366,6 +381,7 @@ def _roll_side(
         rng=rng,
         rules=rules,
         kind="contest",
+        house_flags=house_flags,
     )
     values: dict[str, Any] = dict(
         contest_id=contest.id,
@@ -442,11 +458,14 @@ def roll_contest(
     willpower_b: bool = False,
     rng: Any,
     rules: HouseRules = STANDARD_RULES,
+    house_flags: dict | None = None,
 ) -> ContestRollOutcome:
     """Roll the next exchange of a contest: both sides, or only ``side`` ("a" or "b") when the players roll
     separately (the exchange resolves once both have rolled). ``pool_*`` and ``difficulty_*`` change the
     traits or difficulty for this exchange only (a debate changes them as it heats up); a difficulty may name
     the other side's Traits ("Intelligence + Expression"), see :func:`opponent_difficulty`.
+    ``house_flags``: the chronicle's house rules apply with these per-roll overrides (see
+    :func:`stkit.store.participants.roll_for`); ``rules`` is then ignored.
 
     Returns a :class:`ContestRollOutcome`: the contest's status after the exchange, this call's rolls and
     the resolved exchange (None while waiting for the other side).
@@ -469,7 +488,7 @@ def roll_contest(
     rolled: dict[str, SideRoll] = {}
     made: list[ContestRollRecord] = []
     for s in _sides_to_roll(side, exchange, pending, args):
-        pending[s], rolled[s] = _roll_side(gw, contest, s, exchange, args[s], rng, rules)
+        pending[s], rolled[s] = _roll_side(gw, contest, s, exchange, args[s], rng, rules, house_flags)
         made.append(pending[s])
     resolved = None
     if "a" in pending and "b" in pending:

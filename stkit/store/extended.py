@@ -39,7 +39,7 @@ from stkit.store.participants import (
     participant,
     roll_for,
 )
-from stkit.store.scenes import iso_local, open_scene
+from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
 from stkit.text import MAX_NAME, check_text
 
 # ------------------------------------------------------------------------------------------ tracked rows
@@ -187,6 +187,11 @@ def abandon_row(session: Any, row: _R, what: str) -> _R:
 # -------------------------------------------------------------------------------------- extended actions
 
 
+def action_id_for(session: Any, typed: str | int) -> int:
+    """The extended action's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
+    return resolve_tracked_id(session, "tracked_actions", typed, "extended action", "stkit extended list")
+
+
 def get_action(session: Any, action_id: int, *, lock: bool = False) -> ExtendedAction:
     """The tracked extended action ``action_id``; NotFound otherwise. ``lock``: row lock for an update."""
     return get_locked(
@@ -286,8 +291,14 @@ def roll_extended(
     willpower: bool = False,
     rng: Any,
     rules: HouseRules = STANDARD_RULES,
+    difficulty: int | None = None,
+    house_flags: dict | None = None,
 ) -> ExtendedRollOutcome:
     """Make one roll on extended action ``action_id`` and apply it to the tally (one transaction).
+
+    ``difficulty``: this roll's own difficulty (2..10; default the action's), as when the situation
+    changes between rolls. ``house_flags``: the chronicle's house rules apply with these per-roll
+    overrides (see :func:`stkit.store.participants.roll_for`); ``rules`` is then ignored.
 
     The roller is ``character`` (another participant, teamwork over time) or the action's own character; it
     rolls ``pool`` or the action's expression. Successes add up; a botch wipes the tally (ends the attempt
@@ -303,13 +314,14 @@ def roll_extended(
     made = roll_for(
         gw,
         who,
-        action.difficulty,
+        action.difficulty if difficulty is None else difficulty,
         chronicle=action.chronicle,
         faces=faces_list(faces),
         willpower=willpower,
         rng=rng,
         rules=rules,
         kind="extended",
+        house_flags=house_flags,
     )
     before = ExtendedTally(
         target=action.target,

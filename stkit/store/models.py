@@ -71,3 +71,27 @@ class RollLog(SQLModel, table=True):
     turn: int | None = Field(default=None)
     task: str | None = Field(default=None)
     detail: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
+
+
+class HouseRule(SQLModel, table=True):
+    """One house rule of a chronicle: ``key`` as `stkit house set` names it, ``value`` as text ('on',
+    '7', 'double'); see :mod:`stkit.dice.house` for the vocabulary."""
+
+    __tablename__ = "house_rules"
+
+    chronicle: str = Field(primary_key=True)
+    key: str = Field(primary_key=True)
+    value: str
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class FreeBotch(SQLModel, table=True):
+    """A botch the free-botch house rule forgave: once per chronicle and ``night`` ('scene 4' while a
+    scene is open, else the local date '2026-12-01'), pointing at the roll-log entry."""
+
+    __tablename__ = "free_botches"
+
+    chronicle: str = Field(primary_key=True)
+    night: str = Field(primary_key=True)
+    log_id: int | None = Field(default=None, foreign_key="roll_log.id", ondelete="SET NULL")
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))

@@ -241,13 +241,18 @@ def roll_for(
     rng: Any,
     rules: HouseRules,
     kind: str,
+    house_flags: dict | None = None,
 ) -> ParticipantRoll:
     """Roll (or count ``faces``) for ``who`` and write the roll-log entry, in the caller's transaction.
 
     A character's roll goes through the character store's roll use case: the pool from the sheet, the
     Willpower point spent (refused when none is left or already spent this turn), the scene hooks.
+    ``house_flags`` (per-roll overrides, as for :func:`stkit.store.rolls.roll_from_sheet`): when given,
+    the chronicle's house rules apply on top of ``difficulty`` (``rules`` is then ignored), the free
+    botch included.
     """
     validate_difficulty(difficulty)
+    flags = None if house_flags is None else {**house_flags, "difficulty": difficulty}
     gw = as_gateway(session)
     if who.character is not None:
         from stkit.store.rolls import roll_from_sheet
@@ -263,13 +268,23 @@ def roll_for(
             rng=rng,
             faces=faces,
             kind=kind,
+            house_flags=flags,
         )
         assert out.log_id is not None  # a roll from the sheet is always logged
         log = LogEntryRef(out.log_id, who.character.id, kind, out.scene_id, out.turn)
         return ParticipantRoll(out.roll, log, out.pool.text if out.pool else f"{out.roll.pool} dice", who)
 
     return _roll_bare_pool(
-        gw, who, difficulty, chronicle=chronicle, faces=faces, willpower=willpower, rng=rng, rules=rules, kind=kind
+        gw,
+        who,
+        difficulty,
+        chronicle=chronicle,
+        faces=faces,
+        willpower=willpower,
+        rng=rng,
+        rules=rules,
+        kind=kind,
+        flags=flags,
     )
 
 
@@ -284,13 +299,31 @@ def _roll_bare_pool(
     rng: Any,
     rules: HouseRules,
     kind: str,
+    flags: dict | None = None,
 ) -> ParticipantRoll:
-    """Roll a bare number of dice (no sheet, so no Willpower) and log it in ``chronicle``'s open scene."""
+    """Roll a bare number of dice (no sheet, so no Willpower) and log it in ``chronicle``'s open scene;
+    ``flags``: the chronicle's house rules apply with these overrides (the free botch included)."""
     pool = numeric_pool(who.expression)
     if willpower:
         raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
+    house = None
+    if flags is not None:
+        from stkit.store.house import get_house_rules
+
+        house = get_house_rules(gw, chronicle).override(**flags)
+        rules = house.dice_rules()
     request = RollRequest(pool, difficulty, rules=rules, faces=tuple(faces) if faces is not None else None)
     roll = resolve_roll(request, rng=rng)
+    detail: dict = {"breakdown": f"{pool} dice"}
+    forgiveness = None
+    if house is not None:
+        from stkit.store.house import claim_free_botch
+
+        forgiveness = claim_free_botch(gw, chronicle, roll, house)
+        roll = forgiveness.result
+        detail["house_rules_in_force"] = house.in_force()
+        if forgiveness.forgiven:
+            detail["forgiven_botch"] = forgiveness.night
     scene = open_scene(gw, chronicle)
     entry = write_log(
         gw,
@@ -299,11 +332,15 @@ def _roll_bare_pool(
         character_name="",
         expression=who.expression,
         result=roll,
-        detail={"breakdown": f"{pool} dice"},
+        detail=detail,
         scene_id=scene.id if scene else None,
         turn=scene.turn if scene else None,
         kind=kind,
     )
+    if forgiveness is not None:
+        from stkit.store.house import link_free_botch
+
+        link_free_botch(gw, chronicle, forgiveness, entry.id)
     return ParticipantRoll(roll, LogEntryRef(entry.id, None, kind, entry.scene_id, entry.turn), f"{pool} dice", who)
 
 

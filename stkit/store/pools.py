@@ -15,6 +15,7 @@ from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import traits as T
 from stkit.store.forms import apply_form, form_change_text
 from stkit.store.sheet import Sheet
+from stkit.text import find_by_prefix
 
 _TERM = re.compile(r"\s*([+-]?)\s*([^+-]+)")
 
@@ -90,7 +91,28 @@ def _sheet_of(obj: object) -> Sheet:
 
 def resolve_pool_trait(sheet: Sheet, text: str) -> tuple[str, bool]:
     """A pool term -> (display name, rated to 10?). Attributes, Abilities (also this sheet's custom ones),
-    Backgrounds, Rage/Gnosis/Willpower, Glory/Honor/Wisdom. Raises InvalidValue with a suggestion."""
+    Backgrounds, Rage/Gnosis/Willpower, Glory/Honor/Wisdom; by full name (case, spaces and hyphens
+    ignored), by the usual abbreviation (``traits.ABBREVIATIONS``: 'dex', 'str', 'wp') or by a prefix only
+    one of them has ('mel' is Melee). Raises InvalidValue listing the candidates for an ambiguous prefix
+    ('st': Stamina, Stealth, Streetwise or Strength), or with a suggestion for an unknown name."""
+    found = _exact_pool_trait(sheet, text)
+    if found is not None:
+        return found
+    choices = (
+        list(T.ATTRIBUTES)
+        + list(T.ABILITIES)
+        + list(sheet.custom_abilities)
+        + list(sheet.backgrounds)
+        + list(T.POWERS)
+        + list(T.RENOWN)
+    )
+    short = T.ABBREVIATIONS.get(T.norm(text)) or find_by_prefix(text.strip(), choices, "trait")
+    if short is not None and (found := _exact_pool_trait(sheet, short)) is not None:
+        return found
+    raise InvalidValue(f"unknown trait {text.strip()!r} in the dice pool{T.did_you_mean(text, choices)}")
+
+
+def _exact_pool_trait(sheet: Sheet, text: str) -> tuple[str, bool] | None:
     key = T.norm(text)
     if (a := T.lookup_attribute(text)) is not None:
         return a, False
@@ -104,15 +126,7 @@ def resolve_pool_trait(sheet: Sheet, text: str) -> tuple[str, bool]:
         return p, True
     if (r := T.lookup_renown(text)) is not None:
         return r, True
-    choices = (
-        list(T.ATTRIBUTES)
-        + list(T.ABILITIES)
-        + list(sheet.custom_abilities)
-        + list(sheet.backgrounds)
-        + list(T.POWERS)
-        + list(T.RENOWN)
-    )
-    raise InvalidValue(f"unknown trait {text.strip()!r} in the dice pool{T.did_you_mean(text, choices)}")
+    return None
 
 
 #: Words that make a pool term the current points of a Trait rated to 10: "Rage points", "current Gnosis".

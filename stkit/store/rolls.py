@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import scenes
@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
     from stkit.dice import HouseRules, RollResult
+    from stkit.dice.house import ChronicleRules
+    from stkit.store.house import Forgiveness
     from stkit.store.pools import PoolBreakdown
 
 
@@ -44,10 +46,16 @@ class SheetRoll:
     task: str | None = None
     task_retry: int = 0
     notes: list[str] = field(default_factory=list)
+    house_in_force: tuple[str, ...] = ()
+    forgiven_botch: bool = False
+    note: str | None = None
     specialty_used: dict | None = None  # {"trait", "name", "rule"} when the roll used a specialty (--spec)
 
     def to_dict(self) -> dict:
         return {
+            "house_rules_in_force": list(self.house_in_force),
+            "forgiven_botch": self.forgiven_botch,
+            "note": self.note,
             "character": self.character,
             "chronicle": self.chronicle,
             "pool_breakdown": self.pool.to_dict() if self.pool else None,
@@ -168,7 +176,7 @@ def roll_from_sheet(
     name: str,
     expression: str,
     *,
-    difficulty: int = 6,
+    difficulty: int | None = 6,
     chronicle: str | None = None,
     willpower: bool = False,
     retry: int = 0,
@@ -180,9 +188,17 @@ def roll_from_sheet(
     stressful: bool = False,
     seed: int | None = None,
     kind: str = "roll",
+    house_flags: dict | None = None,
+    note: str | None = None,
     spec: bool = False,
 ) -> SheetRoll:
     """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name`` against ``difficulty`` (2..10).
+
+    ``house_flags``: when given ({} for none), the character's chronicle's house rules apply with these
+    per-roll overrides (keyword arguments of :meth:`stkit.dice.house.ChronicleRules.override`; a
+    ``difficulty`` of None there takes the chronicle's default); ``rules`` and ``difficulty`` are then
+    ignored. The free botch, when in force, forgives the night's first botch and records it. ``note``:
+    free text kept in the log entry (checked: one line, at most 200 characters).
 
     ``session`` is a SQLAlchemy Session (the caller's transaction) or a :class:`~stkit.store.gateway.Gateway`
     (see :func:`stkit.store.gateway.run_unit`). ``retry`` explicit earlier failures, plus the scene's count
@@ -195,10 +211,23 @@ def roll_from_sheet(
     """
     from stkit.dice import STANDARD_RULES, retry_difficulty, validate_roll_options
 
-    validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
+    if house_flags is None:
+        difficulty = 6 if difficulty is None else difficulty
+        validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
     rules = rules or STANDARD_RULES
     gw = as_gateway(session)
     character = find_character(gw, name, chronicle, for_update=True)
+    house = None
+    if house_flags is not None:
+        from stkit.store.house import get_house_rules
+
+        house = get_house_rules(gw, character.chronicle).override(**house_flags)
+        rules, difficulty = house.dice_rules(), house.difficulty
+        validate_roll_options(
+            house.difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None
+        )
+    note = check_note(note)
+    assert difficulty is not None  # set above: the caller's, or the house rules'
     sheet = character.to_sheet()
     breakdown = build_pool(sheet, expression)
     notes: list[str] = []
@@ -232,12 +261,18 @@ def roll_from_sheet(
         auto=auto,
         stressful=stressful,
     )
+    forgiveness = None
+    if house is not None:
+        from stkit.store.house import claim_free_botch
+
+        forgiveness = claim_free_botch(gw, character.chronicle, result, house)
+        result = forgiveness.result
     left = None
     if willpower:
         sheet.spend("Willpower", 1)
         left = sheet.powers["Willpower"].temporary
         save_sheet(gw, character, sheet)
-    detail: dict[str, object] = {
+    detail: dict[str, Any] = {
         "breakdown": breakdown.text,
         "seed": seed,
         "retry": total_retry,
@@ -247,6 +282,12 @@ def roll_from_sheet(
         "ones_cancel": rules.ones_cancel,
         "extra_ones_cancel": rules.extra_ones_cancel,
     }
+    if house is not None:
+        detail["house_rules_in_force"] = house.in_force()
+    if forgiveness is not None and forgiveness.forgiven:
+        detail["forgiven_botch"] = forgiveness.night
+    if note:
+        detail["note"] = note
     if specialty is not None:
         detail["specialty_used"] = specialty.to_dict()
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
@@ -264,6 +305,10 @@ def roll_from_sheet(
         kind=kind,
     )
     scenes.record_roll_in_scene(gw, character, entry, ctx, task)
+    if forgiveness is not None:
+        from stkit.store.house import link_free_botch
+
+        link_free_botch(gw, character.chronicle, forgiveness, entry.id)
     return SheetRoll(
         result,
         breakdown,
@@ -276,8 +321,21 @@ def roll_from_sheet(
         task,
         task_retry,
         notes,
+        tuple(house.in_force()) if house is not None else (),
+        bool(forgiveness and forgiveness.forgiven),
+        note,
         specialty.to_dict() if specialty is not None else None,
     )
+
+
+def check_note(note: str | None) -> str | None:
+    """A roll's note as stored: stripped, None when empty. Raises InvalidValue for control characters or
+    more than 200 characters."""
+    from stkit.text import check_text
+
+    if note is None or not note.strip():
+        return None
+    return check_text(note.strip(), "--note")
 
 
 def log_plain_roll(
@@ -287,21 +345,53 @@ def log_plain_roll(
     *,
     chronicle: str | None = None,
     seed: int | None = None,
+    house: ChronicleRules | None = None,
+    note: str | None = None,
+    forgiveness: Forgiveness | None = None,
 ) -> SheetRoll:
-    """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction."""
+    """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction.
+    ``house``: the house rules the roll was made under (recorded; the free botch applies, as in
+    :func:`roll_from_sheet`, unless ``forgiveness`` says what it already did); ``note``: free text kept
+    in the entry."""
     from stkit.config import default_chronicle
 
     chron = default_chronicle(chronicle)
+    gw = as_gateway(session)
+    note = check_note(note)
+    detail: dict = {"seed": seed, "retry": result.retry, "automatic": result.automatic}
+    if house is not None:
+        from stkit.store.house import claim_free_botch
+
+        forgiveness = forgiveness or claim_free_botch(gw, chron, result, house)
+        result = forgiveness.result
+        detail["house_rules_in_force"] = house.in_force()
+        if forgiveness.forgiven:
+            detail["forgiven_botch"] = forgiveness.night
+    if note:
+        detail["note"] = note
     entry = write_log(
-        as_gateway(session),
+        gw,
         chronicle=chron,
         character_id=None,
         character_name="",
         expression=expression.strip(),
         result=result,
-        detail={"seed": seed, "retry": result.retry, "automatic": result.automatic},
+        detail=detail,
     )
-    return SheetRoll(result, None, entry.id, None, chron)
+    if forgiveness is not None:
+        from stkit.store.house import link_free_botch
+
+        link_free_botch(gw, chron, forgiveness, entry.id)
+    return SheetRoll(
+        result,
+        None,
+        entry.id,
+        None,
+        chron,
+        house_in_force=tuple(house.in_force()) if house is not None else (),
+        forgiven_botch=bool(forgiveness and forgiveness.forgiven),
+        note=note,
+    )
 
 
 def iso_utc(value: object) -> str:
@@ -348,16 +438,54 @@ def check_log_limit(limit: int) -> None:
 
 
 def recent_log(
-    session: Session | Gateway, *, name: str | None = None, chronicle: str | None = None, limit: int = 20
+    session: Session | Gateway,
+    *,
+    name: str | None = None,
+    chronicle: str | None = None,
+    limit: int = 20,
+    scene: str | int | None = None,
+    task: str | None = None,
 ) -> list[dict]:
     """The newest ``limit`` (1..10000) log entries as :func:`log_dict` dicts, newest first; of one character
-    when ``name`` is given (else of ``chronicle``, else all). Raises NotFound, InvalidValue."""
+    when ``name`` is given (else of ``chronicle``, else all), of one ``scene`` (an id, or a name or unique
+    prefix of one) and of one ``task`` (case-insensitive) when given. Raises NotFound, InvalidValue."""
     check_log_limit(limit)
     gw = as_gateway(session)
     sql = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log"
+    where: list[str] = []
     params: dict[str, object] = {"limit": limit}
     if name:
-        sql, params["cid"] = sql + " WHERE character_id = :cid", find_character(gw, name, chronicle).id
+        where.append("character_id = :cid")
+        params["cid"] = find_character(gw, name, chronicle).id
     elif chronicle:
-        sql, params["chronicle"] = sql + " WHERE chronicle = :chronicle", chronicle
+        where.append("chronicle = :chronicle")
+        params["chronicle"] = chronicle
+    if scene is not None:
+        where.append("scene_id = :scene")
+        params["scene"] = scene_id_of(gw, scene)
+    if task:
+        where.append("LOWER(task) = :task")
+        params["task"] = task.strip().lower()
+    if where:
+        sql += " WHERE " + " AND ".join(where)
     return [log_dict(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
+
+
+def scene_id_of(gw: Gateway, scene: str | int) -> int:
+    """A scene's id from its id (digits), exact name or unique name prefix. Raises NotFound (none),
+    InvalidValue (several scenes match: the candidates listed)."""
+    from stkit.errors import NotFound
+    from stkit.store.scenes import MAX_ROW_ID
+    from stkit.text import find_by_prefix, parse_whole_number, printable
+
+    text = str(scene).strip()
+    if text.isdigit():
+        return parse_whole_number(text, "scene id", 1, MAX_ROW_ID)
+    rows = gw.rows("SELECT id, name FROM scenes ORDER BY id")
+    found = find_by_prefix(text, [r[1] for r in rows], "scene")
+    if found is None:
+        raise NotFound(f"no scene named {printable(text)!r}; see: stkit scene list")
+    ids = [r[0] for r in rows if r[1] == found]
+    if len(ids) > 1:
+        raise InvalidValue(f"several scenes are named {found!r} (ids {', '.join(map(str, ids))}); give the id")
+    return int(ids[0])

@@ -112,6 +112,41 @@ def require_open_scene(session: Any, chronicle: str, *, lock: bool = False) -> S
     return scene
 
 
+#: The largest id a row can have (a signed 64-bit integer, in SQLite and PostgreSQL alike).
+MAX_ROW_ID = 2**63 - 1
+_ID_NAMES = {"tracked_actions": "action id", "contests": "contest id", "scenes": "scene id"}
+
+
+def resolve_tracked_id(session: Any, table: str, typed: str | int, what: str, listing: str) -> int:
+    """The id of the row of ``table`` ('tracked_actions', 'contests' or 'scenes') that ``typed`` names:
+    an id (digits), else an exact name, else a unique prefix of a name (case, accents, spaces folded, as
+    :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
+    ``listing``, the command that lists them) when nothing matches, InvalidValue listing the candidates
+    for an ambiguous prefix or a name several rows share (then their ids)."""
+    from stkit.text import find_by_prefix, parse_whole_number, printable
+
+    text = str(typed).strip()
+    if text.isdigit():
+        return parse_whole_number(text, _ID_NAMES[table], 1, MAX_ROW_ID)
+    if table not in ("tracked_actions", "contests", "scenes"):
+        raise ValueError(f"not a tracked table: {table}")
+    rows = as_gateway(session).rows(f"SELECT id, name, status FROM {table} ORDER BY id")
+    for pool in ([r for r in rows if r[2] == "open"], rows):
+        name = find_by_prefix(text, [r[1] for r in pool], what)
+        if name is not None:
+            ids = [r[0] for r in pool if r[1] == name]
+            if len(ids) > 1:
+                listed = ", ".join(str(i) for i in ids)
+                raise InvalidValue(f"several {what}s are named {name!r} (ids {listed}); give the id")
+            return int(ids[0])
+    raise NotFound(f"no {what} named {printable(text)!r}; see: {listing}")
+
+
+def scene_id_for(session: Any, typed: str | int) -> int:
+    """The scene's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
+    return resolve_tracked_id(session, "scenes", typed, "scene", "stkit scene list")
+
+
 def get_scene(session: Any, scene_id: int) -> SceneRow:
     """The scene with this id (any status); NotFound otherwise."""
     row = as_gateway(session).row(f"SELECT {SCENE_COLUMNS} FROM scenes WHERE id = :id", id=scene_id)

@@ -639,7 +639,6 @@ _TOP_FIELDS = {
     "gnosis",
     "willpower",
     "health",
-    "specialties",
     "experience",
     "notes",
     "storyteller_notes",
@@ -1096,9 +1095,9 @@ __all__ = [
     "Sheet",
     "Track",
     "damage_type",
+    "drop_low_specialties",
     "sheet_columns",
     "sheet_from_json",
-    "drop_low_specialties",
     "specialty_trait",
     "xp_log_warnings",
 ]

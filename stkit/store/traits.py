@@ -112,6 +112,23 @@ IDENTITY_FIELDS: dict[str, str] = {
     "notes": "Notes",
     "storyteller_notes": "Storyteller notes",
 }
+#: The usual short forms on a sheet. Three-letter Attribute abbreviations win over prefix matching, where
+#: "str", "per" and "int" would be ambiguous (Streetwise, Performance, Intimidation); any other unique
+#: prefix ("mel", "fire", "ath", "lead") is matched without a table.
+ABBREVIATIONS: dict[str, str] = {
+    "str": "Strength",
+    "dex": "Dexterity",
+    "sta": "Stamina",
+    "cha": "Charisma",
+    "man": "Manipulation",
+    "app": "Appearance",
+    "per": "Perception",
+    "int": "Intelligence",
+    "wit": "Wits",
+    "pu": "Primal-Urge",
+    "ak": "Animal Ken",
+    "wp": "Willpower",
+}
 MAX_DOTS = 5
 MAX_POWER = 10
 MAX_RANK = 6

@@ -1,0 +1,105 @@
+"""Shell completion from the store: character names, trait names in a dice pool, open extended actions
+and contests.
+
+These run only when a shell asks for completions (typer calls them with the word being completed), never
+on a plain roll; each imports what it needs inside. A store that does not exist yet completes nothing
+(and is not created); any error completes nothing, since a completion must never print a traceback into
+someone's prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: How many names one Tab offers at most.
+MAX_COMPLETIONS = 50
+
+
+def _as_typed(incomplete: str, names: list[str]) -> list[str]:
+    """``names`` fitted to what was typed: typer offers only words that start with the typed text, case
+    included, so 'sha' completes to 'shadow-in-the-Wood' (lookups ignore case) rather than to nothing."""
+    out = []
+    for name in names:
+        if name.startswith(incomplete):
+            out.append(name)
+        elif name.casefold().startswith(incomplete.casefold()):
+            out.append(incomplete + name[len(incomplete) :])
+    return out
+
+
+def _store_exists() -> bool:
+    from stkit.config import database_url, sqlite_path
+
+    path = sqlite_path(database_url(None))
+    return path is None or path.is_file()
+
+
+def _read(work: Callable[[Any], list[str]]) -> list[str]:
+    """``work(gateway)`` on the configured store, read-only; [] when there is no store or anything fails."""
+    try:
+        if not _store_exists():
+            return []
+        from stkit.store.gateway import run_unit
+
+        return run_unit(None, work, readonly=True)[:MAX_COMPLETIONS]
+    except Exception:
+        return []
+
+
+def _like(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def complete_character(incomplete: str) -> list[str]:
+    """Character names starting with ``incomplete`` (case, accents, hyphens folded as in lookups)."""
+    from stkit.store.traits import name_key
+
+    def work(gw: Any) -> list[str]:
+        rows = gw.rows(
+            "SELECT DISTINCT name, name_key FROM characters WHERE name_key LIKE :p ESCAPE '\\' "
+            f"ORDER BY name_key LIMIT {MAX_COMPLETIONS}",
+            p=_like(name_key(incomplete)),
+        )
+        return [r[0] for r in rows]
+
+    return _as_typed(incomplete, _read(work))
+
+
+def complete_pool(incomplete: str) -> list[str]:
+    """The pool typed so far with its last Trait completed: 'dex+br' -> 'dex+Brawl'. Attributes,
+    Abilities, Rage/Gnosis/Willpower and Renown (no store needed)."""
+    import re
+
+    from stkit.store import traits as T
+    from stkit.text import fold_name
+
+    head, last = re.match(r"(.*?[+-]?\s*)([^+-]*)$", incomplete, re.S).groups()  # type: ignore[union-attr]
+    want = fold_name(last)
+    if want.isdigit():
+        return []
+    names = T.ATTRIBUTES + T.ABILITIES + T.POWERS + T.RENOWN
+    return _as_typed(incomplete, [head + n for n in names if fold_name(n).startswith(want)])
+
+
+def _tracked(table: str, incomplete: str) -> list[str]:
+    from stkit.text import fold_name
+
+    def work(gw: Any) -> list[str]:
+        rows = gw.rows(f"SELECT id, name FROM {table} WHERE status = 'open' ORDER BY id")
+        want = fold_name(incomplete)
+        if incomplete.isdigit():
+            return [str(r[0]) for r in rows if str(r[0]).startswith(incomplete)]
+        return [r[1] for r in rows if fold_name(r[1]).startswith(want)]
+
+    return _as_typed(incomplete, _read(work))
+
+
+def complete_extended(incomplete: str) -> list[str]:
+    """Open extended actions, by name (or by id when digits are typed)."""
+    return _tracked("tracked_actions", incomplete)
+
+
+def complete_contest(incomplete: str) -> list[str]:
+    """Open contests, by name (or by id when digits are typed)."""
+    return _tracked("contests", incomplete)

@@ -1,0 +1,111 @@
+"""`stkit house set|show|reset`: a chronicle's house rules, stored once and applied to every roll.
+
+The vocabulary is :mod:`stkit.dice.house`; the storage :mod:`stkit.store.house`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
+
+house_app = typer.Typer(
+    help="A chronicle's house rules, set once and applied to every roll.",
+    no_args_is_help=True,
+)
+
+_KEYS_HELP = (
+    "specialty (none|double|reroll), extra-ones-cancel (on|off), ones-cancel (on|off), "
+    "difficulty (2-10), extended-botch (wipe|end), free-botch (on|off)"
+)
+
+
+def _show(rules: Any, settings: dict[str, str], chronicle: str, json_out: bool) -> None:
+    from stkit.cli import render
+    from stkit.dice.house import setting_text
+    from stkit.store.house import house_table
+
+    rows = house_table(rules, settings)
+    if json_out:
+        render.print_json({"chronicle": chronicle, "rules": rows, "in_force": rules.in_force()})
+        return
+    from rich.text import Text
+
+    out = render.console()
+    out.print(Text(f"House rules of chronicle {chronicle}", style="bold"), markup=False)
+    width = max(len(r["key"]) for r in rows)
+    for r in rows:
+        line = Text(f"{r['key']:<{width}}  {setting_text(r['value']):<6}")
+        line.append("  set" if r["set"] else "  as written", style="green" if r["set"] else "dim")
+        out.print(line)
+
+
+def _chronicle(chronicle: str | None) -> str:
+    from stkit.config import default_chronicle
+
+    return default_chronicle(chronicle)
+
+
+@house_app.command("set")
+def house_set(
+    key: Annotated[str, typer.Argument(help=f"The house rule: {_KEYS_HELP}.", show_default=False)],
+    value: Annotated[str, typer.Argument(help="Its value.", show_default=False)],
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Set one house rule for the chronicle.
+
+    Example: `stkit house set specialty double`, `stkit house set free-botch on`.
+    """
+    from stkit.cli.common import run
+    from stkit.dice.house import parse_house_value
+    from stkit.store.house import house_settings, set_house_rule
+
+    chron = _chronicle(chronicle)
+    parse_house_value(key, value)  # refused before the store is opened (or created)
+    rules, settings = run(db, lambda gw: (set_house_rule(gw, chron, key, value), house_settings(gw, chron)))
+    _show(rules, settings, chron, json_out)
+
+
+@house_app.command("show")
+def house_show(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Show the chronicle's house rules.
+
+    A rule the chronicle has not set is the rules as written."""
+    from stkit.cli.common import run
+    from stkit.store.house import get_house_rules, house_settings
+
+    chron = _chronicle(chronicle)
+    rules, settings = run(db, lambda gw: (get_house_rules(gw, chron), house_settings(gw, chron)), readonly=True)
+    _show(rules, settings, chron, json_out)
+
+
+@house_app.command("reset")
+def house_reset(
+    key: Annotated[str | None, typer.Argument(help="The house rule to set back to the rules as written.")] = None,
+    all_keys: Annotated[bool, typer.Option("--all", help="Set every house rule back.")] = False,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Set a house rule back to the rules as written (or --all)."""
+    from stkit.cli.common import run
+    from stkit.dice.house import validate_house_key
+    from stkit.errors import InvalidValue
+    from stkit.store.house import house_settings, reset_house_rule
+
+    if (key is None) == (not all_keys):
+        raise InvalidValue("give one house rule to reset, or --all (not both)")
+    if key is not None:
+        validate_house_key(key)
+    chron = _chronicle(chronicle)
+    rules, settings = run(db, lambda gw: (reset_house_rule(gw, chron, key), house_settings(gw, chron)))
+    _show(rules, settings, chron, json_out)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `house` group to the root app."""
+    app.add_typer(house_app, name="house")

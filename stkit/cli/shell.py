@@ -1,0 +1,185 @@
+"""`stkit shell`: one process for the night's session.
+
+Each line is an stkit command without the `stkit` prefix, run in this process through the same command
+tree as the command line (same output, same errors, same exit codes, shown but never ending the shell).
+The SQLAlchemy engine is opened once and reused by every command (engines are cached per URL); on an
+up-to-date SQLite file each command's transaction takes a fresh sqlite3 connection, which costs about
+a millisecond. At a
+terminal the prompt (prompt_toolkit) completes like the shell completion does and keeps its history in
+the user data folder; with stdin not a terminal, lines are read as they come, so a session can be piped
+in. Ctrl-C cancels the line being typed (or the command running), Ctrl-D or `exit` leaves.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from stkit.cli.options import DbOpt
+
+if TYPE_CHECKING:
+    from prompt_toolkit.completion import CompleteEvent, Completion
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
+    from typer._click.core import Command
+    from typer._click.shell_completion import CompletionItem
+
+#: Words that end the shell (besides Ctrl-D / end of input).
+LEAVE_WORDS = frozenset({"exit", "quit"})
+PROMPT = "stkit> "
+
+
+def history_path() -> Path:
+    """The shell's history file: ``shell_history`` in the user data folder (beside the default database)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("stkit", appauthor=False)) / "shell_history"
+
+
+def root_command() -> Command:
+    """The root click command of the stkit app, built once per process."""
+    import typer.main
+
+    from stkit.cli.app import app
+
+    global _ROOT
+    if _ROOT is None:
+        _ROOT = typer.main.get_command(app)
+    return _ROOT
+
+
+_ROOT: Command | None = None
+
+
+def run_line(line: str) -> int:
+    """Run one shell line as an stkit command in this process; returns its exit code (0 for a blank line).
+
+    A line that cannot be split (an open quote) is a usage error (2); `shell` inside the shell is refused
+    (1). Every error is printed the way the command line prints it and the shell goes on."""
+    from stkit.cli.app import print_error
+
+    try:
+        argv = shlex.split(line)
+    except ValueError as exc:
+        print_error(f"cannot read the line: {exc}")
+        return 2
+    if not argv:
+        return 0
+    if argv[0] == "shell":
+        print_error("already in the shell")
+        return 1
+    try:
+        root_command().main(args=argv, prog_name="stkit", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except KeyboardInterrupt:
+        print_error("cancelled")
+        return 130
+    except Exception as exc:  # a defect in one command must not end the night's session
+        print_error(f"unexpected {type(exc).__name__}: {exc}")
+        return 1
+    return 0
+
+
+def completions(text: str) -> list[tuple[str, int, str]]:
+    """What Tab offers after ``text`` (the line up to the cursor): (word, start position relative to the
+    cursor, help), from the command tree's own shell completion (subcommands, options, character and
+    trait names, open extended actions and contests). Never raises: a broken line completes nothing."""
+    from typer._click.shell_completion import ShellComplete
+
+    class _Matcher(ShellComplete):  # only the matching is used here, none of a shell's script parts
+        source_template = ""
+
+        def get_completion_args(self) -> tuple[list[str], str]:
+            return [], ""
+
+        def format_completion(self, item: CompletionItem) -> str:
+            return str(item.value)
+
+        def source_vars(self) -> dict[str, Any]:
+            return {}
+
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return []
+    incomplete = "" if not words or text[-1:].isspace() else words.pop()
+    try:
+        items = _Matcher(root_command(), {}, "stkit", "_STKIT_COMPLETE").get_completions(words, incomplete)
+    except Exception:  # completion reads the store; a failure there must not end the shell
+        return []
+    return [(str(i.value), -len(incomplete), i.help or "") for i in items if i.type == "plain"]
+
+
+def _piped_lines() -> Iterable[str]:
+    for line in sys.stdin:
+        yield line.rstrip("\n")
+
+
+def interactive(*, pt_input: Input | None = None, pt_output: Output | None = None) -> None:
+    """The prompt loop at a terminal (``pt_input`` / ``pt_output``: prompt_toolkit's, for tests)."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer, Completion, ThreadedCompleter
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    class _Completer(Completer):
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+            for word, start, meta in completions(document.text_before_cursor):
+                yield Completion(word, start_position=start, display_meta=meta)
+
+    path = history_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        history: FileHistory | InMemoryHistory = FileHistory(str(path))
+    except OSError:
+        history = InMemoryHistory()  # an unwritable data folder costs the history, not the shell
+    session: PromptSession[str] = PromptSession(
+        history=history, completer=ThreadedCompleter(_Completer()), input=pt_input, output=pt_output
+    )
+    while True:
+        try:
+            line = session.prompt(PROMPT)
+        except KeyboardInterrupt:
+            continue  # Ctrl-C: the line is dropped
+        except EOFError:
+            return  # Ctrl-D
+        if line.strip() in LEAVE_WORDS:
+            return
+        run_line(line)
+
+
+def shell(db: DbOpt = None) -> None:
+    """One process for the night: stkit commands typed without `stkit`.
+
+    Completion with Tab, history kept across nights in the user data folder; an error never ends the
+    shell; Ctrl-C cancels the line, Ctrl-D or `exit` leaves. Lines can be piped in:
+    `printf 'roll 5 --seed 1\\nroll 6 --seed 2\\n' | stkit shell` (exit 1 if any line failed). With
+    --db, every command uses that database (as $STKIT_DATABASE_URL would).
+    """
+    if db is not None:
+        from stkit.config import checked_url
+
+        os.environ["STKIT_DATABASE_URL"] = checked_url(db)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        interactive()
+        return
+    worst = 0
+    for line in _piped_lines():
+        if line.strip() in LEAVE_WORDS:
+            break
+        worst = max(worst, run_line(line))
+    if worst:
+        raise typer.Exit(1)  # a script learns that some line failed
+
+
+def register(app: typer.Typer) -> None:
+    """Add `stkit shell` to the root app."""
+    app.command("shell")(shell)

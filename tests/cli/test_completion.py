@@ -1,0 +1,76 @@
+"""Shell completion: subcommands, options, choices, and names from the store (characters, traits, open
+extended actions and contests), through typer's own completion machinery."""
+
+import os
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from stkit.cli import complete
+from stkit.cli.app import app
+from stkit.cli.shell import completions
+
+runner = CliRunner()
+
+
+def ok(*args: str) -> None:
+    result = runner.invoke(app, list(args), env={"NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+
+
+def words(text: str) -> list[str]:
+    return [w for w, _, _ in completions(text)]
+
+
+def test_names_from_the_store(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "c.sqlite"))
+    ok("char", "new", "Shadow-in-the-Wood")
+    ok("char", "new", "Shadow-Dancer")
+    ok("char", "new", "Zoë")
+    ok("scene", "start", "Night")
+    ok("extended", "start", "Stay hidden", "--pool", "5", "--target", "9")
+    ok("extended", "start", "Climb", "--pool", "3", "--target", "9")
+    ok("extended", "abandon", "climb")
+    ok("contest", "start", "Moot debate", "--a", "6", "--b", "7", "--target", "5")
+    assert words("roll dex -c Sha") == ["Shadow-Dancer", "Shadow-in-the-Wood"]
+    assert words("roll dex -c sha") == ["shadow-Dancer", "shadow-in-the-Wood"]  # typed case kept
+    assert words("char show zo") == ["zoë"]
+    assert words("roll dex+br") == ["dex+brawl"]
+    assert words("roll St") == ["Strength", "Stamina", "Streetwise", "Stealth"]
+    assert words("extended roll ") == ["Stay hidden"]  # open ones only
+    assert words("contest status m") == ["moot debate"]
+    assert words("extended status 1") == ["1"]
+
+
+def test_no_store_completes_nothing_and_creates_none(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "none.sqlite"
+    monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(path))
+    assert complete.complete_character("a") == []
+    assert words("roll 5 --wi") == ["--willpower"]
+    assert words("hou") == ["house"]
+    assert words("house set difficulty 7 --ch") == ["--chronicle"]
+    assert not path.exists()
+
+
+def test_bash_completion_in_a_real_process(tmp_path) -> None:
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.getcwd(),
+        STKIT_DATABASE_URL="sqlite:///" + str(tmp_path / "b.sqlite"),
+        _STKIT_COMPLETE="complete_bash",
+        COMP_WORDS="stkit roll 5 --speci",
+        COMP_CWORD="3",
+    )
+    proc = subprocess.run(
+        [os.path.join(os.path.dirname(sys.executable), "stkit")],  # the console script: prog name 'stkit'
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.stdout.split() == ["--specialty"]
+    script = runner.invoke(app, ["--show-completion", "bash"])
+    assert script.exit_code == 0
+    assert "_STKIT_COMPLETE=complete_bash" in script.stdout
+    assert "complete -o default -F _stkit_completion stkit" in script.stdout

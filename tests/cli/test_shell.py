@@ -1,0 +1,103 @@
+"""`stkit shell`: commands in one process, errors shown without ending it, lines from a pipe or a prompt."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stkit.cli import shell
+
+
+def test_run_line_prints_the_same_roll_as_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert shell.run_line("roll 6 --dice 5,4,8,8,2,6") == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "6 dice at difficulty 6",
+        "Dice: 5 4 [8] [8] 2 [6]",
+        "3 successes (complete)",
+    ]
+
+
+def test_errors_keep_their_exit_codes_and_do_not_end_the_shell(capsys: pytest.CaptureFixture[str]) -> None:
+    assert shell.run_line("roll -3") == 1
+    assert shell.run_line("roll 5 --wilpower") == 2
+    assert shell.run_line('roll "5') == 2
+    assert shell.run_line("shell") == 1
+    assert shell.run_line("   ") == 0
+    err = capsys.readouterr().err
+    assert "cannot be attempted" in err
+    assert "did you mean --willpower?" in err
+    assert "cannot read the line: No closing quotation" in err
+    assert "already in the shell" in err
+    assert shell.run_line("roll 5 --seed 1 --json") == 0  # still working after the errors
+    assert '"seed": 1' in capsys.readouterr().out
+
+
+def test_store_commands_run_in_the_shell(capsys: pytest.CaptureFixture[str]) -> None:
+    assert shell.run_line("char new Ana --breed homid") == 0
+    assert shell.run_line("char list --json") == 0
+    assert '"Ana"' in capsys.readouterr().out
+
+
+def test_completions_offer_commands_options_and_choices() -> None:
+    assert ("roll", -2) in [(w, s) for w, s, _ in shell.completions("ro")]
+    assert [w for w, _, _ in shell.completions("roll 5 --specialty ")] == ["none", "double", "reroll"]
+    assert [w for w, _, _ in shell.completions("roll 5 --wi")] == ["--willpower"]
+    assert shell.completions('roll "5') == []
+
+
+def test_interactive_prompt_runs_lines_and_leaves_on_end_of_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    history = tmp_path / "hist"
+    monkeypatch.setattr(shell, "history_path", lambda: history)
+    with create_pipe_input() as pipe:
+        pipe.send_text("roll 5 --seed 1\rroll 5 --wilpower\rroll 6 --seed 2\r")
+        pipe.close()
+        shell.interactive(pt_input=pipe, pt_output=DummyOutput())
+    captured = capsys.readouterr()
+    assert captured.out.count("dice at difficulty 6") == 2
+    assert "Dice: 3 [10] 2 5 2" in captured.out
+    assert "did you mean --willpower?" in captured.err
+    assert "roll 6 --seed 2" in history.read_text()  # kept for the next night
+
+
+def test_piped_session_prints_every_roll() -> None:
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=os.getcwd())
+    proc = subprocess.run(
+        [sys.executable, "-m", "stkit", "shell"],
+        input="roll 5 --seed 1\nroll 6 --seed 2\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "5 dice at difficulty 6",
+        "Dice: 3 [10] 2 5 2",
+        "1 success (marginal)",
+        "6 dice at difficulty 6",
+        "Dice: <1> 2 2 [6] 3 5",
+        "rule of one: 1 success cancelled by 1s",
+        "Failure: no successes (the 1s cancelled every success)",
+    ]
+
+
+def test_piped_session_with_a_failed_line_exits_1_after_the_rest() -> None:
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=os.getcwd())
+    proc = subprocess.run(
+        [sys.executable, "-m", "stkit", "shell"],
+        input="roll -3\nroll 5 --seed 1\nexit\nroll 6\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "cannot be attempted" in proc.stderr
+    assert proc.stdout.count("dice at difficulty") == 1  # `exit` stopped before the last line
