@@ -11,8 +11,6 @@ import ast
 import functools
 import pathlib
 
-import pytest
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "stkit"
 
