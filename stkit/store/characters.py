@@ -208,6 +208,15 @@ def edit_character(session: Session, name: str, chronicle: str | None, change) -
     row.store_sheet(result.sheet)
     session.add(row)
     session.flush()
+    from stkit.store.events import record_event
+
+    record_event(
+        session,
+        chronicle=row.chronicle,
+        kind="sheet",
+        character_id=row.id,
+        data={"character": row.name, "summary": result.summary},
+    )
     return result
 
 

@@ -131,8 +131,14 @@ def write_log(
     turn: int | None = None,
     task: str | None = None,
     kind: str = "roll",
+    secret: bool = False,
 ) -> LoggedRoll:
-    """Insert one roll-log entry (in the gateway's transaction) and return it with its id."""
+    """Insert one roll-log entry and its 'roll' table event (in the gateway's transaction) and return it
+    with its id. A ``secret`` roll is marked in ``detail`` and its event is for the Storyteller only."""
+    from stkit.store.events import record_event, roll_event_data
+
+    if secret:
+        detail = detail | {"secret": True}
     values = dict(
         created_at=gw.timestamp(datetime.now(UTC)),
         chronicle=chronicle,
@@ -151,7 +157,26 @@ def write_log(
         task=task,
         detail=json.dumps(detail, sort_keys=True),
     )
-    return LoggedRoll(gw.insert(_INSERT_LOG, **values), values["willpower"], scene_id, turn, task)
+    log_id = gw.insert(_INSERT_LOG, **values)
+    record_event(
+        gw,
+        chronicle=chronicle,
+        kind="roll",
+        secret=secret,
+        character_id=character_id,
+        data=roll_event_data(
+            log_id=log_id,
+            character=character_name,
+            expression=expression,
+            breakdown=detail.get("breakdown"),
+            result=result,
+            scene_id=scene_id,
+            turn=turn,
+            task=task,
+            kind=kind,
+        ),
+    )
+    return LoggedRoll(log_id, values["willpower"], scene_id, turn, task)
 
 
 def roll_from_sheet(
@@ -171,6 +196,7 @@ def roll_from_sheet(
     stressful: bool = False,
     seed: int | None = None,
     kind: str = "roll",
+    secret: bool = False,
 ) -> SheetRoll:
     """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name`` against ``difficulty`` (2..10).
 
@@ -179,7 +205,8 @@ def roll_from_sheet(
     for ``task``, raise the difficulty (at most 10). ``willpower`` spends one temporary Willpower point from
     the sheet, refused (RuleRefusal) with nothing spent when none is left or the scene allows no more this
     turn. ``faces`` scores physical dice; ``auto`` takes an automatic success; ``kind`` labels the log entry
-    ('roll', or what a tracked action logs). Raises NotFound, InvalidValue, RuleRefusal; writes nothing then.
+    ('roll', or what a tracked action logs). A ``secret`` roll (and its Willpower spend) shows on the
+    Storyteller's table screen only. Raises NotFound, InvalidValue, RuleRefusal; writes nothing then.
     """
     from stkit.dice import STANDARD_RULES, retry_difficulty, validate_difficulty
     from stkit.store.characters import find_character, save_sheet
@@ -226,6 +253,16 @@ def roll_from_sheet(
         sheet.spend("Willpower", 1)
         left = sheet.powers["Willpower"].temporary
         save_sheet(gw, character, sheet)
+        from stkit.store.events import record_event
+
+        record_event(
+            gw,
+            chronicle=character.chronicle,
+            kind="sheet",
+            secret=secret,
+            character_id=character.id,
+            data={"character": character.name, "summary": f"{character.name} spends 1 Willpower: {left} left"},
+        )
     detail = {
         "breakdown": breakdown.text,
         "seed": seed,
@@ -249,6 +286,7 @@ def roll_from_sheet(
         turn=turn,
         task=task,
         kind=kind,
+        secret=secret,
     )
     scenes.record_roll_in_scene(gw, character, entry, ctx, task)
     return SheetRoll(
@@ -263,8 +301,10 @@ def log_plain_roll(
     *,
     chronicle: str | None = None,
     seed: int | None = None,
+    secret: bool = False,
 ) -> SheetRoll:
-    """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction."""
+    """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction; a
+    ``secret`` one shows on the Storyteller's table screen only."""
     from stkit.config import default_chronicle
     from stkit.store.gateway import as_gateway
 
@@ -277,6 +317,7 @@ def log_plain_roll(
         expression=expression.strip(),
         result=result,
         detail={"seed": seed, "retry": result.retry, "automatic": result.automatic},
+        secret=secret,
     )
     return SheetRoll(result, None, entry.id, None, chron)
 

@@ -49,6 +49,18 @@ def task_key(task: str | None) -> str | None:
 # ---------------------------------------------------------------------------------------------- scenes
 
 
+def _scene_event(session: Any, scene: Any, change: str) -> None:
+    """The table event of a scene change ('started', 'turn', 'ended'), in the caller's transaction."""
+    from stkit.store.events import record_event
+
+    record_event(
+        session,
+        chronicle=scene.chronicle,
+        kind="scene",
+        data={"scene_id": scene.id, "name": scene.name, "turn": scene.turn, "status": scene.status, "change": change},
+    )
+
+
 def open_scene(session: Any, chronicle: str, *, lock: bool = False):
     """The open scene of ``chronicle`` or None. ``lock`` takes a row lock (PostgreSQL) for an update."""
     from sqlmodel import select
@@ -110,6 +122,7 @@ def start_scene(session: Any, chronicle: str, name: str):
         raise RuleRefusal(f"another scene was just opened in chronicle {chronicle!r}; end it first") from None
     session.add(SceneTurn(scene_id=scene.id, turn=1))
     session.flush()
+    _scene_event(session, scene, "started")
     return scene
 
 
@@ -123,6 +136,7 @@ def next_turn(session: Any, chronicle: str):
     session.add(scene)
     session.add(SceneTurn(scene_id=scene.id, turn=scene.turn))
     session.flush()
+    _scene_event(session, scene, "turn")
     return scene
 
 
@@ -136,6 +150,7 @@ def end_scene(session: Any, chronicle: str):
     scene.ended_at = utcnow()
     session.add(scene)
     session.flush()
+    _scene_event(session, scene, "ended")
     return scene
 
 

@@ -280,6 +280,19 @@ def _faces(text_or_list: Any) -> list[int] | None:
     return list(text_or_list)
 
 
+def _tracked_event(session: Any, row: Any, kind: str, change: str) -> None:
+    """The table event ('extended' or 'contest') of a tracked row's change ('started', 'rolled',
+    'abandoned'), in the caller's transaction."""
+    from stkit.store.events import record_event
+
+    data = {"id": row.id, "name": row.name, "status": row.status, "target": row.target, "change": change}
+    if kind == "contest":
+        data |= {"tally_a": row.tally_a, "tally_b": row.tally_b, "winner": row.winner}
+    else:
+        data |= {"tally": row.tally, "rolls": row.rolls}
+    record_event(session, chronicle=row.chronicle, kind=kind, data=data)
+
+
 # -------------------------------------------------------------------------------------- extended actions
 
 
@@ -359,6 +372,7 @@ def start_extended(
     )
     session.add(action)
     session.flush()
+    _tracked_event(session, action, "extended", "started")
     return action
 
 
@@ -448,6 +462,7 @@ def roll_extended(
         action.finished_at = utcnow()
     session.add(action)
     session.flush()
+    _tracked_event(session, action, "extended", "rolled")
     spoiled = made.roll.botch and action.botch_spoils
     return ExtendedRollOutcome(action, record, made, before.tally, spoiled)
 
@@ -480,6 +495,7 @@ def abandon_extended(session: Any, action_id: int) -> Any:
     action = _abandon(get_action(session, action_id, lock=True), "extended action")
     session.add(action)
     session.flush()
+    _tracked_event(session, action, "extended", "abandoned")
     return action
 
 
@@ -727,6 +743,7 @@ def start_contest(
     )
     session.add(contest)
     session.flush()
+    _tracked_event(session, contest, "contest", "started")
     return contest
 
 
@@ -878,6 +895,7 @@ def roll_contest(
         }
     session.add(contest)
     session.flush()
+    _tracked_event(session, contest, "contest", "rolled")
     data = contest_status(session, contest)
     data["rolled"] = rolled
     data["exchange"] = resolved
@@ -889,6 +907,7 @@ def abandon_contest(session: Any, contest_id: int) -> Any:
     contest = _abandon(get_contest(session, contest_id, lock=True), "contest")
     session.add(contest)
     session.flush()
+    _tracked_event(session, contest, "contest", "abandoned")
     return contest
 
 

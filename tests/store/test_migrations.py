@@ -93,7 +93,7 @@ def test_revision_0003_folds_accents_in_stored_name_keys(db_url):
     DB._migrated.clear()
     DB.ensure_schema(engine)
     with engine.connect() as conn:
-        assert DB.current_revisions(conn) == {"0003"} == DB.head_revisions()
+        assert DB.current_revisions(conn) == DB.head_revisions()
         keys = dict(conn.execute(text("SELECT id, name_key FROM characters ORDER BY id")).all())
     assert keys == {1: "zoe", 2: "archibald", 3: "ärchibald", 4: "archibald", 5: "red of teeth"}
     with DB.transaction(engine) as session:
