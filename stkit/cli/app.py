@@ -29,6 +29,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "extended": "stkit.cli.scene",
     "contest": "stkit.cli.scene",
     "tcg": "stkit.cli.tcg",
+    "serve": "stkit.cli.serve",
+    "table": "stkit.cli.serve",
 }
 _loaded_modules: dict[str, dict] = {}
 

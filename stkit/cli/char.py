@@ -806,9 +806,10 @@ def roll_with_store(
     seed: int | None,
     json_out: bool,
     task: str | None = None,
+    secret: bool = False,
 ) -> None:
-    """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log: one
-    transaction rolls, spends and writes the log entry, then the result is printed."""
+    """`stkit roll` with --char (pool built from the sheet, Willpower spent from it), --log or --secret: one
+    transaction rolls, spends and writes the log entry (and its table event), then the result is printed."""
     import random
 
     from stkit.errors import InvalidValue
@@ -837,6 +838,7 @@ def roll_with_store(
                 auto=auto,
                 stressful=stressful,
                 seed=seed,
+                secret=secret,
             ),
         )
     else:
@@ -858,7 +860,7 @@ def roll_with_store(
             auto=auto,
             stressful=stressful,
         )
-        done = run_unit(db, lambda gw: log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed))
+        done = run_unit(db, lambda gw: log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed, secret=secret))
     from stkit.cli import render
 
     shown_seed = None if faces is not None or auto else seed

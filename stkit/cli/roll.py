@@ -146,6 +146,14 @@ def roll(
         bool, typer.Option("--log", help="Store the roll in the roll log (always on with --char).")
     ] = False,
     db: DbOpt = None,
+    secret: Annotated[
+        bool,
+        typer.Option(
+            "--secret",
+            help="A Storyteller's secret roll: logged, and shown on the table server's Storyteller screen "
+            "only (players' pages never see it).",
+        ),
+    ] = False,
     task: Annotated[
         str | None,
         typer.Option(
@@ -167,7 +175,7 @@ def roll(
 
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
-    if char is not None or log_roll:
+    if char is not None or log_roll or secret:
         # The store (sqlmodel) is imported only here, so a plain roll stays fast.
         from stkit.cli.char import roll_with_store
 
@@ -189,6 +197,7 @@ def roll(
             seed=seed,
             json_out=json_out,
             task=task,
+            secret=secret,
         )
         return
     n = parse_pool_number(pool)
