@@ -282,12 +282,13 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        table.bus = EventBus(EventReader(db, table.chronicle), interval=interval)
-        await table.bus.start()
+        bus = EventBus(EventReader(db, table.chronicle), interval=interval)
+        table.bus = bus
+        await bus.start()
         try:
             yield
         finally:
-            await table.bus.stop()
+            await bus.stop()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.table = table
