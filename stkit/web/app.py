@@ -662,6 +662,9 @@ async def stream(table: Table, holder: LinkHolder, after: int, request: Request)
     queue = bus.subscribe()
     st = holder.is_storyteller
     try:
+        from sse_starlette.sse import ServerSentEvent
+
+        yield ServerSentEvent(comment="stkit table", retry=1000)  # reconnect a second after a drop
         last = after
         while True:
             backlog = await asyncio.to_thread(bus.reader.after, last, include_secret=st)

@@ -252,7 +252,7 @@ def test_secret_rolls_reach_the_storyteller_only(clients, table):
     assert "secret" not in player_page.split('id="feed"')[1]
     assert "7 dice" not in player_page and "9 dice" not in player_page and "Stealth 3" not in player_page
     # not even an empty feed entry: the player's feed has no item at all
-    assert "<li id=\"ev-" not in player_page
+    assert '<li id="ev-' not in player_page
     assert all(e["detail"].get("secret") for e in _log(table.url))
 
 
