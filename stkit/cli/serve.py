@@ -100,20 +100,22 @@ def serve(
     qr: QrOpt = True,
     json_out: JsonOpt = False,
 ) -> None:
-    """Serve the chronicle's live table: a page for the Storyteller and one per character.
+    """Serve the live table: a page for the Storyteller and each player.
 
     Prints a join link (and QR code) per person; rolls, Willpower, damage, scenes, extended actions and
     contests show on every page as they happen, whichever process made them. Ctrl-C stops the server;
     every change is already stored.
     """
-    from stkit.config import default_chronicle
+    import os
+
+    from stkit.config import database_url, default_chronicle
+    from stkit.store.db import open_store
 
     _check_port(port)
     chron = default_chronicle(chronicle)
-    from stkit.web.app import create_app
-
-    app = create_app(db, chron)  # opens (and migrates) the store before anything is printed
-    links = issue(db, chron, f"http://{link_host(host)}:{port}", rotate=False)
+    url = database_url(db)
+    open_store(url)  # a bad --db or an old schema is reported (or migrated) before anything is printed
+    links = issue(url, chron, f"http://{link_host(host)}:{port}", rotate=False)
     if not _is_loopback(host):
         from stkit.cli import render
 
@@ -128,8 +130,20 @@ def serve(
     sys.stdout.flush()
     import uvicorn
 
+    # The web adapter is loaded by name: the CLI and the web layer never import each other. The app reads
+    # the store and chronicle from the environment, as every stkit command does.
+    os.environ["STKIT_DATABASE_URL"] = url
+    os.environ["STKIT_CHRONICLE"] = chron
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=3)
+        uvicorn.run(
+            "stkit.web.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=3,
+        )
     except SystemExit as exc:  # uvicorn exits when the port is taken
         if exc.code:
             from stkit.errors import StkitError
