@@ -182,6 +182,7 @@ def feed_item(event: TableEvent, *, storyteller: bool) -> dict:
         summary = f"{roll['result']} success{'es' if roll['result'] != 1 else ''} ({roll['degree']})"
     return {
         "id": event.id,
+        "log_id": d.get("log_id"),
         "who": d.get("character") or "Storyteller",
         "pool_text": d.get("breakdown") or f"{roll['pool']} {'die' if roll['pool'] == 1 else 'dice'}",
         "difficulty": roll["difficulty"],
@@ -378,7 +379,7 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
     @app.get("/odds", response_class=HTMLResponse)
     def odds(request: Request) -> Response:
         holder = who(request)
-        form = dict(request.query_params)
+        form: dict[str, Any] = dict(request.query_params)
         form["trait"] = request.query_params.getlist("trait")
         try:
             ctx = table.read(lambda s: odds_view(s, table.chronicle, holder, form))
@@ -390,7 +391,7 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
     async def roll(request: Request) -> Response:
         holder = check_post(request)
         form = await request.form()
-        values = {k: form.get(k) for k in form}
+        values: dict[str, Any] = {k: form.get(k) for k in form}
         values["trait"] = form.getlist("trait")
         secret = _on(values, "secret")
         if secret:
