@@ -98,22 +98,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class ThreadServer:
+    """A real uvicorn server for ``app`` in a thread on a free loopback port (``base`` is its URL)."""
+
+    def __init__(self, app) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
 @pytest.fixture
 def live(app):
     """A real uvicorn server in a thread on a free loopback port; yields its base URL."""
-    import uvicorn
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    server = ThreadServer(app)
+    yield server.base
+    server.stop()
 
 
 def read_events(base: str, token: str, *, last_event_id: int | None = None, after: int | None = None, seconds=1.0):

@@ -87,8 +87,6 @@ def test_serve_on_the_network_says_so_and_prints_links(table):
     finally:
         proc.send_signal(2)
         _, err = proc.communicate(timeout=15)
-    assert err.splitlines()[0] == (
-        f"Sharing on the local network (0.0.0.0:{port}): anyone on it with a link can join."
-    )
+    assert err.splitlines()[0] == (f"Sharing on the local network (0.0.0.0:{port}): anyone on it with a link can join.")
     assert "Traceback" not in err
     assert proc.returncode == 130  # interrupted (Ctrl-C), as every stkit command

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.web.conftest import read_events
+from tests.web.conftest import ThreadServer, read_events
 
 
 def _cli(url: str, *args: str) -> subprocess.CompletedProcess:
@@ -108,3 +108,27 @@ def test_many_writers_nothing_lost_nothing_twice(live, table):
     ids = [g[0] for g in got]
     assert ids == sorted(set(ids))  # in order, none twice
     assert ids == _event_ids(table.url) and len(ids) == 30  # none lost
+
+
+def test_two_servers_on_one_store_both_stay_live(live, table):
+    import threading
+
+    from stkit.web.app import create_app
+
+    other = ThreadServer(create_app(table.url, "default", interval=0.02))
+    try:
+        got: dict[str, list] = {}
+        readers = [
+            threading.Thread(target=lambda b=base: got.__setitem__(b, read_events(b, table.token("Weston"), seconds=4)))
+            for base in (live, other.base)
+        ]
+        for r in readers:
+            r.start()
+        time.sleep(0.5)
+        _roll(table.url, 6, seed=8)
+        for r in readers:
+            r.join()
+    finally:
+        other.stop()
+    ids = _event_ids(table.url)
+    assert [g[0] for g in got[live]] == ids == [g[0] for g in got[other.base]]
