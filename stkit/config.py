@@ -7,8 +7,8 @@ Database URL, first match wins:
 
 Rules for the location (stkit.errors.InvalidValue otherwise):
 - a URL has ``://``; a SQLite URL must name a file and take no ``?options`` (``?mode=ro`` is not
-  honoured by the driver, so it is refused rather than silently ignored): ``sqlite://``, ``sqlite:///`` and ``:memory:`` (or
-  ``mode=memory``) would keep everything in memory and lose it on exit, so they are refused;
+  honoured by the driver, so it is refused rather than silently ignored): ``sqlite://``, ``sqlite:///``
+  and ``:memory:`` (or ``mode=memory``) would keep everything in memory and lose it on exit, so they are refused;
 - anything else is a file path only when it contains a path separator or ends in .sqlite, .sqlite3 or
   .db (``garbage`` is refused as "not a database path or URL");
 - an explicit path (``--db`` or the environment) must be in a folder that exists; only the default

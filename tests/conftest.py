@@ -4,12 +4,17 @@
   platformdirs/XDG/HOME folders at tmp_path; clears STKIT_CHRONICLE; closes cached engines afterwards.
 - ``db_url``: parametrised over SQLite and, when STKIT_TEST_POSTGRES_URL is set (``.ci/postgres.sh``),
   PostgreSQL (a fresh schema per test, dropped afterwards). It also sets STKIT_DATABASE_URL to that URL so
-  CLI commands without --db use it. Tests that take it run once per database.
+  CLI commands without --db use it. Tests that take it run once per database. The database is empty: the
+  first open migrates it (the migration tests rely on that).
+- ``migrated_db_url``: the same, but the SQLite file is a copy of a store migrated once per session
+  (``_migrated_sqlite_template``), so tests that only need a store at the newest revision skip alembic.
+  On PostgreSQL it is the plain ``db_url`` schema, migrated on first open.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import uuid
 from urllib.parse import quote
@@ -46,6 +51,26 @@ def _postgres_params() -> list:
     if not os.environ.get(POSTGRES_ENV):
         marks.append(pytest.mark.skip(reason=f"{POSTGRES_ENV} is not set (source .ci/postgres.sh)"))
     return [pytest.param("sqlite", id="sqlite"), pytest.param("postgresql", id="postgresql", marks=marks)]
+
+
+@pytest.fixture(scope="session")
+def _migrated_sqlite_template(tmp_path_factory):
+    """A SQLite store file at the newest schema revision, built once per test session (per xdist worker)."""
+    from stkit.store.db import dispose_engines, open_store
+
+    path = tmp_path_factory.mktemp("template") / "store.sqlite"
+    open_store("sqlite:///" + str(path))
+    dispose_engines()  # the last connection closing checkpoints the WAL into the file
+    assert not path.with_name(path.name + "-wal").exists() or path.with_name(path.name + "-wal").stat().st_size == 0
+    return path
+
+
+@pytest.fixture
+def migrated_db_url(request, db_url, _migrated_sqlite_template) -> str:
+    """``db_url`` holding a store at the newest revision (a copied template on SQLite)."""
+    if db_url.startswith("sqlite:///"):
+        shutil.copyfile(_migrated_sqlite_template, db_url[len("sqlite:///") :])
+    return db_url
 
 
 @pytest.fixture(params=_postgres_params())

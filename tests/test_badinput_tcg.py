@@ -47,9 +47,9 @@ def test_alias_bomb_situation_file_is_refused_fast(tmp_path):
     path = tmp_path / "moot.yaml"
     path.write_text(_alias_bomb_moot())
     assert path.stat().st_size < 20_000
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other processes' load does not count
     _fails_cleanly(["tcg", "moot", str(path)], "more than 100000 values", "aliases")
-    assert time.perf_counter() - start < 5  # it took 35 s and 2.3 GB before the fix (n = 3000)
+    assert time.process_time() - start < 5  # it took 35 s and 2.3 GB before the fix (n = 3000)
 
 
 def test_plain_aliases_still_work(tmp_path):
@@ -216,9 +216,9 @@ def test_deck_count_999_is_still_read(tmp_path):
 def test_deck_with_endless_lines_is_refused_fast(tmp_path):
     path = tmp_path / "deck.txt"
     path.write_text("Sept:\n" + "\n".join(f"3 Card{i}" for i in range(100_000)) + "\n")
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other processes' load does not count
     _fails_cleanly(["tcg", "deck", "check", str(path)], "line 2002", "more than 2000 card lines")
-    assert time.perf_counter() - start < 5  # 25 s of fuzzy suggestions before the cap
+    assert time.process_time() - start < 5  # 25 s of fuzzy suggestions before the cap
 
 
 def test_ambiguous_json_also_says_error_on_stderr():

@@ -275,7 +275,7 @@ def test_example_illegal_deck(example_db):
         ["tcg", "deck", "check", "examples/deck-illegal.txt", "--renown-level", "15", "--json"], example_db
     )
     assert result.exit_code == 1
-    assert json.loads(result.stdout)["violations"] == ILLEGAL_VIOLATIONS + [PACK_AT_15]
+    assert json.loads(result.stdout)["violations"] == [*ILLEGAL_VIOLATIONS, PACK_AT_15]
     # the file's own header comment names the lines that are wrong
     lines = (EXAMPLES / "deck-illegal.txt").read_text(encoding="utf-8").splitlines()
     assert lines[15] == "3 Old Man Harkr" and "line 16" in lines[2]
@@ -331,6 +331,7 @@ def test_yaml_excerpt_is_from_the_example_file():
     assert excerpt in (EXAMPLES / "cards.yaml").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_examples_as_a_real_subprocess_with_cards_db(tmp_path):
     """The installed entry point, --cards-db instead of the environment variable."""
     db = str(tmp_path / "other.sqlite")

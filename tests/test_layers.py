@@ -1,7 +1,77 @@
-"""Dependency direction: the dice engine and card game load no framework; a plain roll loads no database."""
+"""Dependency direction: the dice engine and card game load no framework; a plain roll loads no database.
 
+Two kinds of check: static ones read every module with ``ast`` (so an import inside a function counts, though
+it only runs when the function does), and runtime ones import every module of a layer in a fresh interpreter
+and look at ``sys.modules``.
+"""
+
+import pathlib
 import subprocess
 import sys
+
+import pytest
+
+from tests.test_imports import all_modules, imported_names
+
+#: Frameworks neither the dice engine nor the card game may import, nor anything of the store or adapters.
+FRAMEWORKS = ("sqlmodel", "sqlalchemy", "alembic", "typer", "rich", "click", "fastapi", "starlette", "psycopg")
+ADAPTERS_AND_STORE = ("stkit.store", "stkit.cli", "stkit.web")
+
+
+def _forbidden_imports(package: str, allowed) -> list[str]:
+    """``file:line imports name`` for each import anywhere in ``package`` that ``allowed(name)`` rejects."""
+    found = []
+    for module, path in all_modules().items():
+        if module == package or module.startswith(package + "."):
+            for name, line in imported_names(module, path):
+                if not allowed(name):
+                    found.append(
+                        f"{path.relative_to(pathlib.Path(__file__).resolve().parents[1])}:{line} imports {name}"
+                    )
+    return sorted(set(found))
+
+
+def _top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def _not_framework_or_store(name: str) -> bool:
+    return _top(name) not in FRAMEWORKS and not name.startswith(ADAPTERS_AND_STORE)
+
+
+def _stdlib_or_dice(name: str) -> bool:
+    # the dice engine: standard library, itself, and the shared error and text helpers only
+    return (
+        _top(name) in sys.stdlib_module_names
+        or name.startswith("stkit.dice")
+        or name.startswith(("stkit.errors", "stkit.text"))
+    )
+
+
+def test_tcg_imports_no_framework_or_store_statically():
+    assert _forbidden_imports("stkit.tcg", _not_framework_or_store) == []
+
+
+def test_dice_imports_only_the_standard_library_statically():
+    assert _forbidden_imports("stkit.dice", _stdlib_or_dice) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "allowed", "caught"),
+    [
+        ("def f():\n    import sqlalchemy\n", _not_framework_or_store, "sqlalchemy"),
+        ("def f():\n    if True:\n        from sqlmodel import Session\n", _not_framework_or_store, "sqlmodel"),
+        ("class C:\n    def f(self):\n        from stkit.store import db\n", _not_framework_or_store, "stkit.store"),
+        ("try:\n    import rich.console\nexcept ImportError:\n    pass\n", _stdlib_or_dice, "rich.console"),
+        ("def f():\n    import yaml\n", _stdlib_or_dice, "yaml"),
+    ],
+)
+def test_the_static_check_catches_hidden_imports(tmp_path, source, allowed, caught):
+    path = tmp_path / "mod.py"
+    path.write_text(source)
+    names = [name for name, _ in imported_names("stkit.tcg.mod", path)]
+    assert caught in names and not all(allowed(n) for n in names)
+
 
 CHECK = """
 import sys
@@ -42,7 +112,10 @@ def test_dice_engine_is_pure():
 
 
 def test_tcg_package_loads_no_framework():
-    assert not {"sqlmodel", "sqlalchemy", "typer", "rich"} & set(_heavy_modules("import stkit.tcg"))
+    names = sorted(m for m in all_modules() if m.startswith("stkit.tcg"))
+    assert "stkit.tcg.rules" in names and "stkit.tcg.resolvers.combat" in names
+    body = "\n".join(f"import {n}" for n in names)
+    assert not {"sqlmodel", "sqlalchemy", "typer", "rich"} & set(_heavy_modules(body))
 
 
 def test_plain_roll_does_not_load_the_database_layer():

@@ -9,38 +9,32 @@ from __future__ import annotations
 import enum
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from stkit.cli.common import run
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
+from stkit.store.vocab import DamageType, Power
+
+if TYPE_CHECKING:  # pragma: no cover
+    from stkit.store.gateway import Gateway
+    from stkit.store.sheet import Sheet
 
 NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
 
 
-class PowerChoice(str, enum.Enum):
-    willpower = "willpower"
-    rage = "rage"
-    gnosis = "gnosis"
+PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
 
 
-PowerArg = Annotated[PowerChoice, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
-
-
-class DamageChoice(str, enum.Enum):
-    bashing = "bashing"
-    lethal = "lethal"
-    aggravated = "aggravated"
-
-
-class FormatChoice(str, enum.Enum):
+class FormatChoice(enum.StrEnum):
     yaml = "yaml"
     json = "json"
 
 
-class XpAction(str, enum.Enum):
+class XpAction(enum.StrEnum):
     award = "award"
     spend = "spend"
     log = "log"
@@ -54,11 +48,15 @@ char_app = typer.Typer(
 
 
 # ----- helpers -------------------------------------------------------------------------------------------
-def run(db: str | None, work, *, readonly: bool = False):
-    """Open the store and run ``work(session)`` as one transaction (retried when the database is busy)."""
-    from stkit.store.db import open_store, run_transaction
+def load_sheet(db: str | None, name: str, chronicle: str | None) -> tuple[Sheet, int]:
+    """(sheet, id) of the stored character ``name``; NotFound / InvalidValue as find_character raises."""
+    from stkit.store.characters import find_character
 
-    return run_transaction(open_store(db), work, readonly=readonly)
+    def work(gw: Gateway) -> tuple[Sheet, int]:
+        row = find_character(gw, name, chronicle)
+        return row.to_sheet(), row.id
+
+    return run(db, work, readonly=True)
 
 
 def emit_json(data: object) -> None:
@@ -183,17 +181,17 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
 
     lines += [Text(""), header("Physical", "Social", "Mental", width=32)]
     groups = list(T.ATTRIBUTE_GROUPS.values())
-    for row in range(3):
+    for i in range(3):
         t = Text()
         for g in groups:
-            a = g[row]
+            a = g[i]
             t.append_text(cell(a, sheet.attributes[a], apply_form(sheet.form, a, sheet.attributes[a]), width=32))
         lines.append(t)
     lines += [Text(""), header("Talents", "Skills", "Knowledges")]
-    for row in range(10):
+    for i in range(10):
         t = Text()
         for g in (T.TALENTS, T.SKILLS, T.KNOWLEDGES):
-            t.append_text(cell(g[row], sheet.abilities.get(g[row], 0)))
+            t.append_text(cell(g[i], sheet.abilities.get(g[i], 0)))
         lines.append(t)
     others = {**{a: v for a, v in sheet.abilities.items() if a in T.SECONDARY_ABILITIES}, **sheet.custom_abilities}
     if others:
@@ -225,7 +223,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         )
     lines += [Text(""), Text("Health", style="bold underline")]
     marks = {"bashing": "/", "lethal": "X", "aggravated": "*", "": " "}
-    for (level, pen), box in zip(HEALTH_LEVELS, sheet.health_boxes()):
+    for (level, pen), box in zip(HEALTH_LEVELS, sheet.health_boxes(), strict=True):
         style = {"aggravated": "red bold", "lethal": "red", "bashing": "yellow"}.get(box, "dim")
         pen_text = "cannot act" if pen is None else (str(pen) if pen else "")
         lines.append(Text(f"{level:<15}") + Text(f"[{marks[box]}]", style=style) + Text(f"  {pen_text}", style="dim"))
@@ -266,7 +264,8 @@ def new(
 ) -> None:
     """Create a character.
 
-    Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1, Willpower 3, with full points: --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
+    Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1, Willpower 3, with full points:
+    --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
     Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
     from stkit.config import default_chronicle
     from stkit.errors import InvalidValue
@@ -287,7 +286,7 @@ def new(
         tribe=tribe,
         pack=pack,
     )
-    pairs: list[tuple[str, str]] = []
+    pairs: list[tuple[str, str | int]] = []
     for item in sets or []:
         trait, sep, value = item.partition("=")
         if not sep:
@@ -295,12 +294,9 @@ def new(
         pairs.append((trait, value.strip()))
     warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
 
-    def work(session):
-        from stkit.store.characters import create_character
+    from stkit.store.characters import create_character
 
-        return create_character(session, sheet).id
-
-    char_id = run(db, work)
+    char_id = run(db, lambda gw: create_character(gw, sheet).id)
     if json_out:
         emit_json(sheet_json(sheet, char_id=char_id) | {"warnings": warnings})
         return
@@ -324,8 +320,6 @@ def show(
     """Show a character sheet.
 
     Dots, health boxes and the current form's Attributes."""
-    from stkit.store.fastread import load_sheet
-
     sheet, char_id = load_sheet(db, name, chronicle)
     if json_out:
         emit_json(sheet_json(sheet, player_view=player_view, char_id=char_id))
@@ -341,12 +335,9 @@ def list_(
 ) -> None:
     """List the characters (of one chronicle, or all)."""
 
-    def work(session):
-        from stkit.store.characters import list_characters
+    from stkit.store.characters import list_characters
 
-        return [(c.id, c.to_sheet()) for c in list_characters(session, chronicle)]
-
-    rows = run(db, work, readonly=True)
+    rows = run(db, lambda gw: [(c.id, c.to_sheet()) for c in list_characters(gw, chronicle)], readonly=True)
     if json_out:
         emit_json(
             {
@@ -483,7 +474,8 @@ def set_(
 ) -> None:
     """Set one trait (or a background, Gift, Rite, Merit or Flaw).
 
-    Names are forgiving about case, spaces and hyphens; unknown names get a suggestion. Example: `stkit char set Archibald "primal urge" 2`."""
+    Names are forgiving about case, spaces and hyphens; unknown names get a suggestion.
+    Example: `stkit char set Archibald "primal urge" 2`."""
     from stkit.store import characters
 
     print_edit(
@@ -530,8 +522,8 @@ def damage(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels of damage (1 or more).")],
     kind: Annotated[
-        DamageChoice, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
-    ] = DamageChoice.bashing,
+        DamageType, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
+    ] = DamageType.bashing,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -549,7 +541,7 @@ def heal(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels to heal (1 or more).")] = 1,
     kind: Annotated[
-        DamageChoice | None,
+        DamageType | None,
         typer.Option("--type", "-t", help="Heal only this kind (default: lightest first).", case_sensitive=False),
     ] = None,
     chronicle: ChronicleOpt = None,
@@ -676,7 +668,8 @@ def import_(
 ) -> None:
     """Import character files (YAML, JSON, Foundry): all or nothing.
 
-    Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the error names the file, the field and the allowed range."""
+    Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the
+    error names the file, the field and the allowed range."""
     from stkit.store.files import import_files
 
     loaded = run(db, lambda s: import_files(s, paths, chronicle=chronicle, replace=replace))
@@ -722,7 +715,6 @@ def export(
     """Export a character as a YAML or JSON character file.
 
     The file re-imports without loss."""
-    from stkit.store.fastread import load_sheet
     from stkit.store.files import dump
 
     sheet, _ = load_sheet(db, name, chronicle)
@@ -746,9 +738,10 @@ def log(
     """The roll log, newest first.
 
     Every roll made with --char (or --log)."""
-    from stkit.store.fastread import recent_log
+    from stkit.store.rolls import check_log_limit, recent_log
 
-    entries = recent_log(db, name=char, chronicle=chronicle, limit=limit)
+    check_log_limit(limit)  # before opening (and perhaps creating) the store
+    entries = run(db, lambda gw: recent_log(gw, name=char, chronicle=chronicle, limit=limit), readonly=True)
     if json_out:
         emit_json({"rolls": entries})
         return
@@ -782,108 +775,12 @@ def log(
         )
     heads = ("#", "When (UTC)", "Character", "Pool", "Diff", "Dice", "Result")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
-    lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip(), style="bold")]
+    lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip(), style="bold")]
     for r in rows:
-        t = Text("  ".join(c.ljust(w) for c, w in zip(r[:6], widths)) + "  ")
+        t = Text("  ".join(c.ljust(w) for c, w in zip(r[:6], widths[:6], strict=True)) + "  ")
         t.append(r[6], style={"botch": "red bold", "failure": "yellow", "success": "green"}.get(r[7], ""))
         lines.append(t)
     render.console().print(Text("\n").join(lines), crop=False, overflow="ignore")
-
-
-def roll_with_store(
-    pool: str,
-    *,
-    char: str | None,
-    chronicle: str | None,
-    db: str | None,
-    difficulty: int,
-    willpower: bool,
-    auto: bool,
-    stressful: bool,
-    retry: int,
-    faces: list[int] | None,
-    rules,
-    seed: int | None,
-    json_out: bool,
-    task: str | None = None,
-    secret: bool = False,
-) -> None:
-    """`stkit roll` with --char (pool built from the sheet, Willpower spent from it), --log or --secret: one
-    transaction rolls, spends and writes the log entry (and its table event), then the result is printed."""
-    import random
-
-    from stkit.errors import InvalidValue
-    from stkit.store.gateway import run_unit  # sqlite3 on an up-to-date SQLite file, else SQLAlchemy
-
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-    rng = random.Random(seed)
-    if char is not None:
-        from stkit.store.rolls import roll_from_sheet
-
-        done = run_unit(
-            db,
-            lambda gw: roll_from_sheet(
-                gw,
-                char,
-                pool,
-                difficulty=difficulty,
-                chronicle=chronicle,
-                willpower=willpower,
-                retry=retry,
-                task=task,
-                rules=rules,
-                rng=random.Random(seed),
-                faces=faces,
-                auto=auto,
-                stressful=stressful,
-                seed=seed,
-                secret=secret,
-            ),
-        )
-    else:
-        from stkit.cli.roll import parse_pool_number
-        from stkit.dice import validate_pool
-        from stkit.store.rolls import log_plain_roll, roll_dice
-
-        n = validate_pool(parse_pool_number(pool))
-        if auto and (willpower or faces is not None):
-            raise InvalidValue("--auto takes a success without rolling; it cannot go with --willpower or --dice")
-        result = roll_dice(
-            n,
-            difficulty,
-            faces=faces,
-            rng=rng,
-            rules=rules,
-            willpower=willpower,
-            retry=retry,
-            auto=auto,
-            stressful=stressful,
-        )
-        done = run_unit(db, lambda gw: log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed, secret=secret))
-    from stkit.cli import render
-
-    shown_seed = None if faces is not None or auto else seed
-    if json_out:
-        render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict())
-        return
-    from rich.text import Text
-
-    out = render.console()
-    if done.pool is not None:
-        out.print(Text(f"{done.character}: ", style="bold") + Text(done.pool.text))
-    for note in done.notes:
-        out.print(Text(note, style="yellow"))
-    render.print_roll(done.roll)
-    if done.willpower_left is not None:
-        out.print(
-            Text(
-                f"Willpower spent: {done.willpower_left} point{'s' if done.willpower_left != 1 else ''} left",
-                style="dim",
-            )
-        )
-    where = f" (scene {done.scene_id}, turn {done.turn})" if done.scene_id is not None else ""
-    out.print(Text(f"Logged as roll #{done.log_id}{where}", style="dim"))
 
 
 def register(app: typer.Typer) -> None:

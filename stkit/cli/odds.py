@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from stkit.cli.options import (
     ExtraOnesOpt,
     OnesDontCancelOpt,
-    SpecialtyChoice,
+    Specialty,
     SpecialtyOpt,
     make_rules,
 )
@@ -205,7 +205,7 @@ def roll_cmd(
     willpower: bool = typer.Option(
         False, "--willpower", "-w", help="Spend Willpower: one success the 1s cannot cancel (no botch)."
     ),
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     target: int | None = typer.Option(
@@ -404,7 +404,7 @@ def resisted_cmd(
     difficulty_b: int | None = typer.Option(
         None, "--difficulty-b", help="Side B's difficulty (default: the same as side A's)."
     ),
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -471,7 +471,7 @@ def resisted_cmd(
 def teamwork_cmd(
     pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000."),
     difficulty: DifficultyOpt = 6,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -539,7 +539,7 @@ def teamwork_cmd(
 def multi_cmd(
     pools: list[int] = typer.Argument(..., help="Each action's dice pool before the penalty, in order."),
     difficulty: DifficultyOpt = 6,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -553,7 +553,7 @@ def multi_cmd(
         actions = []
         for i, a in enumerate(multi.actions, 1):
             # the penalty can exceed the pool; the dice left are then none, never a negative number
-            item = {
+            item: dict[str, int | float | bool] = {
                 "action": i,
                 "declared_pool": a.declared_pool,
                 "penalty": a.penalty,

@@ -1,23 +1,26 @@
 """Command-line options shared by several command modules, declared once.
 
-Only typer and the standard library here (this module is imported at start-up by `stkit roll`); what the
-options turn into (HouseRules, a seeded random.Random) is built inside functions.
+Only typer, the standard library and the dice engine's vocabulary here (this module is imported at
+start-up by `stkit roll`); what the options turn into (HouseRules, a seeded random.Random) is built inside
+functions.
 """
 
 from __future__ import annotations
 
-import enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from stkit.dice.model import Specialty  # standard library only, light to import
 
-class SpecialtyChoice(str, enum.Enum):
-    """What a 10 does on a specialised roll (house rules; see stkit.dice.model.Specialty)."""
+if TYPE_CHECKING:
+    import random
 
-    none = "none"
-    double = "double"
-    reroll = "reroll"
+    from stkit.dice import HouseRules
+
+
+#: What a 10 does on a specialised roll: the dice engine's own vocabulary, offered as the --specialty choices.
+SpecialtyChoice = Specialty
 
 
 # ---- dice -------------------------------------------------------------------------------------------------
@@ -26,7 +29,7 @@ DifficultyOpt = Annotated[
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed the dice so the roll can be replayed exactly.")]
 SpecialtyOpt = Annotated[
-    SpecialtyChoice,
+    Specialty,
     typer.Option(
         "--specialty",
         case_sensitive=False,
@@ -75,21 +78,19 @@ ChronicleLookupOpt = Annotated[
 ]
 
 
-def make_rules(specialty: SpecialtyChoice, extra_ones_cancel: bool, ones_dont_cancel: bool):
+def make_rules(specialty: Specialty, extra_ones_cancel: bool, ones_dont_cancel: bool) -> HouseRules:
     """HouseRules from the house-rule flags.
 
     Raises InvalidValue for --extra-ones-cancel without --specialty reroll (there are no extra dice then)."""
-    from stkit.dice import HouseRules, Specialty
+    from stkit.dice import HouseRules
     from stkit.errors import InvalidValue
 
-    if extra_ones_cancel and specialty is not SpecialtyChoice.reroll:
+    if extra_ones_cancel and specialty is not Specialty.REROLL:
         raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
-    return HouseRules(
-        specialty=Specialty(specialty.value), extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel
-    )
+    return HouseRules(specialty=specialty, extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel)
 
 
-def make_rng(seed: int | None):
+def make_rng(seed: int | None) -> tuple[random.Random, int]:
     """(random.Random seeded with ``seed``, the seed used): a fresh seed when None, reported in JSON so
     that any roll can be replayed."""
     import random

@@ -90,10 +90,10 @@ def summary_text(roll: RollResult) -> Text:
             " no die reached the difficulty and a 1 showed", style="red bold"
         )
     if roll.outcome.value == "failure":
-        why = " (the 1s cancelled every success)" if roll.successes else ""
+        why = " (the 1s cancelled every success)" if roll.successes_rolled else ""
         return Text("Failure: no successes" + why, style="yellow bold")
-    label = "success" if roll.result == 1 else "successes"
-    return Text(f"{roll.result} {label} ({roll.degree.value})", style="green bold")
+    label = "success" if roll.final_successes == 1 else "successes"
+    return Text(f"{roll.final_successes} {label} ({roll.degree})", style="green bold")
 
 
 def roll_lines(roll: RollResult, *, title: str | None = None) -> list[Text]:

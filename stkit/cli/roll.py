@@ -6,8 +6,7 @@ loaded inside the commands (start-up time is part of the product).
 
 from __future__ import annotations
 
-import re
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,91 +18,50 @@ from stkit.cli.options import (
     JsonOpt,
     OnesDontCancelOpt,
     SeedOpt,
-    SpecialtyChoice,
+    Specialty,
     SpecialtyOpt,
     make_rng,
     make_rules,
 )
 
+if TYPE_CHECKING:
+    from stkit.dice import HouseRules, RollRequest
+
 _ROLL_CONTEXT = {"ignore_unknown_options": True}  # so that `stkit roll -3` reaches our own clear message
-_POOL_ARITH = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
 
 
-def parse_pool_number(text: str, what: str = "dice pool") -> int:
-    """A dice pool typed as a number or a sum of numbers ('5', '3+2', '7 - 1').
+def _request(
+    pool: int,
+    difficulty: int,
+    faces_text: str | None,
+    *,
+    rules: HouseRules,
+    willpower: bool = False,
+    retry: int = 0,
+    automatic: bool = False,
+    stressful: bool = False,
+) -> RollRequest:
+    """The roll request for ``pool`` dice, with the physical dice in ``faces_text`` when given."""
+    from stkit.dice import RollRequest, parse_faces
 
-    Raises InvalidValue when the text is not such a sum (trait names need a character sheet)."""
-    from stkit.errors import InvalidValue
-
-    if not _POOL_ARITH.match(text):
-        raise InvalidValue(
-            f"{what} {text!r} is not a number of dice (1 to 1000); trait names like "
-            f"'Dexterity + Brawl' need a character: --char NAME"
-        )
-    return eval_pool_sum(text)
-
-
-def eval_pool_sum(text: str) -> int:
-    """Add up '3 + 2 - 1' (already checked to be digits joined by + and -)."""
-    from stkit.errors import InvalidValue
-
-    total = 0
-    for sign, digits in re.findall(r"([+-]?)\s*(\d+)", text.replace(" ", "")):
-        if len(digits.lstrip("0")) > 6:  # far beyond any pool; also keeps int() away from huge strings
-            raise InvalidValue(
-                f"dice pool term {digits[:12]}{'...' if len(digits) > 12 else ''} is larger "
-                f"than stkit's limit of 1000 dice"
-            )
-        total += -int(digits) if sign == "-" else int(digits)
-    return total
-
-
-def parse_faces(text: str) -> list[int]:
-    """'4,7,5,8,1' (commas or spaces) -> [4, 7, 5, 8, 1]; a non-number raises InvalidValue."""
-    from stkit.errors import InvalidValue
-
-    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    faces = []
-    for p in parts:
-        try:
-            faces.append(int(p))
-        except ValueError:
-            raise InvalidValue(f"die face {p!r} in --dice is not a number; allowed: 1 to 10") from None
-    if not faces:
-        raise InvalidValue("--dice is empty; give the faces rolled, e.g. --dice 4,7,5,8,1")
-    return faces
-
-
-def pick_difficulties(values: list[int], count: int, what: str) -> list[int]:
-    """One difficulty for all, or one per roll in order."""
-    from stkit.dice import DEFAULT_DIFFICULTY, validate_difficulty
-    from stkit.errors import InvalidValue
-
-    if not values:
-        values = [DEFAULT_DIFFICULTY]
-    if len(values) == 1:
-        values = values * count
-    if len(values) != count:
-        raise InvalidValue(f"{len(values)} difficulties given for {count} {what}; give one for all, or one each")
-    for v in values:
-        validate_difficulty(v)
-    return values
-
-
-def roll_or_count(pool, difficulty, faces_text, *, rng, rules, willpower=False, retry=0):
-    """Roll ``pool`` dice, or score the physical dice in ``faces_text`` when given."""
-    from stkit.dice import count_dice, roll_pool
-
-    if faces_text is not None:
-        return count_dice(pool, difficulty, parse_faces(faces_text), rules=rules, willpower=willpower, retry=retry)
-    return roll_pool(pool, difficulty, rng=rng, rules=rules, willpower=willpower, retry=retry)
+    return RollRequest(
+        pool,
+        difficulty,
+        rules=rules,
+        willpower=willpower,
+        retry=retry,
+        automatic=automatic,
+        stressful=stressful,
+        faces=tuple(parse_faces(faces_text)) if faces_text is not None else None,
+    )
 
 
 def roll(
     pool: Annotated[
         str,
         typer.Argument(
-            help="Dice pool: a number of dice (1 to 1000) or a sum like 3+2; with --char, Traits like 'Dexterity + Brawl + 2'.",
+            help="Dice pool: a number of dice (1 to 1000) or a sum like 3+2; "
+            "with --char, Traits like 'Dexterity + Brawl + 2'.",
             show_default=False,
         ),
     ],
@@ -127,7 +85,7 @@ def roll(
         str | None,
         typer.Option("--dice", help="Count physical dice instead of rolling: the faces, e.g. 4,7,5,8,1."),
     ] = None,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     seed: SeedOpt = None,
@@ -170,20 +128,20 @@ def roll(
     Each die at or above the difficulty is a success; each 1 cancels a success (the rule of one); no
     success die and any 1 is a botch. Examples: `stkit roll 5 -d 7`, `stkit roll 6 --dice 5,4,8,8,2,6`.
     """
-    from stkit.dice import take_automatic_success, validate_difficulty, validate_pool
+    from stkit.dice import parse_faces, parse_pool_number, resolve_roll, validate_pool, validate_roll_options
     from stkit.errors import InvalidValue
 
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
     if char is not None or log_roll or secret:
         # The store (sqlmodel) is imported only here, so a plain roll stays fast.
-        from stkit.cli.char import roll_with_store
+        from stkit.cli.common import roll_with_store
 
-        validate_difficulty(difficulty)
-        if retry < 0:
-            raise InvalidValue(f"--retry {retry} must be 0 or more (the number of earlier failures)")
+        faces = parse_faces(dice) if dice is not None else None
+        validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
         roll_with_store(
             pool,
+            pool_dice=None if char is not None else validate_pool(parse_pool_number(pool)),
             char=char,
             chronicle=chronicle,
             db=db,
@@ -192,7 +150,7 @@ def roll(
             auto=auto,
             stressful=stressful,
             retry=retry,
-            faces=parse_faces(dice) if dice is not None else None,
+            faces=faces,
             rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
             seed=seed,
             json_out=json_out,
@@ -201,18 +159,12 @@ def roll(
         )
         return
     n = parse_pool_number(pool)
-    validate_pool(n)
-    validate_difficulty(difficulty)
     rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
-    if auto and (willpower or dice is not None):
-        raise InvalidValue("--auto takes a success without rolling; it cannot go with --willpower or --dice")
-    if retry < 0:
-        raise InvalidValue(f"--retry {retry} must be 0 or more (the number of earlier failures)")
+    request = _request(
+        n, difficulty, dice, rules=rules, willpower=willpower, retry=retry, automatic=auto, stressful=stressful
+    )
     rng, used_seed = make_rng(seed)
-    if auto:
-        result = take_automatic_success(n, difficulty, stressful=stressful, retry=retry)
-    else:
-        result = roll_or_count(n, difficulty, dice, rng=rng, rules=rules, willpower=willpower, retry=retry)
+    result = resolve_roll(request, rng=rng)
     from stkit.cli import render
 
     if json_out:
@@ -233,7 +185,7 @@ def multi(
         list[str] | None,
         typer.Option("--dice", help="Physical dice for each action that can be attempted, in order (repeat)."),
     ] = None,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     seed: SeedOpt = None,
@@ -257,7 +209,7 @@ def multi(
     With N actions declared, the first loses N dice and each later one a die more (N+1, N+2, ...). An
     action left with no dice cannot be attempted and is not rolled. Example: `stkit multi 7 6 6` gives 4, 2, 1.
     """
-    from stkit.dice import roll_multiple_actions, validate_pool
+    from stkit.dice import parse_faces, parse_pool_number, pick_difficulties, roll_multiple_actions, validate_pool
 
     if char is not None:
         _multi_from_sheet(
@@ -318,8 +270,9 @@ def _multi_from_sheet(pools, *, char, chronicle, db, difficulty, dice, rules, se
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
     import random
 
-    from stkit.cli.char import run
-    from stkit.store.tracked import multi_from_sheet
+    from stkit.cli.common import run
+    from stkit.dice import parse_faces, pick_difficulties
+    from stkit.store.multi_actions import multi_from_sheet
 
     diffs = pick_difficulties(difficulty or [], len(pools), "actions")
     faces = [parse_faces(d) for d in dice] if dice else None
@@ -368,7 +321,7 @@ def resisted(
     ] = None,
     dice_a: Annotated[str | None, typer.Option("--dice-a", help="Physical dice for side A.")] = None,
     dice_b: Annotated[str | None, typer.Option("--dice-b", help="Physical dice for side B.")] = None,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     seed: SeedOpt = None,
@@ -381,17 +334,15 @@ def resisted(
 
     Example (the moot plea): `stkit resisted 6 7 -d 8`.
     """
-    from stkit.dice import resolve_resisted, validate_difficulty, validate_pool
+    from stkit.dice import parse_pool_number, resolve_resisted, resolve_roll
 
     a_n, b_n = parse_pool_number(pool_a, "side A's dice pool"), parse_pool_number(pool_b, "side B's dice pool")
-    validate_pool(a_n)
-    validate_pool(b_n)
-    validate_difficulty(difficulty)
-    d_b = difficulty if difficulty_b is None else validate_difficulty(difficulty_b)
     rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    request_a = _request(a_n, difficulty, dice_a, rules=rules)
+    request_b = _request(b_n, difficulty if difficulty_b is None else difficulty_b, dice_b, rules=rules)
     rng, used_seed = make_rng(seed)
-    a = roll_or_count(a_n, difficulty, dice_a, rng=rng, rules=rules)
-    b = roll_or_count(b_n, d_b, dice_b, rng=rng, rules=rules)
+    a = resolve_roll(request_a, rng=rng)
+    b = resolve_roll(request_b, rng=rng)
     res = resolve_resisted(a, b)
     from stkit.cli import render
 
@@ -414,13 +365,13 @@ def resisted(
     render.print_roll(b, title="Side B")
     out = render.console()
     if res.winner is None:
-        out.print(Text(f"Tie at {a.result}: nobody keeps any success", style="yellow bold"))
+        out.print(Text(f"Tie at {a.final_successes}: nobody keeps any success", style="yellow bold"))
     else:
         word = "success" if res.margin == 1 else "successes"
         out.print(
             Text(
-                f"Side {res.winner.upper()} wins with {res.margin} {word} ({res.degree.value}) "
-                f"after {a.result} vs {b.result}",
+                f"Side {res.winner.upper()} wins with {res.margin} {word} ({res.degree}) "
+                f"after {a.final_successes} vs {b.final_successes}",
                 style="green bold",
             )
         )
@@ -439,7 +390,7 @@ def teamwork(
     dice: Annotated[
         list[str] | None, typer.Option("--dice", help="Physical dice for each participant, in order (repeat).")
     ] = None,
-    specialty: SpecialtyOpt = SpecialtyChoice.none,
+    specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     seed: SeedOpt = None,
@@ -450,22 +401,20 @@ def teamwork(
     Chapter Five, "Teamwork": each participant rolls separately and the successes are added.
     By default one botch spoils everyone's work. Example: `stkit teamwork 4 5 3 -d 7`.
     """
-    from stkit.dice import combine_teamwork, validate_pool
+    from stkit.dice import combine_teamwork, parse_pool_number, pick_difficulties, resolve_roll, validate_pool
     from stkit.errors import InvalidValue
 
-    ns = [parse_pool_number(p) for p in pools]
-    for n in ns:
-        validate_pool(n)
+    ns = [validate_pool(parse_pool_number(p)) for p in pools]
     diffs = pick_difficulties(difficulty or [], len(ns), "participants")
     rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
     faces = list(dice or [])
     if faces and len(faces) != len(ns):
         raise InvalidValue(f"{len(faces)} --dice given for {len(ns)} participants; give one each")
-    rng, used_seed = make_rng(seed)
-    rolls = [
-        roll_or_count(n, d, faces[i] if faces else None, rng=rng, rules=rules)
-        for i, (n, d) in enumerate(zip(ns, diffs))
+    requests = [
+        _request(n, d, faces[i] if faces else None, rules=rules) for i, (n, d) in enumerate(zip(ns, diffs, strict=True))
     ]
+    rng, used_seed = make_rng(seed)
+    rolls = [resolve_roll(r, rng=rng) for r in requests]
     team = combine_teamwork(rolls, botch_spoils=botch_spoils)
     from stkit.cli import render
 
@@ -494,7 +443,7 @@ def teamwork(
         )
     elif team.total:
         word = "success" if team.total == 1 else "successes"
-        out.print(Text(f"Team total: {team.total} {word} ({team.degree.value})", style="green bold"))
+        out.print(Text(f"Team total: {team.total} {word} ({team.degree})", style="green bold"))
     else:
         out.print(Text(f"Team total: no successes ({team.outcome.value})", style="yellow bold"))
 

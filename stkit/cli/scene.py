@@ -6,29 +6,19 @@ commands. Rules: Chapter Five, "Extended Actions", "Resisted Actions", "Try It O
 
 from __future__ import annotations
 
-import enum
 from typing import Annotated
 
 import typer
 
 from stkit.cli.options import ChronicleOpt, DbOpt, DifficultyOpt, JsonOpt, SeedOpt
-
-
-class Side(str, enum.Enum):
-    a = "a"
-    b = "b"
-
-
-class Mode(str, enum.Enum):
-    tally = "tally"
-    lead = "lead"
+from stkit.store.vocab import ContestMode, ContestSide
 
 
 def _run(db: str | None, work, *, readonly: bool = False):
-    """``work(session)`` as one transaction, retried whole when the database is busy (see stkit.cli.char.run)."""
-    from stkit.cli.char import run
+    """``work(session)`` as one transaction, retried whole when the database is busy."""
+    from stkit.cli.common import run_session
 
-    return run(db, work, readonly=readonly)
+    return run_session(db, work, readonly=readonly)
 
 
 def _chronicle(chronicle: str | None) -> str:
@@ -40,7 +30,7 @@ def _chronicle(chronicle: str | None) -> str:
 def _faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    from stkit.cli.roll import parse_faces
+    from stkit.dice import parse_faces
 
     return parse_faces(text)
 
@@ -197,13 +187,15 @@ def scene_show(
     for a in data["extended_actions"]:
         out.print(
             Text(
-                f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} after {a['rolls']} roll(s), {a['status']}"
+                f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} "
+                f"after {a['rolls']} roll(s), {a['status']}"
             )
         )
     for c in data["contests"]:
         out.print(
             Text(
-                f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} (target {c['target']}, {c['mode']}), {c['status']}"
+                f"Contest {c['id']} {c['name']!r}: A {c['tally_a']} / B {c['tally_b']} "
+                f"(target {c['target']}, {c['mode']}), {c['status']}"
             )
         )
 
@@ -267,7 +259,7 @@ def extended_start(
     Example (Weston hiding from the security teams):
     `stkit extended start "Stay hidden" --char Weston --pool "Stamina + Stealth" -d 7 --target 16 --interval "30 min"`
     """
-    from stkit.store.tracked import extended_status, start_extended
+    from stkit.store.extended import extended_status, start_extended
 
     def work(s):
         action = start_extended(
@@ -319,7 +311,7 @@ def extended_roll(
     """
     import random
 
-    from stkit.store.tracked import extended_status, roll_extended
+    from stkit.store.extended import extended_status, roll_extended
 
     faces = _faces(dice)
     _, used_seed = _rng(seed)
@@ -380,7 +372,7 @@ def extended_status_cmd(
 
     Tally against target, every roll so far and who made it, the in-game time spent, and the exact chance
     to finish within the next 1, 2, 4 and 8 rolls (exact, from the odds engine)."""
-    from stkit.store.tracked import extended_status, get_action
+    from stkit.store.extended import extended_status, get_action
 
     def work(s):
         return extended_status(s, get_action(s, action_id))
@@ -436,7 +428,7 @@ def extended_list(
     """List the extended actions of a chronicle, newest first.
 
     Only the open ones unless --all."""
-    from stkit.store.tracked import extended_status, list_extended
+    from stkit.store.extended import extended_status, list_extended
 
     def work(s):
         rows = [
@@ -466,7 +458,7 @@ def extended_abandon(
     json_out: JsonOpt = False,
 ) -> None:
     """Give up an open extended action; it takes no more rolls."""
-    from stkit.store.tracked import abandon_extended, extended_status
+    from stkit.store.extended import abandon_extended, extended_status
 
     def work(s):
         return extended_status(s, abandon_extended(s, action_id), odds=False)
@@ -507,13 +499,14 @@ def contest_start(
     ] = None,
     target: Annotated[int, typer.Option("--target", help="Successes needed to win (at least 1).")] = 0,
     mode: Annotated[
-        Mode,
+        ContestMode,
         typer.Option(
             "--mode",
             help="tally: each side adds the margins it wins to its own tally (the moot debate). "
-            "lead: one running lead, won by getting that many successes more than the other in total (the truck chase).",
+            "lead: one running lead, won by getting that many successes more than the other in total "
+            "(the truck chase).",
         ),
-    ] = Mode.tally,
+    ] = ContestMode.tally,
     botch_wipes: Annotated[
         bool, typer.Option("--botch-wipes/--no-botch-wipes", help="A side that botches loses what it gathered.")
     ] = True,
@@ -529,7 +522,7 @@ def contest_start(
     Example: `stkit contest start "Debate" --a Ears-of-the-Wind --pool-a "Charisma + Expression"
     --b Red-of-Teeth --pool-b "Charisma + Expression" -d 7 --target 5`
     """
-    from stkit.store.tracked import contest_status, start_contest
+    from stkit.store.contests import contest_status, start_contest
 
     def work(s):
         contest = start_contest(
@@ -570,7 +563,7 @@ def _side_label(side: dict) -> str:
 def contest_roll(
     contest_id: Annotated[int, typer.Argument(help="The contest's id.")],
     side: Annotated[
-        Side | None, typer.Option("--side", help="Roll only this side (players rolling separately).")
+        ContestSide | None, typer.Option("--side", help="Roll only this side (players rolling separately).")
     ] = None,
     pool_a: Annotated[str | None, typer.Option("--pool-a", help="Side A's pool for this exchange only.")] = None,
     pool_b: Annotated[str | None, typer.Option("--pool-b", help="Side B's pool for this exchange only.")] = None,
@@ -595,10 +588,11 @@ def contest_roll(
 ) -> None:
     """Roll the next exchange of a contest.
 
-    Both sides roll, or one with --side; the winner of the exchange adds its margin. The debate changes Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
+    Both sides roll, or one with --side; the winner of the exchange adds its margin. The debate changes
+    Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
     import random
 
-    from stkit.store.tracked import roll_contest
+    from stkit.store.contests import roll_contest
 
     fa, fb = _faces(dice_a), _faces(dice_b)
     _, used_seed = _rng(seed)
@@ -650,7 +644,8 @@ def contest_roll(
         if ex["winner"]:
             con.print(
                 Text(
-                    f"Exchange {ex['exchange']}: side {ex['winner'].upper()} by {ex['margin']} ({ex['result_a']} vs {ex['result_b']})",
+                    f"Exchange {ex['exchange']}: side {ex['winner'].upper()} by {ex['margin']} "
+                    f"({ex['result_a']} vs {ex['result_b']})",
                     style="bold",
                 )
             )
@@ -690,7 +685,7 @@ def contest_status_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Show a contest: sides, tallies and every exchange."""
-    from stkit.store.tracked import contest_status, get_contest
+    from stkit.store.contests import contest_status, get_contest
 
     def work(s):
         return contest_status(s, get_contest(s, contest_id))
@@ -705,7 +700,8 @@ def contest_status_cmd(
 
     con = render.console()
     con.print(
-        f"Contest {data['id']} {data['name']}: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, {data['status']}",
+        f"Contest {data['id']} {data['name']}: A {_side_label(data['a'])} vs B {_side_label(data['b'])}, "
+        f"{data['status']}",
         markup=False,
     )
     if data["history"]:
@@ -733,7 +729,7 @@ def contest_list(
     """List the contests of a chronicle, newest first.
 
     Only the open ones unless --all."""
-    from stkit.store.tracked import contest_status, list_contests
+    from stkit.store.contests import contest_status, list_contests
 
     def work(s):
         rows = [
@@ -755,7 +751,8 @@ def contest_list(
         con.print("No contests." if all_ else "No open contests (--all shows finished ones).")
     for r in rows:
         con.print(
-            f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} ({r['mode']}), {r['status']}",
+            f"{r['id']:>4}  {r['name']}: A {r['a']['tally']} / B {r['b']['tally']} of {r['target']} "
+            f"({r['mode']}), {r['status']}",
             markup=False,
         )
 
@@ -766,7 +763,7 @@ def contest_abandon(
     json_out: JsonOpt = False,
 ) -> None:
     """Call off an open contest."""
-    from stkit.store.tracked import abandon_contest, contest_status
+    from stkit.store.contests import abandon_contest, contest_status
 
     def work(s):
         return contest_status(s, abandon_contest(s, contest_id))

@@ -124,9 +124,9 @@ def advance_contest(
     a, b = state.tally_a, state.tally_b
     wiped: list[str] = []
     if state.botch_wipes and botch_a and a > 0:
-        a, wiped = 0, wiped + ["a"]
+        a, wiped = 0, [*wiped, "a"]
     if state.botch_wipes and botch_b and b > 0:
-        b, wiped = 0, wiped + ["b"]
+        b, wiped = 0, [*wiped, "b"]
     if result_a > result_b:
         winner, margin = "a", result_a - result_b
     elif result_b > result_a:

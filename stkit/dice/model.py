@@ -6,9 +6,10 @@ Standard library only: no I/O, no globals beyond constants.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from stkit.errors import InvalidValue
+from stkit.text import check_range
 
 #: Difficulties run from 2 to 10 (Chapter Five, "Difficulties"); the default is 6.
 MIN_DIFFICULTY = 2
@@ -16,9 +17,13 @@ MAX_DIFFICULTY = 10
 DEFAULT_DIFFICULTY = 6
 #: stkit's own bound on a dice pool, so that a typo (50000) does not hang a roll or an exact odds query.
 MAX_POOL = 1000
+#: stkit's own bound on the successes an extended action or contest collects (Chapter Five, "Extended
+#: Actions"), so that every tally fits a database integer. The exact odds engine solves a smaller range
+#: (``stkit.dice.odds.MAX_EXACT_TARGET``) and says so for a target above it.
+MAX_TARGET = 1000
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """What a roll comes to: at least one success, none, or none with a 1 showing (Chapter Five, "Botches")."""
 
     SUCCESS = "success"
@@ -26,7 +31,7 @@ class Outcome(str, Enum):
     BOTCH = "botch"
 
 
-class Degree(str, Enum):
+class Degree(StrEnum):
     """How well a success went (Chapter Five, "Difficulties"): 1-2 marginal, 3-4 complete, 5+ momentous."""
 
     MARGINAL = "marginal"
@@ -45,7 +50,7 @@ class Degree(str, Enum):
         return cls.MOMENTOUS
 
 
-class Specialty(str, Enum):
+class Specialty(StrEnum):
     """House rules for a 10 on a specialised roll. Neither is in the Revised rules chapter; both are opt-in.
 
     - ``none``: a 10 is one success, as the rules chapter says.
@@ -91,13 +96,15 @@ class RollResult:
         difficulty: the difficulty actually used (2..10), after any try-again raise.
         dice: faces 1..10 in roll order; the pool's dice first, then any extra dice a ``reroll`` specialty
             added (so ``dice[pool:]`` are the extra dice).
-        successes: dice at or above the difficulty, a 10 counting 2 under ``double``.
+        successes_rolled: successes the dice show before the rule of one: dice at or above the
+            difficulty, a 10 counting 2 under ``double``; 0 or more. The ``--json`` key is ``successes``.
         ones: the 1s that the rule of one applies to (pool dice, plus extra dice when ``extra_ones_cancel``).
-        net: ``successes - ones``, or ``successes`` when ones do not cancel; may be negative.
-        result: successes the roll finally yields: ``max(net, 0)``, plus 1 for Willpower; never below 0.
-        outcome: success when ``result >= 1``; botch when no die reached the difficulty, a 1 showed and no
-            Willpower was spent; failure otherwise.
-        degree: the degree of ``result`` (None when it is 0).
+        net: ``successes_rolled - ones``, or ``successes_rolled`` when ones do not cancel; may be negative.
+        final_successes: successes the roll finally yields: ``max(net, 0)``, plus 1 for Willpower (1 for
+            an automatic success); 0 or more. The ``--json`` key is ``result``.
+        outcome: success when ``final_successes >= 1``; botch when no die reached the difficulty, a 1
+            showed and no Willpower was spent; failure otherwise.
+        degree: the degree of ``final_successes`` (None when it is 0).
         willpower: a Willpower point bought one success that 1s cannot cancel.
         automatic: an automatic success, taken without rolling.
         base_difficulty: the difficulty before a try-again raise.
@@ -108,10 +115,10 @@ class RollResult:
     pool: int
     difficulty: int
     dice: tuple[int, ...]
-    successes: int
+    successes_rolled: int
     ones: int
     net: int
-    result: int
+    final_successes: int
     outcome: Outcome
     degree: Degree | None
     willpower: bool = False
@@ -119,6 +126,18 @@ class RollResult:
     base_difficulty: int | None = None
     retry: int = 0
     rules: HouseRules = STANDARD_RULES
+
+    @property
+    def successes(self) -> int:
+        """Deprecated alias of :attr:`successes_rolled` (the count before the rule of one), kept for one
+        release; read-only."""
+        return self.successes_rolled
+
+    @property
+    def result(self) -> int:
+        """Deprecated alias of :attr:`final_successes` (what the roll finally yields), kept for one
+        release; read-only."""
+        return self.final_successes
 
     @property
     def extra_dice(self) -> tuple[int, ...]:
@@ -135,10 +154,11 @@ class RollResult:
         """How many successes the 1s cancelled (each such success is paired with one 1)."""
         if not self.rules.ones_cancel:
             return 0
-        return min(self.successes, self.ones)
+        return min(self.successes_rolled, self.ones)
 
-    def to_dict(self) -> dict:
-        """A JSON-ready dict with the keys the CLI's ``--json`` promises."""
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict with the keys the CLI's ``--json`` promises (``successes`` is
+        :attr:`successes_rolled`, ``result`` is :attr:`final_successes`)."""
         return {
             "pool": self.pool,
             "difficulty": self.difficulty,
@@ -146,10 +166,10 @@ class RollResult:
             "retry": self.retry,
             "dice": list(self.dice),
             "extra_dice": list(self.extra_dice),
-            "successes": self.successes,
+            "successes": self.successes_rolled,
             "ones": self.ones,
             "net": self.net,
-            "result": self.result,
+            "result": self.final_successes,
             "outcome": self.outcome.value,
             "degree": self.degree.value if self.degree else None,
             "willpower": self.willpower,
@@ -169,9 +189,7 @@ def validate_difficulty(difficulty: int) -> int:
     """
     if isinstance(difficulty, bool) or not isinstance(difficulty, int):
         raise InvalidValue(f"difficulty {difficulty!r} is not a whole number; allowed: 2 to 10")
-    if not MIN_DIFFICULTY <= difficulty <= MAX_DIFFICULTY:
-        raise InvalidValue(f"difficulty {difficulty} is outside the allowed range 2 to 10")
-    return difficulty
+    return check_range(difficulty, "difficulty", MIN_DIFFICULTY, MAX_DIFFICULTY)
 
 
 def validate_pool(pool: int) -> int:
@@ -197,5 +215,20 @@ def retry_difficulty(difficulty: int, retry: int) -> int:
     """
     validate_difficulty(difficulty)
     if isinstance(retry, bool) or not isinstance(retry, int) or retry < 0:
-        raise InvalidValue(f"retry {retry!r} must be a whole number of earlier failures, 0 or more")
+        raise InvalidValue(f"retry {retry!r} must be 0 or more (the number of earlier failures)")
     return min(difficulty + retry, MAX_DIFFICULTY)
+
+
+def validate_target(target: object) -> int:
+    """Return ``target`` if it is a whole number of successes from 1 to MAX_TARGET, else raise InvalidValue.
+
+    The one check of an extended action's or a contest's target (Chapter Five, "Extended Actions": a set
+    number of successes collected over several rolls).
+    """
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise InvalidValue(f"target {target!r} is not a whole number of successes; allowed: 1 to {MAX_TARGET}")
+    if target < 1:
+        raise InvalidValue(f"target {target} must be at least 1 success; allowed: 1 to {MAX_TARGET}")
+    if target > MAX_TARGET:
+        raise InvalidValue(f"target {target} is outside the allowed range 1 to {MAX_TARGET} successes")
+    return target

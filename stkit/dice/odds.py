@@ -30,17 +30,26 @@ Sources: Chapter Five, "Difficulties", "Botches", "Automatic Successes" (Willpow
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 
 from stkit.dice.actions import multiple_action_penalties
-from stkit.dice.model import STANDARD_RULES, HouseRules, Specialty, validate_difficulty, validate_pool
+from stkit.dice.model import (
+    MAX_TARGET,
+    STANDARD_RULES,
+    HouseRules,
+    Specialty,
+    validate_difficulty,
+    validate_pool,
+    validate_target,
+)
 from stkit.errors import InvalidValue
 
-#: Largest extended-action target stkit solves exactly (the chain has one state per tally value).
-MAX_TARGET = 100
+#: Largest extended-action target stkit solves exactly (the chain has one state per tally value). A target
+#: itself may go up to ``MAX_TARGET`` (``stkit.dice.model``, re-exported here); the odds stop at this.
+MAX_EXACT_TARGET = 100
 #: Largest pool x target an extended-action query takes: the exact chain's numbers grow with both, and so
 #: does the time (50 dice with target 100 at difficulty 10, a slow action, take a few seconds).
 MAX_EXTENDED_WORK = 5_000
@@ -67,6 +76,7 @@ TAIL_EPSILON = Fraction(1, 10**12)
 TURNS_EPSILON = Fraction(1, 10**4)
 
 __all__ = [
+    "MAX_EXACT_TARGET",
     "MAX_EXTENDED_WORK",
     "MAX_REROLL_EXTENDED_WORK",
     "MAX_REROLL_TARGET",
@@ -84,6 +94,7 @@ __all__ = [
     "ResistedOdds",
     "RollOdds",
     "TeamworkOdds",
+    "check_exact_target",
     "p_extended",
     "p_multiple",
     "p_resisted",
@@ -161,17 +172,17 @@ def _trim(p: list[int]) -> list[int]:
     return p
 
 
-def _power_series(a: Sequence[int], b: Sequence[int], n: int, upto: int | None):
+def _power_series(a: Sequence[int], b: Sequence[int], n: int, upto: int | None) -> Iterator[int]:
     """Yield the coefficients c_0, c_1, ... of ``(A/B)**n`` (B(0) == 1), exactly, up to ``upto`` if given.
 
     From ``A B P' = n (A' B - A B') P`` with ``P = (A/B)**n``:
     ``l0 (m+1) c[m+1] = sum_j r_j c[m-j] - sum_{j>=1} l_j (m+1-j) c[m+1-j]`` with ``L = A B``,
     ``R = n (A' B - A B')``; every c is an integer, so the division is exact.
     """
-    l = _poly_mul(a, b)
+    lhs = _poly_mul(a, b)
     r = [n * c for c in _poly_sub(_poly_mul(_poly_deriv(a), b), _poly_mul(a, _poly_deriv(b)))]
-    l0 = l[0]
-    lt = [(j, lj) for j, lj in enumerate(l) if j >= 1 and lj]
+    l0 = lhs[0]
+    lt = [(j, lj) for j, lj in enumerate(lhs) if j >= 1 and lj]
     rt = [(j, rj) for j, rj in enumerate(r) if rj]
     c = [a[0] ** n]
     yield c[0]
@@ -437,17 +448,17 @@ def _roll_odds(pool: int, difficulty: int, rules: HouseRules, willpower: bool, m
 # Extended actions.
 
 
-def validate_target(target: int) -> int:
-    """Return ``target`` if it is a whole number of successes from 1 to MAX_TARGET, else raise InvalidValue.
+def check_exact_target(target: int) -> int:
+    """Return ``target`` if it is a valid target (:func:`stkit.dice.model.validate_target`, 1..MAX_TARGET)
+    that the exact engine solves (at most MAX_EXACT_TARGET), else raise InvalidValue.
 
     Source: Chapter Five, "Extended Actions" (a set number of successes collected over several rolls).
     """
-    if isinstance(target, bool) or not isinstance(target, int):
-        raise InvalidValue(f"target {target!r} is not a whole number of successes; allowed: 1 to {MAX_TARGET}")
-    if target < 1:
-        raise InvalidValue(f"target {target} must be at least 1 success (allowed: 1 to {MAX_TARGET})")
-    if target > MAX_TARGET:
-        raise InvalidValue(f"target {target} is larger than stkit's limit of {MAX_TARGET} successes")
+    validate_target(target)
+    if target > MAX_EXACT_TARGET:
+        raise InvalidValue(
+            f"target {target} is larger than stkit's limit of {MAX_EXACT_TARGET} successes for exact odds"
+        )
     return target
 
 
@@ -541,7 +552,7 @@ def p_extended(
     willpower: bool = False,
 ) -> ExtendedOdds:
     """The exact odds of finishing an extended action: rolls of ``pool`` dice against ``difficulty`` add
-    their final results to a tally until it reaches ``target`` (1..MAX_TARGET), starting from ``start``
+    their final results to a tally until it reaches ``target`` (1..MAX_EXACT_TARGET), starting from ``start``
     successes already collected (0 <= start < target). A botch wipes the tally back to 0, or ends the
     attempt with ``botch_ends`` (Chapter Five, "Extended Actions"). ``willpower`` spends Willpower on every
     roll (so no roll botches).
@@ -556,7 +567,7 @@ def p_extended(
     """
     validate_pool(pool)
     validate_difficulty(difficulty)
-    validate_target(target)
+    check_exact_target(target)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < target:
         raise InvalidValue(f"start tally {start!r} must be a whole number from 0 to {target - 1} (below the target)")
     if max_turns is not None and (
@@ -837,8 +848,8 @@ def p_teamwork(pools: Sequence[int], difficulty: int = 6, *, rules: HouseRules =
     does, with and without "one botch spoils all". Source: Chapter Five, "Teamwork".
 
     Raises InvalidValue for no participants, more than MAX_TEAMWORK_PARTICIPANTS (under ``reroll``
-    MAX_TEAMWORK_REROLL_PARTICIPANTS), a pool or difficulty out of range, or more than MAX_TEAMWORK_DICE dice in all (MAX_TEAMWORK_REROLL_DICE under the ``reroll``
-    specialty): the exact sums would take too long.
+    MAX_TEAMWORK_REROLL_PARTICIPANTS), a pool or difficulty out of range, or more than MAX_TEAMWORK_DICE
+    dice in all (MAX_TEAMWORK_REROLL_DICE under the ``reroll`` specialty): the exact sums would take too long.
     """
     pools = list(pools)
     if not pools:

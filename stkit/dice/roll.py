@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from stkit.dice.actions import ActionSlot, multiple_action_penalties
 from stkit.dice.model import (
     STANDARD_RULES,
     Degree,
@@ -35,26 +34,12 @@ def _extra_dice_needed(faces: Sequence[int]) -> int:
     return sum(1 for f in faces if f == 10)
 
 
-def score_dice(
-    pool: int,
-    difficulty: int,
-    dice: Sequence[int],
-    *,
-    rules: HouseRules = STANDARD_RULES,
-    willpower: bool = False,
-    base_difficulty: int | None = None,
-    retry: int = 0,
-) -> RollResult:
-    """Score faces already rolled. ``dice`` holds the pool's faces, then any extra ``reroll`` dice.
+def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RULES) -> None:
+    """Check that ``dice`` are faces a pool of ``pool`` dice can show: each a whole number 1..10, exactly
+    ``pool`` of them, plus under ``reroll`` exactly one extra face behind every 10 (extra faces included).
 
-    The rules (Chapter Five): a die at or above the difficulty is a success; each 1 cancels one success;
-    a botch is no die at or above the difficulty and at least one 1; Willpower adds one success that 1s
-    cannot cancel, so the roll cannot fail or botch.
-
-    Raises InvalidValue for a face outside 1..10 or a count of dice that does not fit the pool.
+    Raises InvalidValue naming the face or the count expected.
     """
-    validate_pool(pool)
-    validate_difficulty(difficulty)
     for face in dice:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 10:
             raise InvalidValue(f"die face {face!r} is not possible on a ten-sided die; allowed: 1 to 10")
@@ -76,16 +61,40 @@ def score_dice(
     elif extra:
         raise InvalidValue(f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} faces")
 
+
+def score_dice(
+    pool: int,
+    difficulty: int,
+    dice: Sequence[int],
+    *,
+    rules: HouseRules = STANDARD_RULES,
+    willpower: bool = False,
+    base_difficulty: int | None = None,
+    retry: int = 0,
+) -> RollResult:
+    """Score faces already rolled. ``dice`` holds the pool's faces, then any extra ``reroll`` dice.
+
+    The rules (Chapter Five): a die at or above the difficulty is a success; each 1 cancels one success;
+    a botch is no die at or above the difficulty and at least one 1; Willpower adds one success that 1s
+    cannot cancel, so the roll cannot fail or botch.
+
+    Raises InvalidValue for a face outside 1..10 or a count of dice that does not fit the pool.
+    """
+    validate_pool(pool)
+    validate_difficulty(difficulty)
+    check_faces(pool, dice, rules)
+    base = dice[:pool]
+    extra = dice[pool:]
     per_ten = 2 if rules.specialty is Specialty.DOUBLE else 1
     success_dice = sum(1 for f in dice if f >= difficulty)
-    successes = sum((per_ten if f == 10 else 1) for f in dice if f >= difficulty)
+    successes_rolled = sum((per_ten if f == 10 else 1) for f in dice if f >= difficulty)
     ones = sum(1 for f in base if f == 1)
     if rules.extra_ones_cancel:
         ones += sum(1 for f in extra if f == 1)
     any_one = any(f == 1 for f in dice)
-    net = successes - ones if rules.ones_cancel else successes
-    result = max(net, 0) + (1 if willpower else 0)
-    if result >= 1:
+    net = successes_rolled - ones if rules.ones_cancel else successes_rolled
+    final = max(net, 0) + (1 if willpower else 0)
+    if final >= 1:
         outcome = Outcome.SUCCESS
     elif success_dice == 0 and any_one:
         outcome = Outcome.BOTCH
@@ -95,12 +104,12 @@ def score_dice(
         pool=pool,
         difficulty=difficulty,
         dice=tuple(dice),
-        successes=successes,
+        successes_rolled=successes_rolled,
         ones=ones,
         net=net,
-        result=result,
+        final_successes=final,
         outcome=outcome,
-        degree=Degree.of(result),
+        degree=Degree.of(final),
         willpower=willpower,
         automatic=False,
         base_difficulty=base_difficulty if base_difficulty is not None else difficulty,
@@ -177,58 +186,16 @@ def take_automatic_success(pool: int, difficulty: int = 6, *, stressful: bool = 
         pool=pool,
         difficulty=used,
         dice=(),
-        successes=0,
+        successes_rolled=0,
         ones=0,
         net=0,
-        result=1,
+        final_successes=1,
         outcome=Outcome.SUCCESS,
         degree=Degree.MARGINAL,
         automatic=True,
         base_difficulty=difficulty,
         retry=retry,
     )
-
-
-def roll_multiple_actions(
-    pools: Sequence[int],
-    difficulties: Sequence[int],
-    *,
-    rng: RandomSource,
-    rules: HouseRules = STANDARD_RULES,
-    faces: Sequence[Iterable[int]] | None = None,
-) -> list[ActionSlot]:
-    """Several actions declared in one turn: each declared pool loses dice by the penalty ladder, then
-    rolls (Chapter Five, "Multiple Actions"). Returns one ``ActionSlot`` per action, in order.
-
-    ``pools``: the declared dice pools (1..MAX_POOL each); ``difficulties``: one per action (2..10).
-    ``faces``: None to roll with ``rng``, else the physical dice of each action that can be attempted, in
-    order. An action left with no dice is not rolled (its slot's ``roll`` is None) and takes no faces.
-    Raises InvalidValue for a pool or difficulty out of range, a difficulty list of another length, or a
-    number of face lists other than the number of actions that can be attempted.
-    """
-    for p in pools:
-        validate_pool(p)
-    if len(difficulties) != len(pools):
-        raise InvalidValue(f"{len(difficulties)} difficulties given for {len(pools)} actions; give one each")
-    for d in difficulties:
-        validate_difficulty(d)
-    penalties = multiple_action_penalties(len(pools))
-    possible = sum(1 for p, pen in zip(pools, penalties) if p - pen >= 1)
-    if faces is not None and len(faces) != possible:
-        raise InvalidValue(
-            f"{len(faces)} sets of dice given but {possible} of the actions can be attempted; give one each"
-        )
-    slots, given = [], iter(faces or ())
-    for p, pen, d in zip(pools, penalties, difficulties):
-        left = p - pen
-        result = None
-        if left >= 1:
-            if faces is not None:
-                result = count_dice(left, d, next(given), rules=rules)
-            else:
-                result = roll_pool(left, d, rng=rng, rules=rules)
-        slots.append(ActionSlot(p, pen, left, result))
-    return slots
 
 
 def cancelled_dice(roll: RollResult) -> tuple[set[int], set[int]]:

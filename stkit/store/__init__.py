@@ -3,7 +3,7 @@
 Modules: ``db`` (engines, one transaction per command, migrations), ``models`` (tables), ``sheet`` (a
 character as plain data), ``traits`` (names and fuzzy matching), ``forms`` (the form table), ``pools``
 (dice pools from a sheet), ``characters`` (use cases), ``rolls`` (rolling from the sheet, the roll log),
-``files`` (YAML/JSON/Foundry files), ``gateway`` (SQL run over sqlite3 for fast start-up, or over a
-SQLAlchemy Session), ``fastread`` (the fast `char show`/`log` reads), ``scenes`` (the scenes work's hooks),
+``files`` (YAML/JSON/Foundry files), ``gateway`` (THE way use cases run SQL: over sqlite3 for fast
+start-up, or over a SQLAlchemy Session), ``scenes`` (the scenes work's hooks),
 ``tracked`` (extended actions and contests). Importing this package loads nothing heavy.
 """

@@ -1,63 +1,43 @@
-"""Character use cases: create, find, list, edit, delete. Each function works inside the caller's
-transaction (a Session from :func:`stkit.store.db.transaction`) and locks the row it edits, so two
-concurrent edits of one character never lose each other's change (SQLite: the whole transaction holds the
-write lock; PostgreSQL: SELECT ... FOR UPDATE).
+"""Character use cases: create, find, list, edit, delete, all through the SQL gateway
+(:mod:`stkit.store.gateway`: stdlib sqlite3 on an up-to-date SQLite file, else a SQLAlchemy connection).
+Each function works inside the caller's transaction and locks the row it edits, so two concurrent edits of
+one character never lose each other's change (SQLite: the whole transaction holds the write lock;
+PostgreSQL: SELECT ... FOR UPDATE).
 
+Every function takes a :class:`~stkit.store.gateway.Gateway` (a SQLAlchemy Session is wrapped in one).
 Errors: NotFound (with a "did you mean"), InvalidValue, RuleRefusal; an edit that fails changes nothing
 because the caller's transaction is rolled back.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, StkitError
-from stkit.store.sheet import Sheet
+from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
+from stkit.store.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.store.traits import name_key, suggest
 
-if TYPE_CHECKING:  # pragma: no cover
-    from sqlmodel import Session
-
-    from stkit.store.gateway import Gateway
-    from stkit.store.models import Character
-
-
-def sheet_from_json(text: str, name: str, chronicle: str) -> Sheet:
-    """The validated Sheet stored as JSON ``text`` in the row of ``name`` in ``chronicle`` (the columns
-    win over the document for the name and chronicle). Raises DataFileError for a damaged document."""
-    s = Sheet.from_dict(json.loads(text), source=f"stored character {name!r}", strict=False)
-    s.name, s.chronicle = name, chronicle
-    return s
-
-
-def sheet_columns(sheet: Sheet) -> dict[str, Any]:
-    """The ``characters`` columns that follow from ``sheet``: the indexed identity columns and the JSON."""
-    return {
-        "name": sheet.name,
-        "name_key": name_key(sheet.name),
-        "chronicle": sheet.chronicle,
-        "player": sheet.player,
-        "breed": sheet.breed,
-        "auspice": sheet.auspice,
-        "tribe": sheet.tribe,
-        "form": sheet.form,
-        "sheet": json.dumps(sheet.to_dict(), ensure_ascii=False, sort_keys=False),
-    }
+#: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
+ROW_COLUMNS = "id, chronicle, name, sheet, version"
 
 
 @dataclass(frozen=True)
 class CharacterRow:
-    """A stored character read through the SQL gateway (no ORM): what the roll use case needs."""
+    """A stored character as read through the gateway: its id, identity columns, sheet JSON and
+    ``version`` (1 when created, +1 with every edit)."""
 
     id: int
     chronicle: str
     name: str
     sheet_json: str
+    version: int = 1
 
     def to_sheet(self) -> Sheet:
+        """The validated Sheet (name and chronicle from the columns). Raises DataFileError when damaged."""
         return sheet_from_json(self.sheet_json, self.name, self.chronicle)
 
 
@@ -76,16 +56,14 @@ def _lookup_error(gw: Gateway, name: str, chronicle: str | None, chronicles: lis
     return NotFound(f"no character named {name!r}{where}{hint}")
 
 
-def find_character(
-    gw: Gateway | Session, name: str, chronicle: str | None = None, *, for_update: bool = False
-) -> CharacterRow:
-    """:func:`get_character` through the SQL gateway (or a Session): the character called ``name``
-    (case-insensitive; hyphens and spaces alike), in ``chronicle`` or in any. ``for_update`` locks the row
-    (PostgreSQL). Raises NotFound with a "did you mean", InvalidValue for a name in several chronicles."""
-    from stkit.store.gateway import as_gateway
-
+def find_character(gw: Any, name: str, chronicle: str | None = None, *, for_update: bool = False) -> CharacterRow:
+    """The stored character called ``name`` (case-insensitive, accents folded; hyphens and spaces alike),
+    in ``chronicle`` or, with None, in any chronicle. ``for_update`` locks the row until the transaction
+    ends (PostgreSQL; SQLite's write transaction already holds the lock). ``gw``: a Gateway or a Session.
+    Raises NotFound with a "did you mean", InvalidValue for a name found in several chronicles."""
     gw = as_gateway(gw)
-    sql, params = "SELECT id, chronicle, name, sheet FROM characters WHERE name_key = :key", {"key": name_key(name)}
+    sql = f"SELECT {ROW_COLUMNS} FROM characters WHERE name_key = :key"
+    params: dict[str, Any] = {"key": name_key(name)}
     if chronicle:
         sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
     rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
@@ -94,9 +72,32 @@ def find_character(
     raise _lookup_error(gw, name, chronicle, [r[1] for r in rows])
 
 
-def save_sheet(gw: Gateway, row: CharacterRow, sheet: Sheet) -> None:
-    """Write ``sheet`` back into the character's row (as Character.store_sheet does: identity columns,
-    the JSON, version + 1, updated_at)."""
+def character_by_id(gw: Any, char_id: int) -> CharacterRow | None:
+    """The stored character with id ``char_id``, or None when there is none (deleted)."""
+    found = as_gateway(gw).rows(f"SELECT {ROW_COLUMNS} FROM characters WHERE id = :id", id=char_id)
+    return CharacterRow(*found[0]) if found else None
+
+
+def character_names(gw: Any, ids: set[int | None]) -> dict[int, str]:
+    """{id: name} of the stored characters among ``ids`` (None and unknown ids left out)."""
+    wanted = sorted(i for i in ids if i is not None)
+    if not wanted:
+        return {}
+    marks = ", ".join(f":i{n}" for n in range(len(wanted)))
+    rows = as_gateway(gw).rows(
+        f"SELECT id, name FROM characters WHERE id IN ({marks})", **{f"i{n}": i for n, i in enumerate(wanted)}
+    )
+    return {int(r[0]): r[1] for r in rows}
+
+
+#: The same use case under the name the scene and tracked-action code use.
+get_character = find_character
+
+
+def save_sheet(gw: Any, row: CharacterRow, sheet: Sheet) -> CharacterRow:
+    """Write ``sheet`` back into the character's row: identity columns, the JSON, ``version`` + 1 and
+    ``updated_at``. Returns the row as it now stands."""
+    gw = as_gateway(gw)
     cols = sheet_columns(sheet)
     sets = ", ".join(f"{c} = :{c}" for c in cols)
     gw.execute(
@@ -106,9 +107,54 @@ def save_sheet(gw: Gateway, row: CharacterRow, sheet: Sheet) -> None:
         id=row.id,
     )
     gw.changed("characters", row.id)
+    return CharacterRow(row.id, sheet.chronicle, sheet.name, cols["sheet"], row.version + 1)
 
 
-@dataclass
+def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> CharacterRow:
+    """Store a new character (``version`` 1). A name already used in the chronicle (compared with
+    :func:`stkit.store.traits.name_key`) raises InvalidValue, unless ``replace``: then the stored sheet is
+    overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may not hold."""
+    gw = as_gateway(gw)
+    check_sheet_text(sheet)
+    found = gw.rows(
+        f"SELECT {ROW_COLUMNS} FROM characters WHERE chronicle = :chronicle AND name_key = :key{gw.lock}",
+        chronicle=sheet.chronicle,
+        key=name_key(sheet.name),
+    )
+    if found:
+        existing = CharacterRow(*found[0])
+        if not replace:
+            raise InvalidValue(
+                f"a character named {existing.name!r} already exists in chronicle {sheet.chronicle!r} "
+                f"(names are compared ignoring case and accents)"
+            )
+        return save_sheet(gw, existing, sheet)
+    cols = sheet_columns(sheet)
+    now = gw.timestamp(datetime.now(UTC))
+    try:
+        new_id = gw.insert(
+            f"INSERT INTO characters ({', '.join(cols)}, version, created_at, updated_at) "
+            f"VALUES ({', '.join(':' + c for c in cols)}, 1, :now, :now)",
+            **cols,
+            now=now,
+        )
+    except DuplicateRow:
+        raise InvalidValue(
+            f"a character named {sheet.name!r} already exists in chronicle {sheet.chronicle!r}"
+        ) from None
+    return CharacterRow(new_id, sheet.chronicle, sheet.name, cols["sheet"], 1)
+
+
+def list_characters(gw: Any, chronicle: str | None = None) -> list[CharacterRow]:
+    """All characters (of one chronicle, or of every chronicle), ordered by chronicle then name key."""
+    gw = as_gateway(gw)
+    sql, params = f"SELECT {ROW_COLUMNS} FROM characters", {}
+    if chronicle:
+        sql, params = sql + " WHERE chronicle = :chronicle", {"chronicle": chronicle}
+    return [CharacterRow(*r) for r in gw.rows(sql + " ORDER BY chronicle, name_key", **params)]
+
+
+@dataclass(frozen=True)
 class Edit:
     """The outcome of an edit: the new sheet, a one-line summary, and any warnings (nothing refused)."""
 
@@ -127,91 +173,17 @@ class Edit:
         }
 
 
-def get_character(session: Session, name: str, chronicle: str | None = None, *, for_update: bool = False) -> Character:
-    """The stored character called ``name`` (case-insensitive; hyphens and spaces alike).
-
-    With ``chronicle`` None every chronicle is searched, and a name found in several asks for --chronicle.
-    ``for_update`` locks the row until the transaction ends. Raises NotFound with a "did you mean"."""
-    from sqlmodel import select
-
-    from stkit.store.models import Character
-
-    key = name_key(name)
-    stmt = select(Character).where(Character.name_key == key)
-    if chronicle:
-        stmt = stmt.where(Character.chronicle == chronicle)
-    if for_update:
-        stmt = stmt.with_for_update()
-    rows = list(session.exec(stmt))
-    if len(rows) == 1:
-        return rows[0]
-    from stkit.store.gateway import as_gateway
-
-    raise _lookup_error(as_gateway(session), name, chronicle, [r.chronicle for r in rows])
-
-
-def create_character(session: Session, sheet: Sheet, *, replace: bool = False) -> Character:
-    """Store a new character. A name already used in the chronicle raises InvalidValue, unless ``replace``
-    (then the stored sheet is overwritten, keeping its id and roll log)."""
-    from sqlalchemy.exc import IntegrityError
-    from sqlmodel import select
-
-    from stkit.store.models import Character
-    from stkit.store.sheet import check_sheet_text
-
-    check_sheet_text(sheet)
-    existing = session.exec(
-        select(Character)
-        .where(Character.chronicle == sheet.chronicle, Character.name_key == name_key(sheet.name))
-        .with_for_update()
-    ).first()
-    if existing is not None:
-        if not replace:
-            raise InvalidValue(
-                f"a character named {existing.name!r} already exists in chronicle {sheet.chronicle!r} "
-                f"(names are compared ignoring case and accents)"
-            )
-        existing.store_sheet(sheet)
-        session.add(existing)
-        session.flush()
-        return existing
-    row = Character(chronicle=sheet.chronicle, name=sheet.name, name_key=name_key(sheet.name), sheet="{}", version=0)
-    row.store_sheet(sheet)
-    session.add(row)
-    try:
-        with session.begin_nested():
-            session.flush()
-    except IntegrityError:
-        raise InvalidValue(
-            f"a character named {sheet.name!r} already exists in chronicle {sheet.chronicle!r}"
-        ) from None
-    return row
-
-
-def list_characters(session: Session, chronicle: str | None = None) -> list[Character]:
-    """All characters (of one chronicle, or of every chronicle), ordered by chronicle then name."""
-    from sqlmodel import select
-
-    from stkit.store.models import Character
-
-    stmt = select(Character)
-    if chronicle:
-        stmt = stmt.where(Character.chronicle == chronicle)
-    return list(session.exec(stmt.order_by(Character.chronicle, Character.name_key)))
-
-
-def edit_character(session: Session, name: str, chronicle: str | None, change) -> Edit:
-    """Lock the character, run ``change(sheet) -> Edit`` on its sheet, and store the result."""
-    row = get_character(session, name, chronicle, for_update=True)
-    sheet = row.to_sheet()
-    result = change(sheet)
-    row.store_sheet(result.sheet)
-    session.add(row)
-    session.flush()
+def edit_character(gw: Any, name: str, chronicle: str | None, change: Callable[[Sheet], Edit]) -> Edit:
+    """Lock the character, run ``change(sheet) -> Edit`` on its sheet, and store the result. Raises what
+    :func:`find_character` and ``change`` raise (nothing is stored then)."""
+    gw = as_gateway(gw)
+    row = find_character(gw, name, chronicle, for_update=True)
+    result = change(row.to_sheet())
+    save_sheet(gw, row, result.sheet)
     from stkit.store.events import record_event
 
     record_event(
-        session,
+        gw,
         chronicle=row.chronicle,
         kind="sheet",
         character_id=row.id,
@@ -221,7 +193,7 @@ def edit_character(session: Session, name: str, chronicle: str | None, change) -
 
 
 def set_trait(
-    session: Session, name: str, trait: str, value: str, *, chronicle: str | None = None, custom: bool = False
+    gw: Any, name: str, trait: str, value: str, *, chronicle: str | None = None, custom: bool = False
 ) -> Edit:
     """``char set``: one trait to one value (see :meth:`Sheet.set_trait`)."""
 
@@ -236,10 +208,10 @@ def set_trait(
             label = f"{ref.kind.replace('_', ' ')} {ref.name}"
         return Edit(s, f"{s.name}: {label} = {new}", warnings, {"trait": ref.name, "kind": ref.kind, "value": new})
 
-    return edit_character(session, name, chronicle, change)
+    return edit_character(gw, name, chronicle, change)
 
 
-def spend(session: Session, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
+def spend(gw: Any, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
     """Spend points of Rage, Gnosis or Willpower; refused (RuleRefusal) with nothing spent when short."""
 
     def change(s: Sheet) -> Edit:
@@ -252,10 +224,10 @@ def spend(session: Session, name: str, power: str, n: int = 1, *, chronicle: str
             {"power": p, "temporary": track.temporary, "permanent": track.permanent},
         )
 
-    return edit_character(session, name, chronicle, change)
+    return edit_character(gw, name, chronicle, change)
 
 
-def regain(session: Session, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
+def regain(gw: Any, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
     """Regain points of Rage, Gnosis or Willpower (Willpower and Gnosis stop at the rating)."""
 
     def change(s: Sheet) -> Edit:
@@ -268,7 +240,7 @@ def regain(session: Session, name: str, power: str, n: int = 1, *, chronicle: st
             {"power": p, "temporary": track.temporary, "permanent": track.permanent},
         )
 
-    return edit_character(session, name, chronicle, change)
+    return edit_character(gw, name, chronicle, change)
 
 
 def _health_data(s: Sheet) -> dict:
@@ -281,7 +253,7 @@ def _health_data(s: Sheet) -> dict:
     }
 
 
-def damage(session: Session, name: str, n: int, kind: str = "bashing", *, chronicle: str | None = None) -> Edit:
+def damage(gw: Any, name: str, n: int, kind: str = "bashing", *, chronicle: str | None = None) -> Edit:
     """Mark ``n`` health levels of damage of ``kind`` (bashing, lethal, aggravated); see
     :meth:`Sheet.take_damage`. The summary says how many levels were taken when some had nowhere to go."""
 
@@ -296,10 +268,10 @@ def damage(session: Session, name: str, n: int, kind: str = "bashing", *, chroni
             _health_data(s) | {"damage": done.to_dict()},
         )
 
-    return edit_character(session, name, chronicle, change)
+    return edit_character(gw, name, chronicle, change)
 
 
-def heal(session: Session, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
+def heal(gw: Any, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
     """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first)."""
 
     def change(s: Sheet) -> Edit:
@@ -311,10 +283,10 @@ def heal(session: Session, name: str, n: int, kind: str | None = None, *, chroni
             _health_data(s) | {"healed": healed},
         )
 
-    return edit_character(session, name, chronicle, change)
+    return edit_character(gw, name, chronicle, change)
 
 
-def shift(session: Session, name: str, form: str, *, chronicle: str | None = None) -> Edit:
+def shift(gw: Any, name: str, form: str, *, chronicle: str | None = None) -> Edit:
     """Change form (Homid, Glabro, Crinos, Hispo, Lupus)."""
 
     def change(s: Sheet) -> Edit:
@@ -322,12 +294,10 @@ def shift(session: Session, name: str, form: str, *, chronicle: str | None = Non
         s.shift(form)
         return Edit(s, f"{s.name} shifts from {before} to {s.form}", [], {"from": before, "form": s.form})
 
-    return edit_character(session, name, chronicle, change)
+    return edit_character(gw, name, chronicle, change)
 
 
-def experience(
-    session: Session, name: str, kind: str, amount: int, reason: str = "", *, chronicle: str | None = None
-) -> Edit:
+def experience(gw: Any, name: str, kind: str, amount: int, reason: str = "", *, chronicle: str | None = None) -> Edit:
     """Award or spend experience (spending more than is available is refused)."""
 
     def change(s: Sheet) -> Edit:
@@ -340,19 +310,14 @@ def experience(
             {"entry": entry, "total": s.xp_total, "spent": s.xp_spent, "available": s.xp_available},
         )
 
-    return edit_character(session, name, chronicle, change)
+    return edit_character(gw, name, chronicle, change)
 
 
-def delete_character(session: Session, name: str, *, chronicle: str | None = None) -> str:
+def delete_character(gw: Any, name: str, *, chronicle: str | None = None) -> str:
     """Delete a character; its roll-log entries stay, with the name kept and character_id set to NULL.
-    Returns the deleted character's name."""
-    from sqlalchemy import update
-
-    from stkit.store.models import RollLog
-
-    row = get_character(session, name, chronicle, for_update=True)
-    session.exec(update(RollLog).where(RollLog.character_id == row.id).values(character_id=None))
-    deleted = row.name
-    session.delete(row)
-    session.flush()
-    return deleted
+    Returns the deleted character's name. Raises NotFound / InvalidValue like :func:`find_character`."""
+    gw = as_gateway(gw)
+    row = find_character(gw, name, chronicle, for_update=True)
+    gw.execute("UPDATE roll_log SET character_id = NULL WHERE character_id = :id", id=row.id)
+    gw.execute("DELETE FROM characters WHERE id = :id", id=row.id)
+    return row.name

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stkit.errors import StoreError
 
@@ -92,7 +92,14 @@ def make_engine(url: str) -> Engine:
                     begin_immediate(conn.connection.dbapi_connection)
         else:
             engine = create_engine(url, pool_pre_ping=False)
-    except (ArgumentError, NoSuchModuleError, ValueError, ImportError) as exc:
+    except ImportError as exc:
+        if (exc.name or "").startswith("psycopg"):
+            # PostgreSQL support is the optional extra; SQLite needs nothing beyond the standard library.
+            raise StoreError(
+                f"the database URL {_safe_url(url)!r} needs the PostgreSQL driver: pip install 'stkit[postgres]'"
+            ) from None
+        raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
+    except (ArgumentError, NoSuchModuleError, ValueError) as exc:
         raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
     _engines[url] = engine
     return engine
@@ -134,8 +141,15 @@ def begin_immediate(dbapi_conn) -> None:
 
 
 def _safe_url(url: str) -> str:
-    """The URL with any password hidden."""
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+    """The URL with any password hidden (SQLAlchemy's own rendering; text it cannot parse is masked by
+    hand, since it is shown in the error that says so)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
 def dispose_engines() -> None:
@@ -218,25 +232,30 @@ def run_transaction(engine: Engine, work: Callable[[Session], _T], *, attempts: 
 
 
 # ----- migrations ----------------------------------------------------------------------------------------
-_REV = re.compile(r"^revision\s*[:=].*?['\"]([^'\"]+)['\"]", re.M)
-_DOWN = re.compile(r"^down_revision\s*[:=]\s*(.+)$", re.M)
+#: The newest migration revision (its file in migrations/versions). The sqlite3 fast path compares a
+#: file's alembic_version with it without importing alembic; tests/store/test_migrations.py checks it
+#: against alembic's own :func:`script_heads`, so a new migration cannot forget to move it.
+HEAD_REVISION = "0005"
 
 
 def head_revisions() -> set[str]:
-    """The head revision ids, read from the version files' text (no alembic import)."""
-    revs, downs = set(), set()
-    for f in (MIGRATIONS_DIR / "versions").glob("*.py"):
-        if f.name.startswith("_"):
-            continue
-        text = f.read_text(encoding="utf-8")
-        m = _REV.search(text)
-        if not m:
-            continue
-        revs.add(m.group(1))
-        d = _DOWN.search(text)
-        if d:
-            downs.update(re.findall(r"['\"]([^'\"]+)['\"]", d.group(1)))
-    return revs - downs
+    """The head revision ids of the migrations, as a set ({:data:`HEAD_REVISION`}); no alembic import."""
+    return {HEAD_REVISION}
+
+
+def _alembic_config() -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return cfg
+
+
+def script_heads() -> set[str]:
+    """The head revision ids as alembic's ScriptDirectory reads them from the migration files."""
+    from alembic.script import ScriptDirectory
+
+    return set(ScriptDirectory.from_config(_alembic_config()).get_heads())
 
 
 def current_revisions(conn: Connection) -> set[str]:
@@ -252,10 +271,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """Apply the alembic migrations up to ``revision`` in one transaction, holding the write lock
     (SQLite BEGIN IMMEDIATE, PostgreSQL advisory lock) so two first opens cannot migrate twice."""
     from alembic import command
-    from alembic.config import Config
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg = _alembic_config()
     try:
         with engine.connect() as conn, conn.begin():
             if not is_sqlite(engine):

@@ -192,7 +192,7 @@ def roll_event_data(
 
 
 def _event(row: tuple) -> TableEvent:
-    from stkit.store.rolls import iso_utc
+    from stkit.store.gateway import iso_utc
 
     rid, created, chronicle, kind, secret, character_id, data = row
     return TableEvent(int(rid), iso_utc(created), chronicle, kind, bool(secret), character_id, json.loads(data or "{}"))
@@ -323,3 +323,14 @@ def find_link_holder(gw: Gateway, token: str | None) -> LinkHolder | None:
     if role == "player" and name is None:
         return None  # the character was deleted
     return LinkHolder(role, chronicle, cid, name)
+
+
+def record_tracked_event(session_or_gateway: Any, row: Any, kind: str, change: str) -> None:
+    """The event of a change to a tracked row: ``kind`` 'extended' (an extended action) or 'contest', with
+    ``change`` 'started', 'rolled' or 'abandoned'; data: id, name, status, target and the tally (tallies)."""
+    data = {"id": row.id, "name": row.name, "status": row.status, "target": row.target, "change": change}
+    if kind == "contest":
+        data |= {"tally_a": row.tally_a, "tally_b": row.tally_b, "winner": row.winner}
+    else:
+        data |= {"tally": row.tally, "rolls": row.rolls}
+    record_event(session_or_gateway, chronicle=row.chronicle, kind=kind, data=data)

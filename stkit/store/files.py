@@ -11,6 +11,7 @@ file imports nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +19,11 @@ from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
 from stkit.store import traits as T
+from stkit.store.characters import create_character
 from stkit.store.sheet import HEALTH_LEVELS, Sheet
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sqlmodel import Session
+    from stkit.store.gateway import Gateway
 
 CHARACTER_SUFFIXES = (".yaml", ".yml", ".json")
 #: Largest character file read (bytes); a real sheet is a few kilobytes.
@@ -232,16 +234,14 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
 
 
 def import_files(
-    session: Session, paths: list[Path], *, chronicle: str | None = None, replace: bool = False
+    gw: Gateway, paths: list[Path], *, chronicle: str | None = None, replace: bool = False
 ) -> list[LoadedFile]:
-    """Import character files into the store in the caller's transaction. A name already stored in the
-    chronicle is an error (DataFileError naming the file) unless ``replace``."""
-    from stkit.store.characters import create_character
-
+    """Import character files into the store in the caller's transaction (``gw``: a Gateway or Session).
+    A name already stored in the chronicle is an error (DataFileError naming the file) unless ``replace``."""
     loaded = load_all(paths, chronicle=chronicle)
     for lf in loaded:
         try:
-            create_character(session, lf.sheet, replace=replace)
+            create_character(gw, lf.sheet, replace=replace)
         except InvalidValue as exc:
             raise DataFileError(f"{lf.path}: name: {exc} (use --replace to overwrite); nothing was imported") from None
     return loaded
@@ -287,10 +287,8 @@ def write_file(path: Path, text: str) -> None:
                 os.fsync(fh.fileno())
             os.replace(tmp, path)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             raise
     except OSError as exc:
         raise DataFileError(f"{path}: cannot be written: {exc.strerror or exc}") from None

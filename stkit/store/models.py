@@ -1,4 +1,5 @@
-"""Tables of the character store (sqlmodel). Created by alembic revision 0001
+"""Tables of the character store (sqlmodel): table definitions only, for alembic and the schema tests;
+use cases read and write through :mod:`stkit.store.gateway`. Created by alembic revision 0001
 (``stkit/store/migrations/versions/0001_characters.py``): keep the two in step.
 
 - ``characters``: one row per character; the indexed identity columns plus the whole sheet as JSON text
@@ -9,7 +10,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 
 from sqlalchemy import Column, DateTime, Index, Text, UniqueConstraint
@@ -42,21 +42,6 @@ class Character(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
-    def to_sheet(self):
-        """The validated :class:`~stkit.store.sheet.Sheet` (name and chronicle from the columns)."""
-        from stkit.store.characters import sheet_from_json
-
-        return sheet_from_json(self.sheet, self.name, self.chronicle)
-
-    def store_sheet(self, sheet) -> None:
-        """Write ``sheet`` back into the row (identity columns too) and bump ``version``."""
-        from stkit.store.characters import sheet_columns
-
-        for column, value in sheet_columns(sheet).items():
-            setattr(self, column, value)
-        self.version = (self.version or 0) + 1
-        self.updated_at = utcnow()
-
 
 class RollLog(SQLModel, table=True):
     """One logged roll. ``dice`` is a JSON list of faces; ``detail`` a JSON object (pool breakdown, seed,
@@ -86,8 +71,3 @@ class RollLog(SQLModel, table=True):
     turn: int | None = Field(default=None)
     task: str | None = Field(default=None)
     detail: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
-
-    @property
-    def faces(self) -> list[int]:
-        """The dice as a list of faces."""
-        return json.loads(self.dice)

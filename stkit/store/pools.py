@@ -150,7 +150,7 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
     parts: list[PoolPart] = []
     extra: list[int] = []
     ten_rated: list[str] = []
-    for i, (sign, term) in enumerate(terms):
+    for sign, term in terms:
         term = term.strip()
         if not term:
             raise InvalidValue(_empty_term(expression))

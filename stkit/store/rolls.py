@@ -3,9 +3,9 @@
 :func:`roll_from_sheet` does everything one `stkit roll ... --char NAME` needs in ONE transaction: lock the
 character, build the pool (form, wounds, extra dice), ask the scene hooks about the turn, the Willpower
 limit and the try-again count, spend Willpower, roll, and write the log entry. If any step refuses, nothing
-is spent or logged. It is written once, as SQL through :mod:`stkit.store.gateway`: over sqlite3 for a fast
-`stkit roll --char` on an up-to-date SQLite file, over a SQLAlchemy Session everywhere else. Rules source: Chapter Five: Rules ("Rolling Dice", "Ratings", "Difficulties",
-"Automatic Successes" for Willpower, "Try, Try Again").
+is spent or logged. It is written once, as SQL through :mod:`stkit.store.gateway`: over sqlite3 on an
+up-to-date SQLite file, over a SQLAlchemy connection everywhere else. Rules source: Chapter Five: Rules
+("Rolling Dice", "Ratings", "Difficulties", "Automatic Successes" for Willpower, "Try, Try Again").
 """
 
 from __future__ import annotations
@@ -17,17 +17,18 @@ from typing import TYPE_CHECKING
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import scenes
+from stkit.store.characters import find_character, save_sheet
+from stkit.store.gateway import Gateway, as_gateway, iso_utc
+from stkit.store.pools import build_pool
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
     from stkit.dice import HouseRules, RollResult
-    from stkit.store.gateway import Gateway
-    from stkit.store.models import RollLog
     from stkit.store.pools import PoolBreakdown
 
 
-@dataclass
+@dataclass(frozen=True)
 class SheetRoll:
     """What a roll from the sheet did: the roll, how the pool was built, the log entry's id, Willpower
     left (None when none was spent), the scene turn (or None) and notes for the player."""
@@ -73,13 +74,19 @@ def roll_dice(
 ) -> RollResult:
     """Take an automatic success (``auto``), score the physical dice ``faces``, or roll ``pool`` dice with
     ``rng`` (Chapter Five, "Rolling Dice", "Automatic Successes"). Raises InvalidValue for bad values."""
-    from stkit.dice import count_dice, roll_pool, take_automatic_success
+    from stkit.dice import RollRequest, resolve_roll
 
-    if auto:
-        return take_automatic_success(pool, difficulty, stressful=stressful, retry=retry)
-    if faces is not None:
-        return count_dice(pool, difficulty, faces, rules=rules, willpower=willpower, retry=retry)
-    return roll_pool(pool, difficulty, rng=rng, rules=rules, willpower=willpower, retry=retry)
+    request = RollRequest(
+        pool,
+        difficulty,
+        rules=rules,
+        willpower=willpower,
+        retry=retry,
+        automatic=auto,
+        stressful=stressful,
+        faces=tuple(faces) if faces is not None else None,
+    )
+    return resolve_roll(request, rng=rng)
 
 
 #: The roll_log columns, in the order of :func:`log_dict` (id first).
@@ -150,7 +157,7 @@ def write_log(
         difficulty=result.difficulty,
         dice=json.dumps(list(result.dice)),
         outcome=result.outcome.value,
-        result=result.result,
+        result=result.final_successes,
         willpower=bool(result.willpower),
         scene_id=scene_id,
         turn=turn,
@@ -176,7 +183,7 @@ def write_log(
             kind=kind,
         ),
     )
-    return LoggedRoll(log_id, values["willpower"], scene_id, turn, task)
+    return LoggedRoll(log_id, bool(values["willpower"]), scene_id, turn, task)
 
 
 def roll_from_sheet(
@@ -208,16 +215,9 @@ def roll_from_sheet(
     ('roll', or what a tracked action logs). A ``secret`` roll (and its Willpower spend) shows on the
     Storyteller's table screen only. Raises NotFound, InvalidValue, RuleRefusal; writes nothing then.
     """
-    from stkit.dice import STANDARD_RULES, retry_difficulty, validate_difficulty
-    from stkit.store.characters import find_character, save_sheet
-    from stkit.store.gateway import as_gateway
-    from stkit.store.pools import build_pool
+    from stkit.dice import STANDARD_RULES, retry_difficulty, validate_roll_options
 
-    validate_difficulty(difficulty)
-    if retry < 0:
-        raise InvalidValue(f"retry {retry} must be 0 or more (the number of earlier failures)")
-    if auto and (willpower or faces is not None):
-        raise InvalidValue("an automatic success is taken without rolling; it cannot go with Willpower or dice")
+    validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
     rules = rules or STANDARD_RULES
     gw = as_gateway(session)
     character = find_character(gw, name, chronicle, for_update=True)
@@ -306,7 +306,6 @@ def log_plain_roll(
     """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction; a
     ``secret`` one shows on the Storyteller's table screen only."""
     from stkit.config import default_chronicle
-    from stkit.store.gateway import as_gateway
 
     chron = default_chronicle(chronicle)
     entry = write_log(
@@ -320,17 +319,6 @@ def log_plain_roll(
         secret=secret,
     )
     return SheetRoll(result, None, entry.id, None, chron)
-
-
-def iso_utc(value: object) -> str:
-    """A stored timestamp as ISO 8601 with its UTC offset ('2026-11-30T10:05:00.123456+00:00'): a datetime
-    (PostgreSQL, the ORM) or the text SQLite keeps."""
-    if hasattr(value, "isoformat"):
-        if getattr(value, "tzinfo", None) is None:
-            return value.isoformat() + "+00:00"
-        return value.isoformat()
-    text = str(value).replace(" ", "T")
-    return text if ("+" in text[10:] or text.endswith("Z")) else text + "+00:00"
 
 
 def log_dict(values: tuple | list) -> dict:
@@ -359,12 +347,8 @@ def log_dict(values: tuple | list) -> dict:
     }
 
 
-def entry_to_dict(e: RollLog) -> dict:
-    """An ORM log entry as the JSON ``stkit log --json`` prints."""
-    return log_dict([getattr(e, c) for c in LOG_COLUMNS])
-
-
-def _check_limit(limit: int) -> None:
+def check_log_limit(limit: int) -> None:
+    """Raise InvalidValue unless ``limit`` (how many log entries) is 1..10000."""
     if not 1 <= limit <= 10_000:
         raise InvalidValue(f"--limit {limit} is outside the allowed range 1 to 10000")
 
@@ -374,33 +358,12 @@ def recent_log(
 ) -> list[dict]:
     """The newest ``limit`` (1..10000) log entries as :func:`log_dict` dicts, newest first; of one character
     when ``name`` is given (else of ``chronicle``, else all). Raises NotFound, InvalidValue."""
-    from stkit.store.characters import find_character
-    from stkit.store.gateway import as_gateway
-
-    _check_limit(limit)
+    check_log_limit(limit)
     gw = as_gateway(session)
-    sql, params = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log", {"limit": limit}
+    sql = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log"
+    params: dict[str, object] = {"limit": limit}
     if name:
         sql, params["cid"] = sql + " WHERE character_id = :cid", find_character(gw, name, chronicle).id
     elif chronicle:
         sql, params["chronicle"] = sql + " WHERE chronicle = :chronicle", chronicle
     return [log_dict(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
-
-
-def recent_rolls(
-    session: Session, *, name: str | None = None, chronicle: str | None = None, limit: int = 20
-) -> list[RollLog]:
-    """The newest ``limit`` (1..10000) log entries, newest first; of one character when ``name`` is given.
-    Raises NotFound for an unknown character, InvalidValue for a bad limit."""
-    from sqlmodel import select
-
-    from stkit.store.characters import get_character
-    from stkit.store.models import RollLog
-
-    _check_limit(limit)
-    stmt = select(RollLog)
-    if name:
-        stmt = stmt.where(RollLog.character_id == get_character(session, name, chronicle).id)
-    elif chronicle:
-        stmt = stmt.where(RollLog.chronicle == chronicle)
-    return list(session.exec(stmt.order_by(RollLog.id.desc()).limit(limit)))

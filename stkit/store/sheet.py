@@ -11,7 +11,9 @@ Health (the seven levels and their penalties) follows the character-store issue.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from dataclasses import dataclass, field
+from typing import Any, NoReturn
 
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import traits as T
@@ -177,7 +179,7 @@ class Sheet:
         n = self.damage_boxes
         if n == 0 or self.incapacitated:
             return 0
-        return -HEALTH_LEVELS[n - 1][1]
+        return -(HEALTH_LEVELS[n - 1][1] or 0)
 
     def health_boxes(self) -> list[str]:
         """Seven entries, worst damage first: 'aggravated', 'lethal', 'bashing' or '' (unhurt level)."""
@@ -492,7 +494,7 @@ class _SheetReader:
             return self._raise(where, f"{value} is outside the allowed range {lo} to {hi}")
         return value
 
-    def _raise(self, where: str, message: str):
+    def _raise(self, where: str, message: str) -> NoReturn:
         raise self.fail(where, message)
 
     def mapping(self, value: object, where: str) -> dict:
@@ -718,4 +720,44 @@ def _now() -> str:
     return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
 
 
-__all__ = ["FORM_NAMES", "HEALTH_LEVELS", "DamageTaken", "Sheet", "Track", "damage_type"]
+# ----- the row <-> sheet mapping of the ``characters`` table (the one place it is written) ----------------
+
+
+def sheet_from_json(text: str, name: str, chronicle: str) -> Sheet:
+    """The validated Sheet stored as JSON ``text`` in the row of ``name`` in ``chronicle`` (the columns
+    win over the document for the name and chronicle). Raises DataFileError for a damaged document."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise DataFileError(f"stored character {name!r}: the sheet is not valid JSON ({exc})") from None
+    s = Sheet.from_dict(data, source=f"stored character {name!r}", strict=False)
+    s.name, s.chronicle = name, chronicle
+    return s
+
+
+def sheet_columns(sheet: Sheet) -> dict[str, Any]:
+    """The ``characters`` columns that follow from ``sheet``: the indexed identity columns (``name_key``
+    from :func:`stkit.store.traits.name_key`) and the whole sheet as JSON text."""
+    return {
+        "name": sheet.name,
+        "name_key": T.name_key(sheet.name),
+        "chronicle": sheet.chronicle,
+        "player": sheet.player,
+        "breed": sheet.breed,
+        "auspice": sheet.auspice,
+        "tribe": sheet.tribe,
+        "form": sheet.form,
+        "sheet": json.dumps(sheet.to_dict(), ensure_ascii=False, sort_keys=False),
+    }
+
+
+__all__ = [
+    "FORM_NAMES",
+    "HEALTH_LEVELS",
+    "DamageTaken",
+    "Sheet",
+    "Track",
+    "damage_type",
+    "sheet_columns",
+    "sheet_from_json",
+]

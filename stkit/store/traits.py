@@ -234,7 +234,8 @@ def resolve_settable(
         kind = _PREFIXES.get(norm(prefix))
         if kind is None:
             raise InvalidValue(
-                f"unknown entry kind {prefix!r} in {text!r}; allowed prefixes: background, gift, rite, merit, flaw, ability"
+                f"unknown entry kind {prefix!r} in {text!r}; "
+                "allowed prefixes: background, gift, rite, merit, flaw, ability"
             )
         if not rest.strip():
             raise InvalidValue(f"{text!r} names no {kind}; write e.g. {prefix}:Name")

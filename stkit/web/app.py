@@ -260,9 +260,9 @@ def _on(form: dict, key: str) -> bool:
 
 
 def _character_name(session: Any, chronicle: str, character_id: int) -> str:
-    from stkit.store.models import Character
+    from stkit.store.characters import character_by_id
 
-    row = session.get(Character, character_id)
+    row = character_by_id(session, character_id)
     if row is None or row.chronicle != chronicle:
         raise NotFound(f"no character with id {character_id} in chronicle {chronicle!r}")
     return row.name
@@ -364,9 +364,9 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
             raise Forbidden("A player's link shows only that player's own sheet.")
 
         def work(s):
-            from stkit.store.models import Character
+            from stkit.store.characters import character_by_id
 
-            row = s.get(Character, character_id)
+            row = character_by_id(s, character_id)
             if row is None or row.chronicle != table.chronicle:
                 return None
             return sheet_view(row)
@@ -618,7 +618,7 @@ def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) ->
     from :func:`stkit.dice.odds.roll_distribution`: P(botch), P(failure), P(exactly k) and P(at least k)."""
     from stkit.dice import validate_difficulty
     from stkit.dice.odds import roll_distribution
-    from stkit.store.characters import get_character
+    from stkit.store.characters import find_character
     from stkit.store.pools import build_pool
 
     difficulty = validate_difficulty(_int(values, "difficulty", "difficulty", 6))
@@ -631,7 +631,7 @@ def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) ->
             raise Forbidden("A player's link shows only that player's own sheet.")
         if not traits:
             return {"odds": None, "note": "Choose Traits to see the odds."}
-        row = get_character(session, _character_name(session, chronicle, character_id), chronicle)
+        row = find_character(session, _character_name(session, chronicle, character_id), chronicle)
         built = build_pool(row, " + ".join(traits))
         pool, label = built.dice, built.text
     else:

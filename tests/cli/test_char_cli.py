@@ -191,6 +191,7 @@ def sub(*args, env_db: str | None = None, check=True) -> subprocess.CompletedPro
     return p
 
 
+@pytest.mark.slow
 def test_subprocess_examples_and_roll(tmp_path):
     db = str(tmp_path / "troupe.sqlite")
     sub("char", "import", str(EXAMPLES), "--db", db)
@@ -221,6 +222,7 @@ def test_plain_roll_does_not_import_the_store():
     assert "HEAVY []" in p.stdout
 
 
+@pytest.mark.slow
 def test_show_and_log_skip_sqlalchemy_on_sqlite(tmp_path):
     db = str(tmp_path / "fast.sqlite")
     sub("char", "import", str(EXAMPLES / "archibald.yaml"), "--db", db)
@@ -237,6 +239,7 @@ def test_show_and_log_skip_sqlalchemy_on_sqlite(tmp_path):
     assert "HEAVY []" in p.stdout and "Archibald" in p.stdout
 
 
+@pytest.mark.slow
 def test_roll_from_sheet_skips_sqlalchemy_on_sqlite(tmp_path):
     """`stkit roll ... --char` (and --log) on an up-to-date SQLite file write through sqlite3 alone."""
     db = str(tmp_path / "fast.sqlite")
@@ -394,6 +397,7 @@ def test_list_shows_the_chronicle_column_for_several(examples):
     assert sum(ln.startswith("Shadow-in-the-Wood") for ln in lines) == 2
 
 
+@pytest.mark.slow
 def test_list_at_80_columns_as_a_subprocess(tmp_path):
     db = str(tmp_path / "troupe.sqlite")
     sub("char", "import", str(EXAMPLES), "--db", db)
@@ -411,6 +415,7 @@ def test_list_at_80_columns_as_a_subprocess(tmp_path):
         assert any(ln.startswith(name + " ") for ln in lines), name
 
 
+@pytest.mark.slow
 def test_damage_message_as_a_subprocess(tmp_path):
     db = str(tmp_path / "troupe.sqlite")
     sub("char", "import", str(EXAMPLES / "archibald.yaml"), "--db", db)

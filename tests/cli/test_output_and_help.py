@@ -3,6 +3,7 @@ command, and the help reads well at 80 columns."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
-from tests.cli.test_commands import _all_commands
+from tests.cli.tree import all_commands, is_group, leaf_commands, missing_help, walk
 
 runner = CliRunner()
 ENV = {"NO_COLOR": "1", "COLUMNS": "120"}
@@ -56,6 +57,7 @@ def test_scene_and_extended_names_print_literally(db_url):
     assert "[b]Stay hidden[/b]" in ok("extended", "list")
 
 
+@pytest.mark.slow
 def test_subprocess_prints_a_markup_name_literally(tmp_path):
     db = str(tmp_path / "s.sqlite")
     env = {**os.environ, "NO_COLOR": "1", "STKIT_DATABASE_URL": db}
@@ -114,14 +116,68 @@ def test_json_keeps_text_as_typed(db_url):
 
 # ---- help at 80 columns ---------------------------------------------------------------------------------------
 
-ALL = [" ".join(p) for p, _ in _all_commands()]
-GROUPS = [""] + [" ".join(p) for p, c in _all_commands() if getattr(c, "commands", None)]
+ALL = [" ".join(p) for p, _ in all_commands()]
+GROUPS = [""] + [" ".join(p) for p, c in all_commands() if is_group(c)]
 
 
+@functools.cache  # the same help screen is checked by several tests: render it once
 def _help(path: str) -> str:
     result = run(*path.split(), "--help", env={"NO_COLOR": "1", "COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     return result.stdout
+
+
+# ---- every command has help ----------------------------------------------------------------------------------
+
+
+def test_the_walk_reaches_every_lazy_group_and_nested_command():
+    from stkit.cli.app import LAZY_COMMANDS
+
+    paths = {" ".join(p) for p, _ in all_commands()}
+    assert set(LAZY_COMMANDS) <= paths
+    assert {"roll", "char show", "extended roll", "tcg rules search", "tcg deck check"} <= paths
+    assert len(leaf_commands()) >= 50
+
+
+def test_the_walk_finds_a_command_without_help_inside_a_lazy_group():
+    import typer.main
+    from typer.core import TyperGroup
+
+    inner = typer.Typer()
+
+    @inner.command("documented")
+    def documented() -> None:
+        """Does one thing."""
+
+    @inner.command("bare")
+    def bare() -> None:
+        pass
+
+    loaded = typer.main.get_group(inner)
+
+    class Lazy(TyperGroup):
+        # lists its commands without holding them, as the root group does
+        def list_commands(self, ctx):
+            return ["sub"]
+
+        def get_command(self, ctx, name):
+            return loaded if name == "sub" else None
+
+    root = Lazy(name="root", help="The root.")
+    assert getattr(root, "commands", {}) == {}  # nothing to find by walking .commands
+    found = [(p, c) for p, c in walk(root, []) if p]
+    assert [" ".join(p) for p, c in found if not is_group(c)] == ["sub bare", "sub documented"]
+    assert missing_help(found) == ["sub", "sub bare"]
+
+
+@pytest.mark.parametrize("path", ALL)
+def test_every_command_has_help(path):
+    command = dict((" ".join(p), c) for p, c in all_commands())[path]
+    assert missing_help([(path.split(), command)]) == [], f"stkit {path} has no help text"
+    opening = " ".join((command.help or command.short_help).split()[:4])  # the help's first words
+    text = " ".join(_help(path).split())  # the help screen, rewrapped
+    assert text.startswith(f"Usage: stkit {path} ")
+    assert opening in text
 
 
 @pytest.mark.parametrize("path", ALL)

@@ -126,9 +126,9 @@ def test_house_rules_documented_in_help():
         (["roll", "3", "--dice", "1,x,4"], "die face 'x'"),
         (["roll", "3", "--auto"], "pool 3 is below difficulty 6"),
         (["roll", "8", "--auto", "--stressful"], "stressful"),
-        (["roll", "8", "--auto", "--willpower"], "cannot go with --willpower"),
+        (["roll", "8", "--auto", "--willpower"], "cannot go with Willpower"),
         (["roll", "8", "--extra-ones-cancel"], "only applies with --specialty reroll"),
-        (["roll", "8", "--retry", "-1"], "--retry -1"),
+        (["roll", "8", "--retry", "-1"], "retry -1 must be 0 or more"),
         (["multi", "7", "6", "-d", "6", "-d", "7", "-d", "8"], "3 difficulties given for 2 actions"),
     ],
 )
@@ -204,6 +204,7 @@ def test_subprocess_roll_json():
     assert json.loads(proc.stdout)["outcome"] == "botch"
 
 
+@pytest.mark.slow
 def test_subprocess_bad_input_no_traceback():
     for args in (["roll", "5", "-d", "11"], ["roll", "0"], ["roll", "abc"], ["roll", "3", "--dice", "1,2,11"]):
         proc = _stkit(*args)

@@ -22,7 +22,7 @@ from stkit.errors import InvalidValue, RuleRefusal
 def test_difficulties_example_three_successes():
     # "Difficulties": 5, 4, 8, 8, 2, 6 at difficulty 6 is three successes.
     r = count_dice(6, 6, [5, 4, 8, 8, 2, 6])
-    assert (r.successes, r.ones, r.net, r.result) == (3, 0, 3, 3)
+    assert (r.successes_rolled, r.ones, r.net, r.final_successes) == (3, 0, 3, 3)
     assert r.outcome is Outcome.SUCCESS
     assert r.degree is Degree.COMPLETE
 
@@ -30,7 +30,7 @@ def test_difficulties_example_three_successes():
 def test_failure_example_hot_wire():
     # "Failure": Paper Clip's Intelligence 3 + Repair 2 rolls 4, 3, 5, 5, 6 at 7: no successes, no 1s.
     r = count_dice(5, 7, [4, 3, 5, 5, 6])
-    assert (r.successes, r.ones, r.result) == (0, 0, 0)
+    assert (r.successes_rolled, r.ones, r.final_successes) == (0, 0, 0)
     assert r.outcome is Outcome.FAILURE
     assert r.degree is None
 
@@ -38,21 +38,21 @@ def test_failure_example_hot_wire():
 def test_botch_example_flashburn_dive():
     # "Botches": Flashburn's Dexterity 3 + Firearms 2 rolls 4, 7, 5, 8, 1 at 9: a botch.
     r = count_dice(5, 9, [4, 7, 5, 8, 1])
-    assert (r.successes, r.ones, r.net, r.result) == (0, 1, -1, 0)
+    assert (r.successes_rolled, r.ones, r.net, r.final_successes) == (0, 1, -1, 0)
     assert r.outcome is Outcome.BOTCH
 
 
 def test_one_success_and_seven_ones_is_a_failure_not_a_botch():
     # "Botches": one success and seven 1s is still just a failure.
     r = count_dice(8, 6, [9, 1, 1, 1, 1, 1, 1, 1])
-    assert (r.successes, r.ones, r.net, r.result) == (1, 7, -6, 0)
+    assert (r.successes_rolled, r.ones, r.net, r.final_successes) == (1, 7, -6, 0)
     assert r.outcome is Outcome.FAILURE
     assert r.cancelled == 1
 
 
 def test_rule_of_one_cancels_successes():
     r = count_dice(5, 6, [1, 6, 7, 8, 1])
-    assert (r.successes, r.ones, r.net, r.result) == (3, 2, 1, 1)
+    assert (r.successes_rolled, r.ones, r.net, r.final_successes) == (3, 2, 1, 1)
     assert r.degree is Degree.MARGINAL
 
 
@@ -75,7 +75,7 @@ def test_degree_scale(result, degree):
 def test_archibald_dexterity_plus_drive_is_five_dice():
     # "Ratings": Dexterity 3 + Drive 2 = a dice pool of five.
     r = count_dice(3 + 2, 6, [2, 3, 6, 9, 10])
-    assert r.pool == 5 and r.result == 3
+    assert r.pool == 5 and r.final_successes == 3
 
 
 def test_multiple_actions_ladder_shadow_in_the_wood():
@@ -88,7 +88,7 @@ def test_resisted_plea_ears_of_the_wind():
     # "Resisted Actions": six dice vs seven at difficulty 8; four successes against two leaves two.
     a = count_dice(6, 8, [8, 9, 10, 8, 2, 3])
     b = count_dice(7, 8, [8, 9, 2, 3, 4, 5, 6])
-    assert (a.result, b.result) == (4, 2)
+    assert (a.final_successes, b.final_successes) == (4, 2)
     res = resolve_resisted(a, b)
     assert (res.winner, res.margin, res.degree) == ("a", 2, Degree.MARGINAL)
 
@@ -112,7 +112,7 @@ def test_try_again_wall_six_seven_eight():
     assert [retry_difficulty(6, k) for k in range(3)] == [6, 7, 8]
     assert retry_difficulty(9, 3) == 10  # a raise by the rules stops at 10
     r = count_dice(5, 6, [7, 7, 2, 3, 4], retry=1)
-    assert (r.difficulty, r.base_difficulty, r.successes) == (7, 6, 2)
+    assert (r.difficulty, r.base_difficulty, r.successes_rolled) == (7, 6, 2)
 
 
 def test_teamwork_adds_successes_and_botch_spoils():
@@ -128,14 +128,20 @@ def test_teamwork_adds_successes_and_botch_spoils():
 
 def test_willpower_is_an_uncancellable_success():
     r = count_dice(3, 6, [6, 1, 1], willpower=True)
-    assert (r.net, r.result, r.outcome) == (-1, 1, Outcome.SUCCESS)
+    assert (r.net, r.final_successes, r.outcome) == (-1, 1, Outcome.SUCCESS)
     botch_dice = count_dice(2, 9, [1, 4], willpower=True)
-    assert botch_dice.outcome is Outcome.SUCCESS and botch_dice.result == 1
+    assert botch_dice.outcome is Outcome.SUCCESS and botch_dice.final_successes == 1
 
 
 def test_automatic_success():
     r = take_automatic_success(6, 6)
-    assert (r.result, r.outcome, r.degree, r.automatic, r.dice) == (1, Outcome.SUCCESS, Degree.MARGINAL, True, ())
+    assert (r.final_successes, r.outcome, r.degree, r.automatic, r.dice) == (
+        1,
+        Outcome.SUCCESS,
+        Degree.MARGINAL,
+        True,
+        (),
+    )
     with pytest.raises(RuleRefusal, match="pool 5 is below difficulty 6"):
         take_automatic_success(5, 6)
     with pytest.raises(RuleRefusal, match="stressful"):
@@ -147,7 +153,7 @@ def test_automatic_success():
 def test_specialty_double_counts_tens_twice():
     rules = HouseRules(specialty=Specialty.DOUBLE)
     r = count_dice(3, 6, [10, 6, 1], rules=rules)
-    assert (r.successes, r.ones, r.result) == (3, 1, 2)
+    assert (r.successes_rolled, r.ones, r.final_successes) == (3, 1, 2)
 
 
 def test_specialty_reroll_extra_dice():
@@ -155,9 +161,9 @@ def test_specialty_reroll_extra_dice():
     # The 10 asks for one extra die (10 again), which asks for one more (1).
     r = count_dice(3, 7, [10, 3, 2, 10, 1], rules=rules)
     assert r.extra_dice == (10, 1)
-    assert (r.successes, r.ones, r.result) == (2, 0, 2)  # the extra 1 does not cancel by default
+    assert (r.successes_rolled, r.ones, r.final_successes) == (2, 0, 2)  # the extra 1 does not cancel by default
     cancelling = HouseRules(specialty=Specialty.REROLL, extra_ones_cancel=True)
-    assert count_dice(3, 7, [10, 3, 2, 10, 1], rules=cancelling).result == 1
+    assert count_dice(3, 7, [10, 3, 2, 10, 1], rules=cancelling).final_successes == 1
     with pytest.raises(InvalidValue, match="needs 5 faces"):
         count_dice(3, 7, [10, 3, 2, 10], rules=rules)
 
@@ -165,7 +171,7 @@ def test_specialty_reroll_extra_dice():
 def test_ones_dont_cancel_house_rule():
     rules = HouseRules(ones_cancel=False)
     r = count_dice(3, 6, [6, 1, 1], rules=rules)
-    assert (r.net, r.result, r.outcome) == (1, 1, Outcome.SUCCESS)
+    assert (r.net, r.final_successes, r.outcome) == (1, 1, Outcome.SUCCESS)
     assert count_dice(2, 6, [1, 2], rules=rules).outcome is Outcome.BOTCH
 
 

@@ -13,13 +13,13 @@ def test_ladder_and_physical_dice():
     # 7, 6, 6 declared: 4, 2 and 1 dice left; the faces go to the actions in order.
     slots = roll_multiple_actions([7, 6, 6], [6, 7, 6], rng=random.Random(0), faces=[[6, 1, 8, 3], [7, 2], [1]])
     assert [(s.declared_pool, s.penalty, s.pool) for s in slots] == [(7, 3, 4), (6, 4, 2), (6, 5, 1)]
-    assert [s.roll.result for s in slots] == [1, 1, 0]  # 6 and 8 less a 1; one 7 at difficulty 7; a lone 1
+    assert [s.roll.final_successes for s in slots] == [1, 1, 0]  # 6 and 8 less a 1; one 7 at difficulty 7; a lone 1
     assert slots[2].roll.botch and slots[1].roll.difficulty == 7
 
 
 def test_an_action_with_no_dice_is_not_rolled_and_takes_no_faces():
     slots = roll_multiple_actions([3, 3], [6, 6], rng=random.Random(0), faces=[[10]])
-    assert slots[0].pool == 1 and slots[0].roll.result == 1
+    assert slots[0].pool == 1 and slots[0].roll.final_successes == 1
     assert slots[1].pool == 0 and slots[1].roll is None and not slots[1].possible
 
 

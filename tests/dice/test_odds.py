@@ -25,6 +25,7 @@ from stkit.dice import (
     score_dice,
 )
 from stkit.dice.odds import (
+    MAX_EXACT_TARGET,
     MAX_TARGET,
     MAX_TURNS,
     TAIL_EPSILON,
@@ -161,7 +162,7 @@ def simulate_extended(pool, d, target, trials, seed, botch_ends=False):
         state = ExtendedTally(target=target, botch_ends=botch_ends)
         while state.status == "open":
             r = roll_pool(pool, d, rng=rng)
-            state = advance_extended(state, r.result, r.botch)
+            state = advance_extended(state, r.final_successes, r.botch)
         if state.status == "done":
             finished += 1
             counts.append(state.rolls)
@@ -214,6 +215,7 @@ def test_extended_botch_ends_target_two_by_hand():
     assert ext.p_done_by(1) == 0
 
 
+@pytest.mark.slow
 def test_extended_median_beyond_the_listed_turns_is_none():
     ext = p_extended(30, 10, 100, max_turns=5)
     assert ext.median is None and len(ext.by_turn) == 5 and ext.mean > 1000
@@ -233,7 +235,7 @@ def test_extended_start_is_a_later_state():
 def test_extended_by_turn_is_monotone_and_bounded(pool, d, target, ends):
     ext = p_extended(pool, d, target, botch_ends=ends, max_turns=15)
     assert len(ext.by_turn) == 15
-    assert all(a <= b for a, b in zip(ext.by_turn, ext.by_turn[1:]))
+    assert all(a <= b for a, b in itertools.pairwise(ext.by_turn))
     assert ext.by_turn[-1] <= 1 - ext.p_never
     assert (ext.p_never > 0) == (ends and roll_distribution(pool, d).p_botch > 0)
 
@@ -255,6 +257,7 @@ def all_rolls(n, d):
         yield score_dice(n, d, faces)
 
 
+@pytest.mark.slow
 def test_resisted_matches_brute_force():
     odds = p_resisted(2, 3, 6, difficulty_b=7)
     wins = {"a": Counter(), "b": Counter(), None: Counter()}
@@ -272,6 +275,7 @@ def test_resisted_matches_brute_force():
     assert odds.p_unresolved == 0
 
 
+@pytest.mark.slow
 def test_teamwork_matches_brute_force():
     odds = p_teamwork([2, 1, 2], 7)
     spoils, plain = Counter(), Counter()
@@ -349,7 +353,8 @@ def test_multiple_actions_impossible_action():
         (lambda: roll_distribution(0, 6), "no dice"),
         (lambda: roll_distribution(1001, 6), "limit of 1000"),
         (lambda: p_extended(5, 6, 0), "at least 1"),
-        (lambda: p_extended(5, 6, MAX_TARGET + 1), f"limit of {MAX_TARGET}"),
+        (lambda: p_extended(5, 6, MAX_EXACT_TARGET + 1), f"limit of {MAX_EXACT_TARGET} successes for exact odds"),
+        (lambda: p_extended(5, 6, MAX_TARGET + 1), f"allowed range 1 to {MAX_TARGET} successes"),
         (lambda: p_extended(5, 6, 10, start=10), "below the target"),
         (lambda: p_extended(1000, 6, 6), "pool x target must be at most 5000"),
         (lambda: p_extended(5, 6, 10, max_turns=0), f"1 to {MAX_TURNS}"),

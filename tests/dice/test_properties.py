@@ -21,10 +21,10 @@ def pool_and_faces(draw):
 def test_net_is_successes_minus_ones(pf, d):
     n, faces = pf
     r = count_dice(n, d, faces)
-    assert r.successes == sum(1 for f in faces if f >= d)
+    assert r.successes_rolled == sum(1 for f in faces if f >= d)
     assert r.ones == faces.count(1)
-    assert r.net == r.successes - r.ones
-    assert r.result == max(r.net, 0)
+    assert r.net == r.successes_rolled - r.ones
+    assert r.final_successes == max(r.net, 0)
 
 
 @given(pool_and_faces(), difficulties)
@@ -42,7 +42,7 @@ def test_willpower_never_fails(pf, d):
     n, faces = pf
     r = count_dice(n, d, faces, willpower=True)
     assert r.outcome is Outcome.SUCCESS
-    assert r.result == max(r.successes - r.ones, 0) + 1
+    assert r.final_successes == max(r.successes_rolled - r.ones, 0) + 1
 
 
 @given(pools, difficulties, st.integers(0, 2**32), st.sampled_from(list(Specialty)), st.booleans())
@@ -59,4 +59,4 @@ def test_double_specialty_adds_one_per_ten_that_succeeds(pf, d):
     n, faces = pf
     plain = score_dice(n, d, faces)
     double = score_dice(n, d, faces, rules=HouseRules(specialty=Specialty.DOUBLE))
-    assert double.successes == plain.successes + faces.count(10)
+    assert double.successes_rolled == plain.successes_rolled + faces.count(10)

@@ -1,36 +1,46 @@
 """A worker process for the concurrency and crash tests (run as a script, not collected by pytest).
 
-usage: _worker.py rolls URL ACTION_ID COUNT START_AT SEED  -> prints one JSON line: the roll-log ids it made
-       _worker.py hang  URL ACTION_ID MARKER                -> rolls once with Willpower and hangs mid-transaction
-                                                                (after the log entry, before the tally), for a kill
-       _worker.py loop  URL ACTION_ID                       -> rolls until killed
-       _worker.py contest URL CONTEST_ID COUNT START_AT SEED -> COUNT exchanges (both sides) on one contest
+usage: _worker.py rolls URL ACTION_ID COUNT GATE SEED  -> prints one JSON line: the roll-log ids it made
+       _worker.py hang  URL ACTION_ID MARKER             -> rolls once with Willpower and hangs mid-transaction
+                                                             (after the log entry, before the tally), for a kill
+       _worker.py loop  URL ACTION_ID                    -> rolls until killed
+       _worker.py contest URL CONTEST_ID COUNT GATE SEED -> COUNT exchanges (both sides) on one contest
+
+GATE is a folder: a worker creates ``ready-SEED`` in it once its store is open, then waits for ``go`` there,
+so that the test starts every worker at the same moment however long the interpreters took to start.
 """
 
 import json
 import random
 import sys
 import time
+from pathlib import Path
+
+
+def wait_at_gate(gate: str, seed: int) -> None:
+    folder = Path(gate)
+    (folder / f"ready-{seed}").touch()
+    while not (folder / "go").exists():
+        time.sleep(0.001)
 
 
 def main() -> None:
     mode, url, action_id = sys.argv[1], sys.argv[2], int(sys.argv[3])
     from stkit.store.db import open_store, run_transaction
-    from stkit.store.tracked import roll_extended
+    from stkit.store.extended import roll_extended
 
     engine = open_store(url)
     if mode == "rolls":
-        count, start_at, seed = int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+        count, gate, seed = int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
         rng = random.Random(seed)
-        while time.time() < start_at:  # all workers start together
-            time.sleep(0.001)
+        wait_at_gate(gate, seed)
         ids = []
         for _ in range(count):
             ids.append(run_transaction(engine, lambda s: roll_extended(s, action_id, rng=rng).made.log.id))
         print(json.dumps({"ids": ids}))
     elif mode == "hang":
         marker = sys.argv[4]
-        import stkit.store.tracked as tracked
+        import stkit.store.extended as tracked
 
         real = tracked.advance_extended_roll
 
@@ -43,12 +53,11 @@ def main() -> None:
         tracked.advance_extended_roll = stall
         run_transaction(engine, lambda s: roll_extended(s, action_id, willpower=True, rng=random.Random(1)))
     elif mode == "contest":
-        from stkit.store.tracked import roll_contest
+        from stkit.store.contests import roll_contest
 
-        count, start_at, seed = int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+        count, gate, seed = int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
         rng = random.Random(seed)
-        while time.time() < start_at:
-            time.sleep(0.001)
+        wait_at_gate(gate, seed)
         exchanges = []
         for _ in range(count):
             exchanges.append(

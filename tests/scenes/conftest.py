@@ -7,10 +7,11 @@ import pytest
 
 
 @pytest.fixture
-def store_url(db_url):
-    """The shared ``db_url`` fixture (tests/conftest.py): a fresh SQLite file, or a fresh schema on the test
-    PostgreSQL server when STKIT_TEST_POSTGRES_URL is set; STKIT_DATABASE_URL points at it."""
-    return db_url
+def store_url(migrated_db_url):
+    """The shared ``migrated_db_url`` fixture (tests/conftest.py): a fresh SQLite file copied from a store
+    migrated once per session, or a fresh schema on the test PostgreSQL server when STKIT_TEST_POSTGRES_URL
+    is set; STKIT_DATABASE_URL points at it."""
+    return migrated_db_url
 
 
 @pytest.fixture
@@ -22,8 +23,8 @@ def engine(store_url):
 
 def add_character(engine, name, *, chronicle="default", attributes=None, abilities=None, willpower=3):
     """Store a character with these Attributes/Abilities (others at the sheet defaults); returns its id."""
+    from stkit.store.characters import create_character
     from stkit.store.db import transaction
-    from stkit.store.models import Character
     from stkit.store.sheet import Sheet, Track
 
     sheet = Sheet(name=name, chronicle=chronicle)
@@ -31,11 +32,7 @@ def add_character(engine, name, *, chronicle="default", attributes=None, abiliti
     sheet.abilities.update(abilities or {})
     sheet.powers["Willpower"] = Track(willpower, willpower)
     with transaction(engine) as s:
-        c = Character(chronicle=chronicle, name=name, name_key="", sheet="{}")
-        c.store_sheet(sheet)
-        s.add(c)
-        s.flush()
-        return c.id
+        return create_character(s, sheet).id
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
@@ -211,6 +212,7 @@ def test_contest_debate_from_the_cli(engine):
     fails("contest", "roll", "1", match="is abandoned; it takes no more rolls")
 
 
+@pytest.mark.slow
 def test_as_a_real_subprocess(store_url, tmp_path):
     env = dict(os.environ, NO_COLOR="1", STKIT_DATABASE_URL=store_url)
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2]) + os.pathsep + env.get("PYTHONPATH", "")

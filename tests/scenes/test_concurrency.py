@@ -16,11 +16,14 @@ from sqlmodel import select
 
 from stkit.dice.contest import replay_extended
 from stkit.store.db import transaction
+from stkit.store.extended import get_action, start_extended
 from stkit.store.models import RollLog
 from stkit.store.scene_models import TrackedRoll
-from stkit.store.tracked import get_action, start_extended
 
 from .conftest import add_character
+
+# Every test here starts interpreters and races or kills them: the slow set (``-m "not slow"`` skips it).
+pytestmark = pytest.mark.slow
 
 WORKER = str(Path(__file__).with_name("_worker.py"))
 PROCESSES = int(os.environ.get("STKIT_CONCURRENCY_PROCESSES", "8"))
@@ -33,13 +36,31 @@ def _env():
     return env
 
 
-def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):
+def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):  # the largest target: never reached
     add_character(engine, "Weston", attributes={"Stamina": 3}, abilities={"Stealth": 3})
     with transaction(engine) as s:
         # difficulty 9 with six dice botches about one roll in seven: plenty of resets to replay in order
         return start_extended(
             s, "Stay hidden", chronicle=None, character="Weston", pool=pool, difficulty=difficulty, target=target
         ).id
+
+
+def _open_gate(gate: Path, procs: list, timeout: float = 300) -> float:
+    """Wait until every worker has opened its store and is waiting at ``gate``, then let them all go at once;
+    returns the moment they were let go (time.monotonic)."""
+    deadline = time.monotonic() + timeout
+    while len(list(gate.glob("ready-*"))) < len(procs):
+        for p in procs:
+            assert p.poll() is None, p.stderr.read()
+        assert time.monotonic() < deadline, "the workers never got ready"
+        time.sleep(0.01)
+    (gate / "go").touch()
+    return time.monotonic()
+
+
+def _stored_rolls(engine, aid) -> int:
+    with transaction(engine) as s:
+        return len(list(s.exec(select(TrackedRoll.id).where(TrackedRoll.action_id == aid))))
 
 
 def _check_consistent(engine, aid, expected_rolls=None):
@@ -67,13 +88,11 @@ def _check_consistent(engine, aid, expected_rolls=None):
     return action, rolls
 
 
-@pytest.mark.slow
-def test_many_processes_roll_one_extended_action_at_once(engine, store_url):
+def test_many_processes_roll_one_extended_action_at_once(engine, store_url, tmp_path):
     aid = _action(engine)
-    start_at = time.time() + 2.0  # time for every interpreter to start
     procs = [
         subprocess.Popen(
-            [sys.executable, WORKER, "rolls", store_url, str(aid), str(ROLLS_EACH), str(start_at), str(i)],
+            [sys.executable, WORKER, "rolls", store_url, str(aid), str(ROLLS_EACH), str(tmp_path), str(i)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -81,9 +100,10 @@ def test_many_processes_roll_one_extended_action_at_once(engine, store_url):
         )
         for i in range(PROCESSES)
     ]
+    started = _open_gate(tmp_path, procs)
     outs = [p.communicate(timeout=300) for p in procs]
-    elapsed = time.time() - start_at
-    for p, (out, err) in zip(procs, outs):
+    elapsed = time.monotonic() - started
+    for p, (_out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
     ids = [i for out, _ in outs for i in json.loads(out)["ids"]]
     assert len(ids) == len(set(ids)) == PROCESSES * ROLLS_EACH
@@ -106,14 +126,14 @@ def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
         stderr=subprocess.PIPE,
         env=_env(),
     )
-    deadline = time.time() + 60
+    deadline = time.monotonic() + 300
     while not marker.exists():
         assert proc.poll() is None, proc.stderr.read().decode()
-        assert time.time() < deadline, "the worker never reached the middle of its roll"
+        assert time.monotonic() < deadline, "the worker never reached the middle of its roll"
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
-    action, rolls = _check_consistent(engine, aid, 0)
+    action, _rolls = _check_consistent(engine, aid, 0)
     from stkit.store.characters import get_character
 
     with transaction(engine) as s:
@@ -122,31 +142,37 @@ def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
     assert (action.tally, action.rolls) == (0, 0)
 
 
-@pytest.mark.slow
 def test_killed_at_random_moments_keeps_whole_rolls(engine, store_url):
     aid = _action(engine)
     kills = 0
-    for delay in (0.8, 1.1, 1.4):
+    # Each worker is killed once it has committed a few more rolls (a count, not a delay, so that a slow
+    # start cannot make the kill land before the first roll), at whatever point of the next roll it is.
+    for more in (1, 3, 7):
+        before = _stored_rolls(engine, aid)
         proc = subprocess.Popen(
             [sys.executable, WORKER, "loop", store_url, str(aid)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env=_env(),
         )
-        time.sleep(delay)
+        deadline = time.monotonic() + 300
+        while _stored_rolls(engine, aid) < before + more:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.monotonic() < deadline, "the worker never rolled"
+            time.sleep(0.005)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
         kills += 1
         _check_consistent(engine, aid)  # every roll whole, whatever moment the kill hit
-    action, rolls = _check_consistent(engine, aid)
-    print(f"\n[crash] {kills} workers killed at random moments: {len(rolls)} whole rolls kept, none partial")
+    _, rolls = _check_consistent(engine, aid)
+    assert len(rolls) >= 1 + 3 + 7
+    print(f"\n[crash] {kills} workers killed mid-loop: {len(rolls)} whole rolls kept, none partial")
 
 
-@pytest.mark.slow
-def test_many_processes_roll_one_contest_at_once(engine, store_url):
+def test_many_processes_roll_one_contest_at_once(engine, store_url, tmp_path):
     from stkit.dice.contest import ContestState, advance_contest
+    from stkit.store.contests import get_contest, start_contest
     from stkit.store.scene_models import ContestRoll
-    from stkit.store.tracked import get_contest, start_contest
 
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
     with transaction(engine) as s:
@@ -163,10 +189,9 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
             target=1000,
         ).id
     procs_n, each = 4, 10
-    start_at = time.time() + 2.0
     procs = [
         subprocess.Popen(
-            [sys.executable, WORKER, "contest", store_url, str(cid), str(each), str(start_at), str(i)],
+            [sys.executable, WORKER, "contest", store_url, str(cid), str(each), str(tmp_path), str(i)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -174,8 +199,9 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
         )
         for i in range(procs_n)
     ]
+    _open_gate(tmp_path, procs)
     outs = [p.communicate(timeout=300) for p in procs]
-    for p, (out, err) in zip(procs, outs):
+    for p, (_out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
     numbers = sorted(n for out, _ in outs for n in json.loads(out)["exchanges"])
     assert numbers == list(range(1, procs_n * each + 1))  # every exchange once, none lost or repeated
@@ -190,6 +216,6 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url):
         )
     assert [(r.exchange, r.side) for r in rolls] == [(n, side) for n in numbers for side in "ab"]
     state = ContestState(target=1000)
-    for a, b in zip(rolls[::2], rolls[1::2]):
+    for a, b in zip(rolls[::2], rolls[1::2], strict=True):
         state, _ = advance_contest(state, a.result, a.outcome == "botch", b.result, b.outcome == "botch")
     assert (state.tally_a, state.tally_b, state.exchanges) == (contest.tally_a, contest.tally_b, contest.exchanges)

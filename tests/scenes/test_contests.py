@@ -6,10 +6,10 @@ import pytest
 from sqlmodel import select
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store.contests import contest_status, get_contest, list_contests, roll_contest, start_contest
 from stkit.store.db import transaction
 from stkit.store.models import RollLog
 from stkit.store.scene_models import ContestRoll
-from stkit.store.tracked import contest_status, get_contest, list_contests, roll_contest, start_contest
 
 from .conftest import add_character
 
@@ -226,7 +226,7 @@ def test_try_it_out_debate_difficulties_come_from_the_opponent(engine):
 
 
 def test_worked_out_difficulty_is_held_within_2_to_10(engine):
-    from stkit.store.tracked import Participant, opponent_difficulty
+    from stkit.store.participants import Participant, opponent_difficulty
 
     add_character(engine, "Dull", attributes={"Wits": 1})
     add_character(engine, "Sharp", attributes={"Wits": 5}, abilities={"Expression": 5})

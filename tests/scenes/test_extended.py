@@ -7,9 +7,7 @@ from sqlmodel import select
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.db import transaction
-from stkit.store.models import RollLog
-from stkit.store.scene_models import TrackedRoll
-from stkit.store.tracked import (
+from stkit.store.extended import (
     abandon_extended,
     extended_status,
     get_action,
@@ -18,6 +16,8 @@ from stkit.store.tracked import (
     roll_extended,
     start_extended,
 )
+from stkit.store.models import RollLog
+from stkit.store.scene_models import TrackedRoll
 
 from .conftest import add_character
 

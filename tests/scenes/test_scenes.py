@@ -95,7 +95,7 @@ def test_one_open_scene_per_chronicle(engine, weston):
     with transaction(engine) as s:
         start_scene(s, "default", "First")
         start_scene(s, "Other", "Elsewhere")  # another chronicle may have its own
-    with pytest.raises(RuleRefusal, match="'First' .* is still open"), transaction(engine) as s:
+    with pytest.raises(RuleRefusal, match=r"'First' .* is still open"), transaction(engine) as s:
         start_scene(s, "default", "Second")
     with transaction(engine) as s:
         ended = end_scene(s, "default")

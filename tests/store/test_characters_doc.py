@@ -104,7 +104,7 @@ def test_the_page_runs_as_written(db_url, readers_folder):
     ran = run_page(DOC.read_text(encoding="utf-8"))
     commands = [shlex.join(argv) for argv, _, _ in ran]
     assert len(ran) == 24, commands
-    assert [c for (_, code, _), c in zip(ran, commands) if code] == [
+    assert [c for (_, code, _), c in zip(ran, commands, strict=True) if code] == [
         "char set Archibald Dexterty 3",
         "roll 'Dexterity + Athletics' --char Weston --willpower",
         "char import my-sheets/",

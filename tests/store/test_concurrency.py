@@ -8,9 +8,14 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from stkit.store import characters as C
 from stkit.store.db import open_store, transaction
 from stkit.store.sheet import Sheet
+
+# Every test here races interpreters against one store: the slow set (``-m "not slow"`` skips it).
+pytestmark = pytest.mark.slow
 
 WORKER = textwrap.dedent(
     """
@@ -64,13 +69,13 @@ def test_two_processes_lose_nothing(db_url, tmp_path):
     time.sleep(0.3)
     go.write_text("go")
     for p in procs:
-        out, err = p.communicate(timeout=120)
+        _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
     with transaction(engine, readonly=True) as session:
         sheet = C.get_character(session, "Shadow-in-the-Wood").to_sheet()
-        from stkit.store.rolls import recent_rolls
+        from stkit.store.rolls import recent_log
 
-        logged = recent_rolls(session, name="Shadow-in-the-Wood", limit=1000)
+        logged = recent_log(session, name="Shadow-in-the-Wood", limit=1000)
     assert sheet.xp_total == 2 * n
     assert len(sheet.xp_log) == 2 * n
     assert {e["reason"] for e in sheet.xp_log} == {f"p{k}-{i}" for k in range(2) for i in range(n)}

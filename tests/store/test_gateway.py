@@ -39,7 +39,7 @@ def _snapshot(engine) -> dict:
 
     with engine.connect() as conn:
         log = [
-            dict(zip(LOG_COLUMNS, r))
+            dict(zip(LOG_COLUMNS, r, strict=True))
             for r in conn.execute(text(f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log ORDER BY id"))
         ]
         chars = [
@@ -175,22 +175,25 @@ def test_session_gateway_on_every_database(db_url):
     snap = _snapshot(engine)
     assert len(snap["log"]) == 10 and [r["willpower"] for r in snap["log"]].count(True) == 3
     assert [r["difficulty"] for r in snap["log"] if r["task"] == WALL] == [6, 6, 7, 8, 9, 6]
-    assert [x[1] for x in out if isinstance(x, tuple) and x[0] == "refused"][0].startswith(
+    assert next(x[1] for x in out if isinstance(x, tuple) and x[0] == "refused").startswith(
         "Weston already spent Willpower in turn 1"
     )
 
 
-def test_orm_objects_see_a_gateway_write(db_url):
-    """A caller holding the Character in its Session (extended actions, contests) sees the spent point."""
+def test_edits_in_one_transaction_build_on_each_other(db_url):
+    """A roll that spends Willpower and a later edit in the same transaction: the edit starts from the
+    spent point (each use case re-reads the row it locks), and the version counts both writes."""
     engine = open_store(db_url)
     _weston(engine)
     with transaction(engine) as s:
-        held = C.get_character(s, "Weston")
+        before = C.get_character(s, "Weston")
         roll_from_sheet(s, "Weston", "Dexterity", willpower=True, faces=[7, 7, 7])
-        assert held.to_sheet().powers["Willpower"].temporary == 2 and held.version == 2
-        C.spend(s, "Weston", "willpower", 1)  # an ORM edit after the gateway's write keeps it
+        held = C.get_character(s, "Weston")
+        assert held.to_sheet().powers["Willpower"].temporary == 2 and held.version == before.version + 1
+        C.spend(s, "Weston", "willpower", 1)
     with transaction(engine, readonly=True) as s:
-        assert C.get_character(s, "Weston").to_sheet().powers["Willpower"].temporary == 1
+        after = C.get_character(s, "Weston")
+        assert after.to_sheet().powers["Willpower"].temporary == 1 and after.version == before.version + 2
 
 
 WORKER = textwrap.dedent(
@@ -220,8 +223,9 @@ WORKER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_fast_and_orm_writers_at_once_lose_nothing(db_url, tmp_path):
-    """Processes mixing gateway rolls (sqlite3 on SQLite) and ORM edits on one character: every Willpower
+    """Processes mixing sqlite3-gateway rolls and edits over a SQLAlchemy Session on one character: every Willpower
     point is spent exactly once and no experience award is lost."""
     engine = open_store(db_url)
     s = Sheet(name="Weston")
@@ -247,10 +251,10 @@ def test_fast_and_orm_writers_at_once_lose_nothing(db_url, tmp_path):
         spent += json.loads(out)["spent"]
     with transaction(engine, readonly=True) as session:
         sheet = C.get_character(session, "Weston").to_sheet()
-        from stkit.store.rolls import recent_rolls
+        from stkit.store.rolls import recent_log
 
-        logged = recent_rolls(session, name="Weston", limit=1000)
-    assert spent == 10 and len(logged) == 10 and all(e.willpower for e in logged)
+        logged = recent_log(session, name="Weston", limit=1000)
+    assert spent == 10 and len(logged) == 10 and all(e["willpower"] for e in logged)
     assert sheet.powers["Willpower"].temporary == 0
     assert sheet.xp_total == n * k and {e["reason"] for e in sheet.xp_log} == {
         f"p{i}-{j}" for i in range(k) for j in range(n)
@@ -277,7 +281,7 @@ def test_racing_second_willpower_spend_is_the_rules_refusal(db_url):
             check_willpower_allowed(gw, me, ctx)
         record_roll_in_scene(gw, me, LoggedRoll(done.log_id, True, ctx.scene_id, ctx.turn, None), ctx, None)
 
-    with pytest.raises(RuleRefusal, match="only once per turn. Nothing was spent or rolled"):
+    with pytest.raises(RuleRefusal, match=r"only once per turn\. Nothing was spent or rolled"):
         run_unit(db_url, race)
     with pytest.raises(RuleRefusal, match="only once per turn"):
         run_transaction(engine, race)  # the SessionGateway on SQLite too

@@ -115,6 +115,7 @@ def test_cli_rage_plus_brawl_is_refused_in_process(tmp_path, monkeypatch):
     assert good.exit_code == 0 and "Rage 5 = 5 dice" in good.stdout
 
 
+@pytest.mark.slow
 def test_cli_rage_plus_brawl_is_refused_as_a_subprocess(tmp_path):
     import os
 

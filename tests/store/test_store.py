@@ -83,7 +83,7 @@ def test_failed_edit_changes_nothing(engine):
 
 
 def test_delete_keeps_log(engine):
-    from stkit.store.rolls import recent_rolls, roll_from_sheet
+    from stkit.store.rolls import recent_log, roll_from_sheet
 
     new(engine, "Red-of-Teeth", Charisma=3, Leadership=4)
     with transaction(engine) as s:
@@ -93,8 +93,8 @@ def test_delete_keeps_log(engine):
     with pytest.raises(NotFound):
         sheet_of(engine, "Red-of-Teeth")
     with transaction(engine) as s:
-        (entry,) = recent_rolls(s)
-        assert entry.character_id is None and entry.character_name == "Red-of-Teeth" and entry.pool == 7
+        (entry,) = recent_log(s)
+        assert entry["character_id"] is None and entry["character"] == "Red-of-Teeth" and entry["pool"] == 7
 
 
 def test_roll_from_sheet_logs_everything(engine):
@@ -115,7 +115,7 @@ def test_roll_from_sheet_logs_everything(engine):
 
 
 def test_willpower_spent_in_same_transaction_and_refused_when_empty(engine):
-    from stkit.store.rolls import recent_rolls, roll_from_sheet
+    from stkit.store.rolls import recent_log, roll_from_sheet
 
     new(engine, "Weston", Dexterity=3, Athletics=2, Willpower=1)
     with transaction(engine) as s:
@@ -126,7 +126,7 @@ def test_willpower_spent_in_same_transaction_and_refused_when_empty(engine):
     with pytest.raises(RuleRefusal, match="no Willpower points left"), transaction(engine) as s:
         roll_from_sheet(s, "Weston", "Dexterity + Athletics", willpower=True, rng=random.Random(2))
     with transaction(engine) as s:
-        assert len(recent_rolls(s)) == 1  # the refused roll wrote nothing
+        assert len(recent_log(s)) == 1  # the refused roll wrote nothing
 
 
 def test_scene_hooks_called_in_order(engine, monkeypatch):
@@ -183,27 +183,30 @@ def test_scene_refusal_spends_nothing(engine, monkeypatch):
     assert sheet_of(engine, "Weston").powers["Willpower"].temporary == 3
 
 
-def test_recent_rolls_newest_first_and_limit(engine):
-    from stkit.store.rolls import recent_rolls, roll_from_sheet
+def test_recent_log_newest_first_and_limit(engine):
+    from stkit.store.rolls import recent_log, roll_from_sheet
 
     new(engine, "Archibald", Dexterity=3, Drive=2)
     new(engine, "Flashburn", Dexterity=3, Firearms=2)
     for i in range(5):
-        run_transaction(engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive", rng=random.Random(i)))
+        run_transaction(
+            engine, lambda s, i=i: roll_from_sheet(s, "Archibald", "Dexterity + Drive", rng=random.Random(i))
+        )
     run_transaction(engine, lambda s: roll_from_sheet(s, "Flashburn", "Dexterity + Firearms", rng=random.Random(9)))
     with transaction(engine) as s:
-        mine = recent_rolls(s, name="archibald", limit=3)
-        assert [e.character_name for e in mine] == ["Archibald"] * 3
-        assert [e.id for e in mine] == sorted((e.id for e in mine), reverse=True)
-        assert recent_rolls(s, limit=1)[0].character_name == "Flashburn"
+        mine = recent_log(s, name="archibald", limit=3)
+        assert [e["character"] for e in mine] == ["Archibald"] * 3
+        assert [e["id"] for e in mine] == sorted((e["id"] for e in mine), reverse=True)
+        assert recent_log(s, limit=1)[0]["character"] == "Flashburn"
         with pytest.raises(InvalidValue, match="1 to 10000"):
-            recent_rolls(s, limit=0)
+            recent_log(s, limit=0)
 
 
-def test_fast_read_paths_match_the_orm(db_url):
-    """`char show` / `log` read SQLite with sqlite3 directly; they must return what the ORM path returns."""
-    from stkit.store import fastread
-    from stkit.store.rolls import entry_to_dict, recent_rolls, roll_from_sheet
+def test_sqlite3_and_sqlalchemy_gateways_read_alike(db_url):
+    """`char show` / `log` read an up-to-date SQLite file with sqlite3; the same use cases over a SQLAlchemy
+    connection (PostgreSQL, old files) must return the same sheet and log entries."""
+    from stkit.store.gateway import fast_connection, run_unit
+    from stkit.store.rolls import recent_log, roll_from_sheet
 
     engine = open_store(db_url)
     new(engine, "Archibald", Dexterity=3, Drive=2)
@@ -217,14 +220,14 @@ def test_fast_read_paths_match_the_orm(db_url):
         engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive + 1", faces=[1, 1, 2, 3, 4, 5])
     )
     with transaction(engine, readonly=True) as s:
-        orm_log = [entry_to_dict(e) for e in recent_rolls(s, name="Archibald")]
+        orm_log = recent_log(s, name="Archibald")
         orm_sheet = C.get_character(s, "Archibald").to_sheet()
-    assert fastread.recent_log(db_url, name="archibald") == orm_log
-    assert fastread.recent_log(db_url) == orm_log
-    assert fastread.load_sheet(db_url, "ARCHIBALD")[0] == orm_sheet
+    assert run_unit(db_url, lambda gw: recent_log(gw, name="archibald"), readonly=True) == orm_log
+    assert run_unit(db_url, lambda gw: recent_log(gw), readonly=True) == orm_log
+    assert run_unit(db_url, lambda gw: C.find_character(gw, "ARCHIBALD").to_sheet(), readonly=True) == orm_sheet
     assert [e["outcome"] for e in orm_log] == ["botch", orm_log[1]["outcome"]]
     assert orm_log[1]["willpower"] is True and orm_log[1]["task"] == "swerve"
     if db_url.startswith("sqlite"):
-        assert fastread._fast_connection(db_url) is not None  # the fast path is really taken
+        assert fast_connection(db_url) is not None  # the fast path is really taken
     else:
-        assert fastread._fast_connection(db_url) is None
+        assert fast_connection(db_url) is None

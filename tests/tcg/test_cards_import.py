@@ -221,11 +221,15 @@ def test_cli_bad_file_is_one_line_error(tmp_path):
     assert result.stderr == f"Error: {bad}: card 1 (A): field 'health': -1 is below 0 (allowed 0 or more)\n"
 
 
+@pytest.mark.slow
 def test_subprocess_import_and_show(tmp_path):
     env = {**os.environ, **ENV, "STKIT_CARDS_DB": str(tmp_path / "sub.sqlite")}
-    run = lambda *a: subprocess.run(
-        [sys.executable, "-m", "stkit", "tcg", "cards", *a], capture_output=True, text=True, env=env
-    )
+
+    def run(*a):
+        return subprocess.run(
+            [sys.executable, "-m", "stkit", "tcg", "cards", *a], capture_output=True, text=True, env=env
+        )
+
     out = run("import", str(FIX / "lackey_quirks.txt"), "--json")
     assert out.returncode == 0 and json.loads(out.stdout)["imported"] == 4
     out = run("show", "howling mad dog", "--json")

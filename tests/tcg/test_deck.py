@@ -225,6 +225,7 @@ def test_cli_malformed_deck_is_one_line_error(db, tmp_path):
     assert result.stderr.startswith("Error: ") and "line 1: card line before any section header" in result.stderr
 
 
+@pytest.mark.slow
 def test_subprocess_deck_check(tmp_path):
     env = {**os.environ, **ENV, "STKIT_CARDS_DB": str(tmp_path / "sub.sqlite")}
     subprocess.run(

@@ -144,6 +144,7 @@ def test_real_subprocess(args, expect):
     assert {k: out[k] for k in expect} == expect
 
 
+@pytest.mark.slow
 def test_real_subprocess_error():
     proc = subprocess.run(
         [sys.executable, "-m", "stkit", "tcg", "moot", str(FIXTURES / "missing.yaml")],

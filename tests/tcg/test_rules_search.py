@@ -64,14 +64,14 @@ def test_exact_id_query_comes_first():
 def test_empty_query_and_bad_limit_are_refused():
     with pytest.raises(InvalidValue, match="empty"):
         search_rules("   ")
-    with pytest.raises(InvalidValue, match="1..100"):
+    with pytest.raises(InvalidValue, match=r"1..100"):
         search_rules("rage", limit=0)
 
 
 def test_show_and_unknown_id_suggestions():
     entry = get_rule("DECK.Combat-Deck")
     assert entry.supersedes == "deck.rulebook-combat-deck"
-    with pytest.raises(NotFound, match="did you mean deck.combat-deck"):
+    with pytest.raises(NotFound, match=r"did you mean deck.combat-deck"):
         get_rule("deck.combat-dek")
 
 
@@ -143,6 +143,7 @@ def test_cli_define_json_and_ambiguous():
     assert json.loads(result.stdout)["candidates"][0] == "Ahroun"
 
 
+@pytest.mark.slow
 def test_subprocess_define_and_search():
     env = {**os.environ, **ENV}
     out = subprocess.run(

@@ -22,9 +22,10 @@ def _count(url: str, table: str) -> int:
 
 
 def _log(url: str) -> list[dict]:
-    from stkit.store.fastread import recent_log
+    from stkit.store.gateway import run_unit
+    from stkit.store.rolls import recent_log
 
-    return recent_log(url, limit=100)
+    return run_unit(url, lambda gw: recent_log(gw, limit=100), readonly=True)
 
 
 def _cli_error(*args: str) -> str:

@@ -1,0 +1,86 @@
+"""Dice expressions typed by people: a number of dice ("5", "3+2", "7 - 1"), a list of faces rolled by
+hand ("4,7,5,8,1"), and one difficulty for several rolls or one each.
+
+Pure standard library. Every function raises InvalidValue with one line naming the text and what is
+allowed; none of them rolls anything. Trait names ("Dexterity + Brawl") need a character sheet and are
+parsed by the store (``stkit.store.pools``), not here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from stkit.dice.model import DEFAULT_DIFFICULTY, MAX_POOL, validate_difficulty
+from stkit.errors import InvalidValue
+
+#: Digits joined by + and -, with an optional leading sign and any spaces.
+_POOL_SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
+_POOL_TERM = re.compile(r"([+-]?)\s*(\d+)")
+#: A term with more significant digits than this is far beyond any pool; refusing it early also keeps
+#: ``int()`` away from huge digit strings.
+_MAX_TERM_DIGITS = 6
+
+__all__ = ["eval_pool_sum", "parse_faces", "parse_pool_number", "pick_difficulties"]
+
+
+def parse_pool_number(text: str, what: str = "dice pool") -> int:
+    """The number of dice in ``text``: a whole number or a sum of them ('5', '3+2', '7 - 1').
+
+    The result is not range-checked (a sum may come to 0 or less, which the caller refuses with the dice
+    pool's own message, see :func:`stkit.dice.model.validate_pool`). ``what`` names the value in the
+    message. Raises InvalidValue when ``text`` is not such a sum.
+    """
+    if not _POOL_SUM.match(text):
+        raise InvalidValue(
+            f"{what} {text!r} is not a number of dice (1 to {MAX_POOL}); trait names like "
+            f"'Dexterity + Brawl' need a character: --char NAME"
+        )
+    return eval_pool_sum(text)
+
+
+def eval_pool_sum(text: str) -> int:
+    """The value of '3 + 2 - 1', ``text`` being digits joined by + and - (as :func:`parse_pool_number`
+    checks). Raises InvalidValue for a term with more than six significant digits."""
+    total = 0
+    for sign, digits in _POOL_TERM.findall(text.replace(" ", "")):
+        if len(digits.lstrip("0")) > _MAX_TERM_DIGITS:
+            shown = digits[:12] + ("..." if len(digits) > 12 else "")
+            raise InvalidValue(f"dice pool term {shown} is larger than stkit's limit of {MAX_POOL} dice")
+        total += -int(digits) if sign == "-" else int(digits)
+    return total
+
+
+def parse_faces(text: str) -> list[int]:
+    """The faces of dice rolled by hand: '4,7,5,8,1' or '4 7 5 8 1' -> [4, 7, 5, 8, 1].
+
+    Only the syntax is checked here; a face outside 1..10 or a count that does not fit the pool is refused
+    when the faces are scored (:class:`stkit.dice.request.RollRequest`). Raises InvalidValue for a part
+    that is not a whole number, or for no faces at all.
+    """
+    faces: list[int] = []
+    for part in (p for p in re.split(r"[,\s]+", text.strip()) if p):
+        try:
+            faces.append(int(part))
+        except ValueError:
+            raise InvalidValue(f"die face {part!r} in --dice is not a number; allowed: 1 to 10") from None
+    if not faces:
+        raise InvalidValue("--dice is empty; give the faces rolled, e.g. --dice 4,7,5,8,1")
+    return faces
+
+
+def pick_difficulties(values: Sequence[int], count: int, what: str) -> list[int]:
+    """One difficulty per roll: ``values`` empty gives the default (6) for all, one value is used for all
+    ``count`` rolls, else there must be exactly ``count`` values, in order. ``what`` names the rolls in
+    the message ('actions', 'participants'). Each must be 2..10 (Chapter Five, "Difficulties").
+
+    Raises InvalidValue for another number of values or a difficulty out of range.
+    """
+    picked = list(values) or [DEFAULT_DIFFICULTY]
+    if len(picked) == 1:
+        picked = picked * count
+    if len(picked) != count:
+        raise InvalidValue(f"{len(picked)} difficulties given for {count} {what}; give one for all, or one each")
+    for value in picked:
+        validate_difficulty(value)
+    return picked

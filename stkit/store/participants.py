@@ -1,0 +1,278 @@
+"""Who takes part in a tracked action or contest, and how one of their rolls is made and logged.
+
+A participant is a stored character with a sheet expression ('Dexterity + Stealth'), or a bare number of
+dice. Their rolls go through the character store's roll use case (so Willpower, the scene turn and the roll
+log work as for any `stkit roll --char`). Also the bounds every tracked action shares (target, interval).
+
+Rules: Chapter Five: Rules, "Extended Actions", "Resisted Actions", "Try It Out" (an opponent's Traits as
+the difficulty).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from stkit import config
+from stkit.dice import (
+    HouseRules,
+    RollRequest,
+    RollResult,
+    resolve_roll,
+    validate_difficulty,
+    validate_pool,
+    validate_target,
+)
+from stkit.dice.contest import (
+    parse_interval,
+)
+from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store import traits as T
+from stkit.store.characters import get_character
+from stkit.store.forms import apply_form
+from stkit.store.gateway import as_gateway
+from stkit.store.models import RollLog
+from stkit.store.pools import build_pool, resolve_pool_trait
+from stkit.store.rolls import write_log
+from stkit.store.scenes import open_scene
+
+_NUMBER = re.compile(r"^\s*\d+\s*$")
+
+
+# ------------------------------------------------------------------------------------------ participants
+
+
+@dataclass(frozen=True)
+class Participant:
+    """Who rolls: a character and a sheet expression, or a bare number of dice (``character`` None)."""
+
+    character: Any | None
+    expression: str
+
+    @property
+    def character_id(self) -> int | None:
+        return self.character.id if self.character is not None else None
+
+    @property
+    def label(self) -> str:
+        return self.character.name if self.character is not None else f"{self.expression} dice"
+
+
+@dataclass(frozen=True)
+class ParticipantRoll:
+    """A roll made for a tracked action: the dice result, its roll-log entry and how the pool was built."""
+
+    roll: RollResult
+    log: Any
+    explanation: str
+    participant: Participant
+    extra: dict = field(default_factory=dict)
+
+
+#: Bound of the in-game time per roll of a tracked action (the successes needed are bounded by the dice
+#: engine's MAX_TARGET, so every value fits a database integer).
+MAX_INTERVAL_SECONDS = 365 * 86400  # one year
+
+
+def check_target(target: object) -> int:
+    """``target`` if a whole number 1..MAX_TARGET; InvalidValue naming the value and the range otherwise
+    (:func:`stkit.dice.validate_target`)."""
+    return validate_target(target)
+
+
+def check_interval(text: str) -> int:
+    """The interval ``text`` ('30 min', '2 h') in seconds, 1 s to one year; InvalidValue otherwise."""
+    try:
+        seconds = parse_interval(text) if len(text) <= 40 else None
+    except (OverflowError, ValueError) as exc:
+        if isinstance(exc, InvalidValue):
+            raise
+        seconds = None
+    if seconds is None or seconds > MAX_INTERVAL_SECONDS:
+        raise InvalidValue(f"interval {text!r} is too long; allowed: 1 second to 1 year (e.g. '30 min', '365 d')")
+    return seconds
+
+
+def check_scene_chronicle(session: Any, chronicle: str | None, who: Participant) -> None:
+    """With no --chronicle given and a scene open in the default chronicle (STKIT_CHRONICLE or 'default'),
+    refuse a character of another chronicle: its rolls could not be made in that scene."""
+    if chronicle is not None or who.character is None:
+        return
+    here = config.default_chronicle(None)
+    if who.character.chronicle == here:
+        return
+    scene = open_scene(session, here)
+    if scene is not None:
+        raise RuleRefusal(
+            f"{who.character.name} is a character not in the scene's chronicle: scene {scene.id} {scene.name!r} "
+            f"is open in chronicle {here!r} and {who.character.name} is in {who.character.chronicle!r}; "
+            f"give --chronicle {who.character.chronicle} to track it there"
+        )
+
+
+def _character(session: Any, name: str, chronicle: str | None) -> Any:
+    """The character called ``name``; when ``chronicle`` is given, refuse one that lives in another chronicle."""
+    if chronicle is None:
+        return get_character(session, name, None)
+    try:
+        return get_character(session, name, chronicle)
+    except NotFound as missing:
+        try:
+            elsewhere = get_character(session, name, None)
+        except (NotFound, InvalidValue):
+            raise missing from None
+        raise RuleRefusal(
+            f"{elsewhere.name} is in chronicle {elsewhere.chronicle!r}, not in {chronicle!r} where this takes place"
+        ) from None
+
+
+def numeric_pool(expression: str) -> int:
+    if not _NUMBER.match(expression):
+        raise InvalidValue(
+            f"dice pool {expression!r} names traits but no character rolls it; give --char NAME, or a number of dice"
+        )
+    return validate_pool(int(expression))
+
+
+def participant(session: Any, name_or_pool: str | None, expression: str | None, chronicle: str | None) -> Participant:
+    """Resolve a side or roller: a number of dice ('6'), or a character name with a sheet expression.
+
+    Raises InvalidValue when a character has no expression, NotFound for an unknown name, RuleRefusal for a
+    character of another chronicle.
+    """
+    text = (name_or_pool or "").strip()
+    if text and _NUMBER.match(text):
+        if expression and expression.strip() != text:
+            raise InvalidValue(f"{text!r} is already a number of dice; a pool expression needs a character")
+        numeric_pool(text)
+        return Participant(None, text)
+    if not text:
+        if expression is None:
+            raise InvalidValue("say who rolls: a character (--char NAME) with --pool, or a number of dice")
+        numeric_pool(expression)
+        return Participant(None, expression.strip())
+    char = _character(session, text, chronicle)
+    if not expression or not expression.strip():
+        raise InvalidValue(f'{char.name} rolls from the sheet: give the pool, e.g. --pool "Stamina + Stealth"')
+    return Participant(char, expression.strip())
+
+
+def check_pool(session: Any, who: Participant) -> tuple[int, str]:
+    """The dice pool ``who`` rolls now and how it was built (sheet, form and wound penalty applied)."""
+    if who.character is None:
+        n = numeric_pool(who.expression)
+        return n, f"{n} dice"
+
+    built = build_pool(who.character, who.expression)
+    return built.dice, built.text
+
+
+def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, str | None]:
+    """A difficulty given as a number, or as the opponent's Traits plus numbers ("Wits + 3", "Intelligence +
+    Expression"), as resisted rolls often set it (Chapter Five, "Resisted Actions", "Try It Out").
+
+    Returns (difficulty, how it was worked out or None for a plain number). A worked-out difficulty is held
+    within 2..10 (a difficulty is never outside that range); the opponent's form changes its Attributes.
+    Raises InvalidValue for a plain number outside 2..10, an unknown Trait, or Traits of a bare dice pool.
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        return validate_difficulty(text), None
+    t = str(text).strip()
+    if _NUMBER.match(t):
+        return validate_difficulty(int(t)), None
+    if opponent.character is None:
+        raise InvalidValue(
+            f"difficulty {t!r} names Traits but the other side is a plain dice pool; give a number 2 to 10"
+        )
+
+    sheet = opponent.character.to_sheet()
+    terms = re.findall(r"([+-]?)\s*([^+-]+)", t)
+    if not terms or "".join(a + b for a, b in terms).replace(" ", "") != t.replace(" ", ""):
+        raise InvalidValue(f"difficulty {t!r} is not a number or Traits joined by + and -")
+    total, bits = 0, list[str]()
+    for sign, term in terms:
+        term = term.strip()
+        if term.isdigit():
+            value, label = int(term), term
+        else:
+            try:
+                name, _ = resolve_pool_trait(sheet, term)
+            except InvalidValue as exc:
+                raise InvalidValue(str(exc).replace("in the dice pool", f"in the difficulty {t!r}")) from None
+            value = sheet.rating(name)
+            if name in T.ATTRIBUTES:
+                value = apply_form(sheet.form, name, value)
+            label = f"{name} {value}"
+        total += -value if sign == "-" else value
+        bits.append(label if not bits else f"{'-' if sign == '-' else '+'} {label}")
+    used = min(max(total, 2), 10)
+    how = f"{opponent.character.name}'s {' '.join(bits)} = {total}"
+    if used != total:
+        how += f", held to {used} (difficulties run from 2 to 10)"
+    return used, how
+
+
+def roll_for(
+    session: Any,
+    who: Participant,
+    difficulty: int,
+    *,
+    chronicle: str,
+    faces: list[int] | None,
+    willpower: bool,
+    rng: Any,
+    rules: HouseRules,
+    kind: str,
+) -> ParticipantRoll:
+    """Roll (or count ``faces``) for ``who`` and write the roll-log entry, in the caller's transaction.
+
+    A character's roll goes through the character store's roll use case: the pool from the sheet, the
+    Willpower point spent (refused when none is left or already spent this turn), the scene hooks.
+    """
+    validate_difficulty(difficulty)
+
+    if who.character is not None:
+        from stkit.store.rolls import roll_from_sheet
+
+        out = roll_from_sheet(
+            session,
+            who.character.name,
+            who.expression,
+            difficulty=difficulty,
+            chronicle=who.character.chronicle,
+            willpower=willpower,
+            rules=rules,
+            rng=rng,
+            faces=faces,
+            kind=kind,
+        )
+        return ParticipantRoll(
+            out.roll, session.get(RollLog, out.log_id), out.pool.text if out.pool else f"{out.roll.pool} dice", who
+        )
+
+    pool = numeric_pool(who.expression)
+    if willpower:
+        raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
+    request = RollRequest(pool, difficulty, rules=rules, faces=tuple(faces) if faces is not None else None)
+    roll = resolve_roll(request, rng=rng)
+    scene = open_scene(session, chronicle)
+    entry = write_log(
+        as_gateway(session),
+        chronicle=chronicle,
+        character_id=None,
+        character_name="",
+        expression=who.expression,
+        result=roll,
+        detail={"breakdown": f"{pool} dice"},
+        scene_id=scene.id if scene else None,
+        turn=scene.turn if scene else None,
+        kind=kind,
+    )
+    return ParticipantRoll(roll, session.get(RollLog, entry.id), f"{pool} dice", who)
+
+
+def faces_list(text_or_list: Any) -> list[int] | None:
+    if text_or_list is None:
+        return None
+    return list(text_or_list)

@@ -1,0 +1,107 @@
+"""The store's vocabularies: the words that name a kind of damage, an experience entry, a log entry, a
+trait, a status or a contest side. Each is a ``StrEnum`` whose values are exactly the strings the database
+and the ``--json`` output hold, so a member compares equal to (and serialises as) its stored text.
+
+Dice-level words (specialty, outcome, degree) live in :mod:`stkit.dice`; these are the store's own.
+Standard library only: the CLI uses these as its choices without importing anything heavier.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class DamageType(StrEnum):
+    """The three kinds of damage a health level can hold, lightest first (the sheet's health track)."""
+
+    bashing = "bashing"
+    lethal = "lethal"
+    aggravated = "aggravated"
+
+
+class Power(StrEnum):
+    """The traits whose temporary points are spent and regained (Chapter Five: Rules, "Game Terms",
+    Points: the temporary score beside the rating)."""
+
+    willpower = "willpower"
+    rage = "rage"
+    gnosis = "gnosis"
+
+
+class XpKind(StrEnum):
+    """An experience-log entry: points earned, or points spent on a trait."""
+
+    award = "award"
+    spend = "spend"
+
+
+class LogKind(StrEnum):
+    """What made a roll-log entry: a roll from the command line or the sheet, a roll of an extended
+    action, or an exchange of a contest."""
+
+    roll = "roll"
+    extended = "extended"
+    contest = "contest"
+
+
+class TraitKind(StrEnum):
+    """What a trait name resolved to (:class:`stkit.store.traits.TraitRef` ``kind``)."""
+
+    attribute = "attribute"
+    ability = "ability"
+    custom_ability = "custom_ability"
+    background = "background"
+    power = "power"  # the Rage, Gnosis or Willpower rating
+    power_points = "power_points"  # their temporary points
+    renown = "renown"
+    renown_temporary = "renown_temporary"
+    identity = "identity"
+    rank = "rank"
+    gift = "gift"
+    rite = "rite"
+    merit = "merit"
+    flaw = "flaw"
+
+
+class SceneStatus(StrEnum):
+    """A scene is open (its turns count Willpower and try-again) until it is ended."""
+
+    open = "open"
+    ended = "ended"
+
+
+class ActionStatus(StrEnum):
+    """An extended action or a contest: open; done (target reached, or a contest won); failed (an extended
+    action ended by a botch); abandoned (given up by the Storyteller)."""
+
+    open = "open"
+    done = "done"
+    failed = "failed"
+    abandoned = "abandoned"
+
+
+class ContestSide(StrEnum):
+    """The two sides of a contest (a resisted extended action)."""
+
+    a = "a"
+    b = "b"
+
+
+class ContestMode(StrEnum):
+    """How a contest is won: ``tally`` (first to the target), ``lead`` (ahead by the target)."""
+
+    tally = "tally"
+    lead = "lead"
+
+
+__all__ = [
+    "ActionStatus",
+    "ContestMode",
+    "ContestSide",
+    "DamageType",
+    "LogKind",
+    "Power",
+    "SceneStatus",
+    "TraitKind",
+    "XpKind",
+]
