@@ -670,7 +670,8 @@ async def stream(table: Table, holder: LinkHolder, after: int, request: Request)
         while True:
             backlog = await asyncio.to_thread(bus.reader.after, last, include_secret=st)
             for event in backlog:
-                yield _sse(table, event, st)
+                if visible(event, holder):
+                    yield _sse(table, event, st)
                 last = event.id
             if len(backlog) < 500:
                 break
@@ -681,12 +682,23 @@ async def stream(table: Table, holder: LinkHolder, after: int, request: Request)
                 if queue not in bus.subscribers or await request.is_disconnected():
                     return
                 continue
-            if event.id <= last or (event.secret and not st):
+            if event.id <= last:
                 continue
-            yield _sse(table, event, st)
+            if visible(event, holder):
+                yield _sse(table, event, st)
             last = event.id
     finally:
         bus.unsubscribe(queue)
+
+
+def visible(event: TableEvent, holder: LinkHolder) -> bool:
+    """Whether ``holder``'s stream carries ``event``: the Storyteller sees everything; a player never sees
+    a secret event, and of sheet changes only their own character's."""
+    if holder.is_storyteller:
+        return True
+    if event.secret:
+        return False
+    return event.kind != "sheet" or event.character_id == holder.character_id
 
 
 def _sse(table: Table, event: TableEvent, storyteller: bool) -> dict:

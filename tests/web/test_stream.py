@@ -132,3 +132,15 @@ def test_two_servers_on_one_store_both_stay_live(live, table):
         other.stop()
     ids = _event_ids(table.url)
     assert [g[0] for g in got[live]] == ids == [g[0] for g in got[other.base]]
+
+
+def test_a_player_stream_carries_only_their_own_sheet_changes(live, table):
+    from stkit.store.characters import damage
+    from stkit.store.gateway import run_unit
+
+    run_unit(table.url, lambda gw: damage(gw, "Archibald", 1, "bashing"))
+    run_unit(table.url, lambda gw: damage(gw, "Weston", 2, "lethal"))
+    weston = read_events(live, table.token("Weston"), last_event_id=0, seconds=0.6)
+    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, seconds=0.6)
+    assert [(g[1], "Weston" in g[2]) for g in weston] == [("sheet", True)]
+    assert [g[1] for g in storyteller] == ["sheet", "sheet"]
