@@ -360,6 +360,8 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
     @app.get("/sheet/{character_id}", response_class=HTMLResponse)
     def sheet(character_id: int, request: Request) -> Response:
         holder = who(request)
+        if not 0 < character_id < 2**62:
+            return HTMLResponse("<p>No such character.</p>", status_code=404)
         if not holder.is_storyteller and holder.character_id != character_id:
             raise Forbidden("A player's link shows only that player's own sheet.")
 
@@ -494,7 +496,9 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
 
         def side(s, key: str) -> str:
             raw = str(values.get(key) or "").strip()
-            return _character_name(s, table.chronicle, int(raw[1:])) if raw.startswith("#") else raw
+            if raw.startswith("#"):  # a character, by id; anything else is a number of dice
+                return _character_name(s, table.chronicle, _int({"id": raw[1:]}, "id", f"side {key.upper()}"))
+            return raw
 
         def start(s):
             return X.start_contest(

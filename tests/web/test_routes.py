@@ -398,3 +398,13 @@ def _event_kinds(url: str) -> list[str]:
     from stkit.store.gateway import run_unit
 
     return [r[0] for r in run_unit(url, lambda gw: gw.rows("SELECT kind FROM table_events ORDER BY id"))]
+
+
+def test_odd_ids_get_a_clear_answer_not_a_server_error(clients, table):
+    st = clients("storyteller")
+    assert st.get("/sheet/99999999999999999999999").status_code == 404
+    assert st.get("/sheet/424242").status_code == 404
+    r = st.post("/contest/start", data={"name": "Debate", "a": "#x", "pool_b": "3", "target": "3"}, headers=HX)
+    assert _fragment_text(r.text) == "side A 'x' is not a whole number"
+    r = st.post("/extended/roll", data={"id": "77"}, headers=HX)
+    assert _fragment_text(r.text) == "no extended action with id 77; see: stkit extended list"
