@@ -107,3 +107,23 @@ def test_migration_0005_goes_down_and_up(db_url):
     with engine.connect() as conn:
         assert {"table_events", "table_links"} <= set(inspect(conn).get_table_names())
         assert DB.current_revisions(conn) == {"0005"}
+
+
+def test_migration_creates_what_the_models_declare(db_url):
+    import sqlalchemy as sa
+    from sqlmodel import SQLModel
+
+    from stkit.store import models  # noqa: F401 - registers the tables on SQLModel.metadata
+    from stkit.store.db import open_store
+
+    insp = sa.inspect(open_store(db_url))
+    for table in ("table_events", "table_links"):
+        declared = {c.name: c for c in SQLModel.metadata.tables[table].columns}
+        created = {c["name"]: c for c in insp.get_columns(table)}
+        assert set(created) == set(declared), table
+        for name, col in declared.items():
+            assert created[name]["nullable"] == col.nullable or col.primary_key, (table, name)
+    assert {i["name"] for i in insp.get_indexes("table_events")} >= {"ix_table_events_chronicle_id"}
+    uniques = {tuple(u["column_names"]) for u in insp.get_unique_constraints("table_links")}
+    uniques |= {tuple(i["column_names"]) for i in insp.get_indexes("table_links") if i["unique"]}
+    assert ("token_hash",) in uniques
