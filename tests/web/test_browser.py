@@ -172,6 +172,53 @@ def test_the_whole_table_live(browser, store):
             assert len(_feed_ids(page)) == 3
         assert len(_feed_ids(st)) == 5
 
+        # the Storyteller opens a scene on the screen; an extended action started in the CLI and rolled from
+        # the screen shows its tally live on every page, and so does a contest
+        st.fill("input[name='name'][placeholder='The embassy wall']", "The embassy wall")
+        st.click("button:has-text('Open scene')")
+        for page in pages:
+            page.wait_for_selector("#status:has-text('The embassy wall')", timeout=2000)
+        _cli(
+            store,
+            "extended",
+            "start",
+            "Stay hidden",
+            "--char",
+            "Weston",
+            "--pool",
+            "Stamina + Stealth",
+            "-d",
+            "7",
+            "--target",
+            "8",
+        )
+        _cli(
+            store,
+            "contest",
+            "start",
+            "The plea",
+            "--a",
+            "Weston",
+            "--pool-a",
+            "Dexterity",
+            "--b",
+            "Archibald",
+            "--pool-b",
+            "Wits",
+            "--target",
+            "5",
+        )
+        for page in pages:
+            page.wait_for_selector("#status .extended:has-text('Stay hidden')", timeout=2000)
+            page.wait_for_selector("#status .contest:has-text('The plea')", timeout=2000)
+            assert "Chance to finish within 1 roll" in page.inner_text("#status")
+        st.click("#status .extended button:has-text('Roll')")
+        for page in pages:
+            page.wait_for_selector("#status .extended:has-text('1 roll so far')", timeout=2000)
+        st.click("#status .contest button:has-text('Roll exchange')")
+        for page in pages:
+            page.wait_for_selector("#status .contest:has-text('1 exchange')", timeout=2000)
+
         IMAGES.mkdir(parents=True, exist_ok=True)
         st.screenshot(path=str(IMAGES / "table-storyteller.png"), full_page=True)
         weston.screenshot(path=str(IMAGES / "table-player.png"), full_page=True)
