@@ -127,8 +127,16 @@ def live(app):
     server.stop()
 
 
-def read_events(base: str, token: str, *, last_event_id: int | None = None, after: int | None = None, seconds=1.0):
-    """The (id, event, data) triples a stream sends within ``seconds``."""
+def read_events(
+    base: str,
+    token: str,
+    *,
+    last_event_id: int | None = None,
+    after: int | None = None,
+    seconds: float = 1.0,
+    until=None,
+):
+    """The (id, event, data) triples a stream sends within ``seconds`` (or until ``until(triples)`` is true)."""
     import httpx
 
     headers = {"Last-Event-ID": str(last_event_id)} if last_event_id is not None else {}
@@ -149,6 +157,8 @@ def read_events(base: str, token: str, *, last_event_id: int | None = None, afte
                 elif line == "" and "id" in current:
                     got.append((current["id"], current["event"], current.get("data", "")))
                     current = {}
+                    if until is not None and until(got):
+                        break
                 if time.monotonic() > deadline:
                     break
     except httpx.ReadTimeout:

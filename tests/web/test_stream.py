@@ -73,7 +73,11 @@ def test_a_cli_roll_in_another_process_arrives_within_a_second(live, table):
     import threading
 
     got: list = []
-    reader = threading.Thread(target=lambda: got.extend(read_events(live, table.token("Weston"), seconds=6)))
+
+    def follow() -> None:
+        got.extend(read_events(live, table.token("Weston"), seconds=6, until=lambda g: any(e[1] == "roll" for e in g)))
+
+    reader = threading.Thread(target=follow)
     reader.start()
     time.sleep(0.5)  # the stream is open
     _cli(table.url, "roll", "Dexterity + Brawl", "--char", "Weston", "--seed", "9")
@@ -88,7 +92,11 @@ def test_many_writers_nothing_lost_nothing_twice(live, table):
     import threading
 
     got: list = []
-    reader = threading.Thread(target=lambda: got.extend(read_events(live, table.token("storyteller"), seconds=12)))
+    reader = threading.Thread(
+        target=lambda: got.extend(
+            read_events(live, table.token("storyteller"), seconds=20, until=lambda g: len(g) >= 30)
+        )
+    )
     reader.start()
     time.sleep(0.3)
     code = (
@@ -119,7 +127,9 @@ def test_two_servers_on_one_store_both_stay_live(live, table):
     try:
         got: dict[str, list] = {}
         readers = [
-            threading.Thread(target=lambda b=base: got.__setitem__(b, read_events(b, table.token("Weston"), seconds=4)))
+            threading.Thread(
+                target=lambda b=base: got.__setitem__(b, read_events(b, table.token("Weston"), seconds=4, until=bool))
+            )
             for base in (live, other.base)
         ]
         for r in readers:
