@@ -51,6 +51,23 @@ def link_host(host: str) -> str:
             return "127.0.0.1"
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Refuse (StkitError) a ``host``:``port`` that another program already listens on, before any link
+    is issued or printed."""
+    import socket
+
+    from stkit.errors import StkitError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise StkitError(f"cannot listen on {host}:{port}: {reason} (is another server using the port?)") from None
+
+
 def issue(db: str | None, chronicle: str, base: str, *, rotate: bool) -> dict:
     """Issue join links for ``chronicle`` (``rotate``: revoke every earlier one) and return
     ``{"storyteller": URL, "players": {"Character Name": URL}}``."""
@@ -113,6 +130,7 @@ def serve(
 
     _check_port(port)
     chron = default_chronicle(chronicle)
+    check_port_free(host, port)
     url = database_url(db)
     open_store(url)  # a bad --db or an old schema is reported (or migrated) before anything is printed
     links = issue(url, chron, f"http://{link_host(host)}:{port}", rotate=False)

@@ -58,6 +58,24 @@ def test_bad_port_is_one_line(table):
     assert result.exit_code == 1
 
 
+def test_a_port_in_use_is_one_line_and_no_link_is_issued(table):
+    import socket
+
+    from stkit.store.gateway import run_unit
+
+    before = run_unit(table.url, lambda gw: gw.row("SELECT COUNT(*) FROM table_links")[0])
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port), "--db", table.url])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.strip() == (
+        f"Error: cannot listen on 127.0.0.1:{port}: Address already in use (is another server using the port?)"
+    )
+    assert run_unit(table.url, lambda gw: gw.row("SELECT COUNT(*) FROM table_links")[0]) == before
+
+
 def test_the_local_network_address_is_put_in_links():
     from stkit.cli.serve import link_host
 
