@@ -227,11 +227,11 @@ def test_the_whole_table_live(browser, store):
         before = {page: _feed_ids(page) for page in pages}
         server.stop()
         _cli(store, "roll", "3", "--log", "--seed", "1")
-        _cli(store, "roll", "Dexterity", "--char", "Weston", "--seed", "2")
+        _cli(store, "roll", "Stamina", "--char", "Weston", "--seed", "2")
         server = Server(store, port=server.port)
         for page in pages:
-            page.wait_for_selector("#feed li:has-text('Dexterity 3 = 3 dice')", timeout=8000)
-            page.wait_for_timeout(300)
+            page.wait_for_selector("#feed li:first-child:has-text('Stamina 3 = 3 dice')", timeout=8000)
+            page.wait_for_timeout(300)  # anything sent twice would show by now
             ids = _feed_ids(page)
             assert len(ids) == len(set(ids)) == len(before[page]) + 2
             assert ids[2:] == before[page]
