@@ -398,6 +398,9 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
         secret = _on(values, "secret")
         if secret:
             storyteller_only(holder)
+        if str(values.get("seed") or "").strip() and not holder.is_storyteller:
+            # a chosen seed chooses the dice: only the Storyteller replays a roll that way
+            raise Forbidden("Only the Storyteller's link may seed a roll; the server rolls a player's dice.")
         cid_text = str(values.get("character_id") or "").strip()
         if not holder.is_storyteller and (not cid_text.isdigit() or int(cid_text) != holder.character_id):
             raise Forbidden("A player's link rolls only for that player's own character.")

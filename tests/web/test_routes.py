@@ -99,7 +99,7 @@ def test_a_player_rolls_only_for_their_own_character(clients, table):
     assert r.status_code == 403
     assert _count(table.url, "roll_log") == 0
     assert c.get(f"/sheet/{table.archibald}").status_code == 403
-    form = {"character_id": str(table.weston), "trait": ["Dexterity", "Brawl"], "seed": "7"}
+    form = {"character_id": str(table.weston), "trait": ["Dexterity", "Brawl"]}
     r = c.post("/roll", data=form, follow_redirects=False)
     assert r.status_code == 303  # a plain form post goes back to the page
     [entry] = _log(table.url)
@@ -191,9 +191,11 @@ def test_willpower_with_none_left_is_refused_and_nothing_is_stored(clients, tabl
 def test_roll_from_the_sheet_matches_the_cli_for_the_same_seed(clients, table):
     from stkit.cli.app import app
 
-    r = clients("Weston").post(
-        "/roll", data={"character_id": str(table.weston), "trait": ["Dexterity", "Brawl"], "seed": "42"}, headers=HX
-    )
+    # the Storyteller may seed a roll (to replay one); a player may not choose the dice
+    form = {"character_id": str(table.weston), "trait": ["Dexterity", "Brawl"], "seed": "42"}
+    assert clients("Weston").post("/roll", data=form, headers=HX).status_code == 403
+    assert _count(table.url, "roll_log") == 0
+    r = clients("storyteller").post("/roll", data=form, headers=HX)
     assert r.status_code == 200 and "error" not in r.text
     cli = CliRunner().invoke(
         app, ["roll", "Dexterity + Brawl", "--char", "Weston", "--seed", "42", "--json", "--db", table.url]
@@ -291,10 +293,10 @@ def test_try_again_raises_the_difficulty_like_the_cli(clients, table):
 
     # a seed whose 3 dice (Weston's Dexterity 3) fail at difficulty 6
     seed = next(n for n in range(1000) if roll_pool(3, 6, rng=random.Random(n)).outcome.value != "success")
-    player = clients("Weston")
+    st = clients("storyteller")  # seeds the first roll so that it fails
     form = {"character_id": str(table.weston), "trait": "Dexterity", "task": "Scale the wall", "difficulty": "6"}
-    player.post("/roll", data=form | {"seed": str(seed)}, headers=HX)
-    player.post("/roll", data=form | {"task": "scale-the wall", "seed": "1"}, headers=HX)
+    st.post("/roll", data=form | {"seed": str(seed)}, headers=HX)
+    clients("Weston").post("/roll", data=form | {"task": "scale-the wall"}, headers=HX)
     first, second = reversed(_log(table.url))
     assert (first["difficulty"], second["difficulty"]) == (6, 7)
     assert second["detail"]["base_difficulty"] == 6 and second["detail"]["retry"] == 1
