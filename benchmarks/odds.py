@@ -16,6 +16,7 @@ a fresh process because icepool memoises evaluations within a process.
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 import time
@@ -122,7 +123,7 @@ def main() -> None:
             f"mean {float(ext.mean):.3f} rolls, median {ext.median}, {len(ext.by_turn)} turns listed"
         )
         clear_caches()
-        ext, t = timed(lambda: engine.p_extended(pool, d, target, botch_ends=True))
+        ext, t = timed(functools.partial(engine.p_extended, pool, d, target, botch_ends=True))
         print(f"  with --botch-ends: {t * 1000:.2f} ms; P(never) {float(ext.p_never):.4f}")
 
 

@@ -8,13 +8,16 @@ Database URL, first match wins:
 Rules for the location (stkit.errors.InvalidValue otherwise):
 - a URL has ``://``; a SQLite URL must name a file and take no ``?options`` (``?mode=ro`` is not
   honoured by the driver, so it is refused rather than silently ignored): ``sqlite://``, ``sqlite:///``
-  and ``:memory:`` (or ``mode=memory``) would keep everything in memory and lose it on exit, so they are refused;
+  and ``:memory:`` (or ``mode=memory``) would keep everything in memory and lose it on exit, so they are
+  refused;
 - anything else is a file path only when it contains a path separator or ends in .sqlite, .sqlite3 or
   .db (``garbage`` is refused as "not a database path or URL");
 - an explicit path (``--db`` or the environment) must be in a folder that exists; only the default
   location's folder is created.
 
 The chronicle new characters go into: ``--chronicle``, else ``STKIT_CHRONICLE``, else ``"default"``.
+
+What stkit creates is private: data folders 0700, database files 0600, whatever the umask.
 """
 
 from __future__ import annotations
@@ -54,7 +57,9 @@ def _bad(shown: tuple[str, str], why: str) -> Exception:
 def checked_url(value: str | os.PathLike[str], *, origin: str = "--db") -> str:
     """The URL of an explicitly given database (``--db`` or STKIT_DATABASE_URL, named by ``origin``), checked
     by the rules in the module docstring. Raises InvalidValue naming the value and what is allowed."""
-    text = os.fspath(value).strip()
+    from stkit.text import check_text
+
+    text = check_text(os.fspath(value).strip(), f"database (from {origin})", limit=4096)
     shown = (text, origin)
     if "://" in text:
         if text.lower().startswith("sqlite"):
@@ -109,8 +114,51 @@ def sqlite_path(url: str) -> Path | None:
 
 
 def default_chronicle(chronicle: str | None = None) -> str:
-    """The chronicle to use: the given one, else ``STKIT_CHRONICLE``, else ``"default"``."""
+    """The chronicle to use: the given one, else ``STKIT_CHRONICLE``, else ``"default"``; checked as every
+    stored name is (:func:`stkit.text.check_text` with the name limit). Raises InvalidValue naming
+    ``--chronicle`` or ``STKIT_CHRONICLE`` for a control character, an undecodable byte or a name over
+    :data:`stkit.text.MAX_NAME` characters."""
+    from stkit.text import MAX_NAME, check_text
+
     if chronicle and chronicle.strip():
-        return chronicle.strip()
+        return check_text(chronicle.strip(), "--chronicle", limit=MAX_NAME)
     env = os.environ.get(ENV_CHRONICLE, "").strip()
-    return env or DEFAULT_CHRONICLE
+    return check_text(env, ENV_CHRONICLE, limit=MAX_NAME) if env else DEFAULT_CHRONICLE
+
+
+#: Permissions of what stkit creates: the data folders and database files are the user's alone, whatever
+#: the umask (character sheets hold Storyteller-only notes).
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+
+
+def make_private_folder(path: Path) -> None:
+    """Create ``path`` and any missing parent folders with mode 0700 (the umask cannot widen it; folders
+    that already exist are left as they are). Raises OSError."""
+    missing: list[Path] = []
+    current = path
+    while not current.exists():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=FOLDER_MODE)
+        except FileExistsError:
+            continue  # another process made it first
+        os.chmod(folder, FOLDER_MODE)  # mkdir's mode is masked by the umask; chmod is not
+
+
+def make_private_file(path: Path) -> bool:
+    """Create ``path`` empty with mode 0600 unless it exists (an empty file is an empty SQLite database,
+    so SQLite and its -wal/-shm files then keep that mode). True when it was created. Raises OSError."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+    except FileExistsError:
+        return False
+    try:
+        os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+    return True

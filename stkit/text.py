@@ -51,6 +51,11 @@ def check_text(value: str, field: str, *, limit: int = MAX_SHORT_TEXT, multiline
                 f"{field} contains the invisible character U+{ord(ch):04X} at position {i + 1}; "
                 "only visible text is allowed"
             )
+        if "\udc80" <= ch <= "\udcff":  # a byte of a command line or variable that was not UTF-8
+            raise InvalidValue(
+                f"{field} contains the byte 0x{ord(ch) - 0xDC00:02x} at position {i + 1}, which is not UTF-8 "
+                "text; give the value in UTF-8"
+            )
         if _is_control(ch, multiline):
             allowed = " (newline and tab are allowed)" if multiline else ""
             raise InvalidValue(
@@ -69,6 +74,16 @@ def printable(value: object, *, multiline: bool = False) -> str:
     if not any(_is_control(ch, multiline) for ch in text):
         return text
     return "".join(repr(ch)[1:-1] if _is_control(ch, multiline) else ch for ch in text)
+
+
+def escape_json_controls(text: str) -> str:
+    """JSON text (from ``json.dumps(..., ensure_ascii=False)``) with every control character that
+    ``json.dumps`` leaves raw (DEL, C1, bidi overrides, lone surrogates) written as a ``\\uXXXX`` escape: the
+    same JSON value, and nothing on a terminal that could move the cursor or reorder the text. Such
+    characters only occur inside JSON strings, where the escape is valid."""
+    if not any(_is_control(ch, True) for ch in text):
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if _is_control(ch, True) and ch not in "\n\t" else ch for ch in text)
 
 
 def without_surrogates(text: str) -> str:
@@ -109,7 +124,26 @@ def check_range(value: int, what: str, low: int, high: int | None = None) -> int
     InvalidValue "<what> <value> is outside the allowed range <low> to <high>" (a huge value is shortened
     so the message stays one line)."""
     if value < low or (high is not None and value > high):
-        shown = str(value) if abs(value) < 10**30 else ("-" if value < 0 else "") + "a number of more than 30 digits"
+        shown = (
+            str(value) if abs(value) < 10**30 else "(" + ("-" if value < 0 else "") + "a number of more than 30 digits)"
+        )
         allowed = f"{low} to {high}" if high is not None else f"{low} or more"
         raise InvalidValue(f"{what} {shown} is outside the allowed range {allowed}")
     return value
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_whole_number(text: str, what: str, low: int, high: int | None = None) -> int:
+    """The whole number typed in ``text`` (ASCII digits, an optional sign, spaces around), range-checked by
+    :func:`check_range` before Python converts it: a 5,000-digit number gets the range message, never
+    Python's int-string limit error. Raises InvalidValue naming ``what`` for anything else ('\u0663',
+    '1_000', '5.0')."""
+    body = str(text).strip()
+    if not _WHOLE_NUMBER.fullmatch(body):
+        raise InvalidValue(f"{what} {printable(text)!r} is not a whole number; use the digits 0 to 9")
+    digits = body.lstrip("+-").lstrip("0")
+    sign = -1 if body.startswith("-") else 1
+    value = sign * int(digits or "0") if len(digits) <= 40 else sign * 10**40  # shown as "more than 30 digits"
+    return check_range(value, what, low, high)

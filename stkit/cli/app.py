@@ -3,19 +3,137 @@
 from __future__ import annotations
 
 import errno
+import os
+import re
 import sys
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import typer
+from typer._click import core as click_core
+from typer._click import exceptions as click_errors
+from typer._click import types as click_types
 from typer.core import TyperGroup
 
 from stkit import __version__
-from stkit.errors import StkitError
+from stkit.errors import InvalidValue, StkitError
+from stkit.text import check_range, check_text, printable
 
 
 def print_error(message: str) -> None:
-    """One line on stderr, no traceback, no markup."""
-    sys.stderr.write(f"Error: {message}\n")
+    """One line on stderr, no traceback, no markup: the message holds user values, so every control
+    character (a newline included) is shown as an escape by :func:`stkit.text.printable`."""
+    sys.stderr.write(f"Error: {printable(message)}\n")
     sys.stderr.flush()
+
+
+#: The most digits a number typed on the command line may have (the largest 64-bit integer has 19); the
+#: check keeps Python from converting a 5,000-digit number, each command checks its own range after it.
+MAX_TYPED_DIGITS = 30
+_ASCII_INT = re.compile(r"[+-]?[0-9]+")
+#: The largest id a row can have (SQLite's and PostgreSQL's 64-bit integers): a larger typed id, or a
+#: --seed beyond +-this (the roll log stores it), is refused before it reaches the database driver.
+MAX_STORED_ID = 2**63 - 1
+#: The longest text any argument or option may carry (characters); every stored field has a shorter limit.
+MAX_TYPED_TEXT = 65_536
+
+
+def _param_label(param: click_core.Parameter) -> str:
+    """How a message names a parameter: its longest option name (``--seed``), or an argument's name in
+    words (``scene id``)."""
+    opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
+    if param.param_type_name == "option" and opts:
+        return opts[0]
+    return (param.name or "value").replace("_", " ").strip()
+
+
+def check_typed_int(text: str, param: click_core.Parameter, ctx: click_core.Context | None) -> str:
+    """A number as typed: ASCII digits with an optional sign (``'٣'``, ``'1_000'`` and ``'5.0'`` are usage
+    errors, exit 2) and at most :data:`MAX_TYPED_DIGITS` digits (InvalidValue, exit 1), checked on the
+    text so that Python never converts a 5,000-digit number; an id (``*_id``) must be 1 to
+    :data:`MAX_STORED_ID` and a ``--seed`` within +-:data:`MAX_STORED_ID` (:func:`stkit.text.check_range`'s
+    message). Each command then checks its own range."""
+    body = text.strip()
+    if not _ASCII_INT.fullmatch(body):
+        raise click_errors.BadParameter(
+            f"{printable(text)!r} is not a whole number; use the digits 0 to 9", ctx=ctx, param=param
+        )
+    digits = len(body.lstrip("+-").lstrip("0"))
+    if (param.name or "").endswith("_id") and digits <= MAX_TYPED_DIGITS:
+        check_range(int(body), _param_label(param), 1, MAX_STORED_ID)
+    if param.name == "seed" and digits <= MAX_TYPED_DIGITS:  # stored with each logged roll
+        check_range(int(body), "--seed", -MAX_STORED_ID, MAX_STORED_ID)
+    if digits > MAX_TYPED_DIGITS:
+        raise InvalidValue(
+            f"{_param_label(param)} is a number of {digits} digits; allowed: at most {MAX_TYPED_DIGITS} digits"
+        )
+    return body
+
+
+def check_typed_text(text: str, param: click_core.Parameter, ctx: click_core.Context | None) -> str:
+    """Text as typed: no byte that is not UTF-8 (nothing could store or print it), no NUL (no command line
+    or file name can hold one) and at most :data:`MAX_TYPED_TEXT` characters (InvalidValue, exit 1).
+    Control characters and each field's own length limit are the checks of the use case that stores the
+    text (:func:`stkit.text.check_text`); printing is made safe by :mod:`stkit.cli.render`."""
+    for i, ch in enumerate(text):
+        if "\udc80" <= ch <= "\udcff" or ch == "\x00":
+            check_text(text[: i + 1], _param_label(param), limit=len(text))  # raises its one-line message
+    if len(text) > MAX_TYPED_TEXT:
+        raise InvalidValue(f"{_param_label(param)} is {len(text)} characters long; allowed: at most {MAX_TYPED_TEXT}")
+    return text
+
+
+def check_typed_path(text: str, param: click_core.Parameter, ctx: click_core.Context | None) -> str:
+    """A path as typed: any bytes a file name may hold (undecodable ones included) but NUL, which no file
+    name holds (InvalidValue, exit 1). What a path names is checked where it is opened (stkit.safefile)."""
+    if "\x00" in text:
+        check_text(text, _param_label(param), limit=len(text))
+    return text
+
+
+_checked_types: dict[type, type] = {}
+
+
+def _checked_type(param_type: click_types.ParamType, check: Callable[..., str]) -> click_types.ParamType:
+    """A copy of ``param_type`` whose ``convert`` first runs ``check`` on typed text (help, metavar and
+    ``isinstance`` stay those of the original type)."""
+    base = type(param_type)
+    sub = _checked_types.get(base)
+    if sub is None:
+
+        def convert(self: Any, value: Any, param: Any, ctx: Any) -> Any:
+            if isinstance(value, str) and param is not None:
+                value = self._stkit_check(value, param, ctx)
+            return base.convert(self, value, param, ctx)
+
+        sub = type(f"Checked{base.__name__}", (base,), {"convert": convert})
+        _checked_types[base] = sub
+    import copy
+
+    checked = copy.copy(param_type)
+    checked.__class__ = sub
+    checked._stkit_check = check  # type: ignore[attr-defined]
+    return checked
+
+
+def harden(command: click_core.Command) -> click_core.Command:
+    """Give every integer, text and path parameter of ``command`` (and of its sub-commands) the checks of
+    :func:`check_typed_int`, :func:`check_typed_text` and :func:`check_typed_path`, once: no command
+    receives a non-ASCII digit, a number too long to convert, an undecodable byte, a NUL or a
+    100,000-character string."""
+    if getattr(command, "_stkit_hardened", False):
+        return command
+    command._stkit_hardened = True  # type: ignore[attr-defined]
+    for param in command.params:
+        if isinstance(param.type, click_types.IntParamType):
+            param.type = _checked_type(param.type, check_typed_int)
+        elif type(param.type) is click_types.StringParamType:
+            param.type = _checked_type(param.type, check_typed_text)
+        elif "Path" in type(param.type).__name__:
+            param.type = _checked_type(param.type, check_typed_path)
+    for sub in getattr(command, "commands", {}).values():
+        harden(sub)
+    return command
 
 
 # Command groups loaded only when named (or when the full help is shown), so that a plain `stkit roll`
@@ -60,7 +178,7 @@ class StkitGroup(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in LAZY_COMMANDS:
             command = load_module_commands(LAZY_COMMANDS[cmd_name]).get(cmd_name)
-        return command
+        return harden(command) if command is not None else None
 
     def invoke(self, ctx):
         try:
@@ -72,8 +190,55 @@ class StkitGroup(TyperGroup):
             if exc.errno == errno.EPIPE:
                 raise  # typer's own handling: quiet exit when the reader (e.g. `head`) goes away
             # A full disk or an unwritable output: one line, not a traceback.
-            print_error(f"cannot write: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
+            reason = "disk full (No space left on device)" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+            print_error(f"cannot write: {reason}" + (f": {exc.filename}" if exc.filename else ""))
             raise typer.Exit(1) from None
+        except (click_errors.ClickException, typer.Exit, typer.Abort):
+            raise
+        except Exception as exc:
+            # The last guard: a defect still ends in one line, never a traceback (STKIT_DEBUG=1 shows it).
+            if os.environ.get("STKIT_DEBUG"):
+                raise
+            print_error(
+                f"internal error ({type(exc).__name__}: {exc}); this is a bug in stkit, "
+                "run again with STKIT_DEBUG=1 for the details"
+            )
+            raise typer.Exit(1) from None
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Usage errors (exit 2) as one line naming the command's help, like every other error."""
+        try:
+            code = super().main(
+                args=args,
+                prog_name=prog_name,
+                complete_var=complete_var,
+                standalone_mode=False,
+                windows_expand_args=windows_expand_args,
+                **extra,
+            )
+        except click_errors.NoArgsIsHelpError:
+            code = 2  # the help is already printed
+        except click_errors.ClickException as exc:
+            hint = ""
+            ctx = getattr(exc, "ctx", None)
+            if ctx is not None and isinstance(exc, click_errors.UsageError):
+                hint = f" (see '{ctx.command_path} --help')"
+            print_error(exc.format_message() + hint)
+            code = exc.exit_code
+        except typer.Abort:
+            print_error("aborted")
+            code = 1
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 app = typer.Typer(

@@ -23,6 +23,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
     from stkit.store.sheet import Sheet
 
+#: The most points or health levels one command spends, regains, marks or heals (Traits and health
+#: tracks are far smaller; a larger number is a typing slip).
+MAX_COUNT = 100
+
+
 NameArg = Annotated[str, typer.Argument(help="The character's name (case-insensitive).", show_default=False)]
 
 
@@ -70,15 +75,13 @@ def print_edit(edit, json_out: bool) -> None:
     if json_out:
         emit_json(edit.to_dict())
         return
-    from rich.text import Text
 
     from stkit.cli import render
-    from stkit.text import printable
 
     out = render.console()
-    out.print(Text(printable(edit.summary, multiline=True), style="bold"))
+    out.print(render.safe_text(edit.summary, style="bold", multiline=True))
     for w in edit.warnings:
-        out.print(Text(f"Warning: {printable(w)}", style="yellow"))
+        out.print(render.safe_text(f"Warning: {w}", style="yellow"))
 
 
 def printable_sheet(sheet):
@@ -300,13 +303,14 @@ def new(
     if json_out:
         emit_json(sheet_json(sheet, char_id=char_id) | {"warnings": warnings})
         return
-    from rich.text import Text
 
     from stkit.cli import render
 
-    render.console().print(Text(f"Created {sheet.name} in chronicle {sheet.chronicle!r}", style="green bold"))
+    render.console().print(
+        render.safe_text(f"Created {sheet.name} in chronicle {sheet.chronicle!r}", style="green bold")
+    )
     for w in warnings:
-        render.console().print(Text(f"Warning: {w}", style="yellow"))
+        render.console().print(render.safe_text(f"Warning: {w}", style="yellow"))
 
 
 @char_app.command("show")
@@ -496,7 +500,9 @@ def spend(
 
     Refused, with nothing spent, when the character has too few points."""
     from stkit.store import characters
+    from stkit.text import check_range
 
+    check_range(points, "points", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.spend(s, name, power.value, points, chronicle=chronicle)), json_out)
 
 
@@ -513,7 +519,9 @@ def regain(
 
     Willpower and Gnosis stop at the rating; Rage may go above it (with a warning)."""
     from stkit.store import characters
+    from stkit.text import check_range
 
+    check_range(points, "points", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.regain(s, name, power.value, points, chronicle=chronicle)), json_out)
 
 
@@ -532,7 +540,9 @@ def damage(
 
     The worst damage is kept first; the deepest marked level sets the wound penalty."""
     from stkit.store import characters
+    from stkit.text import check_range
 
+    check_range(levels, "health levels", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.damage(s, name, levels, kind.value, chronicle=chronicle)), json_out)
 
 
@@ -552,7 +562,9 @@ def heal(
 
     The lightest damage heals first unless --type is given."""
     from stkit.store import characters
+    from stkit.text import check_range
 
+    check_range(levels, "health levels", 1, MAX_COUNT)
     print_edit(
         run(db, lambda s: characters.heal(s, name, levels, kind.value if kind else None, chronicle=chronicle)), json_out
     )
@@ -639,7 +651,9 @@ def delete(
 
     if not yes:
         found = run(db, lambda s: characters.get_character(s, name, chronicle).name, readonly=True)
-        if not typer.confirm(f"Delete {found}? This cannot be undone", default=False):
+        from stkit.text import printable
+
+        if not typer.confirm(f"Delete {printable(found)}? This cannot be undone", default=False):
             sys.stderr.write("Nothing deleted.\n")
             raise typer.Exit(1)
     deleted = run(db, lambda s: characters.delete_character(s, name, chronicle=chronicle))
@@ -695,9 +709,9 @@ def import_(
 
     out = render.console()
     for lf in loaded:
-        out.print(Text(f"Imported {lf.sheet.name} ({lf.sheet.chronicle}) from {lf.path}"))
+        out.print(render.safe_text(f"Imported {lf.sheet.name} ({lf.sheet.chronicle}) from {lf.path}"))
         for w in lf.warnings:
-            out.print(Text(f"Warning: {w}", style="yellow"))
+            out.print(render.safe_text(f"Warning: {w}", style="yellow"))
     out.print(Text(f"{len(loaded)} character{'s' if len(loaded) != 1 else ''} imported", style="green bold"))
 
 
@@ -723,9 +737,10 @@ def export(
         sys.stdout.write(text)
     else:
         from stkit.store.files import write_file
+        from stkit.text import printable
 
         write_file(output, text)  # all or nothing: a temporary file renamed into place
-        sys.stderr.write(f"Wrote {output}\n")
+        sys.stderr.write(f"Wrote {printable(output)}\n")
 
 
 def log(

@@ -114,9 +114,9 @@ def roll_with_store(
 
     out = render.console()
     if done.pool is not None:
-        out.print(Text(f"{done.character}: ", style="bold") + Text(done.pool.text))
+        out.print(render.safe_text(f"{done.character}: ", style="bold") + render.safe_text(done.pool.text))
     for note in done.notes:
-        out.print(Text(note, style="yellow"))
+        out.print(render.safe_text(note, style="yellow"))
     render.print_roll(done.roll)
     if done.willpower_left is not None:
         out.print(

@@ -111,7 +111,9 @@ def bar(p: Fraction | float, top: Fraction | float, width: int = 30) -> str:
     """A horizontal bar of ``width`` cells for ``p`` relative to ``top`` (eighth-cell resolution)."""
     if not top or not p:
         return ""
-    eighths = round(float(p) / float(top) * width * 8)
+    # the ratio of the exact values: two chances too small for a float would divide 0.0 by 0.0
+    ratio = p / top if isinstance(p, Fraction) and isinstance(top, Fraction) else float(p) / float(top)
+    eighths = round(float(ratio) * width * 8)
     full, part = divmod(eighths, 8)
     return "█" * full + (_EIGHTHS[part] if part else "") or "▏"
 

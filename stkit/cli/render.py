@@ -1,9 +1,17 @@
-"""Rendering of dice results for people (rich) and scripts (JSON). Imported only when output is printed."""
+"""Rendering of dice results for people (rich) and scripts (JSON). Imported only when output is printed.
+
+Output safety lives here, once for the whole CLI: :func:`safe` (a string for rich markup) and
+:func:`safe_text` (a rich ``Text``) show user or file text literally, with control characters made visible
+by :func:`stkit.text.printable`; and every console this module makes (:func:`console`,
+:func:`new_console`) passes what it writes through the same function and drops hyperlinks, so that even text
+that missed a call reaches the terminal as visible escapes, never as raw C0, C1 or bidirectional bytes.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -15,37 +23,86 @@ if TYPE_CHECKING:  # pragma: no cover
 _console: Console | None = None
 
 
+def safe(value: object, *, multiline: bool = False) -> str:
+    """``value`` as a string fit for rich markup: control characters shown as escapes
+    (:func:`stkit.text.printable`), then square brackets escaped, so ``'[link=...]x[/link]'`` or
+    ``'zzqq[/bold]'`` print as typed. Use inside f-strings that carry stkit's own markup."""
+    from rich.markup import escape
+
+    from stkit.text import printable
+
+    return escape(printable(value, multiline=multiline))
+
+
+def safe_text(value: object, *, style: str = "", multiline: bool = False) -> Text:
+    """``value`` as a rich ``Text`` (never read as markup) with control characters shown as escapes."""
+    from rich.text import Text
+
+    from stkit.text import printable
+
+    return Text(printable(value, multiline=multiline), style=style)
+
+
+def _safe_console_class() -> type[Console]:
+    """A rich Console whose rendered segments pass through :func:`stkit.text.printable` (newlines and tabs
+    kept) and carry no hyperlink: the last guard before bytes reach the terminal. rich's own control
+    segments (cursor moves, styles) are left alone; rich adds the colour codes after this step."""
+    global _SafeConsole
+    if _SafeConsole is None:
+        from rich.console import Console
+        from rich.segment import Segment
+
+        from stkit.text import printable
+
+        class SafeConsole(Console):
+            def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+                cleaned = []
+                for segment in buffer:
+                    text, style, control = segment
+                    if not control:
+                        if style is not None and style.link:
+                            style = style.update_link(None)
+                        segment = Segment(printable(text, multiline=True), style, control)
+                    cleaned.append(segment)
+                return super()._render_buffer(cleaned)
+
+        _SafeConsole = SafeConsole
+    return _SafeConsole
+
+
+_SafeConsole: type[Console] | None = None
+
+
 def new_console(*, stderr: bool = False) -> Console:
     """A console sized now (for tables fitted to the terminal), on stdout or stderr.
 
     Rich honours NO_COLOR and a non-terminal stream by itself; highlighting is off so that numbers and
-    names in output keep the colours stkit gives them (or none)."""
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False)
+    names in output keep the colours stkit gives them (or none); emoji codes (``:smile:``) are never
+    replaced. Output passes the guard of :func:`_safe_console_class`."""
+    return _safe_console_class()(stderr=stderr, highlight=False, emoji=False)
 
 
 def console() -> Console:
     """The shared stdout console for line output (soft-wrapped: long lines are not cut or re-wrapped)."""
     global _console
     if _console is None:
-        from rich.console import Console
-
-        _console = Console(highlight=False, soft_wrap=True)
+        _console = _safe_console_class()(highlight=False, soft_wrap=True, emoji=False)
     return _console
 
 
 def print_json(data: Any, *, indent: int | None = 2) -> None:
-    """One JSON object on stdout (``indent=None``: on one line). Text is written as is (UTF-8, not \\u
-    escapes); dates and paths become strings."""
-    sys.stdout.write(json.dumps(data, indent=indent, ensure_ascii=False, default=str) + "\n")
+    """One JSON object on stdout (``indent=None``: on one line). Text is written as UTF-8, not \\u escapes,
+    except control characters (:func:`stkit.text.escape_json_controls`); dates and paths become strings."""
+    from stkit.text import escape_json_controls
+
+    text = json.dumps(data, indent=indent, ensure_ascii=False, default=str)
+    sys.stdout.write(escape_json_controls(text) + "\n")  # C1 and bidi characters as \u escapes
 
 
 def print_text(text: str, *, style: str | None = None, stderr: bool = False) -> None:
-    """Print ``text`` literally: square brackets in names (a character called '[bold]') are never markup."""
-    from rich.text import Text
-
-    (new_console(stderr=True) if stderr else console()).print(Text(text, style=style or ""))
+    """Print ``text`` literally: square brackets in names (a character called '[bold]') are never markup,
+    control characters are shown as escapes."""
+    (new_console(stderr=True) if stderr else console()).print(safe_text(text, style=style or ""))
 
 
 def cancelled_indices(roll: RollResult) -> tuple[set[int], set[int]]:

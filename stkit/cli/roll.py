@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from stkit.dice import HouseRules, RollRequest
 
 _ROLL_CONTEXT = {"ignore_unknown_options": True}  # so that `stkit roll -3` reaches our own clear message
+#: The most earlier failures --retry takes: the difficulty stops at 10 long before.
+MAX_RETRY = 100
 
 
 def _request(
@@ -130,15 +132,21 @@ def roll(
     """
     from stkit.dice import parse_faces, parse_pool_number, resolve_roll, validate_pool, validate_roll_options
     from stkit.errors import InvalidValue
+    from stkit.text import check_range
 
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
+    if task is not None:
+        from stkit.text import MAX_NAME, check_text
+
+        check_text(task.strip(), "--task", limit=MAX_NAME)  # stored as a name: the name rules
     if char is not None or log_roll or secret:
         # The store (sqlmodel) is imported only here, so a plain roll stays fast.
         from stkit.cli.common import roll_with_store
 
         faces = parse_faces(dice) if dice is not None else None
         validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
+        check_range(retry, "--retry", 0, MAX_RETRY)
         roll_with_store(
             pool,
             pool_dice=None if char is not None else validate_pool(parse_pool_number(pool)),
@@ -163,6 +171,7 @@ def roll(
     request = _request(
         n, difficulty, dice, rules=rules, willpower=willpower, retry=retry, automatic=auto, stressful=stressful
     )
+    check_range(retry, "--retry", 0, MAX_RETRY)
     rng, used_seed = make_rng(seed)
     result = resolve_roll(request, rng=rng)
     from stkit.cli import render

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from stkit.errors import StoreError
+from stkit.errors import StkitError, StoreError
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy.engine import Connection, Engine
@@ -58,16 +58,15 @@ def make_engine(url: str) -> Engine:
             from stkit.config import sqlite_path
 
             path = sqlite_path(url)
+            readonly_file = False
+            connect_url = url
             if path is not None:
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                except OSError as exc:
-                    raise StoreError(f"cannot create the database folder {path.parent}: {exc.strerror}") from None
+                readonly_file, connect_url = prepare_sqlite_file(path, url)
             with warnings.catch_warnings():
                 # e.g. '?mode=ro' without 'uri=true' is ignored by pysqlite: one clear line, not a warning
                 warnings.simplefilter("error", SAWarning)
                 try:
-                    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+                    engine = create_engine(connect_url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
                 except SAWarning as warned:
                     reason = str(warned).split(" (Background", 1)[0]
                     raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {reason}") from None
@@ -78,7 +77,7 @@ def make_engine(url: str) -> Engine:
                 cur = dbapi_conn.cursor()
                 cur.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
                 cur.execute("PRAGMA foreign_keys = ON")
-                if path is not None:
+                if path is not None and not readonly_file:
                     cur.execute("PRAGMA journal_mode = WAL")
                     cur.execute("PRAGMA synchronous = NORMAL")
                 cur.close()
@@ -86,7 +85,7 @@ def make_engine(url: str) -> Engine:
             @event.listens_for(engine, "begin")
             def _on_begin(conn) -> None:
                 readonly = conn.get_execution_options().get("stkit_readonly", False)
-                if readonly:
+                if readonly or readonly_file:  # a write then fails with the read-only message
                     conn.exec_driver_sql("BEGIN")
                 else:
                     begin_immediate(conn.connection.dbapi_connection)
@@ -101,8 +100,152 @@ def make_engine(url: str) -> Engine:
         raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
     except (ArgumentError, NoSuchModuleError, ValueError) as exc:
         raise StoreError(f"cannot use the database URL {_safe_url(url)!r}: {exc}") from None
+    if url in _disk_full_urls:
+        _disk_full_engines.add(str(engine.url))
     _engines[url] = engine
     return engine
+
+
+def prepare_sqlite_file(path: Path, url: str) -> tuple[bool, str]:
+    """Check and prepare the SQLite file ``path`` before any connection: (read-only, URL to connect with).
+
+    - the folder is created 0700 when missing (only the default location gets this far without one), and
+      a new database file 0600 (stkit.config.make_private_folder / make_private_file), whatever the umask;
+    - a path that is a folder, FIFO, device or socket is refused by name (SQLite would leave a stray
+      ``-journal`` beside a device);
+    - a ``-wal`` or ``-shm`` file that cannot be written beside a writable database (left by a read-only
+      open) is named with the remedy, instead of every write failing later;
+    - a database that exists but cannot be written (the file, or its folder for the -wal/-shm files) is
+      opened read-only, so that reads still work; when SQLite could not keep its -wal/-shm files the file
+      is opened as immutable, which creates none (no 0444 leftovers);
+    - on a full disk (less than MIN_FREE_BYTES free) a store without its -shm file is opened immutable too:
+      reads work, a change says "disk full".
+
+    Raises StoreError naming the path, the cause and the remedy."""
+    import os
+    import stat
+    from urllib.parse import quote
+
+    from stkit.config import make_private_file, make_private_folder
+    from stkit.text import printable
+
+    shown = printable(path)
+    try:
+        if not path.parent.exists():
+            make_private_folder(path.parent)
+        info = os.stat(path) if path.exists() else None
+    except OSError as exc:
+        raise StoreError(f"cannot create the database folder {printable(path.parent)}: {exc.strerror}") from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        from stkit.safefile import check_writable_target
+
+        try:
+            check_writable_target(path)
+        except StkitError as exc:
+            raise StoreError(f"database {exc}; give the path of a database file, e.g. ./stkit.sqlite") from None
+    if info is None:
+        try:
+            make_private_file(path)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the database {shown}: {exc.strerror}; check that its folder is writable"
+            ) from None
+        return False, url
+    folder_writable = os.access(path.parent, os.W_OK)
+    file_writable = os.access(path, os.W_OK)
+    if file_writable and folder_writable and _wal_empty(path) and disk_full(path.parent):
+        # SQLite could not create its -shm file, and every command, reads included, would fail with
+        # "disk I/O error": read what is there, and say "disk full" for a change.
+        _disk_full_urls.add(url)
+        return True, f"sqlite:///file:{quote(str(path))}?mode=ro&immutable=1&uri=true"
+    _disk_full_urls.discard(url)
+    if file_writable and folder_writable:
+        for suffix in ("-wal", "-shm"):
+            side = Path(str(path) + suffix)
+            if side.exists() and not os.access(side, os.W_OK):
+                raise StoreError(
+                    f"the database file {printable(side)} cannot be written (left by a read-only open?): make "
+                    f"it writable (chmod u+w) or, when no stkit command is running, delete it"
+                )
+        return False, url
+    sides_usable = all(
+        os.access(Path(str(path) + suffix), os.R_OK | os.W_OK) if Path(str(path) + suffix).exists() else folder_writable
+        for suffix in ("-wal", "-shm")
+    )
+    options = "mode=ro" if sides_usable else "mode=ro&immutable=1"
+    return True, f"sqlite:///file:{quote(str(path))}?{options}&uri=true"
+
+
+#: Free space below which a SQLite store without its -shm file is opened read-only (the -shm file needs
+#: 32 KiB, a first write a few pages more).
+MIN_FREE_BYTES = 64 * 1024
+_disk_full_urls: set[str] = set()  # store URLs opened read-only because the disk is full
+_disk_full_engines: set[str] = set()  # ... and the URLs of their engines
+
+
+def disk_full(folder: Path) -> bool:
+    """True when the file system holding ``folder`` has less than MIN_FREE_BYTES free for this user."""
+    import os
+
+    try:
+        info = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return False
+    return info.f_bavail * info.f_frsize < MIN_FREE_BYTES
+
+
+def needs_careful_open(path: Path) -> bool:
+    """True when the SQLite file ``path`` must be opened through :func:`prepare_sqlite_file` (read-only or
+    immutable, or refused with a remedy) rather than plainly: the file, its folder or a -wal/-shm file
+    cannot be written, or the disk is full. The
+    plain sqlite3 fast path checks this first, so that it never leaves 0444 -wal/-shm files behind."""
+    import os
+
+    if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return True
+    for suffix in ("-wal", "-shm"):  # one left unwritable by a read-only open: named by the engine path
+        side = str(path) + suffix
+        if os.path.exists(side) and not os.access(side, os.W_OK):
+            return True
+    return _wal_empty(path) and disk_full(path.parent)
+
+
+#: Size of a -shm file SQLite has finished creating (its first 32 KiB region).
+_SHM_REGION = 32 * 1024
+
+
+def _wal_empty(path: Path) -> bool:
+    """True when the store at ``path`` has no write-ahead log content (no -wal file, or an empty one) and no
+    complete -shm file: then opening it immutable reads exactly what is committed, and creates nothing."""
+    import os
+
+    def size(suffix: str) -> int:
+        try:
+            return os.stat(str(path) + suffix).st_size
+        except OSError:
+            return 0
+
+    return size("-wal") == 0 and size("-shm") < _SHM_REGION
+
+
+def sqlite_error_message(exc: BaseException, where: str) -> str | None:
+    """One line naming the cause and the remedy for a SQLite error on the database ``where`` (a shown
+    path or URL); None for an error without a known remedy."""
+    text = str(getattr(exc, "orig", None) or exc).lower()
+    if "database or disk is full" in text:
+        return f"disk full: the database {where} could not be written; free some disk space and try again"
+    if "readonly database" in text or "read-only" in text:
+        return (
+            f"the database {where} is read-only for you (the file or its folder cannot be written): reads "
+            "work; to change it, make the file and its folder writable"
+        )
+    if "disk i/o error" in text:
+        return f"disk I/O error on the database {where}: the disk may be full or failing; free some space and retry"
+    if "file is not a database" in text:
+        return f"{where}: file is not a database (not a SQLite file); give another --db or STKIT_DATABASE_URL"
+    if "unable to open database file" in text:
+        return f"cannot open the database {where}: check that the file and its folder exist and can be read"
+    return None
 
 
 #: After this long waiting for another process's write lock, say so once on stderr (then keep waiting).
@@ -176,14 +319,39 @@ def transaction(engine: Engine, *, readonly: bool = False) -> Iterator[Session]:
         with session.begin():
             yield session
     except OperationalError as exc:
-        raise _store_error(exc) from exc
+        raise _store_error(exc, engine) from exc
     finally:
         session.close()
 
 
-def _store_error(exc: Exception) -> StoreError:
+def _store_error(exc: Exception, engine: Engine | None = None) -> StoreError:
+    if engine is not None and str(engine.url) in _disk_full_engines:
+        return StoreError(
+            f"disk full: the database {_shown_database(engine)} could not be written; free some disk space "
+            "and try again (reads still work)"
+        )
+    if engine is not None:
+        known = sqlite_error_message(exc, _shown_database(engine))
+        if known:
+            return StoreError(known)
     msg = str(getattr(exc, "orig", exc)).strip().splitlines()[0] if str(exc) else type(exc).__name__
     return StoreError(f"database error: {msg}")
+
+
+def _shown_database(engine: Engine) -> str:
+    """The database as a message shows it: the SQLite file, else the URL without its password."""
+    from urllib.parse import unquote
+
+    from stkit.config import sqlite_path
+    from stkit.text import printable
+
+    url = str(engine.url)
+    if url.startswith("sqlite:///file"):  # a read-only open: sqlite:///file:<quoted path>?mode=ro...
+        url = "sqlite:///" + unquote(unquote(url[len("sqlite:///") :].split("?", 1)[0]))[len("file:") :]
+    path = sqlite_path(url)
+    if path is not None:
+        return printable(path)
+    return printable(_safe_url(url))
 
 
 def is_retryable(exc: BaseException) -> bool:
@@ -277,15 +445,28 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         with engine.connect() as conn, conn.begin():
             if not is_sqlite(engine):
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_KEY})")
-            if revision == "head" and current_revisions(conn) == head_revisions():
+            current = current_revisions(conn)
+            if revision == "head" and current == head_revisions():
                 return
+            if not current:
+                from sqlalchemy import inspect
+
+                if inspect(conn).get_table_names():
+                    raise StoreError(
+                        f"the database {_shown_database(engine)} has tables but no alembic_version table, so "
+                        "its schema version is unknown: it is not a stkit store, or its version record was "
+                        "lost; give another --db, or restore the store from a backup"
+                    )
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
     except StoreError:
         raise
     except Exception as exc:
         if exc.__class__.__module__.startswith(("sqlalchemy", "alembic", "psycopg", "sqlite3")):
-            raise StoreError(f"cannot migrate the database {_safe_url(str(engine.url))}: {exc}") from exc
+            known = sqlite_error_message(exc, _shown_database(engine))
+            if known:
+                raise StoreError(known) from exc
+            raise StoreError(f"cannot migrate the database {_shown_database(engine)}: {_first_line(exc)}") from exc
         raise
 
 
@@ -302,7 +483,10 @@ def ensure_schema(engine: Engine) -> None:
                 at_head = current_revisions(conn) == heads
     except Exception as exc:
         if exc.__class__.__module__.startswith(("sqlalchemy", "psycopg", "sqlite3")):
-            raise StoreError(f"cannot open the database {_safe_url(key)}: {_first_line(exc)}") from exc
+            known = sqlite_error_message(exc, _shown_database(engine))
+            if known:
+                raise StoreError(known) from exc
+            raise StoreError(f"cannot open the database {_shown_database(engine)}: {_first_line(exc)}") from exc
         raise
     if not at_head:
         upgrade(engine)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
+from stkit.safefile import describe
 from stkit.store import traits as T
 from stkit.store.characters import create_character
 from stkit.store.sheet import HEALTH_LEVELS, Sheet
@@ -139,38 +140,66 @@ class LoadedFile:
 
 
 def find_character_files(path: Path) -> list[Path]:
-    """The character files at ``path``: the file itself, or a folder's *.yaml/*.yml/*.json (sorted)."""
-    if path.is_dir():
-        return sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in CHARACTER_SUFFIXES)
-    if not path.exists():
-        raise DataFileError(f"{path}: no such file or folder")
+    """The character files at ``path``: the file itself, or a folder's regular *.yaml/*.yml/*.json files
+    (sorted; FIFOs, devices and links to them in a folder are passed over). Raises DataFileError for a path
+    that does not exist."""
+    try:
+        if path.is_dir():
+            return sorted(p for p in path.iterdir() if p.suffix.lower() in CHARACTER_SUFFIXES and p.is_file())
+        if not path.exists() and not path.is_symlink():
+            raise DataFileError(f"{describe(path)}: no such file or folder")
+    except OSError as exc:
+        raise DataFileError(f"{describe(path)}: cannot be read: {exc.strerror or exc}") from None
     return [path]
 
 
-def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
-    """Parse and validate one character file. ``chronicle`` overrides the file's chronicle.
-    Raises DataFileError naming the file and the field."""
+def decode_text(data: bytes, shown: str) -> str:
+    """The text of a file's bytes: UTF-8 (a byte-order mark dropped), or UTF-16 / UTF-32 when the file starts
+    with their byte-order mark (as Windows editors save). Line ends (CRLF, CR) become newlines. Raises
+    DataFileError naming the file and the first byte that is not text."""
+    import codecs
+
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        encoding = "utf-32"
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    else:
+        encoding = "utf-8-sig"
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise DataFileError(
-                f"{path}: the file is {size} bytes; allowed: at most {MAX_FILE_BYTES} bytes for one character"
-            )
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(f"{path}: cannot be read: {exc}") from None
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise DataFileError(
+            f"{shown}: not a text file: byte {exc.start + 1} (0x{data[exc.start]:02x}) is not {exc.encoding.upper()}"
+            "; save the file as UTF-8"
+        ) from None
+    if "\x00" in text:
+        raise DataFileError(f"{shown}: not a text file: it contains NUL bytes; save the file as UTF-8 text")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
+    """Parse and validate one character file (a regular file of at most MAX_FILE_BYTES bytes, read by
+    :func:`stkit.safefile.read_bytes`: a FIFO, device or folder is refused by name). ``chronicle``
+    overrides the file's chronicle. Raises DataFileError naming the file and the field."""
+    from stkit.safefile import read_bytes
+
+    shown = describe(path)
+    text = decode_text(read_bytes(path, max_bytes=MAX_FILE_BYTES), shown)
+    if not text.strip():
+        raise DataFileError(f"{shown}: the file is empty; a character file needs at least a name")
     suffix = path.suffix.lower()
     if suffix == ".json":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise DataFileError(f"{path}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+            where = f"line {exc.lineno}, column {exc.colno}"
+            raise DataFileError(f"{shown}: malformed JSON at {where}: {exc.msg}") from None
         except RecursionError:
-            raise DataFileError(f"{path}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels") from None
+            raise DataFileError(f"{shown}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels") from None
         except ValueError as exc:  # e.g. a number of thousands of digits
-            raise DataFileError(f"{path}: malformed JSON: {_value_error(exc)}") from None
+            raise DataFileError(f"{shown}: malformed JSON: {_value_error(exc)}") from None
         if not _depth_ok(data):
-            raise DataFileError(f"{path}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels")
+            raise DataFileError(f"{shown}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels")
         if isinstance(data, dict) and isinstance(data.get("system"), dict) and "type" in data:
             loaded = from_foundry(data, source=str(path))
             loaded.path = path
@@ -184,17 +213,17 @@ def load_file(path: Path, *, chronicle: str | None = None) -> LoadedFile:
         try:
             data = yaml.load(text, Loader=_yaml_loader())
         except RecursionError:
-            raise DataFileError(f"{path}: malformed YAML: nested too deep; allowed: {MAX_DEPTH} levels") from None
+            raise DataFileError(f"{shown}: malformed YAML: nested too deep; allowed: {MAX_DEPTH} levels") from None
         except ValueError as exc:  # e.g. an integer of thousands of digits
-            raise DataFileError(f"{path}: malformed YAML: {_value_error(exc)}") from None
+            raise DataFileError(f"{shown}: malformed YAML: {_value_error(exc)}") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise DataFileError(f"{path}: malformed YAML{where}: {problem}") from None
+            raise DataFileError(f"{shown}: malformed YAML{where}: {problem}") from None
         fmt = "yaml"
     else:
-        raise DataFileError(f"{path}: unknown file type {suffix!r}; allowed: .yaml, .yml, .json")
+        raise DataFileError(f"{shown}: unknown file type {suffix!r}; allowed: .yaml, .yml, .json")
     sheet = Sheet.from_dict(data, source=str(path))
     if chronicle:
         sheet.chronicle = chronicle
@@ -248,37 +277,44 @@ def import_files(
 
 
 def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False) -> str:
-    """The character file text of ``sheet`` in ``fmt`` (yaml or json)."""
+    """The character file text of ``sheet`` in ``fmt`` (yaml or json), with no raw control character: a
+    control or bidi character in a stored field is written as a JSON or YAML escape."""
+    from stkit.text import escape_json_controls, printable
+
     data = sheet.to_dict(player_view=player_view)
     if fmt == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return escape_json_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
     if fmt != "yaml":
         raise InvalidValue(f"export format {fmt!r}; allowed: yaml, json")
     import yaml
 
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    if printable(text, multiline=True) != text:  # text stored before it was checked: all escaped
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=False, default_flow_style=False)
+    return text
 
 
 def write_file(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` all at once: a regular file is written to a temporary file in the
-    same folder, then renamed over ``path``, so a failed write leaves no partial file (and an old file
-    intact); a device such as /dev/stdout is written directly. Raises DataFileError naming the path."""
+    """Write ``text`` (UTF-8) to ``path`` all at once: written to a temporary file in the same folder, then
+    renamed over ``path``, so a failed write leaves no partial file (and an old file intact). Only a new
+    path or a regular file is written (:func:`stkit.safefile.check_writable_target`: a FIFO, device or
+    folder is refused by name). Raises DataFileError naming the path ("disk full" for ENOSPC)."""
+    import errno
     import os
     import tempfile
 
+    from stkit.safefile import check_writable_target
+
     path = Path(path)
+    shown = describe(path)
     if path.is_dir():
-        raise DataFileError(f"{path}: is a folder; give a file name, e.g. {path / 'character.yaml'}")
+        raise DataFileError(f"{shown}: is a folder; give a file name, e.g. {describe(path / 'character.yaml')}")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise DataFileError(f"{path}: the folder {parent} does not exist; create it first")
+        raise DataFileError(f"{shown}: the folder {describe(parent)} does not exist; create it first")
+    check_writable_target(path)  # a FIFO would wait for a reader forever; a device cannot hold the file
     data = text.encode("utf-8")
     try:
-        if path.exists() and not path.is_file():  # a device or a pipe: no rename possible
-            with open(path, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-            return
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -291,7 +327,8 @@ def write_file(path: Path, text: str) -> None:
                 os.unlink(tmp)
             raise
     except OSError as exc:
-        raise DataFileError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+        reason = "disk full (No space left on device)" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+        raise DataFileError(f"{shown}: cannot be written: {reason}") from None
 
 
 # ----- Foundry VTT (system "worldofdarkness", WoD 20th) ----------------------------------------------------

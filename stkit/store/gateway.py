@@ -159,6 +159,10 @@ def fast_connection(db: str | None) -> sqlite3.Connection | None:
     path = sqlite_path(url)
     if path is None or "?" in url or not path.is_file():
         return None
+    from stkit.store.db import needs_careful_open
+
+    if needs_careful_open(path):  # read-only or full: the engine opens it without leaving -wal/-shm files
+        return None
     try:
         conn = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error:

@@ -36,8 +36,11 @@ from stkit.store.models import RollLog
 from stkit.store.pools import build_pool, resolve_pool_trait
 from stkit.store.rolls import write_log
 from stkit.store.scenes import open_scene
+from stkit.text import parse_whole_number
 
 _NUMBER = re.compile(r"^\s*\d+\s*$")
+#: A difficulty typed as a number, sign included: '-5' is a number out of range, not a Trait's name.
+_SIGNED_NUMBER = re.compile(r"^\s*[+-]?\s*\d+\s*$")
 
 
 # ------------------------------------------------------------------------------------------ participants
@@ -132,7 +135,9 @@ def numeric_pool(expression: str) -> int:
         raise InvalidValue(
             f"dice pool {expression!r} names traits but no character rolls it; give --char NAME, or a number of dice"
         )
-    return validate_pool(int(expression))
+    from stkit.dice import parse_pool_number
+
+    return validate_pool(parse_pool_number(expression))  # a 5,000-digit number gets the pool limit message
 
 
 def participant(session: Any, name_or_pool: str | None, expression: str | None, chronicle: str | None) -> Participant:
@@ -179,8 +184,8 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
     if isinstance(text, int) and not isinstance(text, bool):
         return validate_difficulty(text), None
     t = str(text).strip()
-    if _NUMBER.match(t):
-        return validate_difficulty(int(t)), None
+    if _SIGNED_NUMBER.match(t):
+        return parse_whole_number(t.replace(" ", ""), "difficulty", 2, 10), None
     if opponent.character is None:
         raise InvalidValue(
             f"difficulty {t!r} names Traits but the other side is a plain dice pool; give a number 2 to 10"
@@ -194,7 +199,7 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
     for sign, term in terms:
         term = term.strip()
         if term.isdigit():
-            value, label = int(term), term
+            value, label = parse_whole_number(term, "a number added to the difficulty", 0, 10), term
         else:
             try:
                 name, _ = resolve_pool_trait(sheet, term)

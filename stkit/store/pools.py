@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from stkit.dice.expr import eval_pool_sum
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import traits as T
 from stkit.store.forms import apply_form, form_change_text
@@ -155,7 +156,7 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
         if not term:
             raise InvalidValue(_empty_term(expression))
         if term.isdigit():
-            extra.append(-int(term) if sign == "-" else int(term))
+            extra.append(eval_pool_sum(sign + term))  # a 5,000-digit number gets the pool limit message
             continue
         if extra:
             raise InvalidValue(f"in {expression!r} write the Traits first, then the extra dice")

@@ -274,4 +274,4 @@ def test_full_disk_on_stdout_is_one_line_not_a_traceback():
             timeout=60,
         )
     assert proc.returncode == 1
-    assert proc.stderr.strip() == "Error: cannot write: No space left on device"
+    assert proc.stderr.strip() == "Error: cannot write: disk full (No space left on device)"
