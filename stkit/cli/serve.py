@@ -27,6 +27,24 @@ def _check_port(port: int) -> int:
     return check_range(port, "--port", 1, 65535)
 
 
+def check_host(host: str) -> str:
+    """``host`` when it is an IP address or a host name (letters, digits, dots and hyphens, at most 253);
+    InvalidValue naming the value otherwise."""
+    import re
+
+    from stkit.errors import InvalidValue
+
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]{0,252}", host):
+        return host
+    shown = repr(host[:40]) + ("..." if len(host) > 40 else "")
+    raise InvalidValue(f"--host {shown} is not an IP address or a host name; e.g. 127.0.0.1, or 0.0.0.0 to share")
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -129,10 +147,14 @@ def serve(
     from stkit.store.db import open_store
 
     _check_port(port)
+    check_host(host)
     chron = default_chronicle(chronicle)
-    check_port_free(host, port)
+    from stkit.text import MAX_NAME, check_text
+
+    check_text(chron, "chronicle", limit=MAX_NAME)
     url = database_url(db)
     open_store(url)  # a bad --db or an old schema is reported (or migrated) before anything is printed
+    check_port_free(host, port)  # last: every value is checked even when the port is taken
     links = issue(url, chron, f"http://{link_host(host)}:{port}", rotate=False)
     if not _is_loopback(host):
         from stkit.cli import render
@@ -186,6 +208,7 @@ def table_links(
     from stkit.config import default_chronicle
 
     _check_port(port)
+    check_host(host)
     chron = default_chronicle(chronicle)
     links = issue(db, chron, f"http://{link_host(host)}:{port}", rotate=rotate)
     print_links(links, qr=qr and not json_out, json_out=json_out, rotated=rotate)

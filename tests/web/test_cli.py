@@ -76,6 +76,14 @@ def test_a_port_in_use_is_one_line_and_no_link_is_issued(table):
     assert run_unit(table.url, lambda gw: gw.row("SELECT COUNT(*) FROM table_links")[0]) == before
 
 
+@pytest.mark.parametrize("host", ["\u202eevil", "a b", "-x", "http://x", ""])
+def test_a_bad_host_is_one_line(table, host):
+    for command in (["serve"], ["table", "links"]):
+        result = runner.invoke(app, [*command, "--host", host, "--db", table.url])
+        assert result.exit_code == 1, result.output
+        assert "is not an IP address or a host name" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
 def test_the_local_network_address_is_put_in_links():
     from stkit.cli.serve import link_host
 
