@@ -69,7 +69,7 @@ def test_huge_situation_file_is_refused_before_parsing(tmp_path):
 
     path = tmp_path / "victory.yaml"
     path.write_text("renown_level: 20\n# " + "x" * MAX_FILE_BYTES + "\n")
-    _fails_cleanly(["tcg", "victory", str(path)], str(path), "at most 1000000 bytes")
+    _fails_cleanly(["tcg", "victory", str(path)], str(path), "larger than the 1000000 bytes allowed")
 
 
 @pytest.mark.parametrize("text", ["", "\n\n  \n"])

@@ -1,6 +1,6 @@
 """The examples in docs/tcg-rules-and-cards.md and docs/odds.md run as written, and the shipped example files
-in examples/ (cards.yaml, deck.txt, deck-illegal.txt, lackey-cards.txt, broken-cards.yaml) do what the docs
-say.
+in examples/ (cards.yaml, deck.txt, deck-illegal.txt, lackey-cards.txt, broken-cards.yaml, plugin-cards.txt,
+plugin-deck.txt) do what the docs say.
 
 Each ```console block is read in page order: a `$ stkit ...` line is run in-process (typer's CliRunner,
 NO_COLOR=1, COLUMNS=100) from the repo root on an empty card database (STKIT_CARDS_DB in tmp_path), and
@@ -144,7 +144,7 @@ def test_tcg_page_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.setenv("STKIT_CARDS_DB", str(db))
     ran = _run_page(TCG_DOC, db)
     commands = [shlex.join(argv) for argv, _ in ran]
-    assert len(ran) == 19, commands
+    assert len(ran) == 22, commands
     failing = [shlex.join(argv) for argv, code in ran if code == 1]
     assert failing == [
         "tcg rules show deck.combat-dek",
@@ -155,7 +155,15 @@ def test_tcg_page_runs_as_written(tmp_path, monkeypatch):
         "tcg deck check examples/deck-illegal.txt --json",
     ]
     # the page uses the shipped examples, not files a reader does not have
-    for name in ("cards.yaml", "lackey-cards.txt", "broken-cards.yaml", "deck.txt", "deck-illegal.txt"):
+    for name in (
+        "cards.yaml",
+        "lackey-cards.txt",
+        "broken-cards.yaml",
+        "deck.txt",
+        "deck-illegal.txt",
+        "plugin-cards.txt",
+        "plugin-deck.txt",
+    ):
         assert any(f"examples/{name}" in c for c in commands), name
 
 
@@ -224,7 +232,7 @@ def example_db(tmp_path, monkeypatch):
 
 
 def test_example_cards_are_marked_and_build_a_deck(example_db):
-    from stkit.tcg.cards import parse_card_file
+    from stkit.tcg.cardfiles import parse_card_file
 
     cards = parse_card_file(EXAMPLES / "cards.yaml").cards
     assert len(cards) == 27
@@ -250,7 +258,7 @@ def test_example_deck_is_legal(example_db):
     assert result.stdout.strip() == "Legal at Renown level 20."
     result = _invoke(["tcg", "deck", "check", "examples/deck.txt", "--json", "--renown-level", "25"], example_db)
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == {"legal": True, "violations": []}
+    assert json.loads(result.stdout) == {"legal": True, "violations": [], "warnings": []}
 
 
 def test_example_deck_counts(example_db):
@@ -270,7 +278,7 @@ def test_example_deck_counts(example_db):
 def test_example_illegal_deck(example_db):
     result = _invoke(["tcg", "deck", "check", "examples/deck-illegal.txt", "--json"], example_db)
     assert result.exit_code == 1
-    assert json.loads(result.stdout) == {"legal": False, "violations": ILLEGAL_VIOLATIONS}
+    assert json.loads(result.stdout) == {"legal": False, "violations": ILLEGAL_VIOLATIONS, "warnings": []}
     result = _invoke(
         ["tcg", "deck", "check", "examples/deck-illegal.txt", "--renown-level", "15", "--json"], example_db
     )
@@ -297,12 +305,16 @@ def test_example_lackey_and_broken_files(tmp_path, monkeypatch):
     assert json.loads(result.stdout) == {
         "file": "examples/lackey-cards.txt",
         "format": "lackey",
-        "imported": 5,
+        "imported": 7,
         "playtest": 1,
-        "skipped": [
-            {"line": 5, "message": "field 'health': -2 is below 0 (allowed 0 or more)"},
-            {"line": 8, "message": "field 'renown': 'lots' is not a whole number"},
+        "skipped": [],
+        "merged": [],
+        "warnings": [
+            {"line": 5, "card": "Sand Cat", "message": "health '-2' is not a number from 0 to 999; kept as text"},
+            {"line": 8, "card": "Wyrm Idol", "message": "renown 'lots' is not a number from 0 to 999; kept as text"},
         ],
+        "rows": 7,
+        "text_only": 0,
     }
     # line 7 is cut short after its keywords but still read; Neon Howl is hidden unless --playtest
     tourist = json.loads(_invoke(["tcg", "cards", "show", "lost tourist", "--json"], db).stdout)

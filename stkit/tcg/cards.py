@@ -1,8 +1,11 @@
-"""Rage card schema, validation and importers (stkit YAML/JSON/CSV and LackeyCCG tab-separated lists).
+"""Rage card schema, validation and importers (stkit YAML/JSON/CSV; LackeyCCG lists in :mod:`stkit.tcg.lackey`).
 
 The schema holds what the rules need (Equinox Update "The Cards", earlier rulebook "The Cards", Battlefields
 supplement): stats of characters and their Breed / Crinos sides, combat card fields, Tribe card fields and
 Battlefield attacker/defender options. Unknown values stay ``None``.
+
+Limits: a card file holds at most MAX_CARD_ROWS cards and MAX_CARD_FILE_BYTES bytes; a name at most
+``stkit.text.MAX_SHORT_TEXT`` characters, card text at most ``stkit.text.MAX_NOTES``.
 
 Pure Python (PyYAML, csv, json); the database lives in :mod:`stkit.tcg.db`.
 """
@@ -10,6 +13,7 @@ Pure Python (PyYAML, csv, json); the database lives in :mod:`stkit.tcg.db`.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -19,8 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from stkit.errors import DataFileError, InvalidValue, NotFound
-from stkit.tcg.common import normalize_name, read_text
+from stkit.tcg.common import fold_name
 from stkit.tcg.common import parse_yaml as _parse_yaml_text
+from stkit.tcg.vocab import CombatKind, Moon, Speed, values
+from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, printable
+
+#: Most cards (rows) one card file may hold: the real community list has about 1,600.
+MAX_CARD_ROWS = 50_000
+#: Largest card file read, in bytes (the real list is well under 2 MB).
+MAX_CARD_FILE_BYTES = 20 * 1024 * 1024
 
 CARD_TYPES = (
     "Tribe",
@@ -43,9 +54,16 @@ SEPT_TYPES = frozenset(
     {"Ally", "Enemy", "Victim", "Battlefield", "Gift", "Rite", "Equipment", "Past Life", "Totem", "Event", "Moot"}
 )
 COMBAT_TYPES = frozenset({"Combat Event", "Combat Action"})
-COMBAT_KINDS = ("attack", "defense", "flex", "counterattack")
-MOONS = ("new", "full")
-SPEEDS = ("fast", "slow")
+#: Card types of the earlier Rage game found in real card lists; they go in the Sept deck ("Action" is a
+#: Sept card there, not a Combat Action). The three documents give them no rules of their own.
+EARLIER_SEPT_TYPES = frozenset({"Territory", "Quest", "Caern", "Board Meeting", "Realm", "Action"})
+#: A character of the earlier game: "Character - Gaia", "Character (Wyrm)"; Garou among them become Garou.
+CHARACTER_TYPES = frozenset({"Garou", "Character"})
+COMBAT_KINDS = values(CombatKind)
+MOONS = values(Moon)
+SPEEDS = (Speed.FAST.value, Speed.SLOW.value)
+BREEDS = ("Homid", "Lupus", "Metis")
+AUSPICES = ("Ragabash", "Theurge", "Philodox", "Galliard", "Ahroun")
 
 TRIBES = (
     "Black Furies",
@@ -169,6 +187,12 @@ class Card:
     two-sided shapeshifters. ``cohorts`` maps a cohort tribe to its extra Renown cost (Tribe cards).
     ``attacker_options`` / ``defender_options`` (Battlefields): lists of {option, requirements, max_renown,
     cards}. ``rulings``: rule ids or short texts.
+
+    Read from real card lists: ``printed_type`` is the type as the file wrote it when stkit files it under
+    another (``"Character - Gaia"`` filed as Garou), ``subtypes`` the other parts of a compound type
+    (``"Ally - Victim"``: type Ally, subtype Victim), ``affiliation`` Gaia / Wyrm / Rogue, ``text_only`` the
+    fields whose value the card gives only in its text, ``possibly_truncated`` a text cut at 254 or 255
+    characters by the list's maker, and ``extra`` the file's columns outside the schema, kept as written.
     """
 
     name: str
@@ -210,16 +234,38 @@ class Card:
     text: str | None = None
     errata: list[str] = field(default_factory=list)
     rulings: list[str] = field(default_factory=list)
+    printed_type: str | None = None
+    subtypes: list[str] = field(default_factory=list)
+    affiliation: str | None = None
+    text_only: list[str] = field(default_factory=list)
+    possibly_truncated: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
-        """Normalized name, the matching key."""
-        return normalize_name(self.name)
+        """The folded name (:func:`stkit.text.fold_name`), the matching key."""
+        return fold_name(self.name)
+
+    @property
+    def types(self) -> list[str]:
+        """The type, its subtypes and the printed type, plus the category a type belongs to ("Combat" for
+        Combat Actions and Events, "Character" for Garou): everything a type filter matches."""
+        found = [t for t in (self.type, *self.subtypes, self.printed_type) if t]
+        if self.type in COMBAT_TYPES:
+            found.append("Combat")
+        elif self.type == "Garou":
+            found.append("Character")
+        return list(dict.fromkeys(found))
+
+    def has_type(self, type_: str) -> bool:
+        """True if ``type_`` (folded) is the card's type, a subtype or its printed type."""
+        k = fold_name(type_)
+        return any(fold_name(t) == k for t in self.types)
 
     def has_keyword(self, keyword: str) -> bool:
         """True if the card carries ``keyword`` (folded), counting its type as a keyword (keyword rule)."""
-        k = normalize_name(keyword)
-        return any(normalize_name(x) == k for x in (*self.keywords, self.type or ""))
+        k = fold_name(keyword)
+        return any(fold_name(x) == k for x in (*self.keywords, *self.types))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping of every field (unknown values are null)."""
@@ -240,8 +286,10 @@ _INT_FIELDS = (
     "sept_draw",
     "tribe_fury",
 )
-_LIST_FIELDS = ("keywords", "requirements", "benefits", "tribe_friendly", "errata", "rulings")
-_BOOL_FIELDS = ("playtest", "alternate_shapeshifter", "kailindo", "auspice_tribe")
+_LIST_FIELDS = ("keywords", "requirements", "benefits", "tribe_friendly", "errata", "rulings", "subtypes", "text_only")
+_BOOL_FIELDS = ("playtest", "alternate_shapeshifter", "kailindo", "auspice_tribe", "possibly_truncated")
+#: Fields holding prose (several lines, up to MAX_NOTES characters); every other text is a short name.
+_LONG_FIELDS = frozenset({"text", "errata", "rulings", "benefits", "effect", "extra"})
 _SIDE_KEYS = {"rage", "gnosis", "health", "renown", "text", "keywords"}
 _OPTION_KEYS = {"option", "requirements", "max_renown", "cards"}
 
@@ -267,7 +315,8 @@ def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
     if isinstance(value, str):
         s = value.strip()
         if not re.fullmatch(r"[+-]?\d+", s):
-            raise CardError(f"field '{name}': {value!r} is not a whole number" + (" or X" if allow_x else ""))
+            shown = repr(s[:20] + ("..." if len(s) > 20 else ""))
+            raise CardError(f"field '{name}': {shown} is not a whole number" + (" or X" if allow_x else ""))
         if len(s.lstrip("+-").lstrip("0")) > len(str(MAX_CARD_NUMBER)):
             raise CardError(
                 f"field '{name}': {s[:20]}{'...' if len(s) > 20 else ''} is above {MAX_CARD_NUMBER} "
@@ -275,7 +324,7 @@ def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
             )
         value = int(s)
     if not isinstance(value, int):
-        raise CardError(f"field '{name}': {value!r} is not a whole number")
+        raise CardError(f"field '{name}': {repr(value)[:40]} is not a whole number")
     if value < 0:
         raise CardError(f"field '{name}': {value} is below 0 (allowed 0 or more)")
     if value > MAX_CARD_NUMBER:
@@ -308,12 +357,17 @@ def _list(value: Any, name: str, sep: str = r"[;,]") -> list[str]:
     raise CardError(f"field '{name}': expected a list of text, got {value!r}")
 
 
+@functools.lru_cache(maxsize=64)
+def _folded(allowed: tuple[str, ...]) -> dict[str, str]:
+    return {fold_name(a): a for a in allowed}
+
+
 def _choice(value: Any, name: str, allowed: Iterable[str]) -> str | None:
     if value is None or value == "":
         return None
     allowed = tuple(allowed)
-    folded = {normalize_name(a): a for a in allowed}
-    key = normalize_name(str(value))
+    folded = _folded(allowed)
+    key = fold_name(str(value))
     if key not in folded:
         raise CardError(f"field '{name}': {value!r} is not one of {', '.join(allowed)}")
     return folded[key]
@@ -355,44 +409,58 @@ def _options(value: Any, name: str) -> list[dict[str, Any]]:
     return out
 
 
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _refuse_control_characters(value: Any, name: str) -> None:
-    """Refuse control characters (ESC, BEL, ...) anywhere in a card's text: printed later, they would drive
-    the reader's terminal (clear it, retitle it). Tabs and line breaks are text and stay allowed."""
+def _refuse_bad_text(value: Any, name: str, long: bool = False) -> None:
+    """Refuse control characters (ESC, BEL, C1, bidirectional overrides) and over-long text anywhere in a
+    card: printed later, a control character would drive the reader's terminal, and a 100,000-character
+    name is no card. Prose fields allow line breaks and tabs and MAX_NOTES characters; names and keywords
+    MAX_SHORT_TEXT."""
     if isinstance(value, str):
-        found = _CONTROL_RE.search(value)
-        if found:
-            raise CardError(
-                f"field '{name or 'name'}': control character {found.group()!r} is not allowed in card text"
-            )
+        try:
+            check_text(value, f"field '{name or 'name'}'", limit=MAX_NOTES if long else MAX_SHORT_TEXT, multiline=long)
+        except InvalidValue as exc:
+            raise CardError(str(exc)) from None
     elif isinstance(value, dict):
         for key, item in value.items():
-            _refuse_control_characters(key, name)
-            _refuse_control_characters(item, f"{name}.{key}" if name else str(key))
+            _refuse_bad_text(key, name)
+            inner = f"{name}.{key}" if name else str(key)
+            _refuse_bad_text(item, inner, long or str(key) in _LONG_FIELDS)
     elif isinstance(value, list):
+        if len(value) > 200:
+            raise CardError(f"field '{name}': {len(value)} items; allowed: at most 200")
         for item in value:
-            _refuse_control_characters(item, name)
+            _refuse_bad_text(item, name, long)
 
 
-def card_from_mapping(raw: dict[str, Any], known_keywords: frozenset[str] | None = KNOWN_KEYWORDS) -> Card:
+def card_from_mapping(
+    raw: dict[str, Any], known_keywords: frozenset[str] | None = KNOWN_KEYWORDS, *, open_types: bool = False
+) -> Card:
     """Validate one card mapping in stkit's schema and build a Card.
 
-    ``known_keywords``: folded allowed keywords, or None to accept any. Raises CardError (an InvalidValue)
-    naming the field and the allowed values.
+    ``known_keywords``: folded allowed keywords, or None to accept any. ``open_types``: accept a type
+    outside CARD_TYPES as its own type (real card lists; the caller warns). Raises CardError (an
+    InvalidValue) naming the field and the allowed values.
     """
     if not isinstance(raw, dict):
         raise CardError(f"a card must be a mapping of fields, got {type(raw).__name__}")
-    _refuse_control_characters(raw, "")
+    for key, value in raw.items():
+        if key in _INT_FIELDS or key in ("damage", "block"):
+            continue  # numbers get their own message (a 5,000-digit one: "above 999")
+        _refuse_bad_text(value, str(key), str(key) in _LONG_FIELDS)
     unknown = sorted(str(k) for k in set(raw) - set(FIELD_NAMES))
     if unknown:
         raise CardError(f"unknown field(s) {', '.join(unknown)}")
     name = raw.get("name")
-    if not isinstance(name, str) or not normalize_name(name):
+    if not isinstance(name, str) or not fold_name(name):
         raise CardError("field 'name': every card needs a name")
     kw: dict[str, Any] = {"name": " ".join(name.split())}
-    kw["type"] = _choice(raw.get("type"), "type", CARD_TYPES)
+    if (
+        open_types
+        and raw.get("type") not in (None, "")
+        and fold_name(str(raw["type"])) not in {fold_name(t) for t in CARD_TYPES}
+    ):
+        kw["type"] = " ".join(str(raw["type"]).split())
+    else:
+        kw["type"] = _choice(raw.get("type"), "type", CARD_TYPES)
     kw["set"] = None if raw.get("set") in (None, "") else str(raw["set"])
     for f in _INT_FIELDS:
         kw[f] = _int(raw.get(f), f)
@@ -407,11 +475,15 @@ def card_from_mapping(raw: dict[str, Any], known_keywords: frozenset[str] | None
     kw["kind"] = _choice(raw.get("kind"), "kind", COMBAT_KINDS)
     kw["moon"] = _choice(raw.get("moon"), "moon", MOONS)
     kw["speed"] = _choice(raw.get("speed"), "speed", SPEEDS)
-    kw["breed"] = _choice(raw.get("breed"), "breed", ("Homid", "Lupus", "Metis"))
-    kw["auspice"] = _choice(raw.get("auspice"), "auspice", ("Ragabash", "Theurge", "Philodox", "Galliard", "Ahroun"))
-    for f in ("tribe", "text"):
+    kw["breed"] = _choice(raw.get("breed"), "breed", BREEDS)
+    kw["auspice"] = _choice(raw.get("auspice"), "auspice", AUSPICES)
+    for f in ("tribe", "text", "printed_type", "affiliation"):
         v = raw.get(f)
-        kw[f] = None if v in (None, "") else " ".join(str(v).split()) if f == "tribe" else str(v).strip()
+        kw[f] = None if v in (None, "") else str(v).strip() if f == "text" else " ".join(str(v).split())
+    extra = raw.get("extra") or {}
+    if not isinstance(extra, dict):
+        raise CardError("field 'extra': must map column names to text")
+    kw["extra"] = {str(k): str(v) for k, v in extra.items()}
     kw["breed_side"] = _side(raw.get("breed_side"), "breed_side")
     kw["crinos_side"] = _side(raw.get("crinos_side"), "crinos_side")
     cohorts = raw.get("cohorts") or {}
@@ -437,20 +509,27 @@ def card_from_mapping(raw: dict[str, Any], known_keywords: frozenset[str] | None
 
 @dataclass
 class RowError:
-    """A row the importer could not read: 1-based line number (or item number) and why."""
+    """A row the importer refused, merged or warned about: 1-based line number, why, and the card name the
+    row seemed to carry (None when it carried none)."""
 
     line: int
     message: str
+    name: str | None = None
 
 
 @dataclass
 class ParsedFile:
-    """The cards read from a file, rows skipped (Lackey only) and the format detected."""
+    """The cards read from a file and the format detected; for real card lists (Lackey) also the rows
+    refused (``errors``), the physical lines merged into the row before them or found twice (``merged``),
+    and warnings about cards kept (``warnings``)."""
 
     path: str
     format: str
     cards: list[Card]
     errors: list[RowError] = field(default_factory=list)
+    merged: list[RowError] = field(default_factory=list)
+    warnings: list[RowError] = field(default_factory=list)
+    lines: int = 0
 
 
 Progress = Callable[[int, int], None]
@@ -481,19 +560,32 @@ def _cards_from_items(
 ) -> list[Card]:
     if not isinstance(items, list):
         raise DataFileError(f"{path}: top level: expected a list of cards (or {{keywords: [...], cards: [...]}})")
+    if len(items) > MAX_CARD_ROWS:
+        raise DataFileError(f"{path}: {len(items)} cards; a card file may hold at most {MAX_CARD_ROWS}")
     known = KNOWN_KEYWORDS | frozenset(k.casefold() for k in extra_keywords)
     cards: list[Card] = []
     problems: list[str] = []
     total = len(items)
+    first_place: dict[tuple[str, str], int] = {}
     for i, raw in enumerate(items):
+        label = raw.get("name") if isinstance(raw, dict) else None
+        if isinstance(label, str):
+            label = printable(label[:60] + ("..." if len(label) > 60 else ""))  # never echo control characters
+        place = where_fmt(i) + (f" ({label})" if isinstance(label, str) else "")
         try:
-            cards.append(card_from_mapping(raw, known))
+            card = card_from_mapping(raw, known)
         except CardError as exc:
-            label = raw.get("name") if isinstance(raw, dict) else None
-            if isinstance(label, str) and _CONTROL_RE.search(label):
-                label = repr(label)  # never echo raw control characters to the terminal
-            place = where_fmt(i) + (f" ({label})" if isinstance(label, str) else "")
             problems.append(f"{path}: {place}: {exc}")
+        else:
+            ident = (card.key, fold_name(card.set or ""))
+            if ident in first_place:
+                problems.append(
+                    f"{path}: {place}: the same card as {where_fmt(first_place[ident])} (same name and set); "
+                    "list each printing once"
+                )
+            else:
+                first_place[ident] = i
+                cards.append(card)
         if progress and (i % 200 == 0 or i == total - 1):
             progress(i + 1, total)
     if problems:
@@ -583,170 +675,3 @@ def parse_csv(path: Path, text: str, progress: Progress | None = None) -> Parsed
         items.append(item)
     lines = [it.pop("_line") for it in items]
     return ParsedFile(str(path), "csv", _cards_from_items(path, items, (), lambda i: f"line {lines[i]}", progress))
-
-
-# LackeyCCG column names (folded) -> stkit field.
-_LACKEY_COLUMNS = {
-    "name": "name",
-    "cardname": "name",
-    "title": "name",
-    "set": "set",
-    "expansion": "set",
-    "edition": "set",
-    "type": "type",
-    "cardtype": "type",
-    "subtype": "kind",
-    "combattype": "kind",
-    "kind": "kind",
-    "keywords": "keywords",
-    "keyword": "keywords",
-    "traits": "keywords",
-    "requirements": "requirements",
-    "requires": "requirements",
-    "requirement": "requirements",
-    "benefits": "benefits",
-    "benefit": "benefits",
-    "renown": "renown",
-    "rage": "rage",
-    "gnosis": "gnosis",
-    "health": "health",
-    "frenzy": "frenzy",
-    "insight": "insight",
-    "sustainedrage": "sustained_rage",
-    "kailindo": "kailindo",
-    "pawprint": "paw_print",
-    "paw": "paw_print",
-    "gnosiscost": "gnosis_cost",
-    "damage": "damage",
-    "block": "block",
-    "ragecost": "rage_cost",
-    "cost": "rage_cost",
-    "moon": "moon",
-    "speed": "speed",
-    "septdraw": "sept_draw",
-    "tribefury": "tribe_fury",
-    "fury": "tribe_fury",
-    "breed": "breed",
-    "tribe": "tribe",
-    "auspice": "auspice",
-    "text": "text",
-    "cardtext": "text",
-    "rulestext": "text",
-    "errata": "errata",
-    "playtest": "playtest",
-}
-_LACKEY_IGNORED = {"imagefile", "image", "rarity", "artist", "number", "flavor", "flavortext", "id"}
-_TYPE_ALIASES = {
-    "attack": "attack",
-    "defense": "defense",
-    "defence": "defense",
-    "flex": "flex",
-    "counterattack": "counterattack",
-    "counter attack": "counterattack",
-}
-
-
-def _lackey_row_to_mapping(values: dict[str, str]) -> dict[str, Any]:
-    item: dict[str, Any] = {}
-    for field_name, value in values.items():
-        value = value.strip()
-        if value == "":
-            continue
-        if field_name == "errata":
-            item[field_name] = [value]
-        elif field_name == "moon":
-            v = value.casefold().replace("moon", "").strip()
-            item[field_name] = v
-        else:
-            item[field_name] = value
-    t = item.get("type")
-    if t is not None:
-        folded = normalize_name(t)
-        if folded in _TYPE_ALIASES:  # a combat kind used as the type column
-            item["type"] = "Combat Action"
-            item.setdefault("kind", _TYPE_ALIASES[folded])
-        elif folded in ("combat", "action"):
-            item["type"] = "Combat Action"
-    if "kind" in item:
-        item["kind"] = _TYPE_ALIASES.get(normalize_name(item["kind"]), item["kind"])
-    set_name = item.get("set", "")
-    if "playtest" in normalize_name(set_name):
-        item["playtest"] = True
-    return item
-
-
-def parse_lackey(path: Path, text: str, progress: Progress | None = None) -> ParsedFile:
-    """A LackeyCCG plugin card list: tab-separated, header row of field names.
-
-    Quotes are ordinary characters (never delimiters); short rows leave the missing fields empty; rows with a
-    set name containing "playtest" or a true Playtest column are kept, marked playtest. A row that cannot
-    be read (no name, a bad number, a negative stat, extra non-empty fields) is skipped and reported with its
-    line number; keywords are not checked against stkit's list.
-    """
-    lines = text.splitlines()
-    header_raw = lines[0].split("\t")
-    columns: list[str | None] = []
-    for h in header_raw:
-        key = normalize_name(h).replace(" ", "")
-        if key in _LACKEY_COLUMNS:
-            columns.append(_LACKEY_COLUMNS[key])
-        else:
-            columns.append(None)  # ImageFile, Rarity and unknown columns are not part of the schema
-    if "name" not in columns:
-        raise DataFileError(f"{path}: line 1: header has no Name column")
-    cards: list[Card] = []
-    errors: list[RowError] = []
-    total = len(lines)
-    seen: set[tuple[str, str]] = set()
-    for n, line in enumerate(lines[1:], start=2):
-        if progress and (n % 200 == 0 or n == total):
-            progress(n - 1, total - 1)
-        if not line.strip():
-            continue
-        parts = line.split("\t")
-        if len(parts) > len(columns):
-            if any(p.strip() for p in parts[len(columns) :]):
-                errors.append(RowError(n, f"{len(parts)} fields but the header has {len(columns)}"))
-                continue
-            parts = parts[: len(columns)]
-        values = {c: v for c, v in zip(columns, parts) if c is not None}
-        try:
-            card = card_from_mapping(_lackey_row_to_mapping(values), known_keywords=None)
-        except CardError as exc:
-            errors.append(RowError(n, str(exc)))
-            continue
-        key = (card.key, normalize_name(card.set or ""))
-        if key in seen:
-            errors.append(RowError(n, f"duplicate of an earlier row: {card.name} ({card.set or 'no set'})"))
-            continue
-        seen.add(key)
-        cards.append(card)
-    return ParsedFile(str(path), "lackey", cards, errors)
-
-
-def parse_card_file(path: str | Path, progress: Progress | None = None) -> ParsedFile:
-    """Read and validate a whole card file before anything is stored.
-
-    Formats: stkit YAML / JSON / CSV (strict: any bad card raises DataFileError naming file and place) and
-    LackeyCCG tab-separated lists (lenient: unreadable rows come back in ``errors`` with line numbers).
-    ``progress(done, total)`` is called now and then. Raises DataFileError for unreadable files.
-    """
-    path = Path(path)
-    text = read_text(path, ("utf-8-sig", "cp1252"))  # Lackey plugins are often Windows-1252
-    if not text.strip():
-        raise DataFileError(f"{path}: the file is empty")
-    fmt = detect_format(path, text)
-    parser = {"yaml": parse_yaml, "json": parse_json, "csv": parse_csv, "lackey": parse_lackey}[fmt]
-    return parser(path, text, progress)
-
-
-def builtin_cards_path() -> Path:
-    """The packaged ``data/cards.yaml`` (cards whose facts the three documents give)."""
-    from importlib import resources
-
-    return Path(str(resources.files("stkit.tcg") / "data" / "cards.yaml"))
-
-
-def load_builtin_cards() -> list[Card]:
-    """The packaged cards, validated (DataFileError if the packaged file is broken)."""
-    return parse_card_file(builtin_cards_path()).cards

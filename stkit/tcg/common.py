@@ -2,74 +2,103 @@
 
 One place for them so that the rules corpus, the card lists, deck lists and the resolvers' input files all
 report a bad file the same way (a ``DataFileError`` naming the file and, for YAML, the line and column) and
-all match names the same way. Standard library only at import time; PyYAML is imported when first needed.
+all match names the same way. Files are read through :func:`stkit.safefile.read_bytes` (regular files
+only, size-capped, never blocking) and YAML through :func:`stkit.yamlsafe.load` (duplicate keys, alias
+bombs and deep nesting refused). Names are matched with :func:`stkit.text.fold_name`, the one fold of
+stkit; :func:`fold_words` is the same fold applied word by word, for word and full-text matching.
 """
 
 from __future__ import annotations
 
+import codecs
+import functools
 import re
-import unicodedata
 from pathlib import Path
 from typing import Any
 
+from stkit import text as _text
 from stkit.errors import DataFileError
+from stkit.safefile import MAX_FILE_BYTES, describe, read_bytes
+from stkit.text import is_invisible
 
-_PUNCT_RE = re.compile(r"[^0-9a-z]+")
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00b4": "'", "`": "'"})
+#: :func:`stkit.text.fold_name` itself, remembered per text: a card list folds the same few hundred
+#: keywords, types and set names thousands of times (an import of 2,000 rows spent most of its time here).
+fold_name = functools.lru_cache(maxsize=1 << 16)(_text.fold_name)
+
+__all__ = ["decode_text", "fold_name", "fold_words", "parse_yaml", "read_text", "read_yaml"]
+
+#: Word separators for :func:`fold_words`: any run of characters that is neither a letter, a digit, an
+#: apostrophe (dropped inside a word, as fold_name drops it) nor a sign directly before a digit.
+_SEPARATORS = re.compile(r"(?:(?![+-]\d)[^\w'\u2018\u2019\u00b4`])+|_+")
 
 
-def normalize_name(text: str) -> str:
-    """Fold a name for matching: case, accents, curly apostrophes and punctuation removed, spaces collapsed.
+def fold_words(text: str) -> str:
+    """The words of ``text``, each folded by :func:`stkit.text.fold_name`, joined by single spaces.
 
-    ``"Den of Rorth, Son of Bast"`` and ``"den of rorth son of bast"`` give the same key; apostrophes are
-    dropped so ``"Gaia’s Claws"`` matches ``"gaias claws"``; ``"Fast-Striking"`` gives ``"fast striking"``.
+    Why a second shape: matching a word inside a name ("fenris" in "Get of Fenris") and full-text search
+    need the word boundaries that fold_name removes; every word is folded by the same rules, so
+    ``fold_words(a).replace(" ", "") == fold_name(a)`` for every ``a``. ``"Fast-Striking"`` gives
+    ``"fast striking"``, ``"Gaia\u2019s Claws"`` gives ``"gaias claws"``, ``"Gauntlet Flux (-1)"`` gives
+    ``"gauntlet flux -1"``.
     """
-    text = unicodedata.normalize("NFKD", str(text).translate(_QUOTES))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold().replace("'", "")
-    return " ".join(_PUNCT_RE.sub(" ", text).split())
+    text = "".join(ch for ch in str(text) if not is_invisible(ch))
+    return " ".join(w for w in (fold_name(part) for part in _SEPARATORS.split(text)) if w)
 
 
-def read_text(path: str | Path, encodings: tuple[str, ...] = ("utf-8-sig",)) -> str:
-    """The text of ``path``, decoded with the first of ``encodings`` that works (default UTF-8, BOM allowed).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
 
-    Raises DataFileError: ``<path>: no such file``, ``<path>: cannot read: <reason>`` or
-    ``<path>: not UTF-8 text`` (naming the encodings tried when there are several).
-    """
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise DataFileError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    for encoding in encodings:
+
+def decode_text(data: bytes, shown: str, fallbacks: tuple[str, ...] = ()) -> str:
+    """Decode file bytes: a byte-order mark decides (UTF-8, UTF-16 or UTF-32, either byte order); without
+    one, UTF-16 is recognised by its zero bytes, else UTF-8 is tried, then each of ``fallbacks`` (such as
+    ``"cp1252"`` for Windows card lists). Raises DataFileError ``<shown>: not <encodings> text``."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(encoding)
+            except UnicodeDecodeError:
+                raise DataFileError(f"{shown}: starts with a {encoding.upper()} byte-order mark but is not") from None
+    head = data[:4096]
+    if len(head) >= 4 and head.count(0) * 3 >= len(head):
+        # text without a BOM whose every other byte is zero: UTF-16 (the zeros fall on the high bytes)
+        encoding = "utf-16-le" if head[1::2].count(0) > head[0::2].count(0) else "utf-16-be"
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            pass
+    for encoding in ("utf-8", *fallbacks):
         try:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    names = " or ".join("UTF-8" if e.startswith("utf-8") else e for e in encodings)
-    raise DataFileError(f"{path}: not {names} text")
+    names = " or ".join(("UTF-8", *fallbacks))
+    raise DataFileError(f"{shown}: not {names} text")
 
 
-def parse_yaml(text: str, path: str | Path) -> Any:
-    """Parse YAML ``text`` read from ``path`` with PyYAML's safe loader (its C version when available).
+def read_text(path: str | Path, fallbacks: tuple[str, ...] = (), *, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The text of the regular file ``path`` (see :func:`decode_text`), at most ``max_bytes`` bytes.
 
-    Raises DataFileError ``<path>: malformed YAML at line L, column C: <problem>``.
+    Raises DataFileError: no such file, a folder / FIFO / device, too large, unreadable, or not text in
+    any encoding tried.
     """
-    import yaml
+    return decode_text(read_bytes(path, max_bytes=max_bytes), describe(path), fallbacks)
 
-    try:
-        # the C-accelerated safe loader when PyYAML has it (same safety, ~10x faster)
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise DataFileError(f"{path}: malformed YAML{where}: {problem}") from None
-    except (ValueError, OverflowError, RecursionError) as exc:
-        # PyYAML's constructors raise these for values it parsed but cannot build, such as a number with
-        # thousands of digits (Python refuses to convert more than 4300)
-        raise DataFileError(f"{path}: a value cannot be read: {str(exc).split(';')[0]}") from None
+
+def parse_yaml(text: str, path: str | Path, *, max_nodes: int | None = None) -> Any:
+    """Parse YAML ``text`` read from ``path`` with the hardened safe loader (:func:`stkit.yamlsafe.load`),
+    at most ``max_nodes`` values once aliases are expanded (default: the loader's limit).
+
+    Raises DataFileError naming the file and the line and column of the problem.
+    """
+    from stkit.yamlsafe import MAX_NODES, load
+
+    return load(text, describe(path), max_nodes=max_nodes or MAX_NODES)
 
 
 def read_yaml(path: str | Path) -> Any:

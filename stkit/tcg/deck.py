@@ -1,7 +1,8 @@
 """Deck lists: the text format and the legality check (Equinox Update, "Setting Up: Building a deck";
 "Other Shapeshifters"; earlier rulebook "Setting Up").
 
-Text format (one card per line; a line starting with ``#``, or `` # `` after a card, is a comment; blank lines ignored)::
+Text format (one card per line; a line starting with ``#``, or `` # `` after a card, is a comment; blank
+lines ignored)::
 
     Tribe: Stargazers
     Pack:
@@ -25,11 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from stkit.errors import DataFileError, InvalidValue
-from stkit.tcg.cards import COMBAT_TYPES, SEPT_TYPES, TRIBES, Card, normalize_name
+from stkit.tcg.cards import CHARACTER_TYPES, COMBAT_TYPES, EARLIER_SEPT_TYPES, SEPT_TYPES, TRIBES, Card
+from stkit.tcg.common import fold_name
+from stkit.text import printable
 
 RENOWN_LEVELS = (15, 20, 25)
 SECTIONS = ("tribe", "pack", "sept", "combat")
-_HEADERS = {
+_HEADER_NAMES = {
     "tribe": "tribe",
     "tribe card": "tribe",
     "pack": "pack",
@@ -42,6 +45,7 @@ _HEADERS = {
     "combat": "combat",
     "combat deck": "combat",
 }
+_HEADERS = {fold_name(k): v for k, v in _HEADER_NAMES.items()}
 _LINE_RE = re.compile(r"^(?:(\d+)\s*[xX]?\s+)?(.+?)\s*$")
 SEPT_MIN, SEPT_MAX_COPIES = 30, 3
 COMBAT_MIN, COMBAT_MAX_COPIES = 20, 2
@@ -79,10 +83,13 @@ class Violation:
 
 @dataclass
 class DeckReport:
-    """Result of a check: legal when there are no violations."""
+    """Result of a check: legal when there are no violations. ``warnings`` name what could not be
+    checked for lack of card data (no moon icons, no Renown, a Tribe given by name without its card);
+    they do not make a deck illegal."""
 
     violations: list[Violation] = field(default_factory=list)
     summary: dict[str, Any] = field(default_factory=dict)
+    warnings: list[Violation] = field(default_factory=list)
 
     @property
     def legal(self) -> bool:
@@ -90,8 +97,12 @@ class DeckReport:
         return not self.violations
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"legal": bool, "violations": [{"rule": id, "message": str}]}``."""
-        return {"legal": self.legal, "violations": [{"rule": v.rule, "message": v.message} for v in self.violations]}
+        """``{"legal": bool, "violations": [{"rule", "message"}], "warnings": [{"rule", "message"}]}``."""
+        return {
+            "legal": self.legal,
+            "violations": [{"rule": v.rule, "message": v.message} for v in self.violations],
+            "warnings": [{"rule": w.rule, "message": w.message} for w in self.warnings],
+        }
 
 
 #: Most copies one card line may ask for: the rules allow 2 or 3, so anything near this is a typo; the
@@ -116,7 +127,7 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
         if not line:
             continue
         if line.startswith("[") and line.endswith("]"):
-            key = normalize_name(line[1:-1])
+            key = fold_name(line[1:-1])
             if key not in _HEADERS:
                 raise DataFileError(
                     f"{path}: line {n}: unknown section {line!r}; use Tribe, Pack, Sept deck, Combat deck"
@@ -124,19 +135,20 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
             section = _HEADERS[key]
             continue
         head, sep, rest = line.partition(":")
-        if sep and normalize_name(head) in _HEADERS:
-            section = _HEADERS[normalize_name(head)]
+        if sep and fold_name(head) in _HEADERS:
+            section = _HEADERS[fold_name(head)]
             if not rest.strip():
                 continue
             line = rest.strip()
-        elif not sep and normalize_name(line) in _HEADERS:
-            section = _HEADERS[normalize_name(line)]
+        elif not sep and fold_name(line) in _HEADERS:
+            section = _HEADERS[fold_name(line)]
             continue
         if section is None:
             raise DataFileError(
                 f"{path}: line {n}: card line before any section header (Tribe:, Pack:, Sept deck:, Combat deck:)"
             )
         m = _LINE_RE.match(line)
+        assert m is not None  # the pattern matches any non-empty line
         digits = (m.group(1) or "1").lstrip("0") or "0"
         if len(digits) > len(str(MAX_COPIES)):  # also spares int() a 5,000-digit string
             raise DataFileError(
@@ -164,19 +176,39 @@ def parse_deck_file(path: str | Path) -> DeckList:
     return parse_deck_text(read_text(path), str(path))
 
 
+_TRIBE_NAMES = {fold_name(t): t for t in TRIBES} | {fold_name(t).rstrip("s"): t for t in TRIBES}
+_TRIBE_NAMES |= {"blackfurie": "Black Furies", "blackfury": "Black Furies"}
+
+
+def tribe_named(name: str) -> str | None:
+    """The tribe ``name`` names (plural or singular, folded: "Get of Fenris", "Stargazer"), or None."""
+    key = fold_name(name)
+    return _TRIBE_NAMES.get(key) or _TRIBE_NAMES.get(key.rstrip("s"))
+
+
 def _tribe_of(card: Card) -> str | None:
     if card.tribe:
         return card.tribe
     for k in card.keywords:
-        if normalize_name(k) in {normalize_name(t) for t in TRIBES}:
+        if tribe_named(k):
             return k
     return None
+
+
+def _is_sept(card: Card) -> bool:
+    return any(t in SEPT_TYPES or t in EARLIER_SEPT_TYPES for t in (card.type, *card.subtypes))
+
+
+def _known_type(card: Card) -> bool:
+    return bool(card.type) and (
+        _is_sept(card) or card.type in COMBAT_TYPES or card.type in CHARACTER_TYPES or card.type == "Tribe"
+    )
 
 
 def _same(a: str | None, b: str | None) -> bool:
     if not a or not b:
         return False
-    na, nb = normalize_name(a), normalize_name(b)
+    na, nb = fold_name(a), fold_name(b)
     # "Stargazer" and "Stargazers" name the same tribe
     return na == nb or na.rstrip("s") == nb.rstrip("s")
 
@@ -197,6 +229,22 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
         raise InvalidValue(f"Renown level {renown_level} must be one of 15, 20, 25")
     report = DeckReport()
     v = report.violations
+    w = report.warnings
+    by_name: Card | None = None
+    for ln in deck.section("tribe"):
+        # a Tribe named without its card (real card lists have no Tribe cards): the tribe is known, its
+        # cohorts and Sept draw are not
+        found = db.lookup(ln.name)
+        tribe = tribe_named(ln.name)
+        if tribe and (found is None or found.type != "Tribe"):
+            by_name = Card(name=tribe, type="Tribe", tribe=tribe)
+            w.append(
+                Violation(
+                    "deck.tribe-card",
+                    f"line {ln.line}: no {tribe} Tribe card in the card database; the tribe is taken by name, "
+                    "so cohort tribes and their extra Renown cannot be checked",
+                )
+            )
 
     # Resolve and count per section, across all lines.
     resolved: dict[str, list[tuple[Card, int]]] = {s: [] for s in SECTIONS}
@@ -204,23 +252,26 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
         counts: dict[str, int] = {}
         first: dict[str, DeckLine] = {}
         for ln in deck.section(section):
-            key = normalize_name(ln.name)
+            key = fold_name(ln.name)
             counts[key] = counts.get(key, 0) + ln.count
             first.setdefault(key, ln)
         for key, count in counts.items():
             ln = first[key]
+            if section == "tribe" and by_name is not None and tribe_named(ln.name) == by_name.name:
+                resolved[section].append((by_name, count))
+                continue
             card = db.lookup(ln.name)
             if card is None:
-                close = db.suggestions(ln.name)
-                hint = f"; did you mean {', '.join(close)}?" if close else "; import its card list first"
-                v.append(Violation("deck.known-cards", f"line {ln.line}: unknown card {ln.name!r}{hint}"))
+                v.append(Violation("deck.known-cards", f"line {ln.line}: {_unknown(db, ln.name)}"))
                 continue
             resolved[section].append((card, count))
 
     # Tribe card.
     tribes = resolved["tribe"]
     tribe_card: Card | None = None
-    n_tribe_lines = sum(c for _, c in tribes) + sum(1 for ln in deck.section("tribe") if db.lookup(ln.name) is None)
+    n_tribe_lines = sum(c for _, c in tribes) + sum(
+        1 for ln in deck.section("tribe") if db.lookup(ln.name) is None and not tribe_named(ln.name)
+    )
     if n_tribe_lines == 0:
         v.append(Violation("deck.tribe-card", "no Tribe card: add a 'Tribe: <name>' line"))
     elif n_tribe_lines > 1:
@@ -246,7 +297,15 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
                     "deck.sept-deck", f"{count} copies of {card.name} in the Sept deck; at most {SEPT_MAX_COPIES}"
                 )
             )
-        if card.type and card.type not in SEPT_TYPES:
+        if not _known_type(card):
+            w.append(
+                Violation(
+                    "deck.sept-deck",
+                    f"{card.name}: type {card.type or 'not recorded'} is not one stkit knows; "
+                    "cannot check it belongs in the Sept deck",
+                )
+            )
+        elif not _is_sept(card):
             v.append(Violation("deck.sept-deck", f"{card.name} is a {card.type} card, not a Sept card"))
 
     # Combat deck.
@@ -262,7 +321,15 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
                     "deck.combat-deck", f"{count} copies of {card.name} in the Combat deck; at most {COMBAT_MAX_COPIES}"
                 )
             )
-        if card.type and card.type not in COMBAT_TYPES:
+        if not _known_type(card):
+            w.append(
+                Violation(
+                    "deck.combat-deck",
+                    f"{card.name}: type {card.type or 'not recorded'} is not one stkit knows; "
+                    "cannot check it belongs in the Combat deck",
+                )
+            )
+        elif card.type not in COMBAT_TYPES:
             v.append(Violation("deck.combat-deck", f"{card.name} is a {card.type} card, not a Combat card"))
         if card.moon:
             moons[card.moon] += count
@@ -277,7 +344,8 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
             )
         )
     if unknown_moon:
-        v.append(
+        # real card lists carry no moon icons: a warning, since the data is missing, not the rule broken
+        w.append(
             Violation(
                 "deck.combat-deck",
                 f"moon not recorded for {', '.join(sorted(unknown_moon))}; cannot check the new/full moon balance",
@@ -285,7 +353,9 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
         )
 
     # Starting pack.
-    _check_pack(resolved["pack"], tribe_card, renown_level, v, report.summary)
+    if not deck.section("pack"):
+        v.append(Violation("deck.starting-pack", "no starting pack: add a 'Pack:' section listing your Garou"))
+    _check_pack(resolved["pack"], tribe_card, renown_level, v, w, report.summary)
     report.summary.update(
         {
             "sept": sept_total,
@@ -303,8 +373,25 @@ def _unknown_total(deck: DeckList, section: str, db: Any) -> int:
     return sum(ln.count for ln in deck.section(section) if db.lookup(ln.name) is None)
 
 
+def _unknown(db: Any, name: str) -> str:
+    """The message for a deck line naming no stored card: why an import refused it, or close names."""
+    shown = printable(name)
+    refusal = getattr(db, "refusal", lambda _name: None)(name)
+    if refusal is not None:
+        return f"card {shown!r} is not in the card database: its import refused it ({refusal.message})"
+    close = db.suggestions(name)
+    if close:
+        return f"unknown card {shown!r}; did you mean {', '.join(printable(c) for c in close)}?"
+    return f"unknown card {shown!r}; no card of that name in the card database: import its card list first"
+
+
 def _check_pack(
-    pack: list[tuple[Card, int]], tribe_card: Card | None, level: int, v: list[Violation], summary: dict[str, Any]
+    pack: list[tuple[Card, int]],
+    tribe_card: Card | None,
+    level: int,
+    v: list[Violation],
+    w: list[Violation],
+    summary: dict[str, Any],
 ) -> None:
     tribe_name = (tribe_card.tribe or tribe_card.name) if tribe_card else None
     cohorts = dict(tribe_card.cohorts) if tribe_card else {}
@@ -343,12 +430,22 @@ def _check_pack(
                 v.append(Violation("deck.starting-pack", f"{card.name} is {card.auspice}, not {tribe_card.auspice}"))
         elif _same(tribe, tribe_name):
             own_renown += card.renown * count
-            faction = tribe_name
+            faction = tribe_name or "unknown tribe"
         elif any(_same(t, tribe_name) for t in card.tribe_friendly):
             faction = tribe or "unknown tribe"
         elif any(_same(tribe, name) for name in cohorts):
             cost += next(extra for name, extra in cohorts.items() if _same(tribe, name))
-            faction = tribe
+            faction = tribe or "unknown tribe"
+        elif tribe_card.name == tribe_card.tribe and not tribe_card.set and not cohorts and tribe:
+            # Tribe taken by name: whether this tribe is a cohort is unknown, so no violation
+            w.append(
+                Violation(
+                    "deck.starting-pack",
+                    f"{card.name} ({tribe}) is not of {tribe_name}; it is legal only if {tribe} is a cohort "
+                    f"of {tribe_name} (cohorts need the Tribe card) and costs its printed {card.renown} Renown here",
+                )
+            )
+            faction = tribe or "unknown tribe"
         else:
             v.append(
                 Violation(
@@ -361,7 +458,7 @@ def _check_pack(
         total += cost * count
         by_faction[faction] = by_faction.get(faction, 0) + card.renown * count
     if unknown_renown:
-        v.append(
+        w.append(
             Violation(
                 "deck.starting-pack",
                 f"Renown not recorded for {', '.join(sorted(unknown_renown))}; cannot check the pack's Renown",

@@ -25,9 +25,10 @@ from typing import Any
 
 from stkit.errors import DataFileError, NotFound
 from stkit.tcg.cards import AmbiguousName
-from stkit.tcg.common import normalize_name, read_yaml
+from stkit.tcg.common import fold_name, fold_words, read_yaml
+from stkit.tcg.vocab import RuleKind, values
 
-KINDS = ("rule", "ruling", "conflict")
+KINDS = values(RuleKind)
 DOCUMENTS = ("equinox", "rulebook", "battlefields")
 DOCUMENT_TITLES = {
     "equinox": "Rage Across Las Vegas rules, Equinox Update",
@@ -38,6 +39,21 @@ _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 _ENTRY_KEYS = {"id", "title", "kind", "text", "keywords", "source", "supersedes", "cards", "conflict"}
 _REQUIRED = ("id", "title", "kind", "text", "keywords", "source")
 _WORD_RE = re.compile(r"[a-z0-9]+")
+#: bm25 weights of the title, the text, the keywords, the card names and the id's words: tuned on the
+#: question set in tests/tcg/rules_questions.py (titles and ids name the topic; keywords list every word
+#: an entry touches, so they weigh little).
+BM25_WEIGHTS = (3.0, 1.0, 0.5, 0.5, 3.0)
+#: Added to the bm25 score (lower is better) of an earlier-rulebook or superseded entry.
+OLDER_PENALTY = 0.5
+#: Words of a question that say nothing about which rule is meant ("how does kailindo work"): left out of
+#: the search unless a query has nothing else.
+STOP_WORDS = frozenset(
+    """a able about allowed am an and are as at be been being but by can cant could did do does doing dont
+    explain for from get gets got had happen happens has have how i if in into is it its let lets make
+    makes many me mean means much my need needs of on or our say says should so someone than that the
+    their them then there these they thing things this those to too us use uses was way we were what when
+    where which while who whom why will with work works would you your""".split()  # noqa: SIM905 (a word list reads best as text)
+)
 
 
 @dataclass(frozen=True)
@@ -106,7 +122,8 @@ class GlossaryTerm:
 
 @dataclass(frozen=True)
 class SearchHit:
-    """A search result: the entry and its bm25 score (lower is better, as SQLite reports it; -inf for an
+    """A search result: the entry and its ranking score: bm25 plus OLDER_PENALTY for an older entry (lower is
+    better, as SQLite reports bm25; -inf for an
     exact id match, shown as null in JSON)."""
 
     entry: RuleEntry
@@ -256,7 +273,8 @@ def load_rules(folder: Path | None = None) -> list[RuleEntry]:
 
 
 def _fold(text: str) -> str:
-    return normalize_name(text)
+    # full-text search needs word boundaries: the one name fold, applied word by word
+    return fold_words(text)
 
 
 class RulesIndex:
@@ -288,29 +306,47 @@ class RulesIndex:
         self._vocab_set = vocab
 
     def correct(self, query: str) -> list[list[str]]:
-        """Query words (folded), each as a group of corpus words to look for.
+        """The query's content words (folded; filler words such as "how", "can", "the" left out unless
+        the query has nothing else), each as a group of corpus words to look for.
 
-        A word in the corpus stays as is; a prefix of corpus words ("regen") expands to up to 12 of them; any
-        other word of 3+ letters is replaced by its closest vocabulary word (rapidfuzz ratio >= 75).
+        A word in the corpus stays as is; a word of 4+ letters that starts corpus words ("regen") expands
+        to up to 12 of them; another word of 5+ letters is replaced by its closest vocabulary word
+        (rapidfuzz ratio >= 80). Shorter unknown words are kept as typed: they match nothing, and a real
+        word such as "big" is never rewritten into another one.
         """
         from rapidfuzz import fuzz, process
 
+        words = _WORD_RE.findall(_fold(query))
+        content = [w for w in words if w not in STOP_WORDS] or words
         groups: list[list[str]] = []
-        for word in _WORD_RE.findall(_fold(query)):
-            if word in self._vocab_set or len(word) < 3 or word.isdigit():
+        for word in content:
+            if word in self._vocab_set or word.isdigit() or self._stem_matches(word):
                 groups.append([word])
                 continue
-            longer = [v for v in self.vocabulary if v.startswith(word)]
-            if longer:
-                groups.append(longer[:12])
-                continue
-            best = process.extractOne(word, self.vocabulary, scorer=fuzz.ratio, score_cutoff=75)
+            if len(word) >= 4:
+                longer = [v for v in self.vocabulary if v.startswith(word)]
+                if longer:
+                    groups.append(longer[:12])
+                    continue
+            best = None
+            if len(word) >= 5:
+                best = process.extractOne(word, self.vocabulary, scorer=fuzz.ratio, score_cutoff=80)
             groups.append([best[0] if best else word])
         return groups
+
+    def _stem_matches(self, word: str) -> bool:
+        # the index stems words ("give" finds "gives"): a word whose stem is in the corpus needs no fixing
+        return (
+            self._db.execute("SELECT 1 FROM rules WHERE rules MATCH ? LIMIT 1", (f'"{word}"',)).fetchone() is not None
+        )
 
     def search(self, query: str, limit: int = 10, kind: str | None = None) -> SearchResult:
         """Rank entries for ``query`` (free text), best first, at most ``limit`` (1..100).
 
+        Ranking: bm25 over any of the query's content words (titles weigh 3, the id's words 3, the text 1,
+        keywords and card names 0.5), so an entry matching more and rarer words ranks higher; an entry of
+        the earlier rulebook or one superseded by another loses a little (OLDER_PENALTY) against a current
+        one. ``mode`` says whether some entry holds every content word ("all") or none does ("any").
         ``kind`` filters to rule / ruling / conflict. Raises InvalidValue for an empty query or bad limit.
         """
         from stkit.errors import InvalidValue
@@ -322,33 +358,37 @@ class RulesIndex:
         if kind is not None and kind not in KINDS:
             raise InvalidValue(f"kind {kind!r} must be one of {', '.join(KINDS)}")
         groups = self.correct(query)
-        folded = _WORD_RE.findall(_fold(query))
-        shown = [g[0] if len(g) == 1 else w for g, w in zip(groups, folded)]
+        shown = [g[0] if len(g) == 1 else "/".join(g[:3]) + ("..." if len(g) > 3 else "") for g in groups]
         result = SearchResult(query=query, corrected=" ".join(shown))
-        if not groups:
-            return result
-        terms = ["(" + " OR ".join(f'"{w}"' for w in g) + ")" for g in groups]
         hits: list[SearchHit] = []
         exact = self.entries.get(query.strip().lower())
         if exact:
             hits.append(SearchHit(exact, float("-inf")))
-        for mode, joiner in (("all", " AND "), ("any", " OR ")):
-            rows = self._db.execute(
-                "SELECT rid, bm25(rules, 0.0, 10.0, 1.0, 5.0, 3.0, 2.0) AS s FROM rules WHERE rules MATCH ?"
-                " ORDER BY s",  # the corpus is a few hundred entries: rank them all, then filter by kind
-                (joiner.join(terms),),
-            ).fetchall()
-            if rows:
-                result.mode = mode
-                break
+        if not groups:
+            result.hits = hits
+            return result
+        terms = ["(" + " OR ".join(f'"{w}"' for w in g) + ")" for g in groups]
+        scores: dict[str, float] = {}
+        for rid, score in self._db.execute(
+            "SELECT rid, bm25(rules, 0.0, ?, ?, ?, ?, ?) FROM rules WHERE rules MATCH ?",
+            (*BM25_WEIGHTS, " OR ".join(terms)),
+        ):
+            scores[rid] = score
+        every = self._db.execute("SELECT 1 FROM rules WHERE rules MATCH ? LIMIT 1", (" AND ".join(terms),))
+        result.mode = "all" if every.fetchone() else "any"
+
+        def rank(rid: str) -> tuple[float, str]:
+            e = self.entries[rid]
+            # the Equinox Update wins over the earlier rulebook, and an entry over the one it supersedes
+            older = e.document == "rulebook" or bool(e.superseded_by)
+            return (scores[rid] + (OLDER_PENALTY if older else 0.0), rid)
+
         seen = {h.entry.id for h in hits}
-        for rid, score in rows:
-            if rid in seen:
-                continue
+        for rid in sorted(scores, key=rank):
             entry = self.entries[rid]
-            if kind and entry.kind != kind:
+            if rid in seen or (kind and entry.kind != kind):
                 continue
-            hits.append(SearchHit(entry, score))
+            hits.append(SearchHit(entry, rank(rid)[0]))
             seen.add(rid)
         if kind:
             hits = [h for h in hits if h.entry.kind == kind]
@@ -418,7 +458,7 @@ def load_glossary(path: Path | None = None) -> list[GlossaryTerm]:
             see=_str_list(raw.get("see"), path, where, "see"),
         )
         for name in (term.term, *term.aliases):
-            key = normalize_name(name)
+            key = fold_name(name)
             if key in names:
                 raise _fail(path, where, f"name {name!r} already used by {names[key]!r}")
             names[key] = term.term
@@ -443,7 +483,7 @@ def define(term: str, glossary: Iterable[GlossaryTerm] | None = None) -> Glossar
     from stkit.errors import InvalidValue
 
     terms = tuple(glossary) if glossary is not None else _glossary()
-    key = normalize_name(term)
+    key = fold_name(term)
     if not key:
         if not str(term).strip():
             raise InvalidValue("term is empty; give a glossary word such as 'Auspice'")
@@ -451,7 +491,7 @@ def define(term: str, glossary: Iterable[GlossaryTerm] | None = None) -> Glossar
     names: dict[str, GlossaryTerm] = {}
     for t in terms:
         for name in (t.term, *t.aliases):
-            names[normalize_name(name)] = t
+            names[fold_name(name)] = t
     if key in names:
         return names[key]
     prefixed = {t.term: t for n, t in names.items() if n.startswith(key)}

@@ -11,7 +11,9 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.errors import DataFileError, StoreError
-from stkit.tcg.cards import card_from_mapping, load_builtin_cards, normalize_name, parse_card_file
+from stkit.tcg.cardfiles import load_builtin_cards, parse_card_file
+from stkit.tcg.cards import card_from_mapping
+from stkit.tcg.common import fold_words as normalize_name
 from stkit.tcg.db import CardDB
 
 FIX = pathlib.Path(__file__).parent / "fixtures"
@@ -26,7 +28,7 @@ def db(tmp_path):
 
 
 def test_normalize_name_folds_case_accents_quotes_and_punctuation():
-    assert normalize_name("Gaia’s  Fury!") == "gaias fury"
+    assert normalize_name("Gaia\u2019s  Fury!") == "gaias fury"
     assert normalize_name("GAIA'S FURY") == "gaias fury"
     assert normalize_name("Café Régulier") == "cafe regulier"
     assert normalize_name("Den of Rorth, Son of Bast") == "den of rorth son of bast"
@@ -70,12 +72,15 @@ def test_reimport_replaces_instead_of_duplicating(db):
 def test_lackey_quirks(db):
     report = db.import_file(FIX / "lackey_quirks.txt")
     assert report.format == "lackey"
-    assert report.imported == 4
+    assert report.imported == 6
     assert report.playtest == 1
-    assert [(e.line, e.message) for e in report.skipped] == [
-        (5, "field 'health': -2 is below 0 (allowed 0 or more)"),
-        (8, "field 'renown': 'lots' is not a whole number"),
+    assert report.skipped == []  # a row with a bad number still carries a card: kept, the number unknown
+    assert [(e.line, e.message) for e in report.warnings] == [
+        (5, "health '-2' is not a number from 0 to 999; kept as text"),
+        (8, "renown 'lots' is not a number from 0 to 999; kept as text"),
     ]
+    brute = db.find("Broken Brute")
+    assert (brute.health, brute.extra) == (None, {"ImageFile": "bb", "health": "-2"})
     dog = db.find('Howling "Mad" Dog')
     assert dog.text == 'He says "grr and it is fine.'  # the stray quote is an ordinary character
     assert (dog.renown, dog.health, dog.keywords) == (4, 5, ["Wendigo", "Lupus"])
@@ -94,7 +99,9 @@ def test_lackey_quirks(db):
 
 def test_lackey_strict_refuses_the_whole_file(db):
     before = db.count()
-    with pytest.raises(DataFileError, match=r"lackey_quirks\.txt: line 5: .*2 unreadable row\(s\); nothing imported"):
+    with pytest.raises(
+        DataFileError, match=r"lackey_quirks\.txt: line 5: health '-2' .*2 problem row\(s\); nothing imported"
+    ):
         db.import_file(FIX / "lackey_quirks.txt", strict=True)
     assert db.count() == before
 
@@ -103,8 +110,9 @@ def test_lackey_extra_fields_and_missing_name_column(tmp_path, db):
     path = tmp_path / "x.tsv"
     path.write_text("Name\tType\nA\tAlly\tsurplus\nB\tAlly\t\t\n", encoding="utf-8")
     report = db.import_file(path)
-    assert report.imported == 1
-    assert report.skipped[0].line == 2 and "3 fields but the header has 2" in report.skipped[0].message
+    assert report.imported == 2  # extra fields never cost the card: they are kept as 'overflow'
+    assert report.warnings[0].line == 2 and "3 fields but the header has 2" in report.warnings[0].message
+    assert db.find("A").extra == {"overflow": "surplus"}
     path.write_text("Title-less\tType\n", encoding="utf-8")
     with pytest.raises(DataFileError, match=r"x\.tsv: line 1: header has no Name column"):
         db.import_file(path)
@@ -200,8 +208,8 @@ def test_cli_import_reports_rows_and_json(tmp_path):
         app, ["tcg", "cards", "import", str(FIX / "lackey_quirks.txt"), "--cards-db", str(dbfile)], env=ENV
     )
     assert result.exit_code == 0, result.output
-    assert "Imported 4 cards (1 playtest)" in result.stdout
-    assert "line 5: field 'health': -2 is below 0" in result.stdout
+    assert "Imported 6 cards (1 playtest)" in result.stdout
+    assert "line 5: Broken Brute: health '-2' is not a number" in result.stdout
     assert dbfile.exists()
     result = runner.invoke(app, ["tcg", "cards", "import", str(FIX / "deck_cards.yaml"), "--json"], env=ENV)
     assert json.loads(result.stdout) == {
@@ -210,6 +218,10 @@ def test_cli_import_reports_rows_and_json(tmp_path):
         "imported": 34,
         "playtest": 0,
         "skipped": [],
+        "merged": [],
+        "warnings": [],
+        "rows": 34,
+        "text_only": 0,
     }
 
 
@@ -231,7 +243,7 @@ def test_subprocess_import_and_show(tmp_path):
         )
 
     out = run("import", str(FIX / "lackey_quirks.txt"), "--json")
-    assert out.returncode == 0 and json.loads(out.stdout)["imported"] == 4
+    assert out.returncode == 0 and json.loads(out.stdout)["imported"] == 6
     out = run("show", "howling mad dog", "--json")
     assert json.loads(out.stdout)["health"] == 5
 

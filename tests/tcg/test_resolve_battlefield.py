@@ -56,7 +56,7 @@ def test_faq_many_keywords_one_creature():
 
 @pytest.mark.parametrize("word", ["Fast Striking", "unique", "Restricted", "CONSTRAINED", "fast-striking"])
 def test_forbidden_keywords(word):
-    with pytest.raises(RuleRefusal, match="battlefield.forbidden-keywords"):
+    with pytest.raises(RuleRefusal, match=r"battlefield.forbidden-keywords"):
         resolve_battlefield(renown=10, buy=[word])
 
 

@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stkit.errors import DataFileError, RuleRefusal
 from stkit.tcg.resolvers.combat import load_combat, parse_combat, resolve_combat
@@ -215,14 +217,18 @@ def test_shapeshifter_dies_at_crinos_health():
     hunter = garou("Janus", "Ann", wounds=5)  # Crinos Health 6
     r = fight([{"prey": "Bite"}], hunter=hunter, initiative="prey")
     assert state(r, 1, "hunter")["dead"]
-    assert r["deaths"] == [{"name": "Janus", "role": "hunter", "killed_by": "Fomor", "to": "removed"}]
+    assert r["deaths"] == [
+        {"name": "Janus", "role": "hunter", "killed_by": "Fomor", "to": "removed", "renown_scored": False}
+    ]
     assert r["umbra_change"] == 1  # a non-Wyrm Garou died
 
 
 def test_killed_wyrm_enemy_goes_to_victory_pile_and_lowers_umbra():
     prey = enemy(health=3)
     r = fight([{"hunter": "Claw"}], prey=prey)
-    assert r["deaths"] == [{"name": "Fomor", "role": "prey", "killed_by": "Janus", "to": "victory_pile"}]
+    assert r["deaths"] == [
+        {"name": "Fomor", "role": "prey", "killed_by": "Janus", "to": "victory_pile", "renown_scored": True}
+    ]
     assert r["winner"] == "Janus" and r["umbra_change"] == -1
     assert any("Ann's Victory Pile" in line for line in r["log"])
     assert "combat.after-death" in r.rules
@@ -395,9 +401,6 @@ def test_damage_causing_defense_hurts_the_attacker():
     r = fight([{"hunter": "Claw", "prey": "Thorn Guard"}], cards=cards)
     assert state(r, 1, "prey")["wounds"] == 1 and state(r, 1, "hunter")["wounds"] == 1
 
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 PLAYS = st.sampled_from([None, "Claw", "Big Claw", "Bite", "Dodge", "Duck", "Jab", "Riposte"])
 

@@ -137,7 +137,7 @@ def test_exact_tie_fails():
         ]
     )["moots"][0]
     assert (m["for"], m["against"], m["passed"]) == (6, 3, True)
-    chars = CHARACTERS + [{"name": "Twin", "player": "Dee", "renown": 4}]
+    chars = [*CHARACTERS, {"name": "Twin", "player": "Dee", "renown": 4}]
     c, moots = parse_moots(
         {
             "characters": chars,
@@ -191,7 +191,7 @@ def test_amnesiac_caller_casts_no_votes():
 
 
 def test_garou_calls_one_moot_per_turn():
-    with pytest.raises(RuleRefusal, match="moot.one-call-per-turn"):
+    with pytest.raises(RuleRefusal, match=r"moot.one-call-per-turn"):
         vote([{"name": "A", "caller": "Janus"}, {"name": "B", "caller": "Janus"}])
 
 

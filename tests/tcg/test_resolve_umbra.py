@@ -1,6 +1,8 @@
 """Umbra cost and Umbra track: Equinox Update, "The Umbra" (worked example: level 4, Gnosis 5 -> 2 cards)."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.tcg.resolvers.umbra import gnosis_reduction, resolve_umbra_cost, resolve_umbra_track, umbra_level
@@ -39,7 +41,7 @@ def test_spirit_free_as_alpha_but_not_last_minute():
 
 
 def test_humans_refused():
-    with pytest.raises(RuleRefusal, match="umbra.no-humans"):
+    with pytest.raises(RuleRefusal, match=r"umbra.no-humans"):
         resolve_umbra_cost(level=1, gnosis=0, human=True)
 
 
@@ -89,10 +91,6 @@ def test_track_unknown_event():
 def test_track_bad_start():
     with pytest.raises(InvalidValue):
         resolve_umbra_track([], start=30)
-
-
-from hypothesis import given
-from hypothesis import strategies as st
 
 
 @given(level=st.integers(1, 5), gnosis=st.integers(0, 99))

@@ -150,7 +150,7 @@ def test_schema_errors_name_the_entry(tmp_path, change, message):
 
 def test_dangling_supersedes_is_refused(tmp_path):
     folder = _write(tmp_path, "x.yaml", ENTRY + "  supersedes: test.missing\n")
-    with pytest.raises(DataFileError, match="refers to unknown rule id 'test.missing'"):
+    with pytest.raises(DataFileError, match=r"refers to unknown rule id 'test.missing'"):
         load_rules(folder)
 
 
@@ -183,7 +183,7 @@ TOKEN_SORT_LIMIT = 76
 
 
 def _title_key(title):
-    from stkit.tcg.cards import normalize_name
+    from stkit.tcg.common import fold_words as normalize_name
 
     return normalize_name(re.sub(r"\(earlier rulebook\)\s*$", "", title))
 
@@ -194,7 +194,7 @@ def restated_pairs(entries):
 
     from rapidfuzz import fuzz
 
-    from stkit.tcg.cards import normalize_name
+    from stkit.tcg.common import fold_words as normalize_name
 
     linked = {frozenset((e.id, e.supersedes)) for e in entries if e.supersedes}
     linked |= {frozenset((e.id, w)) for e in entries if e.conflict for w in e.conflict["with"]}

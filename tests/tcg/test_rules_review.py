@@ -54,7 +54,7 @@ def test_battlefield_stat_floor_is_a_recorded_judgment_call():
     entry = get_rule("battlefield.stat-floor")
     assert entry.kind == "conflict" and "R - 1" in entry.conflict["ruling"]
     assert resolve_battlefield(renown=3, buy=["Klaive", "Firearm"])["health"] == 1
-    with pytest.raises(RuleRefusal, match="battlefield.stat-floor"):
+    with pytest.raises(RuleRefusal, match=r"battlefield.stat-floor"):
         resolve_battlefield(renown=3, buy=["Klaive", "Firearm", "Kailindo"])
 
 

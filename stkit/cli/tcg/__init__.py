@@ -1,14 +1,15 @@
-"""`stkit tcg`: the Rage card game adjudicator. Sub-modules each add their commands to `tcg_app`."""
+"""`stkit tcg`: the Rage card game adjudicator. Sub-modules each add their commands to `tcg_app`
+(defined in :mod:`stkit.cli.tcg.app`, which imports none of them)."""
 
 from __future__ import annotations
 
-import typer
-
-tcg_app = typer.Typer(help="Rage card game: rules search, cards, deck legality and resolvers.", no_args_is_help=True)
+from typing import Any
 
 
-def register(app) -> None:
+def register(app: Any) -> None:
     """Attach `stkit tcg` to the root app, with every tcg sub-module's commands."""
-    from stkit.cli.tcg import cards_cmds, resolver_cmds  # noqa: F401  (each registers on import)
+    from stkit.cli.tcg import cards_cmds, resolver_cmds
+    from stkit.cli.tcg.app import tcg_app
 
+    del cards_cmds, resolver_cmds  # imported for the commands they register on tcg_app
     app.add_typer(tcg_app, name="tcg")

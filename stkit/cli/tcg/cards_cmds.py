@@ -10,7 +10,8 @@ from typing import Any
 
 import typer
 
-from stkit.cli.tcg import tcg_app
+from stkit.cli.tcg.app import safe, tcg_app
+from stkit.tcg.vocab import RuleKind
 
 rules_app = typer.Typer(help="Search and show the rules, rulings and recorded conflicts.", no_args_is_help=True)
 cards_app = typer.Typer(help="Import, search and show cards (built-in set included).", no_args_is_help=True)
@@ -46,12 +47,10 @@ def _ambiguous(exc, as_json: bool, what: str) -> None:
         # scripts reading stderr see the failure the same way as every other error
         typer.echo(f"Error: {exc}", err=True)
     else:
-        from rich.markup import escape
-
         con = _console(stderr=True)
-        con.print(f"[bold yellow]{escape(exc.name)}[/] could be more than one {what}; say which:")
+        con.print(f"[bold yellow]{safe(exc.name)}[/] could be more than one {what}; say which:")
         for c in exc.candidates:
-            con.print(f"  \u2022 {escape(c)}")
+            con.print(f"  \u2022 {safe(c)}")
     raise typer.Exit(1)
 
 
@@ -64,7 +63,7 @@ def rules_search(
         ..., help="Words to look for (typos are corrected against the rules' vocabulary)."
     ),
     limit: int = typer.Option(10, "--limit", "-n", min=1, max=100, help="Most results to show (1..100)."),
-    kind: str | None = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
+    kind: RuleKind | None = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Full-text search of the rules, best match first.
@@ -72,18 +71,17 @@ def rules_search(
     SQLite FTS5 with bm25 ranking; typos are corrected."""
     from stkit.tcg.rules import search_rules
 
-    result = search_rules(" ".join(query), limit=limit, kind=kind)
+    result = search_rules(" ".join(query), limit=limit, kind=kind.value if kind else None)
     if as_json:
         _emit(result.to_dict())
         return
-    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
     if result.corrected != " ".join(w.lower() for w in query) and result.hits:
-        con.print(f"[dim]searched for:[/] {escape(result.corrected)}")
+        con.print(f"[dim]searched for:[/] {safe(result.corrected)}")
     if not result.hits:
-        con.print(f"No rule matches {escape(' '.join(query))!r}.")
+        con.print(f"No rule matches {safe(' '.join(query))!r}.")
         return
     table = Table(show_header=True, header_style="bold")
     table.add_column("id", style="cyan", no_wrap=True)
@@ -95,7 +93,7 @@ def rules_search(
         kind_text = "[red]conflict[/]" if e.kind == "conflict" else e.kind
         if e.superseded_by:
             kind_text += " [dim](superseded)[/]"
-        table.add_row(escape(e.id), escape(e.title), kind_text, escape(_source(e.document, e.section)))
+        table.add_row(safe(e.id), safe(e.title), kind_text, safe(_source(e.document, e.section)))
     con.print(table)
 
 
@@ -113,26 +111,25 @@ def rules_show(
     if as_json:
         _emit(e.to_dict())
         return
-    from rich.markup import escape
     from rich.panel import Panel
 
-    lines = [escape(e.text), "", f"[dim]Source:[/] {escape(_source(e.document, e.section))}"]
+    lines = [safe(e.text), "", f"[dim]Source:[/] {safe(_source(e.document, e.section))}"]
     if e.keywords:
-        lines.append(f"[dim]Keywords:[/] {escape(', '.join(e.keywords))}")
+        lines.append(f"[dim]Keywords:[/] {safe(', '.join(e.keywords))}")
     if e.cards:
-        lines.append(f"[dim]Cards:[/] {escape(', '.join(e.cards))}")
+        lines.append(f"[dim]Cards:[/] {safe(', '.join(e.cards))}")
     if e.supersedes:
-        lines.append(f"[dim]Supersedes:[/] {escape(str(e.supersedes))}")
+        lines.append(f"[dim]Supersedes:[/] {safe(str(e.supersedes))}")
     if e.superseded_by:
-        lines.append(f"[yellow]Superseded by:[/] {escape(', '.join(e.superseded_by))}")
+        lines.append(f"[yellow]Superseded by:[/] {safe(', '.join(e.superseded_by))}")
     if e.conflict:
         lines += [
             "",
-            f"[bold red]Conflicts with:[/] {escape(', '.join(e.conflict['with']))}",
-            f"[bold]stkit rules:[/] {escape(e.conflict['ruling'])}",
+            f"[bold red]Conflicts with:[/] {safe(', '.join(e.conflict['with']))}",
+            f"[bold]stkit rules:[/] {safe(e.conflict['ruling'])}",
         ]
     _console().print(
-        Panel("\n".join(lines), title=f"[bold]{escape(e.title)}[/]", subtitle=escape(f"{e.id} \u00b7 {e.kind}"))
+        Panel("\n".join(lines), title=f"[bold]{safe(e.title)}[/]", subtitle=safe(f"{e.id} \u00b7 {e.kind}"))
     )
 
 
@@ -145,11 +142,11 @@ def rules_conflicts(as_json: bool = typer.Option(False, "--json", help=_JSON_HEL
     if as_json:
         _emit({"conflicts": [e.to_dict() for e in found]})
         return
-    from rich.markup import escape
 
     con = _console()
     for e in found:
-        con.print(f"[bold red]{escape(e.id)}[/] {escape(e.title)}\n  [bold]stkit:[/] {escape(e.conflict['ruling'])}\n")
+        ruling = (e.conflict or {}).get("ruling", "")
+        con.print(f"[bold red]{safe(e.id)}[/] {safe(e.title)}\n  [bold]stkit:[/] {safe(ruling)}\n")
 
 
 @tcg_app.command("define")
@@ -171,14 +168,13 @@ def define_cmd(
     if as_json:
         _emit(t.to_dict())
         return
-    from rich.markup import escape
 
     con = _console()
-    con.print(f"[bold]{escape(t.term)}[/]" + (f" [dim]({escape(', '.join(t.aliases))})[/]" if t.aliases else ""))
-    con.print(escape(t.definition))
-    con.print(f"[dim]Source: {escape(_source(t.document, t.section))}[/]")
+    con.print(f"[bold]{safe(t.term)}[/]" + (f" [dim]({safe(', '.join(t.aliases))})[/]" if t.aliases else ""))
+    con.print(safe(t.definition))
+    con.print(f"[dim]Source: {safe(_source(t.document, t.section))}[/]")
     if t.see:
-        con.print(f"[dim]See:[/] {escape(', '.join(t.see))}")
+        con.print(f"[dim]See:[/] {safe(', '.join(t.see))}")
 
 
 # --- cards -------------------------------------------------------------------------------------------------
@@ -193,7 +189,9 @@ def _open_db(path: str | None):
 @cards_app.command("import")
 def cards_import(
     file: str = typer.Argument(..., help="Card list: stkit .yaml/.json/.csv or a LackeyCCG tab-separated .txt/.tsv."),
-    strict: bool = typer.Option(False, "--strict", help="Refuse the whole file if any Lackey row is unreadable."),
+    strict: bool = typer.Option(
+        False, "--strict", help="Refuse the whole file if any Lackey row is refused or has a warning."
+    ),
     cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
@@ -201,8 +199,6 @@ def cards_import(
 
     Every card is validated first: nothing is half-imported."""
     import os
-
-    from rich.markup import escape
 
     err = _console(stderr=True)
     big = os.path.exists(file) and os.path.getsize(file) > 100_000
@@ -222,80 +218,145 @@ def cards_import(
         return
     con = _console()
     extra = f" ({report.playtest} playtest)" if report.playtest else ""
-    con.print(f"Imported [bold]{report.imported}[/] cards{extra} from {escape(file)} ({report.format}).")
+    con.print(f"Imported [bold]{report.imported}[/] cards{extra} from {safe(file)} ({report.format}).")
+    if report.merged:
+        con.print(f"Merged {len(report.merged)} row(s) into the row before them or an earlier printing:")
+        for e in report.merged:
+            con.print(f"  line {e.line}: {safe(e.message)}")
+    if report.warnings:
+        con.print(f"[yellow]Kept with a warning ({len(report.warnings)}):[/]")
+        for e in report.warnings:
+            con.print(f"  line {e.line}: {safe(e.name or '')}: {safe(e.message)}")
+    if report.text_only:
+        con.print(
+            f"{report.text_only} Combat card(s) give a value only in their text "
+            "(their 'text only' field says which; `stkit tcg cards show NAME`)."
+        )
     if report.skipped:
-        con.print(f"[yellow]Could not read {len(report.skipped)} row(s):[/]")
+        con.print(f"[yellow]Refused {len(report.skipped)} row(s) that carry no card:[/]")
         for e in report.skipped:
-            con.print(f"  line {e.line}: {escape(e.message)}")
+            con.print(f"  line {e.line}: {safe(e.message)}")
+
+
+_RANGE_HELP = "a number or range: 3, 2..4, 3.. or ..5"
 
 
 @cards_app.command("search")
 def cards_search(
     query: list[str] | None = typer.Argument(None, help="Name or words (empty: list cards passing the filters)."),
-    type_: str | None = typer.Option(None, "--type", "-t", help="Card type, e.g. Garou, Battlefield, Combat Action."),
-    keyword: str | None = typer.Option(None, "--keyword", "-k", help="Only cards with this keyword."),
+    type_: str | None = typer.Option(
+        None, "--type", "-t", help="Card type or subtype, e.g. Garou, Battlefield, Combat Action, Victim, Territory."
+    ),
+    keyword: list[str] | None = typer.Option(
+        None, "--keyword", "-k", help="Only cards with this keyword (a whole list item); repeat for several."
+    ),
+    tribe: str | None = typer.Option(None, "--tribe", help="Only cards of this tribe (e.g. Get of Fenris)."),
+    breed: str | None = typer.Option(None, "--breed", help="Only this breed: Homid, Lupus or Metis."),
+    auspice: str | None = typer.Option(None, "--auspice", help="Only this auspice (Ragabash ... Ahroun)."),
+    set_: str | None = typer.Option(None, "--set", help="Only cards of this set (expansion)."),
+    renown: str | None = typer.Option(None, "--renown", help=f"Renown, {_RANGE_HELP}."),
+    rage: str | None = typer.Option(None, "--rage", help=f"Rage (breed side), {_RANGE_HELP}."),
+    gnosis: str | None = typer.Option(None, "--gnosis", help=f"Gnosis (breed side), {_RANGE_HELP}."),
+    health: str | None = typer.Option(None, "--health", help=f"Health (breed side), {_RANGE_HELP}."),
+    rage_cost: str | None = typer.Option(None, "--rage-cost", help=f"A Combat card's Rage cost, {_RANGE_HELP}."),
+    damage: str | None = typer.Option(None, "--damage", help=f"A Combat card's Damage, {_RANGE_HELP}."),
+    crinos: bool | None = typer.Option(
+        None, "--crinos/--no-crinos", help="Only two-sided characters with a Crinos side (or only those without)."
+    ),
     playtest: bool = typer.Option(False, "--playtest", help="Include playtest cards (hidden by default)."),
     limit: int = typer.Option(20, "--limit", "-n", min=1, max=500, help="Most results (1..500)."),
     cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Search cards: exact name, then prefix, fuzzy, card text."""
+    """Search cards by name, words or text, with filters on every field."""
+    from stkit.tcg.db import CardFilter, NumberRange
+
     q = " ".join(query or [])
+    given = {"renown": renown, "rage": rage, "gnosis": gnosis, "health": health}
+    given |= {"rage_cost": rage_cost, "damage": damage}
+    ranges = tuple(
+        (name, NumberRange.parse(text, "--" + name.replace("_", "-")))
+        for name, text in given.items()
+        if text is not None
+    )
+    flt = CardFilter(
+        type=type_,
+        keywords=tuple(keyword or ()),
+        tribe=tribe,
+        breed=breed,
+        auspice=auspice,
+        set=set_,
+        crinos=crinos,
+        playtest=playtest,
+        ranges=ranges,
+    )
     with _open_db(cards_db) as db:
-        hits = db.search(q, type_=type_, keyword=keyword, playtest=playtest, limit=limit)
+        hits = db.search(q, limit=limit, filters=flt)
     if as_json:
         _emit({"query": q, "results": [h.to_dict() for h in hits]})
         return
-    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
     if not hits:
-        con.print(f"No card matches {escape(q)!r}.")
+        con.print(f"No card matches {safe(repr(q))}.")
         return
     table = Table(header_style="bold")
     for col in ("name", "type", "set", "keywords", "match"):
         table.add_column(col)
     for h in hits:
         c = h.card
-        name = escape(c.name) + (" [magenta](playtest)[/]" if c.playtest else "")
-        table.add_row(name, escape(c.type or "-"), escape(c.set or "-"), escape(", ".join(c.keywords)), h.match)
+        name = safe(c.name) + (" [magenta](playtest)[/]" if c.playtest else "")
+        table.add_row(name, safe(c.type or "-"), safe(c.set or "-"), safe(", ".join(c.keywords)), h.match)
     con.print(table)
 
 
 @cards_app.command("show")
 def cards_show(
     name: list[str] = typer.Argument(..., help="Card name (case, accents, apostrophes and punctuation are folded)."),
+    set_: str | None = typer.Option(None, "--set", help="Show the printing of this set (expansion)."),
+    playtest: bool = typer.Option(False, "--playtest", help="Include playtest cards, as `cards search` does."),
     cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Show one card in full.
+    """Show one card in full, with its printings.
 
-    An ambiguous name lists the candidates instead of guessing."""
+    An ambiguous name lists the candidates instead of guessing; printings whose text differs are named."""
     from stkit.tcg.cards import AmbiguousName
 
     with _open_db(cards_db) as db:
         try:
-            card = db.find(" ".join(name))
+            view = db.show(" ".join(name), include_playtest=playtest, set_=set_)
         except AmbiguousName as exc:
             _ambiguous(exc, as_json, "card")
             return
-    data = card.to_dict()
     if as_json:
-        _emit(data)
+        _emit(view.to_dict())
         return
-    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(show_header=False, title=f"[bold]{escape(card.name)}[/]", title_justify="left")
+    card = view.card
+    data = card.to_dict()
+    table = Table(show_header=False, title=f"[bold]{safe(card.name)}[/]", title_justify="left")
     table.add_column(style="dim")
     table.add_column()
     for key, value in data.items():
         if key == "name" or value in (None, [], {}, False):
             continue
         value = _render_value(key, value)
-        table.add_row(key.replace("_", " "), escape(str(value)))
-    _console().print(table)
+        table.add_row(key.replace("_", " "), safe(value))
+    table.add_row("source", safe("stkit's built-in cards" if view.origin == "builtin" else view.origin))
+    if view.merged_from:
+        table.add_row("rulings from", "stkit's built-in card of the same name")
+    con = _console()
+    con.print(table)
+    if len(view.printings) > 1:
+        sets = ", ".join(
+            safe(p.set or "built in") + (" [yellow](differs)[/]" if p.differs else "") for p in view.printings
+        )
+        con.print(f"Printings: {sets}")
+        if view.printings_differ:
+            con.print("[yellow]Printings differ:[/] use --set SET to see another one.")
 
 
 def _render_value(key: str, value: Any) -> str:
@@ -349,14 +410,17 @@ def deck_check(
     if as_json:
         _emit(report.to_dict())
     else:
-        from rich.markup import escape
-
         con = _console()
         if report.legal:
-            con.print(f"[bold green]Legal[/] at Renown level {renown_level}.")
+            caveat = " as far as the card data lets stkit check" if report.warnings else ""
+            con.print(f"[bold green]Legal[/] at Renown level {renown_level}{caveat}.")
         else:
             con.print(f"[bold red]Not legal[/] at Renown level {renown_level}: {len(report.violations)} violation(s).")
             for vio in report.violations:
-                con.print(f"  [cyan]{escape(vio.rule)}[/]  {escape(vio.message)}")
+                con.print(f"  [cyan]{safe(vio.rule)}[/]  {safe(vio.message)}")
+        if report.warnings:
+            con.print(f"[yellow]Not checked for lack of card data ({len(report.warnings)}):[/]")
+            for warn in report.warnings:
+                con.print(f"  [cyan]{safe(warn.rule)}[/]  {safe(warn.message)}")
     if not report.legal:
         raise typer.Exit(1)

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from stkit.cli.tcg import tcg_app
+from stkit.cli.tcg.app import safe, tcg_app
 
 JsonOpt = Annotated[bool, typer.Option("--json", help='Print one JSON object (answer fields plus "rules").')]
 FileArg = Annotated[Path, typer.Argument(help="YAML file describing the situation (format: docs/tcg-resolvers.md).")]
@@ -32,15 +32,14 @@ def _emit(resolution, as_json: bool, headline: str) -> None:
     if as_json:
         print_json(resolution.as_json(), indent=None)
         return
-    from rich.markup import escape
 
     from stkit.cli.render import new_console
 
     console = new_console()
-    console.print(f"[bold]{escape(headline)}[/bold]")
+    console.print(f"[bold]{safe(headline)}[/bold]")
     for number, line in enumerate(resolution.explanation, start=1):
-        console.print(f"  {number}. {escape(line)}")
-    console.print(f"[dim]Rules: {escape(', '.join(resolution.rules))}[/dim]")
+        console.print(f"  {number}. {safe(line)}")
+    console.print(f"[dim]Rules: {safe(', '.join(resolution.rules))}[/dim]")
 
 
 @tcg_app.command("umbra-cost")
@@ -154,54 +153,79 @@ def battlefield(
 
 
 @tcg_app.command("combat")
-def combat(file: FileArg, as_json: JsonOpt = False) -> None:
+def combat(
+    file: FileArg,
+    cards_db: Annotated[
+        str | None,
+        typer.Option(
+            "--cards-db",
+            help="Card database for plays naming a card (default: $STKIT_CARDS_DB or the user data folder).",
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Resolve a combat from a YAML file, round by round.
 
     Each round is narrated step by step.
 
     Example: stkit tcg combat combat.yaml   (file format and a full example: docs/tcg-resolvers.md)
     """
+    from stkit.tcg.cards import Card
+    from stkit.tcg.db import CardDB, check_db_path
     from stkit.tcg.resolvers.combat import load_combat, resolve_combat
 
-    r = resolve_combat(load_combat(file))
+    if cards_db is not None:
+        check_db_path(cards_db)  # a bad path is refused even when no play names a card
+    opened: list[CardDB] = []
+
+    def lookup(name: str) -> Card:  # the card database is opened only when a play names a card
+        if not opened:
+            opened.append(CardDB(cards_db))
+        return opened[0].exact(name)
+
+    try:
+        setup = load_combat(file, lookup)
+    finally:
+        for db in opened:
+            db.close()
+    r = resolve_combat(setup)
     if as_json:
         out = r.as_json()
         out.pop("log", None)  # the same lines are in each round's "log"
         print_json(out, indent=None)
         return
-    from rich.markup import escape
     from rich.table import Table
 
     from stkit.cli.render import new_console
 
     console = new_console()
-    console.print(f"[bold]{escape(r['hunter'])} (Hunter) against {escape(r['prey'])} (Prey)[/bold]")
+    console.print(f"[bold]{safe(r['hunter'])} (Hunter) against {safe(r['prey'])} (Prey)[/bold]")
     in_rounds = sum(len(x["log"]) for x in r["rounds"])
     prelude = 0
     while prelude < len(r["log"]) and not r["log"][prelude].startswith("Round "):
         prelude += 1
     for line in r["log"][:prelude]:
-        console.print(f"  {escape(line)}")
+        console.print(f"  {safe(line)}")
     for rnd in r["rounds"]:
-        console.print(f"[bold cyan]{escape(rnd['log'][0])}[/bold cyan]")
+        console.print(f"[bold cyan]{safe(rnd['log'][0])}[/bold cyan]")
         for line in rnd["log"][1:]:
-            console.print(f"    {escape(line)}")
+            console.print(f"    {safe(line)}")
         state = "; ".join(
             f"{s['name']}: {s['wounds']} wound(s), Rage {s['rage_available']}, {s['hand']} card(s)"
             + (f", {s['form']}" if s["form"] else "")
             + (", DEAD" if s["dead"] else "")
             for s in rnd["state"].values()
         )
-        console.print(f"    [dim]State: {escape(state)}[/dim]")
+        console.print(f"    [dim]State: {safe(state)}[/dim]")
     for line in r["log"][prelude + in_rounds :]:
-        console.print(f"  {escape(line)}")
+        console.print(f"  {safe(line)}")
     table = Table(title="After combat")
     for col in ("", "form", "wounds", "Rage left", "dead"):
         table.add_column(col)
     for role, s in r["final"].items():
         table.add_row(
-            escape(f"{s['name']} ({role})"),
-            escape(s["form"] or "-"),
+            safe(f"{s['name']} ({role})"),
+            safe(s["form"] or "-"),
             str(s["wounds"]),
             str(s["rage_available"]),
             "yes" if s["dead"] else "no",
@@ -216,8 +240,8 @@ def combat(file: FileArg, as_json: JsonOpt = False) -> None:
         verdict = "Both combatants died."
     if not r["ended"]:
         verdict = "Combat not finished: the file has no more rounds."
-    console.print(f"[bold]{escape(verdict)}[/bold]")
-    console.print(f"[dim]Rules: {escape(', '.join(r.rules))}[/dim]")
+    console.print(f"[bold]{safe(verdict)}[/bold]")
+    console.print(f"[dim]Rules: {safe(', '.join(r.rules))}[/dim]")
 
 
 @tcg_app.command("moot")

@@ -6,33 +6,52 @@ conflicts, the Dave and Sarah example); earlier rulebook, "Setting Up" (tied Tri
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from stkit.errors import DataFileError
+from stkit.errors import DataFileError, RuleRefusal
 from stkit.tcg.resolvers import Resolution, RuleTrail
 from stkit.tcg.resolvers.files import Fields, load_yaml_mapping
+from stkit.tcg.vocab import Derangement
 
 EFFECTS = ("first", "before-anybody")
+#: What a derangement requires of an alpha's action (Equinox Update, "Special Abilities: Derangements").
+_ALPHA_DUTIES = {
+    Derangement.POWERMAD: "its alpha action must be an attack on the most renowned opponent it can reach.",
+    Derangement.VENGEFUL: "if attacked before its action this turn, its action must attack one who attacked it.",
+    Derangement.OBSESSIVE: "it names its alpha action now, when chosen, and passes if that target is dead by its turn.",
+}
 
 
 def parse_alphas(data: dict[str, Any], where: str = "alpha-order") -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Check an alpha-order description: ``alphas`` (name, player, renown, tribe_fury, regenerating) and
-    optional ``effects`` in the order played (player, effect: first | before-anybody).
-    Returns (alphas, effects); raises DataFileError naming the place."""
+    """Check an alpha-order description: ``alphas`` (name, player, renown, tribe_fury, regenerating,
+    derangements, alpha_last_turn) and optional ``effects`` in the order played (player, effect: first |
+    before-anybody). Returns (alphas, effects); raises DataFileError naming the place (a misspelt
+    derangement included) and RuleRefusal for a Manic-Depressive alpha who was alpha last turn."""
     top = Fields(data, where, {"alphas", "effects"})
     alphas = []
     players: set[str] = set()
     for i, raw in enumerate(top.items("alphas"), start=1):
         place = f"{where}.alphas[{i}]"
-        f = Fields(raw, place, {"name", "player", "renown", "tribe_fury", "regenerating"})
-        a = {
+        f = Fields(
+            raw, place, {"name", "player", "renown", "tribe_fury", "regenerating", "derangements", "alpha_last_turn"}
+        )
+        a: dict[str, Any] = {
             "name": f.text("name"),
             "player": f.text("player", f.text("name")),
             "renown": f.integer("renown", low=0, high=100),
             "tribe_fury": f.integer("tribe_fury", low=0, high=100),
             "regenerating": f.flag("regenerating"),
+            "derangements": f.derangements(),
+            "alpha_last_turn": f.flag("alpha_last_turn"),
         }
+        if Derangement.MANIC_DEPRESSIVE in a["derangements"] and a["alpha_last_turn"]:
+            raise RuleRefusal(
+                f"{place}: {a['name']} is Manic-Depressive and was its pack's alpha last turn; it cannot be alpha "
+                "two turns running (rule abilities.derangements)"
+            )
         if a["player"].lower() in players:
             raise DataFileError(f"{place}.player: {a['player']!r} already has an alpha (one alpha per pack)")
         players.add(a["player"].lower())
@@ -51,7 +70,7 @@ def parse_alphas(data: dict[str, Any], where: str = "alpha-order") -> tuple[list
     return alphas, effects
 
 
-def resolve_alpha_order(alphas: list[dict[str, Any]], effects: list[dict[str, Any]] = ()) -> Resolution:
+def resolve_alpha_order(alphas: list[dict[str, Any]], effects: Sequence[dict[str, Any]] = ()) -> Resolution:
     """Order of alpha actions: highest Renown first, ties to the higher Tribe Fury; then the cards
     played to act first, in the order played (each ``first`` card moves its player to the front, so the
     later one ends up ahead; of several ``before-anybody`` cards only the last played stands).
@@ -63,11 +82,12 @@ def resolve_alpha_order(alphas: list[dict[str, Any]], effects: list[dict[str, An
     """
     trail = RuleTrail()
     order = sorted(alphas, key=lambda a: (-a["renown"], -a["tribe_fury"]))
-    for a, b in zip(order, order[1:]):
+    for a, b in itertools.pairwise(order):
         if (a["renown"], a["tribe_fury"]) == (b["renown"], b["tribe_fury"]):
             raise DataFileError(
                 f"alphas {a['name']!r} and {b['name']!r} tie on Renown {a['renown']} and Tribe Fury {a['tribe_fury']}; "
-                "tied Fury is decided at random when seating, so give the winner the higher tribe_fury (rule alpha.fury-ties)"
+                "tied Fury is decided at random when seating, so give the winner the higher tribe_fury (rule "
+                "alpha.fury-ties)"
             )
     trail.say(
         "By Renown, highest first, ties to the higher Tribe Fury: "
@@ -78,8 +98,18 @@ def resolve_alpha_order(alphas: list[dict[str, Any]], effects: list[dict[str, An
     for a in order:
         if a["regenerating"]:
             trail.say(
-                f"{a['name']} is regenerating: it can be alpha only when there is no other choice, and then it is turned upright, keeping its wounds.",
+                f"{a['name']} is regenerating: it can be alpha only when there is no other choice, and then it "
+                "is turned upright, keeping its wounds.",
                 "alpha.regenerating",
+            )
+    for a in order:
+        for derangement, duty in _ALPHA_DUTIES.items():
+            if derangement in a.get("derangements", ()):
+                trail.say(f"{a['name']} is {derangement.value.title()}: {duty}", "abilities.derangements")
+        if Derangement.DEMOPHOBIC in a.get("derangements", ()):
+            trail.say(
+                f"{a['name']} is Demophobic: ignored, as the rules say, until pack attacks and defences exist.",
+                "abilities.derangements",
             )
     by_player = {a["player"].lower(): a for a in order}
     cancelled = []
@@ -97,7 +127,8 @@ def resolve_alpha_order(alphas: list[dict[str, Any]], effects: list[dict[str, An
             if last_exclusive is not None:
                 cancelled.append(last_exclusive)
                 trail.say(
-                    f"{label} also acts before anybody else: both cannot apply, so the earlier {last_exclusive['player']}'s card is cancelled.",
+                    f"{label} also acts before anybody else: both cannot apply, so the earlier "
+                    f"{last_exclusive['player']}'s card is cancelled.",
                     "alpha.first-action-cards",
                 )
             last_exclusive = e

@@ -7,11 +7,11 @@ worked examples and the FAQ.
 from __future__ import annotations
 
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.tcg.common import normalize_name as _key
+from stkit.tcg.common import fold_name as _key
 from stkit.tcg.resolvers import Resolution, RuleTrail
 
 MAX_RENOWN = 100
-FORBIDDEN = ("fast striking", "unique", "restricted", "constrained")
+FORBIDDEN = ("faststriking", "unique", "restricted", "constrained")  # folded by fold_name
 # Words players ask for that are not Keywords at all, with the FAQ ruling that says so.
 NOT_KEYWORDS = {
     "umbral": "battlefield-faq.umbral-not-keyword",

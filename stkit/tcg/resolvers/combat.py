@@ -12,17 +12,22 @@ Source: Equinox Update, "Combat" (all its steps), "Frenzy", "Insight", "Kailindo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from stkit.errors import DataFileError, RuleRefusal
+from stkit.errors import DataFileError, NotFound, RuleRefusal
 from stkit.tcg.resolvers import Resolution, RuleTrail
 from stkit.tcg.resolvers.files import Fields, load_yaml_mapping
 from stkit.tcg.resolvers.frenzy import frenzy_threshold
+from stkit.tcg.vocab import CombatKind, Derangement, Speed, values
 
-KINDS = ("attack", "defense", "flex", "counterattack")
-SPEEDS = {"fast": 0, "normal": 1, "slow": 2}
+if TYPE_CHECKING:
+    from stkit.tcg.cards import Card
+
+KINDS = values(CombatKind)
+SPEEDS = {Speed.FAST.value: 0, Speed.NORMAL.value: 1, Speed.SLOW.value: 2}
 HAND_SIZE = 5
 MAX_STAT = 100
 # Killers whose victims leave play instead of going to a Victory Pile.
@@ -162,26 +167,46 @@ class Play:
 # --------------------------------------------------------------------------------------------- parsing
 
 
-def _card(raw: Any, where: str, library: dict[str, CombatCard]) -> CombatCard | None:
-    if raw is None or (isinstance(raw, str) and raw.strip().lower() in ("pass", "none", "")):
-        return None
-    if isinstance(raw, str):
-        key = raw.strip().lower()
-        if key not in library:
-            raise DataFileError(
-                f"{where}: card {raw!r} is not described in 'cards' (give its kind, damage, block, rage)"
-            )
-        return library[key]
-    f = Fields(raw, where, CARD_FIELDS)
-    base = None
-    if f.has("card"):
-        key = f.text("card").lower()
-        if key not in library:
-            raise DataFileError(f"{where}.card: card {f.text('card')!r} is not described in 'cards'")
-        base = library[key]
-    if base is None:
-        return _parse_card(f, where, f.text("name"))
-    values = {}
+CardLookup = Callable[[str], "Card"]
+
+
+def from_card(card: Card, where: str) -> CombatCard:
+    """A Combat card from the card database as played: its kind, Damage, Block, Rage cost and speed.
+
+    Raises DataFileError naming ``where`` when the card is not a Combat Action, or leaves its kind or a
+    Damage of X unknown (give them in the file)."""
+    if card.type != "Combat Action":
+        raise DataFileError(f"{where}: {card.name} is a {card.type or 'card of unknown type'}, not a Combat Action")
+    if not card.kind:
+        raise DataFileError(
+            f"{where}: the card database gives no kind for {card.name}; add kind: attack|defense|flex|counterattack"
+        )
+    damage, block = card.damage, card.block
+    for label, value in (("damage", damage), ("block", block)):
+        if isinstance(value, str):
+            raise DataFileError(f"{where}: {card.name}'s {label} is {value}; give its {label} for this play")
+    return CombatCard(
+        name=card.name,
+        kind=card.kind,
+        damage=int(damage or 0),
+        block=int(block or 0),
+        rage=card.rage_cost or 0,
+        speed=card.speed or Speed.NORMAL.value,
+    )
+
+
+def _database_card(name: str, where: str, lookup: CardLookup | None) -> CombatCard:
+    if lookup is None:
+        raise DataFileError(f"{where}: card {name!r} is not described in 'cards' (give its kind, damage, block, rage)")
+    try:
+        card = lookup(name)
+    except NotFound as exc:
+        raise DataFileError(f"{where}: {exc}") from None
+    return from_card(card, where)
+
+
+def _overrides(f: Fields, where: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
     for name in ("damage", "block", "rage", "discard"):
         if f.has(name):
             values[name] = f.integer(name, low=0, high=MAX_STAT)
@@ -193,7 +218,25 @@ def _card(raw: Any, where: str, library: dict[str, CombatCard]) -> CombatCard | 
         values["reactable"] = f.flag("reactable")
     if f.has("effect"):
         values["effect"] = f.text("effect")
-    return replace(base, **values)
+    return values
+
+
+def _card(raw: Any, where: str, library: dict[str, CombatCard], lookup: CardLookup | None = None) -> CombatCard | None:
+    if raw is None or (isinstance(raw, str) and raw.strip().lower() in ("pass", "none", "")):
+        return None
+    if isinstance(raw, str):
+        key = raw.strip().lower()
+        if key not in library:
+            return _database_card(raw.strip(), where, lookup)
+        return library[key]
+    f = Fields(raw, where, CARD_FIELDS)
+    base = None
+    if f.has("card"):
+        key = f.text("card").lower()
+        base = library.get(key) or _database_card(f.text("card"), f"{where}.card", lookup)
+    if base is None:
+        return _parse_card(f, where, f.text("name"))
+    return replace(base, **_overrides(f, where))
 
 
 def _kind(f: Fields, where: str) -> str:
@@ -233,9 +276,9 @@ def _combatant(raw: Any, role: str, where: str) -> Combatant:
     if f.has("crinos"):
         if metis:
             raise DataFileError(f"{where}.crinos: a metis has one form; give only rage and health")
-        c = Fields(f.data["crinos"], f"{where}.crinos", {"rage", "health"})
-        crinos_rage = c.integer("rage", low=0, high=MAX_STAT)
-        crinos_health = c.integer("health", low=1, high=MAX_STAT)
+        crinos = Fields(f.data["crinos"], f"{where}.crinos", {"rage", "health"})
+        crinos_rage = crinos.integer("rage", low=0, high=MAX_STAT)
+        crinos_health = crinos.integer("health", low=1, high=MAX_STAT)
     form = f.text("form", "crinos" if metis else "breed").lower()
     if form not in ("breed", "crinos"):
         raise DataFileError(f"{where}.form: {form!r} is not a form (allowed: breed, crinos)")
@@ -243,6 +286,12 @@ def _combatant(raw: Any, role: str, where: str) -> Combatant:
         raise DataFileError(f"{where}.form: {name} has no Crinos side (add crinos: {{rage: R, health: H}})")
     if metis:
         form = "crinos"
+    derangements = f.derangements()
+    if form == "crinos" and not metis and Derangement.PERFECTIONIST in derangements:
+        raise RuleRefusal(
+            f"{where}.form: {name} is Perfectionist and never shifts to Crinos by choice; it starts in its breed "
+            "form (it still flips when its wounds force it) (rule abilities.derangements)"
+        )
     c = Combatant(
         role=role,
         name=name,
@@ -260,7 +309,7 @@ def _combatant(raw: Any, role: str, where: str) -> Combatant:
         frenzy=f.integer("frenzy", 0, high=MAX_STAT),
         insight=f.integer("insight", 0, high=MAX_STAT),
         kailindo=f.flag("kailindo"),
-        derangements=f.text_list("derangements"),
+        derangements=derangements,
         fights_on=f.flag("fights_on"),
     )
     if c.wounds >= c.death_health:
@@ -278,11 +327,14 @@ class CombatSetup:
     rounds: list[dict[str, Any]]
 
 
-def parse_combat(data: dict[str, Any], where: str = "combat") -> CombatSetup:
+def parse_combat(data: dict[str, Any], where: str = "combat", card_lookup: CardLookup | None = None) -> CombatSetup:
     """Check and convert a combat description (the mapping read from a combat YAML file).
 
-    Raises DataFileError naming the place of any unknown field, missing value, value out of range or
-    unknown card; RuleRefusal when one player controls both Hunter and Prey."""
+    ``card_lookup(name)`` finds a card of the card database (raising NotFound with suggestions): an entry
+    of ``cards`` or a play may then name a card (``card: Bite``) instead of giving its numbers, and the
+    file's own numbers override the card's. Raises DataFileError naming the place of any unknown field,
+    missing value, value out of range or unknown card; RuleRefusal when one player controls both Hunter
+    and Prey, or a Perfectionist starts in Crinos by choice."""
     top = Fields(data, where, TOP_FIELDS)
     library: dict[str, CombatCard] = {}
     cards = top.data.get("cards") or {}
@@ -290,9 +342,12 @@ def parse_combat(data: dict[str, Any], where: str = "combat") -> CombatSetup:
         raise DataFileError(f"{where}.cards: must map card names to their numbers")
     for name, raw in cards.items():
         place = f"{where}.cards.{name}"
-        library[str(name).strip().lower()] = _parse_card(
-            Fields(raw, place, CARD_FIELDS - {"card", "name"}), place, str(name)
-        )
+        entry = Fields(raw, place, CARD_FIELDS - {"name"})
+        if entry.has("card"):
+            base = _database_card(entry.text("card"), f"{place}.card", card_lookup)
+            library[str(name).strip().lower()] = replace(base, name=str(name), **_overrides(entry, place))
+        else:
+            library[str(name).strip().lower()] = _parse_card(entry, place, str(name))
     hunter = _combatant(top.data.get("hunter"), "hunter", f"{where}.hunter")
     prey = _combatant(top.data.get("prey"), "prey", f"{where}.prey")
     if hunter.player and hunter.player.lower() == prey.player.lower():
@@ -317,9 +372,9 @@ def parse_combat(data: dict[str, Any], where: str = "combat") -> CombatSetup:
             draws = {role: d.integer(role, 0, high=MAX_STAT) for role in ROLES}
         rounds.append(
             {
-                "hunter": _card(r.data.get("hunter"), f"{place}.hunter", library),
-                "prey": _card(r.data.get("prey"), f"{place}.prey", library),
-                "react": _card(r.data.get("react"), f"{place}.react", library),
+                "hunter": _card(r.data.get("hunter"), f"{place}.hunter", library, card_lookup),
+                "prey": _card(r.data.get("prey"), f"{place}.prey", library, card_lookup),
+                "react": _card(r.data.get("react"), f"{place}.react", library, card_lookup),
                 "draw": draws,
                 "where": place,
             }
@@ -358,6 +413,18 @@ class _Combat:
             "combat.prepare",
         )
         for c in (h, p):
+            other = self.other(c)
+            if c.deranged(Derangement.PARANOID):
+                self.say(
+                    f"{c.name} is Paranoid: in this combat it treats {other.name} as having the Wyrm keyword "
+                    "(a Wyrm opponent, not a Wyrm Enemy).",
+                    "abilities.derangements",
+                )
+            if c.deranged(Derangement.DEMOPHOBIC):
+                self.say(
+                    f"{c.name} is Demophobic: ignored, as the rules say, until pack attacks and defences exist.",
+                    "abilities.derangements",
+                )
             if c.metis:
                 self.say(f"{c.name} is metis and fights in Crinos form, its breed form.", "combat.prepare")
             elif c.form == "crinos":
@@ -367,13 +434,15 @@ class _Combat:
             elif c.can_flip and c.wounds >= c.health:
                 c.form = "crinos"
                 self.say(
-                    f"{c.name} already has {c.wounds} wound(s), reaching its Breed Health {c.health}: it fights in Crinos form.",
+                    f"{c.name} already has {c.wounds} wound(s), reaching its Breed Health {c.health}: it "
+                    "fights in Crinos form.",
                     "combat.crinos-flip",
                     "conflicts.crinos-flip-threshold",
                 )
             if c.insight:
                 self.say(
-                    f"Insight {c.insight}: {c.name}'s player draws {HAND_SIZE + c.insight} and discards back to {HAND_SIZE}.",
+                    f"Insight {c.insight}: {c.name}'s player draws {HAND_SIZE + c.insight} and discards back "
+                    f"to {HAND_SIZE}.",
                     "combat.insight",
                 )
                 c.drawn += c.insight
@@ -405,7 +474,8 @@ class _Combat:
         if card.kind not in allowed:
             play.eligible = False
             self.say(
-                f"{c.name}'s {card.name} is a {card.kind}, which cannot be played as {'an attack' if as_kind == 'attack' else 'a defense' if as_kind == 'defense' else 'a reaction'}: "
+                f"{c.name}'s {card.name} is a {card.kind}, which cannot be played as "
+                f"{'an attack' if as_kind == 'attack' else 'a defense' if as_kind == 'defense' else 'a reaction'}: "
                 "it counts as 0 but its Rage cost is still paid.",
                 "combat.card-kinds",
                 "combat.ineligible-card",
@@ -417,7 +487,8 @@ class _Combat:
         elif cost <= c.sustained_rage:
             play.paid = available
             self.say(
-                f"{c.name} has {available} Rage left, but Sustained Rage {c.sustained_rage} lets it play the Rage {cost} {card.name} (pays {available}).",
+                f"{c.name} has {available} Rage left, but Sustained Rage {c.sustained_rage} lets it play the "
+                f"Rage {cost} {card.name} (pays {available}).",
                 "combat.sustained-rage",
             )
         else:
@@ -425,7 +496,8 @@ class _Combat:
             if play.eligible:
                 play.eligible = False
                 self.say(
-                    f"{c.name} cannot afford {card.name} (Rage {cost}, {available} available): it is played as 0 and takes all {available} remaining Rage.",
+                    f"{c.name} cannot afford {card.name} (Rage {cost}, {available} available): it is played as "
+                    f"0 and takes all {available} remaining Rage.",
                     "combat.pay-rage",
                     "combat.ineligible-card",
                 )
@@ -507,7 +579,12 @@ class _Combat:
         for play in (a_play, d_play):
             if play and play.card.kind == "flex" and play.eligible:
                 self.say(
-                    f"{play.card.name} is a flex played as {'an attack: only its Damage counts' if play.as_kind == 'attack' else 'a defense: only its Block counts'}.",
+                    f"{play.card.name} is a flex played as "
+                    + (
+                        "an attack: only its Damage counts."
+                        if play.as_kind == "attack"
+                        else "a defense: only its Block counts."
+                    ),
                     "combat.flex",
                 )
         plays = [a_play] + ([d_play] if d_play else [])
@@ -535,7 +612,8 @@ class _Combat:
         block = d_play.block if d_play else 0
         if d_play and d_play.card.kind == "counterattack" and d_play.eligible and d_play.card.block:
             self.say(
-                f"{d_play.card.name}'s Block {d_play.card.block} is not used: a counterattack hurts instead of blocking.",
+                f"{d_play.card.name}'s Block {d_play.card.block} is not used: a counterattack hurts instead of "
+                "blocking.",
                 "combat.counterattack",
                 "conflicts.counterattack-block",
             )
@@ -551,7 +629,8 @@ class _Combat:
             if react_card is not None:
                 if not d_play.card.reactable:
                     raise DataFileError(
-                        f"{entry['where']}.react: {d_play.card.name!r} does not let {attacker.name} react to its damage (mark it reactable: true)"
+                        f"{entry['where']}.react: {d_play.card.name!r} does not let {attacker.name} react to "
+                        "its damage (mark it reactable: true)"
                     )
                 r_play = self._play(attacker, react_card, "react", rn)
                 react_block = r_play.block
@@ -561,7 +640,8 @@ class _Combat:
                 )
                 if r_play.damage:
                     self.say(
-                        f"{r_play.card.name} also deals damage; stkit does not chain a further reaction: resolve that damage by hand.",
+                        f"{r_play.card.name} also deals damage; stkit does not chain a further reaction: "
+                        "resolve that damage by hand.",
                         "combat.react-to-damage",
                     )
                     r_play.damage = 0
@@ -569,7 +649,8 @@ class _Combat:
             to_attacker = max(0, d_play.damage - react_block)
             kind = "counterattack" if d_play.card.kind == "counterattack" else "damage-causing defense"
             self.say(
-                f"The {kind} {d_play.card.name} deals Damage {d_play.damage} against Block {react_block}: {to_attacker} wound(s) to {attacker.name}.",
+                f"The {kind} {d_play.card.name} deals Damage {d_play.damage} against Block {react_block}: "
+                f"{to_attacker} wound(s) to {attacker.name}.",
                 "combat.counterattack",
             )
             hits.append((d_play, attacker, to_attacker))
@@ -605,7 +686,7 @@ class _Combat:
             self.say(
                 "A death is at stake, so fast cards strike before normal ones and slow cards after.", "combat.fast-slow"
             )
-            groups = sorted({SPEEDS[s] for s in speeds})
+            groups: list[int | None] = [*sorted({SPEEDS[s] for s in speeds})]
         else:
             if at_stake and len(live) > 1:
                 self.say(
@@ -630,7 +711,8 @@ class _Combat:
                     if c.fights_on:
                         c.mortal = True
                         self.say(
-                            f"{c.name} has taken mortal wounds ({c.wounds} of {c.death_health}) but a card keeps it fighting until combat ends.",
+                            f"{c.name} has taken mortal wounds ({c.wounds} of {c.death_health}) but a card "
+                            "keeps it fighting until combat ends.",
                             "combat.fights-on",
                         )
                     else:
@@ -663,13 +745,15 @@ class _Combat:
                 continue
             if c.deranged("melancholic"):
                 self.say(
-                    f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}) but is Melancholic and cannot frenzy.",
+                    f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}) but is Melancholic and "
+                    "cannot frenzy.",
                     "frenzy.melancholic",
                 )
             elif c.deranged("hysterical"):
                 c.must_pass_round = rn + 1
                 self.say(
-                    f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}); being Hysterical it must pass next round instead of frenzying.",
+                    f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}); being Hysterical it must "
+                    "pass next round instead of frenzying.",
                     "frenzy.hysterical",
                 )
             else:
@@ -677,7 +761,8 @@ class _Combat:
                 c.drawn += c.frenzy
                 c.frenzies += 1
                 self.say(
-                    f"{c.name} took {taken} wound(s) this round, at least its Trigger Damage {threshold}: it frenzies and draws {c.frenzy} Combat card(s).",
+                    f"{c.name} took {taken} wound(s) this round, at least its Trigger Damage {threshold}: it "
+                    f"frenzies and draws {c.frenzy} Combat card(s).",
                     "frenzy.frenzy-trait",
                     "frenzy.trigger-damage",
                 )
@@ -737,12 +822,19 @@ class _Combat:
                 f"{c.name} is dead and {where}; its attached cards go to its owner's discard pile.",
                 "combat.after-death",
             )
+            scored = killer.type.lower() not in NO_VICTORY_PILE and not killer.deranged(Derangement.MULTIPLE_PERSONA)
+            if killer.type.lower() not in NO_VICTORY_PILE and not scored:
+                self.say(
+                    f"{killer.name} is Multiple-Persona: its kills score no Renown, so {c.name} counts for nothing.",
+                    "abilities.derangements",
+                )
             deaths.append(
                 {
                     "name": c.name,
                     "role": role,
                     "killed_by": killer.name,
                     "to": "removed" if killer.type.lower() in NO_VICTORY_PILE else "victory_pile",
+                    "renown_scored": scored,
                 }
             )
             if c.type.lower() == "enemy" and c.has("wyrm"):
@@ -810,6 +902,7 @@ def resolve_combat(setup: CombatSetup) -> Resolution:
     return Resolution(answer=answer, rules=tuple(combat.trail.rules), explanation=list(combat.log))
 
 
-def load_combat(path: str | Path) -> CombatSetup:
-    """Read and check a combat YAML file (format in ``docs/tcg-resolvers.md``); errors name the file."""
-    return parse_combat(load_yaml_mapping(path), str(path))
+def load_combat(path: str | Path, card_lookup: CardLookup | None = None) -> CombatSetup:
+    """Read and check a combat YAML file (format in ``docs/tcg-resolvers.md``); errors name the file.
+    ``card_lookup``: see :func:`parse_combat`."""
+    return parse_combat(load_yaml_mapping(path), str(path), card_lookup)

@@ -1,12 +1,11 @@
 """Reading the YAML input files of the file-based resolvers (combat, moot, alpha-order, victory).
 
-Read with the package's shared safe YAML reader (:mod:`stkit.tcg.common`); every problem becomes a :class:`stkit.errors.DataFileError` naming the file
-and the place in it.
+Read with the package's shared safe YAML reader (:mod:`stkit.tcg.common`, over :mod:`stkit.yamlsafe`);
+every problem becomes a :class:`stkit.errors.DataFileError` naming the file and the place in it.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -21,29 +20,20 @@ MAX_NODES = 100_000
 
 
 def load_yaml_mapping(path: str | Path) -> dict[str, Any]:
-    """Read ``path`` with ``yaml.safe_load`` and return its top-level mapping.
+    """Read ``path`` with the hardened safe YAML loader and return its top-level mapping.
 
-    Raises DataFileError when the file is missing, unreadable, larger than MAX_FILE_BYTES, empty, not valid
-    YAML (with line and column), its top level is not a mapping, or it holds more than MAX_NODES values once
-    aliases are expanded.
+    Raises DataFileError when the file is missing, not a regular file, larger than MAX_FILE_BYTES, empty,
+    not valid YAML (with line and column; a key given twice included), its top level is not a mapping, or
+    it holds more than MAX_NODES values once aliases are expanded.
     """
     from stkit.tcg.common import parse_yaml, read_text
 
-    try:
-        size = Path(path).stat().st_size
-    except OSError:
-        size = 0  # missing or unreadable: read_text names the problem
-    if size > MAX_FILE_BYTES:
-        raise DataFileError(
-            f"{path}: the file is {size} bytes; a situation file may hold at most {MAX_FILE_BYTES} bytes"
-        )
-    text = read_text(path)
+    text = read_text(path, max_bytes=MAX_FILE_BYTES)
     if not text.strip():
         raise DataFileError(f"{path}: the file is empty; it must be a mapping of fields (see docs/tcg-resolvers.md)")
-    data = parse_yaml(text, path)
+    data = parse_yaml(text, path, max_nodes=MAX_NODES)
     if not isinstance(data, dict):
         raise DataFileError(f"{path}: the top level must be a mapping of fields, got {_kind(data)}")
-    _check_nodes(data, path)
     return data
 
 
@@ -55,22 +45,25 @@ def _kind(value: Any) -> str:
     )
 
 
-def _check_nodes(data: Any, path: str | Path) -> None:
-    """Count the values in ``data`` as the resolvers will walk them (aliases counted each time they are used)."""
-    count = 0
-    stack = [data]
-    while stack:
-        value = stack.pop()
-        count += 1
-        if count > MAX_NODES:
-            raise DataFileError(
-                f"{path}: the file holds more than {MAX_NODES} values once its YAML aliases (*name) are expanded; "
-                "write the situation out plainly"
-            )
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
+def derangement_named(word: str) -> str:
+    """The :class:`stkit.tcg.vocab.Derangement` value ``word`` names (case, spaces and hyphens folded).
+
+    Raises InvalidValue ``derangement '<word>' is not one the rules list; did you mean <closest>? (allowed:
+    ...)`` (Equinox Update, "Special Abilities: Derangements")."""
+    from stkit.errors import InvalidValue
+    from stkit.tcg.common import fold_name
+    from stkit.tcg.vocab import Derangement
+
+    known = {fold_name(d.value): d.value for d in Derangement}
+    value = known.get(fold_name(word))
+    if value is None:
+        from rapidfuzz import fuzz, process
+
+        best = process.extractOne(fold_name(word), list(known), scorer=fuzz.ratio, score_cutoff=60)
+        hint = f"did you mean {known[best[0]].title()}? " if best else ""
+        allowed = ", ".join(d.value.title() for d in Derangement)
+        raise InvalidValue(f"derangement {_show(word)} is not one the rules list; {hint}(allowed: {allowed})")
+    return value
 
 
 class Fields:
@@ -133,6 +126,19 @@ class Fields:
             _refuse_control(str(v), f"{self.where}.{key}")
         return [str(v).strip() for v in value if str(v).strip()]
 
+    def derangements(self, key: str = "derangements") -> list[str]:
+        """The derangements listed under ``key``, as :class:`stkit.tcg.vocab.Derangement` values (case,
+        spaces and hyphens folded). A name the rules do not list is an error with the closest one."""
+        from stkit.errors import InvalidValue
+
+        out = []
+        for word in self.text_list(key):
+            try:
+                out.append(derangement_named(word))
+            except InvalidValue as exc:
+                raise DataFileError(f"{self.where}.{key}: {exc}") from None
+        return out
+
     def items(self, key: str, required: bool = True) -> list[Any]:
         if not self.has(key):
             if required:
@@ -144,15 +150,16 @@ class Fields:
         return value
 
 
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
 def _refuse_control(text: str, where: str) -> None:
     """Names and card text are printed to the terminal: an ESC or BEL in them would drive it (clear the
     screen, change its title), so a control character is a DataFileError. Tabs and line breaks are fine."""
-    found = _CONTROL_RE.search(text)
-    if found:
-        raise DataFileError(f"{where}: control character {found.group()!r} is not allowed")
+    from stkit.errors import InvalidValue
+    from stkit.text import check_text
+
+    try:
+        check_text(text, where, limit=len(text), multiline=True)
+    except InvalidValue as exc:
+        raise DataFileError(str(exc)) from None
 
 
 def _show(value: Any) -> str:

@@ -45,9 +45,11 @@ def resolve_frenzy(
             raise InvalidValue(f"{name} {value!r} is out of range (allowed 0 to {MAX_STAT})")
     kind = None
     if derangement is not None:  # an empty --derangement "" is a mistake, not "no derangement"
-        kind = str(derangement).strip().lower()
+        from stkit.tcg.resolvers.files import derangement_named
+
+        kind = derangement_named(str(derangement))
         if kind not in DERANGEMENTS:
-            raise InvalidValue(f"derangement {derangement!r} does not change frenzy (allowed: Hysterical, Melancholic)")
+            raise InvalidValue(f"derangement {kind.title()} does not change frenzy (allowed: Hysterical, Melancholic)")
     trail.say(f"Base Crinos/metis Health {health} gives a Trigger Damage of {threshold}.", "frenzy.trigger-damage")
     answer = {"frenzies": False, "threshold": threshold, "cards_drawn": 0, "must_pass_next_round": False}
     if not frenzy:

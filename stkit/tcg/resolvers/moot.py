@@ -47,7 +47,7 @@ def parse_moots(data: dict[str, Any], where: str = "moot") -> tuple[dict[str, di
     for i, raw in enumerate(top.items("characters"), start=1):
         place = f"{where}.characters[{i}]"
         f = Fields(raw, place, CHARACTER_FIELDS)
-        c = {
+        c: dict[str, Any] = {
             "name": f.text("name"),
             "player": f.text("player", ""),
             "type": f.text("type", "Garou"),
@@ -55,7 +55,7 @@ def parse_moots(data: dict[str, Any], where: str = "moot") -> tuple[dict[str, di
             "alternate": f.flag("alternate"),
             "regenerating": f.flag("regenerating"),
             "umbra": f.flag("umbra"),
-            "derangements": [d.lower() for d in f.text_list("derangements")],
+            "derangements": f.derangements(),
         }
         if c["name"].lower() in characters:
             raise DataFileError(f"{place}.name: {c['name']!r} is listed twice")

@@ -35,7 +35,8 @@ def resolve_regen(
     total = PAW_EDGES[edge]
     if isinstance(turned, bool) or not isinstance(turned, int) or not 0 <= turned < total:
         raise InvalidValue(
-            f"quarter-turns already made {turned!r} out of range (allowed 0 to {total - 1} for a paw print on the {edge})"
+            f"quarter-turns already made {turned!r} out of range (allowed 0 to {total - 1} for a paw print on "
+            f"the {edge})"
         )
     if isinstance(stalled, bool) or not isinstance(stalled, int) or not 0 <= stalled <= 100:
         raise InvalidValue(f"stalled turns {stalled!r} out of range (allowed 0 to 100)")
@@ -43,7 +44,6 @@ def resolve_regen(
         raise InvalidValue(
             "stalled turns apply to Rites only: a regenerating character that fights is turned upright instead"
         )
-    thing = "Rite" if rite else "character"
     if not rite:
         if isinstance(wounds, bool) or not isinstance(wounds, int) or not 0 <= wounds <= 100:
             raise InvalidValue(f"wounds {wounds!r} out of range (allowed 0 to 100)")
@@ -71,18 +71,21 @@ def resolve_regen(
         )
     if stalled:
         trail.say(
-            f"It stays put for {stalled} turn(s) because its shapeshifter fought or went to the Hunting Grounds the turn before.",
+            f"It stays put for {stalled} turn(s) because its shapeshifter fought or went to the Hunting "
+            "Grounds the turn before.",
             "regen.rite-stalls",
         )
     if rite:
         trail.say(
-            f"After {turns} Start of Turn Phase(s) the Rite is upright: it becomes active, leaves its shapeshifter and frees its Gnosis.",
+            f"After {turns} Start of Turn Phase(s) the Rite is upright: it becomes active, leaves its "
+            "shapeshifter and frees its Gnosis.",
             "regen.rite-progress",
         )
     else:
         trail.say(
             f"After {turns} Start of Turn Phase(s) it is upright: all wounds go and it flips to its Breed side. "
-            "Until then it cannot vote, use Combat events or Main actions, attach cards, be alpha or accept a challenge; fighting cancels the regeneration (wounds stay).",
+            "Until then it cannot vote, use Combat events or Main actions, attach cards, be alpha or accept a "
+            "challenge; fighting cancels the regeneration (wounds stay).",
             "regen.upright",
             "regen.restrictions",
         )

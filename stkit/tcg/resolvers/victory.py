@@ -63,7 +63,8 @@ def resolve_victory(game: dict[str, Any]) -> Resolution:
     level = max(0, game["renown_level"] - game["nobody_drew"])
     if game["nobody_drew"]:
         trail.say(
-            f"Nobody could draw in {game['nobody_drew']} Sept Draw Phase(s): the Renown level drops from {game['renown_level']} to {level}, for good.",
+            f"Nobody could draw in {game['nobody_drew']} Sept Draw Phase(s): the Renown level drops from "
+            f"{game['renown_level']} to {level}, for good.",
             "victory.level-drops",
             "conflicts.renown-level-drop-phase",
         )

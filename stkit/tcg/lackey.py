@@ -1,0 +1,454 @@
+"""Real Rage card lists: the LackeyCCG plugin's tab-separated card data, read whole.
+
+The community's plugin file is the one machine-readable Rage card list a player will bring. Its shape:
+
+- one card per line, tab-separated, a header row naming the columns (``Name``, ``Expansion``, ``ImageFile``,
+  ``Sealed``, ``Type``, ``Notes``, ``Requires``, ``Keywords``, ``Renown``, ``Rage``, ``Gnosis``, ``Health``,
+  ``CRage``, ``CGnosis``, ``CHealth``, ``Damage``, ``Text``, ``Errata``; other spellings of these are
+  understood too); no quoting, so a ``"`` or ``'`` is an ordinary character wherever it stands;
+- types of the earlier Rage game (``Character - Gaia``, ``Character (Wyrm)``, ``Territory``, ``Quest``,
+  ``Caern``, ``Board Meeting``, ``Realm``, ``Action``) and compound types (``Ally - Victim``);
+- keywords and requirements joined with `` - ``; the tribe, breed and auspice are among the keywords;
+- two-sided characters: the breed side in Renown / Rage / Gnosis / Health, the Crinos side in CRage /
+  CGnosis / CHealth; on a Combat card ``Rage`` is its Rage cost.
+
+Every physical line after the header is accounted for: it starts a card that is imported, it is merged
+into the row before it (the rest of a text split over two lines, or the same card listed twice), or it is
+refused with its line and reason (only a row that carries no card: no name, or text no card can hold).
+A value that cannot be read (``lots`` as a Health) never costs the card: the field stays unknown, the text
+is kept in ``extra`` and a warning names it. Source of the card anatomy: earlier rulebook, "The Cards";
+Equinox Update, "The Cards" and "Combat".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stkit.errors import DataFileError
+from stkit.tcg.cards import (
+    AUSPICES,
+    BREEDS,
+    CARD_TYPES,
+    EARLIER_SEPT_TYPES,
+    MAX_CARD_NUMBER,
+    MAX_CARD_ROWS,
+    TRIBES,
+    Card,
+    CardError,
+    ParsedFile,
+    Progress,
+    RowError,
+    card_from_mapping,
+)
+from stkit.tcg.common import fold_name, fold_words
+from stkit.tcg.vocab import CombatKind, Moon, Speed
+from stkit.text import printable
+
+#: Folded column name -> schema field. ``crinos.X`` fills the Crinos side.
+COLUMNS = {
+    "name": "name",
+    "cardname": "name",
+    "title": "name",
+    "set": "set",
+    "expansion": "set",
+    "edition": "set",
+    "type": "type",
+    "cardtype": "type",
+    "subtype": "kind",
+    "combattype": "kind",
+    "kind": "kind",
+    "keywords": "keywords",
+    "keyword": "keywords",
+    "traits": "keywords",
+    "requirements": "requirements",
+    "requires": "requirements",
+    "requirement": "requirements",
+    "benefits": "benefits",
+    "benefit": "benefits",
+    "renown": "renown",
+    "rage": "rage",
+    "gnosis": "gnosis",
+    "health": "health",
+    "crage": "crinos.rage",
+    "cgnosis": "crinos.gnosis",
+    "chealth": "crinos.health",
+    "crinosrage": "crinos.rage",
+    "crinosgnosis": "crinos.gnosis",
+    "crinoshealth": "crinos.health",
+    "frenzy": "frenzy",
+    "insight": "insight",
+    "sustainedrage": "sustained_rage",
+    "kailindo": "kailindo",
+    "pawprint": "paw_print",
+    "paw": "paw_print",
+    "gnosiscost": "gnosis_cost",
+    "damage": "damage",
+    "block": "block",
+    "ragecost": "rage_cost",
+    "cost": "rage_cost",
+    "moon": "moon",
+    "speed": "speed",
+    "septdraw": "sept_draw",
+    "tribefury": "tribe_fury",
+    "fury": "tribe_fury",
+    "breed": "breed",
+    "tribe": "tribe",
+    "auspice": "auspice",
+    "text": "text",
+    "cardtext": "text",
+    "rulestext": "text",
+    "errata": "errata",
+    "playtest": "playtest",
+}
+_NUMBER_FIELDS = {
+    "renown",
+    "rage",
+    "gnosis",
+    "health",
+    "frenzy",
+    "insight",
+    "sustained_rage",
+    "gnosis_cost",
+    "rage_cost",
+    "sept_draw",
+    "tribe_fury",
+    "crinos.rage",
+    "crinos.gnosis",
+    "crinos.health",
+}
+#: Keywords and requirements are joined with " - " (a hyphen inside a word, "Manic-Depressive", is not a
+#: separator); ";" and "," also separate, as some hand-made lists use them.
+_LIST_SPLIT = re.compile(r"\s+-\s+|\s*[;,]\s*")
+_TYPE_SPLIT = re.compile(r"\s+-\s+|\s*[()]\s*")
+#: A text cut at this many characters was probably cut by the list's maker (a database field limit).
+TRUNCATION_LENGTHS = (254, 255)
+_KINDS = {fold_name(k.value): k.value for k in CombatKind} | {"defence": "defense", "counter": "counterattack"}
+_PLAIN_TYPES = {fold_name(t): t for t in (*CARD_TYPES, *EARLIER_SEPT_TYPES)}
+_TRIBE_KEYS = {fold_name(t): t for t in TRIBES} | {fold_name(t.rstrip("s")): t for t in TRIBES}
+_TRIBE_KEYS |= {"blackfury": "Black Furies", "blackfurie": "Black Furies"}
+_BLOCK_RE = re.compile(
+    r"\breduc\w*\s+the\s+damage\s+of\s+(?:any\s+|an\s+|one\s+)*attacks?\s+by\s+(?:up\s+to\s+)?(\d{1,3})\b"
+    r"|\bblocks?\s+(?:up\s+to\s+)?(\d{1,3})\s+(?:points?\s+of\s+)?damage\b",
+    re.I,
+)
+_TEXT_HINTS = {
+    "block": re.compile(r"\bblock|\breduc\w*\s+(?:the\s+)?damage|\bprevent\w*\s+(?:\w+\s+)?damage", re.I),
+    "damage": re.compile(r"\b(?:does|deals?|inflicts?|causes?)\b[^.]{0,40}\bdamage\b", re.I),
+    "speed": re.compile(r"\b(?:fast|slow)[- ]striking\b|\bstrikes?\s+(?:first|last)\b", re.I),
+    "rage_cost": re.compile(r"\bcosts?\s+\d+\s+rage\b|\brage\s+cost\b", re.I),
+}
+
+
+@dataclass
+class _Record:
+    line: int
+    parts: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def _split_lines(text: str) -> list[str]:
+    # only line breaks end a row: str.splitlines would also split at form feeds and U+2028 inside text
+    return re.split(r"\r\n|\r|\n", text)
+
+
+def resolve_type(raw: str, keywords: list[str]) -> dict[str, Any]:
+    """The schema fields a printed type gives: type, subtypes, printed type, affiliation, combat kind.
+
+    ``"Character - Gaia"`` with a Garou keyword gives type Garou, affiliation Gaia; ``"Ally - Victim"``
+    type Ally, subtype Victim; ``"Attack"`` or ``"Combat - Attack"`` type Combat Action, kind attack;
+    ``"Action"`` the earlier game's Sept card. ``known`` is False for a type stkit has never seen (kept
+    as its own type by the caller).
+    """
+    parts = [p for p in _TYPE_SPLIT.split(raw.strip()) if p]
+    if not parts:
+        return {"known": True}
+    first, rest = fold_name(parts[0]), parts[1:]
+    out: dict[str, Any] = {"known": True}
+    if first in ("character", "characters"):
+        is_garou = any(fold_name(k) == "garou" or fold_name(k) in _TRIBE_KEYS for k in keywords)
+        out["type"] = "Garou" if is_garou else "Character"
+        if rest:
+            out["affiliation"] = rest[0]
+        out["printed_type"] = raw.strip()
+    elif first in _KINDS:
+        out.update(type="Combat Action", kind=_KINDS[first], printed_type=raw.strip())
+    elif first == "combat":
+        sub = fold_name(rest[0]) if rest else ""
+        if sub == "event":
+            out["type"] = "Combat Event"
+        else:
+            out["type"] = "Combat Action"
+            if sub in _KINDS:
+                out["kind"] = _KINDS[sub]
+        out["printed_type"] = raw.strip()
+    elif first in _PLAIN_TYPES:
+        out["type"] = _PLAIN_TYPES[first]
+        out["subtypes"] = [_PLAIN_TYPES.get(fold_name(p), p) for p in rest]
+        if rest:
+            out["printed_type"] = raw.strip()
+    else:
+        out.update(type=" ".join(raw.split()), known=False)
+    return out
+
+
+def _number(value: str, column: str, warnings: list[str], allow_x: bool = False) -> int | str | None:
+    """A printed number, or None (with a warning) when it cannot be read as one."""
+    s = value.strip()
+    if not s:
+        return None
+    if allow_x and s.upper() == "X":
+        return "X"
+    if re.fullmatch(r"\+?\d{1,3}", s) and int(s) <= MAX_CARD_NUMBER:
+        return int(s)
+    warnings.append(f"{column} {printable(s[:20])!r} is not a number from 0 to {MAX_CARD_NUMBER}; kept as text")
+    return None
+
+
+def _split_list(value: str) -> list[str]:
+    return [p.strip() for p in _LIST_SPLIT.split(value) if p.strip()]
+
+
+def _pick(keywords: list[str], table: dict[str, str]) -> str | None:
+    for k in keywords:
+        hit = table.get(fold_name(k))
+        if hit:
+            return hit
+    return None
+
+
+def _is_playtest(set_name: str) -> bool:
+    words = fold_words(set_name).split()
+    return "playtest" in fold_name(set_name) or "test" in words
+
+
+def _card_mapping(values: dict[str, str], extra: dict[str, str], warnings: list[str]) -> dict[str, Any]:
+    """Turn one record's column values into a mapping in stkit's card schema."""
+    item: dict[str, Any] = {"name": values.get("name", "").strip()}
+    keywords = _split_list(values.get("keywords", ""))
+    item["keywords"] = keywords
+    item["requirements"] = _split_list(values.get("requirements", ""))
+    if values.get("benefits", "").strip():
+        item["benefits"] = _split_list(values["benefits"])
+    if values.get("set", "").strip():
+        item["set"] = " ".join(values["set"].split())
+    if values.get("type", "").strip():
+        resolved = resolve_type(values["type"], keywords)
+        if not resolved.pop("known"):
+            warnings.append(f"type {printable(resolved['type'])!r} is not one stkit knows; kept as its own type")
+        item.update(resolved)
+    if values.get("kind", "").strip():
+        kind = _KINDS.get(fold_name(values["kind"]))
+        if kind:
+            item["kind"] = kind
+        else:
+            extra["kind"] = values["kind"].strip()
+    combat = item.get("type") in ("Combat Action", "Combat Event")
+    crinos: dict[str, Any] = {}
+    for column, raw in values.items():
+        if column not in _NUMBER_FIELDS or not raw.strip():
+            continue
+        number = _number(raw, column, warnings)
+        if number is None:
+            extra[column] = raw.strip()
+            continue
+        if column.startswith("crinos."):
+            crinos[column.split(".", 1)[1]] = number
+        elif column == "rage" and combat and not values.get("rage_cost", "").strip():
+            item["rage_cost"] = number  # on a Combat card the Rage column is the card's Rage cost
+        else:
+            item[column] = number
+    if crinos:
+        item["crinos_side"] = crinos
+    for column in ("damage", "block"):
+        if values.get(column, "").strip():
+            number = _number(values[column], column, warnings, allow_x=True)
+            if number is None:
+                extra[column] = values[column].strip()
+            else:
+                item[column] = number
+    text = values.get("text", "").strip()
+    if text:
+        item["text"] = text
+        if len(values.get("text", "")) in TRUNCATION_LENGTHS or len(text) in TRUNCATION_LENGTHS:
+            item["possibly_truncated"] = True
+            warnings.append(f"text is {len(text)} characters long: possibly cut off by the list's maker")
+    if values.get("errata", "").strip():
+        item["errata"] = [values["errata"].strip()]
+    for column in ("tribe", "breed", "auspice", "moon", "speed", "kailindo", "paw_print", "playtest"):
+        if values.get(column, "").strip():
+            item[column] = values[column].strip()
+    item.setdefault("tribe", _pick(keywords, _TRIBE_KEYS))
+    item.setdefault("breed", _pick(keywords, {fold_name(b): b for b in BREEDS}))
+    item.setdefault("auspice", _pick(keywords, {fold_name(a): a for a in AUSPICES}))
+    if "moon" in item:
+        item["moon"] = item["moon"].casefold().replace("moon", "").strip()
+    else:
+        moon = _pick(keywords, {"newmoon": Moon.NEW.value, "fullmoon": Moon.FULL.value})
+        if moon:
+            item["moon"] = moon
+    if item.get("type") == "Character" and crinos:
+        # a two-sided character that is not a Garou is another werecreature (Equinox Update, "Other
+        # Shapeshifters"): it may join any pack
+        item["alternate_shapeshifter"] = True
+    if combat:
+        _combat_fields(item, keywords, text)
+    if _is_playtest(item.get("set", "")):
+        item["playtest"] = True
+    if extra:
+        item["extra"] = extra
+    return item
+
+
+def _combat_fields(item: dict[str, Any], keywords: list[str], text: str) -> None:
+    """Read the kind, speed and block amount a Combat card gives only in its keywords or text, and list
+    the fields whose value stays in the text alone (Equinox Update, "Combat")."""
+    folded = {fold_name(k) for k in keywords}
+    if "kind" not in item and item["type"] == "Combat Action":
+        kinds = [_KINDS[k] for k in folded if k in _KINDS]
+        if len(kinds) == 1:
+            item["kind"] = kinds[0]
+        elif not kinds and "block" in folded:
+            item["kind"] = CombatKind.DEFENSE.value
+    if "speed" not in item:
+        if folded & {"faststriking", "fast"}:
+            item["speed"] = Speed.FAST.value
+        elif folded & {"slowstriking", "slow"}:
+            item["speed"] = Speed.SLOW.value
+    if "block" not in item and text:
+        found = _BLOCK_RE.search(text)
+        if found:
+            item["block"] = int(found.group(1) or found.group(2))
+    text_only = []
+    for name, pattern in _TEXT_HINTS.items():
+        if item.get(name) is None and text and pattern.search(text):
+            text_only.append(name)
+    if text_only:
+        item["text_only"] = text_only
+
+
+def _header(path: Path, first: str) -> tuple[list[str | None], list[str]]:
+    names = [h.strip() for h in first.split("\t")]
+    columns = [COLUMNS.get(fold_name(h)) for h in names]
+    if "name" not in columns:
+        raise DataFileError(f"{path}: line 1: header has no Name column")
+    return columns, names
+
+
+def parse_lackey(path: Path, text: str, progress: Progress | None = None) -> ParsedFile:
+    """A LackeyCCG plugin card list, read whole (the rules for each row are in the module docstring).
+
+    Returns every card read, with the rows refused (``errors``), merged (``merged``) and the warnings about
+    cards kept (``warnings``), each with its 1-based line. Raises DataFileError for a file without a
+    tab-separated header naming a Name column, or with more than MAX_CARD_ROWS rows.
+    """
+    lines = _split_lines(text)
+    if len(lines) > MAX_CARD_ROWS + 1:
+        raise DataFileError(f"{path}: {len(lines) - 1} rows; a card file may hold at most {MAX_CARD_ROWS}")
+    columns, names = _header(path, lines[0])
+    ncols = len(columns)
+    reach = max(columns.index("type") if "type" in columns else 1, 1)
+    type_idx = columns.index("type") if "type" in columns else None
+    name_idx = columns.index("name")
+    records: list[_Record] = []
+    merged: list[RowError] = []
+    refused: list[RowError] = []
+    rows = 0
+    for n, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        rows += 1
+        parts = line.split("\t")
+        if len(parts) <= reach and records and parts[0].strip():
+            # the rest of the row before: its text held a line break
+            prev = records[-1]
+            prev.parts[-1] = (prev.parts[-1].rstrip() + " " + parts[0].strip()).strip()
+            prev.parts.extend(parts[1:])
+            merged.append(RowError(n, f"the rest of line {prev.line} (its row was split over two lines)"))
+            continue
+        if len(parts) > ncols:
+            second = _second_record(parts, ncols, name_idx, type_idx)
+            if second is not None:
+                records.append(_Record(n, parts[:second]))
+                records.append(_Record(n, parts[second:], ["two rows on one line; read as two cards"]))
+                continue
+        records.append(_Record(n, parts))
+    cards: list[Card] = []
+    warnings: list[RowError] = []
+    seen: dict[tuple[str, str], tuple[int, Card]] = {}
+    total = len(records)
+    for i, rec in enumerate(records):
+        if progress and (i % 200 == 0 or i == total - 1):
+            progress(i + 1, total)
+        card, notes, reason = _build(rec, columns, names, ncols)
+        if card is None:
+            refused.append(RowError(rec.line, reason or "no card", _name_of(rec, name_idx)))
+            continue
+        for note in notes:
+            warnings.append(RowError(rec.line, note, card.name))
+        ident = (card.key, fold_name(card.set or ""))
+        if ident in seen:
+            first_line, first = seen[ident]
+            same = first.to_dict() == card.to_dict()
+            how = "the same" if same else "different"
+            merged.append(
+                RowError(
+                    rec.line,
+                    f"{printable(card.name)} ({printable(card.set or 'no set')}) is listed again with {how} "
+                    f"text; line {first_line} is kept",
+                    card.name,
+                )
+            )
+            continue
+        seen[ident] = (rec.line, card)
+        cards.append(card)
+    return ParsedFile(str(path), "lackey", cards, refused, merged, warnings, lines=rows)
+
+
+def _second_record(parts: list[str], ncols: int, name_idx: int, type_idx: int | None) -> int | None:
+    """Where a second record starts on an over-long line, or None when the extra fields are no record."""
+    for start in (ncols, ncols - 1):
+        rest = parts[start:]
+        if len(rest) <= max(name_idx, type_idx or 0) or not rest[name_idx].strip():
+            continue
+        if type_idx is None or (resolve_type(rest[type_idx], [])["known"] and rest[type_idx].strip()):
+            return start
+    return None
+
+
+def _name_of(rec: _Record, name_idx: int) -> str | None:
+    value = rec.parts[name_idx].strip() if len(rec.parts) > name_idx else ""
+    return value or None
+
+
+def _build(
+    rec: _Record, columns: list[str | None], names: list[str], ncols: int
+) -> tuple[Card | None, list[str], str | None]:
+    notes = list(rec.notes)
+    parts = rec.parts
+    extra: dict[str, str] = {}
+    if len(parts) > ncols:
+        over = [p.strip() for p in parts[ncols:] if p.strip()]
+        if over:
+            extra["overflow"] = " | ".join(over)
+            notes.append(f"{len(parts)} fields but the header has {ncols}; the extra ones are kept as 'overflow'")
+        parts = parts[:ncols]
+    values: dict[str, str] = {}
+    for column, header, value in zip(columns, names, parts, strict=False):  # a short row: the rest is empty
+        if column is None:
+            if value.strip():
+                extra[header or f"column {len(extra) + 1}"] = value.strip()
+        elif column in values and value.strip():
+            values[column] = (values[column] + " - " + value).strip(" -")
+        else:
+            values.setdefault(column, value)
+    if not values.get("name", "").strip():
+        shown = printable(" ".join(p.strip() for p in parts if p.strip())[:60])
+        return None, notes, f"no card name (the row holds {shown!r})" if shown else "an empty row of tabs"
+    try:
+        card = card_from_mapping(_card_mapping(values, extra, notes), known_keywords=None, open_types=True)
+    except CardError as exc:
+        return None, notes, str(exc)
+    return card, notes, None

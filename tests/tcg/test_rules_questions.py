@@ -1,0 +1,71 @@
+"""Rules search answers plain questions: the thresholded question set, and what the ranking must not do."""
+
+import time
+
+from stkit.tcg.rules import default_index
+
+from .rules_questions import QUESTIONS
+
+
+def _ranks() -> list[tuple[str, tuple[str, ...], list[str]]]:
+    index = default_index()
+    return [(q, ids, [h.entry.id for h in index.search(q, limit=3).hits]) for q, ids in QUESTIONS]
+
+
+def test_question_set_is_large_and_names_real_rules():
+    index = default_index()
+    assert len(QUESTIONS) >= 60
+    assert len({q for q, _ in QUESTIONS}) == len(QUESTIONS)
+    assert [i for _, ids in QUESTIONS for i in ids if i not in index.entries] == []
+
+
+def test_the_answer_is_in_the_top_three_for_95_percent_and_first_for_80_percent():
+    ranks = _ranks()
+    first = [q for q, ids, got in ranks if got[:1] and got[0] in ids]
+    top3 = [q for q, ids, got in ranks if set(got) & set(ids)]
+    missed = [(q, ids, got) for q, ids, got in ranks if not set(got) & set(ids)]
+    assert len(top3) / len(ranks) >= 0.95, missed
+    assert len(first) / len(ranks) >= 0.80, [(q, ids, got) for q, ids, got in ranks if q not in first]
+
+
+def test_filler_words_are_not_required_and_real_words_are_not_rewritten():
+    index = default_index()
+    # "how", "does", "work" are in no entry about Kailindo: they must not decide the answer
+    assert index.search("how does kailindo work").hits[0].entry.id == "combat.kailindo"
+    assert index.correct("how does kailindo work") == [["kailindo"]]
+    # a short real word is never turned into another word, and a stem of a corpus word stays as typed
+    assert index.correct("big") == [["big"]]
+    assert index.correct("give") == [["give"]]
+    assert index.correct("kailido") == [["kailindo"]]  # a typo of 5+ letters is still corrected
+
+
+def test_search_is_fast():
+    index = default_index()
+    index.search("warm up the index")
+    worst = 0.0
+    for q, _ in QUESTIONS:
+        start = time.perf_counter()
+        index.search(q)
+        worst = max(worst, time.perf_counter() - start)
+    assert worst < 0.05, f"slowest question took {worst * 1000:.1f} ms"
+
+
+def test_conflicts_list_every_replaced_rule_a_player_could_misread():
+    index = default_index()
+    conflicts = {e.id: e for e in index.entries.values() if e.kind == "conflict"}
+    assert len(conflicts) >= 9
+    for cid, covered in [
+        ("conflicts.attached-cards-gnosis-falls", "ground.rulebook-attached-stay"),
+        ("conflicts.new-card-timing", "ground.rulebook-modifier-delay"),
+        ("conflicts.who-may-vote", "moot.rulebook-who-votes"),
+        ("conflicts.alpha-actions", "turn.rulebook-alpha-attack"),
+    ]:
+        assert covered in conflicts[cid].conflict["with"]
+
+
+def test_the_two_readings_give_their_reasoning():
+    index = default_index()
+    flip = index.entries["conflicts.crinos-flip-threshold"].conflict["ruling"]
+    assert "no misprint" in flip and "earlier game" in flip
+    draw = index.entries["conflicts.battlefield-extra-cards"].conflict["ruling"]
+    assert "in addition to the usual hand of five" in draw and "additional combat cards" in draw

@@ -1,0 +1,51 @@
+"""stkit.yamlsafe: the one hardened YAML reader (duplicate keys, alias bombs, deep nesting, huge numbers)."""
+
+import pytest
+
+from stkit.errors import DataFileError
+from stkit.yamlsafe import load
+
+
+def test_plain_data_loads():
+    assert load("a: 1\nb: [x, {c: true}]\n", "f.yaml") == {"a": 1, "b": ["x", {"c": True}]}
+
+
+def test_duplicate_keys_name_both_lines():
+    with pytest.raises(
+        DataFileError, match=r"f\.yaml: malformed YAML at line 3, column 1: duplicate key 'a' \(first given at line 1\)"
+    ):
+        load("a: 1\nb: 2\na: 3\n", "f.yaml")
+    with pytest.raises(DataFileError, match="duplicate key 'x'"):
+        load("- {x: 1, x: 2}\n", "f.yaml")
+
+
+def test_merge_keys_are_not_duplicates():
+    assert load("base: &b {x: 1}\nother:\n  <<: *b\n  y: 2\n", "f.yaml")["other"] == {"x": 1, "y": 2}
+
+
+def test_alias_bomb_is_refused_quickly():
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n"
+    for i, name in enumerate("bcdefghij"):
+        prev = "abcdefghij"[i]
+        bomb += f"{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+    with pytest.raises(DataFileError, match="holds more than 200000 values once its YAML aliases"):
+        load(bomb, "bomb.yaml")
+    with pytest.raises(DataFileError, match="more than 10 values"):
+        load("a: &a [1, 2, 3]\nb: [*a, *a, *a, *a]\n", "small.yaml", max_nodes=10)
+
+
+def test_deep_nesting_is_refused():
+    with pytest.raises(DataFileError, match="nested more than 50 levels deep"):
+        load("[" * 60 + "]" * 60, "deep.yaml")
+    with pytest.raises(DataFileError, match="nested too deeply"):
+        load("[" * 5000 + "]" * 5000, "deeper.yaml")
+
+
+def test_a_huge_integer_is_one_line():
+    with pytest.raises(DataFileError, match="a value cannot be read"):
+        load("n: " + "9" * 5000 + "\n", "big.yaml")
+
+
+def test_no_python_objects():
+    with pytest.raises(DataFileError, match="malformed YAML"):
+        load("!!python/object/apply:os.system ['true']\n", "evil.yaml")
