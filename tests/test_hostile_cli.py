@@ -92,6 +92,10 @@ def _sweep(prepared, tmp_path, monkeypatch, path, command, *, thorough: bool) ->
     # a hostile value may be a legal relative path (`-o -5`, `--cards-db ' '`): files land here, not in the repo
     (tmp_path / "cwd").mkdir()
     monkeypatch.chdir(tmp_path / "cwd")
+    # `stkit serve` would serve until stopped: the sweep checks how it takes its values, not the serving
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     dirty = True
     problems: list[str] = []
     expected: list[str] = []

@@ -76,7 +76,12 @@ def test_the_static_check_catches_hidden_imports(tmp_path, source, allowed, caug
 CHECK = """
 import sys
 {body}
-heavy = sorted(m for m in ("sqlmodel", "sqlalchemy", "alembic", "typer", "rich") if m in sys.modules)
+heavy = sorted(
+    m
+    for m in ("sqlmodel", "sqlalchemy", "alembic", "typer", "rich", "fastapi", "starlette", "uvicorn", "jinja2",
+              "sse_starlette", "segno")
+    if m in sys.modules
+)
 print(",".join(heavy))
 """
 
@@ -120,6 +125,12 @@ def test_plain_roll_does_not_load_the_database_layer():
     )
     heavy = _heavy_modules(body)
     assert "sqlmodel" not in heavy and "sqlalchemy" not in heavy and "alembic" not in heavy
+    # nor the table server's web stack
+    assert not {"fastapi", "starlette", "uvicorn", "jinja2", "sse_starlette", "segno"} & set(heavy)
+
+
+def test_importing_the_web_package_loads_no_framework():
+    assert _heavy_modules("import stkit.web") == []
 
 
 def test_nothing_outside_cli_imports_cli():
@@ -132,5 +143,20 @@ def test_nothing_outside_cli_imports_cli():
         str(p.relative_to(root))
         for p in root.rglob("*.py")
         if "cli" not in p.relative_to(root).parts and p.name != "__main__.py" and pattern.search(p.read_text())
+    ]
+    assert offenders == []
+
+
+def test_nothing_imports_the_web_adapter():
+    """stkit.web is started by name (uvicorn loads ``stkit.web.app:create_app``); no module imports it."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[1] / "stkit"
+    pattern = re.compile(r"^\s*(from stkit\.web|import stkit\.web)", re.M)
+    offenders = [
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if "web" not in p.relative_to(root).parts and pattern.search(p.read_text())
     ]
     assert offenders == []

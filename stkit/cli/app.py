@@ -151,6 +151,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "shell": "stkit.cli.shell",
     "house": "stkit.cli.house",
     "attack": "stkit.cli.combat",
+    "serve": "stkit.cli.serve",
+    "table": "stkit.cli.serve",
 }
 _loaded_modules: dict[str, dict] = {}
 

@@ -47,10 +47,12 @@ def roll_with_store(
     note: str | None = None,
     need: int | None = None,
     spec: bool = False,
+    secret: bool = False,
 ) -> None:
-    """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log (``pool_dice``:
-    the pool already read as a number of dice): one transaction rolls, spends and writes the log entry,
-    then the result is printed. Raises InvalidValue, NotFound, RuleRefusal, StoreError."""
+    """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log / --secret
+    (``pool_dice``: the pool already read as a number of dice): one transaction rolls, spends and writes the
+    log entry and its table event (``secret``: for the Storyteller's screen only), then the result is
+    printed. Raises InvalidValue, NotFound, RuleRefusal, StoreError."""
     import random
 
     from stkit.errors import InvalidValue
@@ -81,6 +83,7 @@ def roll_with_store(
                 house_flags=house_flags if house_flags is not None else {},
                 note=note,
                 spec=spec,
+                secret=secret,
             ),
         )
     else:
@@ -104,7 +107,9 @@ def roll_with_store(
                 auto=auto,
                 stressful=stressful,
             )
-            return log_plain_roll(gw, pool, result, chronicle=chronicle, seed=seed, house=house, note=note)
+            return log_plain_roll(
+                gw, pool, result, chronicle=chronicle, seed=seed, house=house, note=note, secret=secret
+            )
 
         done = run(db, plain)
     from stkit.cli import render

@@ -106,30 +106,11 @@ def print_text(text: str, *, style: str | None = None, stderr: bool = False) -> 
 
 
 def cancelled_indices(roll: RollResult) -> tuple[set[int], set[int]]:
-    """Which dice (by index) the rule of one pairs off: (cancelled success dice, cancelling 1s).
+    """Which dice (by index) the rule of one pairs off: (cancelled success dice, cancelling 1s); see
+    :func:`stkit.dice.roll.cancelled_dice` (the web pages mark dice the same way)."""
+    from stkit.dice.roll import cancelled_dice
 
-    Only for display: the lowest successes are shown cancelled first, one 1 for each cancelled success
-    (a doubled 10 needs two 1s to be struck out)."""
-    if roll.cancelled <= 0:
-        return set(), set()
-    rules = roll.rules
-    ones_idx = [i for i, f in enumerate(roll.dice) if f == 1 and (i < roll.pool or rules.extra_ones_cancel)]
-    succ_idx = sorted((i for i, f in enumerate(roll.dice) if f >= roll.difficulty), key=lambda i: roll.dice[i])
-    per_ten = 2 if rules.specialty.value == "double" else 1
-    left = roll.cancelled
-    struck, used_ones = set(), set()
-    ones_iter = iter(ones_idx)
-    for i in succ_idx:
-        if left <= 0:
-            break
-        worth = per_ten if roll.dice[i] == 10 else 1
-        take = min(worth, left)
-        for _ in range(take):
-            used_ones.add(next(ones_iter))
-        left -= take
-        if take == worth:
-            struck.add(i)
-    return struck, used_ones
+    return cancelled_dice(roll)
 
 
 def dice_text(roll: RollResult) -> Text:

@@ -146,6 +146,14 @@ def roll(
         bool, typer.Option("--log", help="Store the roll in the roll log (always on with --char).")
     ] = False,
     db: DbOpt = None,
+    secret: Annotated[
+        bool,
+        typer.Option(
+            "--secret",
+            help="A Storyteller's secret roll: logged, and shown on the table server's Storyteller screen "
+            "only (players' pages never see it).",
+        ),
+    ] = False,
     task: Annotated[
         str | None,
         typer.Option(
@@ -244,7 +252,7 @@ def roll(
         "free_botch": free_botch,
     }
     faces = parse_faces(dice) if dice is not None else None
-    if char is None and not log_roll and note is None:
+    if char is None and not log_roll and not secret and note is None:
         house = house_rules_for(db, chronicle, **flags)
         _plain_roll(pool, house, faces, willpower, retry, auto, stressful, seed, json_out, need, db, chronicle)
         return
@@ -273,6 +281,7 @@ def roll(
         note=note,
         need=need,
         spec=spec,
+        secret=secret,
     )
 
 

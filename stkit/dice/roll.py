@@ -196,3 +196,30 @@ def take_automatic_success(pool: int, difficulty: int = 6, *, stressful: bool = 
         base_difficulty=difficulty,
         retry=retry,
     )
+
+
+def cancelled_dice(roll: RollResult) -> tuple[set[int], set[int]]:
+    """Which dice (indices into ``roll.dice``) the rule of one pairs off, for showing a roll: (the success
+    dice struck out, the 1s that struck them). The lowest successes go first, one 1 each (a doubled 10
+    needs two 1s to be struck out). Chapter Five, "Rolling Dice" (each 1 cancels a success)."""
+    if roll.cancelled <= 0:
+        return set(), set()
+    rules = roll.rules
+    ones_idx = [i for i, f in enumerate(roll.dice) if f == 1 and (i < roll.pool or rules.extra_ones_cancel)]
+    succ_idx = sorted((i for i, f in enumerate(roll.dice) if f >= roll.difficulty), key=lambda i: roll.dice[i])
+    per_ten = 2 if rules.specialty is Specialty.DOUBLE else 1
+    left = roll.cancelled
+    struck: set[int] = set()
+    used_ones: set[int] = set()
+    ones_iter = iter(ones_idx)
+    for i in succ_idx:
+        if left <= 0:
+            break
+        worth = per_ten if roll.dice[i] == 10 else 1
+        take = min(worth, left)
+        for _ in range(take):
+            used_ones.add(next(ones_iter))
+        left -= take
+        if take == worth:
+            struck.add(i)
+    return struck, used_ones

@@ -308,6 +308,15 @@ def edit_character(gw: Any, name: str, chronicle: str | None, change: Callable[[
     row = find_character(gw, name, chronicle, for_update=True)
     result = change(row.to_sheet())
     save_sheet(gw, row, result.sheet)
+    from stkit.store.events import record_event
+
+    record_event(
+        gw,
+        chronicle=row.chronicle,
+        kind="sheet",
+        character_id=row.id,
+        data={"character": row.name, "summary": result.summary},
+    )
     return result
 
 

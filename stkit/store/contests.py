@@ -21,6 +21,7 @@ from stkit.dice.contest import (
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.characters import character_by_id, character_names
+from stkit.store.events import record_tracked_event
 from stkit.store.extended import _Columns, abandon_row, get_locked, insert_row, newest_first, now_stamp
 from stkit.store.gateway import Gateway, as_gateway
 from stkit.store.participants import (
@@ -174,7 +175,9 @@ def start_contest(
         b_pool_expr=side_b.expression,
         b_difficulty=d_b,
     )
-    return insert_row(gw, ContestRow, values | {"tally_a": 0, "tally_b": 0, "exchanges": 0, "status": "open"})
+    contest = insert_row(gw, ContestRow, values | {"tally_a": 0, "tally_b": 0, "exchanges": 0, "status": "open"})
+    record_tracked_event(gw, contest, "contest", "started")
+    return contest
 
 
 def _contest_sides(
@@ -493,6 +496,7 @@ def roll_contest(
     resolved = None
     if "a" in pending and "b" in pending:
         contest, resolved = _resolve_exchange(gw, contest, exchange, pending["a"], pending["b"])
+    record_tracked_event(gw, contest, "contest", "rolled")
     status = _status(gw, contest, sorted([*earlier, *made], key=lambda r: (r.exchange, r.side)))
     return ContestRollOutcome(status, rolled, resolved)
 
@@ -500,7 +504,9 @@ def roll_contest(
 def abandon_contest(session: Any, contest_id: int) -> ContestRow:
     """Call off an open contest. RuleRefusal when it is over, NotFound for a bad id."""
     gw = as_gateway(session)
-    return abandon_row(gw, get_contest(gw, contest_id, lock=True), "contest")
+    contest = abandon_row(gw, get_contest(gw, contest_id, lock=True), "contest")
+    record_tracked_event(gw, contest, "contest", "abandoned")
+    return contest
 
 
 def list_contests(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list[ContestRow]:

@@ -27,6 +27,7 @@ from stkit.dice.contest import (
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError
 from stkit.store.characters import character_by_id, character_names
+from stkit.store.events import record_tracked_event
 from stkit.store.gateway import Gateway, as_gateway
 from stkit.store.participants import (
     Participant,
@@ -245,7 +246,9 @@ def start_extended(
         botch_ends=botch_ends,
         botch_spoils=botch_spoils,
     )
-    return insert_row(gw, ExtendedAction, values | {"tally": 0, "rolls": 0, "botches": 0, "status": "open"})
+    action = insert_row(gw, ExtendedAction, values | {"tally": 0, "rolls": 0, "botches": 0, "status": "open"})
+    record_tracked_event(gw, action, "extended", "started")
+    return action
 
 
 @dataclass(frozen=True)
@@ -334,6 +337,7 @@ def roll_extended(
     after = advance_extended_roll(before, made.roll.result, made.roll.botch, botch_spoils=action.botch_spoils)
     record = _store_roll(gw, action, who, made, after)
     action = _store_tally(gw, action, after)
+    record_tracked_event(gw, action, "extended", "rolled")
     spoiled = made.roll.botch and action.botch_spoils
     return ExtendedRollOutcome(action, record, made, before.tally, spoiled)
 
@@ -389,7 +393,9 @@ def _store_tally(gw: Gateway, action: ExtendedAction, after: ExtendedTally) -> E
 def abandon_extended(session: Any, action_id: int) -> ExtendedAction:
     """Give up an open extended action. RuleRefusal when it is already finished, NotFound for a bad id."""
     gw = as_gateway(session)
-    return abandon_row(gw, get_action(gw, action_id, lock=True), "extended action")
+    action = abandon_row(gw, get_action(gw, action_id, lock=True), "extended action")
+    record_tracked_event(gw, action, "extended", "abandoned")
+    return action
 
 
 def list_extended(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list[ExtendedAction]:

@@ -68,6 +68,17 @@ class Gateway:
         """Tell the gateway a row was updated behind any object cache (the Session's identity map)."""
 
 
+def iso_utc(value: object) -> str:
+    """A stored timestamp as ISO 8601 with its UTC offset ('2026-11-30T10:05:00.123456+00:00'): a datetime
+    (PostgreSQL, the ORM) or the text SQLite keeps (the reverse of :meth:`Gateway.timestamp`)."""
+    if hasattr(value, "isoformat"):
+        if getattr(value, "tzinfo", None) is None:
+            return value.isoformat() + "+00:00"
+        return value.isoformat()
+    text = str(value).replace(" ", "T")
+    return text if ("+" in text[10:] or text.endswith("Z")) else text + "+00:00"
+
+
 def _is_unique_violation(exc: BaseException) -> bool:
     orig = getattr(exc, "orig", exc)
     state = getattr(orig, "sqlstate", None) or getattr(getattr(orig, "diag", None), "sqlstate", None)

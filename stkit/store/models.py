@@ -95,3 +95,36 @@ class FreeBotch(SQLModel, table=True):
     night: str = Field(primary_key=True)
     log_id: int | None = Field(default=None, foreign_key="roll_log.id", ondelete="SET NULL")
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class TableEvent(SQLModel, table=True):
+    """One change for the table server's pages (revision 0005): written by the use case in the change's own
+    transaction (see :mod:`stkit.store.events`). ``kind``: roll, sheet, scene, extended or contest; ``data``
+    a JSON object; ``secret`` rows reach Storyteller links only."""
+
+    __tablename__ = "table_events"
+    __table_args__ = (Index("ix_table_events_chronicle_id", "chronicle", "id"), {"sqlite_autoincrement": True})
+
+    id: int | None = Field(default=None, primary_key=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    chronicle: str
+    kind: str
+    secret: bool = Field(default=False)
+    character_id: int | None = Field(default=None)
+    data: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
+
+
+class TableLink(SQLModel, table=True):
+    """A join link of the table server (revision 0005): the SHA-256 of its token (never the token), the
+    role ('storyteller' or 'player'), the player's character, and when it was revoked (None: valid)."""
+
+    __tablename__ = "table_links"
+    __table_args__ = (UniqueConstraint("token_hash", name="uq_table_links_token_hash"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    chronicle: str = Field(index=True)
+    role: str
+    character_id: int | None = Field(default=None, foreign_key="characters.id", ondelete="CASCADE")
+    token_hash: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    revoked_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))

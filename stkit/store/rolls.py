@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import scenes
 from stkit.store.characters import find_character, save_sheet
-from stkit.store.gateway import Gateway, as_gateway
+from stkit.store.gateway import Gateway, as_gateway, iso_utc
 from stkit.store.pools import build_pool
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -148,8 +148,14 @@ def write_log(
     turn: int | None = None,
     task: str | None = None,
     kind: str = "roll",
+    secret: bool = False,
 ) -> LoggedRoll:
-    """Insert one roll-log entry (in the gateway's transaction) and return it with its id."""
+    """Insert one roll-log entry and its 'roll' table event (in the gateway's transaction) and return it
+    with its id. A ``secret`` roll is marked in ``detail`` and its event is for the Storyteller only."""
+    from stkit.store.events import record_event, roll_event_data
+
+    if secret:
+        detail = detail | {"secret": True}
     values = dict(
         created_at=gw.timestamp(datetime.now(UTC)),
         chronicle=chronicle,
@@ -168,7 +174,26 @@ def write_log(
         task=task,
         detail=json.dumps(detail, sort_keys=True),
     )
-    return LoggedRoll(gw.insert(_INSERT_LOG, **values), bool(values["willpower"]), scene_id, turn, task)
+    log_id = gw.insert(_INSERT_LOG, **values)
+    record_event(
+        gw,
+        chronicle=chronicle,
+        kind="roll",
+        secret=secret,
+        character_id=character_id,
+        data=roll_event_data(
+            log_id=log_id,
+            character=character_name,
+            expression=expression,
+            breakdown=detail.get("breakdown"),
+            result=result,
+            scene_id=scene_id,
+            turn=turn,
+            task=task,
+            kind=kind,
+        ),
+    )
+    return LoggedRoll(log_id, bool(values["willpower"]), scene_id, turn, task)
 
 
 def roll_from_sheet(
@@ -191,6 +216,7 @@ def roll_from_sheet(
     house_flags: dict | None = None,
     note: str | None = None,
     spec: bool = False,
+    secret: bool = False,
 ) -> SheetRoll:
     """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name`` against ``difficulty`` (2..10).
 
@@ -206,8 +232,9 @@ def roll_from_sheet(
     the sheet, refused (RuleRefusal) with nothing spent when none is left or the scene allows no more this
     turn. ``faces`` scores physical dice; ``auto`` takes an automatic success; ``kind`` labels the log entry
     ('roll', or what a tracked action logs). ``spec``: the roll uses a specialty, so the specialty house rule
-    of ``rules`` applies; refused (InvalidValue) when no Trait of the pool has one on the sheet. Raises
-    NotFound, InvalidValue, RuleRefusal; writes nothing then.
+    of ``rules`` applies; refused (InvalidValue) when no Trait of the pool has one on the sheet. A ``secret``
+    roll (and its Willpower spend) shows on the Storyteller's table screen only. Raises NotFound,
+    InvalidValue, RuleRefusal; writes nothing then.
     """
     from stkit.dice import STANDARD_RULES, retry_difficulty, validate_roll_options
 
@@ -272,6 +299,16 @@ def roll_from_sheet(
         sheet.spend("Willpower", 1)
         left = sheet.powers["Willpower"].temporary
         save_sheet(gw, character, sheet)
+        from stkit.store.events import record_event
+
+        record_event(
+            gw,
+            chronicle=character.chronicle,
+            kind="sheet",
+            secret=secret,
+            character_id=character.id,
+            data={"character": character.name, "summary": f"{character.name} spends 1 Willpower: {left} left"},
+        )
     detail: dict[str, Any] = {
         "breakdown": breakdown.text,
         "seed": seed,
@@ -303,6 +340,7 @@ def roll_from_sheet(
         turn=turn,
         task=task,
         kind=kind,
+        secret=secret,
     )
     scenes.record_roll_in_scene(gw, character, entry, ctx, task)
     if forgiveness is not None:
@@ -348,11 +386,12 @@ def log_plain_roll(
     house: ChronicleRules | None = None,
     note: str | None = None,
     forgiveness: Forgiveness | None = None,
+    secret: bool = False,
 ) -> SheetRoll:
     """Log a roll made without a character (`stkit roll 5 --log`), in the caller's transaction.
     ``house``: the house rules the roll was made under (recorded; the free botch applies, as in
     :func:`roll_from_sheet`, unless ``forgiveness`` says what it already did); ``note``: free text kept
-    in the entry."""
+    in the entry; a ``secret`` roll shows on the Storyteller's table screen only."""
     from stkit.config import default_chronicle
 
     chron = default_chronicle(chronicle)
@@ -377,6 +416,7 @@ def log_plain_roll(
         expression=expression.strip(),
         result=result,
         detail=detail,
+        secret=secret,
     )
     if forgiveness is not None:
         from stkit.store.house import link_free_botch
@@ -392,17 +432,6 @@ def log_plain_roll(
         forgiven_botch=bool(forgiveness and forgiveness.forgiven),
         note=note,
     )
-
-
-def iso_utc(value: object) -> str:
-    """A stored timestamp as ISO 8601 with its UTC offset ('2026-11-30T10:05:00.123456+00:00'): a datetime
-    (PostgreSQL, the ORM) or the text SQLite keeps."""
-    if hasattr(value, "isoformat"):
-        if getattr(value, "tzinfo", None) is None:
-            return value.isoformat() + "+00:00"
-        return value.isoformat()
-    text = str(value).replace(" ", "T")
-    return text if ("+" in text[10:] or text.endswith("Z")) else text + "+00:00"
 
 
 def log_dict(values: tuple | list) -> dict:

@@ -65,6 +65,18 @@ def iso_local(value: Any) -> str | None:
     return datetime.fromisoformat(str(value)).isoformat()
 
 
+def _scene_event(session: Any, scene: Any, change: str) -> None:
+    """The table event of a scene change ('started', 'turn', 'ended'), in the caller's transaction."""
+    from stkit.store.events import record_event
+
+    record_event(
+        session,
+        chronicle=scene.chronicle,
+        kind="scene",
+        data={"scene_id": scene.id, "name": scene.name, "turn": scene.turn, "status": scene.status, "change": change},
+    )
+
+
 #: The columns of ``scenes`` a :class:`SceneRow` is read from, in its field order.
 SCENE_COLUMNS = "id, chronicle, name, status, turn, created_at, ended_at"
 
@@ -186,7 +198,9 @@ def start_scene(session: Any, chronicle: str, name: str) -> SceneRow:
     except DuplicateRow:
         raise RuleRefusal(f"another scene was just opened in chronicle {chronicle!r}; end it first") from None
     _add_turn(gw, scene_id, 1)
-    return SceneRow(scene_id, chronicle, name, "open", 1, iso_local(now))
+    scene = SceneRow(scene_id, chronicle, name, "open", 1, iso_local(now))
+    _scene_event(gw, scene, "started")
+    return scene
 
 
 def _add_turn(gw: Gateway, scene_id: int, turn: int) -> None:
@@ -206,7 +220,9 @@ def next_turn(session: Any, chronicle: str) -> SceneRow:
     gw.execute("UPDATE scenes SET turn = :turn WHERE id = :id", turn=scene.turn + 1, id=scene.id)
     gw.changed("scenes", scene.id)
     _add_turn(gw, scene.id, scene.turn + 1)
-    return replace(scene, turn=scene.turn + 1)
+    scene = replace(scene, turn=scene.turn + 1)
+    _scene_event(gw, scene, "turn")
+    return scene
 
 
 def end_scene(session: Any, chronicle: str) -> SceneRow:
@@ -217,7 +233,9 @@ def end_scene(session: Any, chronicle: str) -> SceneRow:
     now = gw.timestamp(datetime.now(UTC))
     gw.execute("UPDATE scenes SET status = 'ended', ended_at = :now WHERE id = :id", now=now, id=scene.id)
     gw.changed("scenes", scene.id)
-    return replace(scene, status="ended", ended_at=iso_local(now))
+    scene = replace(scene, status="ended", ended_at=iso_local(now))
+    _scene_event(gw, scene, "ended")
+    return scene
 
 
 def list_scenes(session: Any, chronicle: str | None = None, limit: int = 50) -> list[SceneRow]:

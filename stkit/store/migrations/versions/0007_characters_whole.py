@@ -2,7 +2,7 @@ r"""Character name keys drop invisible characters ('Bob\u200b' and 'B\u00adob' a
 characters.name_key, and report the names of one chronicle that now read alike.
 
 Revision ID: 0007
-Revises: 0003
+Revises: 0006
 
 A row whose new key is already taken in its chronicle keeps its old key, as in revision 0003: both
 characters stay, each reachable by its exact name (stkit.store.characters.name_matches). Every such pair,

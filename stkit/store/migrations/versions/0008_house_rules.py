@@ -1,7 +1,7 @@
 """A chronicle's house rules, and the record of forgiven botches (the free botch).
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 
 ``house_rules``: one row per chronicle and key (`stkit house set KEY VALUE`), the value as text.
 ``free_botches``: one row per chronicle and night (an open scene, else a calendar day) whose first botch

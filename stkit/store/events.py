@@ -1,0 +1,336 @@
+"""The table's event log, and the join links of the table server.
+
+Every change a use case makes (a roll, a Willpower spend or other sheet change, damage and healing, a scene
+opened, a turn, a scene closed, an extended action or contest started, rolled or abandoned) also writes one
+row to ``table_events`` in the SAME transaction, through :func:`record_event`. The web server streams the
+rows after the id a page last saw, so a roll made by any process reaches every page and a page that slept
+catches up; a rolled-back change leaves no event.
+
+Event ids grow in commit order, so "every id above the last one seen" never skips a row:
+
+- SQLite: every write transaction holds the database's write lock (``BEGIN IMMEDIATE``), so writers commit
+  one after another and each takes the next id (AUTOINCREMENT, never reused).
+- PostgreSQL: a sequence hands out ids at insert time, not at commit time, so two writers could commit out
+  of order. The rows are therefore held back until the transaction commits, then inserted under one
+  transaction-scoped advisory lock (released when the commit is visible), with a ``NOTIFY`` for the server's
+  LISTEN. The lock is the last one a transaction takes, so it cannot deadlock with row locks.
+
+``secret`` events (a Storyteller's secret roll) are returned only to readers allowed to see them.
+
+Join links: a random token per person (:func:`secrets.token_urlsafe`, 192 bits); only its SHA-256 is
+stored. :func:`issue_links` hands out new tokens (the old ones stay valid unless ``rotate``), and
+:func:`find_link_holder` says who holds a token.
+
+Data shapes are JSON objects; see :func:`roll_event_data` for a roll's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from stkit.errors import InvalidValue
+
+if TYPE_CHECKING:  # pragma: no cover
+    from stkit.dice import RollResult
+    from stkit.store.gateway import Gateway
+
+#: The kinds of event: what changed.
+EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest")
+#: The PostgreSQL NOTIFY channel; the payload is the chronicle.
+NOTIFY_CHANNEL = "stkit_table_events"
+#: pg_advisory_xact_lock key that orders event inserts on PostgreSQL.
+EVENT_LOCK_KEY = 0x57A8
+#: Token size in bytes (192 bits; at least 128 are asked for).
+TOKEN_BYTES = 24
+
+_COLUMNS = "id, created_at, chronicle, kind, secret, character_id, data"
+_INSERT = (
+    "INSERT INTO table_events (created_at, chronicle, kind, secret, character_id, data) "
+    "VALUES (:created_at, :chronicle, :kind, :secret, :character_id, :data)"
+)
+_PENDING = "stkit_table_events_pending"
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """One stored event: ``id`` (grows in commit order), ``created_at`` (ISO 8601 UTC text), ``kind`` (one of
+    :data:`EVENT_KINDS`), ``secret`` (Storyteller only), ``character_id`` (or None) and ``data`` (a dict)."""
+
+    id: int
+    created_at: str
+    chronicle: str
+    kind: str
+    secret: bool
+    character_id: int | None
+    data: dict
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "created_at": self.created_at,
+            "chronicle": self.chronicle,
+            "kind": self.kind,
+            "secret": self.secret,
+            "character_id": self.character_id,
+            "data": self.data,
+        }
+
+
+def record_event(
+    session_or_gateway: Any,
+    *,
+    chronicle: str,
+    kind: str,
+    data: dict,
+    secret: bool = False,
+    character_id: int | None = None,
+) -> None:
+    """Write one event in the caller's transaction (a Session or a Gateway). ``kind`` is one of
+    :data:`EVENT_KINDS`; ``data`` a JSON-ready dict. Raises InvalidValue for an unknown kind."""
+    from stkit.store.gateway import SessionGateway, as_gateway
+
+    if kind not in EVENT_KINDS:
+        raise InvalidValue(f"event kind {kind!r} is not one of {', '.join(EVENT_KINDS)}")
+    gw = as_gateway(session_or_gateway)
+    params = {
+        "created_at": gw.timestamp(datetime.now(UTC)),
+        "chronicle": chronicle,
+        "kind": kind,
+        "secret": bool(secret),
+        "character_id": character_id,
+        "data": json.dumps(data, sort_keys=True, ensure_ascii=False, default=str),
+    }
+    if gw.dialect == "postgresql" and isinstance(gw, SessionGateway):
+        _hold_until_commit(gw.session, params)
+    else:
+        gw.execute(_INSERT, **params)
+
+
+def _hold_until_commit(session: Any, params: dict) -> None:
+    """Queue an event on the Session; :func:`_insert_held` writes the queue just before the commit."""
+    from sqlalchemy import event
+
+    if _PENDING not in session.info:
+        session.info[_PENDING] = []
+        if not session.info.get(_PENDING + "_hooked"):
+            event.listen(session, "before_commit", _insert_held)
+            event.listen(session, "after_rollback", _drop_held)
+            session.info[_PENDING + "_hooked"] = True
+    session.info[_PENDING].append(params)
+
+
+def _insert_held(session: Any) -> None:
+    if session.in_nested_transaction():
+        return  # a savepoint ending; the events go in with the outer commit
+    held = session.info.pop(_PENDING, None)
+    if not held:
+        return
+    from sqlalchemy import text
+
+    conn = session.connection()
+    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": EVENT_LOCK_KEY})
+    for params in held:
+        conn.execute(text(_INSERT), params)
+    for chronicle in sorted({p["chronicle"] for p in held}):
+        conn.execute(text("SELECT pg_notify(:ch, :chronicle)"), {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
+
+
+def _drop_held(session: Any) -> None:
+    session.info.pop(_PENDING, None)
+
+
+def dice_marks(roll: RollResult) -> list[str]:
+    """How each die of ``roll`` is shown, in roll order: 'success', 'success cancelled' (struck out by a 1),
+    'one', 'one cancelling', or '' (neither). Chapter Five, "Rolling Dice"."""
+    from stkit.dice.roll import cancelled_dice
+
+    struck, used_ones = cancelled_dice(roll)
+    marks = []
+    for i, face in enumerate(roll.dice):
+        if face >= roll.difficulty:
+            marks.append("success cancelled" if i in struck else "success")
+        elif face == 1:
+            marks.append("one cancelling" if i in used_ones else "one")
+        else:
+            marks.append("")
+    return marks
+
+
+def roll_event_data(
+    *,
+    log_id: int,
+    character: str,
+    expression: str,
+    breakdown: str | None,
+    result: RollResult,
+    scene_id: int | None,
+    turn: int | None,
+    task: str | None,
+    kind: str,
+) -> dict:
+    """The data of a 'roll' event: ``log_id``, ``character`` ('' for a roll without one), ``expression``,
+    ``breakdown`` (the pool as built: 'Dexterity 3 + Brawl 4 = 7 dice', or None), ``roll`` (the JSON of
+    ``stkit roll --json``), ``marks`` (see :func:`dice_marks`), ``scene_id``, ``turn``, ``task`` and ``for``
+    (the log entry's kind: 'roll', 'extended', 'contest')."""
+    return {
+        "log_id": log_id,
+        "character": character,
+        "expression": expression,
+        "breakdown": breakdown,
+        "roll": result.to_dict(),
+        "marks": dice_marks(result),
+        "scene_id": scene_id,
+        "turn": turn,
+        "task": task,
+        "for": kind,
+    }
+
+
+def _event(row: tuple) -> TableEvent:
+    from stkit.store.gateway import iso_utc
+
+    rid, created, chronicle, kind, secret, character_id, data = row
+    return TableEvent(int(rid), iso_utc(created), chronicle, kind, bool(secret), character_id, json.loads(data or "{}"))
+
+
+def events_after(
+    gw: Gateway, chronicle: str, after_id: int, *, include_secret: bool, limit: int = 500
+) -> list[TableEvent]:
+    """The events of ``chronicle`` with an id above ``after_id`` (0 or more), oldest first, at most ``limit``
+    (1..10000); secret ones only when ``include_secret``. Raises InvalidValue for a bad ``after_id``/``limit``."""
+    from stkit.text import check_range
+
+    check_range(after_id, "event id", 0, 2**62)
+    check_range(limit, "limit", 1, 10_000)
+    sql = f"SELECT {_COLUMNS} FROM table_events WHERE chronicle = :chronicle AND id > :after"
+    if not include_secret:
+        sql += " AND secret = :no"
+    params: dict[str, Any] = {"chronicle": chronicle, "after": after_id, "limit": limit}
+    if not include_secret:
+        params["no"] = False
+    return [_event(r) for r in gw.rows(sql + " ORDER BY id LIMIT :limit", **params)]
+
+
+def recent_events(
+    gw: Gateway, chronicle: str, *, kind: str | None = None, include_secret: bool, limit: int = 50
+) -> list[TableEvent]:
+    """The newest ``limit`` (1..10000) events of ``chronicle`` (of ``kind`` when given), NEWEST first; secret
+    ones only when ``include_secret``."""
+    from stkit.text import check_range
+
+    check_range(limit, "limit", 1, 10_000)
+    sql = f"SELECT {_COLUMNS} FROM table_events WHERE chronicle = :chronicle"
+    params: dict[str, Any] = {"chronicle": chronicle, "limit": limit}
+    if kind is not None:
+        sql, params["kind"] = sql + " AND kind = :kind", kind
+    if not include_secret:
+        sql, params["no"] = sql + " AND secret = :no", False
+    return [_event(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
+
+
+def last_event_id(gw: Gateway, chronicle: str) -> int:
+    """The id of the newest event of ``chronicle`` (any audience), 0 when there is none."""
+    row = gw.row("SELECT MAX(id) FROM table_events WHERE chronicle = :chronicle", chronicle=chronicle)
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+# ------------------------------------------------------------------------------------------------ links
+
+
+@dataclass(frozen=True)
+class IssuedLink:
+    """A join link just issued: ``role`` 'storyteller' or 'player', the player's character (name, id), and
+    the token (shown once; only its hash is stored)."""
+
+    role: str
+    character: str | None
+    character_id: int | None
+    token: str
+
+
+@dataclass(frozen=True)
+class LinkHolder:
+    """Who holds a valid token: ``role`` 'storyteller' or 'player', the ``chronicle``, and for a player the
+    character's id and name."""
+
+    role: str
+    chronicle: str
+    character_id: int | None
+    character: str | None
+
+    @property
+    def is_storyteller(self) -> bool:
+        return self.role == "storyteller"
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token: its SHA-256 as 64 hex digits."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False) -> list[IssuedLink]:
+    """New join links for ``chronicle``: one for the Storyteller, then one per character (by name). With
+    ``rotate`` every earlier link of the chronicle is revoked first (in the same transaction). Raises
+    InvalidValue for a bad chronicle name."""
+    from stkit.text import MAX_NAME, check_text
+
+    check_text(chronicle, "chronicle", limit=MAX_NAME)
+    now = gw.timestamp(datetime.now(UTC))
+    if rotate:
+        gw.execute(
+            "UPDATE table_links SET revoked_at = :now WHERE chronicle = :chronicle AND revoked_at IS NULL",
+            now=now,
+            chronicle=chronicle,
+        )
+    people: list[tuple[str, str | None, int | None]] = [("storyteller", None, None)]
+    rows = gw.rows("SELECT id, name FROM characters WHERE chronicle = :c ORDER BY name_key", c=chronicle)
+    people += [("player", name, cid) for cid, name in rows]
+    issued = []
+    for role, name, cid in people:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        gw.execute(
+            "INSERT INTO table_links (chronicle, role, character_id, token_hash, created_at) "
+            "VALUES (:chronicle, :role, :cid, :hash, :now)",
+            chronicle=chronicle,
+            role=role,
+            cid=cid,
+            hash=hash_token(token),
+            now=now,
+        )
+        issued.append(IssuedLink(role, name, cid, token))
+    return issued
+
+
+def find_link_holder(gw: Gateway, token: str | None) -> LinkHolder | None:
+    """Who holds ``token`` (a link not revoked, whose character still exists), or None for a missing,
+    malformed, forged or revoked token."""
+    if not token or len(token) > 200:
+        return None
+    row = gw.row(
+        "SELECT l.role, l.chronicle, l.character_id, c.name FROM table_links l "
+        "LEFT JOIN characters c ON c.id = l.character_id "
+        "WHERE l.token_hash = :hash AND l.revoked_at IS NULL",
+        hash=hash_token(token),
+    )
+    if row is None:
+        return None
+    role, chronicle, cid, name = row
+    if role == "player" and name is None:
+        return None  # the character was deleted
+    return LinkHolder(role, chronicle, cid, name)
+
+
+def record_tracked_event(session_or_gateway: Any, row: Any, kind: str, change: str) -> None:
+    """The event of a change to a tracked row: ``kind`` 'extended' (an extended action) or 'contest', with
+    ``change`` 'started', 'rolled' or 'abandoned'; data: id, name, status, target and the tally (tallies)."""
+    data = {"id": row.id, "name": row.name, "status": row.status, "target": row.target, "change": change}
+    if kind == "contest":
+        data |= {"tally_a": row.tally_a, "tally_b": row.tally_b, "winner": row.winner}
+    else:
+        data |= {"tally": row.tally, "rolls": row.rolls}
+    record_event(session_or_gateway, chronicle=row.chronicle, kind=kind, data=data)

@@ -1,0 +1,129 @@
+"""The event table itself: written in the change's own transaction, ids in commit order, the migration."""
+
+from __future__ import annotations
+
+import pytest
+
+from stkit.errors import InvalidValue
+
+
+def _ids(url: str) -> list[int]:
+    from stkit.store.gateway import run_unit
+
+    return [r[0] for r in run_unit(url, lambda gw: gw.rows("SELECT id FROM table_events ORDER BY id"))]
+
+
+def test_an_event_is_rolled_back_with_its_change(db_url):
+    from stkit.store.db import open_store, run_transaction
+    from stkit.store.events import record_event
+    from stkit.store.gateway import run_unit
+
+    class Boom(Exception):
+        pass
+
+    def work(gw):
+        record_event(gw, chronicle="default", kind="scene", data={"change": "started"})
+        raise Boom
+
+    with pytest.raises(Boom):
+        run_unit(db_url, work)
+
+    def session_work(s):
+        record_event(s, chronicle="default", kind="scene", data={"change": "started"})
+        raise Boom
+
+    with pytest.raises(Boom):
+        run_transaction(open_store(db_url), session_work)
+    assert _ids(db_url) == []
+    run_unit(db_url, lambda gw: record_event(gw, chronicle="default", kind="scene", data={"n": 1}))
+    run_transaction(
+        open_store(db_url), lambda s: record_event(s, chronicle="default", kind="roll", data={"n": 2}, secret=True)
+    )
+    assert len(_ids(db_url)) == 2
+
+
+def test_events_after_and_recent(db_url):
+    from stkit.store.events import events_after, last_event_id, recent_events, record_event
+    from stkit.store.gateway import run_unit
+
+    for n in range(5):
+        run_unit(
+            db_url,
+            lambda gw, n=n: record_event(gw, chronicle="default", kind="roll", data={"n": n}, secret=n == 2),
+        )
+    run_unit(db_url, lambda gw: record_event(gw, chronicle="other", kind="roll", data={"n": 9}))
+    ids = _ids(db_url)
+    public = run_unit(db_url, lambda gw: events_after(gw, "default", ids[0], include_secret=False))
+    assert [e.data["n"] for e in public] == [1, 3, 4]
+    every = run_unit(db_url, lambda gw: events_after(gw, "default", 0, include_secret=True, limit=2))
+    assert [e.data["n"] for e in every] == [0, 1]
+    newest = run_unit(db_url, lambda gw: recent_events(gw, "default", kind="roll", include_secret=True, limit=2))
+    assert [e.data["n"] for e in newest] == [4, 3]
+    assert run_unit(db_url, lambda gw: last_event_id(gw, "default")) == ids[4]
+    assert every[0].created_at.endswith("+00:00") and every[0].secret is False
+    with pytest.raises(InvalidValue, match="limit 0 is outside the allowed range 1 to 10000"):
+        run_unit(db_url, lambda gw: events_after(gw, "default", 0, include_secret=True, limit=0))
+    with pytest.raises(InvalidValue, match="event kind 'nap'"):
+        run_unit(db_url, lambda gw: record_event(gw, chronicle="default", kind="nap", data={}))
+
+
+def test_dice_marks_follow_the_rule_of_one():
+    from stkit.dice import count_dice
+    from stkit.store.events import dice_marks
+
+    # difficulty 6: successes 7, 6, 9; two 1s cancel the two lowest (6 and 7); 3 is neither
+    roll = count_dice(6, 6, [7, 1, 6, 3, 9, 1])
+    assert roll.result == 1
+    assert dice_marks(roll) == [
+        "success cancelled",
+        "one cancelling",
+        "success cancelled",
+        "",
+        "success",
+        "one cancelling",
+    ]
+    botch = count_dice(2, 6, [1, 4])
+    assert dice_marks(botch) == ["one", ""]
+
+
+def test_migration_0005_goes_down_and_up(db_url):
+    from sqlalchemy import inspect
+
+    from stkit.store import db as DB
+
+    engine = DB.open_store(db_url)
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(DB.MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0003")
+    with engine.connect() as conn:
+        assert not {"table_events", "table_links"} & set(inspect(conn).get_table_names())
+    DB._migrated.clear()
+    DB.ensure_schema(engine)
+    with engine.connect() as conn:
+        assert {"table_events", "table_links"} <= set(inspect(conn).get_table_names())
+        assert DB.current_revisions(conn) == {DB.HEAD_REVISION}
+
+
+def test_migration_creates_what_the_models_declare(db_url):
+    import sqlalchemy as sa
+    from sqlmodel import SQLModel
+
+    from stkit.store import models  # noqa: F401 - registers the tables on SQLModel.metadata
+    from stkit.store.db import open_store
+
+    insp = sa.inspect(open_store(db_url))
+    for table in ("table_events", "table_links"):
+        declared = {c.name: c for c in SQLModel.metadata.tables[table].columns}
+        created = {c["name"]: c for c in insp.get_columns(table)}
+        assert set(created) == set(declared), table
+        for name, col in declared.items():
+            assert created[name]["nullable"] == col.nullable or col.primary_key, (table, name)
+    assert {i["name"] for i in insp.get_indexes("table_events")} >= {"ix_table_events_chronicle_id"}
+    uniques = {tuple(u["column_names"]) for u in insp.get_unique_constraints("table_links")}
+    uniques |= {tuple(i["column_names"]) for i in insp.get_indexes("table_links") if i["unique"]}
+    assert ("token_hash",) in uniques

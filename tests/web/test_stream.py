@@ -1,0 +1,156 @@
+"""The event stream over a real server: replay after Last-Event-ID, secret events kept from players, rolls
+from other processes arriving live, nothing lost or sent twice while several processes write."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.web.conftest import ThreadServer, read_events
+
+
+def _cli(url: str, *args: str) -> subprocess.CompletedProcess:
+    env = os.environ | {"STKIT_DATABASE_URL": url, "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "stkit", *args], env=env, capture_output=True, text=True, timeout=60, check=True
+    )
+
+
+def _roll(url: str, n: int = 5, *, secret: bool = False, seed: int = 1) -> None:
+    import random
+
+    from stkit.dice import roll_pool
+    from stkit.store.gateway import run_unit
+    from stkit.store.rolls import log_plain_roll
+
+    result = roll_pool(n, 6, rng=random.Random(seed))
+    run_unit(url, lambda gw: log_plain_roll(gw, str(n), result, chronicle="default", seed=seed, secret=secret))
+
+
+def _event_ids(url: str, *, secret: bool | None = None) -> list[int]:
+    from stkit.store.gateway import run_unit
+
+    sql = "SELECT id FROM table_events"
+    if secret is not None:
+        sql += " WHERE secret = :s"
+    return [r[0] for r in run_unit(url, lambda gw: gw.rows(sql + " ORDER BY id", s=secret))]
+
+
+def test_reconnect_with_last_event_id_gets_exactly_the_missed_events(live, table):
+    for seed in range(6):
+        _roll(table.url, seed=seed)
+    ids = _event_ids(table.url)
+    assert len(ids) == 6
+    got = read_events(live, table.token("Weston"), last_event_id=ids[2], seconds=0.8)
+    assert [g[0] for g in got] == ids[3:]
+    assert all(g[1] == "roll" for g in got)
+    # the page's own starting point (?after=) gives the same; the Last-Event-ID header wins over it
+    assert [g[0] for g in read_events(live, table.token("Weston"), after=ids[4], seconds=0.6)] == ids[5:]
+    assert [g[0] for g in read_events(live, table.token("Weston"), after=0, last_event_id=ids[4], seconds=0.6)] == [
+        ids[5]
+    ]
+
+
+def test_player_streams_carry_no_secret_event(live, table):
+    _roll(table.url, 7, seed=1)
+    _roll(table.url, 9, secret=True, seed=2)
+    _roll(table.url, 4, seed=3)
+    secret_ids = _event_ids(table.url, secret=True)
+    assert len(secret_ids) == 1
+    player = read_events(live, table.token("Archibald"), last_event_id=0, seconds=0.6)
+    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, seconds=0.6)
+    assert [g[0] for g in player] == _event_ids(table.url, secret=False)
+    assert [g[0] for g in storyteller] == _event_ids(table.url)
+    assert "9 dice" in dict((g[0], g[2]) for g in storyteller)[secret_ids[0]]
+    assert all("9 dice" not in g[2] and "secret" not in g[2] for g in player)
+
+
+def test_a_cli_roll_in_another_process_arrives_within_a_second(live, table):
+    import threading
+
+    got: list = []
+
+    def follow() -> None:
+        got.extend(read_events(live, table.token("Weston"), seconds=6, until=lambda g: any(e[1] == "roll" for e in g)))
+
+    reader = threading.Thread(target=follow)
+    reader.start()
+    time.sleep(0.5)  # the stream is open
+    _cli(table.url, "roll", "Dexterity + Brawl", "--char", "Weston", "--seed", "9")
+    reader.join()
+    [roll] = [g for g in got if g[1] == "roll"]
+    assert "Weston" in roll[2] and "Dexterity 3 + Brawl 2 = 5 dice" in roll[2]
+    assert roll[0] == _event_ids(table.url)[-1]
+
+
+@pytest.mark.slow
+def test_many_writers_nothing_lost_nothing_twice(live, table):
+    import threading
+
+    got: list = []
+    reader = threading.Thread(
+        target=lambda: got.extend(
+            read_events(live, table.token("storyteller"), seconds=20, until=lambda g: len(g) >= 30)
+        )
+    )
+    reader.start()
+    time.sleep(0.3)
+    code = (
+        "import random, sys\n"
+        "from stkit.store.gateway import run_unit\n"
+        "from stkit.store.rolls import roll_from_sheet\n"
+        "for i in range(15):\n"
+        "    run_unit(sys.argv[1], lambda gw: roll_from_sheet(gw, sys.argv[2], 'Dexterity', rng=random.Random(i)))\n"
+    )
+    env = os.environ | {"PYTHONPATH": os.getcwd()}
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, table.url, name], env=env) for name in ("Weston", "Archibald")
+    ]
+    for p in procs:
+        assert p.wait(timeout=60) == 0
+    reader.join()
+    ids = [g[0] for g in got]
+    assert ids == sorted(set(ids))  # in order, none twice
+    assert ids == _event_ids(table.url) and len(ids) == 30  # none lost
+
+
+def test_two_servers_on_one_store_both_stay_live(live, table):
+    import threading
+
+    from stkit.web.app import create_app
+
+    other = ThreadServer(create_app(table.url, "default", interval=0.02))
+    try:
+        got: dict[str, list] = {}
+        readers = [
+            threading.Thread(
+                target=lambda b=base: got.__setitem__(b, read_events(b, table.token("Weston"), seconds=4, until=bool))
+            )
+            for base in (live, other.base)
+        ]
+        for r in readers:
+            r.start()
+        time.sleep(0.5)
+        _roll(table.url, 6, seed=8)
+        for r in readers:
+            r.join()
+    finally:
+        other.stop()
+    ids = _event_ids(table.url)
+    assert [g[0] for g in got[live]] == ids == [g[0] for g in got[other.base]]
+
+
+def test_a_player_stream_carries_only_their_own_sheet_changes(live, table):
+    from stkit.store.characters import damage
+    from stkit.store.gateway import run_unit
+
+    run_unit(table.url, lambda gw: damage(gw, "Archibald", 1, "bashing"))
+    run_unit(table.url, lambda gw: damage(gw, "Weston", 2, "lethal"))
+    weston = read_events(live, table.token("Weston"), last_event_id=0, seconds=0.6)
+    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, seconds=0.6)
+    assert [(g[1], "Weston" in g[2]) for g in weston] == [("sheet", True)]
+    assert [g[1] for g in storyteller] == ["sheet", "sheet"]
