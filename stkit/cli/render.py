@@ -143,8 +143,9 @@ def summary_text(roll: RollResult) -> Text:
     if roll.automatic:
         return Text("1 success (marginal), automatic: no dice rolled", style="green bold")
     if roll.outcome.value == "botch":
-        return Text(" BOTCH! ", style="bold white on red") + Text(
-            " no die reached the difficulty and a 1 showed", style="red bold"
+        # assembled, not added: an added Text would inherit the white-on-red of the first part
+        return Text.assemble(
+            (" BOTCH! ", "bold white on red"), (" no die reached the difficulty and a 1 showed", "red bold")
         )
     if roll.outcome.value == "failure":
         why = " (the 1s cancelled every success)" if roll.successes_rolled else ""

@@ -561,6 +561,7 @@ def _multi_from_sheet(
     from rich.text import Text
 
     out = render.console()
+    print_house_line(house.in_force())
     if rage:
         left = slots[-1].rage_left
         ordinary = slots[: len(slots) - rage]

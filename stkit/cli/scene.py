@@ -709,12 +709,14 @@ def contest_roll(
     import random
 
     from stkit.store.contests import contest_id_for, roll_contest
+    from stkit.store.house import get_house_rules
 
     fa, fb = _faces(dice_a), _faces(dice_b)
     _, used_seed = _rng(seed)
-    done = _run(
-        db,
-        lambda gw: roll_contest(
+    flags = _house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch)
+
+    def work(gw):
+        out = roll_contest(
             gw,
             contest_id_for(gw, contest),
             side=side.value if side else None,
@@ -722,31 +724,33 @@ def contest_roll(
             pool_b=pool_b,
             difficulty_a=difficulty_a,
             difficulty_b=difficulty_b,
-            house_flags=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
+            house_flags=flags,
             faces_a=fa,
             faces_b=fb,
             willpower_a=willpower_a,
             willpower_b=willpower_b,
             rng=random.Random(used_seed),
-        ),
-    )
-    data = done.to_dict() | {"seed": used_seed}
+        )
+        return out, get_house_rules(gw, out.status.contest.chronicle).override(**flags).in_force()
+
+    done, in_force = _run(db, work)
+    data = done.to_dict() | {"seed": used_seed, "house_rules_in_force": in_force}
     if json_out:
         _print_json(data)
         return
     from rich.text import Text
 
     from stkit.cli import render
-    from stkit.dice import count_dice
+    from stkit.cli.common import print_house_line
 
     con = render.console()
-    for s_, r in data["rolled"].items():
-        roll = r["roll"]
-        shown = count_dice(roll["pool"], roll["difficulty"], roll["dice"], willpower=roll["willpower"])
+    print_house_line(in_force)
+    for s_, side_roll in done.rolled.items():
+        r = data["rolled"][s_]
         label = f"Side {s_.upper()}: {r['who']} ({r['explanation']})" if r["character"] else f"Side {s_.upper()}"
         if r.get("difficulty_from"):
             con.print(Text(f"Difficulty: {r['difficulty_from']}", style="dim"))
-        render.print_roll(shown, title=label)
+        render.print_roll(side_roll.roll, title=label)  # scored as rolled, house rules included
     ex = data["exchange"]
     if ex is None:
         con.print(Text(f"Waiting for side {data['waiting_for'].upper()} to roll this exchange.", style="yellow"))

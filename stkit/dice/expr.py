@@ -15,8 +15,8 @@ from stkit.dice.model import DEFAULT_DIFFICULTY, MAX_POOL, validate_difficulty
 from stkit.errors import InvalidValue
 
 #: Digits joined by + and -, with an optional leading sign and any spaces.
-_POOL_SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$")
-_POOL_TERM = re.compile(r"([+-]?)\s*(\d+)")
+_POOL_SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$", re.ASCII)
+_POOL_TERM = re.compile(r"([+-]?)\s*(\d+)", re.ASCII)
 #: A term with more significant digits than this is far beyond any pool; refusing it early also keeps
 #: ``int()`` away from huge digit strings.
 _MAX_TERM_DIGITS = 6
@@ -61,6 +61,8 @@ def parse_faces(text: str) -> list[int]:
     faces: list[int] = []
     for part in (p for p in re.split(r"[,\s]+", text.strip()) if p):
         try:
+            if not (part.isascii() and part.lstrip("+-").isdigit()):
+                raise ValueError(part)  # int() would also take other scripts' digits (fullwidth, Arabic-Indic)
             faces.append(int(part))
         except ValueError:
             raise InvalidValue(f"die face {part!r} in --dice is not a number; allowed: 1 to 10") from None

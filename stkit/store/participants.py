@@ -37,9 +37,9 @@ from stkit.store.rolls import write_log
 from stkit.store.scenes import open_scene
 from stkit.text import parse_whole_number
 
-_NUMBER = re.compile(r"^\s*\d+\s*$")
+_NUMBER = re.compile(r"^\s*\d+\s*$", re.ASCII)
 #: A difficulty typed as a number, sign included: '-5' is a number out of range, not a Trait's name.
-_SIGNED_NUMBER = re.compile(r"^\s*[+-]?\s*\d+\s*$")
+_SIGNED_NUMBER = re.compile(r"^\s*[+-]?\s*\d+\s*$", re.ASCII)
 
 
 # ------------------------------------------------------------------------------------------ participants
@@ -210,7 +210,7 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
     total, bits = 0, list[str]()
     for sign, term in terms:
         term = term.strip()
-        if term.isdigit():
+        if term.isascii() and term.isdigit():
             value, label = parse_whole_number(term, "a number added to the difficulty", 0, 10), term
         else:
             try:

@@ -194,7 +194,7 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
         term = term.strip()
         if not term:
             raise InvalidValue(_empty_term(expression))
-        if term.isdigit():
+        if term.isascii() and term.isdigit():
             extra.append(eval_pool_sum(sign + term))  # a 5,000-digit number gets the pool limit message
             continue
         if extra:

@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "characters.md"
 FOUNDRY = Path(__file__).with_name("data") / "foundry-werewolf-small.json"
 IMPORTS = ROOT / "tests" / "imports" / "data"
+EXAMPLES = ROOT / "examples"  # the files docs/characters.md tells a newcomer to copy
 
 
 def session(text: str) -> list[tuple[list[str], list[str]]]:
@@ -75,8 +76,8 @@ def readers_folder(tmp_path, monkeypatch):
     (home / "Downloads").mkdir(parents=True)
     actor = json.loads(FOUNDRY.read_text(encoding="utf-8")) | {"name": "Sings-at-Dusk"}
     (home / "Downloads" / "fvtt-Actor-sings-at-dusk.json").write_text(json.dumps(actor), encoding="utf-8")
-    shutil.copy(IMPORTS / "foundry-werewolf-marrow.json", home / "Downloads" / "fvtt-Actor-marrow-of-oaks.json")
-    shutil.copy(IMPORTS / "grapevine-troupe.gex", home / "Downloads" / "lost-stars.gex")
+    shutil.copy(EXAMPLES / "fvtt-Actor-marrow-of-oaks.json", home / "Downloads" / "fvtt-Actor-marrow-of-oaks.json")
+    shutil.copy(EXAMPLES / "lost-stars.gex", home / "Downloads" / "lost-stars.gex")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.chdir(work)
     return work
