@@ -29,6 +29,7 @@ from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError
 from stkit.store.characters import character_by_id, character_names
 from stkit.store.events import record_tracked_event
 from stkit.store.gateway import Gateway, as_gateway
+from stkit.store.house import get_house_rules
 from stkit.store.participants import (
     Participant,
     ParticipantRoll,
@@ -423,11 +424,13 @@ def finish_odds(
     botch_ends: bool,
     botch_spoils: bool,
     horizons: tuple[int, ...] = ODDS_HORIZONS,
+    rules: HouseRules = STANDARD_RULES,
 ) -> dict:
     """Exact chances to finish within the next k rolls (k in ``horizons``), from the odds engine
     (``stkit.dice.odds.p_extended``): ``{"within": {"1": {"exact": "p/q", "probability": float}, ...},
     "mean_rolls": float | None}``, or ``{"unavailable": reason}`` when it cannot answer (no odds engine, a
-    pool x target beyond its exact range, or --no-botch-spoils, which it does not model)."""
+    pool x target beyond its exact range, or --no-botch-spoils, which it does not model). ``rules``: the
+    house rules the rolls are scored under (the chronicle's)."""
     if not botch_spoils:
         return {"unavailable": "the odds engine counts every botch as wiping the tally (not --no-botch-spoils)"}
     try:
@@ -436,7 +439,9 @@ def finish_odds(
         return {"unavailable": "the odds engine is not installed"}
 
     try:
-        odds = p_extended(pool, difficulty, target, start=tally, botch_ends=botch_ends, max_turns=max(horizons))
+        odds = p_extended(
+            pool, difficulty, target, start=tally, botch_ends=botch_ends, max_turns=max(horizons), rules=rules
+        )
         out = {}
         for k in horizons:
             p = odds.p_done_by(k)
@@ -558,6 +563,7 @@ def extended_status(session: Any, action: ExtendedAction | int, *, odds: bool = 
         action.tally,
         botch_ends=action.botch_ends,
         botch_spoils=action.botch_spoils,
+        rules=get_house_rules(gw, action.chronicle).dice_rules(),  # the odds of rolls as they will be scored
     )
     return replace(
         status, odds=found if "within" in found else None, odds_pool=pool, odds_note=found.get("unavailable")
