@@ -118,9 +118,12 @@ def default_chronicle(chronicle: str | None = None) -> str:
     stored name is (:func:`stkit.text.check_text` with the name limit). Raises InvalidValue naming
     ``--chronicle`` or ``STKIT_CHRONICLE`` for a control character, an undecodable byte or a name over
     :data:`stkit.text.MAX_NAME` characters."""
+    from stkit.errors import InvalidValue
     from stkit.text import MAX_NAME, check_text
 
-    if chronicle and chronicle.strip():
+    if chronicle is not None:
+        if not chronicle.strip():
+            raise InvalidValue("--chronicle is empty; give a chronicle's name, or leave the option out")
         return check_text(chronicle.strip(), "--chronicle", limit=MAX_NAME)
     env = os.environ.get(ENV_CHRONICLE, "").strip()
     return check_text(env, ENV_CHRONICLE, limit=MAX_NAME) if env else DEFAULT_CHRONICLE

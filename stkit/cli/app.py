@@ -20,11 +20,17 @@ from stkit.cli.parsing import adopt, make_number_aware_parser
 from stkit.errors import InvalidValue, StkitError
 from stkit.text import check_range, check_text, printable
 
+#: The longest error line printed; longer messages (quoting huge values) are cut with an ellipsis.
+MAX_ERROR_CHARS = 1000
+
 
 def print_error(message: str) -> None:
     """One line on stderr, no traceback, no markup: the message holds user values, so every control
     character (a newline included) is shown as an escape by :func:`stkit.text.printable`."""
-    sys.stderr.write(f"Error: {printable(message)}\n")
+    shown = printable(message)
+    if len(shown) > MAX_ERROR_CHARS:  # a message quoting a 100,000-character value stays readable
+        shown = shown[: MAX_ERROR_CHARS - 1] + "…"
+    sys.stderr.write(f"Error: {shown}\n")
     sys.stderr.flush()
 
 

@@ -416,9 +416,13 @@ def list_(
     from stkit.store.characters import count_characters, list_sheets
     from stkit.text import check_range
 
+    if chronicle is not None:
+        from stkit.config import default_chronicle
+
+        chronicle = default_chronicle(chronicle)  # the one check every stored name gets
     if limit is not None:
         check_range(limit, "--limit", 1, 10_000)
-    check_range(offset, "--offset", 0)
+    check_range(offset, "--offset", 0, 10**9)
     shown = limit if limit is not None else (None if json_out else _screen_rows())
     filters = {"name": name, "breed": breed, "auspice": auspice, "tribe": tribe}
 

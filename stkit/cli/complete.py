@@ -76,7 +76,7 @@ def complete_pool(incomplete: str) -> list[str]:
 
     head, last = re.match(r"(.*?[+-]?\s*)([^+-]*)$", incomplete, re.S).groups()  # type: ignore[union-attr]
     want = fold_name(last)
-    if want.isdigit():
+    if want.isascii() and want.isdigit():
         return []
     names = T.ATTRIBUTES + T.ABILITIES + T.POWERS + T.RENOWN
     return _as_typed(incomplete, [head + n for n in names if fold_name(n).startswith(want)])
@@ -88,7 +88,7 @@ def _tracked(table: str, incomplete: str) -> list[str]:
     def work(gw: Any) -> list[str]:
         rows = gw.rows(f"SELECT id, name FROM {table} WHERE status = 'open' ORDER BY id")
         want = fold_name(incomplete)
-        if incomplete.isdigit():
+        if incomplete.isascii() and incomplete.isdigit():
             return [str(r[0]) for r in rows if str(r[0]).startswith(incomplete)]
         return [r[1] for r in rows if fold_name(r[1]).startswith(want)]
 

@@ -58,6 +58,12 @@ def root_command() -> Command:
 _ROOT: Command | None = None
 
 
+def _leaves(line: str) -> bool:
+    """True for a line that ends the shell: 'exit' or 'quit', with or without an argument ('exit 0')."""
+    words = line.split()
+    return bool(words) and words[0] in LEAVE_WORDS
+
+
 def run_line(line: str) -> int:
     """Run one shell line as an stkit command in this process; returns its exit code (0 for a blank line).
 
@@ -66,7 +72,7 @@ def run_line(line: str) -> int:
     from stkit.cli.app import print_error
 
     try:
-        argv = shlex.split(line)
+        argv = shlex.split(line, comments=True)  # '# ...' is a comment, as in a shell script
     except ValueError as exc:
         print_error(f"cannot read the line: {exc}")
         return 2
@@ -151,7 +157,7 @@ def interactive(*, pt_input: Input | None = None, pt_output: Output | None = Non
             continue  # Ctrl-C: the line is dropped
         except EOFError:
             return  # Ctrl-D
-        if line.strip() in LEAVE_WORDS:
+        if _leaves(line):
             return
         run_line(line)
 
@@ -173,7 +179,7 @@ def shell(db: DbOpt = None) -> None:
         return
     worst = 0
     for line in _piped_lines():
-        if line.strip() in LEAVE_WORDS:
+        if _leaves(line):
             break
         worst = max(worst, run_line(line))
     if worst:

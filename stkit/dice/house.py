@@ -150,7 +150,7 @@ def parse_house_value(key: str, value: str) -> Any:
         except ValueError:
             raise bad() from None
     if field == "difficulty":
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise bad()
         return validate_difficulty(int(text))
     if field == "extended_botch":

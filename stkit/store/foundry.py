@@ -182,6 +182,10 @@ class _Reader:
             value = 0
         if isinstance(value, float) and value.is_integer():
             value = int(value)
+        if isinstance(value, str) and not value.strip().lstrip("+-").isascii():
+            value = value.strip()  # int() would read other scripts' digits ('٣'): refused below
+            n = None
+            raise self.fail(where, f"{value!r} is not a whole number written with the digits 0 to 9")
         try:
             n = int(value) if not isinstance(value, (bool, float)) else None  # Foundry keeps some numbers as text
         except (TypeError, ValueError):

@@ -171,12 +171,22 @@ def _parse(raw: bytes, source: str) -> Element:
     return root
 
 
+#: The most characters one Grapevine file may hold (a troupe, with room to spare): the import checks
+#: every name against the others, so an unbounded file would take unbounded time.
+MAX_CHARACTERS = 1000
+
+
 def from_grapevine(raw: bytes, *, source: str = "Grapevine file") -> list[LoadedFile]:
     """The werewolves, Fera, Kinfolk and mortals of a Grapevine XML exchange file, as LoadedFiles (format
     ``grapevine``), in file order. Every other creature is skipped with one warning (on the first
     character's LoadedFile, or an error when nothing is left). Raises DataFileError for a malformed or
     binary file and for a value that cannot be converted (naming the character and the field)."""
     root = _parse(raw, source)
+    count = sum(1 for el in root if el.tag.lower() in CREATURE_ELEMENTS)
+    if count > MAX_CHARACTERS:
+        raise DataFileError(
+            f"{source}: {count} characters in one file; allowed: at most {MAX_CHARACTERS} (split the troupe)"
+        )
     chronicle = (root.get("chronicle") or "").strip()
     skipped: list[str] = []
     loaded: list[LoadedFile] = []

@@ -508,7 +508,7 @@ def scene_id_of(gw: Gateway, scene: str | int) -> int:
     from stkit.text import find_by_prefix, parse_whole_number, printable
 
     text = str(scene).strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return parse_whole_number(text, "scene id", 1, MAX_ROW_ID)
     rows = gw.rows("SELECT id, name FROM scenes ORDER BY id")
     found = find_by_prefix(text, [r[1] for r in rows], "scene")

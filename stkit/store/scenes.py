@@ -138,7 +138,7 @@ def resolve_tracked_id(session: Any, table: str, typed: str | int, what: str, li
     from stkit.text import find_by_prefix, parse_whole_number, printable
 
     text = str(typed).strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return parse_whole_number(text, _ID_NAMES[table], 1, MAX_ROW_ID)
     if table not in ("tracked_actions", "contests", "scenes"):
         raise ValueError(f"not a tracked table: {table}")

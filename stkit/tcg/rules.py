@@ -320,7 +320,7 @@ class RulesIndex:
         content = [w for w in words if w not in STOP_WORDS] or words
         groups: list[list[str]] = []
         for word in content:
-            if word in self._vocab_set or word.isdigit() or self._stem_matches(word):
+            if word in self._vocab_set or (word.isascii() and word.isdigit()) or self._stem_matches(word):
                 groups.append([word])
                 continue
             if len(word) >= 4:

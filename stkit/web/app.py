@@ -243,7 +243,7 @@ def _int(form: dict, key: str, what: str, default: int | None = None) -> int:
         if default is None:
             raise InvalidValue(f"{what} is missing; give a whole number")
         return default
-    if len(raw) > 12 or not raw.lstrip("+-").isdigit():
+    if len(raw) > 12 or not (raw.lstrip("+-").isascii() and raw.lstrip("+-").isdigit()):
         raise InvalidValue(f"{what} {raw[:20]!r} is not a whole number")
     return int(raw)
 
@@ -406,7 +406,9 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
             # a chosen seed chooses the dice: only the Storyteller replays a roll that way
             raise Forbidden("Only the Storyteller's link may seed a roll; the server rolls a player's dice.")
         cid_text = str(values.get("character_id") or "").strip()
-        if not holder.is_storyteller and (not cid_text.isdigit() or int(cid_text) != holder.character_id):
+        if not holder.is_storyteller and (
+            not (cid_text.isascii() and cid_text.isdigit()) or int(cid_text) != holder.character_id
+        ):
             raise Forbidden("A player's link rolls only for that player's own character.")
 
         def work(s):
@@ -466,7 +468,7 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
 
         def start(s):
             cid = str(values.get("character_id") or "").strip()
-            name = _character_name(s, table.chronicle, int(cid)) if cid.isdigit() else None
+            name = _character_name(s, table.chronicle, int(cid)) if (cid.isascii() and cid.isdigit()) else None
             return X.start_extended(
                 s,
                 str(values.get("name") or ""),
@@ -543,7 +545,7 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
 
         holder = await asyncio.to_thread(who, request)
         raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
-        after = int(raw) if raw.isdigit() and len(raw) < 19 else 0
+        after = int(raw) if (raw.isascii() and raw.isdigit()) and len(raw) < 19 else 0
         return EventSourceResponse(stream(table, holder, after, request), ping=15)
 
     return app

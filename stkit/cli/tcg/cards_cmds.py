@@ -47,10 +47,11 @@ def _ambiguous(exc, as_json: bool, what: str) -> None:
         # scripts reading stderr see the failure the same way as every other error
         typer.echo(f"Error: {exc}", err=True)
     else:
-        con = _console(stderr=True)
-        con.print(f"[bold yellow]{safe(exc.name)}[/] could be more than one {what}; say which:")
-        for c in exc.candidates:
-            con.print(f"  \u2022 {safe(c)}")
+        # one line, like every error: the candidates listed after the question
+        names = ", ".join(safe(c) for c in exc.candidates)
+        _console(stderr=True).print(
+            f"Error: [bold yellow]{safe(exc.name)}[/] could be more than one {what}: {names}; say which", soft_wrap=True
+        )
     raise typer.Exit(1)
 
 
