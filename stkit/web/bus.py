@@ -74,10 +74,19 @@ class EventReader:
         return self._run(lambda gw: last_event_id(gw, self.chronicle))
 
     def close(self) -> None:
-        with self._lock:
+        """Close the connection; when a read still holds it after STOP_SECONDS, leave it to that read."""
+        if not self._lock.acquire(timeout=STOP_SECONDS):
+            return
+        try:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+        finally:
+            self._lock.release()
+
+
+#: The longest a stopping server waits for its follower task, listener thread and reader (seconds).
+STOP_SECONDS = 2.0
 
 
 class EventBus:
@@ -105,14 +114,14 @@ class EventBus:
         self._task = asyncio.create_task(self._follow())
 
     async def stop(self) -> None:
+        """Stop following; bounded, so a server shuts down even while a read is stuck in the database."""
         self._stop.set()
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.wait({self._task}, timeout=STOP_SECONDS)
         if self._listener is not None:
-            self._listener.join(timeout=2)
-        self.reader.close()
+            await asyncio.to_thread(self._listener.join, STOP_SECONDS)
+        await asyncio.to_thread(self.reader.close)
 
     def subscribe(self) -> asyncio.Queue:
         queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_LIMIT)
