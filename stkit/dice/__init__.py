@@ -4,7 +4,7 @@ One roll is a :class:`RollRequest` (validated when built) resolved by :func:`res
 :class:`RollResult`; :mod:`stkit.dice.expr` parses the dice expressions people type; :mod:`stkit.dice.odds`
 (not imported here) gives exact odds.
 
-Rules source: Chapter Five: Rules (``shared/seeds/004_*.txt``).
+Rules source: Chapter Five: Rules (the Werewolf: The Apocalypse Revised rulebook).
 """
 
 from stkit.dice.actions import (

@@ -1,7 +1,7 @@
 """Combat on the dice engine: damage and soak rolls, an attack from the swing to the wounds, initiative, and
 Rage spent for extra actions. Pure standard library; randomness is passed in.
 
-Where each rule comes from (``shared/seeds/004_*.txt``, Chapter Five: Rules, and stkit's readings):
+Where each rule comes from (the Revised rulebook's Chapter Five: Rules, and stkit's readings):
 
 - More successes on an attack make it more damaging ("Try It Out": the more successes, the more accurate and
   the more lethal the shot). stkit's reading: a hit adds one damage die per success beyond the first.

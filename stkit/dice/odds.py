@@ -24,7 +24,7 @@ How the numbers are found (no enumeration, no simulation):
   equations exactly, and the turn-by-turn chances come from stepping the exact state vector forward.
 
 Sources: Chapter Five, "Difficulties", "Botches", "Automatic Successes" (Willpower), "Multiple Actions",
-"Extended Actions", "Resisted Actions", "Teamwork" (``shared/seeds/004_*.txt``).
+"Extended Actions", "Resisted Actions", "Teamwork" (the Werewolf: The Apocalypse Revised rulebook).
 """
 
 from __future__ import annotations

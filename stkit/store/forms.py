@@ -1,6 +1,6 @@
 """The five forms of a Garou and what each does to the Attributes: one data table.
 
-Pure Python. The table follows the character-store issue (Werewolf: The Apocalypse Revised forms); the
+Pure Python. The table is the Revised sheet's five forms (Werewolf: The Apocalypse Revised); the
 rules chapter itself only says that the forms' Attribute changes can lift a werewolf's dice pools
 (Chapter Five: Rules, "Ratings").
 """

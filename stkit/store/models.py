@@ -45,8 +45,8 @@ class Character(SQLModel, table=True):
 
 class RollLog(SQLModel, table=True):
     """One logged roll. ``dice`` is a JSON list of faces; ``detail`` a JSON object (pool breakdown, seed,
-    retry, house rules). ``kind`` is 'roll' unless the scenes work logs something else. ``character_name``
-    keeps the name even after the character is deleted (``character_id`` then becomes NULL)."""
+    retry, house rules). ``kind`` is 'roll' unless a tracked action or combat step logs something else.
+    ``character_name`` keeps the name even after the character is deleted (``character_id`` then becomes NULL)."""
 
     __tablename__ = "roll_log"
     __table_args__ = (

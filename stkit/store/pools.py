@@ -2,7 +2,8 @@
 
 Pure Python. Rules source: Chapter Five: Rules, "Ratings" (one die per dot; an Attribute alone or plus one
 Ability; never more than two Traits; a Trait rated up to 10 such as Rage or Willpower is rolled alone; the
-forms' Attribute changes count). The form table and the wound penalties follow the character-store issue.
+forms' Attribute changes count). The form table and the wound penalties are the Revised sheet's
+(stkit.store.forms, stkit.store.sheet).
 """
 
 from __future__ import annotations

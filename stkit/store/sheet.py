@@ -5,7 +5,7 @@ the same dict is the YAML/JSON character file format (see docs/characters.md).
 
 Ranges (Chapter Five: Rules, "Ratings"): Attributes and Abilities 0-5 (0 exists: a deformity, Appearance
 in Crinos); Rage, Gnosis, Willpower and Renown rated 0-10 with temporary points beside the rating.
-Health (the seven levels and their penalties) follows the character-store issue.
+Health: the seven levels of the Revised sheet and their wound penalties (docs/characters.md, "Health").
 """
 
 from __future__ import annotations
@@ -445,7 +445,7 @@ class Sheet:
     def take_damage(self, n: int, kind: str = "bashing") -> DamageTaken:
         """Take ``n`` (>= 1) health levels of ``kind`` damage and report what happened to each level.
 
-        Rules (docs/characters.md, "Health"; stkit's health track follows the character-store issue): each
+        Rules (docs/characters.md, "Health", the Revised sheet's health track): each
         level fills the next empty health level (seven at most); once all seven are filled, a level of worse
         damage turns the lightest filled level into ``kind`` (aggravated beats lethal beats bashing), and a
         level that finds nothing lighter to replace has nowhere to go and is lost.
