@@ -273,7 +273,8 @@ class Card:
 
 
 FIELD_NAMES = tuple(f.name for f in fields(Card))
-_INT_FIELDS = (
+#: The card's whole-number fields (the importers read each of them from a column of the same name).
+INT_FIELDS = (
     "renown",
     "rage",
     "gnosis",
@@ -443,7 +444,7 @@ def card_from_mapping(
     if not isinstance(raw, dict):
         raise CardError(f"a card must be a mapping of fields, got {type(raw).__name__}")
     for key, value in raw.items():
-        if key in _INT_FIELDS or key in ("damage", "block"):
+        if key in INT_FIELDS or key in ("damage", "block"):
             continue  # numbers get their own message (a 5,000-digit one: "above 999")
         _refuse_bad_text(value, str(key), str(key) in _LONG_FIELDS)
     unknown = sorted(str(k) for k in set(raw) - set(FIELD_NAMES))
@@ -462,7 +463,7 @@ def card_from_mapping(
     else:
         kw["type"] = _choice(raw.get("type"), "type", CARD_TYPES)
     kw["set"] = None if raw.get("set") in (None, "") else str(raw["set"])
-    for f in _INT_FIELDS:
+    for f in INT_FIELDS:
         kw[f] = _int(raw.get(f), f)
     for f in ("damage", "block"):
         kw[f] = _int(raw.get(f), f, allow_x=True)

@@ -33,6 +33,7 @@ from stkit.tcg.cards import (
     BREEDS,
     CARD_TYPES,
     EARLIER_SEPT_TYPES,
+    INT_FIELDS,
     MAX_CARD_NUMBER,
     MAX_CARD_ROWS,
     TRIBES,
@@ -103,22 +104,7 @@ COLUMNS = {
     "errata": "errata",
     "playtest": "playtest",
 }
-_NUMBER_FIELDS = {
-    "renown",
-    "rage",
-    "gnosis",
-    "health",
-    "frenzy",
-    "insight",
-    "sustained_rage",
-    "gnosis_cost",
-    "rage_cost",
-    "sept_draw",
-    "tribe_fury",
-    "crinos.rage",
-    "crinos.gnosis",
-    "crinos.health",
-}
+_NUMBER_FIELDS = {*INT_FIELDS, "crinos.rage", "crinos.gnosis", "crinos.health"}
 #: Keywords and requirements are joined with " - " (a hyphen inside a word, "Manic-Depressive", is not a
 #: separator); ";" and "," also separate, as some hand-made lists use them.
 _LIST_SPLIT = re.compile(r"\s+-\s+|\s*[;,]\s*")
