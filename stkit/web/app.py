@@ -221,7 +221,10 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     ]
     chars = list_characters(session, table.chronicle)
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
+    from stkit.store.house import rules_in_force
+
     return {
+        "difficulty": rules_in_force(gw, table.chronicle).difficulty,
         "holder": holder,
         "storyteller": st,
         "chronicle": table.chronicle,
@@ -248,15 +251,21 @@ def _int(form: dict, key: str, what: str, default: int | None = None) -> int:
     return int(raw)
 
 
-def _rules(form: dict):
-    from stkit.dice import HouseRules, Specialty
+def _order(values: dict, *, storyteller: bool, **fields: Any):
+    """The roll order of a web form: its difficulty (empty: the chronicle's), and on the Storyteller's link
+    only its house-rule choice (a player's link never chooses house rules)."""
+    from stkit.dice import Specialty
+    from stkit.dice.house import RuleOverrides
+    from stkit.store.rolling import RollOrder
 
-    choice = str(form.get("specialty") or "none").strip().lower()
+    raw = str(values.get("difficulty") or "").strip()
+    difficulty = _int(values, "difficulty", "difficulty") if raw else None
+    choice = str(values.get("specialty") or "").strip().lower() if storyteller else ""
     try:
-        specialty = Specialty(choice)
+        specialty = Specialty(choice) if choice else None
     except ValueError:
         raise InvalidValue(f"specialty rule {choice[:20]!r} is not one of none, double, reroll") from None
-    return HouseRules(specialty=specialty)
+    return RollOrder(overrides=RuleOverrides(specialty=specialty, difficulty=difficulty), **fields)
 
 
 def _on(form: dict, key: str) -> bool:
@@ -412,7 +421,7 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
             raise Forbidden("A player's link rolls only for that player's own character.")
 
         def work(s):
-            return roll_use_case(s, table.chronicle, values, secret=secret)
+            return roll_use_case(s, table.chronicle, values, secret=secret, storyteller=holder.is_storyteller)
 
         return await asyncio.to_thread(done, request, holder, "roll", work, _roll_message)
 
@@ -480,7 +489,7 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
             )
 
         def roll_it(s):
-            return X.roll_extended(s, _int(values, "id", "extended action"), rng=random.Random(_seed(values)))
+            return X.roll_extended(s, _int(values, "id", "extended action"), seed=_seed(values))
 
         def abandon(s):
             return X.abandon_extended(s, _int(values, "id", "extended action"))
@@ -524,7 +533,7 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
             )
 
         def roll_it(s):
-            return X.roll_contest(s, _int(values, "id", "contest"), rng=random.Random(_seed(values)))
+            return X.roll_contest(s, _int(values, "id", "contest"), seed=_seed(values))
 
         def abandon(s):
             return X.abandon_contest(s, _int(values, "id", "contest"))
@@ -567,18 +576,33 @@ def _roll_message(done: Any) -> str:
     return f"{r.result} success{'es' if r.result != 1 else ''}"
 
 
-def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool):
+def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
     """A roll from the web form (``values``: character_id, trait (list), dice, difficulty, willpower,
-    specialty, task, auto, seed), through the same use cases as `stkit roll`: from a sheet
-    (:func:`stkit.store.rolls.roll_from_sheet`) or, on the Storyteller's screen, a bare number of dice
-    (:func:`stkit.store.rolls.log_plain_roll`). Raises what they raise; nothing is written then."""
-    from stkit.dice import validate_difficulty, validate_pool
-    from stkit.store.rolls import log_plain_roll, roll_dice, roll_from_sheet
+    specialty, task, auto, seed) through :func:`stkit.store.rolling.make_roll`, as `stkit roll`: from a
+    sheet or, on the Storyteller's screen, a bare number of dice; under the chronicle's house rules (the
+    Storyteller's link may override them). Raises what it raises; nothing is written then."""
+    from stkit.store.gateway import as_gateway
+    from stkit.store.rolling import Purpose, make_roll
 
-    difficulty = validate_difficulty(_int(values, "difficulty", "difficulty", 6))
-    rules = _rules(values)
-    seed = _seed(values)
-    willpower, auto = _on(values, "willpower"), _on(values, "auto")
+    fields = _roll_fields(session, chronicle, values)
+    order = _order(
+        values,
+        storyteller=storyteller,
+        seed=_seed(values),
+        willpower=_on(values, "willpower"),
+        auto=_on(values, "auto"),
+        secret=secret,
+        purpose=Purpose.sheet if "character" in fields else Purpose.plain,
+        **fields,
+    )
+    return make_roll(as_gateway(session), order)
+
+
+def _roll_fields(session: Any, chronicle: str, values: dict) -> dict:
+    """Who rolls what: {character, chronicle, expression, task} from a sheet, or {expression, chronicle,
+    log} for a bare number of dice. Raises InvalidValue for Traits without a character and the like."""
+    from stkit.dice import validate_pool
+
     task = str(values.get("task") or "").strip() or None
     cid = str(values.get("character_id") or "").strip()
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
@@ -590,66 +614,38 @@ def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool):
         expression = " + ".join(traits)
         if extra:  # extra dice (or a penalty) after the Traits, as the CLI's 'Dexterity + Brawl + 2'
             expression += f" {extra}" if extra[0] in "+-" else f" + {extra}"
-        return roll_from_sheet(
-            session,
-            name,
-            expression,
-            difficulty=difficulty,
-            chronicle=chronicle,
-            willpower=willpower,
-            task=task,
-            rules=rules,
-            rng=random.Random(seed),
-            auto=auto,
-            seed=seed,
-            secret=secret,
-        )
+        return {"character": name, "chronicle": chronicle, "expression": expression, "task": task}
     if traits:
         raise InvalidValue("Traits need a character: choose whose sheet rolls them")
     if task:
         raise InvalidValue("try again needs a character: a task is counted per character")
-    pool = validate_pool(_int(values, "dice", "dice pool"))
-    if auto and willpower:
+    if _on(values, "auto") and _on(values, "willpower"):
         raise InvalidValue("an automatic success is taken without rolling; it cannot go with Willpower")
-    result = roll_dice(
-        pool,
-        difficulty,
-        faces=None,
-        rng=random.Random(seed),
-        rules=rules,
-        willpower=willpower,
-        retry=0,
-        auto=auto,
-        stressful=False,
-    )
-    return log_plain_roll(session, str(pool), result, chronicle=chronicle, seed=seed, secret=secret)
+    pool = validate_pool(_int(values, "dice", "dice pool"))
+    return {"expression": str(pool), "chronicle": chronicle, "log": True}
 
 
 def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) -> dict:
     """The exact chances of the roll a form describes (the pool as the sheet builds it, or a number of dice),
     from :func:`stkit.dice.odds.roll_distribution`: P(botch), P(failure), P(exactly k) and P(at least k)."""
-    from stkit.dice import validate_difficulty
-    from stkit.dice.odds import roll_distribution
-    from stkit.store.characters import find_character
-    from stkit.store.pools import build_pool
+    from stkit.store.gateway import as_gateway
+    from stkit.store.rolling import odds_for
 
-    difficulty = validate_difficulty(_int(values, "difficulty", "difficulty", 6))
-    rules = _rules(values)
     cid = str(values.get("character_id") or "").strip()
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
+    fields: dict[str, Any] = {"chronicle": chronicle}
     if cid:
         character_id = _int(values, "character_id", "character")
         if not holder.is_storyteller and character_id != holder.character_id:
             raise Forbidden("A player's link shows only that player's own sheet.")
         if not traits:
             return {"odds": None, "note": "Choose Traits to see the odds."}
-        row = find_character(session, _character_name(session, chronicle, character_id), chronicle)
-        built = build_pool(row, " + ".join(traits))
-        pool, label = built.dice, built.text
+        fields |= {"character": _character_name(session, chronicle, character_id), "expression": " + ".join(traits)}
     else:
-        pool = _int(values, "dice", "dice pool")
-        label = f"{pool} dice"
-    dist = roll_distribution(pool, difficulty, rules=rules, willpower=_on(values, "willpower"))
+        fields["expression"] = str(_int(values, "dice", "dice pool"))
+    order = _order(values, storyteller=holder.is_storyteller, willpower=_on(values, "willpower"), **fields)
+    answer = odds_for(as_gateway(session), order)
+    dist, label, difficulty = answer.odds, answer.label, answer.odds.difficulty
     rows = [("botch", dist.p_botch), ("failure", dist.p_failure)]
     top = min(dist.max_result, 10)
     rows += [(f"{k}", dist.p_exactly(k)) for k in range(1, top + 1)]
