@@ -685,7 +685,15 @@ def hit(
     soak_pool: Annotated[
         str | None, typer.Option("--soak-pool", help="Soak with this pool, e.g. 'Stamina + 2' (implies --soak).")
     ] = None,
-    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="The soak roll's difficulty, 2 to 10.")] = 6,
+    difficulty: Annotated[
+        int | None,
+        typer.Option(
+            "--difficulty",
+            "-d",
+            help="The soak roll's difficulty, 2 to 10 (default: the chronicle's house rule, else 6).",
+            show_default=False,
+        ),
+    ] = None,
     dice: Annotated[str | None, typer.Option("--dice", help="Physical dice of the soak roll, e.g. 2,1,8,9.")] = None,
     no_soak: Annotated[
         list[str] | None,

@@ -590,14 +590,15 @@ def contest_start(
     ] = None,
     pool_b: Annotated[str | None, typer.Option("--pool-b", help="Side B's sheet expression.")] = None,
     difficulty: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--difficulty",
             "-d",
             help="Side A's difficulty (both sides' unless --difficulty-b): 2 to 10, "
-            "or the other side's Traits, e.g. 'Wits + 3'.",
+            "or the other side's Traits, e.g. 'Wits + 3' (default: the chronicle's house rule, else 6).",
+            show_default=False,
         ),
-    ] = "6",
+    ] = None,
     difficulty_b: Annotated[
         str | None, typer.Option("--difficulty-b", help="Side B's difficulty: a number, or side A's Traits.")
     ] = None,
@@ -629,6 +630,9 @@ def contest_start(
     from stkit.store.contests import contest_status, start_contest
 
     def work(gw: Gateway) -> ContestStatus:
+        from stkit.store.house import rules_in_force
+
+        default = rules_in_force(gw, _chronicle(chronicle)).difficulty
         contest = start_contest(
             gw,
             name,
@@ -637,7 +641,7 @@ def contest_start(
             b=b,
             pool_a=pool_a,
             pool_b=pool_b,
-            difficulty=difficulty,
+            difficulty=default if difficulty is None else difficulty,
             difficulty_b=difficulty_b,
             target=target,
             mode=mode.value,

@@ -1,6 +1,5 @@
 """Extended and resisted contests: the moot debate (tally mode) and the truck chase (lead mode)."""
 
-
 import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal

@@ -1,6 +1,5 @@
 """Tracked extended actions: Weston hiding for four hours, teamwork over time, botches, bad input."""
 
-
 import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
