@@ -136,7 +136,7 @@ def _doors(url: str, st, seed: int, table) -> dict[str, tuple[dict, int | None]]
     def extended():
         action = cli_json(url, "extended", "start", f"Climb {seed}", "--pool", "5", "--target", "50")["id"]
         d = cli_json(url, "extended", "roll", str(action), "--seed", s)
-        return d["roll"], d["history"][-1]["roll_id"] if "roll_id" in d["history"][-1] else None
+        return d["roll"], d["history"][-1]["roll_id"]
 
     door("extended", extended)
 
