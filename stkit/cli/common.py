@@ -41,8 +41,12 @@ def make_roll_in(db: str | None, order: RollOrder) -> RollOutcome:
     (retried whole when the store is busy: the generator is seeded inside, so a retry rolls the same
     dice). A bare pool that logs nothing, with no store yet, rolls under the rules as written without
     creating one; it reads the store in a read transaction otherwise (a free botch claimed upgrades it)."""
-    from stkit.store.rolling import make_roll
+    import dataclasses
 
+    from stkit.store.rolling import fresh_seed, make_roll
+
+    # the seed is chosen once, so that a retried transaction rolls the same dice
+    order = dataclasses.replace(order, seed=fresh_seed(order.seed))
     writes = order.character is not None or order.log
     if not writes and order.overrides.free_botch is not True and not store_exists(db):
         return make_roll(None, order)
