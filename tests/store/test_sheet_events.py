@@ -50,7 +50,7 @@ CASES = [
             damage_faces=[9] * 7,
         ),
         ["roll", "roll", "sheet"],
-    ),  # fmt: skip
+    ),
     (
         "roll -w --char",
         lambda gw: roll_from_sheet(gw, "Weston", "Dexterity", willpower=True, faces=[3, 4, 5]),
