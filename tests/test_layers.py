@@ -95,9 +95,13 @@ def _heavy_modules(body: str) -> list[str]:
 def test_dice_engine_is_pure():
     import pathlib
 
-    names = sorted(p.stem for p in (pathlib.Path(__file__).resolve().parents[1] / "stkit" / "dice").glob("*.py"))
-    body = "\n".join(f"import stkit.dice.{n}" for n in names if n != "__init__")
-    assert "stkit.dice.odds" in body and "stkit.dice.contest" in body
+    root = pathlib.Path(__file__).resolve().parents[1] / "stkit"
+    names = sorted(
+        ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for p in (root / "dice").rglob("*.py")
+    )
+    body = "\n".join(f"import stkit.{n}" for n in names if n != "dice")
+    assert "import stkit.dice.odds\n" in body and "stkit.dice.odds.teamwork" in body and "stkit.dice.contest" in body
     assert _heavy_modules("import stkit.dice\n" + body) == []
     # standard library only: no third-party package at all
     proc = subprocess.run(
