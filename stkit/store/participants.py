@@ -77,6 +77,8 @@ class ParticipantRoll:
     explanation: str
     participant: Participant
     extra: dict = field(default_factory=dict)
+    house_in_force: tuple[str, ...] = ()  # the house rules in force for it (ChronicleRules.in_force)
+    forgiven_botch: bool = False  # True when the chronicle's free botch forgave it
 
 
 #: Bound of the in-game time per roll of a tracked action (the successes needed are bounded by the dice
@@ -261,7 +263,10 @@ def roll_for(
     out = make_roll(gw, order, rng=rng)
     assert out.log_id is not None  # a tracked roll is always logged
     log = LogEntryRef(out.log_id, who.character_id, kind, out.scene_id, out.turn)
-    return ParticipantRoll(out.roll, log, out.pool.text if out.pool else f"{out.roll.pool} dice", who)
+    explained = out.pool.text if out.pool else f"{out.roll.pool} dice"
+    return ParticipantRoll(
+        out.roll, log, explained, who, house_in_force=out.house_in_force, forgiven_botch=out.forgiven_botch
+    )
 
 
 def faces_list(text_or_list: Any) -> list[int] | None:
