@@ -26,7 +26,7 @@ from stkit.errors import DataFileError, InvalidValue, NotFound
 from stkit.tcg.common import fold_name
 from stkit.tcg.common import parse_yaml as _parse_yaml_text
 from stkit.tcg.vocab import CombatKind, Moon, Speed, values
-from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, printable
+from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, parse_whole_number, printable
 
 #: Most cards (rows) one card file may hold: the real community list has about 1,600.
 MAX_CARD_ROWS = 50_000
@@ -302,6 +302,7 @@ class CardError(InvalidValue):
 #: Largest number a card field takes: printed stats are small; a bigger one is a typo (and a 5,000-digit
 #: string would not even convert).
 MAX_CARD_NUMBER = 999
+_HUGE = 10**40
 
 
 def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
@@ -315,15 +316,16 @@ def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
         value = int(value)
     if isinstance(value, str):
         s = value.strip()
-        if not re.fullmatch(r"[+-]?\d+", s):
-            shown = repr(s[:20] + ("..." if len(s) > 20 else ""))
-            raise CardError(f"field '{name}': {shown} is not a whole number" + (" or X" if allow_x else ""))
-        if len(s.lstrip("+-").lstrip("0")) > len(str(MAX_CARD_NUMBER)):
+        try:
+            # the one ASCII-digit reader: '\u0663' or '\uff14' is no number; far above the cap is capped
+            value = parse_whole_number(s, f"field '{name}'", -_HUGE, _HUGE)
+        except InvalidValue:
+            # the value itself is not repeated: it is the file's content, not ours to echo
             raise CardError(
-                f"field '{name}': {s[:20]}{'...' if len(s) > 20 else ''} is above {MAX_CARD_NUMBER} "
-                f"(allowed 0 to {MAX_CARD_NUMBER})"
-            )
-        value = int(s)
+                f"field '{name}': not a whole number" + (" or X" if allow_x else "") + " (use the digits 0 to 9)"
+            ) from None
+        if abs(value) > MAX_CARD_NUMBER and len(s) > 20:
+            raise CardError(f"field '{name}': {s[:20]}... is above {MAX_CARD_NUMBER} (allowed 0 to {MAX_CARD_NUMBER})")
     if not isinstance(value, int):
         raise CardError(f"field '{name}': {repr(value)[:40]} is not a whole number")
     if value < 0:
@@ -654,9 +656,11 @@ def parse_csv(path: Path, text: str, progress: Progress | None = None) -> Parsed
         header = reader.fieldnames or []
     except csv.Error as exc:
         raise DataFileError(f"{path}: line {reader.line_num}: malformed CSV: {exc}") from None
-    bad = [h for h in header if h not in FIELD_NAMES]
+    bad = [i for i, h in enumerate(header, 1) if h not in FIELD_NAMES]
     if bad:
-        raise DataFileError(f"{path}: line 1: unknown column(s) {', '.join(bad)}")
+        # named by position: the header's text is the file's content, not repeated in an error line
+        where = f"column {bad[0]} is" if len(bad) == 1 else f"columns {', '.join(map(str, bad[:10]))} are"
+        raise DataFileError(f"{path}: line 1: {where} not a card field name (such as name, type, set, renown, text)")
     items = []
     for row in _csv_rows(reader, path):
         if any("\n" in v or "\r" in v for v in row.values() if isinstance(v, str)):

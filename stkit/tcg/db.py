@@ -35,7 +35,7 @@ from stkit.tcg.cards import (
     RowError,
 )
 from stkit.tcg.common import fold_name, fold_words
-from stkit.text import MAX_SHORT_TEXT, check_text, printable, without_surrogates
+from stkit.text import MAX_SHORT_TEXT, check_text, parse_whole_number, printable, without_surrogates
 
 SCHEMA_VERSION = "2"
 _FIELDS = {f for f in Card.__dataclass_fields__}
@@ -80,15 +80,51 @@ def check_db_path(path: str | Path, *, source: str = "--cards-db") -> Path:
         raise InvalidValue(f"{source} {shown!r} is a folder; give the path of a card database file")
     if path.exists() and not path.is_file():
         raise InvalidValue(f"{source} {shown!r} is not a regular file (a device or a pipe); give a database file")
+    if path.exists():
+        if not _is_sqlite_file(path):
+            # named, never quoted: the file may be anything the user pointed at
+            raise InvalidValue(f"{source} {shown!r} is not an SQLite card database; nothing was changed")
+    elif path.suffix.casefold() not in DB_SUFFIXES:
+        raise InvalidValue(
+            f"{source} {shown!r} is not a card database file name; a new one ends in "
+            f"{', '.join(DB_SUFFIXES)} (e.g. cards.sqlite)"
+        )
     parent = path.parent
     if not parent.is_dir():
         if path == _default_location():
-            parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _make_private_folders(parent)
         else:
             raise InvalidValue(
                 f"{source} {shown!r}: the folder {printable(os.fspath(parent))!r} does not exist; create it first"
             )
     return path
+
+
+#: The endings a new card database file may have; an existing file is recognised by its SQLite header.
+DB_SUFFIXES = (".sqlite", ".sqlite3", ".db")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _is_sqlite_file(path: Path) -> bool:
+    """True for an SQLite database file (its 16-byte header) or an empty file SQLite would initialise."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(_SQLITE_MAGIC))
+    except OSError:
+        return True  # unreadable: opening it reports the operating system's reason
+    return head in (b"", _SQLITE_MAGIC)
+
+
+def _make_private_folders(folder: Path) -> None:
+    """Create ``folder`` and each missing parent owner-only (0700), whatever the umask: mkdir's mode is
+    masked by the umask and does not apply to the parents it creates."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(made, 0o700)
 
 
 @dataclass
@@ -153,13 +189,13 @@ class NumberRange:
     @classmethod
     def parse(cls, text: str, what: str) -> NumberRange:
         """``"3"``, ``"2..4"``, ``"3.."`` or ``"..5"`` (0 to 999). Raises InvalidValue naming ``what``."""
-        m = re.fullmatch(r"\s*(\d{1,3})?\s*(\.\.)?\s*(\d{1,3})?\s*", text or "")
+        m = re.fullmatch(r"\s*([0-9]{1,3})?\s*(\.\.)?\s*([0-9]{1,3})?\s*", text or "")
         if not m or not (m.group(1) or m.group(3)) or (m.group(3) and not m.group(2)):
             raise InvalidValue(
                 f"{what} {printable(text)!r} is not a number or range; use 3, 2..4, 3.. or ..5 (0 to 999)"
             )
-        low = int(m.group(1)) if m.group(1) else None
-        high = int(m.group(3)) if m.group(3) else (low if not m.group(2) else None)
+        low = parse_whole_number(m.group(1), what, 0, 999) if m.group(1) else None
+        high = parse_whole_number(m.group(3), what, 0, 999) if m.group(3) else (low if not m.group(2) else None)
         if low is not None and high is not None and low > high:
             raise InvalidValue(f"{what} {printable(text)!r}: the low end {low} is above the high end {high}")
         return cls(low, high)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stkit.errors import DataFileError
+from stkit.errors import DataFileError, InvalidValue
 from stkit.tcg.cards import (
     AUSPICES,
     BREEDS,
@@ -46,7 +46,7 @@ from stkit.tcg.cards import (
 )
 from stkit.tcg.common import fold_name, fold_words
 from stkit.tcg.vocab import CombatKind, Moon, Speed
-from stkit.text import printable
+from stkit.text import parse_whole_number, printable
 
 #: Folded column name -> schema field. ``crinos.X`` fills the Crinos side.
 COLUMNS = {
@@ -187,8 +187,11 @@ def _number(value: str, column: str, warnings: list[str], allow_x: bool = False)
         return None
     if allow_x and s.upper() == "X":
         return "X"
-    if re.fullmatch(r"\+?\d{1,3}", s) and int(s) <= MAX_CARD_NUMBER:
-        return int(s)
+    if not s.startswith("-"):
+        try:
+            return parse_whole_number(s, column, 0, MAX_CARD_NUMBER)
+        except InvalidValue:
+            pass
     warnings.append(f"{column} {printable(s[:20])!r} is not a number from 0 to {MAX_CARD_NUMBER}; kept as text")
     return None
 
@@ -431,8 +434,8 @@ def _build(
         else:
             values.setdefault(column, value)
     if not values.get("name", "").strip():
-        shown = printable(" ".join(p.strip() for p in parts if p.strip())[:60])
-        return None, notes, f"no card name (the row holds {shown!r})" if shown else "an empty row of tabs"
+        filled = any(p.strip() for p in parts)
+        return None, notes, "no card name (the Name field is empty)" if filled else "an empty row of tabs"
     try:
         card = card_from_mapping(_card_mapping(values, extra, notes), known_keywords=None, open_types=True)
     except CardError as exc:

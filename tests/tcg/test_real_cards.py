@@ -42,9 +42,7 @@ def test_every_row_is_accounted_for():
     card_lines = len(parsed.cards) - 1
     assert card_lines + len(parsed.merged) + len(parsed.errors) == parsed.lines
     assert (len(parsed.cards), len(parsed.merged), len(parsed.errors)) == (39, 3, 1)
-    assert [(e.line, e.message) for e in parsed.errors] == [
-        (34, "no card name (the row holds 'Limited Ally a row that names no card')")
-    ]
+    assert [(e.line, e.message) for e in parsed.errors] == [(34, "no card name (the Name field is empty)")]
     assert [e.line for e in parsed.merged] == [22, 36, 28]
     assert "the rest of line 21" in parsed.merged[0].message
     assert (

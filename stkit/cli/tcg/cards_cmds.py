@@ -82,7 +82,7 @@ def rules_search(
     if result.corrected != " ".join(w.lower() for w in query) and result.hits:
         con.print(f"[dim]searched for:[/] {safe(result.corrected)}")
     if not result.hits:
-        con.print(f"No rule matches {safe(' '.join(query))!r}.")
+        con.print(f"No rule matches {safe(repr(' '.join(query)))}.")
         return
     table = Table(show_header=True, header_style="bold")
     table.add_column("id", style="cyan", no_wrap=True)
