@@ -36,13 +36,30 @@ DOCUMENT_TITLES = {
     "battlefields": "Battlefields supplement",
 }
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
-_ENTRY_KEYS = {"id", "title", "kind", "text", "keywords", "source", "supersedes", "cards", "conflict"}
+_ENTRY_KEYS = {"id", "title", "kind", "text", "asks", "keywords", "source", "supersedes", "cards", "conflict"}
 _REQUIRED = ("id", "title", "kind", "text", "keywords", "source")
 _WORD_RE = re.compile(r"[a-z0-9]+")
-#: bm25 weights of the title, the text, the keywords, the card names and the id's words: tuned on the
-#: question set in tests/tcg/rules_questions.py (titles and ids name the topic; keywords list every word
-#: an entry touches, so they weigh little).
-BM25_WEIGHTS = (3.0, 1.0, 0.5, 0.5, 3.0)
+#: bm25 weights of the title, the text, the keywords, the card names, the id's words, the asks (the
+#: questions an entry answers) and the question cues: tuned on the question set in
+#: tests/tcg/rules_questions.py only, never on the held-out set (titles, ids and asks name the topic).
+BM25_WEIGHTS = (4.0, 1.0, 1.0, 0.5, 3.0, 4.0, 1.5)
+#: What a question asks for, read from its wording: the time something happens or how long it lasts, a
+#: count, what follows from an event, who does something, where something goes. An entry's ``asks`` give
+#: it the same cues, so "how long does an event last" prefers an entry that answers a how-long question
+#: over one that merely mentions Events. Each cue is an extra, optional search term (its own column).
+_CUES = (
+    (
+        "cuewhen",
+        re.compile(
+            r"\bwhen\b|\bat what point\b|\bwhat time\b|\bsame (?:turn|phase)\b|\bjust played\b|\bbefore\b|\bafter\b"
+        ),
+    ),
+    ("cuelong", re.compile(r"\bhow long\b|\blasts?\b|\buntil\b|\bstays?\b")),
+    ("cuecount", re.compile(r"\bhow (?:many|much|far)\b|\bnumber of\b")),
+    ("cueafter", re.compile(r"\bwhat happens\b|\bwhat if\b|\bwhat becomes\b|\bhappens? (?:to|when|if)\b|\btie[ds]?\b")),
+    ("cuewho", re.compile(r"\bwho\b|\bwhose\b|\bwhich player\b")),
+    ("cuewhere", re.compile(r"\bwhere\b")),
+)
 #: Added to the bm25 score (lower is better) of an earlier-rulebook or superseded entry.
 OLDER_PENALTY = 0.5
 #: Words of a question that say nothing about which rule is meant ("how does kailindo work"): left out of
@@ -56,12 +73,41 @@ STOP_WORDS = frozenset(
 )
 
 
+#: Words a player uses for what the rules say otherwise, each looked for with its rules words (an OR group):
+#: consequence words (a death, a tie, a win) and timing words (how long something lasts, a swap of turns).
+SYNONYMS = {
+    "tie": ("tie", "equal", "same"),
+    "tied": ("tie", "equal", "same"),
+    "ties": ("tie", "equal", "same"),
+    "even": ("equal", "tie"),
+    "die": ("die", "dies", "dead", "death", "killed"),
+    "dies": ("die", "dies", "dead", "death", "killed"),
+    "died": ("die", "dies", "dead", "death", "killed"),
+    "dead": ("dead", "death", "killed", "die"),
+    "killed": ("killed", "kill", "dead", "death"),
+    "won": ("win", "wins"),
+    "winning": ("win", "wins"),
+    "winner": ("win", "wins", "winners"),
+    "lasts": ("last", "long", "until", "turn"),
+    "last": ("last", "long", "until"),
+    "switch": ("swap", "swaps", "change"),
+    "switches": ("swap", "swaps", "change"),
+    "refuse": ("refuse", "decline"),
+    "controls": ("control", "plays", "play"),
+    "finish": ("finish", "complete", "completes", "upright"),
+    "leave": ("leave", "return", "go back"),
+    "heal": ("heal", "regenerate", "wounds removed"),
+    "heals": ("heal", "regenerate", "wounds removed"),
+}
+
+
 @dataclass(frozen=True)
 class RuleEntry:
     """One restated rule, ruling (FAQ answer) or recorded conflict.
 
     ``conflict`` is ``{"with": [ids], "ruling": str}`` for conflict entries; ``superseded_by`` is filled in
-    by the loader from other entries' ``supersedes``.
+    by the loader from other entries' ``supersedes``. ``asks``: the plain questions a player would ask
+    that this entry answers, in stkit's own words (indexed for search beside the text).
     """
 
     id: str
@@ -76,6 +122,7 @@ class RuleEntry:
     conflict: dict[str, Any] | None = None
     file: str = ""
     superseded_by: tuple[str, ...] = ()
+    asks: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping in the YAML schema, plus ``file`` and ``superseded_by``."""
@@ -91,6 +138,8 @@ class RuleEntry:
             out["supersedes"] = self.supersedes
         if self.cards:
             out["cards"] = list(self.cards)
+        if self.asks:
+            out["asks"] = list(self.asks)
         if self.conflict:
             out["conflict"] = {"with": list(self.conflict["with"]), "ruling": self.conflict["ruling"]}
         out["superseded_by"] = list(self.superseded_by)
@@ -229,6 +278,7 @@ def _parse_entry(raw: Any, path: Path, index: int) -> RuleEntry:
         cards=_str_list(raw.get("cards"), path, where, "cards"),
         conflict=conflict,
         file=path.name,
+        asks=_str_list(raw.get("asks"), path, where, "asks"),
     )
 
 
@@ -277,6 +327,13 @@ def _fold(text: str) -> str:
     return fold_words(text)
 
 
+def question_cues(text: str) -> list[str]:
+    """The cue tokens (see _CUES) a question's wording carries, in _CUES order: ``"how long does an
+    Event last"`` gives ``["cuelong"]``."""
+    folded = " ".join(_WORD_RE.findall(_fold(text)))
+    return [token for token, pattern in _CUES if pattern.search(folded)]
+
+
 class RulesIndex:
     """An FTS5 index over rule entries, with bm25 ranking and typo correction against its own vocabulary."""
 
@@ -285,8 +342,8 @@ class RulesIndex:
         self.entries = {e.id: e for e in entries}
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
-            "CREATE VIRTUAL TABLE rules USING fts5(rid UNINDEXED, title, body, keywords, cards, idwords,"
-            " tokenize = 'porter unicode61 remove_diacritics 2')"
+            "CREATE VIRTUAL TABLE rules USING fts5(rid UNINDEXED, title, body, keywords, cards, idwords, asks,"
+            " cues, tokenize = 'porter unicode61 remove_diacritics 2')"
         )
         vocab: set[str] = set()
         rows = []
@@ -297,11 +354,13 @@ class RulesIndex:
                 " ".join(e.keywords),
                 " ".join(e.cards),
                 e.id.replace(".", " ").replace("-", " "),
+                " ".join(e.asks),
             )
-            rows.append((e.id, *parts))
+            cues = " ".join(dict.fromkeys(c for ask in e.asks for c in question_cues(ask)))
+            rows.append((e.id, *parts, cues))
             for part in parts:
                 vocab.update(_WORD_RE.findall(_fold(part)))
-        self._db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)", rows)
+        self._db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         self.vocabulary = sorted(vocab)
         self._vocab_set = vocab
 
@@ -320,6 +379,11 @@ class RulesIndex:
         content = [w for w in words if w not in STOP_WORDS] or words
         groups: list[list[str]] = []
         for word in content:
+            if word in SYNONYMS:
+                found = [w for w in SYNONYMS[word] if all(p in self._vocab_set for p in w.split())]
+                if found:
+                    groups.append(list(dict.fromkeys([word, *found])) if word in self._vocab_set else found)
+                    continue
             if word in self._vocab_set or (word.isascii() and word.isdigit()) or self._stem_matches(word):
                 groups.append([word])
                 continue
@@ -343,8 +407,10 @@ class RulesIndex:
     def search(self, query: str, limit: int = 10, kind: str | None = None) -> SearchResult:
         """Rank entries for ``query`` (free text), best first, at most ``limit`` (1..100).
 
-        Ranking: bm25 over any of the query's content words (titles weigh 3, the id's words 3, the text 1,
-        keywords and card names 0.5), so an entry matching more and rarer words ranks higher; an entry of
+        Ranking: bm25 over any of the query's content words (titles and asks weigh 4, the id's words 3, the
+        text and keywords 1, card names 0.5), with synonyms for consequence and timing words (SYNONYMS) and
+        the question's cues (when, how long, how many, what happens, who, where) matched against the cues
+        of each entry's asks, so an entry matching more and rarer words ranks higher; an entry of
         the earlier rulebook or one superseded by another loses a little (OLDER_PENALTY) against a current
         one. ``mode`` says whether some entry holds every content word ("all") or none does ("any").
         ``kind`` filters to rule / ruling / conflict. Raises InvalidValue for an empty query or bad limit.
@@ -368,10 +434,12 @@ class RulesIndex:
             result.hits = hits
             return result
         terms = ["(" + " OR ".join(f'"{w}"' for w in g) + ")" for g in groups]
+        # the cues only rank: they are optional terms in the OR query and never part of "all words"
+        cue_terms = [f"cues:{c}" for c in question_cues(query)]
         scores: dict[str, float] = {}
         for rid, score in self._db.execute(
-            "SELECT rid, bm25(rules, 0.0, ?, ?, ?, ?, ?) FROM rules WHERE rules MATCH ?",
-            (*BM25_WEIGHTS, " OR ".join(terms)),
+            "SELECT rid, bm25(rules, 0.0, ?, ?, ?, ?, ?, ?, ?) FROM rules WHERE rules MATCH ?",
+            (*BM25_WEIGHTS, " OR ".join(terms + cue_terms)),
         ):
             scores[rid] = score
         every = self._db.execute("SELECT 1 FROM rules WHERE rules MATCH ? LIMIT 1", (" AND ".join(terms),))

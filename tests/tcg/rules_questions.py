@@ -46,7 +46,10 @@ QUESTIONS: list[tuple[str, tuple[str, ...]]] = [
     ("what does the keyword rule mean", ("ground.keyword-rule",)),
     ("does card text override the rules", ("ground.card-text-overrides",)),
     ("how much gnosis do attached cards use", ("ground.gnosis-capacity",)),
-    ("what happens to attached cards when gnosis drops", ("ground.gnosis-capacity",)),
+    (
+        "what happens to attached cards when gnosis drops",
+        ("ground.gnosis-capacity", "conflicts.attached-cards-gnosis-falls"),
+    ),
     ("who can be in my starting pack", ("deck.starting-pack", "conflicts.starting-pack-membership")),
     ("can i use alternate shapeshifters", ("deck.alternate-shapeshifters",)),
     ("what renown level should we play at", ("deck.renown-level",)),
@@ -70,4 +73,36 @@ QUESTIONS: list[tuple[str, tuple[str, ...]]] = [
     ("does damage equal to block get through", ("conflicts.equal-damage-and-block",)),
     ("can a spirit alpha go to the umbra for free", ("umbra.spirit-free",)),
     ("how do cubs change deck building", ("deck.cub-exceptions",)),
+]
+
+# More table questions for tuning (consequences, timing, counts, who): written with the "asks" and kept
+# apart from the held-out set in rules_questions_heldout.py.
+QUESTIONS += [
+    ("what happens to the rites on a garou who dies", ("regen.rite-progress", "combat.after-death")),
+    ("moot vote ends even, does it pass", ("moot.result",)),
+    ("who controls the victim when it is attacked", ("turn.alpha-attack-character",)),
+    (
+        "does a gift work in the phase it was attached",
+        ("ground.in-play-since-phase-start", "conflicts.new-card-timing"),
+    ),
+    ("how long does a long event stay", ("anatomy.events",)),
+    ("how many cards do I hold after the sept draw", ("turn.sept-draw",)),
+    ("what happens to wounds after combat", ("regen.set", "combat.rage-replenishes")),
+    ("when does initiative switch", ("combat.initiative",)),
+    ("who scores when an enemy kills a character", ("combat.after-death",)),
+    ("how many wounds before a big garou frenzies", ("frenzy.trigger-damage",)),
+    ("what does passing in the umbra do to the marker", ("umbra.alpha-pass",)),
+    ("can a challenged garou say no", ("turn.alpha-challenge",)),
+    ("how many moots may one garou call", ("moot.one-call-per-turn",)),
+    ("what happens when the main phase ends", ("turn.main-pass",)),
+    ("where do enemies go when played", ("turn.main-play-sept", "anatomy.allies-enemies-victims")),
+    ("who decides the defending player of a battlefield", ("battlefield.self-defence",)),
+    ("how long do rites take", ("anatomy.rites", "anatomy.paw-print", "regen.rite-progress")),
+    ("when does a regenerating character lose its wounds", ("regen.upright",)),
+    ("what happens to my hand after combat", ("combat.rage-replenishes",)),
+    ("who acts first among the alphas", ("alpha.order",)),
+    ("how much rage does a keyword take off a battlefield", ("battlefield.buy-keywords",)),
+    ("what if my deck is empty and a card says discard", ("ground.empty-deck-discards",)),
+    ("when is the game won", ("victory.reach-level",)),
+    ("how much does it cost a gnosis 5 alpha to reach the umbra", ("umbra.gnosis-modifier", "umbra.level-discard")),
 ]
