@@ -141,9 +141,11 @@ class ImportReport:
     warnings: list[RowError] = field(default_factory=list)
     rows: int = 0
     text_only: int = 0
+    untyped: list[RowError] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping; ``skipped`` holds the refused rows, ``rows`` the non-blank rows read."""
+        """JSON-ready mapping; ``skipped`` holds the refused rows, ``rows`` the non-blank rows read,
+        ``untyped`` the Combat Actions whose kind nothing on the card gives."""
         return {
             "file": self.path,
             "format": self.format,
@@ -154,6 +156,7 @@ class ImportReport:
             "warnings": [{"line": e.line, "card": e.name, "message": e.message} for e in self.warnings],
             "rows": self.rows,
             "text_only": self.text_only,
+            "untyped": [{"line": e.line, "card": e.name, "message": e.message} for e in self.untyped],
         }
 
 
@@ -495,6 +498,7 @@ class CardDB:
             parsed.warnings,
             parsed.lines or len(parsed.cards),
             sum(1 for c in parsed.cards if c.text_only),
+            parsed.untyped,
         )
 
     # --- queries ---------------------------------------------------------------------------------------
@@ -529,6 +533,7 @@ class CardDB:
             if not self.conn.execute("SELECT 1 FROM cards WHERE types LIKE ? LIMIT 1", (f"%|{_like(k)}|%",)).fetchone():
                 shown = ", ".join(self.types())
                 raise InvalidValue(f"card type {printable(flt.type)!r} is not a type of any card; known: {shown}")
+        self._refuse_values_no_card_has(flt)
         for keyword in flt.keywords:
             sql += " AND kw LIKE ?"
             args.append(f"%|{_like(fold_name(keyword))}|%")
@@ -558,6 +563,48 @@ class CardDB:
             if rng.low is None and rng.high is None:
                 sql += f" AND {column} IS NOT NULL"
         return self.conn.execute(sql + " ORDER BY id", args).fetchall()
+
+    def _refuse_values_no_card_has(self, flt: CardFilter) -> None:
+        """Raise InvalidValue (one line) for a filter value no card in the database has, naming the values
+        that exist (for keywords, the close ones): an empty answer would look like "no such card" when the
+        value itself is the mistake."""
+        checks = (
+            ("--tribe", "tribe", flt.tribe, "(tribe=? OR tribe=? OR kw LIKE ?)"),
+            ("--breed", "breed", flt.breed, "breed=?"),
+            ("--auspice", "auspice", flt.auspice, "auspice=?"),
+            ("--set", "set", flt.set, "set_key=?"),
+        )
+        for option, field_name, value, test in checks:
+            if not value:
+                continue
+            k = fold_name(value)
+            args = [k, k.rstrip("s") + "s", f"%|{_like(k)}|%"] if field_name == "tribe" else [k]
+            if self.conn.execute(f"SELECT 1 FROM cards WHERE {test} LIMIT 1", args).fetchone():
+                continue
+            found = sorted(self._values(field_name), key=str.casefold)
+            known = f"the {field_name}s on cards are {', '.join(found)}" if found else f"no card has a {field_name}"
+            raise InvalidValue(f"{option} {printable(value)!r}: no card has that {field_name}; {known}")
+        for keyword in flt.keywords:
+            k = fold_name(keyword)
+            if self.conn.execute("SELECT 1 FROM cards WHERE kw LIKE ? LIMIT 1", (f"%|{_like(k)}|%",)).fetchone():
+                continue
+            from rapidfuzz import fuzz, process
+
+            names = {fold_name(v): v for v in self._values("keywords")}
+            close = process.extract(k, list(names), scorer=fuzz.WRatio, limit=5, score_cutoff=75)
+            hint = f"; close ones: {', '.join(names[c[0]] for c in close)}" if close else ""
+            raise InvalidValue(f"--keyword {printable(keyword)!r}: no card has that keyword (a whole list item){hint}")
+
+    def _values(self, field_name: str) -> set[str]:
+        """Every value of a card field (a list field's items) among the stored cards, as written."""
+        out: set[str] = set()
+        for (data,) in self.conn.execute("SELECT data FROM cards"):
+            value = json.loads(data).get(field_name)
+            if isinstance(value, list):
+                out.update(str(v) for v in value if v)
+            elif value:
+                out.add(str(value))
+        return out
 
     def search(
         self,

@@ -165,7 +165,9 @@ def test_search_filters_every_field(db):
     assert names(auspice="Ahroun") == ["Patrick Stonefist", "Stillwater Packmother"]
     assert names(type="Victim") == ["Fomor Thug", "Frightened Tourist"]
     assert names(keywords=("Fast Striking",)) == ["Claw Slash", "Shield Block", "Throat Lunge"]
-    assert names(keywords=("Fast",)) == []  # a keyword is a whole list item, never a word inside one
+    # a keyword is a whole list item, never a word inside one: "Fast" is no card's keyword, and says so
+    with pytest.raises(InvalidValue, match=r"--keyword 'Fast': no card has that keyword .*close ones: Fast Striking"):
+        names(keywords=("Fast",))
     assert names(set="unlimited", type="Garou") == ["Patrick Stonefist"]
     assert names(crinos=True) == [
         "Janus",
