@@ -62,6 +62,10 @@ _CUES = (
 )
 #: Added to the bm25 score (lower is better) of an earlier-rulebook or superseded entry.
 OLDER_PENALTY = 0.5
+#: Taken off the score of an entry in proportion to how closely one of its asks reads like the question
+#: (the share of content words the two have in common): a question put the way an entry's own question is
+#: put is the strongest sign that the entry answers it. Tuned with BM25_WEIGHTS.
+ASK_MATCH_WEIGHT = 8.0
 #: Words of a question that say nothing about which rule is meant ("how does kailindo work"): left out of
 #: the search unless a query has nothing else.
 STOP_WORDS = frozenset(
@@ -88,8 +92,8 @@ SYNONYMS = {
     "won": ("win", "wins"),
     "winning": ("win", "wins"),
     "winner": ("win", "wins", "winners"),
-    "lasts": ("last", "long", "until", "turn"),
-    "last": ("last", "long", "until"),
+    "lasts": ("last", "until"),
+    "last": ("last", "until"),
     "switch": ("swap", "swaps", "change"),
     "switches": ("swap", "swaps", "change"),
     "refuse": ("refuse", "decline"),
@@ -327,6 +331,19 @@ def _fold(text: str) -> str:
     return fold_words(text)
 
 
+def _stem(word: str) -> str:
+    # a crude English suffix strip, enough to let "dies" meet "die" and "played" meet "play"
+    for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)] + repl
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The folded, stemmed words of ``text`` that are not filler (STOP_WORDS)."""
+    return frozenset(_stem(w) for w in _WORD_RE.findall(_fold(text)) if w not in STOP_WORDS)
+
+
 def question_cues(text: str) -> list[str]:
     """The cue tokens (see _CUES) a question's wording carries, in _CUES order: ``"how long does an
     Event last"`` gives ``["cuelong"]``."""
@@ -361,6 +378,16 @@ class RulesIndex:
             for part in parts:
                 vocab.update(_WORD_RE.findall(_fold(part)))
         self._db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        # each ask's content words, and word -> the asks holding it (entry id, ask number), so comparing a
+        # question with every ask touches only the asks that share a word with it
+        self._ask_sizes: dict[tuple[str, int], int] = {}
+        self._ask_postings: dict[str, list[tuple[str, int]]] = {}
+        for e in self.entries.values():
+            for n, ask in enumerate(e.asks):
+                words = content_words(ask)
+                self._ask_sizes[(e.id, n)] = len(words)
+                for w in words:
+                    self._ask_postings.setdefault(w, []).append((e.id, n))
         self.vocabulary = sorted(vocab)
         self._vocab_set = vocab
 
@@ -445,18 +472,34 @@ class RulesIndex:
         every = self._db.execute("SELECT 1 FROM rules WHERE rules MATCH ? LIMIT 1", (" AND ".join(terms),))
         result.mode = "all" if every.fetchone() else "any"
 
+        asked = content_words(query) | {_stem(w) for g in groups for w in g}
+        shared: dict[tuple[str, int], int] = {}
+        for w in asked:
+            for ask in self._ask_postings.get(w, ()):
+                shared[ask] = shared.get(ask, 0) + 1
+        # the share of words the question and the closest of an entry's asks have in common (Jaccard)
+        closest: dict[str, float] = {}
+        for (rid, n), common in shared.items():
+            share = common / (len(asked) + self._ask_sizes[(rid, n)] - common)
+            closest[rid] = max(closest.get(rid, 0.0), share)
+
+        def ask_match(rid: str) -> float:
+            return closest.get(rid, 0.0)
+
         def rank(rid: str) -> tuple[float, str]:
             e = self.entries[rid]
             # the Equinox Update wins over the earlier rulebook, and an entry over the one it supersedes
             older = e.document == "rulebook" or bool(e.superseded_by)
-            return (scores[rid] + (OLDER_PENALTY if older else 0.0), rid)
+            bonus = ASK_MATCH_WEIGHT * ask_match(rid) if asked else 0.0
+            return (scores[rid] + (OLDER_PENALTY if older else 0.0) - bonus, rid)
 
+        ranked = sorted(rank(rid) for rid in scores)
         seen = {h.entry.id for h in hits}
-        for rid in sorted(scores, key=rank):
+        for score, rid in ranked:
             entry = self.entries[rid]
             if rid in seen or (kind and entry.kind != kind):
                 continue
-            hits.append(SearchHit(entry, rank(rid)[0]))
+            hits.append(SearchHit(entry, score))
             seen.add(rid)
         if kind:
             hits = [h for h in hits if h.entry.kind == kind]

@@ -93,11 +93,11 @@ def test_held_out_questions_are_new_and_name_real_rules():
 
 
 def test_held_out_figures_do_not_fall():
-    # measured, never tuned on: first 79.4 %, top three 91.2 % (68 questions); the floor guards a regression
+    # measured, never tuned on: first 57/68 (83.8 %), top three 64/68 (94.1 %); the floor guards a regression
     from .rules_questions_heldout import HELD_OUT
 
     first, top3 = _figures(HELD_OUT)
-    assert top3 >= 0.91 and first >= 0.79, (first, top3)
+    assert top3 >= 0.94 and first >= 0.83, (first, top3)
 
 
 def test_asks_are_indexed_with_the_text():
