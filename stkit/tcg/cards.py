@@ -397,7 +397,12 @@ def _list(value: Any, name: str, sep: str = r"[;,]") -> list[str]:
         return [p.strip() for p in re.split(sep, value) if p.strip()]
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
         return [str(v).strip() for v in value if str(v).strip()]
-    raise CardError(f"field '{name}': expected a list of text, got {value!r}")
+    # the value is named by its kind only: it is the file's content
+    raise CardError(f"field '{name}': expected a list of text, got {_kind_of(value)}")
+
+
+def _kind_of(value: Any) -> str:
+    return {dict: "a mapping", list: "a list holding something other than text"}.get(type(value), "a single value")
 
 
 @functools.lru_cache(maxsize=64)

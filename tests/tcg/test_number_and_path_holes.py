@@ -163,3 +163,11 @@ def test_check_db_path_refuses_garbage_without_creating(tmp_path):
     with pytest.raises(InvalidValue, match="is not a card database file name"):
         check_db_path(tmp_path / "garbage")
     assert not pathlib.Path(tmp_path / "garbage").exists()
+
+
+def test_a_mapping_where_a_list_belongs_is_named_not_quoted(tmp_path):
+    path = tmp_path / "cards.yaml"
+    path.write_text("- name: x\n  keywords: {a: hunter2}\n", encoding="utf-8")
+    with pytest.raises(DataFileError) as err:
+        parse_card_file(path)
+    assert str(err.value) == f"{path}: card 1 (x): field 'keywords': expected a list of text, got a mapping"
