@@ -117,6 +117,8 @@ def rules_show(
     lines = [safe(e.text), "", f"[dim]Source:[/] {safe(_source(e.document, e.section))}"]
     if e.keywords:
         lines.append(f"[dim]Keywords:[/] {safe(', '.join(e.keywords))}")
+    if e.asks:
+        lines.append(f"[dim]Answers:[/] {safe('; '.join(e.asks))}")
     if e.cards:
         lines.append(f"[dim]Cards:[/] {safe(', '.join(e.cards))}")
     if e.supersedes:
