@@ -402,7 +402,11 @@ def _list(value: Any, name: str, sep: str = r"[;,]") -> list[str]:
 
 
 def _kind_of(value: Any) -> str:
-    return {dict: "a mapping", list: "a list holding something other than text"}.get(type(value), "a single value")
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list holding something other than text"
+    return "a single value"
 
 
 @functools.lru_cache(maxsize=64)
