@@ -33,6 +33,7 @@ from stkit.errors import DataFileError, InvalidValue
 from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES
+from stkit.store.foundry_layouts import CURRENT_VERSION, LAYOUTS, name_key, normalise
 from stkit.store.imported import LoadedFile
 from stkit.store.sheet import HEALTH_LEVELS, MAX_XP, Sheet, drop_low_specialties, xp_log_warnings
 
@@ -132,7 +133,9 @@ _QUIET_KEYS = {
     "sourceId",
     "perturn",
 }
-_QUIET_SYSTEM = {"traits", "settings", "soak", "initiative", "isequipped"}
+#: Derived values and display switches (movement is worked out from Dexterity; ``isactive`` there only says
+#: which speeds the sheet shows).
+_QUIET_SYSTEM = {"traits", "settings", "soak", "initiative", "isequipped", "movement", "favoriterolls", "player"}
 _ADVANTAGES = ("rage", "gnosis", "willpower")
 
 
@@ -230,6 +233,8 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
     r = _Reader(source)
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
         raise DataFileError(f"{source}: not a Foundry actor (no system block)")
+    if data.get("type") in SUPPORTED_TYPES:
+        data, _layout, r.warnings = normalise(data)
     kind = data.get("type")
     if kind not in SUPPORTED_TYPES:
         raise r.fail(
@@ -248,6 +253,11 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
         out["chronicle"] = r.text(flags.get("chronicle"), "flags.stkit.chronicle")
     for f in ("player", "storyteller_notes"):
         out[f] = r.text(flags.get(f), f"flags.stkit.{f}", strip=False)
+    if not out["player"]:
+        out["player"] = r.text(sysd.get("player"), "system.player")
+    for f in ("biography", "notes"):  # the exact text, where the HTML could not carry it
+        if f in flags:
+            out[f"_exact_{f}"] = r.text(flags.get(f), f"flags.stkit.{f}", strip=False)
 
     # --- what kind of creature -------------------------------------------------------------------------
     fera_text = r.text(sysd.get("changingbreed"), "system.changingbreed") or r.text(
@@ -287,6 +297,9 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
         ("notes", "notes"),
     ):
         out[f] = r.text(sysd.get(key), f"system.{key}", strip=False)
+    for f in ("biography", "notes"):
+        if f"_exact_{f}" in out:
+            out[f] = out.pop(f"_exact_{f}")
     bio = r.block(sysd.get("bio"), "system.bio")  # newer system versions group the texts under bio
     for f, key in (("biography", "background"), ("biography", "biography"), ("concept", "concept")):
         if not out[f] and bio.get(key):
@@ -496,6 +509,8 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
     backgrounds: dict[str, int] = {}
     log: list[dict] = []
     for i, item in enumerate(items):
+        if item is None:  # translated already by the layout reader
+            continue
         if not isinstance(item, dict):
             r.warnings.append(f"items[{i}]: not an item; not kept")
             continue
