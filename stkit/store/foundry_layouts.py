@@ -97,6 +97,7 @@ SPLAT_FIELDS = {
 ADVANTAGE_IDS = ("rage", "gnosis", "willpower")
 RENOWN_IDS = ("glory", "honor", "wisdom")
 _GROUPS = ("talent", "skill", "knowledge")
+_FORM_KEYS = ("glabro", "crinos", "hispo", "lupus")
 #: Quiet fields of the items the PC layout translates (bookkeeping, derived values, presentation).
 _ITEM_QUIET = {
     "settings",
@@ -217,6 +218,11 @@ def normalise(data: dict) -> tuple[dict, str, list[str]]:
     if layout == "pc":
         _from_pc(out, sysd, warnings)
     _old_spellings(sysd)
+    items = _items(out)
+    for i, item in enumerate(items):
+        isys = item.get("system") if isinstance(item, dict) else None
+        if isinstance(isys, dict) and item.get("type") == "Bonus" and str(isys.get("parentid")) in _FORM_KEYS:
+            items[i] = None  # a form's Attribute change (4.2.0, 6.0.6): stkit's forms table holds them
     abilities = sysd.get("abilities")
     if _is_flat(abilities):
         assert isinstance(abilities, dict)
@@ -344,9 +350,6 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
             key = str(isys.get("label") or "").rsplit(".", 1)[-1] or norm(name)
             shapes[key] = {"isactive": bool(isys.get("isactive"))}
             kept = {"isactive", "details", "description", "speciality", "worldanvil"}
-        elif itype == "Bonus" and str(isys.get("parentid") or "") in ("glabro", "crinos", "hispo", "lupus"):
-            items[i] = None  # a form's Attribute change: stkit's forms table has it
-            continue
         else:
             continue
         dropped = _leftovers(isys, where, kept)
@@ -377,12 +380,12 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
         for target, keys in SPLAT_FIELDS.items():
             for k in keys:
                 f = fields.pop(k, None)
-                if isinstance(f, dict) and str(f.get("value") or "").strip() and not sysd.get(target):
-                    sysd[target] = str(f.get("value"))
+                if isinstance(f, dict) and f.get("value") not in (None, "") and not sysd.get(target):
+                    sysd[target] = f.get("value")
         for k, f in fields.items():
             if isinstance(f, dict) and str(f.get("value") or "").strip():
                 warnings.append(f"system.bio.splatfields.{k}.value: not kept")
-    for k in ("nature", "demeanor"):
+    for k in ("nature", "demeanor", "concept"):
         if k in bio:
             sysd[k] = bio.pop(k)
     for k in ("background", "notes"):
