@@ -299,9 +299,10 @@ def import_files(
 
 
 def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False, foundry_layout: str = "current") -> str:
-    """The character file text of ``sheet`` in ``fmt``: yaml, json, or foundry (a Foundry VTT WoD20 actor,
-    see :func:`stkit.store.foundry.to_foundry`; ``foundry_layout`` current or legacy), with no raw control character: a control or bidi character
-    in a stored field is written as a JSON or YAML escape. ``player_view`` leaves the Storyteller notes out."""
+    """The character file text of ``sheet`` in ``fmt``: yaml, json, or foundry (a Foundry VTT WoD20 actor in
+    ``foundry_layout`` current or legacy, see :func:`stkit.store.foundry.to_foundry`), with no raw control
+    character: a control or bidi character in a stored field is written as a JSON or YAML escape.
+    ``player_view`` leaves the Storyteller notes out."""
     from stkit.text import escape_json_controls, printable
 
     if fmt == "foundry":

@@ -857,9 +857,9 @@ def _to_legacy(sheet: Sheet) -> dict:
         "creature": sheet.creature,
         "experience": {"total": sheet.xp_total, "spent": sheet.xp_spent},
     }
-    for f in ("biography", "notes"):
-        if not round_trips(getattr(sheet, f)):
-            flags[f] = getattr(sheet, f)  # the exact text: the HTML above cannot carry its spacing
+    for text_field in ("biography", "notes"):
+        if not round_trips(getattr(sheet, text_field)):
+            flags[text_field] = getattr(sheet, text_field)  # the exact text: the HTML above cannot carry its spacing
     if extra_abilities:
         flags["abilities"] = extra_abilities
     if extra_specialties:
@@ -898,11 +898,12 @@ def _weapon_system(w: dict) -> dict:
             "type": w["damage_type"],
         },
         "difficulty": w["difficulty"],
-        "isnatural": w["natural"],
         "istwohanded": w["two_handed"],
         "isequipped": w["equipped"],
         "conceal": w["conceal"],
     }
+    if w["kind"] == "melee" or w["natural"]:  # template.json gives only melee weapons isnatural
+        system["isnatural"] = w["natural"]
     if w["kind"] == "ranged":
         system |= {"range": w["range"], "rate": w["rate"], "clip": {"value": 0, "max": w["clip"]}}
     return system
@@ -944,7 +945,12 @@ _KEYED_FERA_TRIBES = {
 
 def _splat(sheet: Sheet) -> tuple[str, dict]:
     if sheet.creature == "shapeshifter" and sheet.fera == B.GAROU:
-        return "Werewolf [modern]", {"id": "werewolf", "game": "werewolf", "variant": "general", "variantsheet": "werewolf"}
+        return "Werewolf [modern]", {
+            "id": "werewolf",
+            "game": "werewolf",
+            "variant": "general",
+            "variantsheet": "werewolf",
+        }
     if sheet.creature == "shapeshifter":
         return sheet.fera, {
             "id": "changingbreed",

@@ -156,8 +156,8 @@ def _items(data: dict) -> list:
 def detect_layout(data: dict) -> str:
     """Which of :data:`LAYOUTS` an actor dict is written in, from its type, its items, the shape of
     ``system.abilities``, its keyed values and ``system.settings.version``."""
-    sysd = data.get("system") if isinstance(data.get("system"), dict) else {}
-    settings = sysd.get("settings") if isinstance(sysd.get("settings"), dict) else {}
+    sysd: dict = data["system"] if isinstance(data.get("system"), dict) else {}
+    settings: dict = sysd["settings"] if isinstance(sysd.get("settings"), dict) else {}
     item_types = {str(i.get("type")) for i in _items(data) if isinstance(i, dict)}
     version = _version_tuple(settings.get("version"))
     if data.get("type") == "PC" and (
@@ -291,11 +291,11 @@ def _leftovers(item_sys: dict, where: str, kept: set[str]) -> list[str]:
     for k, v in item_sys.items():
         if k in kept or k in _ITEM_QUIET:
             continue
-        if isinstance(v, str) and v.strip() and html_to_text(v).strip():
-            out.append(f"system.{k}")
-        elif isinstance(v, bool) and v:
-            out.append(f"system.{k}")
-        elif isinstance(v, (int, float)) and not isinstance(v, bool) and v:
+        if (
+            (isinstance(v, str) and v.strip() and html_to_text(v).strip())
+            or (isinstance(v, bool) and v)
+            or (isinstance(v, (int, float)) and not isinstance(v, bool) and v)
+        ):
             out.append(f"system.{k}")
     return out
 
@@ -316,12 +316,12 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
         if not isinstance(item, dict):
             continue
         itype = str(item.get("type") or "")
-        isys = item.get("system") if isinstance(item.get("system"), dict) else {}
+        isys: dict = item["system"] if isinstance(item.get("system"), dict) else {}
         name = str(item.get("name") or "")
         where = f"items[{i}] ({itype} {name!r})"
         kept: set[str] = set()
         if itype == "Splat":
-            st = isys.get("settings") if isinstance(isys.get("settings"), dict) else {}
+            st: dict = isys["settings"] if isinstance(isys.get("settings"), dict) else {}
             splat = {k: st.get(k) or splat.get(k) for k in ("id", "game", "variant")}
             kept = {"bio", "abilities", "advantages", "features", "powers", "health", "description"}
         elif itype == "Ability":
@@ -374,7 +374,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
     sysd["renown"] = renown
     if shapes:
         sysd["shapes"] = shapes
-    bio = sysd.get("bio") if isinstance(sysd.get("bio"), dict) else {}
+    bio: dict = sysd["bio"] if isinstance(sysd.get("bio"), dict) else {}
     fields = bio.pop("splatfields", None)
     if isinstance(fields, dict):
         for target, keys in SPLAT_FIELDS.items():
@@ -398,7 +398,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
         sysd.pop(k, None)  # worked out by Foundry from the sheet, or display settings
     gear = sysd.get("gear")
     if isinstance(gear, dict):
-        money = gear.get("money") if isinstance(gear.get("money"), dict) else {}
+        money: dict = gear["money"] if isinstance(gear.get("money"), dict) else {}
         if not any(money.values()) and not html_to_text(str(gear.get("notes") or "")).strip():
             sysd.pop("gear")
         else:

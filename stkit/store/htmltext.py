@@ -21,7 +21,28 @@ from html.parser import HTMLParser
 
 #: Elements that start and end a block of text (a paragraph break around them).
 _BLOCKS = frozenset(
-    "p div h1 h2 h3 h4 h5 h6 li ul ol blockquote section article header footer table tr pre hr".split()
+    [
+        "p",
+        "div",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "li",
+        "ul",
+        "ol",
+        "blockquote",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "table",
+        "tr",
+        "pre",
+        "hr",
+    ]
 )
 _SKIPPED = frozenset({"script", "style", "template"})
 
