@@ -155,22 +155,29 @@ def test_file_of_only_other_creatures_is_an_error():
         from_grapevine(xml, source="v.gex")
 
 
-def test_bad_rage_names_the_character_and_field():
-    xml = b'<grapevine><werewolf name="W" rage="lots"/></grapevine>'
-    with pytest.raises(DataFileError) as err:
-        from_grapevine(xml, source="w.gex")
-    assert (
-        str(err.value) == "w.gex: werewolf 'W': @rage: 'lots' is not a number; allowed: 0 to 10, or a range such as 1-4"
+def test_one_bad_value_never_refuses_the_troupe():
+    xml = b'<grapevine><werewolf name="W" rage="lots"/><werewolf name="V" rage="\xd9\xa3"/></grapevine>'
+    w, v = from_grapevine(xml, source="w.gex")
+    assert w.sheet.powers["Rage"].permanent == 1  # stkit's starting value: the file gives none it can read
+    assert "@rage: lots" in w.sheet.notes
+    assert "werewolf 'W': @rage: 'lots' is not a number (0 to 10, or a range such as 1-4); kept in the notes" in (
+        w.warnings
     )
+    # an Arabic-Indic three is no number either: ASCII digits only
+    assert "@rage: \u0663" in v.sheet.notes
 
 
-def test_one_bad_character_imports_none(tmp_path):
+def test_an_unknown_changing_breed_comes_in_as_garou_with_the_value_in_its_notes(tmp_path):
     bad = TROUPE.read_bytes().replace(b'name="Erik Halvorsen" fera="Garou"', b'name="Erik Halvorsen" fera="Wolfish"')
     (tmp_path / "t.gex").write_bytes(bad)
-    with pytest.raises(
-        DataFileError, match=r"kinfolk 'Erik Halvorsen': @fera: unknown Changing Breed 'Wolfish'.*nothing was imported"
-    ):
-        load_all([tmp_path / "t.gex"])
+    loaded = {lf.sheet.name: lf for lf in load_all([tmp_path / "t.gex"])}
+    erik = loaded["Erik Halvorsen"]
+    assert erik.sheet.fera == "Garou" and "@fera: Wolfish" in erik.sheet.notes
+    assert [w for w in erik.warnings if "@fera" in w] == [
+        "kinfolk 'Erik Halvorsen': @fera: unknown Changing Breed 'Wolfish'; allowed: Garou, Ananasi, Bastet, "
+        "Corax, Gurahl, Kitsune, Mokole, Nagah, Nuwisha, Ratkin, Rokea; imported as Garou; kept in the notes"
+    ]
+    assert len(loaded) == 3
 
 
 def test_mortal_element():
