@@ -57,6 +57,8 @@ def vocabulary() -> dict:
     text = (resources.files("stkit.store") / "grapevine_vocabulary.yaml").read_text(encoding="utf-8")
     data: dict = load(text, "grapevine_vocabulary.yaml")
     return data
+
+
 #: Grapevine elements stkit reads, and the creature each is.
 CREATURE_ELEMENTS = {"werewolf": "shapeshifter", "fera": "shapeshifter", "kinfolk": "kinfolk", "mortal": "mortal"}
 ATTRIBUTE_LISTS = {"physical": "Physical", "social": "Social", "mental": "Mental"}
@@ -248,7 +250,9 @@ def _convert(c: _Character, creature: str, chronicle: str, index: int) -> Sheet:
         c.keep_note("@fera", el.get("fera") or "", f"{exc}; imported as {B.GAROU}")
         detail = ""
     if el.tag.lower() == "fera" and not fera_text:
-        c.keep_note("@fera", "", f"a <fera> names its Changing Breed ({', '.join(B.FERA_NAMES[1:])}); imported as Garou")
+        c.keep_note(
+            "@fera", "", f"a <fera> names its Changing Breed ({', '.join(B.FERA_NAMES[1:])}); imported as Garou"
+        )
     if detail and not out["tribe"]:
         out["tribe"] = detail
     elif detail and T.norm(detail) != T.norm(out["tribe"]):
@@ -294,10 +298,24 @@ def _convert(c: _Character, creature: str, chronicle: str, index: int) -> Sheet:
             out["notes"] = (child.text or "").strip()
         elif (child.text or "").strip() or child.attrib:
             c.keep_note(f"<{child.tag}>", (child.text or "").strip() or str(dict(child.attrib)), "not converted")
+    # Grapevine writes the permanent Renown twice: as a number (@glory) and as the list's adjectives; the
+    # number counts when there is no list, and is the same value when the list's count agrees
+    consumed = set()
+    for r in ("Glory", "Honor", "Wisdom"):
+        raw = el.get(r.lower())
+        if raw is None:
+            continue
+        n = c.count(raw, f"@{r.lower()}", default=0)
+        if r not in renown and n is not None and n <= T.MAX_POWER:
+            renown[r] = {"permanent": n}
+            consumed.add(r.lower())
+        elif r in renown and n == renown[r].get("permanent"):
+            consumed.add(r.lower())
+    kept = _KEPT_ATTRIBUTES | consumed
     for k, v in el.attrib.items():
-        if k not in _KEPT_ATTRIBUTES and k.lower() not in _KEPT_ATTRIBUTES and v.strip():
+        if k.lower() not in kept and v.strip():
             c.notes.append(f"@{k}: {v.strip()}")
-    unkept = [k for k, v in el.attrib.items() if k.lower() not in _KEPT_ATTRIBUTES and v.strip()]
+    unkept = [k for k, v in el.attrib.items() if k.lower() not in kept and v.strip()]
     if unkept:
         c.warnings.append(f"{c.label}: not converted: @{', @'.join(unkept)}; kept in the notes")
     for r in ("Glory", "Honor", "Wisdom"):
