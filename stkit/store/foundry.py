@@ -3,7 +3,9 @@
 Pure Python over plain dicts (the caller reads and writes the JSON). An actor is Foundry's *Export Data*
 file: ``{"name", "type", "system": {...}, "items": [...], "flags": {...}}``.
 
-Import (:func:`from_foundry`) takes every value the sheet can hold, and names every other value it finds
+Import (:func:`from_foundry`) first brings an actor of any layout the system has written (legacy 2.x,
+flattened 3.1+, keyed 4.1+, the ``PC`` data model's items; :mod:`stkit.store.foundry_layouts`) into the
+legacy shape, then takes every value the sheet can hold, and names every other value it finds
 by its path in the file (``system.appearance``, ``items[3] (type Feature)``) in the warnings: nothing is
 dropped unannounced. Values that Foundry works out from others (totals, soak, initiative, the health
 levels' penalties), presentation fields (labels, maxima, visibility) and Foundry's bookkeeping (ids,
@@ -11,11 +13,12 @@ images, ownership, timestamps) are not values of the character and are not liste
 switched-off flags are not listed either. docs/characters.md ("Foundry VTT") lists what goes where.
 
 Actor types: ``Werewolf`` (a Garou, or a Fera when ``system.changingbreed`` names one), ``Changing Breed``
-(a Fera), ``Mortal`` and ``PC`` (a mortal, or Kinfolk when the actor names a tribe or a Changing Breed; Rage
-and Gnosis only when its settings switch them on). Any other type is refused by name.
+(a Fera), ``Mortal`` and ``PC`` (its ``Splat`` says what it is; an older template ``PC`` is a mortal, or
+Kinfolk when it names a tribe or a Changing Breed, with Rage and Gnosis only when its settings switch them
+on). Any other type is refused by name.
 
-Export (:func:`to_foundry`) writes a Werewolf actor (``PC`` for Kinfolk and mortals) that Foundry imports;
-what Foundry's sheet has no place for (player, chronicle, Storyteller notes, the Changing Breed kind, custom
+Export (:func:`to_foundry`) writes the ``PC`` actor of the current system (7.x) by default, or the legacy
+2.x actor (a Werewolf, ``PC`` for Kinfolk and mortals) for older installs; what Foundry's sheet has no place for (player, chronicle, Storyteller notes, the Changing Breed kind, custom
 Abilities, experience totals and dates) goes in ``flags.stkit``, which Foundry keeps and :func:`from_foundry`
 reads back, so an export imports as the same sheet.
 

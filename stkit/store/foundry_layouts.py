@@ -286,7 +286,8 @@ def _old_spellings(sysd: dict) -> None:
                         v.setdefault("isvisible", v.pop("visible"))
 
 
-def _leftovers(item_sys: dict, where: str, kept: set[str]) -> list[str]:
+def _leftovers(item_sys: dict, kept: set[str]) -> list[str]:
+    """The paths (``system.<key>``) of the filled values of a translated item that nothing keeps."""
     out = []
     for k, v in item_sys.items():
         if k in kept or k in _ITEM_QUIET:
@@ -331,7 +332,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
             if not isys.get("id") or norm(name) != key:
                 entry["altlabel"] = name
             abilities[group if group in _GROUPS else "talent"][key] = entry
-            kept = {"speciality", "description"} if not str(isys.get("description") or "").strip() else {"speciality"}
+            kept = {"speciality"}
         elif itype == "Advantage":
             aid = str(isys.get("id") or "") or norm(name)
             track = {"permanent": isys.get("permanent", 0), "temporary": isys.get("temporary", 0)}
@@ -352,9 +353,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
             kept = {"isactive", "details", "description", "speciality", "worldanvil"}
         else:
             continue
-        dropped = _leftovers(isys, where, kept)
-        if str(isys.get("description") or "").strip() and itype in ("Ability", "Advantage"):
-            dropped.append("system.description")
+        dropped = _leftovers(isys, kept)
         if dropped:
             warnings.append(f"{where}: not kept: {', '.join(sorted(set(dropped)))}")
         items[i] = None

@@ -171,119 +171,50 @@ SPLAT_ITEM = {
     "health": _HEALTH,
 }
 DATA_MODEL_ITEMS = {"Ability": ABILITY_ITEM, "Advantage": ADVANTAGE_ITEM, "Splat": SPLAT_ITEM}
-#: template.json: Item.types, and the fields of the types stkit writes (their templates merged).
-_BASE = ["worldanvil", "reference", "description", "details", "property", "bonuslist"]
-_SETTINGS = ["iscreated", "isactive", "isvisible", "isremovable", "order", "version", "parentid", "itemuuid"]
-_FEATURE = ["type", "level", "value", "max", "placement", "isrollable"]
-TEMPLATE_ITEMS = {
-    "Power": {
-        *_BASE,
-        *_SETTINGS,
-        *_FEATURE,
-        *[
-            "game",
-            "dice1",
-            "dice2",
-            "difficulty",
-            "bonus",
-            "secondaryabilityid",
-            "arttype",
-            "charmtype",
-            "category",
-            "spendblood",
-            "spendglamour",
-            "spendgnosis",
-            "spendrage",
-            "spendwillpower",
-        ],
-    },
-    "Feature": {*_BASE, *_SETTINGS, *_FEATURE},
-    "Trait": {
-        *_BASE,
-        *_SETTINGS,
-        *_FEATURE,
-        *[
-            "label",
-            "speciality",
-            "dice1",
-            "dice2",
-            "bonus",
-            "difficulty",
-            "icon",
-            "isfavorited",
-            "ismeleeweapon",
-            "israngedeweapon",
-            "israngedweapon",
-            "ispower",
-            "soak",
-            "tokenimage",
-            "usesoaksettings",
-        ],
-    },
-    "Fetish": {
-        *_BASE,
-        *_SETTINGS,
-        *_FEATURE,
-        *["gnosis", "difficulty", "era", "container", "iscontainer", "isequipped", "ismagical", "isweapon"],
-    },
-    "Melee Weapon": {
-        *_BASE,
-        *_SETTINGS,
-        *[
-            "era",
-            "container",
-            "iscontainer",
-            "isequipped",
-            "ismagical",
-            "isweapon",
-            "attack",
-            "damage",
-            "conceal",
-            "difficulty",
-            "isnatural",
-            "istwohanded",
-            "minstrength",
-            "piercing",
-        ],
-    },
-    "Ranged Weapon": {
-        *_BASE,
-        *_SETTINGS,
-        *[
-            "era",
-            "container",
-            "iscontainer",
-            "isequipped",
-            "ismagical",
-            "isweapon",
-            "attack",
-            "damage",
-            "conceal",
-            "difficulty",
-            "istwohanded",
-            "minstrength",
-            "piercing",
-            "range",
-            "rate",
-            "clip",
-            "mode",
-        ],
-    },
-    "Armor": {
-        *_BASE,
-        *_SETTINGS,
-        *["era", "container", "iscontainer", "isequipped", "ismagical", "isweapon", "soak", "dexpenalty", "forms"],
-    },
-    # the system's own code reads an entry's kind from system.type (module/scripts/item-helpers.js)
-    "Experience": {*_BASE, *_SETTINGS, "isspent", "amount", "type"},
+#: template.json: Item.types, and the fields of the types stkit writes, each the union of its templates
+#: ("settings", "base", "feature", "object", "weapon", "power") and its own fields.
+_T = {
+    "settings": {"iscreated", "isactive", "isvisible", "isremovable", "order", "version", "parentid", "itemuuid"},
+    "base": {"worldanvil", "reference", "description", "details", "property", "bonuslist"},
+    "feature": {"type", "level", "value", "max", "placement", "isrollable"},
+    "object": {"era", "container", "iscontainer", "isequipped", "ismagical", "isweapon"},
+    "weapon": {"attack", "damage", "conceal", "difficulty", "istwohanded", "minstrength", "piercing"},
+    "power": {"game", "dice1", "dice2", "difficulty", "bonus", "secondaryabilityid", "arttype", "charmtype"}
+    | {"category", "spendblood", "spendglamour", "spendgnosis", "spendrage", "spendwillpower"},
 }
-ITEM_TYPES = set(
-    "Splat Ability Advantage Sphere Realm Armor Bonus Experience Feature Fetish Item Melee Weapon Ranged Weapon "
-    "Power Rote Trait".replace("Melee Weapon", "Melee_Weapon")
-    .replace("Ranged Weapon", "Ranged_Weapon")
-    .split()
-)
-ITEM_TYPES = {t.replace("_", " ") for t in ITEM_TYPES}
+TEMPLATE_ITEMS = {
+    "Power": _T["settings"] | _T["base"] | _T["feature"] | _T["power"],
+    "Feature": _T["settings"] | _T["base"] | _T["feature"],
+    "Trait": _T["settings"]
+    | _T["base"]
+    | _T["feature"]
+    | {"label", "speciality", "dice1", "dice2", "bonus", "difficulty", "icon", "isfavorited", "ismeleeweapon"}
+    | {"israngedeweapon", "israngedweapon", "ispower", "soak", "tokenimage", "usesoaksettings"},
+    "Fetish": _T["settings"] | _T["base"] | _T["object"] | _T["feature"] | {"gnosis", "difficulty"},
+    "Melee Weapon": _T["settings"] | _T["base"] | _T["object"] | _T["weapon"] | {"isnatural"},
+    "Ranged Weapon": _T["settings"] | _T["base"] | _T["object"] | _T["weapon"] | {"range", "rate", "clip", "mode"},
+    "Armor": _T["settings"] | _T["base"] | _T["object"] | {"soak", "dexpenalty", "forms"},
+    # the system's own code reads an entry's kind from system.type (module/scripts/item-helpers.js)
+    "Experience": _T["settings"] | _T["base"] | {"isspent", "amount", "type"},
+}
+ITEM_TYPES = {
+    "Splat",
+    "Ability",
+    "Advantage",
+    "Sphere",
+    "Realm",
+    "Armor",
+    "Bonus",
+    "Experience",
+    "Feature",
+    "Fetish",
+    "Item",
+    "Melee Weapon",
+    "Ranged Weapon",
+    "Power",
+    "Rote",
+    "Trait",
+}
 
 
 def _problems(value: object, schema: object, path: str) -> list[str]:
