@@ -18,9 +18,10 @@ Kinfolk when it names a tribe or a Changing Breed, with Rage and Gnosis only whe
 on). Any other type is refused by name.
 
 Export (:func:`to_foundry`) writes the ``PC`` actor of the current system (7.x) by default, or the legacy
-2.x actor (a Werewolf, ``PC`` for Kinfolk and mortals) for older installs; what Foundry's sheet has no place for (player, chronicle, Storyteller notes, the Changing Breed kind, custom
-Abilities, experience totals and dates) goes in ``flags.stkit``, which Foundry keeps and :func:`from_foundry`
-reads back, so an export imports as the same sheet.
+2.x actor (a Werewolf, ``PC`` for Kinfolk and mortals) for older installs; what Foundry's sheet has no place
+for (player, chronicle, Storyteller notes, the Changing Breed kind, experience totals and dates, and in the
+legacy layout custom Abilities) goes in ``flags.stkit``, which Foundry keeps and :func:`from_foundry` reads
+back, so an export imports as the same sheet.
 
 Errors are DataFileError naming the source and the field, with the allowed range.
 """
