@@ -516,6 +516,8 @@ def _iso_date(text: str) -> str | None:
     import datetime as dt
 
     t = text.strip()
+    if not t.isascii():  # strptime would read other scripts' digits
+        return None
     for fmt in ("%Y-%m-%d", "%m/%d/%Y", "%m/%d/%Y %I:%M:%S %p", "%m/%d/%Y %H:%M:%S", "%Y-%m-%dT%H:%M:%S"):
         try:
             return dt.datetime.strptime(t, fmt).replace(tzinfo=dt.UTC).isoformat()

@@ -184,3 +184,15 @@ def test_mortal_element():
     xml = b'<grapevine><mortal name="Officer Diaz" willpower="3"/></grapevine>'
     (lf,) = from_grapevine(xml, source="m.gex")
     assert (lf.sheet.creature, lf.sheet.form, lf.sheet.powers["Rage"].permanent) == ("mortal", "Homid", 0)
+
+
+def test_dates_and_counts_in_other_scripts_digits_are_not_numbers():
+    xml = (
+        '<grapevine><werewolf name="W"><experience earned="٥" unspent="0">'
+        '<entry date="٣/1/2024" change="2" type="0" reason="Play"/></experience>'
+        '<traitlist name="Abilities"><trait name="Brawl" val="٣"/></traitlist></werewolf></grapevine>'
+    ).encode()
+    (lf,) = from_grapevine(xml, source="d.gex")
+    assert lf.sheet.abilities == {} and lf.sheet.xp_total == 0
+    assert "Abilities list 'Brawl': ٣" in lf.sheet.notes
+    assert "experience entry 1 @date: ٣/1/2024" in lf.sheet.notes
