@@ -37,6 +37,7 @@ from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.imported import LoadedFile
 from stkit.store.sheet import MAX_XP, SPECIALTY_MIN_DOTS, Sheet, drop_low_specialties, xp_log_warnings
+from stkit.text import MAX_NAME, MAX_NOTES, MAX_SHORT_TEXT, check_text, is_invisible, printable
 
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
@@ -336,7 +337,52 @@ def _convert(c: _Character, creature: str, chronicle: str, index: int) -> Sheet:
     if c.notes:
         block = "From Grapevine (not converted):\n" + "\n".join(c.notes)
         out["notes"] = (out.get("notes", "") + "\n\n" + block).strip()
+    _fit_texts(c, out)
     return Sheet.from_dict(out, source=f"{c.source}: {c.label}")
+
+
+def _fit(c: _Character, value: str, where: str, limit: int, multiline: bool = False) -> str:
+    """``value`` as a sheet can hold it: a control or invisible character written as its escape (``\\x1b``)
+    and text past ``limit`` cut, each named in a warning, so one odd text never refuses the troupe."""
+    try:
+        return check_text(value, where, limit=limit, multiline=multiline)
+    except InvalidValue:
+        pass
+    fixed = printable(value, multiline=multiline)
+    fixed = "".join(f"\\u{ord(ch):04x}" if not multiline and is_invisible(ch) else ch for ch in fixed)
+    if fixed != value:
+        c.warnings.append(f"{c.label}: {where}: control or invisible characters written as escapes")
+    if len(fixed) > limit:
+        c.warnings.append(f"{c.label}: {where}: {len(fixed)} characters; cut to the {limit} a sheet holds")
+        fixed = fixed[:limit]
+    return fixed
+
+
+def _fit_texts(c: _Character, out: dict[str, Any]) -> None:
+    """Every text of the sheet dict ``out`` through :func:`_fit`, with its field's limit."""
+    for f in ("name", "chronicle"):
+        if isinstance(out.get(f), str):
+            out[f] = _fit(c, out[f], f, MAX_NAME)
+    for f in ("player", "nature", "demeanor", "concept", "tribe", "pack", "totem"):
+        if isinstance(out.get(f), str):
+            out[f] = _fit(c, out[f], f, MAX_SHORT_TEXT)
+    for f in ("biography", "notes"):
+        if isinstance(out.get(f), str):
+            out[f] = _fit(c, out[f], f, MAX_NOTES, multiline=True)
+    for section in ("abilities", "custom_abilities", "backgrounds", "specialties"):
+        block = out.get(section)
+        if isinstance(block, dict):
+            out[section] = {
+                _fit(c, k, f"{section} name", MAX_SHORT_TEXT): (
+                    _fit(c, v, f"{section}.{k}", MAX_SHORT_TEXT) if isinstance(v, str) else v
+                )
+                for k, v in block.items()
+            }
+    for section in ("gifts", "rites", "merits", "flaws"):
+        for entry in out.get(section) or []:
+            entry["name"] = _fit(c, entry["name"], f"{section} name", MAX_SHORT_TEXT)
+    for entry in (out.get("experience") or {}).get("log", []):
+        entry["reason"] = _fit(c, entry["reason"], "experience reason", MAX_SHORT_TEXT)
 
 
 def _rank(c: _Character, text: str, fera: str) -> int:

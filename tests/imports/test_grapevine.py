@@ -196,3 +196,15 @@ def test_dates_and_counts_in_other_scripts_digits_are_not_numbers():
     assert lf.sheet.abilities == {} and lf.sheet.xp_total == 0
     assert "Abilities list 'Brawl': ٣" in lf.sheet.notes
     assert "experience entry 1 @date: ٣/1/2024" in lf.sheet.notes
+
+
+def test_odd_text_is_escaped_or_cut_with_a_warning_not_refused():
+    xml = (
+        '<grapevine><werewolf name="Bob&#x200b;" tribe="Fianna&#x202e;" concept="' + "x" * 300 + '">'
+        '<notes>Line&#x9b;2J</notes></werewolf><werewolf name="Ann"/></grapevine>'
+    ).encode()
+    bob, ann = from_grapevine(xml, source="h.gex")
+    assert (bob.sheet.name, bob.sheet.tribe, bob.sheet.notes) == ("Bob\\u200b", "Fianna\\u202e", "Line\\x9b2J")
+    assert bob.sheet.concept == "x" * 200 and ann.sheet.name == "Ann"
+    assert "werewolf 'Bob\\u200b': concept: 300 characters; cut to the 200 a sheet holds" in bob.warnings
+    assert "werewolf 'Bob\\u200b': tribe: control or invisible characters written as escapes" in bob.warnings
