@@ -308,7 +308,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
     items = _items(out)
     settings = sysd.setdefault("settings", {}) if isinstance(sysd.get("settings"), dict) else {}
     sysd["settings"] = settings
-    splat = {"id": settings.get("splat"), "game": settings.get("game"), "variant": settings.get("variant")}
+    splat = {k: settings.get("splat" if k == "id" else k) for k in ("id", "game", "variant", "variantsheet")}
     abilities: dict[str, dict] = {g: {} for g in _GROUPS}
     advantages: dict[str, dict] = {}
     renown: dict[str, Any] = {}
@@ -323,7 +323,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
         kept: set[str] = set()
         if itype == "Splat":
             st: dict = isys["settings"] if isinstance(isys.get("settings"), dict) else {}
-            splat = {k: st.get(k) or splat.get(k) for k in ("id", "game", "variant")}
+            splat = {k: st.get(k) or splat.get(k) for k in ("id", "game", "variant", "variantsheet")}
             kept = {"bio", "abilities", "advantages", "features", "powers", "health", "description"}
         elif itype == "Ability":
             group = str(isys.get("type") or "").rsplit(".", 1)[-1]
@@ -357,9 +357,10 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
         if dropped:
             warnings.append(f"{where}: not kept: {', '.join(sorted(set(dropped)))}")
         items[i] = None
-    sid, game, variant = (str(splat.get(k) or "").lower() for k in ("id", "game", "variant"))
-    if sid in ("werewolf", "changingbreed") or (game == "werewolf" and variant not in ("", "kinfolk", "general")):
-        out["type"] = "Werewolf" if sid == "werewolf" or variant == "general" else "Changing Breed"
+    sid, variant, sheet = (str(splat.get(k) or "").lower() for k in ("id", "variant", "variantsheet"))
+    # the splat's sheet says what the creature is: "werewolf" a Garou, "changingbreed" a Fera of the variant
+    if sid in ("werewolf", "changingbreed") or sheet in ("werewolf", "changingbreed"):
+        out["type"] = "Changing Breed" if "changingbreed" in (sid, sheet) else "Werewolf"
         if out["type"] == "Changing Breed":
             sysd["changingbreed"] = "Mokole" if variant in ("mokole", "mokolé") else variant.capitalize()
     elif variant == "kinfolk":
