@@ -40,7 +40,6 @@ from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES
 from stkit.store.foundry_layouts import (
     ADVANTAGE_IDS,
-    AUSPICE_GROUPS,
     CURRENT_VERSION,
     FERA_GROUP_NAMES,
     LAYOUT_VERSIONS,
@@ -987,10 +986,8 @@ def _splatfields(sheet: Sheet) -> dict:
         key = name_key(sheet.breed, sheet.fera, "breed")
         fields["breed"] = _splat_field("wod.bio.breed", key, "BreedListv2" if garou else "BreedList")
     if sheet.auspice:
-        group = AUSPICE_GROUPS.get(sheet.fera, "auspicename")
         field_key = _FERA_AUSPICE_FIELD.get(sheet.fera, "auspice")
         key = name_key(sheet.auspice, sheet.fera, "auspice")
-        assert group in key
         fields[field_key] = _splat_field(f"wod.bio.{field_key}", key, "AuspiceListv2" if garou else "AuspiceList")
     if sheet.tribe:
         field_key = _FERA_TRIBE_FIELD.get(sheet.fera, "tribe")
