@@ -42,6 +42,13 @@ NameArg = Annotated[
 PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
 
 
+class FoundryLayout(enum.StrEnum):
+    """Which Foundry VTT WoD20 actor layout `char export --format foundry` writes."""
+
+    current = "current"
+    legacy = "legacy"
+
+
 class FormatChoice(enum.StrEnum):
     yaml = "yaml"
     json = "json"
@@ -918,17 +925,25 @@ def export(
         ),
     ] = FormatChoice.yaml,
     player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
+    foundry_layout: Annotated[
+        FoundryLayout,
+        typer.Option(
+            "--foundry-layout",
+            help="With --format foundry: current (the PC actor of system 5.x-7.x) or legacy (2.x / 3.0 installs).",
+            case_sensitive=False,
+        ),
+    ] = FoundryLayout.current,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Export a character: YAML, JSON, or a Foundry VTT actor.
 
-    The file re-imports without loss."""
+    The file re-imports without loss. Example: stkit char export Archibald --format foundry -o archibald.json"""
     from stkit.store.files import dump
 
     sheet, _ = load_sheet(db, name, chronicle)
-    text = dump(sheet, fmt.value, player_view=player_view)
+    text = dump(sheet, fmt.value, player_view=player_view, foundry_layout=foundry_layout.value)
     if output is None:
         sys.stdout.write(text)
     else:
