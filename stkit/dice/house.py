@@ -50,40 +50,31 @@ class ChronicleRules:
     set_keys: frozenset[str] = dataclasses.field(default=frozenset(), compare=False)
 
     def dice_rules(self) -> HouseRules:
-        """The dice engine's HouseRules (extra 1s cancel only under ``reroll``, where extra dice exist)."""
-        return HouseRules(
-            specialty=self.specialty,
-            extra_ones_cancel=self.extra_ones_cancel and self.specialty is Specialty.REROLL,
-            ones_cancel=self.ones_cancel,
-        )
+        """The dice engine's HouseRules: every field of it taken from the same-named rule here (extra 1s
+        cancel only under ``reroll``, where extra dice exist)."""
+        given = {f.name: getattr(self, f.name) for f in dataclasses.fields(HouseRules)}
+        given["extra_ones_cancel"] = self.extra_ones_cancel and self.specialty is Specialty.REROLL
+        return HouseRules(**given)
 
     def in_force(self) -> list[str]:
         """One short phrase per rule that differs from the rules as written, in key order; [] when none."""
         out = []
-        if self.specialty is not Specialty.NONE:
-            out.append(f"specialty {self.specialty.value}")
-            if self.specialty is Specialty.REROLL and self.extra_ones_cancel:
-                out.append("1s on extra dice cancel")
-        if not self.ones_cancel:
-            out.append("1s do not cancel successes")
-        if self.difficulty != DEFAULT_DIFFICULTY and not self.difficulty_given:
-            out.append(f"default difficulty {self.difficulty}")
-        if self.extended_botch != "wipe":
-            out.append("a botch ends extended actions")
-        if self.free_botch:
-            out.append("free botch")
+        for key, (name, _allowed) in HOUSE_KEYS.items():
+            value = getattr(self, name)
+            if value == _WRITTEN[name]:
+                continue
+            phrase = _PHRASES[key](self, value) if key in _PHRASES else f"{key} {setting_text(value)}"
+            if phrase:
+                out.append(phrase)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """{key: value} with the `stkit house` keys (hyphenated) and JSON values."""
-        return {
-            "specialty": self.specialty.value,
-            "extra-ones-cancel": self.extra_ones_cancel,
-            "ones-cancel": self.ones_cancel,
-            "difficulty": self.difficulty,
-            "extended-botch": self.extended_botch,
-            "free-botch": self.free_botch,
-        }
+        out = {}
+        for key, (name, _allowed) in HOUSE_KEYS.items():
+            value = getattr(self, name)
+            out[key] = value.value if isinstance(value, Specialty) else value
+        return out
 
     def override(self, overrides: RuleOverrides) -> ChronicleRules:
         """These rules with one roll's ``overrides`` on top (a None field keeps the chronicle's). Raises
@@ -142,7 +133,21 @@ NO_OVERRIDES = RuleOverrides()
 
 STANDARD_CHRONICLE_RULES = ChronicleRules()
 
-#: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages).
+#: The rules as written, field by field (what :meth:`ChronicleRules.in_force` leaves out).
+_WRITTEN = {f.name: f.default for f in dataclasses.fields(ChronicleRules)}
+#: How a rule in force is said, where its key and value would not say it well (others: 'KEY VALUE').
+_PHRASES: dict[str, Any] = {
+    "specialty": lambda rules, v: f"specialty {v.value}",
+    "extra-ones-cancel": lambda rules, v: "1s on extra dice cancel" if rules.specialty is Specialty.REROLL else None,
+    "ones-cancel": lambda rules, v: "1s do not cancel successes",
+    "difficulty": lambda rules, v: None if rules.difficulty_given else f"default difficulty {v}",
+    "extended-botch": lambda rules, v: "a botch ends extended actions",
+    "free-botch": lambda rules, v: "free botch",
+}
+
+#: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
+#: field of ChronicleRules and a row here (and, when it changes how dice score, a field of
+#: :class:`stkit.dice.model.HouseRules` with the same name, which :meth:`ChronicleRules.dice_rules` passes on).
 HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "specialty": ("specialty", "none, double or reroll"),
     "extra-ones-cancel": ("extra_ones_cancel", "on or off"),

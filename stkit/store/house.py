@@ -25,10 +25,10 @@ from stkit.dice.house import (
     setting_text,
     validate_house_key,
 )
-from stkit.store.gateway import Gateway
 
 if TYPE_CHECKING:
     from stkit.dice import RollResult
+    from stkit.store.gateway import Gateway  # sqlite3: not needed by a roll without a store
 
 
 def get_house_rules(gw: Gateway, chronicle: str) -> ChronicleRules:

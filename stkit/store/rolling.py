@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.store.gateway import Gateway
 from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, rules_in_force
 from stkit.store.vocab import LogKind
 
@@ -32,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
     from stkit.dice.combat import CombatRules
     from stkit.dice.odds import RollOdds
+    from stkit.store.gateway import Gateway  # sqlite3: not needed by a roll without a store
     from stkit.store.pools import PoolBreakdown
 
 

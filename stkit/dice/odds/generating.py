@@ -58,11 +58,8 @@ def _die_parts(difficulty: int, rules: HouseRules) -> tuple[tuple[int, ...], tup
     a = [1, 0, 0, 0]
     a[shift] += low
     a[shift + 1] += high
-    if rules.specialty is Specialty.NONE:
-        a[shift + 1] += 1
-        return tuple(_trim(a)), (1,), shift
-    if rules.specialty is Specialty.DOUBLE:
-        a[shift + 2] += 1
+    if rules.specialty is not Specialty.REROLL:
+        a[shift + rules.ten_value] += 1
         return tuple(_trim(a)), (1,), shift
     # reroll: the 10 is worth one and brings an extra die E(x) = (o + low + high x) / (10 - x).
     # 10 g(x) x**shift = a(x) + x**(shift+1) E(x). Scaling x -> 10x makes everything integral:

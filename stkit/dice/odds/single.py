@@ -121,10 +121,8 @@ def die_mean(difficulty: int, rules: HouseRules) -> Fraction:
     d = difficulty
     one = Fraction(-1 if rules.ones_cancel else 0, 10)
     high = Fraction(10 - d, 10)
-    if rules.specialty is Specialty.NONE:
-        return one + high + Fraction(1, 10)
-    if rules.specialty is Specialty.DOUBLE:
-        return one + high + Fraction(2, 10)
+    if rules.specialty is not Specialty.REROLL:
+        return one + high + Fraction(rules.ten_value, 10)
     # an extra die's chain: e = (-c + (10 - d) + 1 + e) / 10  ->  e = (11 - d - c) / 9
     c = 1 if (rules.extra_ones_cancel and rules.ones_cancel) else 0
     chain = Fraction(11 - d - c, 9)
