@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
 
 #: The kinds of event: what changed.
-EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest")
+EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "message", "whisper")
 #: The PostgreSQL NOTIFY channel; the payload is the chronicle.
 NOTIFY_CHANNEL = "stkit_table_events"
 #: pg_advisory_xact_lock key that orders event inserts on PostgreSQL.
