@@ -233,6 +233,31 @@ def recent_events(
     return [_event(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
 
 
+def chronicle_events(
+    gw: Gateway,
+    chronicle: str,
+    *,
+    kind: str | None = None,
+    character_id: int | None = None,
+    before: int | None = None,
+    limit: int = 200,
+) -> list[TableEvent]:
+    """The events of ``chronicle``, secret ones included, NEWEST first: at most ``limit`` (1..10000), of
+    ``kind`` and of ``character_id`` when given, with an id below ``before`` when given (to page back)."""
+    from stkit.text import check_range
+
+    check_range(limit, "limit", 1, 10_000)
+    sql = f"SELECT {_COLUMNS} FROM table_events WHERE chronicle = :chronicle"
+    params: dict[str, Any] = {"chronicle": chronicle, "limit": limit}
+    if kind is not None:
+        sql, params["kind"] = sql + " AND kind = :kind", kind
+    if character_id is not None:
+        sql, params["character_id"] = sql + " AND character_id = :character_id", character_id
+    if before is not None:
+        sql, params["before"] = sql + " AND id < :before", before
+    return [_event(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
+
+
 def last_event_id(gw: Gateway, chronicle: str) -> int:
     """The id of the newest event of ``chronicle`` (any audience), 0 when there is none."""
     row = gw.row("SELECT MAX(id) FROM table_events WHERE chronicle = :chronicle", chronicle=chronicle)

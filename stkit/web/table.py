@@ -47,11 +47,13 @@ def make_templates() -> Environment:
 @dataclass(frozen=True)
 class TableSettings:
     """How one server runs: the store ``db`` (a path or URL, None: the usual database), the ``chronicle``,
-    and ``interval``, the seconds between SQLite polls of the event table."""
+    ``interval``, the seconds between SQLite polls of the event table, and ``ping``, the seconds between
+    the event stream's ``ping`` events (a page that hears nothing for about two of them reconnects)."""
 
     db: str | None
     chronicle: str
     interval: float = 0.05
+    ping: float = 15.0
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""The Storyteller's controls (their link only, POST from this site): ``/scene/start|turn|end``, ``/health``
+"""The Storyteller's controls (their link only, POST from this site): ``/scene/start|turn|initiative|end``
+(initiative for every character of the chronicle who can act), ``/health``
 (damage or heal), ``/extended/start|roll|abandon`` and ``/contest/start|roll|abandon``."""
 
 from __future__ import annotations
@@ -20,15 +21,27 @@ async def scene(action: str, request: Request, holder: StorytellerChange, table:
     from stkit.store import scenes as S
 
     name = str((await form_values(request)).get("name") or "")
+
+    def initiative(s):
+        from stkit.store.characters import list_characters
+        from stkit.store.combat import roll_scene_initiative
+
+        names = [c.name for c in list_characters(s, table.chronicle)]
+        seed = random.SystemRandom().randrange(2**32)
+        return roll_scene_initiative(s, table.chronicle, names, rng=random.Random(seed), seed=seed)
+
     steps = {
         "start": lambda s: S.start_scene(s, table.chronicle, name),
         "turn": lambda s: S.next_turn(s, table.chronicle),
         "end": lambda s: S.end_scene(s, table.chronicle),
+        "initiative": initiative,
     }
     if action not in steps:
         return HTMLResponse("Not found", status_code=404)
 
     def message(scene) -> str:
+        if action == "initiative":
+            return "Initiative: " + ", ".join(f"{o.name} {o.total}" for o in scene.order)
         return {"start": f"Scene {scene.name!r} opened", "turn": f"Turn {scene.turn}", "end": "Scene closed"}[action]
 
     return await asyncio.to_thread(apply_change, request, table, holder, "scene", steps[action], message)

@@ -1,0 +1,251 @@
+"""What the table pages show, read from the store: the party strip and initiative order, the roll form's
+choices, the results under the Roll button, table talk and the night's log. Plain functions of a session
+(one read transaction) returning dicts for the templates; no request handling here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stkit.store.events import TableEvent
+
+#: Kinds of the night's log and its filter, with the words the filter shows.
+LOG_KINDS = (
+    ("roll", "Rolls"),
+    ("message", "Messages"),
+    ("whisper", "Whispers"),
+    ("sheet", "Sheet changes"),
+    ("scene", "Scenes and turns"),
+    ("extended", "Extended actions"),
+    ("contest", "Contests"),
+)
+
+
+def roll_choices(sheet: Any) -> dict:
+    """The roll form's choices for a Sheet: every Attribute with its form-adjusted rating, every Ability
+    rated or not grouped as Talents / Skills / Knowledges (unrated ones say what the unskilled rule does),
+    custom Abilities, the Traits rated to 10 that roll alone, and the saved rolls."""
+    from stkit.store import traits as T
+    from stkit.store.forms import apply_form
+    from stkit.store.saved import saved_rolls
+
+    def ability_label(name: str, group: str) -> str:
+        n = sheet.abilities.get(name, 0)
+        if n:
+            return f"{name} {n}"
+        return {
+            "Talents": f"{name} 0 (no penalty)",
+            "Skills": f"{name} 0 (difficulty +1)",
+            "Knowledges": f"{name} 0 (Storyteller's call)",
+        }.get(group, f"{name} 0")
+
+    groups = [
+        (group, [(a, ability_label(a, group)) for a in names])
+        for group, names in (("Talents", T.TALENTS), ("Skills", T.SKILLS), ("Knowledges", T.KNOWLEDGES))
+    ]
+    if sheet.custom_abilities:
+        groups.append(("Other Abilities", [(a, f"{a} {n}") for a, n in sorted(sheet.custom_abilities.items())]))
+    alone = [(p, f"{p} {sheet.powers[p].permanent}") for p in T.POWERS]
+    alone += [(r, f"{r} {sheet.renown[r].permanent}") for r in T.RENOWN if sheet.renown[r].permanent]
+    return {
+        "attributes": [(a, f"{a} {apply_form(sheet.form, a, sheet.attributes.get(a, 0))}") for a in T.ATTRIBUTES],
+        "ability_groups": groups,
+        "alone": alone,
+        "saved": [r.to_dict() for r in saved_rolls(sheet)],
+    }
+
+
+def _rolled_this_turn(gw: Any, scene_id: int, turn: int) -> set[int]:
+    rows = gw.rows(
+        "SELECT DISTINCT character_id FROM roll_log "
+        "WHERE scene_id = :sid AND turn = :turn AND character_id IS NOT NULL",
+        sid=scene_id,
+        turn=turn,
+    )
+    return {int(r[0]) for r in rows}
+
+
+def party_view(session: Any, chronicle: str, scene: dict | None) -> dict:
+    """The party strip and the initiative order: for each character of ``chronicle`` its health level and
+    wound penalty, damage boxes, Willpower / Rage / Gnosis points and ratings, and its initiative place;
+    the order of the open scene's current initiative (the latest turn that rolled it) and whose action it
+    is: the first in the order who has not rolled in this turn."""
+    from stkit.store.characters import list_characters
+    from stkit.store.combat import current_initiative
+    from stkit.store.gateway import as_gateway
+
+    gw = as_gateway(session)
+    rows = list_characters(session, chronicle)
+    initiative = current_initiative(session, scene["id"], scene["turn"]) if scene else None
+    order = (initiative or {}).get("order") or []
+    place = {o["name"]: o for o in order}
+    acted = _rolled_this_turn(gw, scene["id"], scene["turn"]) if scene and order else set()
+    members = []
+    ids = {}
+    for row in rows:
+        s = row.to_sheet()
+        ids[s.name] = row.id
+        boxes = s.health_boxes()
+        members.append(
+            {
+                "id": row.id,
+                "name": s.name,
+                "place": place.get(s.name, {}).get("place"),
+                "initiative": place.get(s.name, {}).get("total"),
+                "health": "Incapacitated" if s.incapacitated else (s.health_level or "Unhurt"),
+                "penalty": s.wound_penalty,
+                "boxes": list(boxes),
+                "willpower": (s.powers["Willpower"].temporary, s.powers["Willpower"].permanent),
+                "rage": (s.powers["Rage"].temporary, s.powers["Rage"].permanent),
+                "gnosis": (s.powers["Gnosis"].temporary, s.powers["Gnosis"].permanent),
+                "form": s.form,
+            }
+        )
+    members.sort(key=lambda m: (m["place"] is None, m["place"] or 0, m["name"]))
+    acting = next((o["name"] for o in order if ids.get(o["name"]) not in acted), None)
+    return {
+        "party": members,
+        "initiative": {
+            "turn": initiative.get("rolled_turn") if initiative else None,
+            "order": [{**o, "acted": ids.get(o["name"]) in acted} for o in order],
+            "cannot_act": (initiative or {}).get("cannot_act") or [],
+            "acting": acting,
+        }
+        if initiative
+        else None,
+    }
+
+
+def finished_tracked(session: Any, chronicle: str, scene: dict | None, limit: int = 5) -> tuple[list, list]:
+    """Extended actions and contests that ended (done, failed, abandoned): those of the open scene, else
+    the newest ``limit``; each a dict with ``id``, ``name``, ``status`` and its tallies."""
+    from stkit.store.tracked import list_contests, list_extended
+
+    def keep(rows: list) -> list:
+        ended = [r for r in rows if r.status != "open"]
+        if scene:
+            ended = [r for r in ended if getattr(r, "scene_id", None) == scene["id"]]
+        return ended[:limit]
+
+    actions = [
+        {"id": a.id, "name": a.name, "status": a.status, "tally": a.tally, "target": a.target}
+        for a in keep(list_extended(session, chronicle=chronicle))
+    ]
+    contests = [
+        {
+            "id": c.id,
+            "name": c.name,
+            "status": c.status,
+            "winner": getattr(c, "winner", None),
+            "tally_a": c.tally_a,
+            "tally_b": c.tally_b,
+        }
+        for c in keep(list_contests(session, chronicle=chronicle))
+    ]
+    return actions, contests
+
+
+def talk_item(event: TableEvent) -> dict:
+    """A message or whisper event as the feed shows it."""
+    d = event.data
+    return {
+        "id": event.id,
+        "kind": event.kind,
+        "sender": d.get("from") or "Storyteller",
+        "to": d.get("to"),
+        "text": d.get("text") or "",
+        "character_id": event.character_id,
+        "scene_id": d.get("scene_id"),
+        "at": event.created_at[11:19],
+        "at_iso": event.created_at,
+    }
+
+
+def talk_visible(event: TableEvent, holder: Any) -> bool:
+    """Whether ``holder`` may see a message or whisper: a message everyone, a whisper the Storyteller and
+    the player of the character it was whispered to."""
+    if event.kind == "message" and not event.secret:
+        return True
+    if event.kind == "whisper":
+        return holder.is_storyteller or (event.character_id is not None and event.character_id == holder.character_id)
+    return holder.is_storyteller
+
+
+def log_line(event: TableEvent) -> str:
+    """A one-line account of a non-roll event for the night's log ('Weston: spends 1 Willpower')."""
+    d = event.data
+    if event.kind == "sheet":
+        return str(d.get("summary") or f"{d.get('character', '')}: sheet changed")
+    if event.kind == "scene":
+        change = d.get("change")
+        if change == "started":
+            return f"Scene {d.get('name')!r} opened"
+        if change == "ended":
+            return f"Scene {d.get('name')!r} closed"
+        return f"Scene {d.get('name')!r}: {change or 'changed'}, turn {d.get('turn')}"
+    if event.kind == "extended":
+        tally = f"{d.get('tally')} of {d.get('target')}"
+        return f"Extended action {d.get('name')!r} {d.get('change')}: {tally} ({d.get('status')})"
+    if event.kind == "contest":
+        return (
+            f"Contest {d.get('name')!r} {d.get('change')}: A {d.get('tally_a')} - B {d.get('tally_b')} "
+            f"({d.get('status')})"
+        )
+    return f"{event.kind}: {d}"
+
+
+def log_view(session: Any, chronicle: str, filters: dict, limit: int) -> dict:
+    """The Storyteller's scroll-back: the chronicle's events (secret ones too), newest first, at most
+    ``limit``, before the event id ``filters['before']`` when given, of ``filters['kind']``, of the
+    character id ``filters['character']`` and the scene id ``filters['scene']`` when given (an event
+    outside any scene has none). Returns ``items`` (feed items, talk items or log lines), the characters
+    and scenes for the filter, and ``older`` (the id to page back from, or None)."""
+    from stkit.errors import InvalidValue
+    from stkit.store.characters import list_characters
+    from stkit.store.events import chronicle_events
+    from stkit.store.gateway import as_gateway
+    from stkit.text import parse_whole_number
+    from stkit.web.views import feed_item
+
+    gw = as_gateway(session)
+    kinds = {k for k, _ in LOG_KINDS}
+    kind = filters.get("kind") or None
+    if kind is not None and kind not in kinds:
+        raise InvalidValue(f"kind {kind[:20]!r}; allowed: {', '.join(sorted(kinds))}")
+    character = parse_whole_number(filters["character"], "character", 1, 2**62) if filters.get("character") else None
+    before = parse_whole_number(filters["before"], "before", 1, 2**62) if filters.get("before") else None
+    scene = parse_whole_number(filters["scene"], "scene", 1, 2**62) if filters.get("scene") else None
+    events = chronicle_events(
+        gw, chronicle, kind=kind, character_id=character, before=before, limit=limit * 4 if scene else limit
+    )
+    items: list[dict] = []
+    for event in events:
+        if scene is not None and event.data.get("scene_id") != scene:
+            continue
+        if event.kind == "roll":
+            item = feed_item(event, storyteller=True)
+        elif event.kind in ("message", "whisper"):
+            item = talk_item(event)
+        else:
+            item = {
+                "id": event.id,
+                "kind": event.kind,
+                "text": log_line(event),
+                "at": event.created_at[11:19],
+                "at_iso": event.created_at,
+                "character_id": event.character_id,
+                "scene_id": event.data.get("scene_id"),
+            }
+        items.append(item)
+        if len(items) >= limit:
+            break
+    full = len(events) >= (limit * 4 if scene else limit) or len(items) >= limit
+    older = (items[-1]["id"] if len(items) >= limit else events[-1].id) if events and full else None
+    chars = list_characters(session, chronicle)
+    scenes = gw.rows("SELECT id, name FROM scenes WHERE chronicle = :c ORDER BY id DESC LIMIT 100", c=chronicle)
+    return {
+        "items": items,
+        "older": older,
+        "characters": [(c.id, c.name) for c in chars],
+        "scenes": [(int(r[0]), str(r[1])) for r in scenes],
+    }
