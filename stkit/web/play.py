@@ -21,6 +21,17 @@ LOG_KINDS = (
 )
 
 
+#: One-tap pools the roll form offers under "Common rolls" (an attack, a dodge, noticing, sneaking).
+COMMON_POOLS = (
+    "Dexterity + Brawl",
+    "Dexterity + Melee",
+    "Dexterity + Firearms",
+    "Dexterity + Dodge",
+    "Perception + Alertness",
+    "Dexterity + Stealth",
+)
+
+
 def roll_choices(sheet: Any) -> dict:
     """The roll form's choices for a Sheet: every Attribute with its form-adjusted rating, every Ability
     rated or not grouped as Talents / Skills / Knowledges (unrated ones say what the unskilled rule does),
@@ -52,6 +63,7 @@ def roll_choices(sheet: Any) -> dict:
         "ability_groups": groups,
         "alone": alone,
         "saved": [r.to_dict() for r in saved_rolls(sheet)],
+        "common": COMMON_POOLS,
     }
 
 

@@ -190,7 +190,13 @@ def result_view(done: Any) -> dict:
 
 
 def _expression(values: dict) -> str:
-    """The pool the form's Traits and extra dice make: 'Dexterity + Brawl + 2'."""
+    """The pool the form's Traits and extra dice make ('Dexterity + Brawl + 2'), or the one-tap ``pool``
+    button's pool when that was pressed."""
+    from stkit.text import check_text
+
+    pool = str(values.get("pool") or "").strip()
+    if pool:
+        return check_text(pool, "pool", limit=120)
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
     if not traits:
         raise InvalidValue("choose one or two Traits to roll (a 10-rated Trait rolls alone)")

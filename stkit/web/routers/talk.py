@@ -9,6 +9,7 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from stkit.errors import StkitError
 from stkit.web.deps import Change, StorytellerChange, StorytellerHolder, TableDep
 from stkit.web.forms import apply_change, character_name, form_int, form_values
 
@@ -52,5 +53,8 @@ def night_log(request: Request, holder: StorytellerHolder, table: TableDep) -> R
 
     q = request.query_params
     filters = {k: (q.get(k) or "").strip() for k in ("character", "kind", "scene", "before")}
-    ctx = table.read(lambda s: log_view(s, table.chronicle, filters, LOG_PAGE))
+    try:
+        ctx = table.read(lambda s: log_view(s, table.chronicle, filters, LOG_PAGE))
+    except StkitError as exc:
+        return HTMLResponse(table.fragment("message.html", error=str(exc)), status_code=400)
     return table.render("log.html", chronicle=table.chronicle, filters=filters, log_kinds=LOG_KINDS, **ctx)
