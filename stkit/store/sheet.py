@@ -614,6 +614,11 @@ SAVED_NAME_MAX = 40
 SAVED_POOL_MAX = 120
 
 
+def _shown(value: object) -> str:
+    """A bad value for a message: text quoted (so '6' reads as text), anything else as it prints; cut short."""
+    return repr(value[:20]) if isinstance(value, str) else str(value)[:20]
+
+
 def check_saved_roll(name: str, entry: object) -> tuple[str, dict]:
     """A saved roll as a character file or the store holds it: ``name`` (one line, 1 to 40 characters)
     and ``entry`` {"pool": text (1 to 120 characters), "difficulty": 2..10 (default 6), "spec": bool
@@ -635,10 +640,10 @@ def check_saved_roll(name: str, entry: object) -> tuple[str, dict]:
     pool = check_text(pool, "pool", limit=SAVED_POOL_MAX).strip()
     difficulty = entry.get("difficulty", 6)
     if isinstance(difficulty, bool) or not isinstance(difficulty, int) or not 2 <= difficulty <= 10:
-        raise InvalidValue(f"difficulty {str(difficulty)[:20]!r}: allowed 2 to 10")
+        raise InvalidValue(f"difficulty {_shown(difficulty)}: allowed 2 to 10")
     spec = entry.get("spec", False)
     if not isinstance(spec, bool):
-        raise InvalidValue(f"spec {str(spec)[:20]!r}: write true or false")
+        raise InvalidValue(f"spec {_shown(spec)}: write true or false")
     return name, {"pool": pool, "difficulty": difficulty, "spec": spec}
 
 

@@ -249,12 +249,12 @@ def test_the_nights_log_filters_by_character_kind_and_scene(clients, table):
 
 
 def test_the_stream_sends_named_ping_events(table):
-    from stkit.web.app import create_app
-    from tests.web.conftest import ThreadServer
-
     import time
 
     import httpx
+
+    from stkit.web.app import create_app
+    from tests.web.conftest import ThreadServer
 
     server = ThreadServer(create_app(table.url, "default", interval=0.02, ping=1))
     lines: list[str] = []
