@@ -49,7 +49,8 @@ async def whisper(request: Request, holder: StorytellerChange, table: TableDep) 
 def night_log(request: Request, holder: StorytellerHolder, table: TableDep) -> Response:
     """The chronicle's events, newest first, ``LOG_PAGE`` at a time (``before``: an event id to page back
     from), filtered by ``character`` (an id), ``kind`` and ``scene`` (an id)."""
-    from stkit.web.play import LOG_KINDS, log_view
+    from stkit.web.nightlog import log_view
+    from stkit.web.play import LOG_KINDS
 
     q = request.query_params
     filters = {k: (q.get(k) or "").strip() for k in ("character", "kind", "scene", "before")}
