@@ -6,7 +6,6 @@ commands. Rules: Chapter Five, "Extended Actions", "Resisted Actions", "Try It O
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -415,7 +414,7 @@ def extended_roll(
     faces = _faces(dice)
     _, used_seed = _rng(seed)
 
-    def work(gw: Gateway) -> tuple[ExtendedRollOutcome, ExtendedStatus, dict]:
+    def work(gw: Gateway) -> tuple[ExtendedRollOutcome, ExtendedStatus]:
         done = roll_extended(
             gw,
             action_id_for(gw, action),
@@ -427,11 +426,10 @@ def extended_roll(
             difficulty=difficulty,
             house_flags=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
         )
-        row = gw.row("SELECT detail FROM roll_log WHERE id = :id", id=done.made.log.id)
-        return done, extended_status(gw, done.action, odds=False), json.loads(row[0] or "{}") if row else {}
+        return done, extended_status(gw, done.action, odds=False)
 
-    out, status, logged = _run(db, work)
-    in_force, forgiven = logged.get("house_rules_in_force", []), bool(logged.get("forgiven_botch"))
+    out, status = _run(db, work)
+    in_force, forgiven = list(out.made.house_in_force), out.made.forgiven_botch
     if json_out:
         data = out.to_dict(status, seed=None if faces is not None else used_seed)
         _print_json(data | {"house_rules_in_force": in_force, "forgiven_botch": forgiven})

@@ -82,6 +82,8 @@ class ParticipantRoll:
     explanation: str
     participant: Participant
     extra: dict = field(default_factory=dict)
+    house_in_force: tuple[str, ...] = ()  # the house rules in force for it (HouseConfig.in_force)
+    forgiven_botch: bool = False  # True when the chronicle's free botch forgave it
 
 
 #: Bound of the in-game time per roll of a tracked action (the successes needed are bounded by the dice
@@ -272,7 +274,10 @@ def roll_for(
         )
         assert out.log_id is not None  # a roll from the sheet is always logged
         log = LogEntryRef(out.log_id, who.character.id, kind, out.scene_id, out.turn)
-        return ParticipantRoll(out.roll, log, out.pool.text if out.pool else f"{out.roll.pool} dice", who)
+        explained = out.pool.text if out.pool else f"{out.roll.pool} dice"
+        return ParticipantRoll(
+            out.roll, log, explained, who, house_in_force=out.house_in_force, forgiven_botch=out.forgiven_botch
+        )
 
     return _roll_bare_pool(
         gw,
@@ -341,7 +346,10 @@ def _roll_bare_pool(
         from stkit.store.house import link_free_botch
 
         link_free_botch(gw, chronicle, forgiveness, entry.id)
-    return ParticipantRoll(roll, LogEntryRef(entry.id, None, kind, entry.scene_id, entry.turn), f"{pool} dice", who)
+    ref = LogEntryRef(entry.id, None, kind, entry.scene_id, entry.turn)
+    in_force = tuple(house.in_force()) if house is not None else ()
+    forgiven = bool(forgiveness and forgiveness.forgiven)
+    return ParticipantRoll(roll, ref, f"{pool} dice", who, house_in_force=in_force, forgiven_botch=forgiven)
 
 
 def faces_list(text_or_list: Any) -> list[int] | None:
