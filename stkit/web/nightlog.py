@@ -80,10 +80,11 @@ def log_view(session: Any, chronicle: str, filters: dict, limit: int) -> dict:
     full = len(events) >= (limit * 4 if scene else limit) or len(items) >= limit
     older = (items[-1]["id"] if len(items) >= limit else events[-1].id) if events and full else None
     chars = list_characters(session, chronicle)
-    scenes = gw.rows("SELECT id, name FROM scenes WHERE chronicle = :c ORDER BY id DESC LIMIT 100", c=chronicle)
+    from stkit.store.scenes import recent_scenes
+
     return {
         "items": items,
         "older": older,
         "characters": [(c.id, c.name) for c in chars],
-        "scenes": [(int(r[0]), str(r[1])) for r in scenes],
+        "scenes": recent_scenes(session, chronicle, 100),
     }

@@ -67,16 +67,6 @@ def roll_choices(sheet: Any) -> dict:
     }
 
 
-def _rolled_this_turn(gw: Any, scene_id: int, turn: int) -> set[int]:
-    rows = gw.rows(
-        "SELECT DISTINCT character_id FROM roll_log "
-        "WHERE scene_id = :sid AND turn = :turn AND character_id IS NOT NULL",
-        sid=scene_id,
-        turn=turn,
-    )
-    return {int(r[0]) for r in rows}
-
-
 def party_view(session: Any, chronicle: str, scene: dict | None) -> dict:
     """The party strip and the initiative order: for each character of ``chronicle`` its health level and
     wound penalty, damage boxes, Willpower / Rage / Gnosis points and ratings, and its initiative place;
@@ -84,14 +74,13 @@ def party_view(session: Any, chronicle: str, scene: dict | None) -> dict:
     is: the first in the order who has not rolled in this turn."""
     from stkit.store.characters import list_characters
     from stkit.store.combat import current_initiative
-    from stkit.store.gateway import as_gateway
+    from stkit.store.scenes import rolled_in_turn
 
-    gw = as_gateway(session)
     rows = list_characters(session, chronicle)
     initiative = current_initiative(session, scene["id"], scene["turn"]) if scene else None
     order = (initiative or {}).get("order") or []
     place = {o["name"]: o for o in order}
-    acted = _rolled_this_turn(gw, scene["id"], scene["turn"]) if scene and order else set()
+    acted = rolled_in_turn(session, scene["id"], scene["turn"]) if scene and order else set()
     members = []
     ids = {}
     for row in rows:

@@ -128,6 +128,7 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     from stkit.store.characters import list_characters
     from stkit.store.events import last_event_id, recent_events
     from stkit.store.gateway import as_gateway
+    from stkit.store.scenes import recent_scenes
 
     gw = as_gateway(session)
     st = holder.is_storyteller
@@ -142,7 +143,6 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     events = sorted((e for e in [*rolls, *talk] if e.id <= after), key=lambda e: -e.id)[:FEED_SIZE]
     feed = [feed_item(e, storyteller=st) if e.kind == "roll" else talk_item(e) for e in events]
     chars = list_characters(session, table.chronicle)
-    scenes = gw.rows("SELECT id, name FROM scenes WHERE chronicle = :c ORDER BY id DESC LIMIT 20", c=table.chronicle)
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
     return {
         "holder": holder,
@@ -153,7 +153,7 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
         "status": status_view(session, table.chronicle),
         "sheets": sheets,
         "characters": [(c.id, c.name) for c in chars],
-        "scenes": [(int(r[0]), str(r[1])) for r in scenes],
+        "scenes": recent_scenes(session, table.chronicle),
         "log_kinds": LOG_KINDS,
         "ping": table.settings.ping,
     }
