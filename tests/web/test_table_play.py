@@ -281,3 +281,25 @@ def test_pages_carry_the_ping_interval_and_no_inline_script(clients, table):
     assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page
     manifest = clients("Weston").get("/static/manifest.webmanifest")
     assert manifest.status_code == 200 and manifest.json()["display"] == "standalone"
+
+
+def test_an_attack_from_the_tracker_marks_the_targets_health(clients, table):
+    st = clients("storyteller")
+    st.post("/scene/start", data={"name": "Brawl"}, headers=HX)
+    for seed in range(30):
+        r = st.post(
+            "/attack",
+            data={
+                "attacker": str(table.weston),
+                "target": str(table.archibald),
+                "damage_type": "lethal",
+                "seed": str(seed),
+            },
+            headers=HX,
+        )
+        if "lethal; Archibald now" in _text(r.text):
+            break
+    assert re.fullmatch(r"Weston attacks Archibald: \d lethal; Archibald now \w+(, -\d dice)?", _text(r.text))
+    row = re.search(rf'<tr id="party-{table.archibald}".*?</tr>', st.get("/status").text, re.S).group(0)
+    assert "lethal" in _text(row) and "Unhurt" not in _text(row)
+    assert clients("Weston").post("/attack", data={"attacker": "1", "target": "2"}).status_code == 403
