@@ -37,7 +37,7 @@ def create_app(
 ) -> FastAPI:
     """The table server's ASGI app for ``chronicle`` (default: $STKIT_CHRONICLE, else 'default') of the store
     ``db`` (a path or URL; None: the usual database). ``interval``: seconds between SQLite polls; ``ping``:
-    seconds between the stream's ping events (default $STKIT_TABLE_PING, else 15; 1 to 60). The schema is
+    seconds between the stream's ping events (default $STKIT_TABLE_PING, else 5; 1 to 60). The schema is
     migrated when the app starts. Raises StoreError when the store cannot be opened."""
     from stkit.config import default_chronicle
     from stkit.store.db import open_store
@@ -73,7 +73,7 @@ def create_app(
 
 
 def ping_seconds(ping: float | None) -> float:
-    """The stream's ping interval: ``ping``, else $STKIT_TABLE_PING (seconds, 1 to 60), else 15."""
+    """The stream's ping interval: ``ping``, else $STKIT_TABLE_PING (whole seconds, 1 to 60), else 5."""
     import os
 
     from stkit.errors import InvalidValue
@@ -81,7 +81,7 @@ def ping_seconds(ping: float | None) -> float:
 
     if ping is None:
         raw = os.environ.get("STKIT_TABLE_PING", "").strip()
-        return float(parse_whole_number(raw, "STKIT_TABLE_PING", 1, 60)) if raw else 15.0
+        return float(parse_whole_number(raw, "STKIT_TABLE_PING", 1, 60)) if raw else 5.0
     if not 1 <= ping <= 60:
         raise InvalidValue(f"ping interval {ping} s: allowed 1 to 60 seconds")
     return float(ping)

@@ -53,7 +53,7 @@ class TableSettings:
     db: str | None
     chronicle: str
     interval: float = 0.05
-    ping: float = 15.0
+    ping: float = 5.0
 
 
 @dataclass

@@ -276,7 +276,7 @@ def test_the_stream_sends_named_ping_events(table):
 
 def test_pages_carry_the_ping_interval_and_no_inline_script(clients, table):
     page = clients("Weston").get("/").text
-    assert 'data-ping="15.0"' in page
+    assert 'data-ping="5.0"' in page
     assert re.search(r"<script(?![^>]*src=)", page) is None and " style=" not in page
     assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page
     manifest = clients("Weston").get("/static/manifest.webmanifest")

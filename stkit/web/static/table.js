@@ -11,7 +11,7 @@
 (function () {
   "use strict";
   var body = document.body;
-  var PING = Math.max(1, parseFloat(body.getAttribute("data-ping") || "15")) * 1000;
+  var PING = Math.max(1, parseFloat(body.getAttribute("data-ping") || "5")) * 1000;
   var WATCH = 2 * PING + 1000;
   var KINDS = ["roll", "sheet", "scene", "extended", "contest", "message", "whisper", "initiative", "ping"];
   var myCharacter = body.getAttribute("data-character") || "";
@@ -253,7 +253,8 @@
   // ------------------------------------------------------------------ forms
   document.addEventListener("htmx:afterRequest", function (evt) {
     var form = evt.detail.elt && evt.detail.elt.closest ? evt.detail.elt.closest("form") : null;
-    if (!form) { return; }
+    var config = evt.detail.requestConfig || {};
+    if (!form || String(config.verb || "").toLowerCase() !== "post") { return; }  // the odds preview is a GET
     if (!evt.detail.successful) {
       var out = form.querySelector(".form-result") || document.getElementById("st-result");
       if (out && evt.detail.xhr && evt.detail.xhr.status === 0) {
