@@ -65,6 +65,8 @@ class Table:
     engine: Any = None
     bus: EventBus | None = None
     templates: Environment = field(default_factory=make_templates)
+    #: the event stream's rendered events, (event id, for the Storyteller?) -> SSE fields
+    rendered: dict[tuple[int, bool], dict] = field(default_factory=dict)
 
     @property
     def chronicle(self) -> str:

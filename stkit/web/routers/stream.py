@@ -86,7 +86,24 @@ def visible(event: TableEvent, holder: LinkHolder) -> bool:
     return event.kind != "sheet" or event.character_id == holder.character_id
 
 
+#: How many rendered events a server keeps for its other streams.
+RENDERED_MAX = 256
+
+
 def _sse(table: Table, event: TableEvent, storyteller: bool) -> dict:
+    """One event as SSE, rendered once per event and kind of reader (Storyteller or player), then shared
+    by every stream of this server."""
+    key = (event.id, storyteller)
+    done = table.rendered.get(key)
+    if done is None:
+        done = _render(table, event, storyteller)
+        if len(table.rendered) >= RENDERED_MAX:
+            table.rendered.pop(next(iter(table.rendered)))  # the oldest
+        table.rendered[key] = done
+    return dict(done)
+
+
+def _render(table: Table, event: TableEvent, storyteller: bool) -> dict:
     """One event as SSE: id, name (the kind) and data (a roll, message or whisper: its feed item's HTML;
     else the event's JSON with its ``character_id``)."""
     import json

@@ -13,6 +13,7 @@
   var body = document.body;
   var PING = Math.max(1, parseFloat(body.getAttribute("data-ping") || "5")) * 1000;
   var WATCH = 2 * PING + 1000;
+  var FEED_MAX = 200;
   var KINDS = ["roll", "sheet", "scene", "extended", "contest", "message", "whisper", "initiative", "ping"];
   var myCharacter = body.getAttribute("data-character") || "";
   var last = parseInt(body.getAttribute("data-after") || "0", 10);
@@ -100,7 +101,15 @@
       .then(function (html) { replace(el, html); done(true); if (then) { then(); } })
       .catch(function () { done(false); });
   }
-  function readStatus() { read("/status", document.getElementById("status")); }
+  // one read for a burst of events (a fight writes several in a moment)
+  var statusTimer = null;
+  function readStatus() {
+    if (statusTimer) { return; }
+    statusTimer = window.setTimeout(function () {
+      statusTimer = null;
+      read("/status", document.getElementById("status"));
+    }, 150);
+  }
   function readSheet(id) {
     read("/sheet/" + id, document.getElementById("sheet-" + id), function () { refreshOdds(id); });
     read("/saved/" + id, document.getElementById("saved-" + id));
@@ -139,6 +148,7 @@
     var item = holder.firstElementChild;
     if (!item) { return null; }
     feed.insertBefore(item, feed.firstChild);
+    while (feed.children.length > FEED_MAX) { feed.removeChild(feed.lastElementChild); }  // the log page has all
     var empty = document.getElementById("feed-empty");
     if (empty) { empty.remove(); }
     localTimes(item);
@@ -207,9 +217,13 @@
     var data = evt.data || "";
     switch (evt.type) {
       case "roll":
+        feel(addToFeed(data, evt.lastEventId));
+        // whose action it is follows the rolls of the turn (only while an initiative order shows)
+        if (document.querySelector("#status .initiative")) { readStatus(); }
+        break;
       case "message":
       case "whisper":
-        feel(addToFeed(data, evt.lastEventId));
+        addToFeed(data, evt.lastEventId);
         break;
       case "sheet":
         var cid = null;
