@@ -111,10 +111,15 @@ def saved_roll(
     if json_out:
         render.print_json({"roll": done.roll.to_dict(), **done.to_dict()})
         return
-    title = f"{done.character}, saved roll {name}"
-    render.print_roll(done.roll, title=title)
+    if done.pool is not None:
+        render.print_text(f"{render.safe(done.character)}: {render.safe(done.pool.text)}", style="bold")
+    render.print_roll(done.roll)
     for note in done.notes:
         render.print_text(render.safe(note))
+    if done.willpower_left is not None:
+        render.print_text(f"Willpower spent: {done.willpower_left} points left")
+    if done.log_id is not None:
+        render.print_text(f"Logged as roll #{done.log_id}")
 
 
 @saved_app.command("rm")

@@ -231,10 +231,37 @@ def serve(
             raise StkitError(f"cannot listen on {host}:{port} (is another server using the port?)") from None
 
 
+def check_public_url(url: str) -> str:
+    """``url`` without a trailing slash when it is http(s)://HOST[:PORT] (no path, no credentials, a host
+    :func:`check_host` accepts); StkitError naming it otherwise."""
+    import re
+
+    from stkit.errors import InvalidValue
+    from stkit.text import printable
+
+    match = re.fullmatch(r"(https?)://([^/:@\s]+)(?::(\d{1,5}))?/?", url.strip())
+    if match is None:
+        raise InvalidValue(
+            f"--public-url {printable(url)[:60]!r} is not http(s)://HOST[:PORT], e.g. https://table.example.org"
+        )
+    check_host(match.group(2))
+    if match.group(3):
+        _check_port(int(match.group(3)))
+    return url.strip().rstrip("/")
+
+
 def table_links(
     rotate: Annotated[bool, typer.Option("--rotate", help="Revoke every earlier link of the chronicle first.")] = False,
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The address players reach (a reverse proxy), e.g. https://table.example.org.",
+            show_default=False,
+        ),
+    ] = None,
     db: DbOpt = None,
     chronicle: ChronicleOpt = None,
     qr: QrOpt = False,
@@ -243,14 +270,16 @@ def table_links(
     """Print new join links: one for the Storyteller and one per character.
 
     Only a hash of each link's token is stored, so every run hands out new links; the earlier ones keep
-    working until --rotate revokes them. --host and --port say where `stkit serve` listens.
+    working until --rotate revokes them. --host and --port say where `stkit serve` listens; --public-url
+    gives the address of a reverse proxy in front of it instead.
     """
     from stkit.config import default_chronicle
 
     _check_port(port)
     check_host(host)
     chron = default_chronicle(chronicle)
-    links = issue(db, chron, f"http://{link_host(host)}:{port}", rotate=rotate)
+    base = check_public_url(public_url) if public_url is not None else f"http://{link_host(host)}:{port}"
+    links = issue(db, chron, base, rotate=rotate)
     print_links(links, qr=qr and not json_out, json_out=json_out, rotated=rotate)
 
 
