@@ -45,8 +45,9 @@ def saved_add(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Save a roll on a character's sheet (an earlier one of the same name is replaced).
+    """Save a roll on a character's sheet.
 
+    An earlier saved roll of the same name is replaced.
     Example: `stkit saved add claws "Dexterity + Brawl" -c Shadow --spec`.
     """
     from stkit.cli import render
@@ -84,9 +85,9 @@ def saved_roll(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Roll a saved roll by name, logged like any roll from the sheet.
+    """Roll a saved roll by name.
 
-    Example: `stkit saved roll claws -c Shadow`.
+    Logged like any roll from the sheet. Example: `stkit saved roll claws -c Shadow`.
     """
     import random
 
