@@ -212,6 +212,22 @@ def recent_events(
 ) -> list[TableEvent]:
     """The newest ``limit`` (1..10000) events of ``chronicle`` (of ``kind`` when given), NEWEST first; secret
     ones only when ``include_secret``."""
+    return chronicle_events(gw, chronicle, kind=kind, include_secret=include_secret, limit=limit)
+
+
+def chronicle_events(
+    gw: Gateway,
+    chronicle: str,
+    *,
+    kind: str | None = None,
+    include_secret: bool = True,
+    character_id: int | None = None,
+    before: int | None = None,
+    limit: int = 200,
+) -> list[TableEvent]:
+    """The events of ``chronicle``, NEWEST first: at most ``limit`` (1..10000), secret ones only when
+    ``include_secret``, of ``kind`` and of ``character_id`` when given, with an id below ``before`` when
+    given (to page back)."""
     from stkit.text import check_range
 
     check_range(limit, "limit", 1, 10_000)
@@ -221,27 +237,6 @@ def recent_events(
         sql, params["kind"] = sql + " AND kind = :kind", kind
     if not include_secret:
         sql, params["no"] = sql + " AND secret = :no", False
-    return [_event(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
-
-
-def chronicle_events(
-    gw: Gateway,
-    chronicle: str,
-    *,
-    kind: str | None = None,
-    character_id: int | None = None,
-    before: int | None = None,
-    limit: int = 200,
-) -> list[TableEvent]:
-    """The events of ``chronicle``, secret ones included, NEWEST first: at most ``limit`` (1..10000), of
-    ``kind`` and of ``character_id`` when given, with an id below ``before`` when given (to page back)."""
-    from stkit.text import check_range
-
-    check_range(limit, "limit", 1, 10_000)
-    sql = f"SELECT {_COLUMNS} FROM table_events WHERE chronicle = :chronicle"
-    params: dict[str, Any] = {"chronicle": chronicle, "limit": limit}
-    if kind is not None:
-        sql, params["kind"] = sql + " AND kind = :kind", kind
     if character_id is not None:
         sql, params["character_id"] = sql + " AND character_id = :character_id", character_id
     if before is not None:

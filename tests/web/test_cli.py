@@ -22,6 +22,18 @@ def _holder(url: str, token: str):
     return run_unit(url, lambda gw: find_link_holder(gw, token), readonly=True)
 
 
+def _serve(table, *args: str) -> subprocess.Popen:
+    """`stkit serve ARGS` on the table's store, in a subprocess (text pipes)."""
+    env = os.environ | {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "stkit", "serve", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def test_table_links_json_and_rotate(table):
     result = runner.invoke(app, ["table", "links", "--json", "--db", table.url, "--port", "8123"])
     assert result.exit_code == 0, result.output
@@ -98,14 +110,7 @@ def test_serve_on_the_network_says_so_and_prints_links(table):
     from tests.web.conftest import free_port
 
     port = free_port()
-    env = os.environ | {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "stkit", "serve", "--host", "0.0.0.0", "--port", str(port), "--json"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _serve(table, "--host", "0.0.0.0", "--port", str(port), "--json")
     try:
         links = json.loads(proc.stdout.readline())
         assert sorted(links["players"]) == ["Archibald", "Weston"]
@@ -178,27 +183,7 @@ def test_serve_over_https(table, tmp_path):
         capture_output=True,
     )
     port = free_port()
-    env = os.environ | {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "stkit",
-            "serve",
-            "--port",
-            str(port),
-            "--json",
-            "--no-qr",
-            "--certfile",
-            str(cert),
-            "--keyfile",
-            str(key),
-        ],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _serve(table, "--port", str(port), "--json", "--no-qr", "--certfile", str(cert), "--keyfile", str(key))
     try:
         links = json.loads(proc.stdout.readline())
         assert links["storyteller"].startswith(f"https://127.0.0.1:{port}/join/")
