@@ -354,6 +354,16 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         archibald.click("#say-form button")
         for page in pages:
             page.wait_for_selector("#feed li.message:has-text('brb, pizza')", timeout=3000)
+        # the party strip's Sheet button opens that character's folded sheet
+        assert not st.locator("#sheet-details-2").evaluate("d => d.open")
+        st.click("#party-2 a.button")
+        assert st.locator("#sheet-details-2").evaluate("d => d.open")
+        # the night's log, filtered by kind, passes axe-core too
+        log = st.context.new_page()
+        log.goto(server.base + "/log?kind=message")
+        assert "brb, pizza" in log.inner_text("#log") and "Dexterity 3" not in log.inner_text("#log")
+        assert _serious(log) == []
+        log.close()
         for page in (weston, archibald, mari):
             text = page.inner_text("#feed")
             assert "wings" not in text and "Perception 3 + Alertness 2" not in text
@@ -432,6 +442,7 @@ def test_a_forged_link_gets_the_403_page(browser, store):
         assert "Ask the Storyteller for a new link" in page.inner_text("body")
         response = page.goto(server.base + "/")
         assert response.status == 403
+        assert _serious(page) == []
     finally:
         server.stop()
 
