@@ -36,6 +36,8 @@ class ChronicleRules:
         extended_botch: what a botch does to an extended action started without saying: ``wipe`` the
             tally, or ``end`` the attempt.
         free_botch: the first botch of each scene-night is forgiven: reported as a failure, recorded.
+        unskilled_skill: a Skill the character has no dots in: ``difficulty`` +1 (the Revised text), or
+            two ``dice`` fewer (another edition's reading); see :mod:`stkit.store.unskilled`.
     """
 
     specialty: Specialty = Specialty.NONE
@@ -44,6 +46,7 @@ class ChronicleRules:
     difficulty: int = DEFAULT_DIFFICULTY
     extended_botch: str = "wipe"
     free_botch: bool = False
+    unskilled_skill: str = "difficulty"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
 
@@ -70,6 +73,8 @@ class ChronicleRules:
             out.append("a botch ends extended actions")
         if self.free_botch:
             out.append("free botch")
+        if self.unskilled_skill != "difficulty":
+            out.append("untrained Skills lose two dice")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -81,6 +86,7 @@ class ChronicleRules:
             "difficulty": self.difficulty,
             "extended-botch": self.extended_botch,
             "free-botch": self.free_botch,
+            "unskilled-skill": self.unskilled_skill,
         }
 
     def override(
@@ -122,6 +128,7 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "difficulty": ("difficulty", "2 to 10"),
     "extended-botch": ("extended_botch", "wipe or end"),
     "free-botch": ("free_botch", "on or off"),
+    "unskilled-skill": ("unskilled_skill", "difficulty or dice"),
 }
 
 
@@ -155,6 +162,10 @@ def parse_house_value(key: str, value: str) -> Any:
         return validate_difficulty(int(text))
     if field == "extended_botch":
         if text not in ("wipe", "end"):
+            raise bad()
+        return text
+    if field == "unskilled_skill":
+        if text not in ("difficulty", "dice"):
             raise bad()
         return text
     if text not in _ON:

@@ -126,11 +126,11 @@ def list_saved(gw: Any, character: str, *, chronicle: str | None = None) -> tupl
     return row.name, saved_rolls(row.to_sheet())
 
 
-def roll_saved(gw: Any, character: str, name: str, *, chronicle: str | None = None, **options: Any):
+def roll_saved(gw: Any, character: str, name: str, *, chronicle: str | None = None, extra: int = 0, **options: Any):
     """Roll the saved roll ``name`` of ``character`` through :func:`stkit.store.rolls.roll_from_sheet`
     (``options``: its keyword arguments, e.g. willpower, rng, seed, secret, task, house_flags; the saved
-    difficulty and specialty are used unless ``options`` name them). Returns its SheetRoll; raises what it
-    raises, and NotFound for an unknown saved roll."""
+    difficulty and specialty are used unless ``options`` name them; ``extra`` dice are added, or taken off
+    when negative). Returns its SheetRoll; raises what it raises, and NotFound for an unknown saved roll."""
     from stkit.store.rolls import roll_from_sheet
 
     row = find_character(gw, character, chronicle)
@@ -139,4 +139,5 @@ def roll_saved(gw: Any, character: str, name: str, *, chronicle: str | None = No
     options.setdefault("spec", roll.spec)
     if options.get("house_flags") is not None:
         options["house_flags"] = {"difficulty": roll.difficulty, **options["house_flags"]}
-    return roll_from_sheet(gw, row.name, roll.pool, chronicle=row.chronicle, **options)
+    pool = roll.pool + (f" + {extra}" if extra > 0 else f" - {-extra}" if extra < 0 else "")
+    return roll_from_sheet(gw, row.name, pool, chronicle=row.chronicle, **options)

@@ -158,3 +158,7 @@ def test_the_unskilled_rule():
     assert unskilled(s, ["Dexterity", "Melee"]).notes == ()  # rated: no rule
     with pytest.raises(RuleRefusal, match="Occult is a Knowledge and Pup has no dots in it"):
         unskilled(s, ["Intelligence", "Occult"])
+    # the house rule unskilled-skill dice: two dice fewer instead of +1 difficulty
+    dice = unskilled(s, ["Dexterity", "Firearms"], skill_rule="dice")
+    assert (dice.difficulty_change, dice.dice_change) == (0, -2)
+    assert unskilled(s, ["Dexterity", "Brawl"], skill_rule="dice").dice_change == 0

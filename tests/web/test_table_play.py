@@ -62,9 +62,17 @@ def test_an_unrated_talent_rolls_without_penalty_a_skill_at_plus_one_a_knowledge
     assert "Dexterity 2 + Melee 0 = 2 dice, difficulty 7" in melee and "untrained Skill, difficulty +1" in melee
     odds = _text(player.get("/odds", params={"character_id": table.archibald, "trait": ["Dexterity", "Melee"]}).text)
     assert "at difficulty 7" in odds
+    # the house rule unskilled-skill dice: Melee 0 takes two dice off instead (Dexterity 2 - 2: no dice)
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+
+    assert CliRunner().invoke(app, ["house", "set", "unskilled-skill", "dice", "--db", table.url]).exit_code == 0
+    athletics = _text(_roll(player, table.archibald, "Wits", "Firearms", dice="2").text)
+    assert "Wits 2 + Firearms 0 + 2 - 2 = 2 dice, difficulty 6" in athletics and "two dice fewer" in athletics
     occult = _text(_roll(player, table.archibald, "Intelligence", "Occult").text)
     assert occult.startswith("Occult is a Knowledge and Archibald has no dots in it")
-    assert len(_events(table.url, "roll")) == 2  # the refused roll wrote nothing
+    assert len(_events(table.url, "roll")) == 3  # the refused roll wrote nothing
 
 
 def test_a_one_tap_common_pool(clients, table):

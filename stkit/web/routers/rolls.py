@@ -208,8 +208,10 @@ def _expression(values: dict) -> str:
 
 
 def _unskilled_of(session: Any, chronicle: str, name: str, expression: str):
-    """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.store.unskilled`)."""
+    """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.store.unskilled`), with the
+    chronicle's house rule for untrained Skills."""
     from stkit.store.characters import find_character
+    from stkit.store.house import get_house_rules
     from stkit.store.pools import build_pool
     from stkit.store.unskilled import Unskilled, unskilled
 
@@ -218,7 +220,12 @@ def _unskilled_of(session: Any, chronicle: str, name: str, expression: str):
         parts = [p.name for p in build_pool(sheet, expression).parts]
     except RuleRefusal:
         return Unskilled()  # no dice left: the roll itself says so
-    return unskilled(sheet, parts)
+    return unskilled(sheet, parts, skill_rule=get_house_rules(session, chronicle).unskilled_skill)
+
+
+def _with_dice(expression: str, change: int) -> str:
+    """``expression`` with ``change`` dice more or fewer ('Dexterity + Melee - 2')."""
+    return f"{expression} - {-change}" if change < 0 else expression
 
 
 def saved_roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool):
@@ -237,6 +244,7 @@ def saved_roll_use_case(session: Any, chronicle: str, values: dict, *, secret: b
         name,
         saved.name,
         chronicle=chronicle,
+        extra=rule.dice_change,
         difficulty=min(10, saved.difficulty + rule.difficulty_change),
         willpower=is_on(values, "willpower"),
         rules=form_rules(values),
@@ -272,7 +280,7 @@ def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, s
         done = roll_from_sheet(
             session,
             name,
-            expression,
+            _with_dice(expression, rule.dice_change),
             difficulty=min(10, difficulty + rule.difficulty_change),
             chronicle=chronicle,
             willpower=willpower,
@@ -326,9 +334,9 @@ def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) ->
         if not traits:
             return {"odds": None, "note": "Choose Traits to see the odds."}
         name = character_name(session, chronicle, character_id)
-        built = build_pool(find_character(session, name, chronicle), " + ".join(traits))
-        pool, label = built.dice, built.text
         rule = _unskilled_of(session, chronicle, name, " + ".join(traits))
+        built = build_pool(find_character(session, name, chronicle), _with_dice(" + ".join(traits), rule.dice_change))
+        pool, label = built.dice, built.text
         difficulty = min(10, difficulty + rule.difficulty_change)
         notes = list(rule.notes)
     else:
