@@ -199,3 +199,47 @@ def test_serve_over_https(table, tmp_path):
     finally:
         proc.send_signal(2)
         proc.communicate(timeout=15)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_is_quiet_with_pages_following(table, presses):
+    """Ctrl-C (once, or twice in a row) with three event streams open: no error line, no traceback."""
+    import threading
+    import time
+
+    import httpx
+
+    from tests.web.conftest import free_port
+
+    port = free_port()
+    proc = _serve(table, "--port", str(port), "--json", "--no-qr")
+    links = json.loads(proc.stdout.readline())
+    token = links["storyteller"].rsplit("/", 1)[1]
+
+    def follow() -> None:
+        try:
+            with httpx.stream(
+                "GET", f"http://127.0.0.1:{port}/events", cookies={"stkit_table": token}, timeout=20
+            ) as r:
+                for _ in r.iter_lines():
+                    pass
+        except httpx.HTTPError:
+            pass
+
+    for _ in range(100):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/static/table.css")
+            break
+        except httpx.ConnectError:
+            time.sleep(0.1)
+    threads = [threading.Thread(target=follow, daemon=True) for _ in range(3)]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)
+    for _ in range(presses):
+        proc.send_signal(2)
+        time.sleep(0.2)
+    _, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err and "ERROR" not in err, err
+    assert proc.returncode in (0, 130, -2)
