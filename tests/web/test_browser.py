@@ -242,6 +242,19 @@ def _watch_indicator(page) -> None:
     )
 
 
+def _same_names(page) -> list[str]:
+    """Controls of one kind that share an accessible name, every folded section opened first."""
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    names = page.evaluate(
+        """() => [...document.querySelectorAll('button, select, input:not([type=hidden]), a')]
+            .map(e => { let n = e.getAttribute('aria-label');
+                        if (!n && e.labels && e.labels.length) n = e.labels[0].textContent;
+                        return e.tagName + ' ' + (n || e.textContent).replace(/\\s+/g, ' ').trim(); })"""
+    )
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
+    return sorted({n for n in names if names.count(n) > 1})
+
+
 def _status(page) -> str:
     return page.inner_text("#live")
 
@@ -271,6 +284,7 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         kesh_laptop = _open(browser, server.links["players"]["Kesh"], LAPTOP)
         assert _serious(kesh_laptop) == []
         assert _small_targets(weston) == [] and _small_targets(st_phone) == []
+        assert _same_names(st_phone) == [] and _same_names(weston) == []
         st_phone.context.close()
         kesh_laptop.context.close()
         # the Storyteller's screen fits a laptop: the feed beside the controls, not below them
