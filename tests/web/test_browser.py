@@ -407,6 +407,18 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         assert stale and re.fullmatch(r"reconnecting, stale since \d\d:\d\d", stale[0]), said
         assert said[-1] == "live" and recovered < 2 * float(PING) + 4
 
+        # a phone that comes back online reopens its stream at once (the browser keeps an open stream through
+        # its offline switch, so this checks the `online` handler, and the proxy above the dead stream)
+        _watch_indicator(archibald)
+        archibald.context.set_offline(True)
+        archibald.wait_for_timeout(300)
+        archibald.context.set_offline(False)
+        archibald.wait_for_function(
+            "() => window.__indicator.some(t => t.startsWith('reconnecting')) && "
+            "document.getElementById('live').textContent === 'live'",
+            timeout=6000,
+        )
+
         # a failed follow-up read: the sheet cannot be read for a while; the page stays stale, then catches up
         weston.route("**/sheet/**", lambda route: route.abort())
         _watch_indicator(weston)
