@@ -311,3 +311,23 @@ def test_an_attack_from_the_tracker_marks_the_targets_health(clients, table):
     row = re.search(rf'<tr id="party-{table.archibald}".*?</tr>', st.get("/status").text, re.S).group(0)
     assert "lethal" in _text(row) and "Unhurt" not in _text(row)
     assert clients("Weston").post("/attack", data={"attacker": "1", "target": "2"}).status_code == 403
+
+
+def test_a_finished_contest_is_marked_with_its_winner(clients, table):
+    st = clients("storyteller")
+    st.post("/scene/start", data={"name": "Stare-down"}, headers=HX)
+    st.post(
+        "/contest/start",
+        data={"name": "Stare", "a": f"#{table.weston}", "pool_a": "Wits", "b": "3", "target": "1"},
+        headers=HX,
+    )
+    [contest] = re.findall(r'id="contest-(\d+)"', st.get("/status").text)
+    for seed in range(60):
+        st.post("/contest/roll", data={"id": contest, "seed": str(seed)}, headers=HX)
+        if "Finished" in st.get("/status").text:
+            break
+    status = st.get("/status").text
+    done = re.search(rf'<li class="contest done (\w+)" id="contest-{contest}">(.*?)</li>', status, re.S)
+    assert done is not None and "Stare" in done.group(2)
+    assert done.group(1) == "done" and re.search(r"won by [AB]</span>", done.group(2)), done.group(0)
+    assert "Roll an exchange of Stare" not in status

@@ -254,7 +254,12 @@
     for (var i = 0; i < KINDS.length; i++) { source.addEventListener(KINDS[i], onEvent); }
     indicate();
   }
-  function reopen() { heard = 0; indicate(); open(); }
+  function reopen() {
+    if (staleSince === null) { staleSince = new Date(heard || Date.now()); }  // stale since last heard
+    heard = 0;
+    indicate();
+    open();
+  }
   window.setInterval(function () {
     if (Date.now() - heard > WATCH) { reopen(); } else { indicate(); }
   }, 1000);
