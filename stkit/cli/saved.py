@@ -15,7 +15,7 @@ from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt, SeedOpt
 
 saved_app = typer.Typer(help="Saved rolls: name a pool once, roll it by name.", no_args_is_help=True)
 
-CharArg = Annotated[str, typer.Option("--char", "-c", help="Whose sheet keeps the saved roll.", show_default=False)]
+CharOpt = Annotated[str, typer.Option("--char", "-c", help="Whose sheet keeps the saved roll.", show_default=False)]
 NameArg = Annotated[str, typer.Argument(help="The saved roll's name, e.g. claws.", show_default=False)]
 
 
@@ -38,7 +38,7 @@ def _print_rolls(character: str, rolls: list, json_out: bool) -> None:
 def saved_add(
     name: NameArg,
     pool: Annotated[str, typer.Argument(help='The pool, e.g. "Dexterity + Brawl".', show_default=False)],
-    char: CharArg,
+    char: CharOpt,
     difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="Its difficulty, 2 to 10.")] = 6,
     spec: Annotated[bool, typer.Option("--spec", help="The roll uses a specialty of its Traits.")] = False,
     chronicle: ChronicleOpt = None,
@@ -62,7 +62,7 @@ def saved_add(
 
 
 @saved_app.command("list")
-def saved_list(char: CharArg, chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+def saved_list(char: CharOpt, chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List a character's saved rolls.
 
     Example: `stkit saved list -c Shadow`.
@@ -77,7 +77,7 @@ def saved_list(char: CharArg, chronicle: ChronicleOpt = None, db: DbOpt = None, 
 @saved_app.command("roll")
 def saved_roll(
     name: NameArg,
-    char: CharArg,
+    char: CharOpt,
     willpower: Annotated[bool, typer.Option("--willpower", "-w", help="Spend 1 Willpower for one success.")] = False,
     secret: Annotated[bool, typer.Option("--secret", help="Show it on the Storyteller's table screen only.")] = False,
     seed: SeedOpt = None,
@@ -125,7 +125,7 @@ def saved_roll(
 
 @saved_app.command("rm")
 def saved_rm(
-    name: NameArg, char: CharArg, chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False
+    name: NameArg, char: CharOpt, chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False
 ) -> None:
     """Remove a saved roll.
 
