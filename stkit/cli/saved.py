@@ -89,8 +89,6 @@ def saved_roll(
 
     Logged like any roll from the sheet. Example: `stkit saved roll claws -c Shadow`.
     """
-    import random
-
     from stkit.cli import render
     from stkit.cli.common import run
     from stkit.store.saved import roll_saved
@@ -103,9 +101,7 @@ def saved_roll(
             chronicle=chronicle,
             willpower=willpower,
             secret=secret,
-            rng=random.Random(seed),
             seed=seed,
-            house_flags={},
         )
 
     done = run(db, work)

@@ -3,10 +3,10 @@ the specialty), rolled by name from the command line, the shell and the table pa
 
 They live in the sheet (``Sheet.saved_rolls``), so they travel with the character's file and every export
 (``saved_rolls:`` in the YAML / JSON shape, see docs/characters.md). Saving checks the pool against the
-sheet (:func:`stkit.store.pools.build_pool`); rolling goes through the one roll use case of every sheet
-roll (:func:`stkit.store.rolls.roll_from_sheet`), so Willpower, try again, the wound penalty, the form and
-the house rules apply exactly as for a typed pool. Each change writes its ``sheet`` table event (through
-:func:`stkit.store.characters.edit_character`).
+sheet (:func:`stkit.store.pools.build_pool`); rolling goes through the one roll use case
+(:func:`stkit.store.rolling.make_roll`, by :func:`stkit.store.rolls.roll_from_sheet`), so Willpower, try
+again, the wound penalty, the form and the house rules apply exactly as for a typed pool. Each change
+writes its ``sheet`` table event (through :func:`stkit.store.characters.edit_character`).
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def list_saved(gw: Any, character: str, *, chronicle: str | None = None) -> tupl
 
 def roll_saved(gw: Any, character: str, name: str, *, chronicle: str | None = None, extra: int = 0, **options: Any):
     """Roll the saved roll ``name`` of ``character`` through :func:`stkit.store.rolls.roll_from_sheet`
-    (``options``: its keyword arguments, e.g. willpower, rng, seed, secret, task, house_flags; the saved
+    (``options``: its keyword arguments, e.g. willpower, rng, seed, secret, task; the saved
     difficulty and specialty are used unless ``options`` name them; ``extra`` dice are added, or taken off
     when negative). Returns its SheetRoll; raises what it raises, and NotFound for an unknown saved roll."""
     from stkit.store.rolls import roll_from_sheet
@@ -137,7 +137,5 @@ def roll_saved(gw: Any, character: str, name: str, *, chronicle: str | None = No
     roll = find_saved(row.to_sheet(), name)
     options.setdefault("difficulty", roll.difficulty)
     options.setdefault("spec", roll.spec)
-    if options.get("house_flags") is not None:
-        options["house_flags"] = {"difficulty": roll.difficulty, **options["house_flags"]}
     pool = roll.pool + (f" + {extra}" if extra > 0 else f" - {-extra}" if extra < 0 else "")
     return roll_from_sheet(gw, row.name, pool, chronicle=row.chronicle, **options)

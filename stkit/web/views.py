@@ -144,7 +144,10 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     feed = [feed_item(e, storyteller=st) if e.kind == "roll" else talk_item(e) for e in events]
     chars = list_characters(session, table.chronicle)
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
+    from stkit.store.house import rules_in_force
+
     return {
+        "difficulty": rules_in_force(gw, table.chronicle).difficulty,
         "holder": holder,
         "storyteller": st,
         "chronicle": table.chronicle,

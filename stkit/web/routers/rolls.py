@@ -6,7 +6,6 @@ odds` do. The answer under the Roll button is the result itself (outcome and dic
 from __future__ import annotations
 
 import asyncio
-import random
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,7 +15,7 @@ from markupsafe import Markup
 from stkit.errors import InvalidValue, RuleRefusal, StkitError
 from stkit.store.events import LinkHolder
 from stkit.web.deps import Change, Holder, TableDep
-from stkit.web.forms import apply_change, character_name, form_int, form_rules, is_on, seed_from
+from stkit.web.forms import apply_change, character_name, form_int, is_on, roll_order, seed_from
 from stkit.web.table import Forbidden
 from stkit.web.views import feed_item
 
@@ -211,7 +210,8 @@ def _unskilled_of(session: Any, chronicle: str, name: str, expression: str):
     """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.store.unskilled`), with the
     chronicle's house rule for untrained Skills."""
     from stkit.store.characters import find_character
-    from stkit.store.house import get_house_rules
+    from stkit.store.gateway import as_gateway
+    from stkit.store.house import rules_in_force
     from stkit.store.pools import build_pool
     from stkit.store.unskilled import Unskilled, unskilled
 
@@ -220,7 +220,7 @@ def _unskilled_of(session: Any, chronicle: str, name: str, expression: str):
         parts = [p.name for p in build_pool(sheet, expression).parts]
     except RuleRefusal:
         return Unskilled()  # no dice left: the roll itself says so
-    return unskilled(sheet, parts, skill_rule=get_house_rules(session, chronicle).unskilled_skill)
+    return unskilled(sheet, parts, skill_rule=rules_in_force(as_gateway(session), chronicle).unskilled_skill)
 
 
 def _with_dice(expression: str, change: int) -> str:
@@ -247,85 +247,91 @@ def saved_roll_use_case(session: Any, chronicle: str, values: dict, *, secret: b
         extra=rule.dice_change,
         difficulty=min(10, saved.difficulty + rule.difficulty_change),
         willpower=is_on(values, "willpower"),
-        rules=form_rules(values),
-        rng=random.Random(seed),
         seed=seed,
         secret=secret,
     )
     return done, list(rule.notes)
 
 
-def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool = True):
-    """A roll from the web form (``values``: character_id, trait (list), dice, difficulty, willpower,
-    specialty, task, auto, seed, confirm_visible), through the same use cases as `stkit roll`: from a sheet
-    (:func:`stkit.store.rolls.roll_from_sheet`, with the unskilled rule of :mod:`stkit.store.unskilled`)
-    or, on the Storyteller's screen, a bare number of dice (:func:`stkit.store.rolls.log_plain_roll`).
-    A ``secret`` roll may not spend Willpower unseen (:func:`check_secret_spend`). Returns (the use case's
-    answer, the unskilled rule's notes); raises what they raise; nothing is written then."""
-    from stkit.dice import validate_difficulty, validate_pool
-    from stkit.store.rolls import log_plain_roll, roll_dice, roll_from_sheet
+def _harder(session: Any, chronicle: str, values: dict, change: int) -> dict:
+    """``values`` with the difficulty raised by ``change`` (at most 10); an empty difficulty is the
+    chronicle's house default."""
+    if not change:
+        return values
+    from stkit.store.gateway import as_gateway
+    from stkit.store.house import rules_in_force
 
-    difficulty = validate_difficulty(form_int(values, "difficulty", "difficulty", 6))
-    rules = form_rules(values)
-    seed = seed_from(values)
-    willpower, auto = is_on(values, "willpower"), is_on(values, "auto")
+    raw = str(values.get("difficulty") or "").strip()
+    base = (
+        form_int(values, "difficulty", "difficulty")
+        if raw
+        else rules_in_force(as_gateway(session), chronicle).difficulty
+    )
+    return {**values, "difficulty": str(min(10, base + change))}
+
+
+def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
+    """A roll from the web form (``values``: character_id, trait (list) or pool, dice, difficulty,
+    willpower, specialty, task, auto, seed, confirm_visible) through :func:`stkit.store.rolling.make_roll`,
+    as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.store.unskilled`) or, on the
+    Storyteller's screen, a bare number of dice; under the chronicle's house rules (the Storyteller's link
+    may override them). A ``secret`` roll may not spend Willpower unseen (:func:`check_secret_spend`).
+    Returns (the outcome, the unskilled rule's notes); raises what it raises; nothing is written then."""
+    from stkit.store.gateway import as_gateway
+    from stkit.store.rolling import Purpose, make_roll
+
+    fields = _roll_fields(session, chronicle, values)
+    notes: list[str] = []
+    if "character" in fields:
+        check_secret_spend(values, secret=secret, storyteller=storyteller, character=fields["character"])
+        rule = _unskilled_of(session, chronicle, fields["character"], fields["expression"])
+        fields["expression"] = _with_dice(fields["expression"], rule.dice_change)
+        values = _harder(session, chronicle, values, rule.difficulty_change)
+        notes = list(rule.notes)
+    order = roll_order(
+        values,
+        storyteller=storyteller,
+        seed=seed_from(values),
+        willpower=is_on(values, "willpower"),
+        auto=is_on(values, "auto"),
+        secret=secret,
+        purpose=Purpose.sheet if "character" in fields else Purpose.plain,
+        **fields,
+    )
+    return make_roll(as_gateway(session), order), notes
+
+
+def _roll_fields(session: Any, chronicle: str, values: dict) -> dict:
+    """Who rolls what: {character, chronicle, expression, task} from a sheet, or {expression, chronicle,
+    log} for a bare number of dice. Raises InvalidValue for Traits without a character and the like."""
+    from stkit.dice import validate_pool
+
     task = str(values.get("task") or "").strip() or None
     cid = str(values.get("character_id") or "").strip()
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
     if cid:
         name = character_name(session, chronicle, form_int(values, "character_id", "character"))
-        expression = _expression(values)
-        check_secret_spend(values, secret=secret, storyteller=storyteller, character=name)
-        rule = _unskilled_of(session, chronicle, name, expression)
-        done = roll_from_sheet(
-            session,
-            name,
-            _with_dice(expression, rule.dice_change),
-            difficulty=min(10, difficulty + rule.difficulty_change),
-            chronicle=chronicle,
-            willpower=willpower,
-            task=task,
-            rules=rules,
-            rng=random.Random(seed),
-            auto=auto,
-            seed=seed,
-            secret=secret,
-        )
-        return done, list(rule.notes)
+        return {"character": name, "chronicle": chronicle, "expression": _expression(values), "task": task}
     if traits:
         raise InvalidValue("Traits need a character: choose whose sheet rolls them")
     if task:
         raise InvalidValue("try again needs a character: a task is counted per character")
-    pool = validate_pool(form_int(values, "dice", "dice pool"))
-    if auto and willpower:
+    if is_on(values, "auto") and is_on(values, "willpower"):
         raise InvalidValue("an automatic success is taken without rolling; it cannot go with Willpower")
-    result = roll_dice(
-        pool,
-        difficulty,
-        faces=None,
-        rng=random.Random(seed),
-        rules=rules,
-        willpower=willpower,
-        retry=0,
-        auto=auto,
-        stressful=False,
-    )
-    return log_plain_roll(session, str(pool), result, chronicle=chronicle, seed=seed, secret=secret), []
+    pool = validate_pool(form_int(values, "dice", "dice pool"))
+    return {"expression": str(pool), "chronicle": chronicle, "log": True}
 
 
 def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) -> dict:
     """The exact chances of the roll a form describes (the pool as the sheet builds it, with the unskilled
-    rule's difficulty change and notes, or a number of dice), from :func:`stkit.dice.odds.roll_distribution`:
+    rule's difficulty or dice and notes, or a number of dice), from :func:`stkit.store.rolling.odds_for`:
     P(botch), P(failure), P(exactly k) and P(at least k)."""
-    from stkit.dice import validate_difficulty
-    from stkit.dice.odds import roll_distribution
-    from stkit.store.characters import find_character
-    from stkit.store.pools import build_pool
+    from stkit.store.gateway import as_gateway
+    from stkit.store.rolling import odds_for
 
-    difficulty = validate_difficulty(form_int(values, "difficulty", "difficulty", 6))
-    rules = form_rules(values)
     cid = str(values.get("character_id") or "").strip()
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
+    fields: dict[str, Any] = {"chronicle": chronicle}
     notes: list[str] = []
     if cid:
         character_id = form_int(values, "character_id", "character")
@@ -335,14 +341,14 @@ def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) ->
             return {"odds": None, "note": "Choose Traits to see the odds."}
         name = character_name(session, chronicle, character_id)
         rule = _unskilled_of(session, chronicle, name, " + ".join(traits))
-        built = build_pool(find_character(session, name, chronicle), _with_dice(" + ".join(traits), rule.dice_change))
-        pool, label = built.dice, built.text
-        difficulty = min(10, difficulty + rule.difficulty_change)
+        fields |= {"character": name, "expression": _with_dice(" + ".join(traits), rule.dice_change)}
+        values = _harder(session, chronicle, values, rule.difficulty_change)
         notes = list(rule.notes)
     else:
-        pool = form_int(values, "dice", "dice pool")
-        label = f"{pool} dice"
-    dist = roll_distribution(pool, difficulty, rules=rules, willpower=is_on(values, "willpower"))
+        fields["expression"] = str(form_int(values, "dice", "dice pool"))
+    order = roll_order(values, storyteller=holder.is_storyteller, willpower=is_on(values, "willpower"), **fields)
+    answer = odds_for(as_gateway(session), order)
+    dist, label, difficulty = answer.odds, answer.label, answer.odds.difficulty
     rows = [("botch", dist.p_botch), ("failure", dist.p_failure)]
     top = min(dist.max_result, 10)
     rows += [(f"{k}", dist.p_exactly(k)) for k in range(1, top + 1)]

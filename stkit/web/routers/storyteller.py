@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -27,8 +26,7 @@ async def scene(action: str, request: Request, holder: StorytellerChange, table:
         from stkit.store.combat import roll_scene_initiative
 
         names = [c.name for c in list_characters(s, table.chronicle)]
-        seed = random.SystemRandom().randrange(2**32)
-        return roll_scene_initiative(s, table.chronicle, names, rng=random.Random(seed), seed=seed)
+        return roll_scene_initiative(s, table.chronicle, names)
 
     steps = {
         "start": lambda s: S.start_scene(s, table.chronicle, name),
@@ -84,7 +82,7 @@ async def extended(action: str, request: Request, holder: StorytellerChange, tab
         )
 
     def roll_it(s):
-        return X.roll_extended(s, form_int(values, "id", "extended action"), rng=random.Random(seed_from(values)))
+        return X.roll_extended(s, form_int(values, "id", "extended action"), seed=seed_from(values))
 
     def abandon(s):
         return X.abandon_extended(s, form_int(values, "id", "extended action"))
@@ -127,7 +125,7 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
         )
 
     def roll_it(s):
-        return X.roll_contest(s, form_int(values, "id", "contest"), rng=random.Random(seed_from(values)))
+        return X.roll_contest(s, form_int(values, "id", "contest"), seed=seed_from(values))
 
     def abandon(s):
         return X.abandon_contest(s, form_int(values, "id", "contest"))
@@ -165,7 +163,6 @@ async def attack(request: Request, holder: StorytellerChange, table: TableDep) -
             damage_type=str(values.get("damage_type") or "bashing"),
             soak="",
             chronicle=table.chronicle,
-            rng=random.Random(seed),
             seed=seed,
         )
 
