@@ -7,9 +7,13 @@ notes the wall-clock time right after each roll's transaction commits; each clie
 event arrives. Prints the p50 and p95 of (arrival - commit) over every client and roll, the events lost or
 received twice (both must be 0), and the server's resident memory.
 
+With --pages N (default 5) as many real pages (headless Chromium, /usr/bin/chromium through Playwright)
+follow the Storyteller's page meanwhile, each reading the status panel again after every roll as a page
+does; 0 leaves them out (no browser needed).
+
 Target: p95 under 150 ms, nothing lost.
 
-Usage: python benchmarks/serve.py [--db URL] [--clients 20] [--writers 4] [--rate 10] [--duration 30]
+Usage: python benchmarks/serve.py [--db URL] [--clients 20] [--writers 4] [--rate 10] [--duration 30] [--pages 5]
 """
 
 from __future__ import annotations
@@ -52,6 +56,27 @@ while True:
     done.append((entry.log_id, time.time()))
     n += 1
 print(json.dumps(done))
+"""
+
+
+PAGES = """
+import sys, time
+from playwright.sync_api import sync_playwright
+link, n, until = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+with sync_playwright() as p:
+    browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=args, headless=True)
+    pages = []
+    for _ in range(n):
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.goto(link)
+        page.wait_for_selector("#live.live", timeout=20000)
+        pages.append(page)
+    print("ready", flush=True)
+    while time.time() < until:
+        pages[0].wait_for_timeout(500)
+    print(sum(p.locator("#feed > li").count() for p in pages), flush=True)
+    browser.close()
 """
 
 
@@ -115,6 +140,7 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=4)
     parser.add_argument("--rate", type=float, default=10.0, help="rolls per second, all writers together")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of rolling")
+    parser.add_argument("--pages", type=int, default=5, help="real browser pages open meanwhile (0: none)")
     args = parser.parse_args()
 
     tmp = tempfile.mkdtemp(prefix="stkit-bench-serve-")
@@ -146,6 +172,16 @@ def main() -> None:
             except OSError:
                 time.sleep(0.05)
         os.environ["STKIT_BENCH_READY"] = env["STKIT_BENCH_READY"]
+        browsers = None
+        if args.pages:
+            browsers = subprocess.Popen(
+                [sys.executable, "-c", PAGES, links["storyteller"], str(args.pages), str(time.time() + 3600)],
+                env=env,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert browsers.stdout is not None
+            assert browsers.stdout.readline().strip() == "ready", "the browser pages did not open"
         start = time.time() + 3.0  # clients connect first
         until = start + args.duration + 3.0
         writers = [
@@ -174,6 +210,9 @@ def main() -> None:
             out, _ = w.communicate(timeout=60)
             committed.update({log_id: at for log_id, at in json.loads(out)})
         rss, peak = _rss_kb(server.pid)
+        if browsers is not None:
+            browsers.kill()
+            browsers.wait()
     finally:
         server.send_signal(2)
         try:
@@ -193,7 +232,8 @@ def main() -> None:
     delays.sort()
     db_kind = "PostgreSQL" if url.startswith("postgresql") else "SQLite"
     print(
-        f"store: {db_kind}; {args.clients} clients, {args.writers} writers, {args.rate:g} rolls/s, {args.duration:g} s"
+        f"store: {db_kind}; {args.clients} clients, {args.pages} browser pages, {args.writers} writers, "
+        f"{args.rate:g} rolls/s, {args.duration:g} s"
     )
     print(f"rolls committed: {len(committed)}; deliveries expected: {len(committed) * args.clients}")
     if delays:

@@ -159,6 +159,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "attack": "stkit.cli.combat",
     "serve": "stkit.cli.serve",
     "table": "stkit.cli.serve",
+    "saved": "stkit.cli.saved",
 }
 _loaded_modules: dict[str, dict] = {}
 

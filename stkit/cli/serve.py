@@ -19,6 +19,37 @@ HostOpt = Annotated[
 ]
 PortOpt = Annotated[int, typer.Option("--port", help="TCP port, 1 to 65535.")]
 QrOpt = Annotated[bool, typer.Option("--qr/--no-qr", help="Print a QR code under each link for phone cameras.")]
+CertOpt = Annotated[
+    str | None,
+    typer.Option("--certfile", help="Serve HTTPS with this PEM certificate (needs --keyfile).", show_default=False),
+]
+KeyOpt = Annotated[str | None, typer.Option("--keyfile", help="The PEM private key of --certfile.", show_default=False)]
+
+
+def check_tls(certfile: str | None, keyfile: str | None) -> tuple[str, str] | None:
+    """(certfile, keyfile) for HTTPS, both readable files loaded by :mod:`ssl` as a pair; None for plain
+    HTTP. StkitError naming the option otherwise (one without the other, a missing file, a key that does
+    not match the certificate)."""
+    if certfile is None and keyfile is None:
+        return None
+    from stkit.errors import StkitError
+
+    if certfile is None or keyfile is None:
+        raise StkitError("--certfile and --keyfile go together: give the certificate and its private key")
+    import pathlib
+    import ssl
+
+    from stkit.text import printable
+
+    for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
+        if not pathlib.Path(path).is_file():
+            raise StkitError(f"{option} {printable(path)[:200]!r}: no such file")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or str(exc)
+        raise StkitError(f"--certfile/--keyfile: cannot load the certificate and key ({reason})") from None
+    return certfile, keyfile
 
 
 def _check_port(port: int) -> int:
@@ -133,13 +164,16 @@ def serve(
     db: DbOpt = None,
     chronicle: ChronicleOpt = None,
     qr: QrOpt = True,
+    certfile: CertOpt = None,
+    keyfile: KeyOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Serve the live table: a page for the Storyteller and each player.
 
     Prints a join link (and QR code) per person; rolls, Willpower, damage, scenes, extended actions and
-    contests show on every page as they happen, whichever process made them. Ctrl-C stops the server;
-    every change is already stored.
+    contests show on every page as they happen, whichever process made them. With --certfile and
+    --keyfile the server speaks HTTPS (phones then allow the screen wake lock and adding the page to the
+    home screen off localhost). Ctrl-C stops the server; every change is already stored.
     """
     import os
 
@@ -152,10 +186,12 @@ def serve(
     from stkit.text import MAX_NAME, check_text
 
     check_text(chron, "chronicle", limit=MAX_NAME)
+    tls = check_tls(certfile, keyfile)
     url = database_url(db)
     open_store(url)  # a bad --db or an old schema is reported (or migrated) before anything is printed
     check_port_free(host, port)  # last: every value is checked even when the port is taken
-    links = issue(url, chron, f"http://{link_host(host)}:{port}", rotate=False)
+    scheme = "https" if tls else "http"
+    links = issue(url, chron, f"{scheme}://{link_host(host)}:{port}", rotate=False)
     if not _is_loopback(host):
         from stkit.cli import render
 
@@ -183,7 +219,11 @@ def serve(
             log_level="warning",
             access_log=False,
             timeout_graceful_shutdown=3,
+            ssl_certfile=tls[0] if tls else None,
+            ssl_keyfile=tls[1] if tls else None,
         )
+    except KeyboardInterrupt:  # a second Ctrl-C while stopping: stop now, quietly (every change is stored)
+        raise typer.Exit(130) from None
     except SystemExit as exc:  # uvicorn exits when the port is taken
         if exc.code:
             from stkit.errors import StkitError
@@ -191,10 +231,37 @@ def serve(
             raise StkitError(f"cannot listen on {host}:{port} (is another server using the port?)") from None
 
 
+def check_public_url(url: str) -> str:
+    """``url`` without a trailing slash when it is http(s)://HOST[:PORT] (no path, no credentials, a host
+    :func:`check_host` accepts); StkitError naming it otherwise."""
+    import re
+
+    from stkit.errors import InvalidValue
+    from stkit.text import printable
+
+    match = re.fullmatch(r"(https?)://([^/:@\s]+)(?::(\d{1,5}))?/?", url.strip())
+    if match is None:
+        raise InvalidValue(
+            f"--public-url {printable(url)[:60]!r} is not http(s)://HOST[:PORT], e.g. https://table.example.org"
+        )
+    check_host(match.group(2))
+    if match.group(3):
+        _check_port(int(match.group(3)))
+    return url.strip().rstrip("/")
+
+
 def table_links(
     rotate: Annotated[bool, typer.Option("--rotate", help="Revoke every earlier link of the chronicle first.")] = False,
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The address players reach (a reverse proxy), e.g. https://table.example.org.",
+            show_default=False,
+        ),
+    ] = None,
     db: DbOpt = None,
     chronicle: ChronicleOpt = None,
     qr: QrOpt = False,
@@ -203,14 +270,16 @@ def table_links(
     """Print new join links: one for the Storyteller and one per character.
 
     Only a hash of each link's token is stored, so every run hands out new links; the earlier ones keep
-    working until --rotate revokes them. --host and --port say where `stkit serve` listens.
+    working until --rotate revokes them. --host and --port say where `stkit serve` listens; --public-url
+    gives the address of a reverse proxy in front of it instead.
     """
     from stkit.config import default_chronicle
 
     _check_port(port)
     check_host(host)
     chron = default_chronicle(chronicle)
-    links = issue(db, chron, f"http://{link_host(host)}:{port}", rotate=rotate)
+    base = check_public_url(public_url) if public_url is not None else f"http://{link_host(host)}:{port}"
+    links = issue(db, chron, base, rotate=rotate)
     print_links(links, qr=qr and not json_out, json_out=json_out, rotated=rotate)
 
 

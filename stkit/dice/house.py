@@ -36,6 +36,8 @@ class ChronicleRules:
         extended_botch: what a botch does to an extended action started without saying: ``wipe`` the
             tally, or ``end`` the attempt.
         free_botch: the first botch of each scene-night is forgiven: reported as a failure, recorded.
+        unskilled_skill: a Skill the character has no dots in: ``difficulty`` +1 (the Revised text), or
+            two ``dice`` fewer (another edition's reading); see :mod:`stkit.store.unskilled`.
     """
 
     specialty: Specialty = Specialty.NONE
@@ -44,6 +46,7 @@ class ChronicleRules:
     difficulty: int = DEFAULT_DIFFICULTY
     extended_botch: str = "wipe"
     free_botch: bool = False
+    unskilled_skill: str = "difficulty"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
     #: The `stkit house` keys the chronicle has set (the others are the rules as written).
@@ -143,6 +146,7 @@ _PHRASES: dict[str, Any] = {
     "difficulty": lambda rules, v: None if rules.difficulty_given else f"default difficulty {v}",
     "extended-botch": lambda rules, v: "a botch ends extended actions",
     "free-botch": lambda rules, v: "free botch",
+    "unskilled-skill": lambda rules, v: "untrained Skills lose two dice",
 }
 
 #: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
@@ -155,6 +159,7 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "difficulty": ("difficulty", "2 to 10"),
     "extended-botch": ("extended_botch", "wipe or end"),
     "free-botch": ("free_botch", "on or off"),
+    "unskilled-skill": ("unskilled_skill", "difficulty or dice"),
 }
 
 
@@ -188,6 +193,10 @@ def parse_house_value(key: str, value: str) -> Any:
         return validate_difficulty(int(text))
     if field == "extended_botch":
         if text not in ("wipe", "end"):
+            raise bad()
+        return text
+    if field == "unskilled_skill":
+        if text not in ("difficulty", "dice"):
             raise bad()
         return text
     if text not in _ON:

@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
 
 #: The kinds of event: what changed.
-EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest")
+EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "message", "whisper")
 #: The PostgreSQL NOTIFY channel; the payload is the chronicle.
 NOTIFY_CHANNEL = "stkit_table_events"
 #: pg_advisory_xact_lock key that orders event inserts on PostgreSQL.
@@ -212,6 +212,22 @@ def recent_events(
 ) -> list[TableEvent]:
     """The newest ``limit`` (1..10000) events of ``chronicle`` (of ``kind`` when given), NEWEST first; secret
     ones only when ``include_secret``."""
+    return chronicle_events(gw, chronicle, kind=kind, include_secret=include_secret, limit=limit)
+
+
+def chronicle_events(
+    gw: Gateway,
+    chronicle: str,
+    *,
+    kind: str | None = None,
+    include_secret: bool = True,
+    character_id: int | None = None,
+    before: int | None = None,
+    limit: int = 200,
+) -> list[TableEvent]:
+    """The events of ``chronicle``, NEWEST first: at most ``limit`` (1..10000), secret ones only when
+    ``include_secret``, of ``kind`` and of ``character_id`` when given, with an id below ``before`` when
+    given (to page back)."""
     from stkit.text import check_range
 
     check_range(limit, "limit", 1, 10_000)
@@ -221,6 +237,10 @@ def recent_events(
         sql, params["kind"] = sql + " AND kind = :kind", kind
     if not include_secret:
         sql, params["no"] = sql + " AND secret = :no", False
+    if character_id is not None:
+        sql, params["character_id"] = sql + " AND character_id = :character_id", character_id
+    if before is not None:
+        sql, params["before"] = sql + " AND id < :before", before
     return [_event(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
 
 

@@ -513,3 +513,21 @@ def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None,
         )
     except DuplicateRow:
         raise _already_spent(character, ctx, "") from None
+
+
+def recent_scenes(session: Any, chronicle: str, limit: int = 20) -> list[tuple[int, str]]:
+    """(id, name) of the newest ``limit`` scenes of ``chronicle``, open or closed, newest first."""
+    gw = as_gateway(session)
+    rows = gw.rows("SELECT id, name FROM scenes WHERE chronicle = :c ORDER BY id DESC LIMIT :n", c=chronicle, n=limit)
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def rolled_in_turn(session: Any, scene_id: int, turn: int) -> set[int]:
+    """The ids of the characters with a logged roll in ``turn`` of the scene."""
+    rows = as_gateway(session).rows(
+        "SELECT DISTINCT character_id FROM roll_log "
+        "WHERE scene_id = :sid AND turn = :turn AND character_id IS NOT NULL",
+        sid=scene_id,
+        turn=turn,
+    )
+    return {int(r[0]) for r in rows}

@@ -194,6 +194,8 @@ class Sheet:
     biography: str = ""
     notes: str = ""
     storyteller_notes: str = ""
+    # saved rolls by name: {"pool": "Dexterity + Brawl", "difficulty": 6, "spec": bool} (stkit.store.saved)
+    saved_rolls: dict[str, dict] = field(default_factory=dict)
 
     # ----- reading -----------------------------------------------------------------------------------------
     def rating(self, trait: str) -> int:
@@ -589,6 +591,7 @@ class Sheet:
             "experience": {"total": self.xp_total, "spent": self.xp_spent, "log": [dict(e) for e in self.xp_log]},
             "biography": self.biography,
             "notes": self.notes,
+            **({"saved_rolls": {k: dict(v) for k, v in self.saved_rolls.items()}} if self.saved_rolls else {}),
         }
         if not player_view:
             data["storyteller_notes"] = self.storyteller_notes
@@ -603,6 +606,45 @@ class Sheet:
         ``strict=False`` so rows stored before those checks still open (the CLI escapes them on display).
         Raises DataFileError naming ``source``, the field and the allowed range on any bad value."""
         return _SheetReader(source, strict=strict).read(data)
+
+
+#: A saved roll's fields in a character file, and the longest name and pool text.
+SAVED_ROLL_FIELDS = ("pool", "difficulty", "spec")
+SAVED_NAME_MAX = 40
+SAVED_POOL_MAX = 120
+
+
+def _shown(value: object) -> str:
+    """A bad value for a message: text quoted (so '6' reads as text), anything else as it prints; cut short."""
+    return repr(value[:20]) if isinstance(value, str) else str(value)[:20]
+
+
+def check_saved_roll(name: str, entry: object) -> tuple[str, dict]:
+    """A saved roll as a character file or the store holds it: ``name`` (one line, 1 to 40 characters)
+    and ``entry`` {"pool": text (1 to 120 characters), "difficulty": 2..10 (default 6), "spec": bool
+    (default false)}, or the pool text alone. Returns (name, entry) cleaned; InvalidValue naming the field
+    otherwise. The pool is checked against a sheet only when it is saved or rolled (stkit.store.saved)."""
+    name = check_text(str(name), "saved roll name", limit=SAVED_NAME_MAX).strip()
+    if not name:
+        raise InvalidValue("a saved roll needs a name, e.g. claws")
+    if isinstance(entry, str):
+        entry = {"pool": entry}
+    if not isinstance(entry, dict):
+        raise InvalidValue("expected pool, difficulty and spec, e.g. {pool: Dexterity + Brawl, difficulty: 6}")
+    extra = [k for k in entry if k not in SAVED_ROLL_FIELDS]
+    if extra:
+        raise InvalidValue(f"unknown field {str(extra[0])[:20]!r}; allowed: {', '.join(SAVED_ROLL_FIELDS)}")
+    pool = entry.get("pool")
+    if not isinstance(pool, str) or not pool.strip():
+        raise InvalidValue("pool: write the Traits to roll, e.g. Dexterity + Brawl")
+    pool = check_text(pool, "pool", limit=SAVED_POOL_MAX).strip()
+    difficulty = entry.get("difficulty", 6)
+    if isinstance(difficulty, bool) or not isinstance(difficulty, int) or not 2 <= difficulty <= 10:
+        raise InvalidValue(f"difficulty {_shown(difficulty)}: allowed 2 to 10")
+    spec = entry.get("spec", False)
+    if not isinstance(spec, bool):
+        raise InvalidValue(f"spec {_shown(spec)}: write true or false")
+    return name, {"pool": pool, "difficulty": difficulty, "spec": spec}
 
 
 _TOP_FIELDS = {
@@ -625,6 +667,7 @@ _TOP_FIELDS = {
     "abilities",
     "custom_abilities",
     "specialties",
+    "saved_rolls",
     "backgrounds",
     "gifts",
     "rites",
@@ -800,6 +843,12 @@ class _SheetReader:
                 s.set_specialty(str(k), str(v))
             except InvalidValue as exc:
                 raise self.fail(where, str(exc)) from None
+        for k, v in self.mapping(data.get("saved_rolls"), "saved_rolls").items():
+            try:
+                name, entry = check_saved_roll(str(k), v)
+            except InvalidValue as exc:
+                raise self.fail(f"saved_rolls.{k}", str(exc)) from None
+            s.saved_rolls[name] = entry
         xp = self.mapping(data.get("experience"), "experience")
         extra = [x for x in xp if x not in ("total", "spent", "log")]
         if extra:

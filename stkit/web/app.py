@@ -3,7 +3,7 @@
 An adapter like ``stkit.cli``: every change goes through the store's use cases (rolls, Willpower, damage
 and healing, scenes, extended actions, contests), so the rules hold exactly as on the command line and each
 change writes its table event. Pages are rendered on the server (readable with JavaScript off); htmx and
-its SSE extension (served from ``stkit/web/static``, never a CDN) keep them live.
+``table.js`` (served from ``stkit/web/static``, never a CDN) keep them live.
 
 The app is assembled here from its parts: :mod:`stkit.web.table` (settings and the store handle),
 :mod:`stkit.web.deps` (the link checks as dependencies), :mod:`stkit.web.routers` (one router per concern),
@@ -32,14 +32,17 @@ from stkit.web.security import SecurityHeaders
 from stkit.web.table import Forbidden, Table, TableSettings
 
 
-def create_app(db: str | None = None, chronicle: str | None = None, *, interval: float = 0.05) -> FastAPI:
+def create_app(
+    db: str | None = None, chronicle: str | None = None, *, interval: float = 0.05, ping: float | None = None
+) -> FastAPI:
     """The table server's ASGI app for ``chronicle`` (default: $STKIT_CHRONICLE, else 'default') of the store
-    ``db`` (a path or URL; None: the usual database). ``interval``: seconds between SQLite polls. The schema
-    is migrated when the app starts. Raises StoreError when the store cannot be opened."""
+    ``db`` (a path or URL; None: the usual database). ``interval``: seconds between SQLite polls; ``ping``:
+    seconds between the stream's ping events (default $STKIT_TABLE_PING, else 5; 1 to 60). The schema is
+    migrated when the app starts. Raises StoreError when the store cannot be opened."""
     from stkit.config import default_chronicle
     from stkit.store.db import open_store
 
-    settings = TableSettings(db=db, chronicle=default_chronicle(chronicle), interval=interval)
+    settings = TableSettings(db=db, chronicle=default_chronicle(chronicle), interval=interval, ping=ping_seconds(ping))
     table = Table(settings, engine=open_store(db))
 
     @asynccontextmanager
@@ -55,6 +58,9 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.table = table
     app.add_middleware(SecurityHeaders)
+    import mimetypes
+
+    mimetypes.add_type("application/manifest+json", ".webmanifest")
     app.mount("/static", StaticFiles(packages=[("stkit.web", "static")]), name="static")
     for router in ROUTERS:
         app.include_router(router)
@@ -64,3 +70,18 @@ def create_app(db: str | None = None, chronicle: str | None = None, *, interval:
         return table.render("forbidden.html", code=403, reason=exc.reason)
 
     return app
+
+
+def ping_seconds(ping: float | None) -> float:
+    """The stream's ping interval: ``ping``, else $STKIT_TABLE_PING (whole seconds, 1 to 60), else 5."""
+    import os
+
+    from stkit.errors import InvalidValue
+    from stkit.text import parse_whole_number
+
+    if ping is None:
+        raw = os.environ.get("STKIT_TABLE_PING", "").strip()
+        return float(parse_whole_number(raw, "STKIT_TABLE_PING", 1, 60)) if raw else 5.0
+    if not 1 <= ping <= 60:
+        raise InvalidValue(f"ping interval {ping} s: allowed 1 to 60 seconds")
+    return float(ping)

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.events import LinkHolder
@@ -98,5 +99,8 @@ def apply_change(
         ctx = table.read(lambda s: page_data(table, s, holder))
         return table.render("page.html", code=400, error=error, error_form=form_name, **ctx)
     if htmx:
-        return HTMLResponse(table.fragment("message.html", message=message(result)))
+        said = message(result)  # text, or Markup the server rendered (a roll's result with its dice)
+        if isinstance(said, Markup):
+            return HTMLResponse(table.fragment("message.html", html=said))
+        return HTMLResponse(table.fragment("message.html", message=said))
     return RedirectResponse("/", status_code=303)

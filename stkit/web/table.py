@@ -47,11 +47,13 @@ def make_templates() -> Environment:
 @dataclass(frozen=True)
 class TableSettings:
     """How one server runs: the store ``db`` (a path or URL, None: the usual database), the ``chronicle``,
-    and ``interval``, the seconds between SQLite polls of the event table."""
+    ``interval``, the seconds between SQLite polls of the event table, and ``ping``, the seconds between
+    the event stream's ``ping`` events (a page that hears nothing for about two of them reconnects)."""
 
     db: str | None
     chronicle: str
     interval: float = 0.05
+    ping: float = 5.0
 
 
 @dataclass
@@ -63,6 +65,8 @@ class Table:
     engine: Any = None
     bus: EventBus | None = None
     templates: Environment = field(default_factory=make_templates)
+    #: the event stream's rendered events, (event id, for the Storyteller?) -> SSE fields
+    rendered: dict[tuple[int, bool], dict] = field(default_factory=dict)
 
     @property
     def chronicle(self) -> str:

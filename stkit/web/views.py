@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from stkit.store.events import LinkHolder, TableEvent
+from stkit.web.play import LOG_KINDS, finished_tracked, party_view, roll_choices, talk_item, talk_visible
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.web.table import Table
@@ -45,6 +46,7 @@ def sheet_view(row: Any) -> dict:
         "incapacitated": sheet.incapacitated,
         "willpower_left": sheet.powers["Willpower"].temporary,
         "roll_traits": [*T.ATTRIBUTES, *(a for a, _ in abilities), *T.POWERS, *(r for r, perm, _ in renown if perm)],
+        "choices": roll_choices(sheet),
     }
 
 
@@ -67,10 +69,15 @@ def status_view(session: Any, chronicle: str) -> dict:
     contests = [
         contest_status(session, c).to_dict() for c in list_contests(session, chronicle=chronicle, status="open")
     ]
+    scene_view = {"id": scene.id, "name": scene.name, "turn": scene.turn} if scene else None
+    finished_extended, finished_contests = finished_tracked(session, chronicle, scene_view)
     return {
-        "scene": {"id": scene.id, "name": scene.name, "turn": scene.turn} if scene else None,
+        "scene": scene_view,
         "extended": actions,
         "contests": contests,
+        "finished_extended": finished_extended,
+        "finished_contests": finished_contests,
+        **party_view(session, chronicle, scene_view),
     }
 
 
@@ -107,7 +114,11 @@ def feed_item(event: TableEvent, *, storyteller: bool) -> dict:
         "task": d.get("task"),
         "for": d.get("for"),
         "secret": event.secret and storyteller,
+        "blind": bool(d.get("blind")),
         "at": event.created_at[11:19],
+        "at_iso": event.created_at,
+        "kind": "roll",
+        "character_id": event.character_id,
     }
 
 
@@ -117,15 +128,20 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     from stkit.store.characters import list_characters
     from stkit.store.events import last_event_id, recent_events
     from stkit.store.gateway import as_gateway
+    from stkit.store.scenes import recent_scenes
 
     gw = as_gateway(session)
     st = holder.is_storyteller
     after = last_event_id(gw, table.chronicle)
-    feed = [
-        feed_item(e, storyteller=st)
-        for e in recent_events(gw, table.chronicle, kind="roll", include_secret=st, limit=FEED_SIZE)
-        if e.id <= after
+    rolls = recent_events(gw, table.chronicle, kind="roll", include_secret=st, limit=FEED_SIZE)
+    talk = [
+        e
+        for kind in ("message", "whisper")
+        for e in recent_events(gw, table.chronicle, kind=kind, include_secret=True, limit=FEED_SIZE)
+        if talk_visible(e, holder)
     ]
+    events = sorted((e for e in [*rolls, *talk] if e.id <= after), key=lambda e: -e.id)[:FEED_SIZE]
+    feed = [feed_item(e, storyteller=st) if e.kind == "roll" else talk_item(e) for e in events]
     chars = list_characters(session, table.chronicle)
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
     from stkit.store.house import rules_in_force
@@ -140,4 +156,7 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
         "status": status_view(session, table.chronicle),
         "sheets": sheets,
         "characters": [(c.id, c.name) for c in chars],
+        "scenes": recent_scenes(session, table.chronicle),
+        "log_kinds": LOG_KINDS,
+        "ping": table.settings.ping,
     }

@@ -34,6 +34,7 @@ def test_defaults_are_the_rules_as_written() -> None:
         ("difficulty", "7", 7),
         ("extended-botch", "end", "end"),
         ("free-botch", "on", True),
+        ("unskilled-skill", "Dice", "dice"),
         ("extra-ones-cancel", "on", True),
     ],
 )
@@ -49,6 +50,7 @@ def test_values_are_read(key: str, text: str, value: object) -> None:
         ("difficulty", "11", "difficulty 11 is outside the allowed range 2 to 10"),
         ("difficulty", "six", "house rule difficulty: 'six' is not allowed; allowed: 2 to 10"),
         ("free-botch", "yes", "house rule free-botch: 'yes' is not allowed; allowed: on or off"),
+        ("unskilled-skill", "-2", "house rule unskilled-skill: '-2' is not allowed; allowed: difficulty or dice"),
         ("extended-botch", "keep", "allowed: wipe or end"),
     ],
 )
@@ -62,7 +64,7 @@ def test_unknown_key_lists_the_keys() -> None:
         validate_house_key("botch")
     assert str(err.value) == (
         "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch"
+        "extended-botch, free-botch, unskilled-skill"
     )
     assert set(HOUSE_KEYS) == set(STANDARD_CHRONICLE_RULES.to_dict())
 

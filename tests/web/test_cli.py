@@ -22,6 +22,18 @@ def _holder(url: str, token: str):
     return run_unit(url, lambda gw: find_link_holder(gw, token), readonly=True)
 
 
+def _serve(table, *args: str) -> subprocess.Popen:
+    """`stkit serve ARGS` on the table's store, in a subprocess (text pipes)."""
+    env = os.environ | {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "stkit", "serve", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def test_table_links_json_and_rotate(table):
     result = runner.invoke(app, ["table", "links", "--json", "--db", table.url, "--port", "8123"])
     assert result.exit_code == 0, result.output
@@ -98,14 +110,7 @@ def test_serve_on_the_network_says_so_and_prints_links(table):
     from tests.web.conftest import free_port
 
     port = free_port()
-    env = os.environ | {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "stkit", "serve", "--host", "0.0.0.0", "--port", str(port), "--json"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _serve(table, "--host", "0.0.0.0", "--port", str(port), "--json")
     try:
         links = json.loads(proc.stdout.readline())
         assert sorted(links["players"]) == ["Archibald", "Weston"]
@@ -116,3 +121,125 @@ def test_serve_on_the_network_says_so_and_prints_links(table):
     assert err.splitlines()[0] == (f"Sharing on the local network (0.0.0.0:{port}): anyone on it with a link can join.")
     assert "Traceback" not in err
     assert proc.returncode == 130  # interrupted (Ctrl-C), as every stkit command
+
+
+def test_table_links_with_a_public_url(table):
+    result = runner.invoke(
+        app, ["table", "links", "--json", "--db", table.url, "--public-url", "https://t.example.org/"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"]["Weston"].startswith("https://t.example.org/join/")
+    for bad in ("ftp://t.example.org", "https://t.example.org/path", "https://user@t.example.org"):
+        result = runner.invoke(app, ["table", "links", "--db", table.url, "--public-url", bad])
+        assert result.exit_code == 1 and result.stderr.startswith(f"Error: --public-url {bad!r} is not http(s)://")
+    result = runner.invoke(app, ["table", "links", "--db", table.url, "--public-url", "https://x:99999"])
+    assert result.exit_code == 1 and result.stderr.startswith("Error: --port") and "65535" in result.stderr
+
+
+def test_serve_refuses_a_bad_certificate_pair_before_anything_is_printed(table, tmp_path):
+    key = tmp_path / "key.pem"
+    key.write_text("not a key\n")
+    cases = [
+        (["--certfile", str(key)], "Error: --certfile and --keyfile go together"),
+        (["--certfile", str(tmp_path / "nope.pem"), "--keyfile", str(key)], "Error: --certfile '"),
+        (["--certfile", str(key), "--keyfile", str(key)], "Error: --certfile/--keyfile: cannot load the certificate"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, ["serve", "--db", table.url, "--no-qr", *args])
+        assert result.exit_code == 1 and result.stderr.startswith(message), result.stderr
+        assert result.stdout == ""
+
+
+@pytest.mark.slow
+def test_serve_over_https(table, tmp_path):
+    import shutil
+    import time
+
+    import httpx
+
+    from tests.web.conftest import free_port
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    proc = _serve(table, "--port", str(port), "--json", "--no-qr", "--certfile", str(cert), "--keyfile", str(key))
+    try:
+        links = json.loads(proc.stdout.readline())
+        assert links["storyteller"].startswith(f"https://127.0.0.1:{port}/join/")
+        r = None
+        for _ in range(100):
+            try:  # the certificate is self-signed: the test checks the server speaks TLS, not who signed it
+                r = httpx.get(links["storyteller"], verify=False, follow_redirects=False)
+                break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert r is not None, proc.stderr.read() if proc.poll() is not None else "no answer"
+        assert r.status_code == 303 and "secure" in r.headers["set-cookie"].lower()
+    finally:
+        proc.send_signal(2)
+        proc.communicate(timeout=15)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_is_quiet_with_pages_following(table, presses):
+    """Ctrl-C (once, or twice in a row) with three event streams open: no error line, no traceback."""
+    import threading
+    import time
+
+    import httpx
+
+    from tests.web.conftest import free_port
+
+    port = free_port()
+    proc = _serve(table, "--port", str(port), "--json", "--no-qr")
+    links = json.loads(proc.stdout.readline())
+    token = links["storyteller"].rsplit("/", 1)[1]
+
+    def follow() -> None:
+        try:
+            with httpx.stream(
+                "GET", f"http://127.0.0.1:{port}/events", cookies={"stkit_table": token}, timeout=20
+            ) as r:
+                for _ in r.iter_lines():
+                    pass
+        except httpx.HTTPError:
+            pass
+
+    for _ in range(100):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/static/table.css")
+            break
+        except httpx.ConnectError:
+            time.sleep(0.1)
+    threads = [threading.Thread(target=follow, daemon=True) for _ in range(3)]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)
+    for _ in range(presses):
+        proc.send_signal(2)
+        time.sleep(0.2)
+    _, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err and "ERROR" not in err, err
+    assert proc.returncode in (0, 130, -2)

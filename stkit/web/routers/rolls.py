@@ -1,5 +1,7 @@
-"""``POST /roll``: a roll from a sheet or (Storyteller) a bare number of dice; ``GET /odds``: its exact
-chances. Both go through the store's use cases, as `stkit roll` and `stkit odds` do."""
+"""``POST /roll``: a roll from a sheet or (Storyteller) a bare number of dice; ``POST /roll/saved``: a saved
+roll by name; ``POST /saved`` and ``GET /saved/ID``: saving a roll and the saved-roll buttons; ``GET /odds``:
+a roll's exact chances. All go through the store's use cases, as `stkit roll`, `stkit saved` and `stkit
+odds` do. The answer under the Roll button is the result itself (outcome and dice), coloured by outcome."""
 
 from __future__ import annotations
 
@@ -8,12 +10,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 
-from stkit.errors import InvalidValue, StkitError
+from stkit.errors import InvalidValue, RuleRefusal, StkitError
 from stkit.store.events import LinkHolder
 from stkit.web.deps import Change, Holder, TableDep
 from stkit.web.forms import apply_change, character_name, form_int, is_on, roll_order, seed_from
 from stkit.web.table import Forbidden
+from stkit.web.views import feed_item
 
 router = APIRouter()
 
@@ -31,11 +35,84 @@ def odds(request: Request, holder: Holder, table: TableDep) -> Response:
 
 @router.post("/roll")
 async def roll(request: Request, holder: Change, table: TableDep) -> Response:
+    values = await _roll_values(request, holder)
+    secret, blind = _secrecy(values, holder)
+
+    def work(s):
+        return roll_use_case(s, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller)
+
+    return await asyncio.to_thread(
+        apply_change, request, table, holder, "roll", _page_words(work), _result_for(table, blind)
+    )
+
+
+@router.post("/roll/saved")
+async def roll_saved_route(request: Request, holder: Change, table: TableDep) -> Response:
+    """A saved roll by name (one tap on the phone), through the same sheet roll as every roll."""
+    values = await _roll_values(request, holder)
+    secret, blind = _secrecy(values, holder)
+
+    def work(s):
+        return saved_roll_use_case(
+            s, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller
+        )
+
+    return await asyncio.to_thread(
+        apply_change, request, table, holder, "roll", _page_words(work), _result_for(table, blind)
+    )
+
+
+@router.post("/saved")
+async def save_route(request: Request, holder: Change, table: TableDep) -> Response:
+    """Save the roll the form describes (its Traits, extra dice and difficulty) under ``save_name``."""
+    from stkit.store.saved import save_roll
+
+    values = await _roll_values(request, holder)
+
+    def work(s):
+        name = character_name(s, table.chronicle, form_int(values, "character_id", "character"))
+        difficulty = form_int(values, "difficulty", "difficulty", 6)
+        return save_roll(
+            s,
+            name,
+            str(values.get("save_name") or ""),
+            _expression(values),
+            difficulty=difficulty,
+            spec=is_on(values, "spec"),
+            chronicle=table.chronicle,
+        )
+
+    return await asyncio.to_thread(apply_change, request, table, holder, "roll", work, lambda r: f"Saved {r.label}")
+
+
+@router.get("/saved/{character_id}", response_class=HTMLResponse)
+def saved_buttons(character_id: int, holder: Holder, table: TableDep) -> Response:
+    """The saved-roll buttons of one character's roll form (read again when the sheet changes)."""
+    from stkit.store.characters import character_by_id
+    from stkit.store.saved import saved_rolls
+
+    if not holder.is_storyteller and holder.character_id != character_id:
+        raise Forbidden("A player's link shows only that player's own sheet.")
+
+    def work(s):
+        row = character_by_id(s, character_id) if 0 < character_id < 2**62 else None
+        if row is None or row.chronicle != table.chronicle:
+            return None
+        return {"name": row.name, "choices": {"saved": [r.to_dict() for r in saved_rolls(row.to_sheet())]}}
+
+    found = table.read(work)
+    if found is None:
+        return HTMLResponse("<p>That character is gone.</p>", status_code=404)
+    return HTMLResponse(table.fragment("saved_buttons.html", s=found, storyteller=holder.is_storyteller))
+
+
+async def _roll_values(request: Request, holder: LinkHolder) -> dict[str, Any]:
+    """The posted roll form, checked for what the link may do: only the Storyteller rolls secretly or
+    chooses the seed; a player rolls only for their own character."""
     form = await request.form()
     values: dict[str, Any] = {k: form.get(k) for k in form}
     values["trait"] = form.getlist("trait")
-    secret = is_on(values, "secret")
-    if secret and not holder.is_storyteller:
+    if is_on(values, "secret") and not holder.is_storyteller:
         raise Forbidden("Only the Storyteller's link may do this.")
     if str(values.get("seed") or "").strip() and not holder.is_storyteller:
         # a chosen seed chooses the dice: only the Storyteller replays a roll that way
@@ -45,31 +122,172 @@ async def roll(request: Request, holder: Change, table: TableDep) -> Response:
         not (cid_text.isascii() and cid_text.isdigit()) or int(cid_text) != holder.character_id
     ):
         raise Forbidden("A player's link rolls only for that player's own character.")
-
-    def work(s):
-        return roll_use_case(s, table.chronicle, values, secret=secret, storyteller=holder.is_storyteller)
-
-    return await asyncio.to_thread(apply_change, request, table, holder, "roll", work, _roll_message)
+    return values
 
 
-def _roll_message(done: Any) -> str:
-    r = done.roll
-    if r.outcome.value == "botch":
-        return "BOTCH"
-    if r.outcome.value == "failure":
-        return "Failure"
-    return f"{r.result} success{'es' if r.result != 1 else ''}"
+def _secrecy(values: dict, holder: LinkHolder) -> tuple[bool, bool]:
+    """(secret, blind): the Storyteller's secret roll, or a player's blind roll (its dice shown to the
+    Storyteller only; the player learns only that it was rolled)."""
+    return holder.is_storyteller and is_on(values, "secret"), not holder.is_storyteller and is_on(values, "blind")
+
+
+def check_secret_spend(values: dict, *, secret: bool, storyteller: bool, character: str) -> None:
+    """Refuse (RuleRefusal, naming why) a secret or blind roll that would spend Willpower from a sheet its
+    player sees, which would tell the player a secret roll happened: a player's blind roll always, the
+    Storyteller's secret roll unless ``confirm_visible`` says the player may see it."""
+    if not (secret and is_on(values, "willpower")):
+        return
+    if not storyteller:
+        raise RuleRefusal(
+            "a blind roll cannot spend Willpower: your sheet would show the point gone; roll openly to spend it"
+        )
+    if not is_on(values, "confirm_visible"):
+        raise RuleRefusal(
+            f"this secret roll would spend {character}'s Willpower, and {character}'s player sees the point gone "
+            "on their sheet; tick 'The player may see Willpower spent' to roll it anyway, or roll without Willpower"
+        )
+
+
+def _page_words(work):
+    """``work`` with the command-line hint of a refusal said as the page's own control."""
+
+    def run(s):
+        try:
+            return work(s)
+        except RuleRefusal as exc:
+            text = str(exc).replace("(next turn: stkit scene turn)", "(the Storyteller's Next turn button starts one)")
+            raise RuleRefusal(text) from None
+
+    return run
+
+
+def _result_for(table: Any, blind: bool):
+    """The answer under the Roll button: the outcome, coloured by it, with the dice and the unskilled
+    rule's notes (a blind roll: only that it was rolled)."""
+
+    def message(out: Any) -> Markup:
+        done, notes = out
+        if blind:
+            return Markup(table.fragment("roll_result.html", blind=True))
+        return Markup(table.fragment("roll_result.html", blind=False, r=result_view(done), notes=notes))
+
+    return message
+
+
+def result_view(done: Any) -> dict:
+    """A roll's result as :func:`stkit.web.views.feed_item` shows it, from the use case's answer."""
+    from stkit.store.events import TableEvent, dice_marks
+
+    pool = getattr(done, "pool", None)
+    data = {
+        "roll": done.roll.to_dict(),
+        "marks": dice_marks(done.roll),
+        "breakdown": pool.text if pool is not None else None,
+        "character": getattr(done, "character", None),
+    }
+    return feed_item(TableEvent(0, "", "", "roll", False, None, data), storyteller=False)
+
+
+def _expression(values: dict) -> str:
+    """The pool the form's Traits and extra dice make ('Dexterity + Brawl + 2'), or the one-tap ``pool``
+    button's pool when that was pressed."""
+    from stkit.text import check_text
+
+    pool = str(values.get("pool") or "").strip()
+    if pool:
+        return check_text(pool, "pool", limit=120)
+    traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
+    if not traits:
+        raise InvalidValue("choose one or two Traits to roll (a 10-rated Trait rolls alone)")
+    expression = " + ".join(traits)
+    extra = str(values.get("dice") or "").strip()
+    if extra:  # extra dice (or a penalty) after the Traits, as the CLI's 'Dexterity + Brawl + 2'
+        expression += f" {extra}" if extra[0] in "+-" else f" + {extra}"
+    return expression
+
+
+def _unskilled_of(session: Any, chronicle: str, name: str, expression: str):
+    """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.store.unskilled`), with the
+    chronicle's house rule for untrained Skills."""
+    from stkit.store.characters import find_character
+    from stkit.store.gateway import as_gateway
+    from stkit.store.house import rules_in_force
+    from stkit.store.pools import build_pool
+    from stkit.store.unskilled import Unskilled, unskilled
+
+    sheet = find_character(session, name, chronicle).to_sheet()
+    try:
+        parts = [p.name for p in build_pool(sheet, expression).parts]
+    except RuleRefusal:
+        return Unskilled()  # no dice left: the roll itself says so
+    return unskilled(sheet, parts, skill_rule=rules_in_force(as_gateway(session), chronicle).unskilled_skill)
+
+
+def _with_dice(expression: str, change: int) -> str:
+    """``expression`` with ``change`` dice more or fewer ('Dexterity + Melee - 2')."""
+    return f"{expression} - {-change}" if change < 0 else expression
+
+
+def saved_roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool):
+    """A saved roll from the page (``values``: character_id, saved, willpower, specialty, confirm_visible,
+    seed) through :func:`stkit.store.saved.roll_saved`, with the unskilled rule. Returns (SheetRoll, notes)."""
+    from stkit.store.characters import find_character
+    from stkit.store.saved import find_saved, roll_saved
+
+    name = character_name(session, chronicle, form_int(values, "character_id", "character"))
+    check_secret_spend(values, secret=secret, storyteller=storyteller, character=name)
+    saved = find_saved(find_character(session, name, chronicle).to_sheet(), str(values.get("saved") or ""))
+    rule = _unskilled_of(session, chronicle, name, saved.pool)
+    seed = seed_from(values)
+    done = roll_saved(
+        session,
+        name,
+        saved.name,
+        chronicle=chronicle,
+        extra=rule.dice_change,
+        difficulty=min(10, saved.difficulty + rule.difficulty_change),
+        willpower=is_on(values, "willpower"),
+        seed=seed,
+        secret=secret,
+    )
+    return done, list(rule.notes)
+
+
+def _harder(session: Any, chronicle: str, values: dict, change: int) -> dict:
+    """``values`` with the difficulty raised by ``change`` (at most 10); an empty difficulty is the
+    chronicle's house default."""
+    if not change:
+        return values
+    from stkit.store.gateway import as_gateway
+    from stkit.store.house import rules_in_force
+
+    raw = str(values.get("difficulty") or "").strip()
+    base = (
+        form_int(values, "difficulty", "difficulty")
+        if raw
+        else rules_in_force(as_gateway(session), chronicle).difficulty
+    )
+    return {**values, "difficulty": str(min(10, base + change))}
 
 
 def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
-    """A roll from the web form (``values``: character_id, trait (list), dice, difficulty, willpower,
-    specialty, task, auto, seed) through :func:`stkit.store.rolling.make_roll`, as `stkit roll`: from a
-    sheet or, on the Storyteller's screen, a bare number of dice; under the chronicle's house rules (the
-    Storyteller's link may override them). Raises what it raises; nothing is written then."""
+    """A roll from the web form (``values``: character_id, trait (list) or pool, dice, difficulty,
+    willpower, specialty, task, auto, seed, confirm_visible) through :func:`stkit.store.rolling.make_roll`,
+    as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.store.unskilled`) or, on the
+    Storyteller's screen, a bare number of dice; under the chronicle's house rules (the Storyteller's link
+    may override them). A ``secret`` roll may not spend Willpower unseen (:func:`check_secret_spend`).
+    Returns (the outcome, the unskilled rule's notes); raises what it raises; nothing is written then."""
     from stkit.store.gateway import as_gateway
     from stkit.store.rolling import Purpose, make_roll
 
     fields = _roll_fields(session, chronicle, values)
+    notes: list[str] = []
+    if "character" in fields:
+        check_secret_spend(values, secret=secret, storyteller=storyteller, character=fields["character"])
+        rule = _unskilled_of(session, chronicle, fields["character"], fields["expression"])
+        fields["expression"] = _with_dice(fields["expression"], rule.dice_change)
+        values = _harder(session, chronicle, values, rule.difficulty_change)
+        notes = list(rule.notes)
     order = roll_order(
         values,
         storyteller=storyteller,
@@ -80,7 +298,7 @@ def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, s
         purpose=Purpose.sheet if "character" in fields else Purpose.plain,
         **fields,
     )
-    return make_roll(as_gateway(session), order)
+    return make_roll(as_gateway(session), order), notes
 
 
 def _roll_fields(session: Any, chronicle: str, values: dict) -> dict:
@@ -91,15 +309,9 @@ def _roll_fields(session: Any, chronicle: str, values: dict) -> dict:
     task = str(values.get("task") or "").strip() or None
     cid = str(values.get("character_id") or "").strip()
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
-    extra = str(values.get("dice") or "").strip()
     if cid:
         name = character_name(session, chronicle, form_int(values, "character_id", "character"))
-        if not traits:
-            raise InvalidValue("choose one or two Traits to roll (a 10-rated Trait rolls alone)")
-        expression = " + ".join(traits)
-        if extra:  # extra dice (or a penalty) after the Traits, as the CLI's 'Dexterity + Brawl + 2'
-            expression += f" {extra}" if extra[0] in "+-" else f" + {extra}"
-        return {"character": name, "chronicle": chronicle, "expression": expression, "task": task}
+        return {"character": name, "chronicle": chronicle, "expression": _expression(values), "task": task}
     if traits:
         raise InvalidValue("Traits need a character: choose whose sheet rolls them")
     if task:
@@ -111,21 +323,27 @@ def _roll_fields(session: Any, chronicle: str, values: dict) -> dict:
 
 
 def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) -> dict:
-    """The exact chances of the roll a form describes (the pool as the sheet builds it, or a number of dice),
-    from :func:`stkit.dice.odds.roll_distribution`: P(botch), P(failure), P(exactly k) and P(at least k)."""
+    """The exact chances of the roll a form describes (the pool as the sheet builds it, with the unskilled
+    rule's difficulty or dice and notes, or a number of dice), from :func:`stkit.store.rolling.odds_for`:
+    P(botch), P(failure), P(exactly k) and P(at least k)."""
     from stkit.store.gateway import as_gateway
     from stkit.store.rolling import odds_for
 
     cid = str(values.get("character_id") or "").strip()
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
     fields: dict[str, Any] = {"chronicle": chronicle}
+    notes: list[str] = []
     if cid:
         character_id = form_int(values, "character_id", "character")
         if not holder.is_storyteller and character_id != holder.character_id:
             raise Forbidden("A player's link shows only that player's own sheet.")
         if not traits:
             return {"odds": None, "note": "Choose Traits to see the odds."}
-        fields |= {"character": character_name(session, chronicle, character_id), "expression": " + ".join(traits)}
+        name = character_name(session, chronicle, character_id)
+        rule = _unskilled_of(session, chronicle, name, " + ".join(traits))
+        fields |= {"character": name, "expression": _with_dice(" + ".join(traits), rule.dice_change)}
+        values = _harder(session, chronicle, values, rule.difficulty_change)
+        notes = list(rule.notes)
     else:
         fields["expression"] = str(form_int(values, "dice", "dice pool"))
     order = roll_order(values, storyteller=holder.is_storyteller, willpower=is_on(values, "willpower"), **fields)
@@ -143,6 +361,7 @@ def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) ->
             "p_success": dist.p_success,
             "p_botch": dist.p_botch,
             "more": dist.max_result > top,
+            "notes": notes,
         },
         "note": None,
     }

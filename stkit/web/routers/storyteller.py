@@ -1,4 +1,5 @@
-"""The Storyteller's controls (their link only, POST from this site): ``/scene/start|turn|end``, ``/health``
+"""The Storyteller's controls (their link only, POST from this site): ``/scene/start|turn|initiative|end``
+(initiative for every character of the chronicle who can act), ``/health``
 (damage or heal), ``/extended/start|roll|abandon`` and ``/contest/start|roll|abandon``."""
 
 from __future__ import annotations
@@ -19,15 +20,26 @@ async def scene(action: str, request: Request, holder: StorytellerChange, table:
     from stkit.store import scenes as S
 
     name = str((await form_values(request)).get("name") or "")
+
+    def initiative(s):
+        from stkit.store.characters import list_characters
+        from stkit.store.combat import roll_scene_initiative
+
+        names = [c.name for c in list_characters(s, table.chronicle)]
+        return roll_scene_initiative(s, table.chronicle, names)
+
     steps = {
         "start": lambda s: S.start_scene(s, table.chronicle, name),
         "turn": lambda s: S.next_turn(s, table.chronicle),
         "end": lambda s: S.end_scene(s, table.chronicle),
+        "initiative": initiative,
     }
     if action not in steps:
         return HTMLResponse("Not found", status_code=404)
 
     def message(scene) -> str:
+        if action == "initiative":
+            return "Initiative: " + ", ".join(f"{o.name} {o.total}" for o in scene.order)
         return {"start": f"Scene {scene.name!r} opened", "turn": f"Turn {scene.turn}", "end": "Scene closed"}[action]
 
     return await asyncio.to_thread(apply_change, request, table, holder, "scene", steps[action], message)
@@ -127,3 +139,36 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
         return f"{row.name}: A {row.tally_a} - B {row.tally_b} ({row.status})"
 
     return await asyncio.to_thread(apply_change, request, table, holder, "contest", steps[action], message)
+
+
+@router.post("/attack")
+async def attack(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
+    """An attack from the tracker: the attacker's pool, on a hit the damage pool and the target's soak,
+    the wounds on the target's track, every roll logged (:func:`stkit.store.combat.attack`)."""
+    from stkit.store.combat import attack as attack_it
+
+    values = await form_values(request)
+
+    def work(s):
+        attacker = character_name(s, table.chronicle, form_int(values, "attacker", "attacker"))
+        target = character_name(s, table.chronicle, form_int(values, "target", "target"))
+        seed = seed_from(values)
+        return attack_it(
+            s,
+            attacker,
+            target,
+            pool=str(values.get("pool") or "Dexterity + Brawl"),
+            damage=str(values.get("damage") or "Strength"),
+            difficulty=form_int(values, "difficulty", "difficulty", 6),
+            damage_type=str(values.get("damage_type") or "bashing"),
+            soak="",
+            chronicle=table.chronicle,
+            seed=seed,
+        )
+
+    def message(out) -> str:
+        taken = out.taken or {}
+        wounds = f"{taken.get('marked', 0)} {out.damage_type.value}" if out.taken else "no wounds"
+        return f"{out.attacker} attacks {out.target}: {wounds}; {out.target} {out.health.words}"
+
+    return await asyncio.to_thread(apply_change, request, table, holder, "health", work, message)

@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from stkit.store.events import LinkHolder, TableEvent
 from stkit.web.deps import Holder, TableDep
+from stkit.web.play import talk_item
 from stkit.web.table import Table
 from stkit.web.views import feed_item
 
@@ -22,12 +23,23 @@ async def events(request: Request, holder: Holder, table: TableDep) -> Response:
 
     raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
     after = int(raw) if (raw.isascii() and raw.isdigit()) and len(raw) < 19 else 0
-    return EventSourceResponse(stream(table, holder, after, request), ping=15)
+    return EventSourceResponse(
+        stream(table, holder, after, request), ping=table.settings.ping, ping_message_factory=_ping
+    )
+
+
+def _ping():
+    """The keep-alive as a named ``ping`` event (a comment line never reaches the page's script, so it
+    could not tell a quiet stream from a dead one); no id, so Last-Event-ID is left as it was."""
+    from sse_starlette.sse import ServerSentEvent
+
+    return ServerSentEvent(event="ping", data="")
 
 
 async def stream(table: Table, holder: LinkHolder, after: int, request: Request):
     """The server-sent events of one page: every event after ``after`` that this link may see (a player's
-    stream carries no secret event at all), each once, in id order; then live ones as they commit."""
+    stream carries no secret event but a whisper to that player, see :func:`visible`), each once, in id
+    order; then live ones as they commit."""
     bus = table.bus
     assert bus is not None
     queue = bus.subscribe()
@@ -38,7 +50,7 @@ async def stream(table: Table, holder: LinkHolder, after: int, request: Request)
         yield ServerSentEvent(comment="stkit table", retry=1000)  # reconnect a second after a drop
         last = after
         while True:
-            backlog = await asyncio.to_thread(bus.reader.after, last, include_secret=st)
+            backlog = await asyncio.to_thread(bus.reader.after, last, include_secret=True)
             for event in backlog:
                 if visible(event, holder):
                     yield _sse(table, event, st)
@@ -63,21 +75,45 @@ async def stream(table: Table, holder: LinkHolder, after: int, request: Request)
 
 def visible(event: TableEvent, holder: LinkHolder) -> bool:
     """Whether ``holder``'s stream carries ``event``: the Storyteller sees everything; a player never sees
-    a secret event, and of sheet changes only their own character's."""
+    a secret event (a whisper to that player's own character excepted), and of sheet changes only their
+    own character's."""
     if holder.is_storyteller:
         return True
+    if event.kind == "whisper":
+        return event.character_id is not None and event.character_id == holder.character_id
     if event.secret:
         return False
     return event.kind != "sheet" or event.character_id == holder.character_id
 
 
+#: How many rendered events a server keeps for its other streams.
+RENDERED_MAX = 256
+
+
 def _sse(table: Table, event: TableEvent, storyteller: bool) -> dict:
-    """One event as SSE: id, name (the kind) and data (a roll: its feed item's HTML; else JSON)."""
+    """One event as SSE, rendered once per event and kind of reader (Storyteller or player), then shared
+    by every stream of this server."""
+    key = (event.id, storyteller)
+    done = table.rendered.get(key)
+    if done is None:
+        done = _render(table, event, storyteller)
+        if len(table.rendered) >= RENDERED_MAX:
+            table.rendered.pop(next(iter(table.rendered)))  # the oldest
+        table.rendered[key] = done
+    return dict(done)
+
+
+def _render(table: Table, event: TableEvent, storyteller: bool) -> dict:
+    """One event as SSE: id, name (the kind) and data (a roll, message or whisper: its feed item's HTML;
+    else the event's JSON with its ``character_id``)."""
     import json
 
-    if event.kind == "roll":
-        data = table.fragment("feed_item.html", r=feed_item(event, storyteller=storyteller))
+    if event.kind in ("roll", "message", "whisper"):
+        if event.kind == "roll":
+            data = table.fragment("feed_item.html", r=feed_item(event, storyteller=storyteller))
+        else:
+            data = table.fragment("talk_item.html", m=talk_item(event))
         data = " ".join(data.split())  # one line: the feed item HTML has no pre-formatted text
     else:
-        data = json.dumps(event.data, ensure_ascii=False)
+        data = json.dumps({**event.data, "character_id": event.character_id}, ensure_ascii=False)
     return {"id": str(event.id), "event": event.kind, "data": data}

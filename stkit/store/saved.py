@@ -1,0 +1,141 @@
+"""Saved rolls: a named pool kept on a character's sheet ("claws": Dexterity + Brawl, difficulty 6, with
+the specialty), rolled by name from the command line, the shell and the table page.
+
+They live in the sheet (``Sheet.saved_rolls``), so they travel with the character's file and every export
+(``saved_rolls:`` in the YAML / JSON shape, see docs/characters.md). Saving checks the pool against the
+sheet (:func:`stkit.store.pools.build_pool`); rolling goes through the one roll use case
+(:func:`stkit.store.rolling.make_roll`, by :func:`stkit.store.rolls.roll_from_sheet`), so Willpower, try
+again, the wound penalty, the form and the house rules apply exactly as for a typed pool. Each change
+writes its ``sheet`` table event (through :func:`stkit.store.characters.edit_character`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from stkit.errors import InvalidValue, NotFound
+from stkit.store.characters import Edit, edit_character, find_character
+from stkit.store.sheet import Sheet, check_saved_roll
+from stkit.text import fold_name
+
+#: The most saved rolls one sheet keeps.
+MAX_SAVED = 40
+
+
+@dataclass(frozen=True)
+class SavedRoll:
+    """One saved roll: ``name``, ``pool`` (pool text), ``difficulty`` (2..10), ``spec`` (uses a specialty)."""
+
+    name: str
+    pool: str
+    difficulty: int = 6
+    spec: bool = False
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "pool": self.pool, "difficulty": self.difficulty, "spec": self.spec}
+
+    @property
+    def label(self) -> str:
+        """'claws: Dexterity + Brawl, difficulty 6, specialty'."""
+        return f"{self.name}: {self.pool}, difficulty {self.difficulty}" + (", specialty" if self.spec else "")
+
+
+def saved_rolls(sheet: Sheet) -> list[SavedRoll]:
+    """The sheet's saved rolls, by name (case-folded order)."""
+    return [
+        SavedRoll(n, e["pool"], e["difficulty"], e["spec"])
+        for n, e in sorted(sheet.saved_rolls.items(), key=lambda kv: fold_name(kv[0]))
+    ]
+
+
+def find_saved(sheet: Sheet, name: str) -> SavedRoll:
+    """The saved roll called ``name`` (case and accents ignored, or a prefix only one has); NotFound
+    listing the sheet's saved rolls otherwise."""
+    from stkit.text import find_by_prefix
+
+    rolls = {r.name: r for r in saved_rolls(sheet)}
+    typed = (name or "").strip()
+    exact = [r for n, r in rolls.items() if fold_name(n) == fold_name(typed)]
+    if exact:
+        return exact[0]
+    found = find_by_prefix(typed, list(rolls), "saved roll") if typed else None
+    if found is None:
+        have = ", ".join(rolls) or "none yet; save one with: stkit saved add NAME POOL -c CHARACTER"
+        raise NotFound(f"{sheet.name} has no saved roll {typed[:40]!r}; saved rolls: {have}")
+    return rolls[found]
+
+
+def save_roll(
+    gw: Any,
+    character: str,
+    name: str,
+    pool: str,
+    *,
+    difficulty: int = 6,
+    spec: bool = False,
+    chronicle: str | None = None,
+) -> SavedRoll:
+    """Save (or replace) the roll ``name`` on ``character``'s sheet. The pool must build from the sheet
+    (InvalidValue / RuleRefusal from :func:`stkit.store.pools.build_pool` otherwise, except "no dice left",
+    which is the sheet's state, not the pool's); a ``spec`` roll needs a specialty on one of its Traits.
+    Raises NotFound, InvalidValue; writes nothing then."""
+    from stkit.errors import RuleRefusal
+    from stkit.store.pools import build_pool
+
+    clean, entry = check_saved_roll(name, {"pool": pool, "difficulty": difficulty, "spec": spec})
+
+    def change(s: Sheet) -> Edit:
+        try:
+            built = build_pool(s, entry["pool"])
+        except RuleRefusal:
+            built = None  # Incapacitated or no dice left today: the pool itself is sound
+        if entry["spec"] and built is not None and not any(p.name in s.specialties for p in built.parts):
+            raise InvalidValue(
+                f"{entry['pool']!r} has no Trait with a specialty on {s.name}'s sheet; save it without --spec"
+            )
+        for old in list(s.saved_rolls):
+            if fold_name(old) == fold_name(clean):
+                del s.saved_rolls[old]
+        if len(s.saved_rolls) >= MAX_SAVED:
+            raise InvalidValue(f"{s.name} already has {MAX_SAVED} saved rolls; remove one first")
+        s.saved_rolls[clean] = entry
+        return Edit(s, f"{s.name}: saved roll {clean} = {entry['pool']}", [], {"saved_roll": {"name": clean, **entry}})
+
+    edit_character(gw, character, chronicle, change)
+    return SavedRoll(clean, entry["pool"], entry["difficulty"], entry["spec"])
+
+
+def remove_saved(gw: Any, character: str, name: str, *, chronicle: str | None = None) -> SavedRoll:
+    """Remove the saved roll ``name``; NotFound when the sheet has none by that name."""
+    removed: list[SavedRoll] = []
+
+    def change(s: Sheet) -> Edit:
+        roll = find_saved(s, name)
+        del s.saved_rolls[roll.name]
+        removed.append(roll)
+        return Edit(s, f"{s.name}: saved roll {roll.name} removed", [], {"removed": roll.name})
+
+    edit_character(gw, character, chronicle, change)
+    return removed[0]
+
+
+def list_saved(gw: Any, character: str, *, chronicle: str | None = None) -> tuple[str, list[SavedRoll]]:
+    """(the character's name, its saved rolls)."""
+    row = find_character(gw, character, chronicle)
+    return row.name, saved_rolls(row.to_sheet())
+
+
+def roll_saved(gw: Any, character: str, name: str, *, chronicle: str | None = None, extra: int = 0, **options: Any):
+    """Roll the saved roll ``name`` of ``character`` through :func:`stkit.store.rolls.roll_from_sheet`
+    (``options``: its keyword arguments, e.g. willpower, rng, seed, secret, task; the saved
+    difficulty and specialty are used unless ``options`` name them; ``extra`` dice are added, or taken off
+    when negative). Returns its SheetRoll; raises what it raises, and NotFound for an unknown saved roll."""
+    from stkit.store.rolls import roll_from_sheet
+
+    row = find_character(gw, character, chronicle)
+    roll = find_saved(row.to_sheet(), name)
+    options.setdefault("difficulty", roll.difficulty)
+    options.setdefault("spec", roll.spec)
+    pool = roll.pool + (f" + {extra}" if extra > 0 else f" - {-extra}" if extra < 0 else "")
+    return roll_from_sheet(gw, row.name, pool, chronicle=row.chronicle, **options)
