@@ -835,9 +835,10 @@ def delete(
 
     if not yes:
         found = run(db, lambda s: characters.get_character(s, name, chronicle).name, readonly=True)
+        from stkit.cli.ask import confirm
         from stkit.text import printable
 
-        if not typer.confirm(f"Delete {printable(found)}? This cannot be undone", default=False):
+        if not confirm(f"Delete {printable(found)}? This cannot be undone", command="char delete"):
             sys.stderr.write("Nothing deleted.\n")
             raise typer.Exit(1)
     deleted = run(db, lambda s: characters.delete_character(s, name, chronicle=chronicle))

@@ -64,6 +64,26 @@ def _leaves(line: str) -> bool:
     return bool(words) and words[0] in LEAVE_WORDS
 
 
+def exit_status(line: str, default: int) -> int:
+    """The status a leaving line asks for: ``exit N`` gives N (0 to 255, as a shell's ``exit``), a bare
+    ``exit`` / ``quit`` gives ``default``. An unreadable N is one error line and status 2."""
+    from stkit.cli.app import print_error
+    from stkit.errors import InvalidValue
+    from stkit.text import parse_whole_number
+
+    words = line.split("#", 1)[0].split()
+    if len(words) < 2:
+        return default
+    if len(words) > 2:
+        print_error(f"{words[0]} takes at most one exit status")
+        return 2
+    try:
+        return parse_whole_number(words[1], "exit status", 0, 255)
+    except InvalidValue as exc:
+        print_error(str(exc))
+        return 2
+
+
 def run_line(line: str) -> int:
     """Run one shell line as an stkit command in this process; returns its exit code (0 for a blank line).
 
@@ -158,6 +178,9 @@ def interactive(*, pt_input: Input | None = None, pt_output: Output | None = Non
         except EOFError:
             return  # Ctrl-D
         if _leaves(line):
+            status = exit_status(line, 0)
+            if status:
+                raise typer.Exit(status)
             return
         run_line(line)
 
@@ -166,9 +189,10 @@ def shell(db: DbOpt = None) -> None:
     """One process for the night: stkit commands typed without `stkit`.
 
     Completion with Tab, history kept across nights in the user data folder; an error never ends the
-    shell; Ctrl-C cancels the line, Ctrl-D or `exit` leaves. Lines can be piped in:
-    `printf 'roll 5 --seed 1\\nroll 6 --seed 2\\n' | stkit shell` (exit 1 if any line failed). With
-    --db, every command uses that database (as $STKIT_DATABASE_URL would).
+    shell; Ctrl-C cancels the line, Ctrl-D or `exit` leaves (`exit N` with status N). Lines can be piped in:
+    `printf 'roll 5 --seed 1\\nroll 6 --seed 2\\n' | stkit shell` (exit 1 if any line failed). A piped
+    script is never asked a question: a command that would ask (`char delete` without --yes) is refused
+    and the script goes on. With --db, every command uses that database (as $STKIT_DATABASE_URL would).
     """
     if db is not None:
         from stkit.config import checked_url
@@ -177,13 +201,19 @@ def shell(db: DbOpt = None) -> None:
     if sys.stdin.isatty() and sys.stdout.isatty():
         interactive()
         return
-    worst = 0
-    for line in _piped_lines():
-        if _leaves(line):
-            break
-        worst = max(worst, run_line(line))
-    if worst:
-        raise typer.Exit(1)  # a script learns that some line failed
+    from stkit.cli.ask import scripted
+
+    worst, status = 0, None
+    with scripted():  # nobody to answer a question: a command that asks is refused (add --yes)
+        for line in _piped_lines():
+            if _leaves(line):
+                status = exit_status(line, 1 if worst else 0)  # `exit N` is N, a bare `exit` as at the end
+                break
+            worst = max(worst, run_line(line))
+    if status is None:
+        status = 1 if worst else 0  # a script learns that some line failed
+    if status:
+        raise typer.Exit(status)
 
 
 def register(app: typer.Typer) -> None:
