@@ -429,3 +429,43 @@ def test_a_full_disk_still_reads_and_says_disk_full_for_a_change(tmp_path, monke
     store_db.dispose_engines()
     monkeypatch.setattr(store_db, "disk_full", lambda folder: False)
     assert "Ada" not in ok("char", "list", "--db", str(path))
+
+
+# ----- one number reader ----------------------------------------------------------------------------------------
+def test_numbers_in_text_options_are_ascii_digits_of_bounded_length():
+    h5000 = "9" * 5000
+    assert error("house", "set", "difficulty", h5000) == (
+        "Error: house rule difficulty (a number of more than 30 digits) is outside the allowed range 2 to 10"
+    )
+    assert "'\u0663' is not allowed" in error("house", "set", "difficulty", "\u0663")
+    assert error("extended", "start", "Climb", "--pool", "3", "--target", "5", "--interval", "\u0663 min") == (
+        "Error: interval '\u0663 min' is not a time; write a number and a unit, e.g. '30 min', '1 h', '10 turns'"
+    )
+    assert "interval" in error("extended", "start", "Climb", "--pool", "3", "--target", "5", "--interval", h5000 + " h")
+    assert "1.5 h" in ok("extended", "start", "Climb", "--pool", "3", "--target", "5", "--interval", "1.5 h")
+    ok("char", "new", "Kim")
+    assert error("char", "set", "Kim", "Dexterity", "\uff13") == (
+        "Error: Dexterity value '\uff13' is not a whole number; allowed: 0 to 5"
+    )
+    assert error("char", "set", "Kim", "Dexterity", h5000) == (
+        "Error: Dexterity value is a number of 5000 digits; allowed: 0 to 5"
+    )
+    assert "Dexterity = 4" in ok("char", "set", "Kim", "Dexterity", " 4 ")
+
+
+def test_parse_interval_reads_only_ascii_digits():
+    from stkit.dice.contest import parse_interval
+    from stkit.errors import InvalidValue
+
+    assert (parse_interval("30 min"), parse_interval("1.5 h"), parse_interval("45s"), parse_interval("2")) == (
+        1800,
+        5400,
+        45,
+        120,
+    )
+    for bad in ("\u0663 min", "\uff13h", "1_0 min", "0 min", "1." + "5" * 7 + " h"):
+        with pytest.raises(InvalidValue):
+            parse_interval(bad)
+    for huge in ("9" * 5000, "1000000001 s"):  # the caller (check_interval) says how long an interval may be
+        with pytest.raises(OverflowError):
+            parse_interval(huge)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -19,7 +20,7 @@ from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES, lookup_form
-from stkit.text import MAX_NAME, MAX_NOTES, check_text
+from stkit.text import MAX_NAME, MAX_NOTES, check_text, parse_whole_number, printable
 
 #: The seven health levels, shallowest first, with their dice penalty (None: cannot act).
 HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
@@ -1035,18 +1036,22 @@ def _positive(n: int, what: str) -> None:
         raise InvalidValue(f"{n!r} {what}: must be a whole number, 1 or more")
 
 
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
 def _int(value: str | int, ref: T.TraitRef) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     text = str(value).strip().lower()
     if text in ("none", "-", "remove"):
         return 0
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidValue(
-            f"{ref.name} value {value!r} is not a whole number; allowed: {ref.minimum} to {ref.maximum}"
-        ) from None
+    allowed = f"allowed: {ref.minimum} to {ref.maximum}"
+    if not _WHOLE.fullmatch(text):
+        raise InvalidValue(f"{ref.name} value {printable(str(value).strip()[:40])!r} is not a whole number; {allowed}")
+    digits = len(text.strip().lstrip("+-").lstrip("0"))
+    if digits > 9:  # refused before Python converts it; the trait's own range is checked after
+        raise InvalidValue(f"{ref.name} value is a number of {digits} digits; {allowed}")
+    return parse_whole_number(text, f"{ref.name} value", -(10**9), 10**9)
 
 
 def _now() -> str:
