@@ -43,6 +43,24 @@ def history_path() -> Path:
     return Path(platformdirs.user_data_dir("stkit", appauthor=False)) / "shell_history"
 
 
+def private_history(path: Path) -> Path:
+    """``path`` ready for the history: its missing folders made 0700 and the file 0600 whatever the umask
+    (the lines typed name characters and hold Storyteller notes), an existing history narrowed to 0600.
+    Raises OSError when the folder cannot be made or the file is not a regular file of ours."""
+    import stat
+
+    from stkit.config import FILE_MODE, make_private_file, make_private_folder
+
+    make_private_folder(path.parent)
+    make_private_file(path)
+    st = path.lstat()
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(f"{path} is not a regular file")
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        os.chmod(path, FILE_MODE)
+    return path
+
+
 def root_command() -> Command:
     """The root click command of the stkit app, built once per process."""
     import typer.main
@@ -163,8 +181,7 @@ def interactive(*, pt_input: Input | None = None, pt_output: Output | None = Non
 
     path = history_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        history: FileHistory | InMemoryHistory = FileHistory(str(path))
+        history: FileHistory | InMemoryHistory = FileHistory(str(private_history(path)))
     except OSError:
         history = InMemoryHistory()  # an unwritable data folder costs the history, not the shell
     session: PromptSession[str] = PromptSession(

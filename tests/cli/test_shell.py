@@ -153,3 +153,36 @@ def test_exit_n_at_the_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         with pytest.raises(typer.Exit) as left:
             shell.interactive(pt_input=pipe, pt_output=DummyOutput())
     assert left.value.exit_code == 3
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022, 0o077])
+def test_history_is_private_whatever_the_umask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, umask: int) -> None:
+    import stat
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    history = tmp_path / "data" / "stkit" / "shell_history"
+    monkeypatch.setattr(shell, "history_path", lambda: history)
+    old = os.umask(umask)
+    try:
+        with create_pipe_input() as pipe:
+            pipe.send_text("roll 2 --seed 1\r")
+            pipe.close()
+            shell.interactive(pt_input=pipe, pt_output=DummyOutput())
+    finally:
+        os.umask(old)
+    assert "roll 2 --seed 1" in history.read_text()
+    assert stat.S_IMODE(history.stat().st_mode) == 0o600
+    assert stat.S_IMODE(history.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(history.parent.parent.stat().st_mode) == 0o700
+
+
+def test_an_older_open_history_is_narrowed(tmp_path: Path) -> None:
+    import stat
+
+    history = tmp_path / "shell_history"
+    history.write_text("roll 5\n")
+    history.chmod(0o644)
+    assert shell.private_history(history) == history
+    assert stat.S_IMODE(history.stat().st_mode) == 0o600 and history.read_text() == "roll 5\n"
