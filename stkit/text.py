@@ -11,6 +11,9 @@ to players' terminals and pages; an escape sequence stored in a note could retit
 - :func:`fold_name` is the one key used to match names of characters, traits, cards and rule entries.
 - :func:`check_range` is the one integer range check with the one message.
 - :func:`find_by_prefix` is the one short-name match: exact, folded, else a unique prefix.
+- :func:`shown_key`, :func:`value_kind` and :func:`without_quotes` keep a file's content out of error
+  lines: a line names the file and the field, and says what kind of value is wrong, never what it holds
+  (a character file that is a link to ``/etc/shadow`` must not print its lines).
 """
 
 from __future__ import annotations
@@ -175,3 +178,53 @@ def parse_whole_number(text: str, what: str, low: int, high: int | None = None) 
     sign = -1 if body.startswith("-") else 1
     value = sign * int(digits or "0") if len(digits) <= 40 else sign * 10**40  # shown as "more than 30 digits"
     return check_range(value, what, low, high)
+
+
+#: A key read from a file that an error line may name: a letter first, then letters, digits, spaces and
+#: the punctuation of trait and card names, at most 60 characters. Anything else (``root:$6$...``) is
+#: content, not a field name.
+_FIELD_LIKE = re.compile(r"[^\W\d_][\w '\u2019().,+\-\[\]]{0,59}")
+
+
+def shown_key(key: object) -> str:
+    """``key`` (a mapping key or field path part read from a file) as an error line may show it: itself
+    when it looks like a field name, else ``(a key that is not a field name)``."""
+    text = str(key)
+    return text if _FIELD_LIKE.fullmatch(text) else "(a key that is not a field name)"
+
+
+def shown_path(where: str) -> str:
+    """A dotted field path (``attributes.Strength``, ``gifts[2].name``) with each part through
+    :func:`shown_key`."""
+    return ".".join(shown_key(part) for part in where.split("."))
+
+
+def value_kind(value: object) -> str:
+    """What kind of value ``value`` is, for an error line that must not quote it: 'a text', 'a decimal
+    number', 'a whole number', 'true or false', 'a list', 'a mapping', 'a date', 'nothing'."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a text" if value.strip() else "an empty text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return "a date" if hasattr(value, "isoformat") else "a value of another kind"
+
+
+_QUOTED = re.compile(r"'(?!<)(?:[^'\\]|\\.){3,}'|\"(?!<)(?:[^\"\\]|\\.){3,}\"")
+
+
+def without_quotes(message: str) -> str:
+    """A library's message about a file (a parser's, a lookup's) with every quoted piece of three or more
+    characters replaced by ``(not shown)``: such pieces are the file's content. Single characters and
+    escapes (``'\\t'``, ``':'``) stay, they say what the problem is, and so do a parser's token names
+    (``'<stream end>'``)."""
+    return _QUOTED.sub("(not shown)", message)

@@ -469,3 +469,46 @@ def test_parse_interval_reads_only_ascii_digits():
     for huge in ("9" * 5000, "1000000001 s"):  # the caller (check_interval) says how long an interval may be
         with pytest.raises(OverflowError):
             parse_interval(huge)
+
+
+# ----- error lines name the file and the field, never its content ---------------------------------------------
+SHADOW_LIKE = "root:$6$SECRET-HASH-1:19000:0:99999:7:::\ndaemon:*:SECRET-2:0:99999:7:::\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["char", "import", "{f}.yaml"],
+        ["char", "import", "{f}.json"],
+        ["tcg", "cards", "import", "{f}.yaml"],
+        ["tcg", "combat", "{f}.yaml"],
+        ["tcg", "moot", "{f}.yaml"],
+        ["tcg", "alpha-order", "{f}.yaml"],
+        ["tcg", "victory", "{f}.yaml"],
+    ],
+)
+def test_a_link_to_a_secret_file_never_prints_its_lines(tmp_path, monkeypatch, args):
+    """A file that is not what the command reads (a link to /etc/shadow, say) is named, not quoted."""
+    monkeypatch.setenv("STKIT_CARDS_DB", str(tmp_path / "cards.sqlite"))
+    secret = tmp_path / "shadow"
+    secret.write_text(SHADOW_LIKE)
+    for ext in ("yaml", "json"):
+        (tmp_path / f"link.{ext}").symlink_to(secret)
+    line = error(*[a.format(f=tmp_path / "link") for a in args])
+    assert "SECRET" not in line and "99999" not in line and "daemon" not in line, line
+    assert "link." in line
+
+
+def test_values_and_odd_keys_read_from_a_character_file_are_not_quoted(tmp_path):
+    cases = {
+        "name: A\nattributes:\n  Strength: SECRET-VALUE\n": "attributes.Strength: a text is not a whole number",
+        "name: A\nbreed: SECRET-BREED\n": "breed: unknown breed; allowed",
+        "name: A\nhealth:\n  'x:SECRET:1': 1\n": "health.(a key that is not a field name): unknown damage type",
+        "name: A\nsecret$field: 1\n": "(a key that is not a field name): unknown field",
+        "name: A\ntag: !SECRET-TAG x\n": "malformed YAML at line 2, column 6",
+    }
+    for i, (text, want) in enumerate(cases.items()):
+        path = tmp_path / f"c{i}.yaml"
+        path.write_text(text)
+        line = error("char", "import", str(path))
+        assert want in line and "SECRET" not in line, line

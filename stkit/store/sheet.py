@@ -20,7 +20,16 @@ from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES, lookup_form
-from stkit.text import MAX_NAME, MAX_NOTES, check_text, parse_whole_number, printable
+from stkit.text import (
+    MAX_NAME,
+    MAX_NOTES,
+    check_text,
+    parse_whole_number,
+    printable,
+    shown_path,
+    value_kind,
+    without_quotes,
+)
 
 #: The seven health levels, shallowest first, with their dice penalty (None: cannot act).
 HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
@@ -646,6 +655,15 @@ _TOP_FIELDS = {
 }
 
 
+def _hidden(message: str, value: object) -> str:
+    """A lookup's message about ``value`` read from a file, with the quoted value taken out."""
+    text = str(value).strip() if value is not None else ""
+    for quoted in (repr(text), repr(str(value)), f"'{text}'"):
+        if len(quoted) > 2:
+            message = message.replace(" " + quoted, "").replace(quoted, "the value")
+    return message
+
+
 class _SheetReader:
     """Strict reader of the character-file shape; every error names the source and the field."""
 
@@ -654,11 +672,13 @@ class _SheetReader:
         self.strict = strict
 
     def fail(self, where: str, message: str) -> DataFileError:
-        return DataFileError(f"{self.source}: {where}: {message}")
+        """The error naming the file and the field; a key that is not a field name is not shown, nor is
+        any value (the file may be anything, a link to /etc/shadow included)."""
+        return DataFileError(f"{self.source}: {shown_path(where)}: {message}")
 
     def rating(self, value: object, where: str, lo: int, hi: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            return self._raise(where, f"{value!r} is not a whole number; allowed: {lo} to {hi}")
+            return self._raise(where, f"{value_kind(value)} is not a whole number; allowed: {lo} to {hi}")
         if not lo <= value <= hi:
             return self._raise(where, f"{value} is outside the allowed range {lo} to {hi}")
         return value
@@ -719,7 +739,7 @@ class _SheetReader:
             field_name = "form"
             s.form = lookup_form(self.text(data.get("form"), "form") or "Homid")
         except InvalidValue as exc:
-            raise self.fail(field_name, str(exc)) from None
+            raise self.fail(field_name, _hidden(str(exc), data.get(field_name))) from None
         if s.creature != "shapeshifter":
             if s.form != "Homid":
                 raise self.fail("form", f"{s.form!r}: {s.creature_label} has no form but Homid")
@@ -800,7 +820,7 @@ class _SheetReader:
             try:
                 s.set_specialty(str(k), str(v))
             except InvalidValue as exc:
-                raise self.fail(where, str(exc)) from None
+                raise self.fail(where, _hidden(str(exc), v)) from None
         xp = self.mapping(data.get("experience"), "experience")
         extra = [x for x in xp if x not in ("total", "spent", "log")]
         if extra:
@@ -820,7 +840,8 @@ class _SheetReader:
                     _dt.datetime.fromisoformat(at.strip())
                 except ValueError:
                     raise self.fail(
-                        f"{where}.at", f"{at!r} is not a date; write e.g. 2024-05-01 or 2024-05-01T20:30:00+00:00"
+                        f"{where}.at",
+                        "not a date; write e.g. 2024-05-01 or 2024-05-01T20:30:00+00:00",
                     ) from None
             s.xp_log.append(
                 {
@@ -856,14 +877,14 @@ class _SheetReader:
                 out[key] = self.text(value, at).strip()
             elif kind == "flag":
                 if not isinstance(value, bool):
-                    self._raise(at, f"{value!r} is not true or false")
+                    self._raise(at, f"{value_kind(value)} is not true or false")
                 out[key] = value
             elif kind == "int":
                 out[key] = self.rating(value, at, spec[2], spec[3])
             elif kind == "choice":
                 t = str(value).strip().lower()
                 if t not in spec[2]:
-                    self._raise(at, f"{value!r}; allowed: {', '.join(spec[2])}")
+                    self._raise(at, f"{value_kind(value)} that is not allowed; allowed: {', '.join(spec[2])}")
                 out[key] = t
             else:  # forms: a list of form names, kept in the table's order
                 if not isinstance(value, (list, tuple)):
@@ -871,7 +892,7 @@ class _SheetReader:
                 try:
                     named = {lookup_form(str(f)) for f in value}
                 except InvalidValue as exc:
-                    self._raise(at, str(exc))
+                    self._raise(at, without_quotes(str(exc)))
                 out[key] = [f for f in FORM_NAMES if f in named]
         for key in ("attack_attribute", "damage_attribute"):
             if out.get(key):
