@@ -62,6 +62,8 @@ HOSTILE_TEXTS: list[tuple[str, str, bool]] = [
     ("osc8-link", "\x1b]8;;https://evil.example\x1b\\x\x1b]8;;\x1b\\", False),
     ("c1-csi", "\x9b31mred", False),
     ("bidi", "abc\u202edcba", False),
+    ("line-separator", "one\u2028two\u2029three", False),
+    ("stacked-marks", "Ze" + "\u0301\u0308" * 10 + "d", False),
     ("nul", "a\x00b", True),  # no command line can carry a NUL: always refused
     ("newline", "two\nlines", False),
     ("markup-close", "zzqq[/bold]", False),
@@ -313,8 +315,13 @@ def raw_controls(text: str) -> list[str]:
     for ch in text:
         if ch in "\n\t":
             continue
-        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI:
+        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI or ch in "\u2028\u2029":
             bad.append(ch)
+    run = 0
+    for ch in text:  # more than four combining marks on one character (stkit.text.MAX_COMBINING)
+        run = run + 1 if unicodedata.combining(ch) else 0
+        if run == 5:
+            bad.append("stacked combining marks")
     return bad
 
 

@@ -512,3 +512,66 @@ def test_values_and_odd_keys_read_from_a_character_file_are_not_quoted(tmp_path)
         path.write_text(text)
         line = error("char", "import", str(path))
         assert want in line and "SECRET" not in line, line
+
+
+# ----- the command line's last holes ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args", [["roll", "5"], ["char", "list"], ["log"], ["scene", "list"], ["house", "show"], ["shell"]]
+)
+def test_an_empty_db_option_is_refused_on_every_command(args):
+    assert error(*args, "--db", "") == "Error: --db is empty; give a database file or URL, or leave the option out"
+    assert error(*args, "--db", "  ") == "Error: --db is empty; give a database file or URL, or leave the option out"
+
+
+def test_export_to_dash_writes_stdout_and_no_file():
+    ok("char", "new", "Kim")
+    out = ok("char", "export", "Kim", "-o", "-")
+    assert out.startswith("name: Kim\n") and not Path("-").exists()
+
+
+def test_teamwork_helpers_are_bounded_before_any_roll():
+    import time
+
+    start = time.monotonic()
+    line = error("teamwork", *(["1000"] * 2000))
+    assert line == "Error: teamwork of 2000 participants is too many; allowed: at most 100"
+    assert time.monotonic() - start < 5
+    assert "successes" in ok("teamwork", *(["1"] * 100), "--seed", "1")
+
+
+def test_line_separators_and_stacked_marks_follow_the_text_rules():
+    zalgo = "Ze" + "\u0301" * 6 + "d"
+    assert "control character '\\u2028' at position 4" in error("char", "new", "Kim\u2028Lee")
+    assert "stacks more than 4 combining marks" in error("char", "new", zalgo)
+    ok("char", "new", "Ti\u1ebfng Vi\u1ec7t")  # real text with marks stays
+    from stkit.text import printable
+
+    assert printable("a\u2029b") == "a\\u2029b"
+    assert printable(zalgo) == "Ze" + "\u0301" * 4 + "\\u0301\\u0301d"
+
+
+@pytest.mark.slow
+def test_a_closed_stdout_is_an_error(tmp_path):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "stkit", "roll", "5"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    )
+    assert proc.returncode == 0
+    closed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys; os.close(1); from stkit.cli.app import main; sys.argv[1:] = ['roll', '5']; main()",
+        ],
+        stderr=subprocess.PIPE,
+        env=env,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    err = closed.stderr.decode()
+    assert (
+        closed.returncode == 1 and err.startswith("Error: the standard output is closed") and len(err.splitlines()) == 1
+    )

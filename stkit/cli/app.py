@@ -310,6 +310,25 @@ from stkit.cli import roll as _roll  # noqa: E402
 _roll.register(app)
 
 
+def stdout_is_open() -> bool:
+    """False when the process was started with its standard output closed (``stkit roll 5 >&-``):
+    Python then has no ``sys.stdout`` and every result would vanish while the exit code said 0."""
+    if sys.stdout is None:
+        return False
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return True  # a stream without a file descriptor (a test's capture) is open
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. A closed standard output is one error line and exit 1."""
+    if not stdout_is_open():
+        print_error("the standard output is closed; nothing could be shown (run without >&- or 1>&-)")
+        sys.exit(1)
     app()

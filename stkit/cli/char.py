@@ -911,7 +911,9 @@ def export(
         ),
     ] = FormatChoice.yaml,
     player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout ('-': stdout).")
+    ] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -922,7 +924,7 @@ def export(
 
     sheet, _ = load_sheet(db, name, chronicle)
     text = dump(sheet, fmt.value, player_view=player_view)
-    if output is None:
+    if output is None or str(output) == "-":  # '-' is stdout, as for most command-line tools
         sys.stdout.write(text)
     else:
         from stkit.store.files import write_file

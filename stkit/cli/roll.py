@@ -832,9 +832,10 @@ def teamwork(
     By default one botch spoils everyone's work. Example: `stkit teamwork 4 5 3 -d 7`.
     """
     from stkit.dice import combine_teamwork, parse_pool_number, pick_difficulties, resolve_roll, validate_pool
+    from stkit.dice.actions import check_teamwork_size
     from stkit.errors import InvalidValue
 
-    specs = [_participant(p) for p in pools]
+    specs = [_participant(p) for p in pools[: check_teamwork_size(len(pools))]]
     house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel)
     diffs = pick_difficulties(difficulty or [house.difficulty], len(specs), "participants")
     print_house_line(house.in_force(), json_out)

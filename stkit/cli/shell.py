@@ -212,9 +212,9 @@ def shell(db: DbOpt = None) -> None:
     and the script goes on. With --db, every command uses that database (as $STKIT_DATABASE_URL would).
     """
     if db is not None:
-        from stkit.config import checked_url
+        from stkit.config import database_url
 
-        os.environ["STKIT_DATABASE_URL"] = checked_url(db)
+        os.environ["STKIT_DATABASE_URL"] = database_url(db)
     if sys.stdin.isatty() and sys.stdout.isatty():
         interactive()
         return
