@@ -215,18 +215,20 @@ def shell(db: DbOpt = None) -> None:
         from stkit.config import database_url
 
         os.environ["STKIT_DATABASE_URL"] = database_url(db)
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        interactive()
-        return
     from stkit.cli.ask import scripted
+    from stkit.store.gateway import StoreHandle
 
     worst, status = 0, None
-    with scripted():  # nobody to answer a question: a command that asks is refused (add --yes)
-        for line in _piped_lines():
-            if _leaves(line):
-                status = exit_status(line, 1 if worst else 0)  # `exit N` is N, a bare `exit` as at the end
-                break
-            worst = max(worst, run_line(line))
+    with StoreHandle(db):  # one connection for the whole session
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            interactive()
+            return
+        with scripted():  # nobody to answer a question: a command that asks is refused (add --yes)
+            for line in _piped_lines():
+                if _leaves(line):
+                    status = exit_status(line, 1 if worst else 0)  # `exit N` is N, a bare `exit` as at the end
+                    break
+                worst = max(worst, run_line(line))
     if status is None:
         status = 1 if worst else 0  # a script learns that some line failed
     if status:

@@ -9,11 +9,13 @@ Modules:
 - A character as data: ``sheet`` (a sheet, its validation and edits), ``traits`` (names and forgiving
   matching), ``breeds`` (the Changing Breeds, breeds, auspices), ``forms`` (the form table), ``pools``
   (dice pools from a sheet), ``specialties`` (specialties in a pool), ``vocab`` (the store's vocabularies).
-- Use cases: ``characters`` (create, find, list, edit, delete), ``rolls`` (rolling from the sheet, the roll
+- Use cases: ``rolling`` (the one roll use case: every roll and every odds answer under the rules in
+  force), ``characters`` (create, find, list, edit, delete), ``rolls`` (rolling from the sheet, the roll
   log), ``house`` (a chronicle's house rules, the free botch), ``scenes`` (scenes and turns),
   ``participants``, ``extended``, ``contests`` and ``tracked`` (actions that last across commands),
   ``multi_actions`` (several actions in one turn), ``combat`` (initiative, attacks, damage and soak).
-- Files: ``files`` (YAML/JSON import and export), ``foundry`` (Foundry VTT actors), ``grapevine``
+- Files: ``files`` (YAML/JSON import and export), ``foundry`` and ``foundry_layouts`` (Foundry VTT actors and the
+  layouts its versions wrote), ``htmltext`` (other tools' rich text as plain text), ``grapevine``
   (Grapevine ``.gex``), ``imported`` (what reading a file gives).
 - The table: ``events`` (the event log and the join links), ``eventstream`` (reading the events as a
   stream for the table server), ``completion`` (what Tab completion offers).

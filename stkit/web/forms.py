@@ -28,16 +28,22 @@ def form_int(form: dict, key: str, what: str, default: int | None = None) -> int
     return int(raw)
 
 
-def form_rules(form: dict):
-    """The house rules a form asks for (the 10s rule: none, double, reroll)."""
-    from stkit.dice import HouseRules, Specialty
+def roll_order(values: dict, *, storyteller: bool, **fields: Any):
+    """The :class:`stkit.store.rolling.RollOrder` of a web form: its difficulty (empty: the chronicle's),
+    and on the Storyteller's link only its house-rule choice (a player's link never chooses house rules);
+    ``fields``: the order's other fields. Raises InvalidValue for a bad difficulty or 10s rule."""
+    from stkit.dice import Specialty
+    from stkit.dice.house import RuleOverrides
+    from stkit.store.rolling import RollOrder
 
-    choice = str(form.get("specialty") or "none").strip().lower()
+    raw = str(values.get("difficulty") or "").strip()
+    difficulty = form_int(values, "difficulty", "difficulty") if raw else None
+    choice = str(values.get("specialty") or "").strip().lower() if storyteller else ""
     try:
-        specialty = Specialty(choice)
+        specialty = Specialty(choice) if choice else None
     except ValueError:
         raise InvalidValue(f"specialty rule {choice[:20]!r} is not one of none, double, reroll") from None
-    return HouseRules(specialty=specialty)
+    return RollOrder(overrides=RuleOverrides(specialty=specialty, difficulty=difficulty), **fields)
 
 
 def is_on(form: dict, key: str) -> bool:

@@ -128,7 +128,10 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     ]
     chars = list_characters(session, table.chronicle)
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
+    from stkit.store.house import rules_in_force
+
     return {
+        "difficulty": rules_in_force(gw, table.chronicle).difficulty,
         "holder": holder,
         "storyteller": st,
         "chronicle": table.chronicle,

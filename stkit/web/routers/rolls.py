@@ -4,7 +4,6 @@ chances. Both go through the store's use cases, as `stkit roll` and `stkit odds`
 from __future__ import annotations
 
 import asyncio
-import random
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -13,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from stkit.errors import InvalidValue, StkitError
 from stkit.store.events import LinkHolder
 from stkit.web.deps import Change, Holder, TableDep
-from stkit.web.forms import apply_change, character_name, form_int, form_rules, is_on, seed_from
+from stkit.web.forms import apply_change, character_name, form_int, is_on, roll_order, seed_from
 from stkit.web.table import Forbidden
 
 router = APIRouter()
@@ -48,7 +47,7 @@ async def roll(request: Request, holder: Change, table: TableDep) -> Response:
         raise Forbidden("A player's link rolls only for that player's own character.")
 
     def work(s):
-        return roll_use_case(s, table.chronicle, values, secret=secret)
+        return roll_use_case(s, table.chronicle, values, secret=secret, storyteller=holder.is_storyteller)
 
     return await asyncio.to_thread(apply_change, request, table, holder, "roll", work, _roll_message)
 
@@ -62,18 +61,33 @@ def _roll_message(done: Any) -> str:
     return f"{r.result} success{'es' if r.result != 1 else ''}"
 
 
-def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool):
+def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
     """A roll from the web form (``values``: character_id, trait (list), dice, difficulty, willpower,
-    specialty, task, auto, seed), through the same use cases as `stkit roll`: from a sheet
-    (:func:`stkit.store.rolls.roll_from_sheet`) or, on the Storyteller's screen, a bare number of dice
-    (:func:`stkit.store.rolls.log_plain_roll`). Raises what they raise; nothing is written then."""
-    from stkit.dice import validate_difficulty, validate_pool
-    from stkit.store.rolls import log_plain_roll, roll_dice, roll_from_sheet
+    specialty, task, auto, seed) through :func:`stkit.store.rolling.make_roll`, as `stkit roll`: from a
+    sheet or, on the Storyteller's screen, a bare number of dice; under the chronicle's house rules (the
+    Storyteller's link may override them). Raises what it raises; nothing is written then."""
+    from stkit.store.gateway import as_gateway
+    from stkit.store.rolling import Purpose, make_roll
 
-    difficulty = validate_difficulty(form_int(values, "difficulty", "difficulty", 6))
-    rules = form_rules(values)
-    seed = seed_from(values)
-    willpower, auto = is_on(values, "willpower"), is_on(values, "auto")
+    fields = _roll_fields(session, chronicle, values)
+    order = roll_order(
+        values,
+        storyteller=storyteller,
+        seed=seed_from(values),
+        willpower=is_on(values, "willpower"),
+        auto=is_on(values, "auto"),
+        secret=secret,
+        purpose=Purpose.sheet if "character" in fields else Purpose.plain,
+        **fields,
+    )
+    return make_roll(as_gateway(session), order)
+
+
+def _roll_fields(session: Any, chronicle: str, values: dict) -> dict:
+    """Who rolls what: {character, chronicle, expression, task} from a sheet, or {expression, chronicle,
+    log} for a bare number of dice. Raises InvalidValue for Traits without a character and the like."""
+    from stkit.dice import validate_pool
+
     task = str(values.get("task") or "").strip() or None
     cid = str(values.get("character_id") or "").strip()
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
@@ -85,66 +99,38 @@ def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool):
         expression = " + ".join(traits)
         if extra:  # extra dice (or a penalty) after the Traits, as the CLI's 'Dexterity + Brawl + 2'
             expression += f" {extra}" if extra[0] in "+-" else f" + {extra}"
-        return roll_from_sheet(
-            session,
-            name,
-            expression,
-            difficulty=difficulty,
-            chronicle=chronicle,
-            willpower=willpower,
-            task=task,
-            rules=rules,
-            rng=random.Random(seed),
-            auto=auto,
-            seed=seed,
-            secret=secret,
-        )
+        return {"character": name, "chronicle": chronicle, "expression": expression, "task": task}
     if traits:
         raise InvalidValue("Traits need a character: choose whose sheet rolls them")
     if task:
         raise InvalidValue("try again needs a character: a task is counted per character")
-    pool = validate_pool(form_int(values, "dice", "dice pool"))
-    if auto and willpower:
+    if is_on(values, "auto") and is_on(values, "willpower"):
         raise InvalidValue("an automatic success is taken without rolling; it cannot go with Willpower")
-    result = roll_dice(
-        pool,
-        difficulty,
-        faces=None,
-        rng=random.Random(seed),
-        rules=rules,
-        willpower=willpower,
-        retry=0,
-        auto=auto,
-        stressful=False,
-    )
-    return log_plain_roll(session, str(pool), result, chronicle=chronicle, seed=seed, secret=secret)
+    pool = validate_pool(form_int(values, "dice", "dice pool"))
+    return {"expression": str(pool), "chronicle": chronicle, "log": True}
 
 
 def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) -> dict:
     """The exact chances of the roll a form describes (the pool as the sheet builds it, or a number of dice),
     from :func:`stkit.dice.odds.roll_distribution`: P(botch), P(failure), P(exactly k) and P(at least k)."""
-    from stkit.dice import validate_difficulty
-    from stkit.dice.odds import roll_distribution
-    from stkit.store.characters import find_character
-    from stkit.store.pools import build_pool
+    from stkit.store.gateway import as_gateway
+    from stkit.store.rolling import odds_for
 
-    difficulty = validate_difficulty(form_int(values, "difficulty", "difficulty", 6))
-    rules = form_rules(values)
     cid = str(values.get("character_id") or "").strip()
     traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
+    fields: dict[str, Any] = {"chronicle": chronicle}
     if cid:
         character_id = form_int(values, "character_id", "character")
         if not holder.is_storyteller and character_id != holder.character_id:
             raise Forbidden("A player's link shows only that player's own sheet.")
         if not traits:
             return {"odds": None, "note": "Choose Traits to see the odds."}
-        row = find_character(session, character_name(session, chronicle, character_id), chronicle)
-        built = build_pool(row, " + ".join(traits))
-        pool, label = built.dice, built.text
+        fields |= {"character": character_name(session, chronicle, character_id), "expression": " + ".join(traits)}
     else:
-        pool = form_int(values, "dice", "dice pool")
-        label = f"{pool} dice"
-    dist = roll_distribution(pool, difficulty, rules=rules, willpower=is_on(values, "willpower"))
+        fields["expression"] = str(form_int(values, "dice", "dice pool"))
+    order = roll_order(values, storyteller=holder.is_storyteller, willpower=is_on(values, "willpower"), **fields)
+    answer = odds_for(as_gateway(session), order)
+    dist, label, difficulty = answer.odds, answer.label, answer.odds.difficulty
     rows = [("botch", dist.p_botch), ("failure", dist.p_failure)]
     top = min(dist.max_result, 10)
     rows += [(f"{k}", dist.p_exactly(k)) for k in range(1, top + 1)]
