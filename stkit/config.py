@@ -94,7 +94,11 @@ def checked_url(value: str | os.PathLike[str], *, origin: str = "--db") -> str:
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
     """The database URL to use, by the precedence and rules described in the module docstring.
     Raises InvalidValue for a value that is not a usable database path or URL."""
-    if db is not None and os.fspath(db).strip() != "":
+    if db is not None:
+        if os.fspath(db).strip() == "":
+            from stkit.errors import InvalidValue
+
+            raise InvalidValue("--db is empty; give a database file or URL, or leave the option out")
         return checked_url(db, origin="--db")
     env = os.environ.get(ENV_DATABASE_URL, "").strip()
     if env:

@@ -5,12 +5,16 @@ Pure standard library (the dice engine and fast CLI paths import it). Why: a she
 to players' terminals and pages; an escape sequence stored in a note could retitle or clear a terminal.
 
 - :func:`check_text` refuses control characters (C0, DEL, C1, undecodable bytes, bidirectional overrides,
-  and in names the invisible format characters) and over-long text, naming the field.
+  the line and paragraph separators U+2028 / U+2029, and in names the invisible format characters), more
+  than MAX_COMBINING combining marks on one character, and over-long text, naming the field.
 - :func:`printable` shows any such character as an escape (``\\x1b``), for text that must be displayed.
   The CLI adds rich-markup escaping on top (``stkit.cli.render``), the web layer HTML escaping.
 - :func:`fold_name` is the one key used to match names of characters, traits, cards and rule entries.
 - :func:`check_range` is the one integer range check with the one message.
 - :func:`find_by_prefix` is the one short-name match: exact, folded, else a unique prefix.
+- :func:`shown_key`, :func:`value_kind` and :func:`without_quotes` keep a file's content out of error
+  lines: a line names the file and the field, and says what kind of value is wrong, never what it holds
+  (a character file that is a link to ``/etc/shadow`` must not print its lines).
 """
 
 from __future__ import annotations
@@ -30,10 +34,28 @@ MAX_NOTES = 10_000  # notes and storyteller notes
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+#: The Unicode line and paragraph separators: terminals print them raw (no new line), pages ignore them;
+#: they are control characters here, in multi-line text too (write a newline instead).
+_SEPARATORS = frozenset("\u2028\u2029")
+#: Most combining marks one character may carry (real scripts stack two or three: Vietnamese, Thai,
+#: pointed Hebrew); more is the stacking that spills over the lines above and below.
+MAX_COMBINING = 4
+
+
 def _is_control(ch: str, multiline: bool) -> bool:
     if multiline and ch in "\n\t":
         return False
-    return unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI  # Cs: bytes that were not UTF-8
+    # Cs: bytes that were not UTF-8
+    return unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI or ch in _SEPARATORS
+
+
+def _overstacked(value: str) -> list[bool]:
+    """For each character of ``value``: True for a combining mark beyond the MAX_COMBINING-th in a row."""
+    out, run = [], 0
+    for ch in value:
+        run = run + 1 if unicodedata.combining(ch) else 0
+        out.append(run > MAX_COMBINING)
+    return out
 
 
 def is_invisible(ch: str) -> bool:
@@ -64,6 +86,12 @@ def check_text(value: str, field: str, *, limit: int = MAX_SHORT_TEXT, multiline
                 f"{field} contains the control character {ch!r} at position {i + 1}; "
                 f"only printable text is allowed{allowed}"
             )
+    if any(over := _overstacked(value)):
+        i = over.index(True)
+        raise InvalidValue(
+            f"{field} stacks more than {MAX_COMBINING} combining marks on one character at position {i + 1}; "
+            f"allowed: at most {MAX_COMBINING}"
+        )
     if len(value) > limit:
         raise InvalidValue(f"{field} is {len(value)} characters long; allowed: at most {limit}")
     return value
@@ -73,9 +101,13 @@ def printable(value: object, *, multiline: bool = False) -> str:
     """``str(value)`` with every control character shown as an escape (``\\x1b``), for text stored before
     it was checked: nothing read from the store reaches a terminal raw."""
     text = str(value)
-    if not any(_is_control(ch, multiline) for ch in text):
+    over = _overstacked(text)
+    if not any(over) and not any(_is_control(ch, multiline) for ch in text):
         return text
-    return "".join(repr(ch)[1:-1] if _is_control(ch, multiline) else ch for ch in text)
+    return "".join(
+        f"\\u{ord(ch):04x}" if o else repr(ch)[1:-1] if _is_control(ch, multiline) else ch
+        for ch, o in zip(text, over, strict=True)
+    )
 
 
 def escape_json_controls(text: str) -> str:
@@ -175,3 +207,53 @@ def parse_whole_number(text: str, what: str, low: int, high: int | None = None) 
     sign = -1 if body.startswith("-") else 1
     value = sign * int(digits or "0") if len(digits) <= 40 else sign * 10**40  # shown as "more than 30 digits"
     return check_range(value, what, low, high)
+
+
+#: A key read from a file that an error line may name: a letter first, then letters, digits, spaces and
+#: the punctuation of trait and card names, at most 60 characters. Anything else (``root:$6$...``) is
+#: content, not a field name.
+_FIELD_LIKE = re.compile(r"[^\W\d_][\w '\u2019().,+\-\[\]]{0,59}")
+
+
+def shown_key(key: object) -> str:
+    """``key`` (a mapping key or field path part read from a file) as an error line may show it: itself
+    when it looks like a field name, else ``(a key that is not a field name)``."""
+    text = str(key)
+    return text if _FIELD_LIKE.fullmatch(text) else "(a key that is not a field name)"
+
+
+def shown_path(where: str) -> str:
+    """A dotted field path (``attributes.Strength``, ``gifts[2].name``) with each part through
+    :func:`shown_key`."""
+    return ".".join(shown_key(part) for part in where.split("."))
+
+
+def value_kind(value: object) -> str:
+    """What kind of value ``value`` is, for an error line that must not quote it: 'a text', 'a decimal
+    number', 'a whole number', 'true or false', 'a list', 'a mapping', 'a date', 'nothing'."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a text" if value.strip() else "an empty text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return "a date" if hasattr(value, "isoformat") else "a value of another kind"
+
+
+_QUOTED = re.compile(r"'(?!<)(?:[^'\\]|\\.){3,}'|\"(?!<)(?:[^\"\\]|\\.){3,}\"")
+
+
+def without_quotes(message: str) -> str:
+    """A library's message about a file (a parser's, a lookup's) with every quoted piece of three or more
+    characters replaced by ``(not shown)``: such pieces are the file's content. Single characters and
+    escapes (``'\\t'``, ``':'``) stay, they say what the problem is, and so do a parser's token names
+    (``'<stream end>'``)."""
+    return _QUOTED.sub("(not shown)", message)

@@ -22,6 +22,14 @@ from __future__ import annotations
 from typing import Any
 
 from stkit.errors import DataFileError
+from stkit.text import shown_key, without_quotes
+
+
+def _key(key: Any) -> str:
+    """A mapping key for a message: quoted when it looks like a field name, else not shown."""
+    shown = shown_key(key)
+    return f"{shown!r}" if shown == str(key) else shown
+
 
 #: Most values a document may expand to (aliases counted each time they are used).
 MAX_NODES = 200_000
@@ -57,7 +65,7 @@ def _loader_class() -> Any:
                         raise ConstructorError(
                             None,
                             None,
-                            f"duplicate key {key!r} (first given at line {first.start_mark.line + 1}); "
+                            f"duplicate key {_key(key)} (first given at line {first.start_mark.line + 1}); "
                             "each key may appear once in a mapping",
                             key_node.start_mark,
                         )
@@ -102,6 +110,8 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if not str(problem).startswith("duplicate key"):  # the parser's own words may quote the file
+            problem = without_quotes(str(problem))
         if "maximum nesting depth" in str(problem):
             problem = f"nested too deeply; allowed: {max_depth} levels"
         raise DataFileError(f"{source}: malformed YAML{where}: {problem}") from None

@@ -62,6 +62,8 @@ HOSTILE_TEXTS: list[tuple[str, str, bool]] = [
     ("osc8-link", "\x1b]8;;https://evil.example\x1b\\x\x1b]8;;\x1b\\", False),
     ("c1-csi", "\x9b31mred", False),
     ("bidi", "abc\u202edcba", False),
+    ("line-separator", "one\u2028two\u2029three", False),
+    ("stacked-marks", "Ze" + "\u0301\u0308" * 10 + "d", False),
     ("nul", "a\x00b", True),  # no command line can carry a NUL: always refused
     ("newline", "two\nlines", False),
     ("markup-close", "zzqq[/bold]", False),
@@ -136,6 +138,7 @@ def ordinary_values(fixtures: dict[str, Path]) -> dict[tuple[str, ...], dict[str
         ("char", "export"): char,
         ("char", "delete"): char,
         ("char", "new"): {"name": ["Newcomer"]},
+        ("house", "set"): {"key": ["difficulty"]},
         ("char", "import"): {"paths": [str(fixtures["character"])]},
         ("contest", "start"): {"name": ["Chase"], "a": ["4"], "b": ["5"]},
         ("contest", "roll"): {"contest_id": ["1"]},
@@ -222,8 +225,20 @@ def _tested_params(command) -> list:
     return [p for p in command.params if p.name not in ("help",) and _kind_of(p) != "flag"]
 
 
-def values_for(target, files: dict[str, Path]) -> tuple[str, list[tuple[str, str, bool]]]:
-    """(which list, the hostile (class, value, must fail) triples) for one parameter, by its type."""
+#: Text parameters that carry a number (read with stkit.text.parse_whole_number), by command path: they get
+#: the hostile numbers, and a non-ASCII digit or a 5,000-digit number must be refused as for an integer.
+NUMBER_TEXTS = {
+    (("extended", "start"), "interval"),
+    (("char", "set"), "value"),  # the ordinary trait is Dexterity, a rating
+    (("house", "set"), "value"),  # the ordinary key is difficulty
+}
+
+
+def values_for(target, files: dict[str, Path], path: tuple[str, ...] = ()) -> tuple[str, list[tuple[str, str, bool]]]:
+    """(which list, the hostile (class, value, must fail) triples) for one parameter of the command at
+    ``path``, by its type."""
+    if (path, target.name) in NUMBER_TEXTS:
+        return "number-text", HOSTILE_INTS
     # Only a path that is not a regular file can never be legal: a new or existing regular file may be a
     # legal output (--output) or a new database (--db), and --db may go unused by a plain roll.
     file_values = [(f"file-{k}", str(v), k in NOT_REGULAR and target.name != "db") for k, v in files.items()]
@@ -252,7 +267,7 @@ def sample_plan(leaves: list[tuple[tuple[str, ...], object]], files: dict[str, P
     plan: dict[tuple, int] = {}
     for path, command in leaves:
         for target in _tested_params(command):
-            key, _ = values_for(target, files)
+            key, _ = values_for(target, files, path)
             plan[(path, target.name)] = counters.get(key, 0)
             counters[key] = counters.get(key, 0) + 1
     return plan
@@ -272,7 +287,7 @@ def cases_for(
     ordinary = ordinary_values(fixtures).get(path, {})
     params = _tested_params(command)
     for target in params:
-        _, values = values_for(target, files)
+        _, values = values_for(target, files, path)
         if plan is not None:
             values = [values[plan[(path, target.name)] % len(values)]]
         for hostile_kind, value, must_fail in values:
@@ -300,8 +315,13 @@ def raw_controls(text: str) -> list[str]:
     for ch in text:
         if ch in "\n\t":
             continue
-        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI:
+        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI or ch in "\u2028\u2029":
             bad.append(ch)
+    run = 0
+    for ch in text:  # more than four combining marks on one character (stkit.text.MAX_COMBINING)
+        run = run + 1 if unicodedata.combining(ch) else 0
+        if run == 5:
+            bad.append("stacked combining marks")
     return bad
 
 

@@ -1,4 +1,4 @@
-"""The examples in docs/tcg-rules-and-cards.md and docs/odds.md run as written, and the shipped example files
+"""The examples in README.md (top to bottom, in one fresh store), docs/tcg-rules-and-cards.md and docs/odds.md run as written, and the shipped example files
 in examples/ (cards.yaml, deck.txt, deck-illegal.txt, lackey-cards.txt, broken-cards.yaml, plugin-cards.txt,
 plugin-deck.txt) do what the docs say.
 
@@ -369,3 +369,67 @@ def test_examples_as_a_real_subprocess_with_cards_db(tmp_path):
     assert done.returncode == 1
     assert done.stdout.splitlines()[0] == "Not legal at Renown level 20: 3 violation(s)."
     assert "Traceback" not in done.stderr
+
+
+# --- the README, top to bottom ------------------------------------------------------------------------------
+README = ROOT / "README.md"
+#: README lines shown but not run here: they serve until stopped, open a prompt, change the user's shell,
+#: or name a file of the reader's own.
+README_NOT_RUN = ("serve", "shell", "--install-completion", "tcg deck check my-deck.txt")
+
+
+def _readme_steps() -> list[tuple[list[list[str]], list[str]]]:
+    """[(the stkit commands of one `$` line, the output lines shown under it)], in page order."""
+    steps: list[tuple[list[list[str]], list[str]]] = []
+    for block in _blocks(README, "console"):
+        lines = block.splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if line.startswith("$ "):
+                text = line[2:]
+                while text.rstrip().endswith("\\") and i + 1 < len(lines):
+                    i += 1
+                    text = text.rstrip()[:-1] + " " + lines[i].strip()
+                words = shlex.split(text, comments=True)
+                commands, current = [], []
+                for w in [*words, ";"]:
+                    if w in (";", "&&"):
+                        if current:
+                            commands.append(current)
+                        current = []
+                    elif w.endswith(";"):
+                        current.append(w[:-1])
+                        commands.append(current)
+                        current = []
+                    else:
+                        current.append(w)
+                assert all(c[0] == "stkit" for c in commands), text
+                steps.append(([c[1:] for c in commands], []))
+            elif steps and line.strip():
+                steps[-1][1].append(line.rstrip())
+            i += 1
+    return steps
+
+
+def test_the_readme_holds_top_to_bottom_in_one_fresh_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "readme.sqlite"))
+    monkeypatch.setenv("STKIT_CARDS_DB", str(tmp_path / "cards.sqlite"))
+    monkeypatch.chdir(ROOT)  # `char import characters/` as a reader in a clone would type it
+    steps = _readme_steps()
+    assert len(steps) > 30
+    ran = 0
+    for commands, shown in steps:
+        for argv in commands:
+            if " ".join(argv).startswith(README_NOT_RUN) or argv[0] in README_NOT_RUN:
+                continue
+            result = CliRunner().invoke(app, argv, env={"NO_COLOR": "1", "COLUMNS": "100"})
+            assert result.exit_code == 0, (argv, result.stdout, result.stderr)
+            ran += 1
+            out = [line.rstrip() for line in result.stdout.splitlines()]
+            at = 0
+            for want in shown:
+                while at < len(out) and out[at] != want:
+                    at += 1
+                assert at < len(out), (argv, want, result.stdout)
+    assert ran > 30

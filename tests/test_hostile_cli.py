@@ -142,6 +142,21 @@ def test_the_generator_covers_every_leaf_command_and_class(prepared):
     assert every - kinds == set()
 
 
+@pytest.mark.parametrize("variable", ["COLUMNS", "LINES"])
+@pytest.mark.parametrize(("kind", "value", "_"), [c for c in H.HOSTILE_INTS if c[0] != "empty"])
+def test_terminal_size_variables_are_read_as_numbers(variable, kind, value, _):
+    """rich sizes its output from $COLUMNS / $LINES: a hostile value is one error line (exit 1) before any
+    command runs, the help included, never an internal error or a width read from another script's digits."""
+    for args in (["roll", "5", "--seed", "1"], ["--help"], ["roll", "--help"]):
+        result = runner.invoke(app, args, env={"NO_COLOR": "1", variable: value})
+        assert result.exit_code == 1, (args, result.output)
+        assert result.stdout == ""
+        assert result.stderr.startswith(f"Error: the environment variable {variable} ")
+        assert len(result.stderr.splitlines()) == 1 and not H.raw_controls(result.stderr)
+    ok = runner.invoke(app, ["roll", "5", "--seed", "1"], env={"NO_COLOR": "1", variable: "80"})
+    assert ok.exit_code == 0 and "5 dice at difficulty 6" in ok.stdout
+
+
 def test_the_checks_catch_what_they_look_for():
     """The checks themselves: a raw ESC, a C1 byte, a bidi override or a surrogate is found; newline and tab
     are not."""

@@ -429,3 +429,149 @@ def test_a_full_disk_still_reads_and_says_disk_full_for_a_change(tmp_path, monke
     store_db.dispose_engines()
     monkeypatch.setattr(store_db, "disk_full", lambda folder: False)
     assert "Ada" not in ok("char", "list", "--db", str(path))
+
+
+# ----- one number reader ----------------------------------------------------------------------------------------
+def test_numbers_in_text_options_are_ascii_digits_of_bounded_length():
+    h5000 = "9" * 5000
+    assert error("house", "set", "difficulty", h5000) == (
+        "Error: house rule difficulty (a number of more than 30 digits) is outside the allowed range 2 to 10"
+    )
+    assert "'\u0663' is not allowed" in error("house", "set", "difficulty", "\u0663")
+    assert error("extended", "start", "Climb", "--pool", "3", "--target", "5", "--interval", "\u0663 min") == (
+        "Error: interval '\u0663 min' is not a time; write a number and a unit, e.g. '30 min', '1 h', '10 turns'"
+    )
+    assert "interval" in error("extended", "start", "Climb", "--pool", "3", "--target", "5", "--interval", h5000 + " h")
+    assert "1.5 h" in ok("extended", "start", "Climb", "--pool", "3", "--target", "5", "--interval", "1.5 h")
+    ok("char", "new", "Kim")
+    assert error("char", "set", "Kim", "Dexterity", "\uff13") == (
+        "Error: Dexterity value '\uff13' is not a whole number; allowed: 0 to 5"
+    )
+    assert error("char", "set", "Kim", "Dexterity", h5000) == (
+        "Error: Dexterity value is a number of 5000 digits; allowed: 0 to 5"
+    )
+    assert "Dexterity = 4" in ok("char", "set", "Kim", "Dexterity", " 4 ")
+
+
+def test_parse_interval_reads_only_ascii_digits():
+    from stkit.dice.contest import parse_interval
+    from stkit.errors import InvalidValue
+
+    assert (parse_interval("30 min"), parse_interval("1.5 h"), parse_interval("45s"), parse_interval("2")) == (
+        1800,
+        5400,
+        45,
+        120,
+    )
+    for bad in ("\u0663 min", "\uff13h", "1_0 min", "0 min", "1." + "5" * 7 + " h"):
+        with pytest.raises(InvalidValue):
+            parse_interval(bad)
+    for huge in ("9" * 5000, "1000000001 s"):  # the caller (check_interval) says how long an interval may be
+        with pytest.raises(OverflowError):
+            parse_interval(huge)
+
+
+# ----- error lines name the file and the field, never its content ---------------------------------------------
+SHADOW_LIKE = "root:$6$SECRET-HASH-1:19000:0:99999:7:::\ndaemon:*:SECRET-2:0:99999:7:::\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["char", "import", "{f}.yaml"],
+        ["char", "import", "{f}.json"],
+        ["tcg", "cards", "import", "{f}.yaml"],
+        ["tcg", "combat", "{f}.yaml"],
+        ["tcg", "moot", "{f}.yaml"],
+        ["tcg", "alpha-order", "{f}.yaml"],
+        ["tcg", "victory", "{f}.yaml"],
+    ],
+)
+def test_a_link_to_a_secret_file_never_prints_its_lines(tmp_path, monkeypatch, args):
+    """A file that is not what the command reads (a link to /etc/shadow, say) is named, not quoted."""
+    monkeypatch.setenv("STKIT_CARDS_DB", str(tmp_path / "cards.sqlite"))
+    secret = tmp_path / "shadow"
+    secret.write_text(SHADOW_LIKE)
+    for ext in ("yaml", "json"):
+        (tmp_path / f"link.{ext}").symlink_to(secret)
+    line = error(*[a.format(f=tmp_path / "link") for a in args])
+    assert "SECRET" not in line and "99999" not in line and "daemon" not in line, line
+    assert "link." in line
+
+
+def test_values_and_odd_keys_read_from_a_character_file_are_not_quoted(tmp_path):
+    cases = {
+        "name: A\nattributes:\n  Strength: SECRET-VALUE\n": "attributes.Strength: a text is not a whole number",
+        "name: A\nbreed: SECRET-BREED\n": "breed: unknown breed; allowed",
+        "name: A\nhealth:\n  'x:SECRET:1': 1\n": "health.(a key that is not a field name): unknown damage type",
+        "name: A\nsecret$field: 1\n": "(a key that is not a field name): unknown field",
+        "name: A\ntag: !SECRET-TAG x\n": "malformed YAML at line 2, column 6",
+    }
+    for i, (text, want) in enumerate(cases.items()):
+        path = tmp_path / f"c{i}.yaml"
+        path.write_text(text)
+        line = error("char", "import", str(path))
+        assert want in line and "SECRET" not in line, line
+
+
+# ----- the command line's last holes ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args", [["roll", "5"], ["char", "list"], ["log"], ["scene", "list"], ["house", "show"], ["shell"]]
+)
+def test_an_empty_db_option_is_refused_on_every_command(args):
+    assert error(*args, "--db", "") == "Error: --db is empty; give a database file or URL, or leave the option out"
+    assert error(*args, "--db", "  ") == "Error: --db is empty; give a database file or URL, or leave the option out"
+
+
+def test_export_to_dash_writes_stdout_and_no_file():
+    ok("char", "new", "Kim")
+    out = ok("char", "export", "Kim", "-o", "-")
+    assert out.startswith("name: Kim\n") and not Path("-").exists()
+
+
+def test_teamwork_helpers_are_bounded_before_any_roll():
+    import time
+
+    start = time.monotonic()
+    line = error("teamwork", *(["1000"] * 2000))
+    assert line == "Error: teamwork of 2000 participants is too many; allowed: at most 100"
+    assert time.monotonic() - start < 5
+    assert "successes" in ok("teamwork", *(["1"] * 100), "--seed", "1")
+
+
+def test_line_separators_and_stacked_marks_follow_the_text_rules():
+    zalgo = "Ze" + "\u0301" * 6 + "d"
+    assert "control character '\\u2028' at position 4" in error("char", "new", "Kim\u2028Lee")
+    assert "stacks more than 4 combining marks" in error("char", "new", zalgo)
+    ok("char", "new", "Ti\u1ebfng Vi\u1ec7t")  # real text with marks stays
+    from stkit.text import printable
+
+    assert printable("a\u2029b") == "a\\u2029b"
+    assert printable(zalgo) == "Ze" + "\u0301" * 4 + "\\u0301\\u0301d"
+
+
+@pytest.mark.slow
+def test_a_closed_stdout_is_an_error(tmp_path):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "stkit", "roll", "5"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    )
+    assert proc.returncode == 0
+    closed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys; os.close(1); from stkit.cli.app import main; sys.argv[1:] = ['roll', '5']; main()",
+        ],
+        stderr=subprocess.PIPE,
+        env=env,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    err = closed.stderr.decode()
+    assert (
+        closed.returncode == 1 and err.startswith("Error: the standard output is closed") and len(err.splitlines()) == 1
+    )

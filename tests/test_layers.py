@@ -197,3 +197,15 @@ def test_sql_only_in_the_store():
                     names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
                     offenders += [f"{where} imports {n}" for n in names if n.split(".")[0] in drivers]
     assert offenders == []
+
+
+def test_the_store_docstring_lists_its_modules():
+    """stkit/store/__init__.py names every module of the store, and no module that is gone."""
+    import re
+
+    import stkit.store
+
+    root = pathlib.Path(stkit.store.__file__).parent
+    modules = {p.stem for p in root.glob("*.py") if p.stem != "__init__"} | {"migrations"}
+    named = set(re.findall(r"``(\w+)``", stkit.store.__doc__ or "")) - {"gex"}
+    assert named == modules

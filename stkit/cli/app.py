@@ -143,6 +143,22 @@ def harden(command: click_core.Command) -> click_core.Command:
     return command
 
 
+#: The widest / tallest terminal $COLUMNS / $LINES may claim (rich sizes its output from them).
+MAX_TERMINAL_SIZE = 10_000
+
+
+def check_terminal_size_variables() -> None:
+    """$COLUMNS and $LINES, when set, must be whole numbers 1 to MAX_TERMINAL_SIZE in ASCII digits
+    (:func:`stkit.text.parse_whole_number`): rich would otherwise read '\u0663' as 3 and fail on a
+    5,000-digit value. Raises InvalidValue naming the variable."""
+    from stkit.text import parse_whole_number
+
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value:
+            parse_whole_number(value, f"the environment variable {name}", 1, MAX_TERMINAL_SIZE)
+
+
 # Command groups loaded only when named (or when the full help is shown), so that a plain `stkit roll`
 # does not build, or import, the character store, the odds engine or the card game. Name -> module; each
 # module has `register(app)` adding its commands to a Typer.
@@ -232,6 +248,13 @@ class StkitGroup(TyperGroup):
     ) -> Any:
         """Usage errors (exit 2) as one line naming the command's help, like every other error."""
         try:
+            check_terminal_size_variables()
+        except StkitError as exc:
+            print_error(str(exc))
+            if not standalone_mode:
+                return 1
+            sys.exit(1)
+        try:
             code = super().main(
                 args=args,
                 prog_name=prog_name,
@@ -288,6 +311,25 @@ from stkit.cli import roll as _roll  # noqa: E402
 _roll.register(app)
 
 
+def stdout_is_open() -> bool:
+    """False when the process was started with its standard output closed (``stkit roll 5 >&-``):
+    Python then has no ``sys.stdout`` and every result would vanish while the exit code said 0."""
+    if sys.stdout is None:
+        return False
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return True  # a stream without a file descriptor (a test's capture) is open
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. A closed standard output is one error line and exit 1."""
+    if not stdout_is_open():
+        print_error("the standard output is closed; nothing could be shown (run without >&- or 1>&-)")
+        sys.exit(1)
     app()

@@ -850,9 +850,10 @@ def delete(
 
     if not yes:
         found = run(db, lambda s: characters.get_character(s, name, chronicle).name, readonly=True)
+        from stkit.cli.ask import confirm
         from stkit.text import printable
 
-        if not typer.confirm(f"Delete {printable(found)}? This cannot be undone", default=False):
+        if not confirm(f"Delete {printable(found)}? This cannot be undone", command="char delete"):
             sys.stderr.write("Nothing deleted.\n")
             raise typer.Exit(1)
     deleted = run(db, lambda s: characters.delete_character(s, name, chronicle=chronicle))
@@ -933,7 +934,9 @@ def export(
             case_sensitive=False,
         ),
     ] = FoundryLayout.current,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout ('-': stdout).")
+    ] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -944,7 +947,7 @@ def export(
 
     sheet, _ = load_sheet(db, name, chronicle)
     text = dump(sheet, fmt.value, player_view=player_view, foundry_layout=foundry_layout.value)
-    if output is None:
+    if output is None or str(output) == "-":  # '-' is stdout, as for most command-line tools
         sys.stdout.write(text)
     else:
         from stkit.store.files import write_file

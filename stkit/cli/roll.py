@@ -656,10 +656,11 @@ def teamwork(
     By default one botch spoils everyone's work. Example: `stkit teamwork 4 5 3 -d 7`.
     """
     from stkit.dice import combine_teamwork, parse_faces, parse_pool_number, validate_pool
+    from stkit.dice.actions import check_teamwork_size
     from stkit.errors import InvalidValue
     from stkit.store.rolling import Purpose, RollOrder, fresh_seed
 
-    specs = [_participant(p) for p in pools]
+    specs = [_participant(p) for p in pools[: check_teamwork_size(len(pools))]]
     overrides = rule_overrides(specialty, extra_ones_cancel, ones_cancel)
     diffs = _difficulties(difficulty, len(specs), "participants")
     faces = list(dice or [])

@@ -43,6 +43,24 @@ def history_path() -> Path:
     return Path(platformdirs.user_data_dir("stkit", appauthor=False)) / "shell_history"
 
 
+def private_history(path: Path) -> Path:
+    """``path`` ready for the history: its missing folders made 0700 and the file 0600 whatever the umask
+    (the lines typed name characters and hold Storyteller notes), an existing history narrowed to 0600.
+    Raises OSError when the folder cannot be made or the file is not a regular file of ours."""
+    import stat
+
+    from stkit.config import FILE_MODE, make_private_file, make_private_folder
+
+    make_private_folder(path.parent)
+    make_private_file(path)
+    st = path.lstat()
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(f"{path} is not a regular file")
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        os.chmod(path, FILE_MODE)
+    return path
+
+
 def root_command() -> Command:
     """The root click command of the stkit app, built once per process."""
     import typer.main
@@ -62,6 +80,26 @@ def _leaves(line: str) -> bool:
     """True for a line that ends the shell: 'exit' or 'quit', with or without an argument ('exit 0')."""
     words = line.split()
     return bool(words) and words[0] in LEAVE_WORDS
+
+
+def exit_status(line: str, default: int) -> int:
+    """The status a leaving line asks for: ``exit N`` gives N (0 to 255, as a shell's ``exit``), a bare
+    ``exit`` / ``quit`` gives ``default``. An unreadable N is one error line and status 2."""
+    from stkit.cli.app import print_error
+    from stkit.errors import InvalidValue
+    from stkit.text import parse_whole_number
+
+    words = line.split("#", 1)[0].split()
+    if len(words) < 2:
+        return default
+    if len(words) > 2:
+        print_error(f"{words[0]} takes at most one exit status")
+        return 2
+    try:
+        return parse_whole_number(words[1], "exit status", 0, 255)
+    except InvalidValue as exc:
+        print_error(str(exc))
+        return 2
 
 
 def run_line(line: str) -> int:
@@ -143,8 +181,7 @@ def interactive(*, pt_input: Input | None = None, pt_output: Output | None = Non
 
     path = history_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        history: FileHistory | InMemoryHistory = FileHistory(str(path))
+        history: FileHistory | InMemoryHistory = FileHistory(str(private_history(path)))
     except OSError:
         history = InMemoryHistory()  # an unwritable data folder costs the history, not the shell
     session: PromptSession[str] = PromptSession(
@@ -158,6 +195,9 @@ def interactive(*, pt_input: Input | None = None, pt_output: Output | None = Non
         except EOFError:
             return  # Ctrl-D
         if _leaves(line):
+            status = exit_status(line, 0)
+            if status:
+                raise typer.Exit(status)
             return
         run_line(line)
 
@@ -166,27 +206,33 @@ def shell(db: DbOpt = None) -> None:
     """One process for the night: stkit commands typed without `stkit`.
 
     Completion with Tab, history kept across nights in the user data folder; an error never ends the
-    shell; Ctrl-C cancels the line, Ctrl-D or `exit` leaves. Lines can be piped in:
-    `printf 'roll 5 --seed 1\\nroll 6 --seed 2\\n' | stkit shell` (exit 1 if any line failed). With
-    --db, every command uses that database (as $STKIT_DATABASE_URL would).
+    shell; Ctrl-C cancels the line, Ctrl-D or `exit` leaves (`exit N` with status N). Lines can be piped in:
+    `printf 'roll 5 --seed 1\\nroll 6 --seed 2\\n' | stkit shell` (exit 1 if any line failed). A piped
+    script is never asked a question: a command that would ask (`char delete` without --yes) is refused
+    and the script goes on. With --db, every command uses that database (as $STKIT_DATABASE_URL would).
     """
     if db is not None:
-        from stkit.config import checked_url
+        from stkit.config import database_url
 
-        os.environ["STKIT_DATABASE_URL"] = checked_url(db)
+        os.environ["STKIT_DATABASE_URL"] = database_url(db)
+    from stkit.cli.ask import scripted
     from stkit.store.gateway import StoreHandle
 
+    worst, status = 0, None
     with StoreHandle(db):  # one connection for the whole session
         if sys.stdin.isatty() and sys.stdout.isatty():
             interactive()
             return
-        worst = 0
-        for line in _piped_lines():
-            if _leaves(line):
-                break
-            worst = max(worst, run_line(line))
-    if worst:
-        raise typer.Exit(1)  # a script learns that some line failed
+        with scripted():  # nobody to answer a question: a command that asks is refused (add --yes)
+            for line in _piped_lines():
+                if _leaves(line):
+                    status = exit_status(line, 1 if worst else 0)  # `exit N` is N, a bare `exit` as at the end
+                    break
+                worst = max(worst, run_line(line))
+    if status is None:
+        status = 1 if worst else 0  # a script learns that some line failed
+    if status:
+        raise typer.Exit(status)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,10 +11,13 @@ Standard library only; the store layer persists these states, the CLI renders th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from stkit.dice.actions import ExtendedTally, advance_extended
 from stkit.errors import InvalidValue, RuleRefusal
+from stkit.text import parse_whole_number, printable
 
 #: Contest modes. ``tally``: each side keeps its own running tally of the margins it won (the debate).
 #: ``lead``: one running difference between the sides; whoever is ahead by the target wins (the truck chase).
@@ -174,21 +177,34 @@ _UNITS = {
 }
 
 
+#: The largest number an interval may hold before its unit (a year is 31,536,000 seconds); a larger one
+#: is refused before it is converted.
+MAX_INTERVAL_NUMBER = 10**9
+_INTERVAL = re.compile(r"\s*([0-9]+)(?:\.([0-9]{1,6}))?\s*([a-zA-Z]+)?\s*", re.ASCII)
+
+
 def parse_interval(text: str) -> int:
     """In-game time between two rolls of an extended action, in seconds: '30 min', '1 h', '2 hours',
-    '1 turn' (a turn is taken at its usual 3 seconds; Chapter Five, "Time" allows up to 3 minutes), '45s'.
-    A bare number means minutes. Raises InvalidValue for anything else or zero."""
-    import re
-
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]+)?\s*", text or "")
-    unit = (m.group(2) or "min").lower() if m else None
+    '1.5 h', '1 turn' (a turn is taken at its usual 3 seconds; Chapter Five, "Time" allows up to 3
+    minutes), '45s'. A bare number means minutes. The number is ASCII digits (at most six after a point),
+    read by :func:`stkit.text.parse_whole_number`. Raises InvalidValue for anything else or zero, and
+    OverflowError for a number above MAX_INTERVAL_NUMBER (the caller says how long an
+    interval may be)."""
+    m = _INTERVAL.fullmatch(text or "")
+    unit = (m.group(3) or "min").lower() if m else None
+    shown = printable(text if len(text or "") <= 40 else text[:39] + "…")
     if not m or unit not in _UNITS:
         raise InvalidValue(
-            f"interval {text!r} is not a time; write a number and a unit, e.g. '30 min', '1 h', '10 turns'"
+            f"interval {shown!r} is not a time; write a number and a unit, e.g. '30 min', '1 h', '10 turns'"
         )
-    seconds = round(float(m.group(1)) * _UNITS[unit])
+    number = m.group(1)
+    whole = parse_whole_number(number, "interval", 0) if len(number.lstrip("0")) <= 12 else MAX_INTERVAL_NUMBER + 1
+    if whole > MAX_INTERVAL_NUMBER:
+        raise OverflowError(f"interval {shown!r} holds a number above {MAX_INTERVAL_NUMBER}")
+    point = m.group(2) or ""
+    seconds = round((whole + Fraction(int(point or "0"), 10 ** len(point))) * _UNITS[unit])
     if seconds < 1:
-        raise InvalidValue(f"interval {text!r} must be longer than zero")
+        raise InvalidValue(f"interval {shown!r} must be longer than zero")
     return seconds
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from stkit.dice.model import DEFAULT_DIFFICULTY, HouseRules, Outcome, RollResult, Specialty, validate_difficulty
 from stkit.errors import InvalidValue
+from stkit.text import parse_whole_number
 
 _ON = {"on": True, "off": False}
 
@@ -190,7 +191,7 @@ def parse_house_value(key: str, value: str) -> Any:
     if field == "difficulty":
         if not (text.isascii() and text.isdigit()):
             raise bad()
-        return validate_difficulty(int(text))
+        return validate_difficulty(parse_whole_number(text, f"house rule {key}", 2, 10))
     if field == "extended_botch":
         if text not in ("wipe", "end"):
             raise bad()

@@ -1,9 +1,22 @@
-"""The character store: Werewolf characters and the roll log in SQLite (default) or PostgreSQL.
+"""The character store: Werewolf characters, the roll log, scenes and the table's events, in SQLite
+(default) or PostgreSQL. Importing this package loads nothing heavy.
 
-Modules: ``db`` (engines, one transaction per command, migrations), ``models`` (tables), ``sheet`` (a
-character as plain data), ``traits`` (names and fuzzy matching), ``forms`` (the form table), ``pools``
-(dice pools from a sheet), ``characters`` (use cases), ``rolls`` (rolling from the sheet, the roll log),
-``files`` (YAML/JSON/Foundry files), ``gateway`` (THE way use cases run SQL: over sqlite3 for fast
-start-up, or over a SQLAlchemy Session), ``scenes`` (scenes, turns, Willpower once per turn, try again),
-``tracked`` (extended actions and contests). Importing this package loads nothing heavy.
+Modules:
+
+- Running SQL: ``db`` (engines, one transaction per command, migrations), ``gateway`` (THE way use cases
+  run SQL: over sqlite3 for fast start-up, or over a SQLAlchemy Session), ``models`` and ``scene_models``
+  (table definitions), ``migrations`` (alembic revisions).
+- A character as data: ``sheet`` (a sheet, its validation and edits), ``traits`` (names and forgiving
+  matching), ``breeds`` (the Changing Breeds, breeds, auspices), ``forms`` (the form table), ``pools``
+  (dice pools from a sheet), ``specialties`` (specialties in a pool), ``vocab`` (the store's vocabularies).
+- Use cases: ``rolling`` (the one roll use case: every roll and every odds answer under the rules in
+  force), ``characters`` (create, find, list, edit, delete), ``rolls`` (rolling from the sheet, the roll
+  log), ``house`` (a chronicle's house rules, the free botch), ``scenes`` (scenes and turns),
+  ``participants``, ``extended``, ``contests`` and ``tracked`` (actions that last across commands),
+  ``multi_actions`` (several actions in one turn), ``combat`` (initiative, attacks, damage and soak).
+- Files: ``files`` (YAML/JSON import and export), ``foundry`` and ``foundry_layouts`` (Foundry VTT actors and the
+  layouts its versions wrote), ``htmltext`` (other tools' rich text as plain text), ``grapevine``
+  (Grapevine ``.gex``), ``imported`` (what reading a file gives).
+- The table: ``events`` (the event log and the join links), ``eventstream`` (reading the events as a
+  stream for the table server), ``completion`` (what Tab completion offers).
 """

@@ -23,6 +23,7 @@ from stkit.store import traits as T
 from stkit.store.characters import create_character
 from stkit.store.imported import LoadedFile
 from stkit.store.sheet import Sheet, xp_log_warnings
+from stkit.text import shown_key, without_quotes
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.gateway import Gateway
@@ -111,7 +112,8 @@ def _yaml_loader():
                     except TypeError:  # an unhashable key: the base class reports it
                         continue
                     if duplicate:
-                        raise ConstructorError(None, None, f"the key {key!r} appears twice", key_node.start_mark)
+                        shown = f"'{shown_key(key)}'" if shown_key(key) == str(key) else shown_key(key)
+                        raise ConstructorError(None, None, f"the key {shown} appears twice", key_node.start_mark)
             return super().construct_mapping(node, deep=deep)
 
     return StrictLoader
@@ -241,6 +243,8 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            if not str(problem).startswith(("the key ", "expands to ")):  # the parser's words may quote the file
+                problem = without_quotes(str(problem))
             raise DataFileError(f"{shown}: malformed YAML{where}: {problem}") from None
         fmt = "yaml"
     else:

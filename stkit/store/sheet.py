@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -19,7 +20,16 @@ from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES, lookup_form
-from stkit.text import MAX_NAME, MAX_NOTES, check_text
+from stkit.text import (
+    MAX_NAME,
+    MAX_NOTES,
+    check_text,
+    parse_whole_number,
+    printable,
+    shown_path,
+    value_kind,
+    without_quotes,
+)
 
 #: The seven health levels, shallowest first, with their dice penalty (None: cannot act).
 HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
@@ -688,6 +698,15 @@ _TOP_FIELDS = {
 }
 
 
+def _hidden(message: str, value: object) -> str:
+    """A lookup's message about ``value`` read from a file, with the quoted value taken out."""
+    text = str(value).strip() if value is not None else ""
+    for quoted in (repr(text), repr(str(value)), f"'{text}'"):
+        if len(quoted) > 2:
+            message = message.replace(" " + quoted, "").replace(quoted, "the value")
+    return message
+
+
 class _SheetReader:
     """Strict reader of the character-file shape; every error names the source and the field."""
 
@@ -696,11 +715,13 @@ class _SheetReader:
         self.strict = strict
 
     def fail(self, where: str, message: str) -> DataFileError:
-        return DataFileError(f"{self.source}: {where}: {message}")
+        """The error naming the file and the field; a key that is not a field name is not shown, nor is
+        any value (the file may be anything, a link to /etc/shadow included)."""
+        return DataFileError(f"{self.source}: {shown_path(where)}: {message}")
 
     def rating(self, value: object, where: str, lo: int, hi: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            return self._raise(where, f"{value!r} is not a whole number; allowed: {lo} to {hi}")
+            return self._raise(where, f"{value_kind(value)} is not a whole number; allowed: {lo} to {hi}")
         if not lo <= value <= hi:
             return self._raise(where, f"{value} is outside the allowed range {lo} to {hi}")
         return value
@@ -761,7 +782,7 @@ class _SheetReader:
             field_name = "form"
             s.form = lookup_form(self.text(data.get("form"), "form") or "Homid")
         except InvalidValue as exc:
-            raise self.fail(field_name, str(exc)) from None
+            raise self.fail(field_name, _hidden(str(exc), data.get(field_name))) from None
         if s.creature != "shapeshifter":
             if s.form != "Homid":
                 raise self.fail("form", f"{s.form!r}: {s.creature_label} has no form but Homid")
@@ -842,7 +863,7 @@ class _SheetReader:
             try:
                 s.set_specialty(str(k), str(v))
             except InvalidValue as exc:
-                raise self.fail(where, str(exc)) from None
+                raise self.fail(where, _hidden(str(exc), v)) from None
         for k, v in self.mapping(data.get("saved_rolls"), "saved_rolls").items():
             try:
                 name, entry = check_saved_roll(str(k), v)
@@ -868,7 +889,8 @@ class _SheetReader:
                     _dt.datetime.fromisoformat(at.strip())
                 except ValueError:
                     raise self.fail(
-                        f"{where}.at", f"{at!r} is not a date; write e.g. 2024-05-01 or 2024-05-01T20:30:00+00:00"
+                        f"{where}.at",
+                        "not a date; write e.g. 2024-05-01 or 2024-05-01T20:30:00+00:00",
                     ) from None
             s.xp_log.append(
                 {
@@ -904,14 +926,14 @@ class _SheetReader:
                 out[key] = self.text(value, at).strip()
             elif kind == "flag":
                 if not isinstance(value, bool):
-                    self._raise(at, f"{value!r} is not true or false")
+                    self._raise(at, f"{value_kind(value)} is not true or false")
                 out[key] = value
             elif kind == "int":
                 out[key] = self.rating(value, at, spec[2], spec[3])
             elif kind == "choice":
                 t = str(value).strip().lower()
                 if t not in spec[2]:
-                    self._raise(at, f"{value!r}; allowed: {', '.join(spec[2])}")
+                    self._raise(at, f"{value_kind(value)} that is not allowed; allowed: {', '.join(spec[2])}")
                 out[key] = t
             else:  # forms: a list of form names, kept in the table's order
                 if not isinstance(value, (list, tuple)):
@@ -919,7 +941,7 @@ class _SheetReader:
                 try:
                     named = {lookup_form(str(f)) for f in value}
                 except InvalidValue as exc:
-                    self._raise(at, str(exc))
+                    self._raise(at, without_quotes(str(exc)))
                 out[key] = [f for f in FORM_NAMES if f in named]
         for key in ("attack_attribute", "damage_attribute"):
             if out.get(key):
@@ -1084,18 +1106,22 @@ def _positive(n: int, what: str) -> None:
         raise InvalidValue(f"{n!r} {what}: must be a whole number, 1 or more")
 
 
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
 def _int(value: str | int, ref: T.TraitRef) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     text = str(value).strip().lower()
     if text in ("none", "-", "remove"):
         return 0
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidValue(
-            f"{ref.name} value {value!r} is not a whole number; allowed: {ref.minimum} to {ref.maximum}"
-        ) from None
+    allowed = f"allowed: {ref.minimum} to {ref.maximum}"
+    if not _WHOLE.fullmatch(text):
+        raise InvalidValue(f"{ref.name} value {printable(str(value).strip()[:40])!r} is not a whole number; {allowed}")
+    digits = len(text.strip().lstrip("+-").lstrip("0"))
+    if digits > 9:  # refused before Python converts it; the trait's own range is checked after
+        raise InvalidValue(f"{ref.name} value is a number of {digits} digits; {allowed}")
+    return parse_whole_number(text, f"{ref.name} value", -(10**9), 10**9)
 
 
 def _now() -> str:

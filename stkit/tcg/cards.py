@@ -26,7 +26,7 @@ from stkit.errors import DataFileError, InvalidValue, NotFound
 from stkit.tcg.common import fold_name
 from stkit.tcg.common import parse_yaml as _parse_yaml_text
 from stkit.tcg.vocab import CombatKind, Moon, Speed, values
-from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, parse_whole_number, printable
+from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, parse_whole_number, printable, shown_key
 
 #: Most cards (rows) one card file may hold: the real community list has about 1,600.
 MAX_CARD_ROWS = 50_000
@@ -520,7 +520,7 @@ def card_from_mapping(
         _refuse_bad_text(value, str(key), str(key) in _LONG_FIELDS)
     unknown = sorted(str(k) for k in set(raw) - set(FIELD_NAMES))
     if unknown:
-        raise CardError(f"unknown field(s) {', '.join(unknown)}")
+        raise CardError(f"unknown field(s) {', '.join(shown_key(k) for k in unknown)}")
     name = raw.get("name")
     if not isinstance(name, str) or not fold_name(name):
         raise CardError("field 'name': every card needs a name")
@@ -674,7 +674,9 @@ def _split_document(path: Path, data: Any) -> tuple[Any, list[str]]:
     if isinstance(data, dict):
         extra = set(data) - {"keywords", "cards"}
         if extra:
-            raise DataFileError(f"{path}: top level: unknown key(s) {', '.join(sorted(map(str, extra)))}")
+            raise DataFileError(
+                f"{path}: top level: unknown key(s) {', '.join(sorted({shown_key(k) for k in map(str, extra)}))}"
+            )
         kws = data.get("keywords") or []
         if not isinstance(kws, list):
             raise DataFileError(f"{path}: keywords: must be a list")

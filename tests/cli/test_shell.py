@@ -101,3 +101,88 @@ def test_piped_session_with_a_failed_line_exits_1_after_the_rest() -> None:
     assert proc.returncode == 1
     assert "cannot be attempted" in proc.stderr
     assert proc.stdout.count("dice at difficulty") == 1  # `exit` stopped before the last line
+
+
+def _piped(script: str):
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+
+    return CliRunner().invoke(app, ["shell"], input=script)
+
+
+def test_a_piped_script_is_never_asked_and_goes_on() -> None:
+    """A question would read the script's next line as its answer: the command is refused instead."""
+    assert _piped("char new X\n").exit_code == 0
+    out = _piped("char delete X\nroll 6 --seed 1\ny\nchar list --json\n")
+    assert "Error: char delete asks for confirmation, and a script cannot answer: add --yes" in out.stderr
+    assert "6 dice at difficulty 6" in out.stdout  # the roll after it ran
+    assert '"name": "X"' in out.stdout  # and X is still there
+    assert out.exit_code == 1  # lines failed (the refusal, then 'y')
+    gone = _piped("char delete X --yes\n")
+    assert (gone.exit_code, "Deleted X." in gone.stdout) == (0, True)
+
+
+@pytest.mark.parametrize(
+    ("script", "code"),
+    [
+        ("roll 2 --seed 1\nexit 7\nroll 3\n", 7),
+        ("roll -3\nexit 0\n", 0),  # an explicit status wins over failed lines
+        ("roll 2 --seed 1\nexit\n", 0),
+        ("roll -3\nquit\n", 1),
+        ("exit 255 # done\n", 255),
+        ("exit 256\n", 2),
+        ("exit ٣\n", 2),
+        ("exit 1 2\n", 2),
+    ],
+)
+def test_exit_n_leaves_with_n(script: str, code: int) -> None:
+    out = _piped(script)
+    assert out.exit_code == code, out.stderr
+    assert "3 dice" not in out.stdout
+
+
+def test_exit_n_at_the_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import typer
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    monkeypatch.setattr(shell, "history_path", lambda: tmp_path / "hist")
+    with create_pipe_input() as pipe:
+        pipe.send_text("exit 3\r")
+        with pytest.raises(typer.Exit) as left:
+            shell.interactive(pt_input=pipe, pt_output=DummyOutput())
+    assert left.value.exit_code == 3
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022, 0o077])
+def test_history_is_private_whatever_the_umask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, umask: int) -> None:
+    import stat
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    history = tmp_path / "data" / "stkit" / "shell_history"
+    monkeypatch.setattr(shell, "history_path", lambda: history)
+    old = os.umask(umask)
+    try:
+        with create_pipe_input() as pipe:
+            pipe.send_text("roll 2 --seed 1\r")
+            pipe.close()
+            shell.interactive(pt_input=pipe, pt_output=DummyOutput())
+    finally:
+        os.umask(old)
+    assert "roll 2 --seed 1" in history.read_text()
+    assert stat.S_IMODE(history.stat().st_mode) == 0o600
+    assert stat.S_IMODE(history.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(history.parent.parent.stat().st_mode) == 0o700
+
+
+def test_an_older_open_history_is_narrowed(tmp_path: Path) -> None:
+    import stat
+
+    history = tmp_path / "shell_history"
+    history.write_text("roll 5\n")
+    history.chmod(0o644)
+    assert shell.private_history(history) == history
+    assert stat.S_IMODE(history.stat().st_mode) == 0o600 and history.read_text() == "roll 5\n"

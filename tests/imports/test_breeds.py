@@ -50,7 +50,7 @@ def test_fera_sheets_store_their_breeds_and_auspices(fera, breed, auspice):
 
 
 def test_garou_messages_are_unchanged():
-    with pytest.raises(DataFileError, match=r"breed: unknown breed 'Feline'.*allowed: Homid, Metis, Lupus"):
+    with pytest.raises(DataFileError, match=r"breed: unknown breed; allowed: Homid, Metis, Lupus"):
         Sheet.from_dict({"name": "X", "breed": "Feline"}, source="f")
 
 

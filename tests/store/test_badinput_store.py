@@ -164,7 +164,7 @@ def _bomb() -> str:
         (
             "at.yaml",
             'name: A\nexperience:\n  total: 3\n  log:\n  - {at: "not a date", kind: award, amount: 3}\n',
-            "experience.log[0].at: 'not a date' is not a date; write e.g. 2024-05-01 or 2024-05-01T20:30:00+00:00",
+            "experience.log[0].at: not a date; write e.g. 2024-05-01 or 2024-05-01T20:30:00+00:00",
         ),
         (
             "esc.yaml",

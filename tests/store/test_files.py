@@ -123,7 +123,7 @@ def test_player_view_leaves_storyteller_notes_out():
             r"bad.yaml: attributes.Strength: 6 is outside the allowed range 0 to 5",
         ),
         ("bad.yaml", "name: A\nrage: 12\n", r"bad.yaml: rage: 12 is outside the allowed range 0 to 10"),
-        ("bad.yaml", "name: A\nbreed: Wolf\n", r"bad.yaml: breed: unknown breed 'Wolf'"),
+        ("bad.yaml", "name: A\nbreed: Wolf\n", r"bad.yaml: breed: unknown breed; allowed"),
         ("bad.yaml", "- just\n- a list\n", r"bad.yaml: expected a mapping"),
         ("bad.yaml", "name: A\n!!python/object:os.system {}\n", r"bad.yaml: malformed YAML"),
     ],

@@ -66,6 +66,13 @@ def derangement_named(word: str) -> str:
     return value
 
 
+def _key(key: str) -> str:
+    """A key read from the file, quoted when it looks like a field name, else not shown (file content)."""
+    from stkit.text import shown_key
+
+    return repr(key) if shown_key(key) == key else shown_key(key)
+
+
 class Fields:
     """Typed access to one mapping of an input file, with errors naming ``where`` (file and path)."""
 
@@ -77,7 +84,9 @@ class Fields:
         if allowed is not None:
             unknown = sorted(str(k) for k in data if k not in allowed)
             if unknown:
-                raise DataFileError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
+                raise DataFileError(
+                    f"{where}: unknown field {_key(unknown[0])} (allowed: {', '.join(sorted(allowed))})"
+                )
 
     def has(self, key: str) -> bool:
         return key in self.data and self.data[key] is not None
