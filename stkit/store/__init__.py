@@ -13,10 +13,12 @@ Modules:
   force), ``characters`` (create, find, list, edit, delete), ``rolls`` (rolling from the sheet, the roll
   log), ``house`` (a chronicle's house rules, the free botch), ``scenes`` (scenes and turns),
   ``participants``, ``extended``, ``contests`` and ``tracked`` (actions that last across commands),
-  ``multi_actions`` (several actions in one turn), ``combat`` (initiative, attacks, damage and soak).
+  ``multi_actions`` (several actions in one turn), ``combat`` (initiative, attacks, damage and soak),
+  ``unskilled`` (rolling a Trait with no dots), ``saved`` (a character's saved rolls).
 - Files: ``files`` (YAML/JSON import and export), ``foundry`` and ``foundry_layouts`` (Foundry VTT actors and the
   layouts its versions wrote), ``htmltext`` (other tools' rich text as plain text), ``grapevine``
   (Grapevine ``.gex``), ``imported`` (what reading a file gives).
 - The table: ``events`` (the event log and the join links), ``eventstream`` (reading the events as a
-  stream for the table server), ``completion`` (what Tab completion offers).
+  stream for the table server), ``completion`` (what Tab completion offers), ``talk``
+  (table messages and whispers).
 """
