@@ -210,6 +210,9 @@ def serve(
     # the store and chronicle from the environment, as every stkit command does.
     os.environ["STKIT_DATABASE_URL"] = url
     os.environ["STKIT_CHRONICLE"] = chron
+    import logging
+
+    logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
     try:
         uvicorn.run(
             "stkit.web.app:create_app",
@@ -248,6 +251,18 @@ def check_public_url(url: str) -> str:
     if match.group(3):
         _check_port(int(match.group(3)))
     return url.strip().rstrip("/")
+
+
+def _quiet_stop(record) -> bool:
+    """Drop the server log's report of the tasks it cancels when stopped at once (a second Ctrl-C): a
+    stop, not an error. Every other record passes."""
+    import asyncio
+
+    exc = record.exc_info[1] if record.exc_info else None
+    if isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt)):
+        return False
+    text = str(record.msg)  # the lifespan's report is the traceback as text
+    return not (text.startswith("Traceback") and text.rstrip().endswith(("CancelledError", "KeyboardInterrupt")))
 
 
 def table_links(
