@@ -135,12 +135,12 @@ def boxes(n: int, maximum: int) -> str:
 
 def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) -> dict:
     """The sheet's file shape plus derived values (form-adjusted Attributes, wound penalty...)."""
-    from stkit.store.forms import apply_form
+    from stkit.store.forms import in_form
 
     data = sheet.to_dict(player_view=player_view)
     data["id"] = char_id
     data["derived"] = {
-        "attributes_in_form": {a: apply_form(sheet.form, a, v) for a, v in sheet.attributes.items()},
+        "attributes_in_form": {a: in_form(sheet, a, v) for a, v in sheet.attributes.items()},
         "health_level": sheet.health_level,
         "health_boxes": sheet.health_boxes(),
         "wound_penalty": sheet.wound_penalty,
@@ -157,7 +157,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
 
     from stkit.cli import render
     from stkit.store import traits as T
-    from stkit.store.forms import apply_form
+    from stkit.store.forms import in_form
     from stkit.store.sheet import HEALTH_LEVELS
 
     sheet = printable_sheet(sheet)
@@ -209,7 +209,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         t = Text()
         for g in groups:
             a = g[i]
-            t.append_text(cell(a, sheet.attributes[a], apply_form(sheet.form, a, sheet.attributes[a]), width=32))
+            t.append_text(cell(a, sheet.attributes[a], in_form(sheet, a), width=32))
         lines.append(t)
     lines += [Text(""), header("Talents", "Skills", "Knowledges")]
     for i in range(10):

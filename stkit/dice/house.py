@@ -36,6 +36,11 @@ class ChronicleRules:
         extended_botch: what a botch does to an extended action started without saying: ``wipe`` the
             tally, or ``end`` the attempt.
         free_botch: the first botch of each scene-night is forgiven: reported as a failure, recorded.
+        homid_aggravated_soak: a shapeshifter in Homid form may soak aggravated damage (off: the Revised
+            reading, aggravated soaked in every form but Homid; on: the W20 reading). docs/combat.md.
+        rage_cap: how many Rage points a turn may buy actions: ``revised`` (no more than the lower of the
+            form's Dexterity and Wits), ``w20`` (half the permanent Rage, rounded up) or ``points`` (only
+            the current points). docs/combat.md says which source each rests on.
     """
 
     specialty: Specialty = Specialty.NONE
@@ -44,6 +49,8 @@ class ChronicleRules:
     difficulty: int = DEFAULT_DIFFICULTY
     extended_botch: str = "wipe"
     free_botch: bool = False
+    homid_aggravated_soak: bool = False
+    rage_cap: str = "revised"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
 
@@ -70,6 +77,10 @@ class ChronicleRules:
             out.append("a botch ends extended actions")
         if self.free_botch:
             out.append("free botch")
+        if self.homid_aggravated_soak:
+            out.append("aggravated soaked in Homid")
+        if self.rage_cap != "revised":
+            out.append(f"Rage cap {self.rage_cap}")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -81,6 +92,8 @@ class ChronicleRules:
             "difficulty": self.difficulty,
             "extended-botch": self.extended_botch,
             "free-botch": self.free_botch,
+            "homid-aggravated-soak": self.homid_aggravated_soak,
+            "rage-cap": self.rage_cap,
         }
 
     def override(
@@ -122,7 +135,11 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "difficulty": ("difficulty", "2 to 10"),
     "extended-botch": ("extended_botch", "wipe or end"),
     "free-botch": ("free_botch", "on or off"),
+    "homid-aggravated-soak": ("homid_aggravated_soak", "on or off"),
+    "rage-cap": ("rage_cap", "revised, w20 or points"),
 }
+#: The readings of the Rage cap (`stkit house set rage-cap ...`).
+RAGE_CAP_READINGS = ("revised", "w20", "points")
 
 
 def validate_house_key(key: str) -> str:
@@ -155,6 +172,10 @@ def parse_house_value(key: str, value: str) -> Any:
         return validate_difficulty(int(text))
     if field == "extended_botch":
         if text not in ("wipe", "end"):
+            raise bad()
+        return text
+    if field == "rage_cap":
+        if text not in RAGE_CAP_READINGS:
             raise bad()
         return text
     if text not in _ON:

@@ -390,6 +390,12 @@ def damage(gw: Any, name: str, n: int, kind: str = "bashing", *, chronicle: str 
 
     def change(s: Sheet) -> Edit:
         done = s.take_damage(n, kind)
+        if done.killed:
+            from stkit.store.fight import mark_dead
+            from stkit.store.scenes import find_turn_context
+
+            row = find_character(gw, name, chronicle)
+            mark_dead(gw, row, find_turn_context(gw, row))
         took = f"{done.taken} of {n}" if done.lost else str(n)
         return Edit(
             s,

@@ -38,7 +38,7 @@ from stkit.dice.combat import (
     soak_damage,
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.store.forms import apply_form
+from stkit.store.forms import in_form
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.store.pools import PoolBreakdown, build_pool
 from stkit.store.sheet import Sheet
@@ -265,8 +265,14 @@ def _soak_step(
     rng: Any,
     rules: HouseRules,
     combat: CombatRules,
+    silver: bool = False,
+    homid_aggravated: bool = False,
 ) -> tuple[PoolBreakdown | None, RollResult | None, int, int, list[str]]:
-    """(soak pool, soak roll, soaked, left, notes) for ``damage`` levels against ``sheet``'s soak."""
+    """(soak pool, soak roll, soaked, left, notes) for ``damage`` levels against ``sheet``'s soak. The
+    default soak ('') follows the soak rules (:func:`stkit.store.fight.soak_rule`); a named pool is the
+    table's call and is rolled as given."""
+    from stkit.store.fight import soak_rule
+
     notes: list[str] = []
     if soak is None or damage == 0:
         if faces is not None and soak is None:
@@ -279,7 +285,20 @@ def _soak_step(
             raise InvalidValue(f"soak dice were given but {damage_type.value} damage may not be soaked here")
         notes.append(f"{damage_type.value} damage cannot be soaked (house rule); no soak roll")
         return None, None, 0, damage, notes
-    pool = unhurt_pool(sheet, soak or DEFAULT_SOAK)
+    if soak:
+        pool = unhurt_pool(sheet, soak)
+    else:
+        verdict = soak_rule(sheet, damage_type.value, silver=silver, homid_aggravated=homid_aggravated)
+        if not verdict.dice_from_rules:
+            if faces is not None:
+                raise InvalidValue(f"soak dice were given but {verdict.why}")
+            notes.append(f"no soak: {verdict.why}")
+            return None, None, 0, damage, notes
+        expression = DEFAULT_SOAK if verdict.stamina else str(verdict.armour)
+        if verdict.stamina and verdict.armour:
+            expression += f" + {verdict.armour}"
+        pool = unhurt_pool(sheet, expression)
+        notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
     roll, soaked, left = soak_damage(
         damage, pool.dice, difficulty=difficulty, rng=rng, faces=faces, rules=rules, combat=combat
     )
@@ -300,6 +319,7 @@ def take_hit(
     rules: HouseRules = STANDARD_RULES,
     combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
+    silver: bool = False,
 ) -> HitResult:
     """`char hit NAME LEVELS --type T [--soak [POOL]]`: ``levels`` (1..MAX_HIT_LEVELS) of ``damage_type``.
 
@@ -307,9 +327,13 @@ def take_hit(
     successes off the levels first; the rest go on the health track (its overflow past Incapacitated is
     reported). The soak roll is logged like any roll, in the open scene's turn. One transaction: a refusal
     (bad levels or type, an impossible soak pool) changes nothing. Raises NotFound, InvalidValue,
-    RuleRefusal.
+    RuleRefusal. The default soak follows the soak rules (who may soak what; ``silver`` for a silver
+    weapon); a killing level past Incapacitated marks the character dead.
     """
     from stkit.store.characters import find_character, save_sheet
+    from stkit.store.events import record_event
+    from stkit.store.fight import mark_dead, refuse_dead
+    from stkit.store.house import get_house_rules
     from stkit.store.rolls import write_log
     from stkit.store.scenes import find_turn_context
 
@@ -318,17 +342,38 @@ def take_hit(
     gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
+    refuse_dead(gw, row, "hit")
+    house = get_house_rules(gw, row.chronicle)
     pool, roll, soaked, left, notes = _soak_step(
-        sheet, levels, kind, soak, difficulty=difficulty, faces=faces, rng=rng, rules=rules, combat=combat
+        sheet,
+        levels,
+        kind,
+        soak,
+        difficulty=difficulty,
+        faces=faces,
+        rng=rng,
+        rules=rules,
+        combat=combat,
+        silver=silver,
+        homid_aggravated=house.homid_aggravated_soak,
     )
     taken = None
     warnings: list[str] = []
+    ctx = find_turn_context(gw, row)
     if left:
         report = sheet.take_damage(left, kind.value)
         taken = report.to_dict()
         warnings = report.warnings(sheet.name)
         save_sheet(gw, row, sheet)
-    ctx = find_turn_context(gw, row)
+        if report.killed:
+            mark_dead(gw, row, ctx)
+    record_event(
+        gw,
+        chronicle=row.chronicle,
+        kind="sheet",
+        character_id=row.id,
+        data={"character": row.name, "combat": "hit", "wounds": left, "damage_type": kind.value},
+    )
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     log_id = None
     if roll is not None and pool is not None:
@@ -417,8 +462,8 @@ def _scene_roster(gw: Gateway, scene_id: int) -> list[str]:
 
 def initiative_entry(sheet: Sheet) -> InitiativeEntry:
     """The initiative of ``sheet``: the form's Dexterity, Wits, and the wound penalty."""
-    dexterity = apply_form(sheet.form, "Dexterity", sheet.attributes["Dexterity"])
-    wits = apply_form(sheet.form, "Wits", sheet.attributes["Wits"])
+    dexterity = in_form(sheet, "Dexterity")
+    wits = in_form(sheet, "Wits")
     return InitiativeEntry(sheet.name, dexterity, wits, sheet.wound_penalty)
 
 
@@ -521,9 +566,23 @@ class AttackExchange:
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     seed: int | None = None
+    defence_pool: PoolBreakdown | None = None
+    defence_kind: str | None = None
+    plan: Any = None  # stkit.store.fight.AttackPlan (weapon or maneuver), or None
+    soak_rule: Any = None  # stkit.store.fight.SoakRule, or None without --soak
+    dead: bool = False
+    coup_de_grace: bool = False
+    rage_action: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "defence_pool_breakdown": self.defence_pool.to_dict() if self.defence_pool else None,
+            "defence_kind": self.defence_kind,
+            "plan": self.plan.to_dict() if self.plan else None,
+            "soak_rule": self.soak_rule.to_dict() if self.soak_rule else None,
+            "dead": self.dead,
+            "coup_de_grace": self.coup_de_grace,
+            "rage_action": self.rage_action,
             "attacker": self.attacker,
             "target": self.target,
             "chronicle": self.chronicle,
@@ -589,15 +648,45 @@ def _find_target(gw: Gateway, name: str, attacker: Any) -> Any:
         ) from None
 
 
+def _acted_this_turn(gw: Gateway, row: Any, ctx: Any) -> int | None:
+    """The id of the first action roll (a roll, an attack, a Rage action, a shift) ``row`` made in the turn
+    ``ctx``, or None."""
+    if ctx is None:
+        return None
+    found = gw.row(
+        "SELECT MIN(id) FROM roll_log WHERE scene_id = :s AND turn = :t AND character_id = :c "
+        "AND kind IN ('roll', 'attack', 'rage action', 'shift', 'extended', 'contest')",
+        s=ctx.scene_id,
+        t=ctx.turn,
+        c=row.id,
+    )
+    return None if found is None or found[0] is None else int(found[0])
+
+
+def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
+    """``expression`` less the worn armour's Dexterity penalty when it rolls Dexterity."""
+    from stkit.store.fight import armour_penalty
+
+    penalty = armour_penalty(sheet)
+    if penalty and "dexterity" in expression.casefold():
+        notes.append(f"{sheet.name}'s armour: -{penalty} Dexterity dice")
+        return f"{expression} - {penalty}"
+    return expression
+
+
+#: The defences a target may roll against an attack (the Revised combat chapter's defensive maneuvers).
+DEFENCES = ("dodge", "block", "parry")
+
+
 def attack(
     session: Any,
     attacker: str,
     target: str,
     *,
-    pool: str,
-    damage: str,
-    difficulty: int = 6,
-    damage_type: str | DamageType = DamageType.bashing,
+    pool: str | None = None,
+    damage: str | None = None,
+    difficulty: int | None = None,
+    damage_type: str | DamageType | None = None,
     soak: str | None = None,
     damage_difficulty: int = 6,
     soak_difficulty: int = 6,
@@ -611,24 +700,57 @@ def attack(
     combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
     willpower: bool = False,
+    weapon: str | None = None,
+    maneuver: str | None = None,
+    range_: str | None = None,
+    defence: str | None = None,
+    defence_kind: str = "dodge",
+    defence_difficulty: int = 6,
+    defender_actions: int = 1,
+    defence_faces: list[int] | None = None,
+    silver: bool = False,
+    coup_de_grace: bool = False,
+    rage_action: bool = False,
 ) -> AttackExchange:
-    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds) at ``difficulty``; on a hit the
-    damage pool ``damage`` (their sheet, no wound penalty) plus one die per extra success, then with ``soak``
-    ('' for DEFAULT_SOAK) the target's soak roll; the wounds go on the target's health track. Every roll is
-    logged (kinds attack, damage, soak) in the open scene's turn; one transaction.
+    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds, worn armour's Dexterity
+    penalty) at ``difficulty``; the target's ``defence`` roll (a dodge, block or parry pool) cancels attack
+    successes one for one; on a hit the damage pool ``damage`` (their sheet, no wound penalty) plus one die
+    per net success beyond the first, then with ``soak`` ('' for DEFAULT_SOAK) the target's soak roll under
+    the soak rules (:func:`stkit.store.fight.soak_rule`: who may soak what, armour by form, silver); the
+    wounds go on the target's health track (past Incapacitated: :meth:`Sheet.take_damage`; a killing level
+    marks them dead). Every roll is logged (kinds attack, dodge, damage, soak) in the open scene's turn,
+    with a table event; one transaction.
 
-    ``spec``: the specialty house rule in ``rules`` applies to the attack roll because a Trait of the attack
-    pool has a specialty (refused when none has); the damage and soak rolls never take it. ``willpower``
-    spends a Willpower point of the attacker on the attack roll, once per turn in a scene (Chapter Five,
-    "Automatic Successes").
-    Raises NotFound, InvalidValue (bad pools, faces, type), RuleRefusal (the attacker cannot act; the target
-    is the attacker, out of the scene or already Incapacitated); nothing is written then.
+    ``weapon`` (a weapon the attacker's sheet holds) or ``maneuver`` (punch, kick, claw, bite, firearms;
+    ``range_`` for firearms) fill the pool, damage, difficulty and damage type; explicit values win.
+    ``defender_actions`` (1..): the defender's actions this turn, the dodge among them; more than one
+    takes the multiple-action penalty (the dodge is their first action: it loses that many dice). A
+    defender who already acted this turn cannot dodge unless they declared several actions.
+    ``coup_de_grace``: the only way to attack an Incapacitated foe: no defence and no soak.
+    ``rage_action``: the attack is an extra action bought with one Rage point (no penalty), refused beyond
+    the chronicle's `rage-cap` reading or in a turn Gnosis was spent.
+    ``spec`` and ``willpower`` as before: the specialty house rule on the attack roll; a Willpower point
+    on it, once per turn in a scene (Chapter Five, "Automatic Successes").
+
+    Raises NotFound, InvalidValue (bad pools, faces, type, an unknown maneuver), RuleRefusal (the attacker
+    cannot act; a weapon the sheet does not hold; the target is the attacker, out of the scene, dead, or
+    Incapacitated without ``coup_de_grace``; a dodge after the defender acted; Rage beyond the cap);
+    nothing is written then.
     """
     from stkit.store.characters import find_character, save_sheet
+    from stkit.store.events import record_event
+    from stkit.store.fight import (
+        is_dead,
+        maneuver_plan,
+        mark_dead,
+        soak_rule,
+        spend_rage_action,
+        weapon_plan,
+    )
+    from stkit.store.house import get_house_rules
     from stkit.store.rolls import write_log
     from stkit.store.scenes import check_willpower_allowed, find_turn_context, record_roll_in_scene
 
-    kind = DamageType(check_damage_type(damage_type))
     gw = as_gateway(session)
     a_row = find_character(gw, attacker, chronicle, for_update=True)
     t_row = _find_target(gw, target, a_row)
@@ -636,28 +758,91 @@ def attack(
         raise RuleRefusal(f"{a_row.name} cannot attack themselves")
     a_sheet, t_sheet = a_row.to_sheet(), t_row.to_sheet()
     check_in_scene(gw, t_row, a_row)
-    if t_sheet.incapacitated:
-        raise RuleRefusal(f"{t_sheet.name} is already Incapacitated; the fight is over for them")
-    attack_pool = build_pool(a_sheet, pool)
+    if is_dead(gw, a_row.id):
+        raise RuleRefusal(f"attack: {a_row.name} is dead")
+    if is_dead(gw, t_row.id):
+        raise RuleRefusal(f"attack: {t_row.name} is already dead")
+    if t_sheet.incapacitated and not coup_de_grace:
+        raise RuleRefusal(
+            f"{t_sheet.name} is already Incapacitated; finishing them is a coup de grace (--coup-de-grace)"
+        )
+    if coup_de_grace and not t_sheet.incapacitated:
+        raise RuleRefusal(f"coup de grace: {t_sheet.name} is not Incapacitated ({t_sheet.health_level or 'unhurt'})")
+    if coup_de_grace and (defence is not None or soak is not None):
+        raise RuleRefusal("coup de grace: a downed foe neither dodges nor soaks; leave out --dodge and --soak")
+    if weapon is not None and maneuver is not None:
+        raise InvalidValue("give --weapon or --maneuver, not both")
+    plan = None
+    if weapon is not None:
+        plan = weapon_plan(a_sheet, weapon, range_=range_)
+    elif maneuver is not None:
+        plan = maneuver_plan(a_sheet, maneuver, range_=range_)
+    elif range_ is not None:
+        raise InvalidValue("--range goes with --maneuver firearms or a ranged --weapon")
+    pool = pool if pool is not None else (plan.pool if plan else None)
+    damage = damage if damage is not None else (plan.damage if plan and plan.damage else None)
+    if not pool:
+        raise InvalidValue("the attack needs a pool: --pool, --weapon or --maneuver")
+    if not damage:
+        raise InvalidValue("the attack needs a damage pool: --damage (the weapon or maneuver gives none)")
+    difficulty = difficulty if difficulty is not None else (plan.difficulty if plan else 6)
+    kind = DamageType(check_damage_type(damage_type if damage_type is not None else (plan.damage_type if plan else "bashing")))
+    house = get_house_rules(gw, a_row.chronicle)
+    notes: list[str] = []
+    if plan is not None:
+        notes.append(f"{plan.source}: {pool} at {difficulty}, damage {damage} {kind.value}")
+    attack_pool = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
     ctx = find_turn_context(gw, a_row)
     if willpower:
         check_willpower_allowed(gw, a_row, ctx)
         if a_sheet.powers["Willpower"].temporary < 1:
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
+    rage_count = None
+    if rage_action:
+        rage_count = spend_rage_action(gw, a_row, a_sheet, ctx, house.rage_cap)
     used: SpecialtyUse | None = None
     attack_rules = rules
     if spec:
         attack_rules, used = apply_specialty(a_sheet, attack_pool, rules)
     damage_pool = unhurt_pool(a_sheet, damage)
-    notes: list[str] = []
+    defence_pool = None
+    if defence is not None:
+        if defence_kind not in DEFENCES:
+            raise InvalidValue(f"unknown defence {defence_kind!r}; allowed: {', '.join(DEFENCES)}")
+        if isinstance(defender_actions, bool) or not isinstance(defender_actions, int) or not 1 <= defender_actions <= 10:
+            raise InvalidValue(f"defender's actions {defender_actions!r} must be a whole number from 1 to 10")
+        acted = _acted_this_turn(gw, t_row, ctx)
+        if acted is not None and defender_actions == 1:
+            raise RuleRefusal(
+                f"{defence_kind}: {t_row.name} already acted in turn {ctx.turn} (roll #{acted}); a defender "
+                f"who has acted has no action left to {defence_kind} with (declare it: --defender-actions 2)"
+            )
+        expression = _with_armour(t_sheet, defence, notes)
+        if defender_actions > 1:
+            expression += f" - {defender_actions}"
+            notes.append(f"{t_row.name} takes {defender_actions} actions this turn: the {defence_kind} loses {defender_actions} dice")
+        defence_pool = build_pool(t_sheet, expression)
+    elif defence_faces is not None:
+        raise InvalidValue(f"{defence_kind} dice were given without a --{defence_kind} pool")
     soak_pool = None
+    verdict = None
     if soak is not None:
-        if combat.may_soak(kind):
-            soak_pool = unhurt_pool(t_sheet, soak or DEFAULT_SOAK)
-        else:
+        verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=house.homid_aggravated_soak)
+        if not combat.may_soak(kind):
             notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
-            if soak_faces is not None:
-                raise InvalidValue(f"soak dice were given but {kind.value} damage may not be soaked here")
+        elif soak:  # an explicit soak pool: the table's call
+            soak_pool = unhurt_pool(t_sheet, soak)
+        elif verdict.dice_from_rules:
+            base = DEFAULT_SOAK if verdict.stamina else "0"
+            expression = base + (f" + {verdict.armour}" if verdict.armour else "")
+            if not verdict.stamina:
+                expression = str(verdict.armour)
+            soak_pool = unhurt_pool(t_sheet, expression)
+            notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
+        else:
+            notes.append(f"no soak: {verdict.why}")
+        if soak_pool is None and soak_faces is not None:
+            raise InvalidValue(f"soak dice were given but {t_row.name} cannot soak this {kind.value} damage")
     elif soak_faces is not None:
         raise InvalidValue("soak dice were given without --soak")
     spec_ = AttackSpec(
@@ -670,30 +855,50 @@ def attack(
         rules=attack_rules,
         combat=combat,
         willpower=willpower,
+        defence_pool=defence_pool.dice if defence_pool else 0,
+        defence_difficulty=defence_difficulty,
     )
-    result = roll_attack(spec_, rng=rng, attack_faces=attack_faces, damage_faces=damage_faces, soak_faces=soak_faces)
-    taken, warnings = None, []
+    result = roll_attack(
+        spec_,
+        rng=rng,
+        attack_faces=attack_faces,
+        damage_faces=damage_faces,
+        soak_faces=soak_faces,
+        defence_faces=defence_faces,
+    )
+    taken, warnings, dead = None, [], False
     if result.wounds:
         report = t_sheet.take_damage(result.wounds, kind.value)
         taken, warnings = report.to_dict(), report.warnings(t_sheet.name)
         save_sheet(gw, t_row, t_sheet)
+        if report.killed:
+            mark_dead(gw, t_row, ctx)
+            dead = True
     if willpower:
         left = a_sheet.spend("Willpower", 1).temporary
-        save_sheet(gw, a_row, a_sheet)
         notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
+    if willpower or rage_action:
+        save_sheet(gw, a_row, a_sheet)
+    if rage_count is not None:
+        done, cap = rage_count
+        notes.append(
+            f"a Rage action: {a_sheet.powers['Rage'].temporary} Rage left; {done} Rage action"
+            f"{'s' if done != 1 else ''} this turn" + (f" of at most {cap} ({house.rage_cap})" if cap is not None else "")
+        )
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
     log_ids = []
     steps: list[tuple[str, Any, PoolBreakdown | None, RollResult | None, dict[str, Any]]] = [
-        (RollPurpose.ACTION.value, a_row, attack_pool, result.attack, {"specialty": used.to_dict() if used else None}),
-        (RollPurpose.DAMAGE.value, a_row, damage_pool, result.damage, {"extra_successes": result.extra_successes}),
-        (RollPurpose.SOAK.value, t_row, soak_pool, result.soak, {"soaked": result.soaked, "wounds": result.wounds}),
+        ("attack", a_row, attack_pool, result.attack, {"specialty": used.to_dict() if used else None}),
+        ("dodge", t_row, defence_pool, result.defence, {"defence": defence_kind}),
+        ("damage", a_row, damage_pool, result.damage, {"extra_successes": result.extra_successes}),
+        ("soak", t_row, soak_pool, result.soak, {"soaked": result.soaked, "wounds": result.wounds}),
     ]
     for label, who, built, roll, extra in steps:
         if roll is None or built is None:
             continue
         expression = built.expression
-        if label == RollPurpose.DAMAGE.value and result.extra_successes:
+        if label == "damage" and result.extra_successes:
             expression += f" + {result.extra_successes}"
         entry = write_log(
             gw,
@@ -705,11 +910,27 @@ def attack(
             detail={"breakdown": built.text, "combat_rules": combat.to_dict(), **common, **extra},
             scene_id=scene_id,
             turn=turn,
-            kind=LogKind.attack if label == RollPurpose.ACTION.value else LogKind(label),
+            kind=LogKind(label) if label != "attack" else (LogKind.rage_action if rage_action else LogKind.attack),
         )
-        if label == RollPurpose.ACTION.value:
+        if label == "attack":
             record_roll_in_scene(gw, a_row, entry, ctx, None)  # the once-per-turn Willpower spend
         log_ids.append(entry.id)
+    health = Health.of(t_sheet)
+    record_event(
+        gw,
+        chronicle=t_row.chronicle,
+        kind="sheet",
+        character_id=t_row.id,
+        data={
+            "character": t_row.name,
+            "combat": "attack",
+            "attacker": a_row.name,
+            "wounds": result.wounds,
+            "damage_type": kind.value,
+            "health": health.to_dict(),
+            "dead": dead,
+        },
+    )
     return AttackExchange(
         a_row.name,
         t_row.name,
@@ -720,7 +941,7 @@ def attack(
         result,
         kind,
         taken,
-        Health.of(t_sheet),
+        health,
         tuple(log_ids),
         scene_id,
         turn,
@@ -728,6 +949,13 @@ def attack(
         tuple(notes),
         tuple(warnings),
         seed,
+        defence_pool=defence_pool,
+        defence_kind=defence_kind if defence_pool else None,
+        plan=plan,
+        soak_rule=verdict,
+        dead=dead,
+        coup_de_grace=coup_de_grace,
+        rage_action=rage_action,
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from stkit.dice.expr import eval_pool_sum
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import traits as T
-from stkit.store.forms import apply_form, form_change_text
+from stkit.store.forms import form_change_text, in_form, variant_of
 from stkit.store.sheet import Sheet
 from stkit.text import find_by_prefix
 
@@ -212,8 +212,9 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
         if tenner:
             ten_rated.append(name)
         rating = sheet.rating(name)
-        used = apply_form(sheet.form, name, rating) if name in T.ATTRIBUTES else rating
-        change = form_change_text(sheet.form, name) if name in T.ATTRIBUTES else ""
+        variant = variant_of(sheet.fera, sheet.tribe, sheet.breed)
+        used = in_form(sheet, name, rating) if name in T.ATTRIBUTES else rating
+        change = form_change_text(sheet.form, name, fera=sheet.fera, variant=variant) if name in T.ATTRIBUTES else ""
         parts.append(PoolPart(name, rating, used, change))
     if len(parts) > 2:
         raise InvalidValue(f"a dice pool adds at most two Traits; {expression!r} has {len(parts)}")

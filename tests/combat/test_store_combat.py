@@ -225,7 +225,8 @@ def test_the_form_changes_the_soak(fighters):
 def test_hit_without_soak_and_overflow_past_incapacitated(fighters):
     data = ok_json("char", "hit", "Guard", "9", "--type", "lethal")
     assert data["soak"] is None and data["wounds"] == 9 and data["health"]["incapacitated"] is True
-    assert data["taken"]["lost"] == 2
+    assert data["taken"]["lost"] == 2 and data["taken"]["killed"] is False
+    assert data["taken"]["reverted_to"] == "Homid"
     assert any("Incapacitated; 2 more had nowhere to go" in w for w in data["warnings"])
 
 
