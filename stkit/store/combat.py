@@ -786,7 +786,9 @@ def attack(
     if not damage:
         raise InvalidValue("the attack needs a damage pool: --damage (the weapon or maneuver gives none)")
     difficulty = difficulty if difficulty is not None else (plan.difficulty if plan else 6)
-    kind = DamageType(check_damage_type(damage_type if damage_type is not None else (plan.damage_type if plan else "bashing")))
+    kind = DamageType(
+        check_damage_type(damage_type if damage_type is not None else (plan.damage_type if plan else "bashing"))
+    )
     house = get_house_rules(gw, a_row.chronicle)
     notes: list[str] = []
     if plan is not None:
@@ -809,10 +811,14 @@ def attack(
     if defence is not None:
         if defence_kind not in DEFENCES:
             raise InvalidValue(f"unknown defence {defence_kind!r}; allowed: {', '.join(DEFENCES)}")
-        if isinstance(defender_actions, bool) or not isinstance(defender_actions, int) or not 1 <= defender_actions <= 10:
+        if (
+            isinstance(defender_actions, bool)
+            or not isinstance(defender_actions, int)
+            or not 1 <= defender_actions <= 10
+        ):
             raise InvalidValue(f"defender's actions {defender_actions!r} must be a whole number from 1 to 10")
         acted = _acted_this_turn(gw, t_row, ctx)
-        if acted is not None and defender_actions == 1:
+        if acted is not None and ctx is not None and defender_actions == 1:
             raise RuleRefusal(
                 f"{defence_kind}: {t_row.name} already acted in turn {ctx.turn} (roll #{acted}); a defender "
                 f"who has acted has no action left to {defence_kind} with (declare it: --defender-actions 2)"
@@ -820,7 +826,10 @@ def attack(
         expression = _with_armour(t_sheet, defence, notes)
         if defender_actions > 1:
             expression += f" - {defender_actions}"
-            notes.append(f"{t_row.name} takes {defender_actions} actions this turn: the {defence_kind} loses {defender_actions} dice")
+            notes.append(
+                f"{t_row.name} takes {defender_actions} actions this turn: "
+                f"the {defence_kind} loses {defender_actions} dice"
+            )
         defence_pool = build_pool(t_sheet, expression)
     elif defence_faces is not None:
         raise InvalidValue(f"{defence_kind} dice were given without a --{defence_kind} pool")
@@ -883,7 +892,8 @@ def attack(
         done, cap = rage_count
         notes.append(
             f"a Rage action: {a_sheet.powers['Rage'].temporary} Rage left; {done} Rage action"
-            f"{'s' if done != 1 else ''} this turn" + (f" of at most {cap} ({house.rage_cap})" if cap is not None else "")
+            f"{'s' if done != 1 else ''} this turn"
+            + (f" of at most {cap} ({house.rage_cap})" if cap is not None else "")
         )
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
@@ -959,29 +969,92 @@ def attack(
     )
 
 
+@dataclass(frozen=True)
+class AttackPools:
+    """The pools :func:`attack` would roll, read only (for exact odds).
+
+    Attributes:
+        attack, damage: the attacker's pools (form, wounds and worn armour for the attack; no wound
+            penalty for the damage).
+        difficulty: the attack's difficulty (the weapon's or maneuver's, else the one asked).
+        damage_type: the hit's damage type.
+        soak: the target's soak pool under the soak rules (None: no target, or the rules allow no soak).
+        defence: the target's dodge, block or parry pool (None without one).
+        soak_rule: the soak rules' verdict (None without a target).
+        plan: the weapon or maneuver used (None without one).
+    """
+
+    attack: PoolBreakdown
+    damage: PoolBreakdown
+    difficulty: int
+    damage_type: str
+    soak: PoolBreakdown | None = None
+    defence: PoolBreakdown | None = None
+    soak_rule: Any = None
+    plan: Any = None
+
+
 def attack_pools(
     session: Any,
     attacker: str,
-    pool: str,
-    damage: str,
+    pool: str | None,
+    damage: str | None,
     *,
     target: str | None = None,
     soak: str | None = None,
     chronicle: str | None = None,
-) -> tuple[PoolBreakdown, PoolBreakdown, PoolBreakdown | None]:
-    """The pools :func:`attack` would roll, read only (for exact odds): the attack pool from ``attacker``'s
-    sheet (form and wounds), the damage pool (no wound penalty), and with ``target`` the soak pool ``soak``
-    ('' or None for DEFAULT_SOAK) from the target's sheet. Raises NotFound, InvalidValue, RuleRefusal as
-    :func:`attack` does for its pools."""
+    weapon: str | None = None,
+    maneuver: str | None = None,
+    range_: str | None = None,
+    damage_type: str | None = None,
+    difficulty: int | None = None,
+    defence: str | None = None,
+    silver: bool = False,
+) -> AttackPools:
+    """The pools :func:`attack` would roll, read only: ``pool`` and ``damage`` from ``attacker``'s sheet
+    (or a ``weapon`` / ``maneuver``), and with ``target`` the soak pool under the soak rules (``soak``
+    names a pool instead: the table's call) and the ``defence`` pool. Raises NotFound, InvalidValue,
+    RuleRefusal as :func:`attack` does for its pools."""
     from stkit.store.characters import find_character
+    from stkit.store.fight import maneuver_plan, soak_rule, weapon_plan
+    from stkit.store.house import get_house_rules
 
     gw = as_gateway(session)
     a_sheet = find_character(gw, attacker, chronicle).to_sheet()
+    plan = None
+    if weapon is not None and maneuver is not None:
+        raise InvalidValue("give --weapon or --maneuver, not both")
+    if weapon is not None:
+        plan = weapon_plan(a_sheet, weapon, range_=range_)
+    elif maneuver is not None:
+        plan = maneuver_plan(a_sheet, maneuver, range_=range_)
+    pool = pool or (plan.pool if plan else None)
+    damage = damage or (plan.damage if plan and plan.damage else None)
+    if not pool or not damage:
+        raise InvalidValue("the attack needs a pool and a damage pool (or a --weapon or --maneuver that gives them)")
+    kind = check_damage_type(damage_type or (plan.damage_type if plan else "bashing"))
+    diff = difficulty if difficulty is not None else (plan.difficulty if plan else 6)
+    notes: list[str] = []
+    built = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
+    out = AttackPools(built, unhurt_pool(a_sheet, damage), diff, kind, plan=plan)
+    if target is None:
+        if defence is not None or soak is not None:
+            raise InvalidValue("a soak or dodge pool from a sheet needs --target")
+        return out
+    t_sheet = find_character(gw, target, chronicle or a_sheet.chronicle).to_sheet()
+    verdict = soak_rule(
+        t_sheet, kind, silver=silver, homid_aggravated=get_house_rules(gw, t_sheet.chronicle).homid_aggravated_soak
+    )
     soak_pool = None
-    if target is not None:
-        t_sheet = find_character(gw, target, chronicle or a_sheet.chronicle).to_sheet()
-        soak_pool = unhurt_pool(t_sheet, soak or DEFAULT_SOAK)
-    return build_pool(a_sheet, pool), unhurt_pool(a_sheet, damage), soak_pool
+    if soak:
+        soak_pool = unhurt_pool(t_sheet, soak)
+    elif verdict.dice_from_rules:
+        expression = DEFAULT_SOAK if verdict.stamina else str(verdict.armour)
+        if verdict.stamina and verdict.armour:
+            expression += f" + {verdict.armour}"
+        soak_pool = unhurt_pool(t_sheet, expression)
+    defence_pool = build_pool(t_sheet, _with_armour(t_sheet, defence, notes)) if defence else None
+    return AttackPools(built, out.damage, diff, kind, soak_pool, defence_pool, verdict, plan)
 
 
 # ---------------------------------------------------------------------------------------------- Rage
@@ -1052,6 +1125,7 @@ def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatR
 __all__ = [
     "DEFAULT_SOAK",
     "AttackExchange",
+    "AttackPools",
     "Health",
     "HitResult",
     "InitiativeOrder",

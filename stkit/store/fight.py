@@ -202,7 +202,9 @@ def weapon_plan(sheet: Sheet, name: str, *, range_: str | None = None) -> Attack
     if hit is None:
         names = ", ".join(str(w["name"]) for w in held) or "none"
         raise RuleRefusal(f"weapon: {sheet.name} does not hold {name!r}; weapons on the sheet: {names}")
-    pool = " + ".join(p for p in (str(hit.get("attack_attribute") or "Dexterity"), str(hit.get("attack_ability") or "")) if p)
+    pool = " + ".join(
+        p for p in (str(hit.get("attack_attribute") or "Dexterity"), str(hit.get("attack_ability") or "")) if p
+    )
     accuracy = int(hit.get("accuracy") or 0)
     if accuracy:
         pool += f" {'+' if accuracy > 0 else '-'} {abs(accuracy)}"
@@ -218,7 +220,9 @@ def weapon_plan(sheet: Sheet, name: str, *, range_: str | None = None) -> Attack
         if match is None:
             raise InvalidValue(f"unknown range {range_!r}; allowed: {', '.join(ranges)}")
         difficulty = int(ranges[match])
-    return AttackPlan(pool, damage, difficulty, str(hit.get("damage_type") or "bashing"), f"weapon {hit['name']}", dict(hit))
+    return AttackPlan(
+        pool, damage, difficulty, str(hit.get("damage_type") or "bashing"), f"weapon {hit['name']}", dict(hit)
+    )
 
 
 # ------------------------------------------------------------------------------------------ Rage, frenzy
@@ -336,7 +340,10 @@ def set_moon(gw: Any, chronicle: str, phase: str) -> MoonSet:
     moon = check_moon(phase)
     gw.execute("DELETE FROM chronicle_moon WHERE chronicle = :c", c=chronicle)
     gw.execute(
-        "INSERT INTO chronicle_moon (chronicle, phase, updated_at) VALUES (:c, :p, :now)", c=chronicle, p=moon, now=_now(gw)
+        "INSERT INTO chronicle_moon (chronicle, phase, updated_at) VALUES (:c, :p, :now)",
+        c=chronicle,
+        p=moon,
+        now=_now(gw),
     )
     done = MoonSet(chronicle, moon, frenzy_difficulty(moon))
     record_event(gw, chronicle=chronicle, kind="scene", data={"moon": done.to_dict()})
@@ -353,7 +360,8 @@ def mark_dead(gw: Any, row: Any, ctx: Any) -> None:
     if is_dead(gw, row.id):
         return
     gw.execute(
-        "INSERT INTO character_fates (character_id, state, scene_id, turn, created_at) VALUES (:id, 'dead', :s, :t, :now)",
+        "INSERT INTO character_fates (character_id, state, scene_id, turn, created_at) "
+        "VALUES (:id, 'dead', :s, :t, :now)",
         id=row.id,
         s=getattr(ctx, "scene_id", None),
         t=getattr(ctx, "turn", None),
@@ -555,7 +563,19 @@ def _finish(
         data={"character": row.name, "summary": summary, "combat": rule, **changes},
     )
     return PowerRoll(
-        row.name, row.chronicle, rule, pool, difficulty, roll, summary, changes, _health(sheet), log_id, scene_id, turn, tuple(notes)
+        row.name,
+        row.chronicle,
+        rule,
+        pool,
+        difficulty,
+        roll,
+        summary,
+        changes,
+        _health(sheet),
+        log_id,
+        scene_id,
+        turn,
+        tuple(notes),
     )
 
 
@@ -608,13 +628,23 @@ def regenerate(
         sheet.health["aggravated"] -= healed
         summary = f"{sheet.name} rests {days} day{'s' if days != 1 else ''}: heals {healed} aggravated"
         return _finish(
-            gw, row, sheet, ctx, "regeneration", pool_text="", pool=0, difficulty=None, roll=None, summary=summary,
-            changes={"healed": healed, "healed_type": "aggravated", "days": days}, notes=[],
+            gw,
+            row,
+            sheet,
+            ctx,
+            "regeneration",
+            pool_text="",
+            pool=0,
+            difficulty=None,
+            roll=None,
+            summary=summary,
+            changes={"healed": healed, "healed_type": "aggravated", "days": days},
+            notes=[],
         )
     kind = worst_healable(sheet)
     if kind is None:
         raise RuleRefusal(f"regeneration: {sheet.name} has no bashing or lethal damage to heal")
-    if turn_power(gw, ctx, row.id, "regen"):
+    if ctx is not None and turn_power(gw, ctx, row.id, "regen"):
         raise RuleRefusal(f"regeneration: {sheet.name} already regenerated in turn {ctx.turn}; one level a turn")
     roll = None
     pool_text, dice, difficulty = "", 0, None
@@ -638,8 +668,18 @@ def regenerate(
     if ctx is not None:
         use_turn_power(gw, row, ctx, "regen", 1)
     return _finish(
-        gw, row, sheet, ctx, "regeneration", pool_text=pool_text, pool=dice, difficulty=difficulty, roll=roll,
-        summary=summary, changes={"healed": 1 if ok else 0, "healed_type": kind if ok else None}, notes=notes,
+        gw,
+        row,
+        sheet,
+        ctx,
+        "regeneration",
+        pool_text=pool_text,
+        pool=dice,
+        difficulty=difficulty,
+        roll=roll,
+        summary=summary,
+        changes={"healed": 1 if ok else 0, "healed_type": kind if ok else None},
+        notes=notes,
     )
 
 
@@ -682,7 +722,8 @@ def shift_form(
     label = form_label(target, sheet.fera)
     if faces is not None and (rage or instant or target == home):
         raise InvalidValue("this shift rolls no dice; leave out --dice")
-    roll, pool_text, dice, difficulty, notes = None, "", 0, None, []
+    roll, pool_text, dice, difficulty = None, "", 0, None
+    notes: list[str] = []
     if instant:
         sheet.form = target
         summary = f"{sheet.name} shifts from {form_label(start, sheet.fera)} to {label} (no roll)"
@@ -696,7 +737,7 @@ def shift_form(
         summary = f"{sheet.name} spends 1 Rage and shifts to {label} at once ({left} Rage left)"
     else:
         need = shift_distance(sheet, start, target)
-        built = build_pool(sheet, "Stamina + Primal-Urge")
+        built = build_pool(sheet, "Stamina + Primal Urge")
         pool_text, dice, difficulty = built.expression, built.dice, shift_difficulty(start)
         roll = _roll(dice, difficulty, faces, rng)
         got = roll.final_successes
@@ -706,15 +747,29 @@ def shift_form(
         sheet.form = slots[slots.index(start) + step * moved]
         now = form_label(sheet.form, sheet.fera)
         if moved == need:
-            summary = f"{sheet.name} shifts to {label}: {got} of {need} successes needed"
+            summary = f"{sheet.name} shifts to {label}: {got} success{'es' if got != 1 else ''}, {need} needed"
         elif moved:
-            summary = f"{sheet.name} gets as far as {now}: {got} of {need} successes needed for {label}"
+            summary = (
+                f"{sheet.name} gets as far as {now}: {got} success{'es' if got != 1 else ''}, {need} needed for {label}"
+            )
         else:
-            summary = f"{sheet.name} fails to shift and stays in {now} ({need} success{'es' if need != 1 else ''} needed)"
+            summary = (
+                f"{sheet.name} fails to shift and stays in {now} ({need} success{'es' if need != 1 else ''} needed)"
+            )
     changes = {"from": start, "form": sheet.form, "form_name": form_label(sheet.form, sheet.fera), "target": target}
     return _finish(
-        gw, row, sheet, ctx, "shift", pool_text=pool_text, pool=dice, difficulty=difficulty, roll=roll,
-        summary=summary, changes=changes, notes=notes,
+        gw,
+        row,
+        sheet,
+        ctx,
+        "shift",
+        pool_text=pool_text,
+        pool=dice,
+        difficulty=difficulty,
+        roll=roll,
+        summary=summary,
+        changes=changes,
+        notes=notes,
     )
 
 
@@ -757,8 +812,18 @@ def stay_active(
     else:
         summary = f"{sheet.name} cannot rage back and stays down"
     return _finish(
-        gw, row, sheet, ctx, "stay active", pool_text="Rage", pool=rating, difficulty=difficulty, roll=roll,
-        summary=summary, changes={"healed": healed, "active": healed > 0, "frenzy": healed > 0}, notes=notes,
+        gw,
+        row,
+        sheet,
+        ctx,
+        "stay active",
+        pool_text="Rage",
+        pool=rating,
+        difficulty=difficulty,
+        roll=roll,
+        summary=summary,
+        changes={"healed": healed, "active": healed > 0, "frenzy": healed > 0},
+        notes=notes,
     )
 
 
@@ -796,8 +861,19 @@ def rage_roll(
     )
     ctx = find_turn_context(gw, row)
     return _finish(
-        gw, row, sheet, ctx, "rage", pool_text=f"Rage {dice}", pool=dice, difficulty=diff, roll=roll,
-        summary=summary, changes={"frenzy": frenzy, "moon": moon}, notes=[], save=False,
+        gw,
+        row,
+        sheet,
+        ctx,
+        "rage",
+        pool_text=f"Rage {dice}",
+        pool=dice,
+        difficulty=diff,
+        roll=roll,
+        summary=summary,
+        changes={"frenzy": frenzy, "moon": moon},
+        notes=[],
+        save=False,
     )
 
 
@@ -820,19 +896,103 @@ def moonrise(session: Any, name: str, *, chronicle: str | None = None) -> PowerR
     left = sheet.powers["Rage"].temporary
     summary = f"{sheet.name} sees the {moon} moon: regains {gain} Rage ({left} points)"
     return _finish(
-        gw, row, sheet, find_turn_context(gw, row), "moonrise", pool_text="", pool=0, difficulty=None, roll=None,
-        summary=summary, changes={"moon": moon, "regained": gain, "rage": left}, notes=notes,
+        gw,
+        row,
+        sheet,
+        find_turn_context(gw, row),
+        "moonrise",
+        pool_text="",
+        pool=0,
+        difficulty=None,
+        roll=None,
+        summary=summary,
+        changes={"moon": moon, "regained": gain, "rage": left},
+        notes=notes,
     )
+
+
+@dataclass(frozen=True)
+class FightBoard:
+    """A scene's fight at a glance: the initiative order of the turn (place 1 first), whether each has
+    acted this turn, who acts next, and every combatant's form, health and fate.
+
+    Attributes:
+        scene_id, turn: the scene and its current turn.
+        moon: the chronicle's moon phase (or None).
+        combatants: one dict per character in initiative order: name, place, total, acted, form,
+            form_name, health (:meth:`stkit.store.combat.Health.to_dict`), boxes (seven, worst first), dead.
+        up_next: the first in the order who has not acted this turn and can act (None when all have).
+    """
+
+    scene_id: int
+    turn: int
+    moon: str | None
+    combatants: tuple[dict[str, Any], ...]
+    up_next: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scene_id": self.scene_id,
+            "turn": self.turn,
+            "moon": self.moon,
+            "combatants": [dict(c) for c in self.combatants],
+            "up_next": self.up_next,
+        }
+
+
+def fight_board(session: Any, chronicle: str) -> FightBoard | None:
+    """The open scene's :class:`FightBoard` in ``chronicle``, or None when no scene is open or no
+    initiative was rolled in it. Reads only."""
+    from stkit.store.characters import find_character
+    from stkit.store.combat import Health, _acted_this_turn, current_initiative
+    from stkit.store.scenes import TurnContext
+
+    gw = as_gateway(session)
+    row = gw.row("SELECT id, turn FROM scenes WHERE chronicle = :c AND status = 'open'", c=chronicle)
+    if row is None:
+        return None
+    ctx = TurnContext(scene_id=int(row[0]), turn=int(row[1]))
+    order = current_initiative(gw, ctx.scene_id, ctx.turn)
+    if order is None:
+        return None
+    out: list[dict[str, Any]] = []
+    up_next = None
+    for o in order["order"]:
+        try:
+            char = find_character(gw, o["name"], chronicle)
+        except (NotFound, InvalidValue):
+            continue
+        sheet = char.to_sheet()
+        acted = _acted_this_turn(gw, char, ctx) is not None
+        dead = is_dead(gw, char.id)
+        if up_next is None and not acted and not dead and not sheet.incapacitated:
+            up_next = sheet.name
+        out.append(
+            {
+                "name": sheet.name,
+                "place": o["place"],
+                "total": o["total"],
+                "acted": acted,
+                "form": sheet.form,
+                "form_name": form_label(sheet.form, sheet.fera),
+                "health": Health.of(sheet).to_dict(),
+                "boxes": sheet.health_boxes(),
+                "dead": dead,
+            }
+        )
+    return FightBoard(ctx.scene_id, ctx.turn, get_moon(gw, chronicle), tuple(out), up_next)
 
 
 __all__ = [
     "MOON_PHASES",
     "AttackPlan",
+    "FightBoard",
     "MoonSet",
     "PowerRoll",
     "SoakRule",
     "armour_penalty",
     "check_moon",
+    "fight_board",
     "frenzies",
     "frenzy_difficulty",
     "get_moon",

@@ -58,7 +58,8 @@ def fera_tables() -> dict[str, dict[str, Any]]:
             continue
         forms = {slot: (str(v["name"]), _changes(v.get("changes") or {})) for slot, v in row["forms"].items()}
         variants = {
-            norm(str(k)): {slot: _changes(ch or {}) for slot, ch in v.items()} for k, v in (row.get("variants") or {}).items()
+            norm(str(k)): {slot: _changes(ch or {}) for slot, ch in v.items()}
+            for k, v in (row.get("variants") or {}).items()
         }
         out[fera] = {"forms": forms, "variant_by": str(row.get("variant_by") or ""), "variants": variants}
     return out

@@ -504,7 +504,13 @@ class Sheet:
             self.health[kind] += 1
             report.upgraded[lighter[0]] = report.upgraded.get(lighter[0], 0) + 1
         report.incapacitated = self.incapacitated
-        if not mortal and not report.killed and self.incapacitated and not self.health["bashing"] and not was_down_lethal:
+        if (
+            not mortal
+            and not report.killed
+            and self.incapacitated
+            and not self.health["bashing"]
+            and not was_down_lethal
+        ):
             home = breed_form(self.fera, self.breed) or ("Crinos" if self.breed in METIS_BREEDS else "Homid")
             report.reverted_to = home
             self.form = home
