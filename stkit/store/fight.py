@@ -746,12 +746,11 @@ def shift_form(
         moved = min(got, need)
         sheet.form = slots[slots.index(start) + step * moved]
         now = form_label(sheet.form, sheet.fera)
+        got_words = f"{got} success{'es' if got != 1 else ''}"
         if moved == need:
-            summary = f"{sheet.name} shifts to {label}: {got} success{'es' if got != 1 else ''}, {need} needed"
+            summary = f"{sheet.name} shifts to {label}: {got_words}, {need} needed"
         elif moved:
-            summary = (
-                f"{sheet.name} gets as far as {now}: {got} success{'es' if got != 1 else ''}, {need} needed for {label}"
-            )
+            summary = f"{sheet.name} gets as far as {now}: {got_words}, {need} needed for {label}"
         else:
             summary = (
                 f"{sheet.name} fails to shift and stays in {now} ({need} success{'es' if need != 1 else ''} needed)"
