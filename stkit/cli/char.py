@@ -768,7 +768,7 @@ def shift(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Change form: Stamina + Primal-Urge, one success per form crossed.
+    """Change form: a Stamina + Primal-Urge roll, or a Rage point.
 
     The roll is at the starting form's difficulty; fewer successes stop
     partway. --rage spends a Rage point for an instant shift; the breed form
@@ -800,7 +800,7 @@ def regen(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Regenerate: a shapeshifter heals its worst bashing or lethal level.
+    """Regenerate the worst bashing or lethal level (shapeshifters).
 
     Once a turn; under stress only on a success of Stamina at difficulty 8;
     never in the breed form unless metis. Example: `stkit char regen Weston`."""
@@ -825,7 +825,7 @@ def stay_active(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Roll Rage at difficulty 8 to stay in the fight past Incapacitated.
+    """Roll Rage at difficulty 8 to fight on past Incapacitated.
 
     For a shapeshifter downed with lethal or worse: each success heals a
     level. Example: `stkit char stay-active Weston`."""

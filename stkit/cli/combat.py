@@ -448,8 +448,6 @@ def print_exchange(x: Any) -> None:
     out.print(_text(f"{x.attacker} attacks {x.target} ({x.damage_type.value}){how}", "bold"))
     if x.specialty is not None:
         out.print(_text(x.specialty.text, "dim"))
-    if x.plan is not None:
-        out.print(_text(f"{x.plan.source}: difficulty {x.result.spec.attack_difficulty}", "dim"))
     for line in render.roll_lines(r.attack, title=f"Attack: {pool_words(x.attack_pool)}"):
         out.print(line)
     if r.defence is not None and x.defence_pool is not None:

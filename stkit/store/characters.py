@@ -347,7 +347,7 @@ def spend(gw: Any, name: str, power: str, n: int = 1, *, chronicle: str | None =
     Rage or Gnosis in a scene turn where the other was spent (:func:`stkit.store.fight.use_turn_power`)."""
     kind = power.strip().casefold()
     if kind in ("rage", "gnosis"):
-        from stkit.store.fight import use_turn_power
+        from stkit.store.fight_rules import use_turn_power
         from stkit.store.scenes import find_turn_context
 
         row = find_character(gw, name, chronicle, for_update=True)
@@ -400,7 +400,7 @@ def damage(gw: Any, name: str, n: int, kind: str = "bashing", *, chronicle: str 
     def change(s: Sheet) -> Edit:
         done = s.take_damage(n, kind)
         if done.killed:
-            from stkit.store.fight import mark_dead
+            from stkit.store.fight_rules import mark_dead
             from stkit.store.scenes import find_turn_context
 
             row = find_character(gw, name, chronicle)

@@ -271,7 +271,7 @@ def _soak_step(
     """(soak pool, soak roll, soaked, left, notes) for ``damage`` levels against ``sheet``'s soak. The
     default soak ('') follows the soak rules (:func:`stkit.store.fight.soak_rule`); a named pool is the
     table's call and is rolled as given."""
-    from stkit.store.fight import soak_rule
+    from stkit.store.fight_rules import soak_rule
 
     notes: list[str] = []
     if soak is None or damage == 0:
@@ -332,7 +332,7 @@ def take_hit(
     """
     from stkit.store.characters import find_character, save_sheet
     from stkit.store.events import record_event
-    from stkit.store.fight import mark_dead, refuse_dead
+    from stkit.store.fight_rules import mark_dead, refuse_dead
     from stkit.store.house import get_house_rules
     from stkit.store.rolls import write_log
     from stkit.store.scenes import find_turn_context
@@ -665,7 +665,7 @@ def _acted_this_turn(gw: Gateway, row: Any, ctx: Any) -> int | None:
 
 def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
     """``expression`` less the worn armour's Dexterity penalty when it rolls Dexterity."""
-    from stkit.store.fight import armour_penalty
+    from stkit.store.fight_rules import armour_penalty
 
     penalty = armour_penalty(sheet)
     if penalty and "dexterity" in expression.casefold():
@@ -739,7 +739,7 @@ def attack(
     """
     from stkit.store.characters import find_character, save_sheet
     from stkit.store.events import record_event
-    from stkit.store.fight import (
+    from stkit.store.fight_rules import (
         is_dead,
         maneuver_plan,
         mark_dead,
@@ -1016,7 +1016,7 @@ def attack_pools(
     names a pool instead: the table's call) and the ``defence`` pool. Raises NotFound, InvalidValue,
     RuleRefusal as :func:`attack` does for its pools."""
     from stkit.store.characters import find_character
-    from stkit.store.fight import maneuver_plan, soak_rule, weapon_plan
+    from stkit.store.fight_rules import maneuver_plan, soak_rule, weapon_plan
     from stkit.store.house import get_house_rules
 
     gw = as_gateway(session)
@@ -1084,12 +1084,31 @@ def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatR
     """
     from stkit.dice.combat import validate_rage_spend
     from stkit.store.characters import save_sheet
+    from stkit.store.fight_rules import rage_cap, turn_power
+    from stkit.store.house import get_house_rules
     from stkit.store.scenes import find_turn_context
 
     gw = as_gateway(session)
     sheet = row.to_sheet()
     validate_rage_spend(rage, sheet.powers["Rage"].temporary, combat)
     ctx = find_turn_context(gw, row)
+    reading = get_house_rules(gw, row.chronicle).rage_cap
+    cap = rage_cap(reading, sheet)
+    if ctx is not None:
+        done = turn_power(gw, ctx, row.id, "rage actions")
+        if cap is not None and done + rage > cap:
+            raise RuleRefusal(
+                f"Rage cap ({reading}): {sheet.name} may spend at most {cap} Rage on actions a turn; "
+                f"{done} spent already and {rage} more would make {done + rage}"
+            )
+        gnosis = turn_power(gw, ctx, row.id, "gnosis")
+        if gnosis:
+            raise RuleRefusal(
+                f"Rage and Gnosis: {sheet.name} already spent {gnosis} Gnosis in turn {ctx.turn}; "
+                f"Rage and Gnosis cannot both be spent in one turn"
+            )
+    elif cap is not None and rage > cap:
+        raise RuleRefusal(f"Rage cap ({reading}): {sheet.name} may spend at most {cap} Rage on actions a turn")
     if ctx is not None:
         already = gw.row(
             "SELECT points FROM rage_spends WHERE scene_id = :sid AND turn = :turn AND character_id = :cid",

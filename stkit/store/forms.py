@@ -50,7 +50,7 @@ def _changes(raw: dict[str, str]) -> dict[str, tuple[str, int]]:
 def fera_tables() -> dict[str, dict[str, Any]]:
     """{Changing Breed: {"forms": {slot: (name, changes)}, "variant_by": "tribe" | "breed" | "",
     "variants": {variant key: {slot: changes}}}} from the packaged ``fera_forms`` table."""
-    from stkit.store.fight import rules_data
+    from stkit.store.fight_data import rules_data
 
     out: dict[str, dict[str, Any]] = {}
     for fera, row in rules_data()["fera_forms"].items():

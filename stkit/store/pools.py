@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from stkit.dice.expr import eval_pool_sum
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import traits as T
-from stkit.store.forms import form_change_text, in_form, variant_of
+from stkit.store.forms import form_change_text, form_label, in_form, variant_of
 from stkit.store.sheet import Sheet
 from stkit.text import find_by_prefix
 
@@ -224,7 +224,7 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
         raise RuleRefusal(f"{sheet.name} is Incapacitated and cannot act")
     penalty = sheet.wound_penalty
     dice = sum(p.used for p in parts) + sum(extra) - penalty
-    pool = PoolBreakdown(text, tuple(parts), tuple(extra), penalty, sheet.form, dice)
+    pool = PoolBreakdown(text, tuple(parts), tuple(extra), penalty, form_label(sheet.form, sheet.fera), dice)
     if dice < 1:
         raise RuleRefusal(f"{sheet.name}: {pool.text}: no dice left, the action cannot be attempted")
     return pool
