@@ -63,6 +63,14 @@ def unhurt_pool(sheet: Sheet, expression: str) -> PoolBreakdown:
     return build_pool(healthy, expression)
 
 
+def soak_expression(rule: Any) -> str:
+    """The soak pool a :class:`stkit.store.fight_rules.SoakRule` allows: 'Stamina', 'Stamina + 2' with
+    armour, or the armour's dice alone ('2') when Stamina may not soak."""
+    if not rule.stamina:
+        return str(rule.armour)
+    return DEFAULT_SOAK + (f" + {rule.armour}" if rule.armour else "")
+
+
 def _check_levels(levels: int) -> int:
     if isinstance(levels, bool) or not isinstance(levels, int):
         raise InvalidValue(f"health levels of a hit {levels!r} is not a whole number; allowed: 1 to {MAX_HIT_LEVELS}")
@@ -294,10 +302,7 @@ def _soak_step(
                 raise InvalidValue(f"soak dice were given but {verdict.why}")
             notes.append(f"no soak: {verdict.why}")
             return None, None, 0, damage, notes
-        expression = DEFAULT_SOAK if verdict.stamina else str(verdict.armour)
-        if verdict.stamina and verdict.armour:
-            expression += f" + {verdict.armour}"
-        pool = unhurt_pool(sheet, expression)
+        pool = unhurt_pool(sheet, soak_expression(verdict))
         notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
     roll, soaked, left = soak_damage(
         damage, pool.dice, difficulty=difficulty, rng=rng, faces=faces, rules=rules, combat=combat
@@ -842,11 +847,7 @@ def attack(
         elif soak:  # an explicit soak pool: the table's call
             soak_pool = unhurt_pool(t_sheet, soak)
         elif verdict.dice_from_rules:
-            base = DEFAULT_SOAK if verdict.stamina else "0"
-            expression = base + (f" + {verdict.armour}" if verdict.armour else "")
-            if not verdict.stamina:
-                expression = str(verdict.armour)
-            soak_pool = unhurt_pool(t_sheet, expression)
+            soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
             notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
         else:
             notes.append(f"no soak: {verdict.why}")
@@ -1049,10 +1050,7 @@ def attack_pools(
     if soak:
         soak_pool = unhurt_pool(t_sheet, soak)
     elif verdict.dice_from_rules:
-        expression = DEFAULT_SOAK if verdict.stamina else str(verdict.armour)
-        if verdict.stamina and verdict.armour:
-            expression += f" + {verdict.armour}"
-        soak_pool = unhurt_pool(t_sheet, expression)
+        soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
     defence_pool = build_pool(t_sheet, _with_armour(t_sheet, defence, notes)) if defence else None
     return AttackPools(built, out.damage, diff, kind, soak_pool, defence_pool, verdict, plan)
 
