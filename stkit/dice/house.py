@@ -53,81 +53,110 @@ class ChronicleRules:
     rage_cap: str = "revised"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
+    #: The `stkit house` keys the chronicle has set (the others are the rules as written).
+    set_keys: frozenset[str] = dataclasses.field(default=frozenset(), compare=False)
 
     def dice_rules(self) -> HouseRules:
-        """The dice engine's HouseRules (extra 1s cancel only under ``reroll``, where extra dice exist)."""
-        return HouseRules(
-            specialty=self.specialty,
-            extra_ones_cancel=self.extra_ones_cancel and self.specialty is Specialty.REROLL,
-            ones_cancel=self.ones_cancel,
-        )
+        """The dice engine's HouseRules: every field of it taken from the same-named rule here (extra 1s
+        cancel only under ``reroll``, where extra dice exist)."""
+        given = {f.name: getattr(self, f.name) for f in dataclasses.fields(HouseRules)}
+        given["extra_ones_cancel"] = self.extra_ones_cancel and self.specialty is Specialty.REROLL
+        return HouseRules(**given)
 
     def in_force(self) -> list[str]:
         """One short phrase per rule that differs from the rules as written, in key order; [] when none."""
         out = []
-        if self.specialty is not Specialty.NONE:
-            out.append(f"specialty {self.specialty.value}")
-            if self.specialty is Specialty.REROLL and self.extra_ones_cancel:
-                out.append("1s on extra dice cancel")
-        if not self.ones_cancel:
-            out.append("1s do not cancel successes")
-        if self.difficulty != DEFAULT_DIFFICULTY and not self.difficulty_given:
-            out.append(f"default difficulty {self.difficulty}")
-        if self.extended_botch != "wipe":
-            out.append("a botch ends extended actions")
-        if self.free_botch:
-            out.append("free botch")
-        if self.homid_aggravated_soak:
-            out.append("aggravated soaked in Homid")
-        if self.rage_cap != "revised":
-            out.append(f"Rage cap {self.rage_cap}")
+        for key, (name, _allowed) in HOUSE_KEYS.items():
+            value = getattr(self, name)
+            if value == _WRITTEN[name]:
+                continue
+            phrase = _PHRASES[key](self, value) if key in _PHRASES else f"{key} {setting_text(value)}"
+            if phrase:
+                out.append(phrase)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """{key: value} with the `stkit house` keys (hyphenated) and JSON values."""
-        return {
-            "specialty": self.specialty.value,
-            "extra-ones-cancel": self.extra_ones_cancel,
-            "ones-cancel": self.ones_cancel,
-            "difficulty": self.difficulty,
-            "extended-botch": self.extended_botch,
-            "free-botch": self.free_botch,
-            "homid-aggravated-soak": self.homid_aggravated_soak,
-            "rage-cap": self.rage_cap,
-        }
+        out = {}
+        for key, (name, _allowed) in HOUSE_KEYS.items():
+            value = getattr(self, name)
+            out[key] = value.value if isinstance(value, Specialty) else value
+        return out
 
-    def override(
-        self,
-        *,
-        specialty: Specialty | None = None,
-        extra_ones_cancel: bool | None = None,
-        ones_cancel: bool | None = None,
-        difficulty: int | None = None,
-        free_botch: bool | None = None,
-    ) -> ChronicleRules:
-        """These rules with the per-roll flags given (None: keep the chronicle's). Raises InvalidValue for
-        a difficulty outside 2..10, or ``extra_ones_cancel`` when the specialty in force is not reroll
-        (there are no extra dice then)."""
-        if difficulty is not None:
-            validate_difficulty(difficulty)
-        given: dict[str, Any] = {
-            "specialty": specialty,
-            "extra_ones_cancel": extra_ones_cancel,
-            "ones_cancel": ones_cancel,
-            "difficulty": difficulty,
-            "free_botch": free_botch,
-        }
+    def override(self, overrides: RuleOverrides) -> ChronicleRules:
+        """These rules with one roll's ``overrides`` on top (a None field keeps the chronicle's). Raises
+        InvalidValue for ``extra_ones_cancel`` when the specialty in force is not reroll (there are no
+        extra dice then)."""
+        given = {f.name: getattr(overrides, f.name) for f in dataclasses.fields(overrides)}
         out = dataclasses.replace(self, **{k: v for k, v in given.items() if v is not None})
-        if difficulty is not None:
+        if overrides.difficulty is not None:
             out = dataclasses.replace(out, difficulty_given=True)
-        if extra_ones_cancel and out.specialty is not Specialty.REROLL:
+        if overrides.extra_ones_cancel and out.specialty is not Specialty.REROLL:
             raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
         return out
 
 
+@dataclass(frozen=True)
+class RuleOverrides:
+    """One roll's own choices on top of the chronicle's house rules; each field None keeps the chronicle's
+    setting (the fields are those of :class:`ChronicleRules` a single roll may change).
+
+    Attributes:
+        specialty: what a 10 does on a specialised roll, or None.
+        extra_ones_cancel: with ``reroll``, whether a 1 on an extra die cancels a success, or None.
+        ones_cancel: whether 1s cancel successes, or None.
+        difficulty: this roll's difficulty (2..10), or None for the chronicle's default.
+        free_botch: whether the night's first botch is forgiven, or None.
+
+    Raises InvalidValue for a difficulty outside 2..10.
+    """
+
+    specialty: Specialty | None = None
+    extra_ones_cancel: bool | None = None
+    ones_cancel: bool | None = None
+    difficulty: int | None = None
+    free_botch: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.difficulty is not None:
+            validate_difficulty(self.difficulty)
+        if self.specialty is not None:
+            object.__setattr__(self, "specialty", Specialty(self.specialty))
+
+    def at_difficulty(self, difficulty: int | None) -> RuleOverrides:
+        """These overrides with ``difficulty`` (None: keep this one's)."""
+        return self if difficulty is None else dataclasses.replace(self, difficulty=difficulty)
+
+    @classmethod
+    def of(cls, rules: HouseRules, difficulty: int | None = None) -> RuleOverrides:
+        """Overrides that give exactly the dice rules ``rules`` at ``difficulty`` (the free botch left to
+        the chronicle)."""
+        return cls(rules.specialty, rules.extra_ones_cancel, rules.ones_cancel, difficulty)
+
+
+#: No per-roll choice: the chronicle's house rules as they stand.
+NO_OVERRIDES = RuleOverrides()
+
+
 STANDARD_CHRONICLE_RULES = ChronicleRules()
 
-#: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages).
+#: The rules as written, field by field (what :meth:`ChronicleRules.in_force` leaves out).
+_WRITTEN = {f.name: f.default for f in dataclasses.fields(ChronicleRules)}
+#: How a rule in force is said, where its key and value would not say it well (others: 'KEY VALUE').
+_PHRASES: dict[str, Any] = {
+    "specialty": lambda rules, v: f"specialty {v.value}",
+    "extra-ones-cancel": lambda rules, v: "1s on extra dice cancel" if rules.specialty is Specialty.REROLL else None,
+    "ones-cancel": lambda rules, v: "1s do not cancel successes",
+    "difficulty": lambda rules, v: None if rules.difficulty_given else f"default difficulty {v}",
+    "extended-botch": lambda rules, v: "a botch ends extended actions",
+    "free-botch": lambda rules, v: "free botch",
+    "homid-aggravated-soak": lambda rules, v: "aggravated soaked in Homid",
+    "rage-cap": lambda rules, v: f"Rage cap {v}",
+}
+
+#: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
+#: field of ChronicleRules and a row here (and, when it changes how dice score, a field of
+#: :class:`stkit.dice.model.HouseRules` with the same name, which :meth:`ChronicleRules.dice_rules` passes on).
 HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "specialty": ("specialty", "none, double or reroll"),
     "extra-ones-cancel": ("extra_ones_cancel", "on or off"),
@@ -187,12 +216,14 @@ def rules_from_settings(settings: dict[str, str]) -> ChronicleRules:
     """ChronicleRules from stored {key: text} pairs; an unknown or unreadable stored pair is skipped
     (a newer stkit may have written it), so reading never fails."""
     values: dict[str, Any] = {}
+    keys: set[str] = set()
     for key, text in settings.items():
         try:
             values[HOUSE_KEYS[validate_house_key(key)][0]] = parse_house_value(key, text)
         except InvalidValue:
             continue
-    return dataclasses.replace(STANDARD_CHRONICLE_RULES, **values)
+        keys.add(validate_house_key(key))
+    return dataclasses.replace(STANDARD_CHRONICLE_RULES, **values, set_keys=frozenset(keys))
 
 
 def setting_text(value: Any) -> str:

@@ -79,6 +79,12 @@ class HouseRules:
     ones_cancel: bool = True
 
     @property
+    def ten_value(self) -> int:
+        """The successes one 10 is worth when it reaches the difficulty (2 under ``double``); every scorer
+        of dice (rolls and exact odds) reads it here."""
+        return 2 if self.specialty is Specialty.DOUBLE else 1
+
+    @property
     def is_standard(self) -> bool:
         """True when no house rule is on."""
         return self == STANDARD_RULES

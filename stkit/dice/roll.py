@@ -85,7 +85,7 @@ def score_dice(
     check_faces(pool, dice, rules)
     base = dice[:pool]
     extra = dice[pool:]
-    per_ten = 2 if rules.specialty is Specialty.DOUBLE else 1
+    per_ten = rules.ten_value
     success_dice = sum(1 for f in dice if f >= difficulty)
     successes_rolled = sum((per_ten if f == 10 else 1) for f in dice if f >= difficulty)
     ones = sum(1 for f in base if f == 1)
@@ -207,7 +207,7 @@ def cancelled_dice(roll: RollResult) -> tuple[set[int], set[int]]:
     rules = roll.rules
     ones_idx = [i for i, f in enumerate(roll.dice) if f == 1 and (i < roll.pool or rules.extra_ones_cancel)]
     succ_idx = sorted((i for i, f in enumerate(roll.dice) if f >= roll.difficulty), key=lambda i: roll.dice[i])
-    per_ten = 2 if rules.specialty is Specialty.DOUBLE else 1
+    per_ten = rules.ten_value
     left = roll.cancelled
     struck: set[int] = set()
     used_ones: set[int] = set()

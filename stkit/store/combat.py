@@ -17,13 +17,12 @@ Readings of stkit's own (the rules chapter gives no combat system; see docs/comb
 
 from __future__ import annotations
 
-import copy
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from stkit.dice import STANDARD_RULES, HouseRules, RollResult
+from stkit.dice import RollResult
 from stkit.dice.combat import (
     MAX_HIT_LEVELS,
     STANDARD_COMBAT,
@@ -35,12 +34,15 @@ from stkit.dice.combat import (
     RollPurpose,
     roll_attack,
     roll_initiative,
-    soak_damage,
 )
+from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store.events import record_event
 from stkit.store.forms import in_form
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
-from stkit.store.pools import PoolBreakdown, build_pool
+from stkit.store.house import claim_free_botch, link_free_botch, rules_in_force
+from stkit.store.pools import PoolBreakdown, build_pool, unhurt_pool
+from stkit.store.rolling import Purpose, RollOrder, add_log_detail, generator, make_roll
 from stkit.store.sheet import Sheet
 from stkit.store.sheet import damage_type as check_damage_type
 from stkit.store.specialties import SpecialtyUse, apply_specialty
@@ -52,15 +54,6 @@ DEFAULT_SOAK = "Stamina"
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def unhurt_pool(sheet: Sheet, expression: str) -> PoolBreakdown:
-    """A pool built from ``sheet`` without the wound penalty and without the Incapacitated refusal: soak and
-    damage pools (stkit's reading, see the module docstring). Raises InvalidValue / RuleRefusal as
-    :func:`stkit.store.pools.build_pool` does for the expression itself (three Traits, no dice left)."""
-    healthy = copy.deepcopy(sheet)
-    healthy.health = {d: 0 for d in healthy.health}
-    return build_pool(healthy, expression)
 
 
 def soak_expression(rule: Any) -> str:
@@ -152,49 +145,40 @@ class PurposeRoll:
 
 
 def roll_for_purpose(
-    session: Any,
+    gw: Gateway,
     name: str,
     expression: str,
     purpose: RollPurpose | str,
     *,
-    difficulty: int = 6,
     chronicle: str | None = None,
     faces: list[int] | None = None,
-    rng: Any = None,
-    rules: HouseRules = STANDARD_RULES,
-    combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
+    combat: CombatRules = STANDARD_COMBAT,
 ) -> PurposeRoll:
-    """A damage or soak roll of ``expression`` from character ``name``'s sheet: the pool without the wound
-    penalty (see the module docstring), never a botch, logged with its kind in the open scene's turn.
-    Raises NotFound, InvalidValue (an action is not a purpose here; bad pool or faces), RuleRefusal."""
-    from stkit.dice.combat import roll_kind
-    from stkit.store.characters import find_character
-    from stkit.store.rolls import write_log
-    from stkit.store.scenes import find_turn_context
-
+    """A damage or soak roll of ``expression`` from character ``name``'s sheet through
+    :func:`stkit.store.rolling.make_roll`: the pool without the wound penalty (see the module docstring),
+    never a botch, logged with its kind in the open scene's turn, under the chronicle's house rules with
+    ``overrides`` on top. Raises NotFound, InvalidValue (an action is not a purpose here; bad pool or
+    faces), RuleRefusal."""
     purpose = RollPurpose(purpose)
     if purpose is RollPurpose.ACTION:
         raise InvalidValue("an action from the sheet is an ordinary roll: stkit roll POOL -c NAME")
-    gw = as_gateway(session)
-    row = find_character(gw, name, chronicle)
-    pool = unhurt_pool(row.to_sheet(), expression)
-    roll = roll_kind(purpose, pool.dice, difficulty, rng=rng, faces=faces, rules=rules, combat=combat)
-    ctx = find_turn_context(gw, row)
-    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
-    entry = write_log(
-        gw,
-        chronicle=row.chronicle,
-        character_id=row.id,
-        character_name=row.name,
-        expression=pool.expression,
-        result=roll,
-        detail={"breakdown": pool.text, "seed": seed, "combat_rules": combat.to_dict()},
-        scene_id=scene_id,
-        turn=turn,
-        kind=LogKind(purpose.value),
+    order = RollOrder(
+        expression,
+        character=name,
+        chronicle=chronicle,
+        purpose=Purpose(purpose.value),
+        overrides=overrides,
+        faces=tuple(faces) if faces is not None else None,
+        seed=seed,
+        combat=combat,
     )
-    return PurposeRoll(row.name, row.chronicle, purpose, pool, roll, entry.id, scene_id, turn)
+    done = make_roll(gw, order)
+    assert done.pool is not None and done.log_id is not None and done.character is not None
+    return PurposeRoll(
+        done.character, done.chronicle, purpose, done.pool, done.roll, done.log_id, done.scene_id, done.turn
+    )
 
 
 # ---------------------------------------------------------------------------------------------- a hit
@@ -262,23 +246,21 @@ class HitResult:
         }
 
 
-def _soak_step(
+def _soak_choice(
     sheet: Sheet,
     damage: int,
     damage_type: DamageType,
     soak: str | None,
     *,
-    difficulty: int,
     faces: list[int] | None,
-    rng: Any,
-    rules: HouseRules,
     combat: CombatRules,
     silver: bool = False,
     homid_aggravated: bool = False,
-) -> tuple[PoolBreakdown | None, RollResult | None, int, int, list[str]]:
-    """(soak pool, soak roll, soaked, left, notes) for ``damage`` levels against ``sheet``'s soak. The
-    default soak ('') follows the soak rules (:func:`stkit.store.fight.soak_rule`); a named pool is the
-    table's call and is rolled as given."""
+) -> tuple[str | None, list[str]]:
+    """(the soak pool expression to roll, or None for no soak roll; notes) for ``damage`` levels against
+    ``sheet``'s soak. The default soak ('') follows the soak rules (:func:`stkit.store.fight_rules.soak_rule`);
+    a named pool is the table's call and is rolled as given. Raises InvalidValue for soak dice given where no
+    soak roll is made."""
     from stkit.store.fight_rules import soak_rule
 
     notes: list[str] = []
@@ -287,81 +269,88 @@ def _soak_step(
             raise InvalidValue("soak dice were given without --soak")
         if faces is not None:
             raise InvalidValue("soak dice were given but there is no damage to soak")
-        return None, None, 0, damage, notes
+        return None, notes
     if not combat.may_soak(damage_type):
         if faces is not None:
             raise InvalidValue(f"soak dice were given but {damage_type.value} damage may not be soaked here")
         notes.append(f"{damage_type.value} damage cannot be soaked (house rule); no soak roll")
-        return None, None, 0, damage, notes
+        return None, notes
     if soak:
-        pool = unhurt_pool(sheet, soak)
-    else:
-        verdict = soak_rule(sheet, damage_type.value, silver=silver, homid_aggravated=homid_aggravated)
-        if not verdict.dice_from_rules:
-            if faces is not None:
-                raise InvalidValue(f"soak dice were given but {verdict.why}")
-            notes.append(f"no soak: {verdict.why}")
-            return None, None, 0, damage, notes
-        pool = unhurt_pool(sheet, soak_expression(verdict))
-        notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
-    roll, soaked, left = soak_damage(
-        damage, pool.dice, difficulty=difficulty, rng=rng, faces=faces, rules=rules, combat=combat
-    )
-    return pool, roll, soaked, left, notes
+        return soak, notes
+    verdict = soak_rule(sheet, damage_type.value, silver=silver, homid_aggravated=homid_aggravated)
+    if not verdict.dice_from_rules:
+        if faces is not None:
+            raise InvalidValue(f"soak dice were given but {verdict.why}")
+        notes.append(f"no soak: {verdict.why}")
+        return None, notes
+    notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
+    return soak_expression(verdict), notes
 
 
 def take_hit(
-    session: Any,
+    gw: Gateway,
     name: str,
     levels: int,
     damage_type: str | DamageType = DamageType.bashing,
     *,
     soak: str | None = None,
-    difficulty: int = 6,
+    difficulty: int | None = None,
     chronicle: str | None = None,
     faces: list[int] | None = None,
-    rng: Any = None,
-    rules: HouseRules = STANDARD_RULES,
-    combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
+    combat: CombatRules = STANDARD_COMBAT,
     silver: bool = False,
 ) -> HitResult:
     """`char hit NAME LEVELS --type T [--soak [POOL]]`: ``levels`` (1..MAX_HIT_LEVELS) of ``damage_type``.
 
-    With ``soak`` (a pool expression; '' for DEFAULT_SOAK) the character's soak roll (never a botch) takes
-    successes off the levels first; the rest go on the health track (its overflow past Incapacitated is
-    reported). The soak roll is logged like any roll, in the open scene's turn. One transaction: a refusal
-    (bad levels or type, an impossible soak pool) changes nothing. Raises NotFound, InvalidValue,
-    RuleRefusal. The default soak follows the soak rules (who may soak what; ``silver`` for a silver
-    weapon); a killing level past Incapacitated marks the character dead.
+    With ``soak`` (a pool expression; '' for the soak rules' pool) the character's soak roll (never a botch;
+    made by :func:`stkit.store.rolling.make_roll` at ``difficulty``, None: the chronicle's, under its house
+    rules with ``overrides`` on top) takes successes off the levels first; the rest go on the health track
+    (its overflow past Incapacitated is reported; a killing level marks the character dead) and the sheet
+    change is one table event. The default soak follows the soak rules (who may soak what, by creature and
+    form; ``silver`` for a silver weapon; the `homid-aggravated-soak` house rule). The soak roll is logged
+    like any roll, in the open scene's turn. One transaction: a refusal (bad levels or type, an impossible
+    soak pool, a dead character) changes nothing. Raises NotFound, InvalidValue, RuleRefusal.
     """
     from stkit.store.characters import find_character, save_sheet
-    from stkit.store.events import record_event
     from stkit.store.fight_rules import mark_dead, refuse_dead
-    from stkit.store.house import get_house_rules
-    from stkit.store.rolls import write_log
     from stkit.store.scenes import find_turn_context
 
     _check_levels(levels)
     kind = DamageType(check_damage_type(damage_type))
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "hit")
-    house = get_house_rules(gw, row.chronicle)
-    pool, roll, soaked, left, notes = _soak_step(
+    house = rules_in_force(gw, row.chronicle)
+    expression, notes = _soak_choice(
         sheet,
         levels,
         kind,
         soak,
-        difficulty=difficulty,
         faces=faces,
-        rng=rng,
-        rules=rules,
         combat=combat,
         silver=silver,
         homid_aggravated=house.homid_aggravated_soak,
     )
+    done = None
+    soaked, left = 0, levels
+    if expression is not None:
+        order = RollOrder(
+            expression,
+            character=row.name,
+            chronicle=row.chronicle,
+            purpose=Purpose.soak,
+            overrides=overrides.at_difficulty(difficulty),
+            faces=tuple(faces) if faces is not None else None,
+            seed=seed,
+            combat=combat,
+            extra={"hit": levels, "damage_type": kind.value},
+        )
+        done = make_roll(gw, order)
+        soaked = min(done.roll.final_successes, levels)
+        left = levels - soaked
+        add_log_detail(gw, done.log_id, soaked=soaked, wounds=left)
     taken = None
     warnings: list[str] = []
     ctx = find_turn_context(gw, row)
@@ -369,54 +358,23 @@ def take_hit(
         report = sheet.take_damage(left, kind.value)
         taken = report.to_dict()
         warnings = report.warnings(sheet.name)
-        save_sheet(gw, row, sheet)
+        save_sheet(gw, row, sheet, summary=f"{sheet.name} takes {left} {kind.value}: {Health.of(sheet).words}")
         if report.killed:
             mark_dead(gw, row, ctx)
-    record_event(
-        gw,
-        chronicle=row.chronicle,
-        kind="sheet",
-        character_id=row.id,
-        data={"character": row.name, "combat": "hit", "wounds": left, "damage_type": kind.value},
-    )
-    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
-    log_id = None
-    if roll is not None and pool is not None:
-        entry = write_log(
-            gw,
-            chronicle=row.chronicle,
-            character_id=row.id,
-            character_name=row.name,
-            expression=pool.expression,
-            result=roll,
-            detail={
-                "breakdown": pool.text,
-                "seed": seed,
-                "hit": levels,
-                "damage_type": kind.value,
-                "soaked": soaked,
-                "wounds": left,
-                "combat_rules": combat.to_dict(),
-            },
-            scene_id=scene_id,
-            turn=turn,
-            kind=LogKind.soak,
-        )
-        log_id = entry.id
     return HitResult(
         row.name,
         row.chronicle,
         levels,
         kind,
-        pool,
-        roll,
+        done.pool if done is not None else None,
+        done.roll if done is not None else None,
         soaked,
         left,
         taken,
         Health.of(sheet),
-        log_id,
-        scene_id,
-        turn,
+        done.log_id if done is not None else None,
+        getattr(ctx, "scene_id", None),
+        getattr(ctx, "turn", None),
         tuple(notes),
         tuple(warnings),
     )
@@ -478,7 +436,6 @@ def roll_scene_initiative(
     names: list[str] | None = None,
     *,
     dice: list[int] | None = None,
-    rng: Any = None,
     seed: int | None = None,
 ) -> InitiativeOrder:
     """`scene initiative [NAME ...]`: one die + Dexterity + Wits - wound penalty for each named character
@@ -508,6 +465,7 @@ def roll_scene_initiative(
         entries.append(initiative_entry(sheet))
     if not entries:
         raise RuleRefusal(f"{', '.join(cannot_act)}: Incapacitated, nobody can act")
+    rng, seed = generator(seed)  # in the transaction: a retry rolls the same dice
     order = roll_initiative(entries, rng=rng, dice=dice)
     result = InitiativeOrder(scene_id, scene_name, turn, order, tuple(cannot_act), None if dice else seed)
     gw.execute(
@@ -515,6 +473,19 @@ def roll_scene_initiative(
         data=json.dumps(result.to_dict(), sort_keys=True),
         sid=scene_id,
         turn=turn,
+    )
+    record_event(
+        gw,
+        chronicle=chronicle,
+        kind="scene",
+        data={
+            "scene_id": scene_id,
+            "name": scene_name,
+            "turn": turn,
+            "status": "open",
+            "change": "initiative",
+            "order": [o.name for o in order],
+        },
     )
     return result
 
@@ -700,10 +671,9 @@ def attack(
     attack_faces: list[int] | None = None,
     damage_faces: list[int] | None = None,
     soak_faces: list[int] | None = None,
-    rng: Any = None,
-    rules: HouseRules = STANDARD_RULES,
-    combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
+    combat: CombatRules = STANDARD_COMBAT,
     willpower: bool = False,
     weapon: str | None = None,
     maneuver: str | None = None,
@@ -717,14 +687,14 @@ def attack(
     coup_de_grace: bool = False,
     rage_action: bool = False,
 ) -> AttackExchange:
-    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds, worn armour's Dexterity
-    penalty) at ``difficulty``; the target's ``defence`` roll (a dodge, block or parry pool) cancels attack
-    successes one for one; on a hit the damage pool ``damage`` (their sheet, no wound penalty) plus one die
-    per net success beyond the first, then with ``soak`` ('' for DEFAULT_SOAK) the target's soak roll under
-    the soak rules (:func:`stkit.store.fight.soak_rule`: who may soak what, armour by form, silver); the
-    wounds go on the target's health track (past Incapacitated: :meth:`Sheet.take_damage`; a killing level
-    marks them dead). Every roll is logged (kinds attack, dodge, damage, soak) in the open scene's turn,
-    with a table event; one transaction.
+    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds, worn armour's Dexterity penalty)
+    at ``difficulty`` (None: the weapon's or maneuver's, else the chronicle's); the target's ``defence`` roll (a
+    dodge, block or parry pool) cancels attack successes one for one; on a hit the damage pool ``damage`` (their
+    sheet, no wound penalty) plus one die per net success beyond the first, then with ``soak`` ('' for
+    DEFAULT_SOAK) the target's soak roll under the soak rules (:func:`stkit.store.fight_rules.soak_rule`: who
+    may soak what, armour by form, silver); the wounds go on the target's health track (past Incapacitated:
+    :meth:`Sheet.take_damage`; a killing level marks them dead). Every roll is logged (kinds attack, dodge,
+    damage, soak) in the open scene's turn, with a table event per sheet changed; one transaction.
 
     ``weapon`` (a weapon the attacker's sheet holds) or ``maneuver`` (punch, kick, claw, bite, firearms;
     ``range_`` for firearms) fill the pool, damage, difficulty and damage type; explicit values win.
@@ -734,7 +704,10 @@ def attack(
     ``coup_de_grace``: the only way to attack an Incapacitated foe: no defence and no soak.
     ``rage_action``: the attack is an extra action bought with one Rage point (no penalty), refused beyond
     the chronicle's `rage-cap` reading or in a turn Gnosis was spent.
-    ``spec`` and ``willpower`` as before: the specialty house rule on the attack roll; a Willpower point
+    The rolls are scored under :func:`stkit.store.house.rules_in_force` (the attacker's chronicle's house
+    rules with ``overrides`` on top; the free botch may forgive the attack roll's botch) and rolled with
+    one generator seeded from ``seed`` inside this transaction.
+    ``spec`` and ``willpower``: the specialty house rule on the attack roll; a Willpower point
     on it, once per turn in a scene (Chapter Five, "Automatic Successes").
 
     Raises NotFound, InvalidValue (bad pools, faces, type, an unknown maneuver), RuleRefusal (the attacker
@@ -743,7 +716,6 @@ def attack(
     nothing is written then.
     """
     from stkit.store.characters import find_character, save_sheet
-    from stkit.store.events import record_event
     from stkit.store.fight_rules import (
         is_dead,
         maneuver_plan,
@@ -752,7 +724,6 @@ def attack(
         spend_rage_action,
         weapon_plan,
     )
-    from stkit.store.house import get_house_rules
     from stkit.store.rolls import write_log
     from stkit.store.scenes import check_willpower_allowed, find_turn_context, record_roll_in_scene
 
@@ -790,11 +761,10 @@ def attack(
         raise InvalidValue("the attack needs a pool: --pool, --weapon or --maneuver")
     if not damage:
         raise InvalidValue("the attack needs a damage pool: --damage (the weapon or maneuver gives none)")
-    difficulty = difficulty if difficulty is not None else (plan.difficulty if plan else 6)
+    difficulty = difficulty if difficulty is not None else (plan.difficulty if plan else None)
     kind = DamageType(
         check_damage_type(damage_type if damage_type is not None else (plan.damage_type if plan else "bashing"))
     )
-    house = get_house_rules(gw, a_row.chronicle)
     notes: list[str] = []
     if plan is not None:
         notes.append(f"{plan.source}: {pool} at {difficulty}, damage {damage} {kind.value}")
@@ -804,9 +774,11 @@ def attack(
         check_willpower_allowed(gw, a_row, ctx)
         if a_sheet.powers["Willpower"].temporary < 1:
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
+    in_force = rules_in_force(gw, a_row.chronicle, overrides.at_difficulty(difficulty))
+    rules = in_force.dice_rules()
     rage_count = None
     if rage_action:
-        rage_count = spend_rage_action(gw, a_row, a_sheet, ctx, house.rage_cap)
+        rage_count = spend_rage_action(gw, a_row, a_sheet, ctx, in_force.rage_cap)
     used: SpecialtyUse | None = None
     attack_rules = rules
     if spec:
@@ -841,7 +813,7 @@ def attack(
     soak_pool = None
     verdict = None
     if soak is not None:
-        verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=house.homid_aggravated_soak)
+        verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=in_force.homid_aggravated_soak)
         if not combat.may_soak(kind):
             notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
         elif soak:  # an explicit soak pool: the table's call
@@ -859,7 +831,7 @@ def attack(
         attack_pool=attack_pool.dice,
         damage_pool=damage_pool.dice,
         soak_pool=soak_pool.dice if soak_pool else 0,
-        attack_difficulty=difficulty,
+        attack_difficulty=in_force.difficulty,
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
         rules=attack_rules,
@@ -868,6 +840,7 @@ def attack(
         defence_pool=defence_pool.dice if defence_pool else 0,
         defence_difficulty=defence_difficulty,
     )
+    rng, _ = generator(seed)
     result = roll_attack(
         spec_,
         rng=rng,
@@ -876,25 +849,35 @@ def attack(
         soak_faces=soak_faces,
         defence_faces=defence_faces,
     )
+    forgiveness = claim_free_botch(gw, a_row.chronicle, result.attack, in_force)
+    if forgiveness.forgiven:
+        result = replace(result, attack=forgiveness.result)
+        notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
     taken, warnings, dead = None, [], False
     if result.wounds:
         report = t_sheet.take_damage(result.wounds, kind.value)
         taken, warnings = report.to_dict(), report.warnings(t_sheet.name)
-        save_sheet(gw, t_row, t_sheet)
+        save_sheet(
+            gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {result.wounds} {kind.value}: {Health.of(t_sheet).words}"
+        )
         if report.killed:
             mark_dead(gw, t_row, ctx)
             dead = True
+    spent = []
     if willpower:
         left = a_sheet.spend("Willpower", 1).temporary
+        spent.append(f"1 Willpower: {left} left")
         notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
-    if willpower or rage_action:
-        save_sheet(gw, a_row, a_sheet)
+    if rage_action:
+        spent.append(f"1 Rage: {a_sheet.powers['Rage'].temporary} left")
+    if spent:
+        save_sheet(gw, a_row, a_sheet, summary=f"{a_sheet.name} spends {' and '.join(spent)}")
     if rage_count is not None:
         done, cap = rage_count
         notes.append(
             f"a Rage action: {a_sheet.powers['Rage'].temporary} Rage left; {done} Rage action"
             f"{'s' if done != 1 else ''} this turn"
-            + (f" of at most {cap} ({house.rage_cap})" if cap is not None else "")
+            + (f" of at most {cap} ({in_force.rage_cap})" if cap is not None else "")
         )
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
@@ -925,23 +908,9 @@ def attack(
         )
         if label == "attack":
             record_roll_in_scene(gw, a_row, entry, ctx, None)  # the once-per-turn Willpower spend
+            link_free_botch(gw, a_row.chronicle, forgiveness, entry.id)
         log_ids.append(entry.id)
     health = Health.of(t_sheet)
-    record_event(
-        gw,
-        chronicle=t_row.chronicle,
-        kind="sheet",
-        character_id=t_row.id,
-        data={
-            "character": t_row.name,
-            "combat": "attack",
-            "attacker": a_row.name,
-            "wounds": result.wounds,
-            "damage_type": kind.value,
-            "health": health.to_dict(),
-            "dead": dead,
-        },
-    )
     return AttackExchange(
         a_row.name,
         t_row.name,
@@ -1018,7 +987,6 @@ def attack_pools(
     RuleRefusal as :func:`attack` does for its pools."""
     from stkit.store.characters import find_character
     from stkit.store.fight_rules import maneuver_plan, soak_rule, weapon_plan
-    from stkit.store.house import get_house_rules
 
     gw = as_gateway(session)
     a_sheet = find_character(gw, attacker, chronicle).to_sheet()
@@ -1044,7 +1012,7 @@ def attack_pools(
         return out
     t_sheet = find_character(gw, target, chronicle or a_sheet.chronicle).to_sheet()
     verdict = soak_rule(
-        t_sheet, kind, silver=silver, homid_aggravated=get_house_rules(gw, t_sheet.chronicle).homid_aggravated_soak
+        t_sheet, kind, silver=silver, homid_aggravated=rules_in_force(gw, t_sheet.chronicle).homid_aggravated_soak
     )
     soak_pool = None
     if soak:
@@ -1083,14 +1051,13 @@ def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatR
     from stkit.dice.combat import validate_rage_spend
     from stkit.store.characters import save_sheet
     from stkit.store.fight_rules import rage_cap, turn_power
-    from stkit.store.house import get_house_rules
     from stkit.store.scenes import find_turn_context
 
     gw = as_gateway(session)
     sheet = row.to_sheet()
     validate_rage_spend(rage, sheet.powers["Rage"].temporary, combat)
     ctx = find_turn_context(gw, row)
-    reading = get_house_rules(gw, row.chronicle).rage_cap
+    reading = rules_in_force(gw, row.chronicle).rage_cap
     cap = rage_cap(reading, sheet)
     if ctx is not None:
         done = turn_power(gw, ctx, row.id, "rage actions")
@@ -1134,8 +1101,8 @@ def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatR
                 f"{sheet.name} already spent Rage for extra actions in turn {ctx.turn} of this scene"
             ) from None
     sheet.spend("Rage", rage)
-    save_sheet(gw, row, sheet)
     left = sheet.powers["Rage"].temporary
+    save_sheet(gw, row, sheet, summary=f"{sheet.name} spends {rage} Rage for extra actions: {left} left")
     return RageSpend(sheet.name, rage, left, getattr(ctx, "scene_id", None), getattr(ctx, "turn", None))
 
 

@@ -141,13 +141,14 @@ def _finish(
     notes: list[str],
     save: bool = True,
 ) -> PowerRoll:
-    """Save the sheet, log the roll (kind ``rule``) and write the table event; the result."""
+    """Save the sheet (its 'sheet' table event says ``summary``), log the roll (kind ``rule``); without
+    ``save`` (no sheet change) one table event says ``summary``; the result."""
     from stkit.store.characters import save_sheet
     from stkit.store.events import record_event
-    from stkit.store.rolls import write_log
+    from stkit.store.rolling import write_log
 
     if save:
-        save_sheet(gw, row, sheet)
+        save_sheet(gw, row, sheet, summary=summary)
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     log_id = None
     if roll is not None:
@@ -164,13 +165,14 @@ def _finish(
             kind=rule,
         )
         log_id = entry.id
-    record_event(
-        gw,
-        chronicle=row.chronicle,
-        kind="sheet",
-        character_id=row.id,
-        data={"character": row.name, "summary": summary, "combat": rule, **changes},
-    )
+    if not save:
+        record_event(
+            gw,
+            chronicle=row.chronicle,
+            kind="sheet",
+            character_id=row.id,
+            data={"character": row.name, "summary": summary, "combat": rule, **changes},
+        )
     return PowerRoll(
         row.name,
         row.chronicle,

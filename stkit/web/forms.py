@@ -1,0 +1,102 @@
+"""Form values and the answer to a change: whole numbers, switches, a character named by id, the seed,
+and :func:`apply_change`, which runs a change and answers htmx with a one-line fragment or a plain form
+post with a redirect (or the page with the error beside the form)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from stkit.errors import InvalidValue, NotFound, StkitError
+from stkit.store.events import LinkHolder
+from stkit.web.table import Table
+
+
+def form_int(form: dict, key: str, what: str, default: int | None = None) -> int:
+    """A whole number from a form field; InvalidValue naming the field when it is not one."""
+    raw = str(form.get(key, "") or "").strip()
+    if not raw:
+        if default is None:
+            raise InvalidValue(f"{what} is missing; give a whole number")
+        return default
+    if len(raw) > 12 or not (raw.lstrip("+-").isascii() and raw.lstrip("+-").isdigit()):
+        raise InvalidValue(f"{what} {raw[:20]!r} is not a whole number")
+    return int(raw)
+
+
+def roll_order(values: dict, *, storyteller: bool, **fields: Any):
+    """The :class:`stkit.store.rolling.RollOrder` of a web form: its difficulty (empty: the chronicle's),
+    and on the Storyteller's link only its house-rule choice (a player's link never chooses house rules);
+    ``fields``: the order's other fields. Raises InvalidValue for a bad difficulty or 10s rule."""
+    from stkit.dice import Specialty
+    from stkit.dice.house import RuleOverrides
+    from stkit.store.rolling import RollOrder
+
+    raw = str(values.get("difficulty") or "").strip()
+    difficulty = form_int(values, "difficulty", "difficulty") if raw else None
+    choice = str(values.get("specialty") or "").strip().lower() if storyteller else ""
+    try:
+        specialty = Specialty(choice) if choice else None
+    except ValueError:
+        raise InvalidValue(f"specialty rule {choice[:20]!r} is not one of none, double, reroll") from None
+    return RollOrder(overrides=RuleOverrides(specialty=specialty, difficulty=difficulty), **fields)
+
+
+def is_on(form: dict, key: str) -> bool:
+    """Whether a checkbox (or a switch given as text) is on."""
+    return str(form.get(key, "")).lower() in ("on", "1", "true", "yes")
+
+
+def character_name(session: Any, chronicle: str, character_id: int) -> str:
+    """The name of character ``character_id`` of ``chronicle``; NotFound otherwise."""
+    from stkit.store.characters import character_by_id
+
+    row = character_by_id(session, character_id)
+    if row is None or row.chronicle != chronicle:
+        raise NotFound(f"no character with id {character_id} in chronicle {chronicle!r}")
+    return row.name
+
+
+def seed_from(values: dict) -> int:
+    """The form's seed (a whole number), else a fresh one from the system's random source."""
+    raw = str(values.get("seed") or "").strip()
+    if raw:
+        return form_int(values, "seed", "seed")
+    return random.SystemRandom().randrange(2**32)
+
+
+async def form_values(request: Request) -> dict[str, Any]:
+    """The posted form as a dict of single values (the last of a repeated field)."""
+    form = await request.form()
+    return {k: form.get(k) for k in form}
+
+
+def apply_change(
+    request: Request,
+    table: Table,
+    holder: LinkHolder,
+    form_name: str,
+    work: Callable[[Any], Any],
+    message: Callable[[Any], str],
+) -> Response:
+    """Run ``work(session)`` in one write transaction; htmx gets a one-line fragment (the result's
+    ``message`` or the error), a plain form post a redirect back to the page (or the page with the error
+    beside the form ``form_name``, status 400)."""
+    from stkit.web.views import page_data
+
+    htmx = request.headers.get("hx-request") == "true"
+    try:
+        result = table.write(work)
+    except StkitError as exc:
+        error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if htmx:
+            return HTMLResponse(table.fragment("message.html", error=error))
+        ctx = table.read(lambda s: page_data(table, s, holder))
+        return table.render("page.html", code=400, error=error, error_form=form_name, **ctx)
+    if htmx:
+        return HTMLResponse(table.fragment("message.html", message=message(result)))
+    return RedirectResponse("/", status_code=303)
