@@ -142,12 +142,12 @@ def boxes(n: int, maximum: int) -> str:
 
 def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) -> dict:
     """The sheet's file shape plus derived values (form-adjusted Attributes, wound penalty...)."""
-    from stkit.store.forms import apply_form
+    from stkit.store.forms import in_form
 
     data = sheet.to_dict(player_view=player_view)
     data["id"] = char_id
     data["derived"] = {
-        "attributes_in_form": {a: apply_form(sheet.form, a, v) for a, v in sheet.attributes.items()},
+        "attributes_in_form": {a: in_form(sheet, a, v) for a, v in sheet.attributes.items()},
         "health_level": sheet.health_level,
         "health_boxes": sheet.health_boxes(),
         "wound_penalty": sheet.wound_penalty,
@@ -164,7 +164,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
 
     from stkit.cli import render
     from stkit.store import traits as T
-    from stkit.store.forms import apply_form
+    from stkit.store.forms import in_form
     from stkit.store.sheet import HEALTH_LEVELS
 
     sheet = printable_sheet(sheet)
@@ -216,7 +216,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         t = Text()
         for g in groups:
             a = g[i]
-            t.append_text(cell(a, sheet.attributes[a], apply_form(sheet.form, a, sheet.attributes[a]), width=32))
+            t.append_text(cell(a, sheet.attributes[a], in_form(sheet, a), width=32))
         lines.append(t)
     lines += [Text(""), header("Talents", "Skills", "Knowledges")]
     for i in range(10):
@@ -708,6 +708,9 @@ def hit(
     ] = None,
     damage_ones_cancel: DamageOnesCancelOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
+    silver: Annotated[
+        bool, typer.Option("--silver", help="A silver weapon: a shapeshifter soaks it only in the breed form.")
+    ] = False,
     seed: SeedOpt = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
@@ -735,6 +738,7 @@ def hit(
         chronicle=chronicle,
         db=db,
         json_out=json_out,
+        silver=silver,
     )
 
 
@@ -762,20 +766,141 @@ def heal(
     )
 
 
+DiceOpt = Annotated[str | None, typer.Option("--dice", help="Physical dice of the roll, e.g. 8,6,3.")]
+
+
 @char_app.command("shift")
 def shift(
     name: NameArg,
-    form: Annotated[str, typer.Argument(help="homid, glabro, crinos, hispo or lupus.")],
+    form: Annotated[str, typer.Argument(help="homid, glabro, crinos, hispo, lupus, or the breed's own name.")],
+    rage: Annotated[bool, typer.Option("--rage", help="Spend a Rage point: the shift is instant, no roll.")] = False,
+    instant: Annotated[
+        bool, typer.Option("--instant", help="The Storyteller's shift: no roll, no cost (between scenes, a Gift).")
+    ] = False,
+    dice: DiceOpt = None,
+    seed: SeedOpt = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Change form (homid, glabro, crinos, hispo, lupus).
+    """Change form: a Stamina + Primal-Urge roll, or a Rage point.
 
-    The form's Attribute changes apply to every pool rolled from the sheet."""
-    from stkit.store import characters
+    The roll is at the starting form's difficulty; fewer successes stop
+    partway. --rage spends a Rage point for an instant shift; the breed form
+    is always instant. Example: `stkit char shift Weston crinos --dice 8,7,2`."""
+    from stkit.cli.combat import power_command
+    from stkit.store.fight import shift_form
 
-    print_edit(run(db, lambda s: characters.shift(s, name, form, chronicle=chronicle)), json_out)
+    power_command(
+        db,
+        lambda gw, faces, rng: shift_form(
+            gw, name, form, rage=rage, instant=instant, chronicle=chronicle, faces=faces, rng=rng
+        ),
+        dice=dice,
+        seed=seed,
+        json_out=json_out,
+    )
+
+
+@char_app.command("regen")
+def regen(
+    name: NameArg,
+    calm: Annotated[bool, typer.Option("--calm", help="No stress: the level heals with no roll.")] = False,
+    days: Annotated[
+        int, typer.Option("--days", help="Days of rest: heal that many aggravated levels, one a day (no roll).")
+    ] = 0,
+    dice: DiceOpt = None,
+    seed: SeedOpt = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Regenerate the worst bashing or lethal level (shapeshifters).
+
+    Once a turn; under stress only on a success of Stamina at difficulty 8;
+    never in the breed form unless metis. Example: `stkit char regen Weston`."""
+    from stkit.cli.combat import power_command
+    from stkit.store.fight import regenerate
+
+    power_command(
+        db,
+        lambda gw, faces, rng: regenerate(gw, name, calm=calm, days=days, chronicle=chronicle, faces=faces, rng=rng),
+        dice=dice,
+        seed=seed,
+        json_out=json_out,
+    )
+
+
+@char_app.command("stay-active")
+def stay_active(
+    name: NameArg,
+    dice: DiceOpt = None,
+    seed: SeedOpt = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Roll Rage at difficulty 8 to fight on past Incapacitated.
+
+    For a shapeshifter downed with lethal or worse: each success heals a
+    level. Example: `stkit char stay-active Weston`."""
+    from stkit.cli.combat import power_command
+    from stkit.store.fight import stay_active as use_case
+
+    power_command(
+        db,
+        lambda gw, faces, rng: use_case(gw, name, chronicle=chronicle, faces=faces, rng=rng),
+        dice=dice,
+        seed=seed,
+        json_out=json_out,
+    )
+
+
+@char_app.command("rage")
+def rage_roll(
+    name: NameArg,
+    difficulty: Annotated[
+        int | None, typer.Option("--difficulty", "-d", help="Instead of the moon's difficulty (2 to 10).")
+    ] = None,
+    dice: DiceOpt = None,
+    seed: SeedOpt = None,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Roll Rage and read the frenzy verdict (four or more successes).
+
+    The difficulty is the chronicle's moon's (stkit scene moon PHASE).
+    Example: `stkit char rage Weston`."""
+    from stkit.cli.combat import power_command
+    from stkit.store.fight import rage_roll as use_case
+
+    power_command(
+        db,
+        lambda gw, faces, rng: use_case(gw, name, difficulty=difficulty, chronicle=chronicle, faces=faces, rng=rng),
+        dice=dice,
+        seed=seed,
+        json_out=json_out,
+    )
+
+
+@char_app.command("moonrise")
+def moonrise(
+    name: NameArg,
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Regain Rage at the first sight of the moon in a night.
+
+    The phase's points; all of it under the auspice's own moon.
+    Example: `stkit char moonrise Weston`."""
+    from stkit.cli.combat import power_command
+    from stkit.store.fight import moonrise as use_case
+
+    power_command(
+        db, lambda gw, faces, rng: use_case(gw, name, chronicle=chronicle), dice=None, seed=None, json_out=json_out
+    )
 
 
 @char_app.command("xp")

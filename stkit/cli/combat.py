@@ -148,6 +148,7 @@ def hit_command(
     chronicle: str | None,
     db: str | None,
     json_out: bool,
+    silver: bool = False,
 ) -> None:
     """`char hit`: one transaction through :func:`stkit.store.combat.take_hit`, then the output."""
     from stkit.dice import validate_difficulty
@@ -176,9 +177,40 @@ def hit_command(
             seed=used_seed,
             overrides=overrides,
             combat=combat,
+            silver=silver,
         ),
     )
     print_hit(result, json_out)
+
+
+# ------------------------------------------------------------------- regen, shift, stay-active, rage
+
+
+def power_command(db: str | None, work: Any, *, dice: str | None, seed: int | None, json_out: bool) -> None:
+    """Run a fight rule's use case ``work(gateway, faces, rng)`` in one transaction and print its
+    :class:`stkit.store.fight.PowerRoll`: the summary, the roll, notes, the log row."""
+    from stkit.cli import render
+    from stkit.store.gateway import run_unit
+    from stkit.store.rolling import fresh_seed, generator
+
+    used_seed = fresh_seed(seed)
+    faces = _faces(dice)
+    done = run_unit(db, lambda gw: work(gw, faces, generator(used_seed)[0]))
+    if json_out:
+        data = done.to_dict()
+        data["seed"] = None if faces is not None or done.roll is None else used_seed
+        render.print_json(data)
+        return
+    out = _console()
+    if done.roll is not None:
+        title = done.rule.capitalize()
+        for line in render.roll_lines(done.roll, title=title):
+            out.print(line)
+    out.print(_text(done.summary, "bold"))
+    for note in done.notes:
+        out.print(_text(note, "yellow"))
+    if done.log_id is not None:
+        out.print(_text(_logged([done.log_id], done.scene_id, done.turn), "dim"))
 
 
 # ------------------------------------------------------------------------------------------ scene initiative
@@ -244,20 +276,48 @@ def initiative_lines(data: dict[str, Any] | None) -> list[str]:
 def attack_cmd(
     attacker: Annotated[str, typer.Argument(help="Who attacks (a character's name).", show_default=False)],
     target: Annotated[str, typer.Argument(help="Who is attacked.", show_default=False)],
-    pool: Annotated[str, typer.Option("--pool", "-p", help="The attack pool, e.g. 'Dexterity + Brawl'.")],
+    pool: Annotated[str | None, typer.Option("--pool", "-p", help="The attack pool, e.g. 'Dexterity + Brawl'.")] = None,
     damage: Annotated[
-        str, typer.Option("--damage", help="The damage pool before extra successes, e.g. 'Strength + 1'.")
-    ],
+        str | None, typer.Option("--damage", help="The damage pool before extra successes, e.g. 'Strength + 1'.")
+    ] = None,
     difficulty: Annotated[
         int | None,
         typer.Option(
             "--difficulty",
             "-d",
-            help="The attack's difficulty, 2 to 10 (default: the chronicle's, else 6).",
+            help="The attack's difficulty, 2 to 10 (default: the weapon's or maneuver's, else the chronicle's).",
             show_default=False,
         ),
     ] = None,
-    damage_type: DamageTypeOpt = "bashing",
+    damage_type: Annotated[
+        str | None, typer.Option("--type", "-t", help="Damage type: bashing, lethal or aggravated (default bashing).")
+    ] = None,
+    weapon: Annotated[
+        str | None, typer.Option("--weapon", help="A weapon on the attacker's sheet: its pool, difficulty, damage.")
+    ] = None,
+    maneuver: Annotated[
+        str | None, typer.Option("--maneuver", "-m", help="punch, kick, claw, bite or firearms (the book's presets).")
+    ] = None,
+    range_: Annotated[
+        str | None, typer.Option("--range", help="Firearms range: point-blank (4), normal (6) or long (8).")
+    ] = None,
+    dodge: Annotated[str | None, typer.Option("--dodge", help="The target dodges with this pool.")] = None,
+    block: Annotated[str | None, typer.Option("--block", help="The target blocks with this pool.")] = None,
+    parry: Annotated[str | None, typer.Option("--parry", help="The target parries with this pool.")] = None,
+    dodge_difficulty: Annotated[int, typer.Option("--dodge-difficulty", help="The defence roll's difficulty.")] = 6,
+    defender_actions: Annotated[
+        int, typer.Option("--defender-actions", help="The defender's actions this turn, the dodge included.")
+    ] = 1,
+    dice_dodge: Annotated[
+        str | None, typer.Option("--dice-dodge", help="Physical dice of the dodge, block or parry.")
+    ] = None,
+    silver: Annotated[bool, typer.Option("--silver", help="A silver weapon (soaked only in the breed form).")] = False,
+    coup_de_grace: Annotated[
+        bool, typer.Option("--coup-de-grace", help="Finish an Incapacitated foe: no dodge, no soak.")
+    ] = False,
+    rage: Annotated[
+        bool, typer.Option("--rage", help="This attack is an extra action bought with a Rage point (no penalty).")
+    ] = False,
     soak: SoakOpt = False,
     soak_pool: SoakPoolOpt = None,
     damage_difficulty: Annotated[int, typer.Option("--damage-difficulty", help="The damage roll's difficulty.")] = 6,
@@ -296,9 +356,13 @@ def attack_cmd(
     from stkit.store.gateway import run_unit
     from stkit.store.rolling import fresh_seed
 
-    for d in (difficulty, damage_difficulty, soak_difficulty):
+    for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
         if d is not None:
             validate_difficulty(d)
+    defences = [(k, v) for k, v in (("dodge", dodge), ("block", block), ("parry", parry)) if v is not None]
+    if len(defences) > 1:
+        raise typer.BadParameter("give one of --dodge, --block, --parry")
+    defence_kind, defence = defences[0] if defences else ("dodge", None)
     overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel)
     combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
     used_seed = fresh_seed(seed)
@@ -326,6 +390,17 @@ def attack_cmd(
             overrides=overrides,
             combat=combat,
             willpower=willpower,
+            weapon=weapon,
+            maneuver=maneuver,
+            range_=range_,
+            defence=defence,
+            defence_kind=defence_kind,
+            defence_difficulty=dodge_difficulty,
+            defender_actions=defender_actions,
+            defence_faces=_faces(dice_dodge),
+            silver=silver,
+            coup_de_grace=coup_de_grace,
+            rage_action=rage,
         ),
     )
     if json_out:
@@ -345,13 +420,27 @@ def print_exchange(x: Any) -> None:
 
     out = _console()
     r = x.result
-    out.print(_text(f"{x.attacker} attacks {x.target} ({x.damage_type.value})", "bold"))
+    how = " (coup de grace)" if x.coup_de_grace else (" (Rage action)" if x.rage_action else "")
+    out.print(_text(f"{x.attacker} attacks {x.target} ({x.damage_type.value}){how}", "bold"))
     if x.specialty is not None:
         out.print(_text(x.specialty.text, "dim"))
     for line in render.roll_lines(r.attack, title=f"Attack: {pool_words(x.attack_pool)}"):
         out.print(line)
+    if r.defence is not None and x.defence_pool is not None:
+        title = f"{x.defence_kind.capitalize()} ({x.target}): {pool_words(x.defence_pool)}"
+        for line in render.roll_lines(r.defence, title=title):
+            out.print(line)
+        out.print(
+            _text(
+                f"{r.attack.final_successes} attack success{'es' if r.attack.final_successes != 1 else ''} - "
+                f"{r.defence.final_successes} -> {r.net_successes}",
+                "bold",
+            )
+        )
     if not r.hit:
         out.print(_text(f"{x.target} is not hit: no damage", "yellow"))
+        for note in x.notes:
+            out.print(_text(note, "dim"))
     else:
         base = pool_words(x.damage_pool)
         extra = f" + {r.extra_successes} for extra successes" if r.extra_successes else ""
@@ -365,10 +454,38 @@ def print_exchange(x: Any) -> None:
         dealt = r.damage.final_successes
         soaked = f", soaked {r.soaked}" if r.soak is not None else ""
         levels = f"{r.wounds} {x.damage_type.value} level{'s' if r.wounds != 1 else ''}"
-        out.print(_text(f"{dealt} damage{soaked} -> {levels}: {x.target} {x.health.words}", "bold"))
+        words = "is dead" if x.dead else x.health.words
+        out.print(_text(f"{dealt} damage{soaked} -> {levels}: {x.target} {words}", "bold"))
     out.print(_text(_logged(x.log_ids, x.scene_id, x.turn), "dim"))
     for w in x.warnings:
         out.print(_text(f"Warning: {w}", "yellow"))
+
+
+_BOX = {"aggravated": "*", "lethal": "X", "bashing": "/", "": "."}
+
+
+def fight_board_lines(board: Any) -> list[Any]:
+    """`scene show`'s fight board: the turn's initiative order, who acts next, and each combatant's
+    health boxes (* aggravated, X lethal, / bashing, . unhurt), form and state."""
+    from rich.text import Text
+
+    lines = [Text(f"Fight, turn {board.turn}" + (f", {board.moon} moon" if board.moon else ""), style="bold")]
+    for c in board.combatants:
+        boxes = "".join(_BOX[b] for b in c["boxes"])
+        if c["dead"]:
+            state = "dead"
+        elif c["health"]["incapacitated"]:
+            state = "Incapacitated"
+        else:
+            state = c["health"]["level"] or "unhurt"
+        mark = ">" if c["name"] == board.up_next else " "
+        acted = "acted" if c["acted"] else ""
+        lines.append(
+            _text(f"{mark}{c['place']:>2}. {c['name']:<20} [{boxes}] {state:<13} {c['form_name']:<10} {acted}".rstrip())
+        )
+    who = board.up_next or "nobody: every combatant has acted (stkit scene next)"
+    lines.append(_text(f"Next to act: {who}", "dim"))
+    return lines
 
 
 def register(app: typer.Typer) -> None:

@@ -21,7 +21,8 @@ house_app = typer.Typer(
 
 _KEYS_HELP = (
     "specialty (none|double|reroll), extra-ones-cancel (on|off), ones-cancel (on|off), "
-    "difficulty (2-10), extended-botch (wipe|end), free-botch (on|off)"
+    "difficulty (2-10), extended-botch (wipe|end), free-botch (on|off), homid-aggravated-soak (on|off), "
+    "rage-cap (revised|w20|points)"
 )
 
 
@@ -39,8 +40,9 @@ def _show(rules: ChronicleRules, chronicle: str, json_out: bool) -> None:
     out = render.console()
     out.print(Text(f"House rules of chronicle {chronicle}", style="bold"), markup=False)
     width = max(len(r["key"]) for r in rows)
+    values = 7  # the longest value: revised
     for r in rows:
-        line = Text(f"{r['key']:<{width}}  {setting_text(r['value']):<6}")
+        line = Text(f"{r['key']:<{width}}  {setting_text(r['value']):<{values}}")
         line.append("  set" if r["set"] else "  as written", style="green" if r["set"] else "dim")
         out.print(line)
 

@@ -742,12 +742,26 @@ def multi_cmd(
     "rolls never botch. A composition of the single-roll odds, not a simulation.",
 )
 def attack_cmd(
-    pool: str = typer.Argument(
-        ..., help="The attack's dice pool, 1 to 1000; with --char a pool from the sheet ('Dexterity + Brawl')."
+    pool: str | None = typer.Argument(
+        None, help="The attack's dice pool, 1 to 1000; with --char a pool from the sheet ('Dexterity + Brawl')."
     ),
-    damage: str = typer.Option(
-        ..., "--damage", help="The damage pool before extra successes (a number; with --char 'Strength + 1')."
+    damage: str | None = typer.Option(
+        None, "--damage", help="The damage pool before extra successes (a number; with --char 'Strength + 1')."
     ),
+    dodge: str | None = typer.Option(
+        None, "--dodge", help="The target's dodge, block or parry dice (a number; with --target a pool)."
+    ),
+    dodge_difficulty: int = typer.Option(6, "--dodge-difficulty", help="The dodge roll's difficulty."),
+    armour: int = typer.Option(0, "--armour", help="Armour dice added to the soak (0 to 10; with numbers)."),
+    weapon: str | None = typer.Option(None, "--weapon", help="With --char: a weapon on the sheet sets the attack."),
+    maneuver: str | None = typer.Option(
+        None, "--maneuver", "-m", help="With --char: punch, kick, claw, bite or firearms set the attack."
+    ),
+    range_: str | None = typer.Option(None, "--range", help="Firearms range: point-blank, normal or long."),
+    damage_type: str | None = typer.Option(
+        None, "--type", "-t", help="With --target: the damage type the target's soak rules are read for."
+    ),
+    silver: bool = typer.Option(False, "--silver", help="With --target: a silver weapon."),
     soak: str | None = typer.Option(
         None, "--soak", help="The target's soak dice (a number; with --target a pool, e.g. Stamina). Default: none."
     ),
@@ -755,7 +769,7 @@ def attack_cmd(
     target: str | None = typer.Option(
         None, "--target", help="With --char: the target, whose Stamina (or --soak POOL) is the soak."
     ),
-    difficulty: int = typer.Option(6, "--difficulty", "-d", help="The attack's difficulty, 2 to 10."),
+    difficulty: int | None = typer.Option(None, "--difficulty", "-d", help="The attack's difficulty, 2 to 10."),
     damage_difficulty: int = typer.Option(6, "--damage-difficulty", help="The damage roll's difficulty."),
     soak_difficulty: int = typer.Option(6, "--soak-difficulty", help="The soak roll's difficulty."),
     willpower: bool = typer.Option(False, "--willpower", "-w", help="Willpower spent on the attack roll."),
@@ -771,28 +785,59 @@ def attack_cmd(
     from stkit.dice import parse_pool_number
     from stkit.dice.combat import AttackSpec, p_attack
     from stkit.errors import InvalidValue
+    from stkit.text import check_range
 
     pools_text: dict[str, str] | None = None
+    n_dodge = 0
+    soak_note = ""
+    check_range(armour, "armour dice", 0, 10)
     if char is not None:
         from stkit.store.combat import attack_pools
         from stkit.store.gateway import run_unit
 
         built = run_unit(
             db,
-            lambda gw: attack_pools(gw, char, pool, damage, target=target, soak=soak, chronicle=chronicle),
+            lambda gw: attack_pools(
+                gw,
+                char,
+                pool,
+                damage,
+                target=target,
+                soak=soak,
+                chronicle=chronicle,
+                weapon=weapon,
+                maneuver=maneuver,
+                range_=range_,
+                damage_type=damage_type,
+                difficulty=difficulty,
+                defence=dodge,
+                silver=silver,
+            ),
             readonly=True,
         )
-        n_pool, n_damage = built[0].dice, built[1].dice
-        n_soak = built[2].dice if built[2] is not None else 0
-        pools_text = {"attack": built[0].text, "damage": built[1].text}
-        if built[2] is not None:
-            pools_text["soak"] = built[2].text
+        n_pool, n_damage = built.attack.dice, built.damage.dice
+        n_soak = built.soak.dice if built.soak is not None else 0
+        n_dodge = built.defence.dice if built.defence is not None else 0
+        difficulty = built.difficulty
+        pools_text = {"attack": built.attack.text, "damage": built.damage.text}
+        if built.soak is not None:
+            pools_text["soak"] = built.soak.text
+        if built.defence is not None:
+            pools_text["dodge"] = built.defence.text
+        if built.soak_rule is not None:
+            soak_note = built.soak_rule.why
     else:
         if target is not None:
             raise InvalidValue("--target needs --char: the pools come from the two sheets")
+        if weapon is not None or maneuver is not None or damage_type is not None or silver:
+            raise InvalidValue("--weapon, --maneuver, --type and --silver need --char (and --target): they read sheets")
+        if pool is None or damage is None:
+            raise InvalidValue("give the attack pool and --damage (numbers, or pools with --char)")
         n_pool = parse_pool_number(pool, "attack pool")
         n_damage = parse_pool_number(damage, "damage pool")
-        n_soak = 0 if soak is None else parse_pool_number(soak, "soak pool")
+        n_soak = (0 if soak is None else parse_pool_number(soak, "soak pool")) + armour
+        n_dodge = 0 if dodge is None else parse_pool_number(dodge, "dodge pool")
+    difficulty = 6 if difficulty is None else difficulty
     spec = AttackSpec(
         attack_pool=n_pool,
         damage_pool=n_damage,
@@ -803,6 +848,8 @@ def attack_cmd(
         rules=_rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).dice_rules(),
         combat=make_combat_rules(damage_ones_cancel),
         willpower=willpower,
+        defence_pool=n_dodge,
+        defence_difficulty=dodge_difficulty,
     )
     odds = p_attack(spec)
     if as_json:
@@ -813,6 +860,8 @@ def attack_cmd(
             "damage_difficulty": damage_difficulty,
             "soak_pool": n_soak,
             "soak_difficulty": soak_difficulty,
+            "dodge_pool": n_dodge,
+            "dodge_difficulty": dodge_difficulty,
             "willpower": willpower,
             "house_rules": _rules_json(spec.rules),
             "combat_rules": spec.combat.to_dict(),
@@ -833,6 +882,8 @@ def attack_cmd(
     console = _console()
     extra = _rule_words(spec.rules, willpower)
     soak_words = f"soak {n_soak} at {soak_difficulty}" if n_soak else "no soak"
+    if n_dodge:
+        soak_words = f"dodge {n_dodge} at {dodge_difficulty}; " + soak_words
     console.print(
         f"[bold]Attack {_dice(n_pool)} at {difficulty}; damage {n_damage} + 1 per extra success at "
         f"{damage_difficulty}; {soak_words}[/]" + (f" ({extra})" if extra else ""),
@@ -842,6 +893,8 @@ def attack_cmd(
 
         for step, text in pools_text.items():
             console.print(safe_text(f"{step.capitalize()}: {text}", style="dim"))
+        if soak_note:
+            console.print(safe_text(f"Soak rule: {soak_note}", style="dim"))
     head = Table()
     head.add_column("")
     head.add_column("Chance", justify="right")

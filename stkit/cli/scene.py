@@ -192,6 +192,30 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
     render.console().print(f"Scene {scene.id} {scene.name} ended after {scene.turn} turn(s)", markup=False)
 
 
+def scene_moon(
+    phase: Annotated[str, typer.Argument(help="new, crescent, half, gibbous or full.", show_default=False)],
+    chronicle: ChronicleOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Set the chronicle's moon: it sets the Rage roll's difficulty.
+
+    New 8, crescent 7, half 6, gibbous 5, full 4; `char moonrise` regains
+    Rage by it. Example: `stkit scene moon full`."""
+    from stkit.store.fight import set_moon
+
+    done = _run(db, lambda gw: set_moon(gw, _chronicle(chronicle), phase))
+    if json_out:
+        _print_json(done.to_dict())
+        return
+    from stkit.cli import render
+
+    render.console().print(
+        f"The {done.phase} moon over chronicle {done.chronicle!r}: Rage rolls at difficulty {done.rage_difficulty}",
+        markup=False,
+    )
+
+
 def scene_show(
     scene_id: Annotated[
         str | None,
@@ -207,18 +231,23 @@ def scene_show(
     from stkit.errors import NotFound
     from stkit.store.scenes import SceneTimeline, get_scene, list_scenes, open_scene, scene_id_for, scene_timeline
 
-    def work(gw: Gateway) -> SceneTimeline:
-        if scene_id is not None:
-            return scene_timeline(gw, get_scene(gw, scene_id_for(gw, scene_id)))
-        chron = _chronicle(chronicle)
-        scene = open_scene(gw, chron) or next(iter(list_scenes(gw, chron, limit=1)), None)
-        if scene is None:
-            raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
-        return scene_timeline(gw, scene)
+    def work(gw: Gateway) -> tuple[SceneTimeline, Any]:
+        from stkit.store.fight import fight_board
 
-    timeline = _run(db, work, readonly=True)
+        if scene_id is not None:
+            found = scene_timeline(gw, get_scene(gw, scene_id_for(gw, scene_id)))
+        else:
+            chron = _chronicle(chronicle)
+            scene = open_scene(gw, chron) or next(iter(list_scenes(gw, chron, limit=1)), None)
+            if scene is None:
+                raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
+            found = scene_timeline(gw, scene)
+        board = fight_board(gw, found.scene.chronicle) if found.scene.status == "open" else None
+        return found, board
+
+    timeline, board = _run(db, work, readonly=True)
     if json_out:
-        _print_json(timeline.to_dict())
+        _print_json(timeline.to_dict() | ({"fight": board.to_dict()} if board else {}))
         return
     from rich.text import Text
 
@@ -260,6 +289,11 @@ def scene_show(
                 f"(target {c['target']}, {c['mode']}), {c['status']}"
             )
         )
+    if board is not None:
+        from stkit.cli.combat import fight_board_lines
+
+        for line in fight_board_lines(board):
+            out.print(line)
 
 
 def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -902,6 +936,7 @@ def register(app: typer.Typer) -> None:
                 ("next", scene_turn),
                 ("initiative", scene_initiative),
                 ("show", scene_show),
+                ("moon", scene_moon),
                 ("end", scene_end),
                 ("list", scene_list),
             ),

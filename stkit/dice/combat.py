@@ -201,6 +201,10 @@ class AttackSpec:
             only its ``ones_cancel`` (a specialty on the attack Trait does not reach them).
         combat: the combat house rules.
         willpower: Willpower spent on the attack roll.
+        defence_pool: the defender's dodge, block or parry dice (0..MAX_POOL, after their own penalties);
+            0 means no defence roll. Its successes cancel attack successes one for one before the extra
+            damage dice are counted (Revised combat chapter, "Dodging"; see docs/combat.md).
+        defence_difficulty: 2..10 (default 6).
     """
 
     attack_pool: int
@@ -212,10 +216,17 @@ class AttackSpec:
     rules: HouseRules = STANDARD_RULES
     combat: CombatRules = STANDARD_COMBAT
     willpower: bool = False
+    defence_pool: int = 0
+    defence_difficulty: int = DEFAULT_DIFFICULTY
 
     def __post_init__(self) -> None:
         validate_pool(self.attack_pool)
         validate_pool(self.damage_pool)
+        if isinstance(self.defence_pool, bool) or not isinstance(self.defence_pool, int) or self.defence_pool < 0:
+            raise InvalidValue(f"defence pool {self.defence_pool!r} must be a whole number of dice, 0 or more")
+        if self.defence_pool:
+            validate_pool(self.defence_pool)
+        validate_difficulty(self.defence_difficulty)
         if isinstance(self.soak_pool, bool) or not isinstance(self.soak_pool, int) or self.soak_pool < 0:
             raise InvalidValue(f"soak pool {self.soak_pool!r} must be a whole number of dice, 0 or more")
         if self.soak_pool:
@@ -227,6 +238,12 @@ class AttackSpec:
     def follow_rules(self) -> HouseRules:
         """The house rules the damage and soak rolls are scored under (before :func:`kind_rules`)."""
         return HouseRules(ones_cancel=self.rules.ones_cancel)
+
+
+def net_attack(attack_result: int, defence_result: int) -> int:
+    """Attack successes left after a dodge, block or parry: ``max(attack - defence, 0)`` (each defence
+    success cancels one attack success; Revised combat chapter, "Dodging", as restated in docs/combat.md)."""
+    return max(attack_result - max(defence_result, 0), 0)
 
 
 def damage_dice(base: int, attack_result: int) -> int:
@@ -244,6 +261,8 @@ class AttackResult:
     Attributes:
         spec: what was asked.
         attack: the attack roll.
+        defence: the defender's dodge, block or parry roll (None without one, or when the attack had no
+            success to cancel).
         damage_pool: dice in the damage roll (0 on a miss).
         damage: the damage roll (None on a miss).
         soak: the soak roll (None when there was no soak pool or no damage success to soak).
@@ -258,20 +277,29 @@ class AttackResult:
     soak: RollResult | None
     soaked: int
     wounds: int
+    defence: RollResult | None = None
+
+    @property
+    def net_successes(self) -> int:
+        """Attack successes left after the defence cancels its own (0..)."""
+        return net_attack(self.attack.final_successes, self.defence.final_successes if self.defence else 0)
 
     @property
     def hit(self) -> bool:
-        return self.attack.final_successes >= 1
+        return self.net_successes >= 1
 
     @property
     def extra_successes(self) -> int:
-        """Attack successes beyond the first (each a damage die)."""
-        return max(self.attack.final_successes - 1, 0)
+        """Attack successes beyond the first, after the defence (each a damage die)."""
+        return max(self.net_successes - 1, 0)
 
     def to_dict(self) -> dict[str, object]:
         return {
             "hit": self.hit,
             "attack": self.attack.to_dict(),
+            "defence": self.defence.to_dict() if self.defence else None,
+            "defence_pool": self.spec.defence_pool,
+            "net_successes": self.net_successes,
             "extra_successes": self.extra_successes,
             "damage_pool": self.damage_pool,
             "damage": self.damage.to_dict() if self.damage else None,
@@ -317,6 +345,7 @@ def roll_attack(
     attack_faces: Sequence[int] | None = None,
     damage_faces: Sequence[int] | None = None,
     soak_faces: Sequence[int] | None = None,
+    defence_faces: Sequence[int] | None = None,
 ) -> AttackResult:
     """Roll an attack through: the attack roll; on a hit the damage roll of :func:`damage_dice` dice (never a
     botch); when it has successes and the target has soak dice, the soak roll (never a botch, reflexive); the
@@ -337,11 +366,26 @@ def roll_attack(
         combat=spec.combat,
         willpower=spec.willpower,
     )
-    pool = damage_dice(spec.damage_pool, attack.final_successes)
+    defence = None
+    if spec.defence_pool and attack.final_successes >= 1:
+        defence = roll_kind(
+            RollPurpose.ACTION,
+            spec.defence_pool,
+            spec.defence_difficulty,
+            rng=rng,
+            faces=defence_faces,
+            rules=follow,
+            combat=spec.combat,
+        )
+    elif defence_faces is not None:
+        why = "there is no defence pool" if not spec.defence_pool else "the attack had no success to cancel"
+        raise InvalidValue(f"defence dice were given but no defence roll is made: {why}")
+    net = net_attack(attack.final_successes, defence.final_successes if defence else 0)
+    pool = damage_dice(spec.damage_pool, net)
     if pool == 0:
         if damage_faces is not None or soak_faces is not None:
             raise InvalidValue("damage or soak dice were given but the attack missed: no damage roll is made")
-        return AttackResult(spec, attack, 0, None, None, 0, 0)
+        return AttackResult(spec, attack, 0, None, None, 0, 0, defence)
     if pool > MAX_POOL:
         raise InvalidValue(f"the damage pool of {pool} dice is larger than stkit's limit of {MAX_POOL} dice")
     damage = roll_kind(
@@ -356,7 +400,7 @@ def roll_attack(
         rules=follow,
         combat=spec.combat,
     )
-    return AttackResult(spec, attack, pool, damage, soak, soaked, left)
+    return AttackResult(spec, attack, pool, damage, soak, soaked, left, defence)
 
 
 @dataclass(frozen=True)
@@ -424,6 +468,29 @@ def _clip_difference(damage: RollOdds, soak: RollOdds | None) -> tuple[list[int]
     return [sum(conv[: zero + 1]), *conv[zero + 1 :]], den
 
 
+def _net_odds(attack: RollOdds, defence: RollOdds) -> RollOdds:
+    """The odds of the attack's successes left after ``defence`` cancels its own (:func:`net_attack`), as
+    one RollOdds over ``attack.denominator * defence.denominator`` (still a power of ten): weight of net r
+    >= 1 is the sum over results a of P(a) * P(defence == a - r); net 0 takes the rest. The attack's botch
+    and unresolved tail carry over, scaled."""
+    den = attack.denominator * defence.denominator
+    net = [0] * len(attack.weights)
+    for a, wa in enumerate(attack.weights):
+        if not wa:
+            continue
+        for d, wd in enumerate(defence.weights):
+            net[net_attack(a, d)] += wa * wd
+        net[0] += wa * defence.tail_weight  # a defence beyond the listed results cancels everything listed
+    return replace(
+        attack,
+        denominator=den,
+        weights=tuple(net),
+        botch_weight=attack.botch_weight * defence.denominator,
+        tail_weight=attack.tail_weight * defence.denominator,
+        _expected=None,
+    )
+
+
 def p_attack(spec: AttackSpec) -> AttackOdds:
     """The exact wound distribution of ``spec``: for every attack result r >= 1, the damage roll of
     ``damage_pool + r - 1`` dice less the soak roll, clipped at 0, weighted by P(r); a miss deals 0. A
@@ -445,6 +512,8 @@ def p_attack(spec: AttackSpec) -> AttackOdds:
         willpower=spec.willpower,
     )
     follow = spec.follow_rules
+    if spec.defence_pool:
+        attack = _net_odds(attack, p_kind(RollPurpose.ACTION, spec.defence_pool, spec.defence_difficulty, rules=follow))
     soak = (
         p_kind(RollPurpose.SOAK, spec.soak_pool, spec.soak_difficulty, rules=follow, combat=spec.combat)
         if spec.soak_pool
@@ -683,6 +752,7 @@ __all__ = [
     "RollPurpose",
     "damage_dice",
     "kind_rules",
+    "net_attack",
     "order_initiative",
     "p_attack",
     "p_kind",

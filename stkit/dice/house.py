@@ -39,6 +39,11 @@ class ChronicleRules:
         free_botch: the first botch of each scene-night is forgiven: reported as a failure, recorded.
         unskilled_skill: a Skill the character has no dots in: ``difficulty`` +1 (the Revised text), or
             two ``dice`` fewer (another edition's reading); see :mod:`stkit.store.unskilled`.
+        homid_aggravated_soak: a shapeshifter in Homid form may soak aggravated damage (off: the Revised
+            reading, aggravated soaked in every form but Homid; on: the W20 reading). docs/combat.md.
+        rage_cap: how many Rage points a turn may buy actions: ``revised`` (no more than the lower of the
+            form's Dexterity and Wits), ``w20`` (half the permanent Rage, rounded up) or ``points`` (only
+            the current points). docs/combat.md says which source each rests on.
     """
 
     specialty: Specialty = Specialty.NONE
@@ -48,6 +53,8 @@ class ChronicleRules:
     extended_botch: str = "wipe"
     free_botch: bool = False
     unskilled_skill: str = "difficulty"
+    homid_aggravated_soak: bool = False
+    rage_cap: str = "revised"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
     #: The `stkit house` keys the chronicle has set (the others are the rules as written).
@@ -148,6 +155,8 @@ _PHRASES: dict[str, Any] = {
     "extended-botch": lambda rules, v: "a botch ends extended actions",
     "free-botch": lambda rules, v: "free botch",
     "unskilled-skill": lambda rules, v: "untrained Skills lose two dice",
+    "homid-aggravated-soak": lambda rules, v: "aggravated soaked in Homid",
+    "rage-cap": lambda rules, v: f"Rage cap {v}",
 }
 
 #: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
@@ -161,7 +170,11 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "extended-botch": ("extended_botch", "wipe or end"),
     "free-botch": ("free_botch", "on or off"),
     "unskilled-skill": ("unskilled_skill", "difficulty or dice"),
+    "homid-aggravated-soak": ("homid_aggravated_soak", "on or off"),
+    "rage-cap": ("rage_cap", "revised, w20 or points"),
 }
+#: The readings of the Rage cap (`stkit house set rage-cap ...`).
+RAGE_CAP_READINGS = ("revised", "w20", "points")
 
 
 def validate_house_key(key: str) -> str:
@@ -198,6 +211,10 @@ def parse_house_value(key: str, value: str) -> Any:
         return text
     if field == "unskilled_skill":
         if text not in ("difficulty", "dice"):
+            raise bad()
+        return text
+    if field == "rage_cap":
+        if text not in RAGE_CAP_READINGS:
             raise bad()
         return text
     if text not in _ON:

@@ -350,7 +350,16 @@ def set_trait(
 
 
 def spend(gw: Any, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
-    """Spend points of Rage, Gnosis or Willpower; refused (RuleRefusal) with nothing spent when short."""
+    """Spend points of Rage, Gnosis or Willpower; refused (RuleRefusal) with nothing spent when short, and
+    Rage or Gnosis in a scene turn where the other was spent (:func:`stkit.store.fight.use_turn_power`)."""
+    kind = power.strip().casefold()
+    if kind in ("rage", "gnosis"):
+        from stkit.store.fight_rules import use_turn_power
+        from stkit.store.scenes import find_turn_context
+
+        row = find_character(gw, name, chronicle, for_update=True)
+        if row.to_sheet().powers[kind.capitalize()].temporary >= n:
+            use_turn_power(gw, row, find_turn_context(gw, row), kind, n)
 
     def change(s: Sheet) -> Edit:
         track = s.spend(power, n)
@@ -397,6 +406,12 @@ def damage(gw: Any, name: str, n: int, kind: str = "bashing", *, chronicle: str 
 
     def change(s: Sheet) -> Edit:
         done = s.take_damage(n, kind)
+        if done.killed:
+            from stkit.store.fight_rules import mark_dead
+            from stkit.store.scenes import find_turn_context
+
+            row = find_character(gw, name, chronicle)
+            mark_dead(gw, row, find_turn_context(gw, row))
         took = f"{done.taken} of {n}" if done.lost else str(n)
         return Edit(
             s,

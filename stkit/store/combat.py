@@ -38,7 +38,7 @@ from stkit.dice.combat import (
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.events import record_event
-from stkit.store.forms import apply_form
+from stkit.store.forms import in_form
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.store.house import claim_free_botch, link_free_botch, rules_in_force
 from stkit.store.pools import PoolBreakdown, build_pool, unhurt_pool
@@ -54,6 +54,14 @@ DEFAULT_SOAK = "Stamina"
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+def soak_expression(rule: Any) -> str:
+    """The soak pool a :class:`stkit.store.fight_rules.SoakRule` allows: 'Stamina', 'Stamina + 2' with
+    armour, or the armour's dice alone ('2') when Stamina may not soak."""
+    if not rule.stamina:
+        return str(rule.armour)
+    return DEFAULT_SOAK + (f" + {rule.armour}" if rule.armour else "")
 
 
 def _check_levels(levels: int) -> int:
@@ -238,6 +246,47 @@ class HitResult:
         }
 
 
+def _soak_choice(
+    sheet: Sheet,
+    damage: int,
+    damage_type: DamageType,
+    soak: str | None,
+    *,
+    faces: list[int] | None,
+    combat: CombatRules,
+    silver: bool = False,
+    homid_aggravated: bool = False,
+) -> tuple[str | None, list[str]]:
+    """(the soak pool expression to roll, or None for no soak roll; notes) for ``damage`` levels against
+    ``sheet``'s soak. The default soak ('') follows the soak rules (:func:`stkit.store.fight_rules.soak_rule`);
+    a named pool is the table's call and is rolled as given. Raises InvalidValue for soak dice given where no
+    soak roll is made."""
+    from stkit.store.fight_rules import soak_rule
+
+    notes: list[str] = []
+    if soak is None or damage == 0:
+        if faces is not None and soak is None:
+            raise InvalidValue("soak dice were given without --soak")
+        if faces is not None:
+            raise InvalidValue("soak dice were given but there is no damage to soak")
+        return None, notes
+    if not combat.may_soak(damage_type):
+        if faces is not None:
+            raise InvalidValue(f"soak dice were given but {damage_type.value} damage may not be soaked here")
+        notes.append(f"{damage_type.value} damage cannot be soaked (house rule); no soak roll")
+        return None, notes
+    if soak:
+        return soak, notes
+    verdict = soak_rule(sheet, damage_type.value, silver=silver, homid_aggravated=homid_aggravated)
+    if not verdict.dice_from_rules:
+        if faces is not None:
+            raise InvalidValue(f"soak dice were given but {verdict.why}")
+        notes.append(f"no soak: {verdict.why}")
+        return None, notes
+    notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
+    return soak_expression(verdict), notes
+
+
 def take_hit(
     gw: Gateway,
     name: str,
@@ -251,36 +300,44 @@ def take_hit(
     seed: int | None = None,
     overrides: RuleOverrides = NO_OVERRIDES,
     combat: CombatRules = STANDARD_COMBAT,
+    silver: bool = False,
 ) -> HitResult:
     """`char hit NAME LEVELS --type T [--soak [POOL]]`: ``levels`` (1..MAX_HIT_LEVELS) of ``damage_type``.
 
-    With ``soak`` (a pool expression; '' for DEFAULT_SOAK) the character's soak roll (never a botch; made by
-    :func:`stkit.store.rolling.make_roll` at ``difficulty``, None: the chronicle's, under its house rules
-    with ``overrides`` on top) takes successes off the levels first; the rest go on the health track (its
-    overflow past Incapacitated is reported) and the sheet change is one table event. The soak roll is
-    logged like any roll, in the open scene's turn. One transaction: a refusal (bad levels or type, an
-    impossible soak pool) changes nothing. Raises NotFound, InvalidValue, RuleRefusal.
+    With ``soak`` (a pool expression; '' for the soak rules' pool) the character's soak roll (never a botch;
+    made by :func:`stkit.store.rolling.make_roll` at ``difficulty``, None: the chronicle's, under its house
+    rules with ``overrides`` on top) takes successes off the levels first; the rest go on the health track
+    (its overflow past Incapacitated is reported; a killing level marks the character dead) and the sheet
+    change is one table event. The default soak follows the soak rules (who may soak what, by creature and
+    form; ``silver`` for a silver weapon; the `homid-aggravated-soak` house rule). The soak roll is logged
+    like any roll, in the open scene's turn. One transaction: a refusal (bad levels or type, an impossible
+    soak pool, a dead character) changes nothing. Raises NotFound, InvalidValue, RuleRefusal.
     """
     from stkit.store.characters import find_character, save_sheet
+    from stkit.store.fight_rules import mark_dead, refuse_dead
     from stkit.store.scenes import find_turn_context
 
     _check_levels(levels)
     kind = DamageType(check_damage_type(damage_type))
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
-    notes: list[str] = []
-    if faces is not None and soak is None:
-        raise InvalidValue("soak dice were given without --soak")
-    if soak is not None and not combat.may_soak(kind):
-        if faces is not None:
-            raise InvalidValue(f"soak dice were given but {kind.value} damage may not be soaked here")
-        notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
-        soak = None
+    refuse_dead(gw, row, "hit")
+    house = rules_in_force(gw, row.chronicle)
+    expression, notes = _soak_choice(
+        sheet,
+        levels,
+        kind,
+        soak,
+        faces=faces,
+        combat=combat,
+        silver=silver,
+        homid_aggravated=house.homid_aggravated_soak,
+    )
     done = None
     soaked, left = 0, levels
-    if soak is not None:
+    if expression is not None:
         order = RollOrder(
-            soak or DEFAULT_SOAK,
+            expression,
             character=row.name,
             chronicle=row.chronicle,
             purpose=Purpose.soak,
@@ -296,12 +353,14 @@ def take_hit(
         add_log_detail(gw, done.log_id, soaked=soaked, wounds=left)
     taken = None
     warnings: list[str] = []
+    ctx = find_turn_context(gw, row)
     if left:
         report = sheet.take_damage(left, kind.value)
         taken = report.to_dict()
         warnings = report.warnings(sheet.name)
         save_sheet(gw, row, sheet, summary=f"{sheet.name} takes {left} {kind.value}: {Health.of(sheet).words}")
-    ctx = find_turn_context(gw, row)
+        if report.killed:
+            mark_dead(gw, row, ctx)
     return HitResult(
         row.name,
         row.chronicle,
@@ -366,8 +425,8 @@ def _scene_roster(gw: Gateway, scene_id: int) -> list[str]:
 
 def initiative_entry(sheet: Sheet) -> InitiativeEntry:
     """The initiative of ``sheet``: the form's Dexterity, Wits, and the wound penalty."""
-    dexterity = apply_form(sheet.form, "Dexterity", sheet.attributes["Dexterity"])
-    wits = apply_form(sheet.form, "Wits", sheet.attributes["Wits"])
+    dexterity = in_form(sheet, "Dexterity")
+    wits = in_form(sheet, "Wits")
     return InitiativeEntry(sheet.name, dexterity, wits, sheet.wound_penalty)
 
 
@@ -483,9 +542,23 @@ class AttackExchange:
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     seed: int | None = None
+    defence_pool: PoolBreakdown | None = None
+    defence_kind: str | None = None
+    plan: Any = None  # stkit.store.fight.AttackPlan (weapon or maneuver), or None
+    soak_rule: Any = None  # stkit.store.fight.SoakRule, or None without --soak
+    dead: bool = False
+    coup_de_grace: bool = False
+    rage_action: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "defence_pool_breakdown": self.defence_pool.to_dict() if self.defence_pool else None,
+            "defence_kind": self.defence_kind,
+            "plan": self.plan.to_dict() if self.plan else None,
+            "soak_rule": self.soak_rule.to_dict() if self.soak_rule else None,
+            "dead": self.dead,
+            "coup_de_grace": self.coup_de_grace,
+            "rage_action": self.rage_action,
             "attacker": self.attacker,
             "target": self.target,
             "chronicle": self.chronicle,
@@ -551,15 +624,45 @@ def _find_target(gw: Gateway, name: str, attacker: Any) -> Any:
         ) from None
 
 
+def _acted_this_turn(gw: Gateway, row: Any, ctx: Any) -> int | None:
+    """The id of the first action roll (a roll, an attack, a Rage action, a shift) ``row`` made in the turn
+    ``ctx``, or None."""
+    if ctx is None:
+        return None
+    found = gw.row(
+        "SELECT MIN(id) FROM roll_log WHERE scene_id = :s AND turn = :t AND character_id = :c "
+        "AND kind IN ('roll', 'attack', 'rage action', 'shift', 'extended', 'contest')",
+        s=ctx.scene_id,
+        t=ctx.turn,
+        c=row.id,
+    )
+    return None if found is None or found[0] is None else int(found[0])
+
+
+def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
+    """``expression`` less the worn armour's Dexterity penalty when it rolls Dexterity."""
+    from stkit.store.fight_rules import armour_penalty
+
+    penalty = armour_penalty(sheet)
+    if penalty and "dexterity" in expression.casefold():
+        notes.append(f"{sheet.name}'s armour: -{penalty} Dexterity dice")
+        return f"{expression} - {penalty}"
+    return expression
+
+
+#: The defences a target may roll against an attack (the Revised combat chapter's defensive maneuvers).
+DEFENCES = ("dodge", "block", "parry")
+
+
 def attack(
     session: Any,
     attacker: str,
     target: str,
     *,
-    pool: str,
-    damage: str,
+    pool: str | None = None,
+    damage: str | None = None,
     difficulty: int | None = None,
-    damage_type: str | DamageType = DamageType.bashing,
+    damage_type: str | DamageType | None = None,
     soak: str | None = None,
     damage_difficulty: int = 6,
     soak_difficulty: int = 6,
@@ -572,28 +675,58 @@ def attack(
     overrides: RuleOverrides = NO_OVERRIDES,
     combat: CombatRules = STANDARD_COMBAT,
     willpower: bool = False,
+    weapon: str | None = None,
+    maneuver: str | None = None,
+    range_: str | None = None,
+    defence: str | None = None,
+    defence_kind: str = "dodge",
+    defence_difficulty: int = 6,
+    defender_actions: int = 1,
+    defence_faces: list[int] | None = None,
+    silver: bool = False,
+    coup_de_grace: bool = False,
+    rage_action: bool = False,
 ) -> AttackExchange:
-    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds) at ``difficulty`` (None: the
-    chronicle's); on a hit the damage pool ``damage`` (their sheet, no wound penalty) plus one die per extra
-    success, then with ``soak`` ('' for DEFAULT_SOAK) the target's soak roll; the wounds go on the target's
-    health track. Every roll is logged (kinds attack, damage, soak) in the open scene's turn; one transaction.
+    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds, worn armour's Dexterity penalty)
+    at ``difficulty`` (None: the weapon's or maneuver's, else the chronicle's); the target's ``defence`` roll (a
+    dodge, block or parry pool) cancels attack successes one for one; on a hit the damage pool ``damage`` (their
+    sheet, no wound penalty) plus one die per net success beyond the first, then with ``soak`` ('' for
+    DEFAULT_SOAK) the target's soak roll under the soak rules (:func:`stkit.store.fight_rules.soak_rule`: who
+    may soak what, armour by form, silver); the wounds go on the target's health track (past Incapacitated:
+    :meth:`Sheet.take_damage`; a killing level marks them dead). Every roll is logged (kinds attack, dodge,
+    damage, soak) in the open scene's turn, with a table event per sheet changed; one transaction.
 
+    ``weapon`` (a weapon the attacker's sheet holds) or ``maneuver`` (punch, kick, claw, bite, firearms;
+    ``range_`` for firearms) fill the pool, damage, difficulty and damage type; explicit values win.
+    ``defender_actions`` (1..): the defender's actions this turn, the dodge among them; more than one
+    takes the multiple-action penalty (the dodge is their first action: it loses that many dice). A
+    defender who already acted this turn cannot dodge unless they declared several actions.
+    ``coup_de_grace``: the only way to attack an Incapacitated foe: no defence and no soak.
+    ``rage_action``: the attack is an extra action bought with one Rage point (no penalty), refused beyond
+    the chronicle's `rage-cap` reading or in a turn Gnosis was spent.
     The rolls are scored under :func:`stkit.store.house.rules_in_force` (the attacker's chronicle's house
     rules with ``overrides`` on top; the free botch may forgive the attack roll's botch) and rolled with
     one generator seeded from ``seed`` inside this transaction.
+    ``spec`` and ``willpower``: the specialty house rule on the attack roll; a Willpower point
+    on it, once per turn in a scene (Chapter Five, "Automatic Successes").
 
-    ``spec``: the specialty house rule in force applies to the attack roll because a Trait of the attack
-    pool has a specialty (refused when none has); the damage and soak rolls never take it. ``willpower``
-    spends a Willpower point of the attacker on the attack roll, once per turn in a scene (Chapter Five,
-    "Automatic Successes").
-    Raises NotFound, InvalidValue (bad pools, faces, type), RuleRefusal (the attacker cannot act; the target
-    is the attacker, out of the scene or already Incapacitated); nothing is written then.
+    Raises NotFound, InvalidValue (bad pools, faces, type, an unknown maneuver), RuleRefusal (the attacker
+    cannot act; a weapon the sheet does not hold; the target is the attacker, out of the scene, dead, or
+    Incapacitated without ``coup_de_grace``; a dodge after the defender acted; Rage beyond the cap);
+    nothing is written then.
     """
     from stkit.store.characters import find_character, save_sheet
+    from stkit.store.fight_rules import (
+        is_dead,
+        maneuver_plan,
+        mark_dead,
+        soak_rule,
+        spend_rage_action,
+        weapon_plan,
+    )
     from stkit.store.rolls import write_log
     from stkit.store.scenes import check_willpower_allowed, find_turn_context, record_roll_in_scene
 
-    kind = DamageType(check_damage_type(damage_type))
     gw = as_gateway(session)
     a_row = find_character(gw, attacker, chronicle, for_update=True)
     t_row = _find_target(gw, target, a_row)
@@ -601,9 +734,41 @@ def attack(
         raise RuleRefusal(f"{a_row.name} cannot attack themselves")
     a_sheet, t_sheet = a_row.to_sheet(), t_row.to_sheet()
     check_in_scene(gw, t_row, a_row)
-    if t_sheet.incapacitated:
-        raise RuleRefusal(f"{t_sheet.name} is already Incapacitated; the fight is over for them")
-    attack_pool = build_pool(a_sheet, pool)
+    if is_dead(gw, a_row.id):
+        raise RuleRefusal(f"attack: {a_row.name} is dead")
+    if is_dead(gw, t_row.id):
+        raise RuleRefusal(f"attack: {t_row.name} is already dead")
+    if t_sheet.incapacitated and not coup_de_grace:
+        raise RuleRefusal(
+            f"{t_sheet.name} is already Incapacitated; finishing them is a coup de grace (--coup-de-grace)"
+        )
+    if coup_de_grace and not t_sheet.incapacitated:
+        raise RuleRefusal(f"coup de grace: {t_sheet.name} is not Incapacitated ({t_sheet.health_level or 'unhurt'})")
+    if coup_de_grace and (defence is not None or soak is not None):
+        raise RuleRefusal("coup de grace: a downed foe neither dodges nor soaks; leave out --dodge and --soak")
+    if weapon is not None and maneuver is not None:
+        raise InvalidValue("give --weapon or --maneuver, not both")
+    plan = None
+    if weapon is not None:
+        plan = weapon_plan(a_sheet, weapon, range_=range_)
+    elif maneuver is not None:
+        plan = maneuver_plan(a_sheet, maneuver, range_=range_)
+    elif range_ is not None:
+        raise InvalidValue("--range goes with --maneuver firearms or a ranged --weapon")
+    pool = pool if pool is not None else (plan.pool if plan else None)
+    damage = damage if damage is not None else (plan.damage if plan and plan.damage else None)
+    if not pool:
+        raise InvalidValue("the attack needs a pool: --pool, --weapon or --maneuver")
+    if not damage:
+        raise InvalidValue("the attack needs a damage pool: --damage (the weapon or maneuver gives none)")
+    difficulty = difficulty if difficulty is not None else (plan.difficulty if plan else None)
+    kind = DamageType(
+        check_damage_type(damage_type if damage_type is not None else (plan.damage_type if plan else "bashing"))
+    )
+    notes: list[str] = []
+    if plan is not None:
+        notes.append(f"{plan.source}: {pool} at {difficulty}, damage {damage} {kind.value}")
+    attack_pool = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
     ctx = find_turn_context(gw, a_row)
     if willpower:
         check_willpower_allowed(gw, a_row, ctx)
@@ -611,20 +776,55 @@ def attack(
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
     in_force = rules_in_force(gw, a_row.chronicle, overrides.at_difficulty(difficulty))
     rules = in_force.dice_rules()
+    rage_count = None
+    if rage_action:
+        rage_count = spend_rage_action(gw, a_row, a_sheet, ctx, in_force.rage_cap)
     used: SpecialtyUse | None = None
     attack_rules = rules
     if spec:
         attack_rules, used = apply_specialty(a_sheet, attack_pool, rules)
     damage_pool = unhurt_pool(a_sheet, damage)
-    notes: list[str] = []
+    defence_pool = None
+    if defence is not None:
+        if defence_kind not in DEFENCES:
+            raise InvalidValue(f"unknown defence {defence_kind!r}; allowed: {', '.join(DEFENCES)}")
+        if (
+            isinstance(defender_actions, bool)
+            or not isinstance(defender_actions, int)
+            or not 1 <= defender_actions <= 10
+        ):
+            raise InvalidValue(f"defender's actions {defender_actions!r} must be a whole number from 1 to 10")
+        acted = _acted_this_turn(gw, t_row, ctx)
+        if acted is not None and ctx is not None and defender_actions == 1:
+            raise RuleRefusal(
+                f"{defence_kind}: {t_row.name} already acted in turn {ctx.turn} (roll #{acted}); a defender "
+                f"who has acted has no action left to {defence_kind} with (declare it: --defender-actions 2)"
+            )
+        expression = _with_armour(t_sheet, defence, notes)
+        if defender_actions > 1:
+            expression += f" - {defender_actions}"
+            notes.append(
+                f"{t_row.name} takes {defender_actions} actions this turn: "
+                f"the {defence_kind} loses {defender_actions} dice"
+            )
+        defence_pool = build_pool(t_sheet, expression)
+    elif defence_faces is not None:
+        raise InvalidValue(f"{defence_kind} dice were given without a --{defence_kind} pool")
     soak_pool = None
+    verdict = None
     if soak is not None:
-        if combat.may_soak(kind):
-            soak_pool = unhurt_pool(t_sheet, soak or DEFAULT_SOAK)
-        else:
+        verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=in_force.homid_aggravated_soak)
+        if not combat.may_soak(kind):
             notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
-            if soak_faces is not None:
-                raise InvalidValue(f"soak dice were given but {kind.value} damage may not be soaked here")
+        elif soak:  # an explicit soak pool: the table's call
+            soak_pool = unhurt_pool(t_sheet, soak)
+        elif verdict.dice_from_rules:
+            soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
+            notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
+        else:
+            notes.append(f"no soak: {verdict.why}")
+        if soak_pool is None and soak_faces is not None:
+            raise InvalidValue(f"soak dice were given but {t_row.name} cannot soak this {kind.value} damage")
     elif soak_faces is not None:
         raise InvalidValue("soak dice were given without --soak")
     spec_ = AttackSpec(
@@ -637,37 +837,62 @@ def attack(
         rules=attack_rules,
         combat=combat,
         willpower=willpower,
+        defence_pool=defence_pool.dice if defence_pool else 0,
+        defence_difficulty=defence_difficulty,
     )
     rng, _ = generator(seed)
-    result = roll_attack(spec_, rng=rng, attack_faces=attack_faces, damage_faces=damage_faces, soak_faces=soak_faces)
+    result = roll_attack(
+        spec_,
+        rng=rng,
+        attack_faces=attack_faces,
+        damage_faces=damage_faces,
+        soak_faces=soak_faces,
+        defence_faces=defence_faces,
+    )
     forgiveness = claim_free_botch(gw, a_row.chronicle, result.attack, in_force)
     if forgiveness.forgiven:
         result = replace(result, attack=forgiveness.result)
         notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
-    taken, warnings = None, []
+    taken, warnings, dead = None, [], False
     if result.wounds:
         report = t_sheet.take_damage(result.wounds, kind.value)
         taken, warnings = report.to_dict(), report.warnings(t_sheet.name)
         save_sheet(
             gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {result.wounds} {kind.value}: {Health.of(t_sheet).words}"
         )
+        if report.killed:
+            mark_dead(gw, t_row, ctx)
+            dead = True
+    spent = []
     if willpower:
         left = a_sheet.spend("Willpower", 1).temporary
-        save_sheet(gw, a_row, a_sheet, summary=f"{a_sheet.name} spends 1 Willpower: {left} left")
+        spent.append(f"1 Willpower: {left} left")
         notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
+    if rage_action:
+        spent.append(f"1 Rage: {a_sheet.powers['Rage'].temporary} left")
+    if spent:
+        save_sheet(gw, a_row, a_sheet, summary=f"{a_sheet.name} spends {' and '.join(spent)}")
+    if rage_count is not None:
+        done, cap = rage_count
+        notes.append(
+            f"a Rage action: {a_sheet.powers['Rage'].temporary} Rage left; {done} Rage action"
+            f"{'s' if done != 1 else ''} this turn"
+            + (f" of at most {cap} ({in_force.rage_cap})" if cap is not None else "")
+        )
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
     log_ids = []
     steps: list[tuple[str, Any, PoolBreakdown | None, RollResult | None, dict[str, Any]]] = [
-        (RollPurpose.ACTION.value, a_row, attack_pool, result.attack, {"specialty": used.to_dict() if used else None}),
-        (RollPurpose.DAMAGE.value, a_row, damage_pool, result.damage, {"extra_successes": result.extra_successes}),
-        (RollPurpose.SOAK.value, t_row, soak_pool, result.soak, {"soaked": result.soaked, "wounds": result.wounds}),
+        ("attack", a_row, attack_pool, result.attack, {"specialty": used.to_dict() if used else None}),
+        ("dodge", t_row, defence_pool, result.defence, {"defence": defence_kind}),
+        ("damage", a_row, damage_pool, result.damage, {"extra_successes": result.extra_successes}),
+        ("soak", t_row, soak_pool, result.soak, {"soaked": result.soaked, "wounds": result.wounds}),
     ]
     for label, who, built, roll, extra in steps:
         if roll is None or built is None:
             continue
         expression = built.expression
-        if label == RollPurpose.DAMAGE.value and result.extra_successes:
+        if label == "damage" and result.extra_successes:
             expression += f" + {result.extra_successes}"
         entry = write_log(
             gw,
@@ -679,12 +904,13 @@ def attack(
             detail={"breakdown": built.text, "combat_rules": combat.to_dict(), **common, **extra},
             scene_id=scene_id,
             turn=turn,
-            kind=LogKind.attack if label == RollPurpose.ACTION.value else LogKind(label),
+            kind=LogKind(label) if label != "attack" else (LogKind.rage_action if rage_action else LogKind.attack),
         )
-        if label == RollPurpose.ACTION.value:
+        if label == "attack":
             record_roll_in_scene(gw, a_row, entry, ctx, None)  # the once-per-turn Willpower spend
             link_free_botch(gw, a_row.chronicle, forgiveness, entry.id)
         log_ids.append(entry.id)
+    health = Health.of(t_sheet)
     return AttackExchange(
         a_row.name,
         t_row.name,
@@ -695,7 +921,7 @@ def attack(
         result,
         kind,
         taken,
-        Health.of(t_sheet),
+        health,
         tuple(log_ids),
         scene_id,
         turn,
@@ -703,32 +929,98 @@ def attack(
         tuple(notes),
         tuple(warnings),
         seed,
+        defence_pool=defence_pool,
+        defence_kind=defence_kind if defence_pool else None,
+        plan=plan,
+        soak_rule=verdict,
+        dead=dead,
+        coup_de_grace=coup_de_grace,
+        rage_action=rage_action,
     )
+
+
+@dataclass(frozen=True)
+class AttackPools:
+    """The pools :func:`attack` would roll, read only (for exact odds).
+
+    Attributes:
+        attack, damage: the attacker's pools (form, wounds and worn armour for the attack; no wound
+            penalty for the damage).
+        difficulty: the attack's difficulty (the weapon's or maneuver's, else the one asked).
+        damage_type: the hit's damage type.
+        soak: the target's soak pool under the soak rules (None: no target, or the rules allow no soak).
+        defence: the target's dodge, block or parry pool (None without one).
+        soak_rule: the soak rules' verdict (None without a target).
+        plan: the weapon or maneuver used (None without one).
+    """
+
+    attack: PoolBreakdown
+    damage: PoolBreakdown
+    difficulty: int
+    damage_type: str
+    soak: PoolBreakdown | None = None
+    defence: PoolBreakdown | None = None
+    soak_rule: Any = None
+    plan: Any = None
 
 
 def attack_pools(
     session: Any,
     attacker: str,
-    pool: str,
-    damage: str,
+    pool: str | None,
+    damage: str | None,
     *,
     target: str | None = None,
     soak: str | None = None,
     chronicle: str | None = None,
-) -> tuple[PoolBreakdown, PoolBreakdown, PoolBreakdown | None]:
-    """The pools :func:`attack` would roll, read only (for exact odds): the attack pool from ``attacker``'s
-    sheet (form and wounds), the damage pool (no wound penalty), and with ``target`` the soak pool ``soak``
-    ('' or None for DEFAULT_SOAK) from the target's sheet. Raises NotFound, InvalidValue, RuleRefusal as
-    :func:`attack` does for its pools."""
+    weapon: str | None = None,
+    maneuver: str | None = None,
+    range_: str | None = None,
+    damage_type: str | None = None,
+    difficulty: int | None = None,
+    defence: str | None = None,
+    silver: bool = False,
+) -> AttackPools:
+    """The pools :func:`attack` would roll, read only: ``pool`` and ``damage`` from ``attacker``'s sheet
+    (or a ``weapon`` / ``maneuver``), and with ``target`` the soak pool under the soak rules (``soak``
+    names a pool instead: the table's call) and the ``defence`` pool. Raises NotFound, InvalidValue,
+    RuleRefusal as :func:`attack` does for its pools."""
     from stkit.store.characters import find_character
+    from stkit.store.fight_rules import maneuver_plan, soak_rule, weapon_plan
 
     gw = as_gateway(session)
     a_sheet = find_character(gw, attacker, chronicle).to_sheet()
+    plan = None
+    if weapon is not None and maneuver is not None:
+        raise InvalidValue("give --weapon or --maneuver, not both")
+    if weapon is not None:
+        plan = weapon_plan(a_sheet, weapon, range_=range_)
+    elif maneuver is not None:
+        plan = maneuver_plan(a_sheet, maneuver, range_=range_)
+    pool = pool or (plan.pool if plan else None)
+    damage = damage or (plan.damage if plan and plan.damage else None)
+    if not pool or not damage:
+        raise InvalidValue("the attack needs a pool and a damage pool (or a --weapon or --maneuver that gives them)")
+    kind = check_damage_type(damage_type or (plan.damage_type if plan else "bashing"))
+    diff = difficulty if difficulty is not None else (plan.difficulty if plan else 6)
+    notes: list[str] = []
+    built = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
+    out = AttackPools(built, unhurt_pool(a_sheet, damage), diff, kind, plan=plan)
+    if target is None:
+        if defence is not None or soak is not None:
+            raise InvalidValue("a soak or dodge pool from a sheet needs --target")
+        return out
+    t_sheet = find_character(gw, target, chronicle or a_sheet.chronicle).to_sheet()
+    verdict = soak_rule(
+        t_sheet, kind, silver=silver, homid_aggravated=rules_in_force(gw, t_sheet.chronicle).homid_aggravated_soak
+    )
     soak_pool = None
-    if target is not None:
-        t_sheet = find_character(gw, target, chronicle or a_sheet.chronicle).to_sheet()
-        soak_pool = unhurt_pool(t_sheet, soak or DEFAULT_SOAK)
-    return build_pool(a_sheet, pool), unhurt_pool(a_sheet, damage), soak_pool
+    if soak:
+        soak_pool = unhurt_pool(t_sheet, soak)
+    elif verdict.dice_from_rules:
+        soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
+    defence_pool = build_pool(t_sheet, _with_armour(t_sheet, defence, notes)) if defence else None
+    return AttackPools(built, out.damage, diff, kind, soak_pool, defence_pool, verdict, plan)
 
 
 # ---------------------------------------------------------------------------------------------- Rage
@@ -758,12 +1050,30 @@ def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatR
     """
     from stkit.dice.combat import validate_rage_spend
     from stkit.store.characters import save_sheet
+    from stkit.store.fight_rules import rage_cap, turn_power
     from stkit.store.scenes import find_turn_context
 
     gw = as_gateway(session)
     sheet = row.to_sheet()
     validate_rage_spend(rage, sheet.powers["Rage"].temporary, combat)
     ctx = find_turn_context(gw, row)
+    reading = rules_in_force(gw, row.chronicle).rage_cap
+    cap = rage_cap(reading, sheet)
+    if ctx is not None:
+        done = turn_power(gw, ctx, row.id, "rage actions")
+        if cap is not None and done + rage > cap:
+            raise RuleRefusal(
+                f"Rage cap ({reading}): {sheet.name} may spend at most {cap} Rage on actions a turn; "
+                f"{done} spent already and {rage} more would make {done + rage}"
+            )
+        gnosis = turn_power(gw, ctx, row.id, "gnosis")
+        if gnosis:
+            raise RuleRefusal(
+                f"Rage and Gnosis: {sheet.name} already spent {gnosis} Gnosis in turn {ctx.turn}; "
+                f"Rage and Gnosis cannot both be spent in one turn"
+            )
+    elif cap is not None and rage > cap:
+        raise RuleRefusal(f"Rage cap ({reading}): {sheet.name} may spend at most {cap} Rage on actions a turn")
     if ctx is not None:
         already = gw.row(
             "SELECT points FROM rage_spends WHERE scene_id = :sid AND turn = :turn AND character_id = :cid",
@@ -799,6 +1109,7 @@ def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatR
 __all__ = [
     "DEFAULT_SOAK",
     "AttackExchange",
+    "AttackPools",
     "Health",
     "HitResult",
     "InitiativeOrder",

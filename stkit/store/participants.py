@@ -24,7 +24,7 @@ from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store import traits as T
 from stkit.store.characters import CharacterRow, get_character
-from stkit.store.forms import apply_form
+from stkit.store.forms import in_form
 from stkit.store.gateway import Gateway
 from stkit.store.pools import build_pool, resolve_pool_trait
 from stkit.store.rolling import Purpose, RollOrder, make_roll
@@ -216,7 +216,7 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
                 raise InvalidValue(str(exc).replace("in the dice pool", f"in the difficulty {t!r}")) from None
             value = sheet.rating(name)
             if name in T.ATTRIBUTES:
-                value = apply_form(sheet.form, name, value)
+                value = in_form(sheet, name, value)
             label = f"{name} {value}"
         total += -value if sign == "-" else value
         bits.append(label if not bits else f"{'-' if sign == '-' else '+'} {label}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from stkit.dice.expr import eval_pool_sum
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import traits as T
-from stkit.store.forms import apply_form, form_change_text
+from stkit.store.forms import form_change_text, form_label, in_form, variant_of
 from stkit.store.sheet import Sheet
 from stkit.text import find_by_prefix
 
@@ -213,8 +213,9 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
         if tenner:
             ten_rated.append(name)
         rating = sheet.rating(name)
-        used = apply_form(sheet.form, name, rating) if name in T.ATTRIBUTES else rating
-        change = form_change_text(sheet.form, name) if name in T.ATTRIBUTES else ""
+        variant = variant_of(sheet.fera, sheet.tribe, sheet.breed)
+        used = in_form(sheet, name, rating) if name in T.ATTRIBUTES else rating
+        change = form_change_text(sheet.form, name, fera=sheet.fera, variant=variant) if name in T.ATTRIBUTES else ""
         parts.append(PoolPart(name, rating, used, change))
     if len(parts) > 2:
         raise InvalidValue(f"a dice pool adds at most two Traits; {expression!r} has {len(parts)}")
@@ -224,7 +225,7 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
         raise RuleRefusal(f"{sheet.name} is Incapacitated and cannot act")
     penalty = sheet.wound_penalty
     dice = sum(p.used for p in parts) + sum(extra) - penalty
-    pool = PoolBreakdown(text, tuple(parts), tuple(extra), penalty, sheet.form, dice)
+    pool = PoolBreakdown(text, tuple(parts), tuple(extra), penalty, form_label(sheet.form, sheet.fera), dice)
     if dice < 1:
         raise RuleRefusal(f"{sheet.name}: {pool.text}: no dice left, the action cannot be attempted")
     return pool

@@ -121,6 +121,12 @@ class DamageTaken:
     lost: int = 0
     was_incapacitated: bool = False
     incapacitated: bool = False
+    #: bashing levels past Incapacitated that turned a bashing level into lethal
+    overflowed: int = 0
+    #: a level past Incapacitated found nothing to turn: the character is dead
+    killed: bool = False
+    #: a shapeshifter whose Incapacitated level now holds lethal or worse: back to this breed form
+    reverted_to: str | None = None
 
     @property
     def taken(self) -> int:
@@ -138,6 +144,18 @@ class DamageTaken:
         holding = {"aggravated": "aggravated damage", "lethal": "lethal or aggravated damage", "bashing": "damage"}[
             self.kind
         ]
+        if self.overflowed:
+            out.append(
+                f"{_levels(self.overflowed)} of bashing damage past Incapacitated turned bashing levels into lethal"
+            )
+        if self.reverted_to:
+            out.append(
+                f"{name} falls back to {self.reverted_to} form with lethal damage past Incapacitated; "
+                f"a Rage roll at difficulty 8 may keep them in the fight (stkit char stay-active)"
+            )
+        if self.killed:
+            out.append(f"{name} is dead: {_levels(self.lost)} of {self.kind} damage came past Incapacitated")
+            return out
         if self.lost and self.taken:  # only a full track (so Incapacitated) turns damage away
             out.append(
                 f"{self.taken} of {_levels(self.requested)} of {self.kind} damage taken: {name} is "
@@ -161,6 +179,9 @@ class DamageTaken:
             "marked": self.marked,
             "upgraded": dict(self.upgraded),
             "lost": self.lost,
+            "overflowed": self.overflowed,
+            "killed": self.killed,
+            "reverted_to": self.reverted_to,
         }
 
 
@@ -457,27 +478,54 @@ class Sheet:
     def take_damage(self, n: int, kind: str = "bashing") -> DamageTaken:
         """Take ``n`` (>= 1) health levels of ``kind`` damage and report what happened to each level.
 
-        Rules (docs/characters.md, "Health", the Revised sheet's health track): each
-        level fills the next empty health level (seven at most); once all seven are filled, a level of worse
-        damage turns the lightest filled level into ``kind`` (aggravated beats lethal beats bashing), and a
-        level that finds nothing lighter to replace has nowhere to go and is lost.
+        Rules (docs/combat.md, "Wounds past Incapacitated"; the Revised sheet's health track): each level
+        fills the next empty health level (seven at most). Once all seven are filled:
+
+        - a level of bashing damage turns a bashing level into lethal (none left: it is a killing level);
+        - a level of lethal or aggravated damage kills a mortal or Kinfolk outright; a shapeshifter's turns the
+          lightest lighter level into ``kind`` (aggravated beats lethal beats bashing).
+
+        A level with nothing left to turn has nowhere to go (``lost`` counts them). For a mortal it kills;
+        a shapeshifter whose Incapacitated level comes to hold lethal or worse instead falls back to the
+        breed form (``reverted_to``; the sheet's form changes; a metis stays in Crinos) with the Rage roll
+        to stay active offered, and dies only of a level that finds them already so downed (``killed``).
         Raises InvalidValue for a bad kind or ``n`` below 1."""
+        from stkit.store.forms import METIS_BREEDS, breed_form
+
         kind = damage_type(kind)
         _positive(n, "health levels of damage")
         report = DamageTaken(requested=n, kind=kind, was_incapacitated=self.incapacitated)
-        for _ in range(n):
+        mortal = self.creature != "shapeshifter"
+        was_down_lethal = self.incapacitated and not self.health["bashing"]
+        for i in range(n):
             if self.damage_boxes < len(HEALTH_LEVELS):
                 self.health[kind] += 1
                 report.marked += 1
                 continue
+            if kind == "bashing" and self.health["bashing"]:
+                self.health["bashing"] -= 1
+                self.health["lethal"] += 1
+                report.overflowed += 1
+                continue
             lighter = [d for d in reversed(T.DAMAGE_TYPES) if self.health[d] and _worse(kind, d)]
-            if not lighter:
-                report.lost = n - report.taken
+            if kind == "bashing" or mortal or not lighter:
+                report.lost = n - i
+                report.killed = mortal or was_down_lethal
                 break
             self.health[lighter[0]] -= 1
             self.health[kind] += 1
             report.upgraded[lighter[0]] = report.upgraded.get(lighter[0], 0) + 1
         report.incapacitated = self.incapacitated
+        if (
+            not mortal
+            and not report.killed
+            and self.incapacitated
+            and not self.health["bashing"]
+            and not was_down_lethal
+        ):
+            home = breed_form(self.fera, self.breed) or ("Crinos" if self.breed in METIS_BREEDS else "Homid")
+            report.reverted_to = home
+            self.form = home
         return report
 
     def damage(self, n: int, kind: str = "bashing") -> list[str]:
@@ -507,10 +555,10 @@ class Sheet:
         return warnings
 
     def shift(self, form: str) -> str:
-        """Change to ``form`` (Homid, Glabro, Crinos, Hispo, Lupus). Returns the form's name. Every Changing
-        Breed uses the same five-form table (docs/characters.md); Kinfolk and mortals have no other form
-        than Homid (RuleRefusal)."""
-        new = lookup_form(form)
+        """Change to ``form`` (Homid, Glabro, Crinos, Hispo, Lupus, or the breed's own name for one). Returns
+        the form's slot. A Fera's forms are its breed's (:func:`stkit.store.forms.form_slots`: a form it
+        lacks is refused); Kinfolk and mortals have no other form than Homid (RuleRefusal)."""
+        new = lookup_form(form, self.fera)
         if new != "Homid" and self.creature != "shapeshifter":
             raise RuleRefusal(f"{self.name} is {self.creature_label} and has no {new} form; only Homid")
         self.form = new
@@ -780,8 +828,8 @@ class _SheetReader:
             field_name = "auspice"
             s.auspice = B.lookup_auspice(self.text(data.get("auspice"), "auspice"), s.fera)
             field_name = "form"
-            s.form = lookup_form(self.text(data.get("form"), "form") or "Homid")
-        except InvalidValue as exc:
+            s.form = lookup_form(self.text(data.get("form"), "form") or "Homid", s.fera)
+        except (InvalidValue, RuleRefusal) as exc:
             raise self.fail(field_name, _hidden(str(exc), data.get(field_name))) from None
         if s.creature != "shapeshifter":
             if s.form != "Homid":

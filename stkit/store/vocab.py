@@ -55,6 +55,11 @@ class LogKind(StrEnum):
     damage = "damage"
     soak = "soak"
     rage_action = "rage action"  # an extra action bought with Rage (`multi --rage`)
+    dodge = "dodge"  # a defender's dodge, block or parry roll against an attack
+    regeneration = "regeneration"  # `char regen`: the Stamina roll to regenerate under stress
+    shift = "shift"  # `char shift`: Stamina + Primal-Urge to change form
+    stay_active = "stay active"  # `char stay-active`: the Rage roll past Incapacitated
+    rage = "rage"  # `char rage`: a Rage roll with its frenzy verdict
 
 
 class TraitKind(StrEnum):

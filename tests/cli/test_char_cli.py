@@ -67,7 +67,7 @@ def test_set_spend_regain_damage_heal_shift_xp(db_url):
     hurt = js("char", "damage", "Flashburn", "3", "--type", "lethal")
     assert hurt["level"] == "Injured" and hurt["wound_penalty"] == 1
     assert js("char", "heal", "Flashburn", "2")["level"] == "Bruised"
-    assert js("char", "shift", "Flashburn", "crinos")["form"] == "Crinos"
+    assert js("char", "shift", "Flashburn", "crinos", "--instant")["form"] == "Crinos"
     assert js("char", "xp", "Flashburn", "award", "5", "--reason", "saved the Kinfolk")["available"] == 5
     assert js("char", "xp", "Flashburn", "spend", "2", "-r", "Firearms 3")["available"] == 3
     log = js("char", "xp", "Flashburn")
@@ -335,17 +335,26 @@ def test_damage_past_incapacitated_says_what_happened(db_url):
     out = ok("char", "damage", "Archibald", "9", "--type", "aggravated")
     assert out.splitlines() == [
         "Archibald takes 7 of 9 aggravated: Incapacitated",
+        "Warning: Archibald falls back to Homid form with lethal damage past Incapacitated; a Rage roll at "
+        "difficulty 8 may keep them in the fight (stkit char stay-active)",
         "Warning: 7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
         "(all seven health levels now hold aggravated damage)",
     ]
     assert "already filled" not in out
     data = js("char", "damage", "Archibald", "1")
-    assert data["damage"] == {"requested": 1, "kind": "bashing", "taken": 0, "marked": 0, "upgraded": {}, "lost": 1}
+    assert data["damage"] == {
+        "requested": 1,
+        "kind": "bashing",
+        "taken": 0,
+        "marked": 0,
+        "upgraded": {},
+        "lost": 1,
+        "overflowed": 0,
+        "killed": True,  # already downed with aggravated damage: the next level kills
+        "reverted_to": None,
+    }
     assert data["summary"] == "Archibald takes 0 of 1 bashing: Incapacitated"
-    assert data["warnings"] == [
-        "the 1 level of bashing damage had nowhere to go: all seven health levels already "
-        "held damage; Archibald is Incapacitated"
-    ]
+    assert data["warnings"] == ["Archibald is dead: 1 level of bashing damage came past Incapacitated"]
 
 
 def list_at(columns: int) -> list[str]:
@@ -422,6 +431,8 @@ def test_damage_message_as_a_subprocess(tmp_path):
     p = sub("char", "damage", "Archibald", "9", "--type", "aggravated", "--db", db)
     assert p.stdout.splitlines() == [
         "Archibald takes 7 of 9 aggravated: Incapacitated",
+        "Warning: Archibald falls back to Homid form with lethal damage past Incapacitated; a Rage roll at "
+        "difficulty 8 may keep them in the fight (stkit char stay-active)",
         "Warning: 7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
         "(all seven health levels now hold aggravated damage)",
     ]

@@ -217,7 +217,7 @@ def test_a_soak_that_leaves_nothing(fighters):
 
 
 def test_the_form_changes_the_soak(fighters):
-    ok("char", "shift", "Weston", "Crinos")  # Stamina 4 + 3
+    ok("char", "shift", "Weston", "Crinos", "--instant")  # Stamina 4 + 3
     data = ok_json("char", "hit", "Weston", "1", "--soak", "--dice", "1,2,3,4,5,6,7")
     assert data["soak_pool"]["dice"] == 7 and data["soak_pool"]["text"] == "Stamina 7 (4 +3 Crinos) = 7 dice"
 
@@ -225,12 +225,13 @@ def test_the_form_changes_the_soak(fighters):
 def test_hit_without_soak_and_overflow_past_incapacitated(fighters):
     data = ok_json("char", "hit", "Guard", "9", "--type", "lethal")
     assert data["soak"] is None and data["wounds"] == 9 and data["health"]["incapacitated"] is True
-    assert data["taken"]["lost"] == 2
+    assert data["taken"]["lost"] == 2 and data["taken"]["killed"] is False
+    assert data["taken"]["reverted_to"] == "Homid"
     assert any("Incapacitated; 2 more had nowhere to go" in w for w in data["warnings"])
 
 
 def test_hit_bad_input_changes_nothing(fighters):
-    ok("char", "shift", "Guard", "Crinos")
+    ok("char", "shift", "Guard", "Crinos", "--instant")
     fails("char", "hit", "Guard", "-3", match="health levels of a hit -3 is outside the allowed range 1 to 100")
     fails("char", "hit", "Guard", "0", match="outside the allowed range 1 to 100")
     fails("char", "hit", "Guard", "2", "--soak-pool", "Appearance", match="no dice left")  # Crinos Appearance 0

@@ -64,7 +64,7 @@ def test_unknown_key_lists_the_keys() -> None:
         validate_house_key("botch")
     assert str(err.value) == (
         "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch, unskilled-skill"
+        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap"
     )
     assert set(HOUSE_KEYS) == set(STANDARD_CHRONICLE_RULES.to_dict())
 

@@ -89,8 +89,10 @@ def test_pools_build_the_same_for_every_breed():
     for extra in ({}, {"fera": "Bastet", "breed": "Feline"}, {"creature": "kinfolk"}, {"creature": "mortal"}):
         s = Sheet.from_dict({"name": "X", "attributes": {"Dexterity": 3}, "abilities": {"Stealth": 2}, **extra})
         assert build_pool(s, "Dexterity + Stealth").dice == 5
-    bastet = Sheet.from_dict({"name": "C", "fera": "Bastet", "attributes": {"Strength": 2}, "form": "Crinos"})
-    assert build_pool(bastet, "Strength").dice == 6  # the five-form table: Crinos +4
+    bastet = Sheet.from_dict(
+        {"name": "C", "fera": "Bastet", "tribe": "Simba", "attributes": {"Strength": 2}, "form": "Crinos"}
+    )
+    assert build_pool(bastet, "Strength").dice == 5  # the Simba's Crinos: Strength +3 (Foundry_WoD20 totals.js)
 
 
 def test_specialty_set_and_removed():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from stkit.store import breeds as B
 from stkit.store import traits as T
-from stkit.store.forms import FORM_NAMES
+from stkit.store.forms import FORM_NAMES, form_slots
 from stkit.store.foundry import from_foundry, to_foundry
 from stkit.store.sheet import Sheet
 
@@ -83,7 +83,7 @@ def sheets(draw) -> dict:
         "breed": draw(st.sampled_from(("", *row.breeds))),
         "auspice": draw(st.sampled_from(("", *row.auspices))),
         "rank": draw(st.integers(0, 6)),
-        "form": draw(st.sampled_from(FORM_NAMES)) if creature == "shapeshifter" else "Homid",
+        "form": draw(st.sampled_from(form_slots(row.name))) if creature == "shapeshifter" else "Homid",
         "attributes": {a: draw(dots) for a in T.ATTRIBUTES},
         "abilities": abilities,
         "custom_abilities": custom,

@@ -274,18 +274,15 @@ def test_file_points_left_out_are_the_rating():
 def test_damage_past_the_seventh_level_is_reported_truthfully():
     s = Sheet(name="Archibald")
     done = s.take_damage(9, "aggravated")
-    assert (done.marked, done.upgraded, done.lost, done.taken) == (7, {}, 2, 7)
+    assert (done.marked, done.upgraded, done.lost, done.taken, done.killed) == (7, {}, 2, 7, False)
+    assert (done.reverted_to, s.form) == ("Homid", "Homid")
     assert s.health == {"aggravated": 7, "lethal": 0, "bashing": 0}
-    assert done.warnings("Archibald") == [
-        "7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
-        "(all seven health levels now hold aggravated damage)"
-    ]
+    assert done.warnings("Archibald")[0] == (
+        "Archibald falls back to Homid form with lethal damage past Incapacitated; a Rage roll at difficulty 8 "
+        "may keep them in the fight (stkit char stay-active)"
+    )
     again = s.take_damage(1, "lethal")
-    assert (again.taken, again.lost) == (0, 1)
-    assert again.warnings("Archibald") == [
-        "the 1 level of lethal damage had nowhere to go: all seven health levels already held lethal or "
-        "aggravated damage; Archibald is Incapacitated"
-    ]
+    assert (again.taken, again.lost, again.killed) == (0, 1, True)
 
 
 def test_damage_replacing_lighter_damage_says_so():
@@ -293,11 +290,13 @@ def test_damage_replacing_lighter_damage_says_so():
     s.damage(5, "bashing")
     s.damage(1, "lethal")
     assert s.damage(1, "lethal") == ["A is now Incapacitated"]
-    done = s.take_damage(8, "aggravated")  # 5 bashing, then 2 lethal become aggravated; 1 is lost
-    assert (done.marked, done.upgraded, done.lost) == (0, {"bashing": 5, "lethal": 2}, 1)
+    done = s.take_damage(8, "aggravated")  # 5 bashing, then 2 lethal become aggravated; 1 has nowhere to go
+    assert (done.marked, done.upgraded, done.lost, done.killed) == (0, {"bashing": 5, "lethal": 2}, 1, False)
     assert s.health == {"aggravated": 7, "lethal": 0, "bashing": 0}
     w = done.warnings("A")
     assert w[0].startswith("5 levels of bashing damage became aggravated: all seven health levels were filled")
     assert w[1].startswith("2 levels of lethal damage became aggravated")
-    assert w[2].startswith("7 of 8 levels of aggravated damage taken: A is Incapacitated; 1 more had nowhere")
+    assert w[2].startswith("A falls back to Homid form with lethal damage past Incapacitated")
+    assert w[3].startswith("7 of 8 levels of aggravated damage taken: A is Incapacitated; 1 more had nowhere")
+    assert s.take_damage(1, "bashing").killed  # already downed with lethal or worse: the next level kills
     assert Sheet(name="B").damage(3, "lethal") == []  # room to spare: nothing to warn about
