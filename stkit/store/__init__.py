@@ -14,6 +14,8 @@ Modules:
   log), ``house`` (a chronicle's house rules, the free botch), ``scenes`` (scenes and turns),
   ``participants``, ``extended``, ``contests`` and ``tracked`` (actions that last across commands),
   ``multi_actions`` (several actions in one turn), ``combat`` (initiative, attacks, damage and soak),
+  ``fight`` (dodges, regeneration, shifting, Rage and frenzy), ``fight_rules`` and ``fight_data`` (who soaks
+  what, wounds past Incapacitated, weapons and maneuvers, the Fera forms, from ``fight_rules.yaml``),
   ``unskilled`` (rolling a Trait with no dots), ``saved`` (a character's saved rolls).
 - Files: ``files`` (YAML/JSON import and export), ``foundry`` and ``foundry_layouts`` (Foundry VTT actors and the
   layouts its versions wrote), ``htmltext`` (other tools' rich text as plain text), ``grapevine``

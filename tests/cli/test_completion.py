@@ -71,6 +71,6 @@ def test_bash_completion_in_a_real_process(tmp_path) -> None:
     )
     assert proc.stdout.split() == ["--specialty"]
     script = runner.invoke(app, ["--show-completion", "bash"])
-    assert script.exit_code == 0
+    assert script.exit_code == 0, (script.output, script.exception)
     assert "_STKIT_COMPLETE=complete_bash" in script.stdout
     assert "complete -o default -F _stkit_completion stkit" in script.stdout
