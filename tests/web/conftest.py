@@ -131,7 +131,7 @@ def read_events(
     base: str,
     token: str,
     *,
-    last_event_id: int | None = None,
+    last_event_id: int | str | bytes | None = None,
     after: int | None = None,
     seconds: float = 1.0,
     until=None,
@@ -139,7 +139,8 @@ def read_events(
     """The (id, event, data) triples a stream sends within ``seconds`` (or until ``until(triples)`` is true)."""
     import httpx
 
-    headers = {"Last-Event-ID": str(last_event_id)} if last_event_id is not None else {}
+    header = last_event_id if isinstance(last_event_id, bytes) else str(last_event_id).encode()
+    headers = {"Last-Event-ID": header} if last_event_id is not None else {}
     url = base + "/events" + (f"?after={after}" if after is not None else "")
     got: list[tuple[int, str, str]] = []
     current: dict = {}

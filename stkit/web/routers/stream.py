@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from stkit.store.events import LinkHolder, TableEvent
 from stkit.web.deps import Holder, TableDep
-from stkit.web.table import Table
+from stkit.web.table import COOKIE, Table
 from stkit.web.views import feed_item
 
 router = APIRouter()
@@ -20,26 +20,56 @@ router = APIRouter()
 async def events(request: Request, holder: Holder, table: TableDep) -> Response:
     from sse_starlette.sse import EventSourceResponse
 
-    raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
-    after = int(raw) if (raw.isascii() and raw.isdigit()) and len(raw) < 19 else 0
-    return EventSourceResponse(stream(table, holder, after, request), ping=15)
+    from stkit.store.events import hash_token
 
-
-async def stream(table: Table, holder: LinkHolder, after: int, request: Request):
-    """The server-sent events of one page: every event after ``after`` that this link may see (a player's
-    stream carries no secret event at all), each once, in id order; then live ones as they commit."""
     bus = table.bus
     assert bus is not None
-    queue = bus.subscribe()
+    raw = request.headers.get("last-event-id") or request.query_params.get("after")
+    newest = await asyncio.to_thread(bus.reader.last_id)
+    after = resume_point(raw, newest)
+    token_hash = hash_token(request.cookies.get(COOKIE) or "")
+    return EventSourceResponse(stream(table, holder, token_hash, after, request), ping=15)
+
+
+def resume_point(raw: str | None, newest: int) -> int:
+    """Where a stream starts: after the id a reconnecting client last saw (the Last-Event-ID header, else
+    the page's ``?after=``), at most ``newest``. Missing or unreadable (not ASCII digits, more than 18 of
+    them): ``newest``, so a garbled header replays nothing rather than the whole chronicle."""
+    text = (raw or "").strip()
+    if not text or len(text) > 18 or not (text.isascii() and text.isdigit()):
+        return newest
+    return min(int(text), newest)
+
+
+async def stream(table: Table, holder: LinkHolder, token_hash: str, after: int, request: Request):
+    """The server-sent events of one page: every event after ``after`` that this link may see (a player's
+    stream carries no secret event at all), each once, in id order; then live ones as they commit.
+
+    The link is checked again before every event: a stream whose link is rotated away, revoked or expired
+    ends (within :data:`stkit.web.bus.AUTHORITY_SECONDS` when no event comes) and sends nothing more."""
+    from stkit.web.bus import END
+
+    bus = table.bus
+    assert bus is not None
+    queue = bus.subscribe(token_hash)
     st = holder.is_storyteller
+
+    def allowed() -> bool:
+        return queue in bus.subscribers and bus.authority.allows(token_hash)
+
     try:
         from sse_starlette.sse import ServerSentEvent
 
         yield ServerSentEvent(comment="stkit table", retry=1000)  # reconnect a second after a drop
         last = after
         while True:
-            backlog = await asyncio.to_thread(bus.reader.after, last, include_secret=st)
+            # secret events too: a 'links' one must be seen by every stream; visible() filters the rest
+            backlog = await asyncio.to_thread(bus.reader.after, last, include_secret=True)
             for event in backlog:
+                if event.kind == "links" and event.id > bus.last_id:
+                    await bus.check_links()  # a change the follower has not reached yet
+                if not allowed():
+                    return
                 if visible(event, holder):
                     yield _sse(table, event, st)
                 last = event.id
@@ -49,9 +79,11 @@ async def stream(table: Table, holder: LinkHolder, after: int, request: Request)
             try:
                 event = await asyncio.wait_for(queue.get(), timeout=5)
             except TimeoutError:
-                if queue not in bus.subscribers or await request.is_disconnected():
+                if not allowed() or await request.is_disconnected():
                     return
                 continue
+            if event is END or not allowed():
+                return
             if event.id <= last:
                 continue
             if visible(event, holder):
@@ -64,6 +96,8 @@ async def stream(table: Table, holder: LinkHolder, after: int, request: Request)
 def visible(event: TableEvent, holder: LinkHolder) -> bool:
     """Whether ``holder``'s stream carries ``event``: the Storyteller sees everything; a player never sees
     a secret event, and of sheet changes only their own character's."""
+    if event.kind == "links":
+        return False  # for the servers only
     if holder.is_storyteller:
         return True
     if event.secret:
