@@ -169,7 +169,8 @@ def serve(
     url = database_url(db)
     open_store(url)  # a bad --db or an old schema is reported (or migrated) before anything is printed
     check_port_free(host, port)  # last: every value is checked even when the port is taken
-    links = issue(url, chron, f"http://{link_host(host)}:{port}", rotate=False, lifetime=lifetime)
+    shown_host = link_host(host)
+    links = issue(url, chron, f"http://{shown_host}:{port}", rotate=False, lifetime=lifetime)
     if not _is_loopback(host):
         from stkit.cli import render
 
@@ -188,12 +189,21 @@ def serve(
     # the store and chronicle from the environment, as every stkit command does.
     os.environ["STKIT_DATABASE_URL"] = url
     os.environ["STKIT_CHRONICLE"] = chron
+    os.environ["STKIT_TABLE_LISTEN"] = host  # the Host names the server answers to (stkit.web.security)
+    os.environ["STKIT_TABLE_LINK_HOST"] = shown_host
     try:
         uvicorn.run(
-            "stkit.web.app:create_app",
+            "stkit.web.server:serving_app",  # create_app, with the file limit raised and a quiet log
             factory=True,
             host=host,
             port=port,
+            http="stkit.web.server:GuardedH11Protocol",  # request deadline and connection limit
+            backlog=64,  # stkit.web.server.BACKLOG: counted against the file limit
+            h11_max_incomplete_event_size=16 * 1024,
+            timeout_keep_alive=5,
+            proxy_headers=False,  # no proxy in front: X-Forwarded-For is whatever a client says
+            server_header=False,
+            log_config=None,
             log_level="warning",
             access_log=False,
             timeout_graceful_shutdown=3,

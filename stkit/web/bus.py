@@ -97,6 +97,9 @@ class EventReader:
 
 #: The longest a stopping server waits for its follower task, listener thread and reader (seconds).
 STOP_SECONDS = 2.0
+#: Streams one link may hold open (a page in a few tabs or devices); a further one ends the oldest, which
+#: is most likely a page that went away without closing its connection.
+STREAMS_PER_LINK = 4
 #: The longest the bus trusts its list of links in force before reading it again (seconds).
 AUTHORITY_SECONDS = 0.5
 #: What a stream's queue receives when the stream must end (its link stopped working, or it fell
@@ -157,10 +160,14 @@ class EventBus:
         await asyncio.to_thread(self.reader.close)
 
     def subscribe(self, token_hash: str | None = None) -> asyncio.Queue:
-        """A new stream's queue; with ``token_hash``, the queue gets :data:`END` when that link stops."""
+        """A new stream's queue; with ``token_hash``, the queue gets :data:`END` when that link stops, and
+        when the link opens more than :data:`STREAMS_PER_LINK` streams its oldest one ends."""
         queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_LIMIT)
         self.subscribers.add(queue)
         if token_hash is not None:
+            same = [q for q, h in self.holders.items() if h == token_hash]  # oldest first
+            for old in same[: max(0, len(same) + 1 - STREAMS_PER_LINK)]:
+                self._end(old)
             self.holders[queue] = token_hash
         return queue
 

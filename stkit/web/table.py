@@ -47,11 +47,13 @@ def make_templates() -> Environment:
 @dataclass(frozen=True)
 class TableSettings:
     """How one server runs: the store ``db`` (a path or URL, None: the usual database), the ``chronicle``,
-    and ``interval``, the seconds between SQLite polls of the event table."""
+    ``interval``, the seconds between SQLite polls of the event table, and ``hosts``, the Host names it
+    answers to (see :func:`stkit.web.security.allowed_hosts`; None: any)."""
 
     db: str | None
     chronicle: str
     interval: float = 0.05
+    hosts: tuple[str, ...] | None = ("127.0.0.1", "localhost", "::1")
 
 
 @dataclass

@@ -82,7 +82,8 @@ def clients(app, table):
     base.__enter__()
 
     def make(who: str | None):
-        client = TestClient(app, base_url="http://127.0.0.1:8000")
+        # a browser posting from the table's page names its origin
+        client = TestClient(app, base_url="http://127.0.0.1:8000", headers={"origin": "http://127.0.0.1:8000"})
         if who is not None:
             client.cookies.set("stkit_table", table.token(who))
         made.append(client)

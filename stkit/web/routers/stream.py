@@ -4,9 +4,10 @@ live events), filtered by what the link may see."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 
 from stkit.store.events import LinkHolder, TableEvent
 from stkit.web.deps import Holder, TableDep
@@ -14,6 +15,15 @@ from stkit.web.table import COOKIE, Table
 from stkit.web.views import feed_item
 
 router = APIRouter()
+log = logging.getLogger("stkit.web")
+
+
+def max_streams() -> int:
+    """The most event streams open at once: the connection limit less room for the pages and changes."""
+    from stkit.web.server import connection_limit
+
+    limit = connection_limit()
+    return max(4, limit - max(16, limit // 8))
 
 
 @router.get("/events")
@@ -24,6 +34,9 @@ async def events(request: Request, holder: Holder, table: TableDep) -> Response:
 
     bus = table.bus
     assert bus is not None
+    if len(bus.subscribers) >= max_streams():
+        log.warning("stream limit (%d) reached: new streams get 503", max_streams())
+        return PlainTextResponse("The table is full; try again in a moment.\n", status_code=503)
     raw = request.headers.get("last-event-id") or request.query_params.get("after")
     newest = await asyncio.to_thread(bus.reader.last_id)
     after = resume_point(raw, newest)
