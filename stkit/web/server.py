@@ -80,9 +80,10 @@ def file_limit() -> int:
 
 
 def connection_limit(backlog: int = BACKLOG) -> int:
-    """The most connections to hold open: the file limit less the listen ``backlog`` and
-    :data:`FILE_RESERVE`, at most :data:`MAX_CONNECTIONS` and at least 8."""
-    return max(8, min(MAX_CONNECTIONS, file_limit() - backlog - FILE_RESERVE))
+    """The most connections to hold open: the file limit less twice the listen ``backlog`` (a burst of
+    accepted sockets, and as many closed ones whose files the event loop releases a moment later) and
+    :data:`FILE_RESERVE`; at most :data:`MAX_CONNECTIONS` and at least 8."""
+    return max(8, min(MAX_CONNECTIONS, file_limit() - 2 * backlog - FILE_RESERVE))
 
 
 class GuardedH11Protocol(H11Protocol):

@@ -102,11 +102,13 @@ def free_port() -> int:
 class ThreadServer:
     """A real uvicorn server for ``app`` in a thread on a free loopback port (``base`` is its URL)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, **config) -> None:
         import uvicorn
 
         self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", **config)
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
