@@ -71,7 +71,7 @@ def _concrete(path: str, forms: dict[str, set[str]]) -> list[str]:
     """The paths a templated route stands for: each action the templates post to, plus hostile ones."""
     if "{action}" in path:
         prefix = path.split("{action}")[0]
-        return sorted(a for a in forms if a.startswith(prefix)) + [prefix + "x", prefix + "%00"]
+        return [*sorted(a for a in forms if a.startswith(prefix)), prefix + "x", prefix + "%00"]
     return [path]
 
 
