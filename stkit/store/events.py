@@ -55,6 +55,12 @@ _INSERT = (
     "VALUES (:created_at, :chronicle, :kind, :secret, :character_id, :data)"
 )
 _PENDING = "stkit_table_events_pending"
+#: Events kept in ``table_events``: the newest this many ids. The table is the live pages' feed and a
+#: reconnecting page's catch-up, not the record: every roll stays in ``roll_log`` (and sheets, scenes and
+#: tracked actions in their own tables), so older events are dropped.
+EVENT_WINDOW = 10_000
+#: How often (every this many event ids) the older events are dropped, in the writer's transaction.
+PRUNE_EVERY = 500
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,22 @@ def record_event(
         _hold_until_commit(gw.session, params)
     else:
         gw.execute(_INSERT, **params)
+        prune_events(gw)
+
+
+def prune_events(gw: Gateway, *, window: int | None = None, every: int | None = None) -> int:
+    """Keep ``table_events`` to the newest ``window`` ids: when the newest id is a multiple of ``every``,
+    delete the rows at least ``window`` ids older (one indexed range delete, in the caller's transaction).
+    Returns the number of rows deleted (0 most of the time). Defaults: EVENT_WINDOW and PRUNE_EVERY."""
+    window = EVENT_WINDOW if window is None else window
+    every = PRUNE_EVERY if every is None else every
+    row = gw.row("SELECT MAX(id) FROM table_events")
+    newest = int(row[0]) if row and row[0] is not None else 0
+    if newest % every:
+        return 0
+    old = gw.row("SELECT COUNT(*) FROM table_events WHERE id <= :edge", edge=newest - window)
+    gw.execute("DELETE FROM table_events WHERE id <= :edge", edge=newest - window)
+    return int(old[0]) if old else 0
 
 
 def _hold_until_commit(session: Any, params: dict) -> None:
@@ -137,6 +159,9 @@ def _insert_held(session: Any) -> None:
     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": EVENT_LOCK_KEY})
     for params in held:
         conn.execute(text(_INSERT), params)
+        newest = conn.execute(text("SELECT MAX(id) FROM table_events")).scalar() or 0
+        if newest % PRUNE_EVERY == 0:
+            conn.execute(text("DELETE FROM table_events WHERE id <= :edge"), {"edge": newest - EVENT_WINDOW})
     for chronicle in sorted({p["chronicle"] for p in held}):
         conn.execute(text("SELECT pg_notify(:ch, :chronicle)"), {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
 
