@@ -10,6 +10,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from tests.web.conftest import read_events
 
 
@@ -50,6 +52,7 @@ class Follower:
         self.thread.join(15)
 
 
+@pytest.mark.slow
 def test_rotating_links_ends_an_open_storyteller_stream_within_a_second(live, table):
     _roll(table.url, 3, secret=True, seed=1)
     follower = Follower(live, table.token("storyteller"), after=_newest(table.url))

@@ -41,6 +41,8 @@ async def events(request: Request, holder: Holder, table: TableDep) -> Response:
     newest = await asyncio.to_thread(bus.reader.last_id)
     after = resume_point(raw, newest)
     token_hash = hash_token(request.cookies.get(COOKIE) or "")
+    # just checked against the store: a link issued since the bus last read the links counts until then
+    bus.authority.links.setdefault(token_hash, holder.expires_at)
     return EventSourceResponse(stream(table, holder, token_hash, after, request), ping=15)
 
 
