@@ -34,9 +34,7 @@ BOTCH = -1  # icepool outcome label for a botch (outcomes must be orderable, so 
 
 
 def clear_caches() -> None:
-    engine._roll_odds.cache_clear()
-    engine._net_weights.cache_clear()
-    engine._extended.cache_clear()
+    engine.clear_caches()
 
 
 def icepool_roll(pool: int, difficulty: int) -> icepool.Die:

@@ -315,6 +315,7 @@ def test_example_lackey_and_broken_files(tmp_path, monkeypatch):
         ],
         "rows": 7,
         "text_only": 0,
+        "untyped": [],
     }
     # line 7 is cut short after its keywords but still read; Neon Howl is hidden unless --playtest
     tourist = json.loads(_invoke(["tcg", "cards", "show", "lost tourist", "--json"], db).stdout)

@@ -95,9 +95,13 @@ def _heavy_modules(body: str) -> list[str]:
 def test_dice_engine_is_pure():
     import pathlib
 
-    names = sorted(p.stem for p in (pathlib.Path(__file__).resolve().parents[1] / "stkit" / "dice").glob("*.py"))
-    body = "\n".join(f"import stkit.dice.{n}" for n in names if n != "__init__")
-    assert "stkit.dice.odds" in body and "stkit.dice.contest" in body
+    root = pathlib.Path(__file__).resolve().parents[1] / "stkit"
+    names = sorted(
+        ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for p in (root / "dice").rglob("*.py")
+    )
+    body = "\n".join(f"import stkit.{n}" for n in names if n != "dice")
+    assert "import stkit.dice.odds\n" in body and "stkit.dice.odds.teamwork" in body and "stkit.dice.contest" in body
     assert _heavy_modules("import stkit.dice\n" + body) == []
     # standard library only: no third-party package at all
     proc = subprocess.run(
@@ -159,4 +163,37 @@ def test_nothing_imports_the_web_adapter():
         for p in root.rglob("*.py")
         if "web" not in p.relative_to(root).parts and pattern.search(p.read_text())
     ]
+    assert offenders == []
+
+
+def test_sql_only_in_the_store():
+    """The adapters reach the database only through store functions: no SQL text, no database driver."""
+    import ast
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[1] / "stkit"
+    sql = re.compile(
+        r"^\s*(SELECT\s.*\bFROM\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|LISTEN\s|PRAGMA\s)", re.S
+    )
+    drivers = ("sqlite3", "psycopg", "sqlalchemy", "sqlmodel")
+    offenders = []
+    for layer in ("cli", "web"):
+        for path in (root / layer).rglob("*.py"):
+            tree = ast.parse(path.read_text(), str(path))
+            docstrings = {
+                id(node.body[0].value)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                and node.body
+                and isinstance(node.body[0], ast.Expr)
+                and isinstance(node.body[0].value, ast.Constant)
+            }
+            for node in ast.walk(tree):
+                where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                    if sql.match(node.value):
+                        offenders.append(f"{where} SQL {node.value[:30]!r}")
+                elif isinstance(node, ast.Import | ast.ImportFrom):
+                    names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                    offenders += [f"{where} imports {n}" for n in names if n.split(".")[0] in drivers]
     assert offenders == []

@@ -42,6 +42,13 @@ NameArg = Annotated[
 PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
 
 
+class FoundryLayout(enum.StrEnum):
+    """Which Foundry VTT WoD20 actor layout `char export --format foundry` writes."""
+
+    current = "current"
+    legacy = "legacy"
+
+
 class FormatChoice(enum.StrEnum):
     yaml = "yaml"
     json = "json"
@@ -685,7 +692,15 @@ def hit(
     soak_pool: Annotated[
         str | None, typer.Option("--soak-pool", help="Soak with this pool, e.g. 'Stamina + 2' (implies --soak).")
     ] = None,
-    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="The soak roll's difficulty, 2 to 10.")] = 6,
+    difficulty: Annotated[
+        int | None,
+        typer.Option(
+            "--difficulty",
+            "-d",
+            help="The soak roll's difficulty, 2 to 10 (default: the chronicle's house rule, else 6).",
+            show_default=False,
+        ),
+    ] = None,
     dice: Annotated[str | None, typer.Option("--dice", help="Physical dice of the soak roll, e.g. 2,1,8,9.")] = None,
     no_soak: Annotated[
         list[str] | None,
@@ -910,17 +925,25 @@ def export(
         ),
     ] = FormatChoice.yaml,
     player_view: Annotated[bool, typer.Option("--player-view", help="Leave the Storyteller-only notes out.")] = False,
+    foundry_layout: Annotated[
+        FoundryLayout,
+        typer.Option(
+            "--foundry-layout",
+            help="With --format foundry: current (the PC actor of system 5.x-7.x) or legacy (2.x / 3.0 installs).",
+            case_sensitive=False,
+        ),
+    ] = FoundryLayout.current,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Export a character: YAML, JSON, or a Foundry VTT actor.
 
-    The file re-imports without loss."""
+    The file re-imports without loss. Example: stkit char export Archibald --format foundry -o archibald.json"""
     from stkit.store.files import dump
 
     sheet, _ = load_sheet(db, name, chronicle)
-    text = dump(sheet, fmt.value, player_view=player_view)
+    text = dump(sheet, fmt.value, player_view=player_view, foundry_layout=foundry_layout.value)
     if output is None:
         sys.stdout.write(text)
     else:

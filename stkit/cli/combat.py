@@ -19,8 +19,8 @@ from stkit.cli.options import (
     OnesDontCancelOpt,
     SeedOpt,
     SpecialtyOpt,
+    flag_overrides,
     make_combat_rules,
-    make_rules,
 )
 from stkit.dice.model import Specialty  # standard library only, light to import
 
@@ -75,54 +75,35 @@ def _logged(ids: list[int] | tuple[int, ...], scene_id: int | None, turn: int | 
 # ------------------------------------------------------------------------------------- roll --damage -c NAME
 
 
-def purpose_roll_command(
-    kind: str,
-    pool: str,
-    *,
-    char: str,
-    chronicle: str | None,
-    db: str | None,
-    difficulty: int,
-    dice: str | None,
-    rules: Any,
-    combat: Any,
-    seed: int | None,
-    json_out: bool,
-) -> None:
-    """`stkit roll POOL -c NAME --damage|--soak`: the roll from the sheet, logged, then the output."""
-    import random
-
+def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
+    """`stkit roll POOL --damage|--soak` output (``done``: the :class:`stkit.store.rolling.RollOutcome` of
+    ``order``): from a sheet with its pool and log entry, else the bare roll."""
     from stkit.cli import render
-    from stkit.cli.options import make_rng
-    from stkit.dice import validate_difficulty
-    from stkit.store.combat import pool_words, roll_for_purpose
-    from stkit.store.gateway import run_unit
+    from stkit.store.pools import PoolBreakdown
 
-    validate_difficulty(difficulty)
-    _, used_seed = make_rng(seed)
-    faces = _faces(dice)
-    done = run_unit(
-        db,
-        lambda gw: roll_for_purpose(
-            gw,
-            char,
-            pool,
-            kind,
-            difficulty=difficulty,
-            chronicle=chronicle,
-            faces=faces,
-            rng=random.Random(used_seed),
-            rules=rules,
-            combat=combat,
-            seed=None if faces is not None else used_seed,
-        ),
-    )
+    kind = order.purpose.value
+    combat = order.combat.to_dict() if order.combat is not None else None
     if json_out:
-        data = done.roll.to_dict() | done.to_dict()
-        data["combat_rules"] = combat.to_dict()
-        data["seed"] = None if faces is not None else used_seed
-        render.print_json(data)
+        data = done.roll.to_dict()
+        if done.pool is not None:
+            data |= {
+                "character": done.character,
+                "chronicle": done.chronicle,
+                "kind": kind,
+                "pool_breakdown": done.pool.to_dict(),
+                "log_id": done.log_id,
+                "scene_id": done.scene_id,
+                "turn": done.turn,
+            }
+        else:
+            data["kind"] = kind
+        render.print_json(data | {"combat_rules": combat, "seed": done.seed})
         return
+    if not isinstance(done.pool, PoolBreakdown):
+        render.print_roll(done.roll, title=f"{kind.capitalize()} roll (cannot botch)", kind=kind)
+        return
+    from stkit.store.combat import pool_words
+
     out = _console()
     title = f"{kind.capitalize()} roll (cannot botch): {pool_words(done.pool)}"
     out.print(_text(f"{done.character}: ", "bold") + _text(done.pool.text))
@@ -158,7 +139,7 @@ def hit_command(
     damage_type: str,
     soak: bool,
     soak_pool: str | None,
-    difficulty: int,
+    difficulty: int | None,
     dice: str | None,
     no_soak: list[str] | None,
     damage_ones_cancel: bool,
@@ -169,17 +150,16 @@ def hit_command(
     json_out: bool,
 ) -> None:
     """`char hit`: one transaction through :func:`stkit.store.combat.take_hit`, then the output."""
-    import random
-
-    from stkit.cli.options import make_rng
-    from stkit.dice import HouseRules, validate_difficulty
+    from stkit.dice import validate_difficulty
     from stkit.store.combat import take_hit
     from stkit.store.gateway import run_unit
+    from stkit.store.rolling import fresh_seed
 
-    validate_difficulty(difficulty)
+    if difficulty is not None:
+        validate_difficulty(difficulty)
     combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
-    rules = HouseRules(ones_cancel=not ones_dont_cancel)
-    _, used_seed = make_rng(seed)
+    overrides = flag_overrides(Specialty.NONE, False, ones_dont_cancel)
+    used_seed = fresh_seed(seed)
     faces = _faces(dice)
     soak_expr = soak_pool if soak_pool is not None else ("" if soak else None)
     result = run_unit(
@@ -193,10 +173,9 @@ def hit_command(
             difficulty=difficulty,
             chronicle=chronicle,
             faces=faces,
-            rng=random.Random(used_seed),
-            rules=rules,
+            seed=used_seed,
+            overrides=overrides,
             combat=combat,
-            seed=None if faces is not None else used_seed,
         ),
     )
     print_hit(result, json_out)
@@ -238,20 +217,15 @@ def initiative_command(
     json_out: bool,
 ) -> None:
     """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output."""
-    import random
-
-    from stkit.cli.options import make_rng
     from stkit.config import default_chronicle
     from stkit.store.combat import roll_scene_initiative
     from stkit.store.gateway import run_unit
+    from stkit.store.rolling import fresh_seed
 
-    _, used_seed = make_rng(seed)
+    used_seed = fresh_seed(seed)
     faces = _faces(dice)
     order = run_unit(
-        db,
-        lambda gw: roll_scene_initiative(
-            gw, default_chronicle(chronicle), names, dice=faces, rng=random.Random(used_seed), seed=used_seed
-        ),
+        db, lambda gw: roll_scene_initiative(gw, default_chronicle(chronicle), names, dice=faces, seed=used_seed)
     )
     print_initiative(order, json_out)
 
@@ -274,7 +248,15 @@ def attack_cmd(
     damage: Annotated[
         str, typer.Option("--damage", help="The damage pool before extra successes, e.g. 'Strength + 1'.")
     ],
-    difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="The attack's difficulty, 2 to 10.")] = 6,
+    difficulty: Annotated[
+        int | None,
+        typer.Option(
+            "--difficulty",
+            "-d",
+            help="The attack's difficulty, 2 to 10 (default: the chronicle's, else 6).",
+            show_default=False,
+        ),
+    ] = None,
     damage_type: DamageTypeOpt = "bashing",
     soak: SoakOpt = False,
     soak_pool: SoakPoolOpt = None,
@@ -309,18 +291,17 @@ def attack_cmd(
     Example: `stkit attack Shadow-in-the-Wood Guard --pool "Dexterity +
     Brawl" --damage "Strength + 1" --type lethal --soak`.
     """
-    import random
-
-    from stkit.cli.options import make_rng
     from stkit.dice import validate_difficulty
     from stkit.store.combat import attack
     from stkit.store.gateway import run_unit
+    from stkit.store.rolling import fresh_seed
 
     for d in (difficulty, damage_difficulty, soak_difficulty):
-        validate_difficulty(d)
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+        if d is not None:
+            validate_difficulty(d)
+    overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel)
     combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
-    _, used_seed = make_rng(seed)
+    used_seed = fresh_seed(seed)
     faces = [_faces(dice_attack), _faces(dice_damage), _faces(dice_soak)]
     all_given = faces[0] is not None
     exchange = run_unit(
@@ -341,10 +322,9 @@ def attack_cmd(
             attack_faces=faces[0],
             damage_faces=faces[1],
             soak_faces=faces[2],
-            rng=random.Random(used_seed),
-            rules=rules,
-            combat=combat,
             seed=used_seed,
+            overrides=overrides,
+            combat=combat,
             willpower=willpower,
         ),
     )

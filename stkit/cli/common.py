@@ -11,8 +11,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.dice import HouseRules, RollResult
+    from stkit.dice import RollResult
+    from stkit.dice.house import ChronicleRules, RuleOverrides
     from stkit.store.gateway import Gateway
+    from stkit.store.rolling import OddsAnswer, RollOrder, RollOutcome
 
 _T = TypeVar("_T")
 
@@ -26,97 +28,66 @@ def run(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False
     return run_unit(db, work, readonly=readonly)
 
 
-def roll_with_store(
-    pool: str,
-    *,
-    pool_dice: int | None = None,
-    char: str | None,
-    chronicle: str | None,
-    db: str | None,
-    difficulty: int | None,
-    willpower: bool,
-    auto: bool,
-    stressful: bool,
-    retry: int,
-    faces: list[int] | None,
-    rules: HouseRules | None,
-    seed: int | None,
-    json_out: bool,
-    task: str | None = None,
-    house_flags: dict | None = None,
-    note: str | None = None,
-    need: int | None = None,
-    spec: bool = False,
-    secret: bool = False,
-) -> None:
-    """`stkit roll` with --char (pool built from the sheet, Willpower spent from it) or --log / --secret
-    (``pool_dice``: the pool already read as a number of dice): one transaction rolls, spends and writes the
-    log entry and its table event (``secret``: for the Storyteller's screen only), then the result is
-    printed. Raises InvalidValue, NotFound, RuleRefusal, StoreError."""
-    import random
+def store_exists(db: str | None) -> bool:
+    """False only when the store ``db`` is a SQLite file not created yet (nothing is created here)."""
+    from stkit.config import database_url, sqlite_path
 
-    from stkit.errors import InvalidValue
+    path = sqlite_path(database_url(db))
+    return path is None or path.is_file()
 
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-    rng = random.Random(seed)
-    if char is not None:
-        from stkit.store.rolls import roll_from_sheet
 
-        done = run(
-            db,
-            lambda gw: roll_from_sheet(
-                gw,
-                char,
-                pool,
-                difficulty=difficulty,
-                chronicle=chronicle,
-                willpower=willpower,
-                retry=retry,
-                task=task,
-                rules=rules,
-                rng=random.Random(seed),
-                faces=faces,
-                auto=auto,
-                stressful=stressful,
-                seed=seed,
-                house_flags=house_flags if house_flags is not None else {},
-                note=note,
-                spec=spec,
-                secret=secret,
-            ),
-        )
-    else:
-        from stkit.store.house import get_house_rules
-        from stkit.store.rolls import log_plain_roll, roll_dice
+def make_roll_in(db: str | None, order: RollOrder) -> RollOutcome:
+    """``order`` rolled by :func:`stkit.store.rolling.make_roll` in one transaction on the store ``db``
+    (retried whole when the store is busy: the generator is seeded inside, so a retry rolls the same
+    dice). A bare pool that logs nothing, with no store yet, rolls under the rules as written without
+    creating one; it reads the store in a read transaction otherwise (a free botch claimed upgrades it)."""
+    import dataclasses
 
-        if pool_dice is None:
-            raise InvalidValue(f"dice pool {pool!r} needs --char NAME or a number of dice")
-        from stkit.config import default_chronicle
+    from stkit.store.rolling import fresh_seed, make_roll
 
-        def plain(gw):
-            house = get_house_rules(gw, default_chronicle(chronicle)).override(**(house_flags or {}))
-            result = roll_dice(
-                pool_dice,
-                house.difficulty,
-                faces=faces,
-                rng=rng,
-                rules=house.dice_rules(),
-                willpower=willpower,
-                retry=retry,
-                auto=auto,
-                stressful=stressful,
-            )
-            return log_plain_roll(
-                gw, pool, result, chronicle=chronicle, seed=seed, house=house, note=note, secret=secret
-            )
+    # the seed is chosen once, so that a retried transaction rolls the same dice
+    order = dataclasses.replace(order, seed=fresh_seed(order.seed))
+    writes = order.character is not None or order.log
+    if not writes and order.overrides.free_botch is not True and not store_exists(db):
+        return make_roll(None, order)
+    return run(db, lambda gw: make_roll(gw, order), readonly=not writes)
 
-        done = run(db, plain)
+
+def rules_in(db: str | None, chronicle: str | None, overrides: RuleOverrides) -> ChronicleRules:
+    """The rules in force for ``chronicle`` in the store ``db`` with ``overrides`` on top, read through
+    :func:`stkit.store.house.rules_in_force` (no store yet: the rules as written, nothing created)."""
+    from stkit.config import default_chronicle
+    from stkit.store.house import rules_in_force
+
+    chron = default_chronicle(chronicle)
+    if not store_exists(db):
+        return rules_in_force(None, chron, overrides)
+    return run(db, lambda gw: rules_in_force(gw, chron, overrides), readonly=True)
+
+
+def odds_in(db: str | None, order: RollOrder) -> OddsAnswer:
+    """:func:`stkit.store.rolling.odds_for` of ``order`` on the store ``db`` (a read; none without a store)."""
+    from stkit.store.rolling import odds_for
+
+    if order.character is None and not store_exists(db):
+        return odds_for(None, order)
+    return run(db, lambda gw: odds_for(gw, order), readonly=True)
+
+
+def print_outcome(done: RollOutcome, *, json_out: bool, need: int | None, logged: bool) -> None:
+    """A roll's output: ``logged`` (a roll from the sheet or with --log) prints the log entry's keys and
+    lines; otherwise a plain roll's, plus the log entry when the free botch forgave it."""
     from stkit.cli import render
 
-    shown_seed = None if faces is not None or auto else seed
     if json_out:
-        render.print_json(done.roll.to_dict() | {"seed": shown_seed} | done.to_dict() | need_dict(done.roll, need))
+        data = done.roll.to_dict() | {"seed": done.seed}
+        if logged:
+            data |= done.to_dict()
+        else:
+            data["house_rules_in_force"] = list(done.house_in_force)
+            if done.log_id is not None:
+                data |= {"forgiven_botch": done.forgiven_botch, "log_id": done.log_id}
+        render.print_json(data | need_dict(done.roll, need))
         return
     from rich.text import Text
 
@@ -128,14 +99,15 @@ def roll_with_store(
         out.print(render.safe_text(line, style="yellow"))
     render.print_roll(done.roll)
     print_forgiven(done.forgiven_botch)
+    if not logged:
+        if done.log_id is not None:
+            out.print(Text(f"Logged as roll #{done.log_id}", style="dim"))
+        print_need(done.roll, need)
+        return
     print_need(done.roll, need)
     if done.willpower_left is not None:
-        out.print(
-            Text(
-                f"Willpower spent: {done.willpower_left} point{'s' if done.willpower_left != 1 else ''} left",
-                style="dim",
-            )
-        )
+        left = done.willpower_left
+        out.print(Text(f"Willpower spent: {left} point{'s' if left != 1 else ''} left", style="dim"))
     where = f" (scene {done.scene_id}, turn {done.turn})" if done.scene_id is not None else ""
     out.print(Text(f"Logged as roll #{done.log_id}{where}", style="dim"))
 

@@ -47,23 +47,11 @@ def _read(work: Callable[[Any], list[str]]) -> list[str]:
         return []
 
 
-def _like(prefix: str) -> str:
-    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 def complete_character(incomplete: str) -> list[str]:
     """Character names starting with ``incomplete`` (case, accents, hyphens folded as in lookups)."""
-    from stkit.store.traits import name_key
+    from stkit.store.completion import character_names_starting
 
-    def work(gw: Any) -> list[str]:
-        rows = gw.rows(
-            "SELECT DISTINCT name, name_key FROM characters WHERE name_key LIKE :p ESCAPE '\\' "
-            f"ORDER BY name_key LIMIT {MAX_COMPLETIONS}",
-            p=_like(name_key(incomplete)),
-        )
-        return [r[0] for r in rows]
-
-    return _as_typed(incomplete, _read(work))
+    return _as_typed(incomplete, _read(lambda gw: character_names_starting(gw, incomplete, limit=MAX_COMPLETIONS)))
 
 
 def complete_pool(incomplete: str) -> list[str]:
@@ -82,24 +70,25 @@ def complete_pool(incomplete: str) -> list[str]:
     return _as_typed(incomplete, [head + n for n in names if fold_name(n).startswith(want)])
 
 
-def _tracked(table: str, incomplete: str) -> list[str]:
+def _tracked(kind: str, incomplete: str) -> list[str]:
+    from stkit.store.completion import open_tracked
     from stkit.text import fold_name
 
     def work(gw: Any) -> list[str]:
-        rows = gw.rows(f"SELECT id, name FROM {table} WHERE status = 'open' ORDER BY id")
-        want = fold_name(incomplete)
+        rows = open_tracked(gw, kind)
         if incomplete.isascii() and incomplete.isdigit():
-            return [str(r[0]) for r in rows if str(r[0]).startswith(incomplete)]
-        return [r[1] for r in rows if fold_name(r[1]).startswith(want)]
+            return [str(i) for i, _ in rows if str(i).startswith(incomplete)]
+        want = fold_name(incomplete)
+        return [name for _, name in rows if fold_name(name).startswith(want)]
 
     return _as_typed(incomplete, _read(work))
 
 
 def complete_extended(incomplete: str) -> list[str]:
     """Open extended actions, by name (or by id when digits are typed)."""
-    return _tracked("tracked_actions", incomplete)
+    return _tracked("extended", incomplete)
 
 
 def complete_contest(incomplete: str) -> list[str]:
     """Open contests, by name (or by id when digits are typed)."""
-    return _tracked("contests", incomplete)
+    return _tracked("contest", incomplete)

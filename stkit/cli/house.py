@@ -5,11 +5,14 @@ The vocabulary is :mod:`stkit.dice.house`; the storage :mod:`stkit.store.house`.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
+
+if TYPE_CHECKING:
+    from stkit.dice.house import ChronicleRules
 
 house_app = typer.Typer(
     help="A chronicle's house rules, set once and applied to every roll.",
@@ -22,12 +25,12 @@ _KEYS_HELP = (
 )
 
 
-def _show(rules: Any, settings: dict[str, str], chronicle: str, json_out: bool) -> None:
+def _show(rules: ChronicleRules, chronicle: str, json_out: bool) -> None:
     from stkit.cli import render
     from stkit.dice.house import setting_text
     from stkit.store.house import house_table
 
-    rows = house_table(rules, settings)
+    rows = house_table(rules)
     if json_out:
         render.print_json({"chronicle": chronicle, "rules": rows, "in_force": rules.in_force()})
         return
@@ -62,12 +65,11 @@ def house_set(
     """
     from stkit.cli.common import run
     from stkit.dice.house import parse_house_value
-    from stkit.store.house import house_settings, set_house_rule
+    from stkit.store.house import set_house_rule
 
     chron = _chronicle(chronicle)
     parse_house_value(key, value)  # refused before the store is opened (or created)
-    rules, settings = run(db, lambda gw: (set_house_rule(gw, chron, key, value), house_settings(gw, chron)))
-    _show(rules, settings, chron, json_out)
+    _show(run(db, lambda gw: set_house_rule(gw, chron, key, value)), chron, json_out)
 
 
 @house_app.command("show")
@@ -76,11 +78,10 @@ def house_show(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
 
     A rule the chronicle has not set is the rules as written."""
     from stkit.cli.common import run
-    from stkit.store.house import get_house_rules, house_settings
+    from stkit.store.house import rules_in_force
 
     chron = _chronicle(chronicle)
-    rules, settings = run(db, lambda gw: (get_house_rules(gw, chron), house_settings(gw, chron)), readonly=True)
-    _show(rules, settings, chron, json_out)
+    _show(run(db, lambda gw: rules_in_force(gw, chron), readonly=True), chron, json_out)
 
 
 @house_app.command("reset")
@@ -95,15 +96,14 @@ def house_reset(
     from stkit.cli.common import run
     from stkit.dice.house import validate_house_key
     from stkit.errors import InvalidValue
-    from stkit.store.house import house_settings, reset_house_rule
+    from stkit.store.house import reset_house_rule
 
     if (key is None) == (not all_keys):
         raise InvalidValue("give one house rule to reset, or --all (not both)")
     if key is not None:
         validate_house_key(key)
     chron = _chronicle(chronicle)
-    rules, settings = run(db, lambda gw: (reset_house_rule(gw, chron, key), house_settings(gw, chron)))
-    _show(rules, settings, chron, json_out)
+    _show(run(db, lambda gw: reset_house_rule(gw, chron, key)), chron, json_out)
 
 
 def register(app: typer.Typer) -> None:

@@ -21,8 +21,8 @@ from stkit.cli.options import (
     OnesDontCancelOpt,
     Specialty,
     SpecialtyOpt,
+    flag_overrides,
     make_combat_rules,
-    make_rules,
 )
 
 DEFAULT_COMMAND = "roll"
@@ -66,9 +66,30 @@ odds_app = typer.Typer(
 
 # ---- options of this group only (the house-rule ones are shared: stkit.cli.options) ---------------------
 
-DifficultyOpt = Annotated[int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10.")]
+DifficultyOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--difficulty",
+        "-d",
+        help="Difficulty, 2 to 10 (default: the chronicle's house rule, else 6).",
+        show_default=False,
+    ),
+]
+HouseChronicleOpt = Annotated[
+    str | None,
+    typer.Option("--chronicle", help="Whose house rules apply (default: $STKIT_CHRONICLE, else 'default')."),
+]
 ExactOpt = Annotated[bool, typer.Option("--exact", help="Also show every chance as an exact fraction.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+
+
+def _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty=None):
+    """The rules an odds answer is made under: the chronicle's house rules with these flags on top (read
+    through :func:`stkit.store.house.rules_in_force`, as every roll is)."""
+    from stkit.cli.common import rules_in
+
+    overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
+    return rules_in(db, chronicle, overrides)
 
 
 def _rules_json(rules) -> dict:
@@ -210,7 +231,7 @@ def _distribution_table(
 )
 def roll_cmd(
     pool: int = typer.Argument(..., help="Dice in the pool, 1 to 1000."),
-    difficulty: DifficultyOpt = 6,
+    difficulty: DifficultyOpt = None,
     willpower: bool = typer.Option(
         False, "--willpower", "-w", help="Spend Willpower: one success the 1s cannot cancel (no botch)."
     ),
@@ -239,10 +260,13 @@ def roll_cmd(
     damage_ones_cancel: DamageOnesCancelOpt = False,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
+    chronicle: HouseChronicleOpt = None,
+    db: DbOpt = None,
 ) -> None:
     from stkit.dice import odds as engine
 
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    house = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
+    rules, difficulty = house.dice_rules(), house.difficulty
     if damage or soak or damage_ones_cancel:
         _kind_odds(
             damage,
@@ -272,7 +296,11 @@ def roll_cmd(
         return
     if botch_ends or max_turns is not None or start:
         raise typer.BadParameter("--botch-ends, --max-turns and --start need --target (an extended action)")
-    odds = engine.roll_distribution(pool, difficulty, rules=rules, willpower=willpower)
+    from stkit.cli.common import odds_in
+    from stkit.store.rolling import RollOrder
+
+    overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
+    odds = odds_in(db, RollOrder(str(pool), chronicle=chronicle, overrides=overrides, willpower=willpower)).odds
     if as_json:
         out = {
             "pool": odds.pool,
@@ -468,7 +496,13 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
 def resisted_cmd(
     pool_a: int = typer.Argument(..., help="Side A's dice pool, 1 to 1000."),
     pool_b: int = typer.Argument(..., help="Side B's dice pool, 1 to 1000."),
-    difficulty: int = typer.Option(6, "--difficulty", "-d", help="Side A's difficulty, 2 to 10."),
+    difficulty: int | None = typer.Option(
+        None,
+        "--difficulty",
+        "-d",
+        help="Side A's difficulty, 2 to 10 (default: the chronicle's, else 6).",
+        show_default=False,
+    ),
     difficulty_b: int | None = typer.Option(
         None, "--difficulty-b", help="Side B's difficulty (default: the same as side A's)."
     ),
@@ -477,11 +511,14 @@ def resisted_cmd(
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
+    chronicle: HouseChronicleOpt = None,
+    db: DbOpt = None,
 ) -> None:
     from stkit.dice import odds as engine
 
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
-    res = engine.p_resisted(pool_a, pool_b, difficulty, difficulty_b=difficulty_b, rules=rules)
+    house = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
+    rules = house.dice_rules()
+    res = engine.p_resisted(pool_a, pool_b, house.difficulty, difficulty_b=difficulty_b, rules=rules)
     margins_a = [res.p_margin("a", m) for m in range(1, len(res.margin_a))]
     margins_b = [res.p_margin("b", m) for m in range(1, len(res.margin_b))]
     if as_json:
@@ -538,16 +575,19 @@ def resisted_cmd(
 )
 def teamwork_cmd(
     pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000."),
-    difficulty: DifficultyOpt = 6,
+    difficulty: DifficultyOpt = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
+    chronicle: HouseChronicleOpt = None,
+    db: DbOpt = None,
 ) -> None:
     from stkit.dice import odds as engine
 
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    house = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
+    rules, difficulty = house.dice_rules(), house.difficulty
     team = engine.p_teamwork(pools, difficulty, rules=rules)
 
     def part(spoils: bool) -> dict:
@@ -606,16 +646,19 @@ def teamwork_cmd(
 )
 def multi_cmd(
     pools: list[int] = typer.Argument(..., help="Each action's dice pool before the penalty, in order."),
-    difficulty: DifficultyOpt = 6,
+    difficulty: DifficultyOpt = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
+    chronicle: HouseChronicleOpt = None,
+    db: DbOpt = None,
 ) -> None:
     from stkit.dice import odds as engine
 
-    rules = make_rules(specialty, extra_ones_cancel, ones_dont_cancel)
+    house = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
+    rules, difficulty = house.dice_rules(), house.difficulty
     multi = engine.p_multiple(pools, difficulty, rules=rules)
     if as_json:
         actions = []
@@ -757,7 +800,7 @@ def attack_cmd(
         attack_difficulty=difficulty,
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
-        rules=make_rules(specialty, extra_ones_cancel, ones_dont_cancel),
+        rules=_rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).dice_rules(),
         combat=make_combat_rules(damage_ones_cancel),
         willpower=willpower,
     )

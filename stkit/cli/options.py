@@ -1,8 +1,8 @@
 """Command-line options shared by several command modules, declared once.
 
 Only typer, the standard library and the dice engine's vocabulary here (this module is imported at
-start-up by `stkit roll`); what the options turn into (HouseRules, a seeded random.Random) is built inside
-functions.
+start-up by `stkit roll`); the per-roll house-rule options turn into one :class:`RuleOverrides`
+(:func:`rule_overrides`), which the store's roll use case lays over the chronicle's house rules.
 """
 
 from __future__ import annotations
@@ -11,15 +11,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from stkit.dice.model import Specialty  # standard library only, light to import
+from stkit.dice.house import RuleOverrides  # standard library only, light to import
+from stkit.dice.model import Specialty
 
 if TYPE_CHECKING:
-    import random
     from collections.abc import Iterable
 
-    from stkit.dice import HouseRules
     from stkit.dice.combat import CombatRules
-    from stkit.dice.house import ChronicleRules
 
 
 #: What a 10 does on a specialised roll: the dice engine's own vocabulary, offered as the --specialty choices.
@@ -89,18 +87,6 @@ ChronicleLookupOpt = Annotated[
 ]
 
 
-def make_rules(specialty: Specialty, extra_ones_cancel: bool, ones_dont_cancel: bool) -> HouseRules:
-    """HouseRules from the house-rule flags.
-
-    Raises InvalidValue for --extra-ones-cancel without --specialty reroll (there are no extra dice then)."""
-    from stkit.dice import HouseRules
-    from stkit.errors import InvalidValue
-
-    if extra_ones_cancel and specialty is not Specialty.REROLL:
-        raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
-    return HouseRules(specialty=specialty, extra_ones_cancel=extra_ones_cancel, ones_cancel=not ones_dont_cancel)
-
-
 def make_combat_rules(
     damage_ones_cancel: bool = False, rage_cap: int | None = None, unsoakable: Iterable[str] = ()
 ) -> CombatRules:
@@ -113,16 +99,6 @@ def make_combat_rules(
 
         names = frozenset(damage_type(t) for t in unsoakable)
     return CombatRules(damage_ones_cancel=damage_ones_cancel, rage_cap=rage_cap, unsoakable=names)
-
-
-def make_rng(seed: int | None) -> tuple[random.Random, int]:
-    """(random.Random seeded with ``seed``, the seed used): a fresh seed when None, reported in JSON so
-    that any roll can be replayed."""
-    import random
-
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-    return random.Random(seed), seed
 
 
 # ---- house rules, per roll ------------------------------------------------------------------------------
@@ -181,34 +157,23 @@ FreeBotchOpt = Annotated[
 ]
 
 
-def house_rules_for(
-    db: str | None,
-    chronicle: str | None,
-    *,
+def rule_overrides(
     specialty: Specialty | None = None,
     extra_ones_cancel: bool | None = None,
     ones_cancel: bool | None = None,
     difficulty: int | None = None,
     free_botch: bool | None = None,
-) -> ChronicleRules:
-    """The chronicle's house rules (read from the store when it exists; nothing is created) with this
-    roll's flags on top. Raises InvalidValue for a difficulty outside 2..10, or --extra-ones-cancel
-    when the rules in force have no extra dice (specialty other than reroll)."""
-    from stkit.config import database_url, default_chronicle, sqlite_path
+) -> RuleOverrides:
+    """This roll's house-rule options (the option bundle above; None: the chronicle's) as one value.
+    Raises InvalidValue for a difficulty outside 2..10."""
+    return RuleOverrides(specialty, extra_ones_cancel, ones_cancel, difficulty, free_botch)
 
-    path = sqlite_path(database_url(db))
-    if path is not None and not path.is_file():  # no store yet: the rules as written, nothing imported
-        from stkit.dice.house import STANDARD_CHRONICLE_RULES
 
-        rules = STANDARD_CHRONICLE_RULES
-    else:
-        from stkit.store.house import load_house_rules
-
-        rules = load_house_rules(db, default_chronicle(chronicle))
-    return rules.override(
-        specialty=specialty,
-        extra_ones_cancel=extra_ones_cancel,
-        ones_cancel=ones_cancel,
-        difficulty=difficulty,
-        free_botch=free_botch,
+def flag_overrides(specialty: Specialty, extra_ones_cancel: bool, ones_dont_cancel: bool) -> RuleOverrides:
+    """The overrides of the on-only house-rule flags (--specialty with a default of none, --extra-ones-cancel,
+    --ones-dont-cancel): a flag left at its default keeps the chronicle's setting."""
+    return RuleOverrides(
+        specialty=None if specialty is Specialty.NONE else specialty,
+        extra_ones_cancel=True if extra_ones_cancel else None,
+        ones_cancel=False if ones_dont_cancel else None,
     )

@@ -105,34 +105,32 @@ def print_text(text: str, *, style: str | None = None, stderr: bool = False) -> 
     (new_console(stderr=True) if stderr else console()).print(safe_text(text, style=style or ""))
 
 
-def cancelled_indices(roll: RollResult) -> tuple[set[int], set[int]]:
-    """Which dice (by index) the rule of one pairs off: (cancelled success dice, cancelling 1s); see
-    :func:`stkit.dice.roll.cancelled_dice` (the web pages mark dice the same way)."""
-    from stkit.dice.roll import cancelled_dice
-
-    return cancelled_dice(roll)
+#: The rich style of each die mark (:class:`stkit.dice.marks.DieMark`); struck dice are the rule of one's pairs.
+_MARK_STYLES = {
+    "success": "green bold",
+    "success cancelled": "green bold strike",
+    "one": "red bold",
+    "one cancelling": "red bold strike",
+    "": "dim",
+}
 
 
 def dice_text(roll: RollResult) -> Text:
     """The dice in roll order: successes bracketed and green, 1s in angle brackets and red, dice the rule
-    of one pairs off struck through; extra dice from a re-rolled 10 after a '+'."""
+    of one pairs off struck through (:func:`stkit.dice.marks.die_marks`); extra dice from a re-rolled 10
+    after a '+'."""
     from rich.text import Text
 
-    struck, used_ones = cancelled_indices(roll)
+    from stkit.dice.marks import die_marks
+
     text = Text()
-    for i, face in enumerate(roll.dice):
+    for i, (face, mark) in enumerate(zip(roll.dice, die_marks(roll), strict=True)):
         if i == roll.pool and i:
             text.append(" + ", style="dim")
         elif i:
             text.append(" ")
-        if face >= roll.difficulty:
-            style = "green bold strike" if i in struck else "green bold"
-            text.append(f"[{face}]", style=style)
-        elif face == 1:
-            style = "red bold strike" if i in used_ones else "red bold"
-            text.append(f"<{face}>", style=style)
-        else:
-            text.append(str(face), style="dim")
+        shown = f"[{face}]" if mark.is_success else f"<{face}>" if mark.is_one else str(face)
+        text.append(shown, style=_MARK_STYLES[mark.value])
     return text
 
 

@@ -6,11 +6,11 @@ loaded inside the commands (start-up time is part of the product).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from stkit.cli.common import need_dict, print_forgiven, print_house_line, print_need
+from stkit.cli.common import print_house_line
 from stkit.cli.complete import complete_character, complete_pool
 from stkit.cli.options import (
     ChronicleLookupOpt,
@@ -24,58 +24,17 @@ from stkit.cli.options import (
     JsonOpt,
     RollDifficultyOpt,
     SeedOpt,
-    Specialty,
-    house_rules_for,
     make_combat_rules,
-    make_rng,
+    rule_overrides,
 )
 
 if TYPE_CHECKING:
-    from stkit.dice import HouseRules, RollRequest, RollResult
-    from stkit.dice.house import ChronicleRules
-
-
-def _house(
-    db: str | None,
-    chronicle: str | None,
-    specialty: Specialty | None,
-    extra_ones_cancel: bool | None,
-    ones_cancel: bool | None,
-) -> ChronicleRules:
-    """The chronicle's house rules with this command's dice flags on top (see house_rules_for)."""
-    return house_rules_for(
-        db, chronicle, specialty=specialty, extra_ones_cancel=extra_ones_cancel, ones_cancel=ones_cancel
-    )
+    from stkit.dice.house import RuleOverrides
+    from stkit.store.rolling import RollOrder, RollOutcome
 
 
 #: The most earlier failures --retry takes: the difficulty stops at 10 long before.
 MAX_RETRY = 100
-
-
-def _request(
-    pool: int,
-    difficulty: int,
-    faces_text: str | None,
-    *,
-    rules: HouseRules,
-    willpower: bool = False,
-    retry: int = 0,
-    automatic: bool = False,
-    stressful: bool = False,
-) -> RollRequest:
-    """The roll request for ``pool`` dice, with the physical dice in ``faces_text`` when given."""
-    from stkit.dice import RollRequest, parse_faces
-
-    return RollRequest(
-        pool,
-        difficulty,
-        rules=rules,
-        willpower=willpower,
-        retry=retry,
-        automatic=automatic,
-        stressful=stressful,
-        faces=tuple(parse_faces(faces_text)) if faces_text is not None else None,
-    )
 
 
 NoteOpt = Annotated[
@@ -186,8 +145,10 @@ def roll(
     Each die at or above the difficulty is a success; each 1 cancels a success (the rule of one); no
     success die and any 1 is a botch. Examples: `stkit roll 5 -d 7`, `stkit roll 6 --dice 5,4,8,8,2,6`.
     """
-    from stkit.dice import parse_faces, parse_pool_number, validate_pool, validate_roll_options
+    from stkit.cli.common import make_roll_in, print_outcome
+    from stkit.dice import parse_faces, validate_roll_options
     from stkit.errors import InvalidValue
+    from stkit.store.rolling import Purpose, RollOrder
     from stkit.text import check_range
 
     if need is not None:
@@ -195,45 +156,6 @@ def roll(
     kind = _kind_of(damage, soak, damage_ones_cancel, auto=auto, retry=retry, task=task)
     if kind is not None and (spec or (log_roll and char is None)):
         raise InvalidValue(f"--{'spec' if spec else 'log'} is not for a {kind} roll here")
-    if kind is not None:
-        kind_rules = house_rules_for(
-            db,
-            chronicle,
-            specialty=specialty,
-            extra_ones_cancel=extra_ones_cancel,
-            ones_cancel=ones_cancel,
-            difficulty=difficulty,
-        )
-    if kind is not None and char is not None:
-        from stkit.cli.combat import purpose_roll_command
-
-        purpose_roll_command(
-            kind,
-            pool,
-            char=char,
-            chronicle=chronicle,
-            db=db,
-            difficulty=kind_rules.difficulty,
-            dice=dice,
-            rules=kind_rules.dice_rules(),
-            combat=make_combat_rules(damage_ones_cancel),
-            seed=seed,
-            json_out=json_out,
-        )
-        return
-    if kind is not None:
-        _roll_kind_plain(
-            kind,
-            pool,
-            kind_rules.difficulty,
-            dice=dice,
-            willpower=willpower,
-            rules=kind_rules.dice_rules(),
-            combat=make_combat_rules(damage_ones_cancel),
-            seed=seed,
-            json_out=json_out,
-        )
-        return
     if task is not None and char is None:
         raise InvalidValue("--task needs --char: try-again is counted per character (or use --retry K)")
     if spec and char is None:
@@ -244,111 +166,37 @@ def roll(
         check_text(task.strip(), "--task", limit=MAX_NAME)  # stored as a name: the name rules
     if retry >= 0:  # a negative one gets the dice engine's own message
         check_range(retry, "--retry", 0, MAX_RETRY)
-    flags: dict[str, Any] = {
-        "specialty": specialty,
-        "extra_ones_cancel": extra_ones_cancel,
-        "ones_cancel": ones_cancel,
-        "difficulty": difficulty,
-        "free_botch": free_botch,
-    }
     faces = parse_faces(dice) if dice is not None else None
-    if char is None and not log_roll and not secret and note is None:
-        house = house_rules_for(db, chronicle, **flags)
-        _plain_roll(pool, house, faces, willpower, retry, auto, stressful, seed, json_out, need, db, chronicle)
-        return
-    # The store (sqlmodel) is imported only here, so a plain roll stays fast.
-    from stkit.cli.common import roll_with_store
-
-    if difficulty is not None:
+    overrides = rule_overrides(specialty, extra_ones_cancel, ones_cancel, difficulty, free_botch)
+    if kind is None and difficulty is not None:
         validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
-    roll_with_store(
+    logged = char is not None or log_roll or secret or note is not None
+    order = RollOrder(
         pool,
-        pool_dice=None if char is not None else validate_pool(parse_pool_number(pool)),
-        char=char,
+        character=char,
         chronicle=chronicle,
-        db=db,
-        difficulty=difficulty,
-        willpower=willpower,
+        purpose=Purpose(kind) if kind else Purpose.sheet if char else Purpose.plain,
+        overrides=overrides,
+        faces=tuple(faces) if faces is not None else None,
+        seed=seed,
+        willpower=willpower and not (kind and char),  # a damage or soak roll from a sheet spends none
+        retry=retry,
         auto=auto,
         stressful=stressful,
-        retry=retry,
-        faces=faces,
-        rules=None,
-        seed=seed,
-        json_out=json_out,
         task=task,
-        house_flags=flags,
         note=note,
-        need=need,
-        spec=spec,
         secret=secret,
+        spec=spec,
+        log=logged,
+        combat=make_combat_rules(damage_ones_cancel) if kind else None,
     )
+    done = make_roll_in(db, order)
+    if kind is None:
+        print_outcome(done, json_out=json_out, need=need, logged=logged)
+        return
+    from stkit.cli.combat import print_purpose_roll
 
-
-def _plain_roll(
-    pool: str,
-    house: ChronicleRules,
-    faces: list[int] | None,
-    willpower: bool,
-    retry: int,
-    auto: bool,
-    stressful: bool,
-    seed: int | None,
-    json_out: bool,
-    need: int | None,
-    db: str | None,
-    chronicle: str | None,
-) -> None:
-    """A roll that writes nothing, under the chronicle's house rules, printed or as JSON; except that a
-    botch the free botch forgives is logged with its forgiveness (the night's one)."""
-    from stkit.dice import RollRequest, parse_pool_number, resolve_roll
-
-    request = RollRequest(
-        parse_pool_number(pool),
-        house.difficulty,
-        rules=house.dice_rules(),
-        willpower=willpower,
-        retry=retry,
-        automatic=auto,
-        stressful=stressful,
-        faces=tuple(faces) if faces is not None else None,
-    )
-    rng, used_seed = make_rng(seed)
-    result = resolve_roll(request, rng=rng)
-    logged = None
-    if house.free_botch and result.botch:
-        from stkit.cli.common import run
-        from stkit.config import default_chronicle
-        from stkit.store.house import claim_free_botch
-        from stkit.store.rolls import log_plain_roll
-
-        chron = default_chronicle(chronicle)
-
-        def forgive(gw: Any) -> Any:  # only a forgiven botch is logged: the forgiveness is its record
-            done = claim_free_botch(gw, chron, result, house)
-            if not done.forgiven:
-                return None
-            return log_plain_roll(gw, pool, result, chronicle=chron, seed=used_seed, house=house, forgiveness=done)
-
-        logged = run(db, forgive)
-        if logged is not None:
-            result = logged.roll
-    from stkit.cli import render
-
-    if json_out:
-        data = result.to_dict()
-        data["seed"] = None if faces is not None or auto else used_seed
-        data["house_rules_in_force"] = house.in_force()
-        if logged is not None:
-            data |= {"forgiven_botch": logged.forgiven_botch, "log_id": logged.log_id}
-        render.print_json(data | need_dict(result, need))
-    else:
-        print_house_line(house.in_force())
-        render.print_roll(result)
-        if logged is not None:
-            print_forgiven(logged.forgiven_botch)
-            render.console().print(f"Logged as roll #{logged.log_id}", style="dim", markup=False)
-        print_need(result, need)
+    print_purpose_roll(done, order, json_out=json_out)
 
 
 def _kind_of(damage: bool, soak: bool, ones_cancel: bool, *, auto: bool, retry: int, task: str | None) -> str | None:
@@ -366,30 +214,6 @@ def _kind_of(damage: bool, soak: bool, ones_cancel: bool, *, auto: bool, retry: 
         if given:
             raise InvalidValue(f"{flag} is for actions; a {kind} roll is not an action")
     return kind
-
-
-def _roll_kind_plain(kind, pool, difficulty, *, dice, willpower, rules, combat, seed, json_out) -> None:
-    """`stkit roll --damage` / `--soak` without a sheet: roll or count, print, log nothing."""
-    from stkit.dice import parse_faces, parse_pool_number, validate_difficulty, validate_pool
-    from stkit.dice.combat import RollPurpose, roll_kind
-
-    n = validate_pool(parse_pool_number(pool))
-    validate_difficulty(difficulty)
-    rng, used_seed = make_rng(seed)
-    faces = parse_faces(dice) if dice is not None else None
-    result = roll_kind(
-        RollPurpose(kind), n, difficulty, rng=rng, faces=faces, rules=rules, combat=combat, willpower=willpower
-    )
-    from stkit.cli import render
-
-    if json_out:
-        data = result.to_dict()
-        data["kind"] = kind
-        data["combat_rules"] = combat.to_dict()
-        data["seed"] = None if dice is not None else used_seed
-        render.print_json(data)
-    else:
-        render.print_roll(result, title=f"{kind.capitalize()} roll (cannot botch)", kind=kind)
 
 
 def multi(
@@ -448,38 +272,62 @@ def multi(
     With N actions declared, the first loses N dice and each later one a die more (N+1, N+2, ...). An
     action left with no dice cannot be attempted and is not rolled. Example: `stkit multi 7 6 6` gives 4, 2, 1.
     """
-    from stkit.dice import parse_faces, parse_pool_number, pick_difficulties, roll_multiple_actions, validate_pool
+    from stkit.dice import DEFAULT_DIFFICULTY, parse_faces, parse_pool_number, validate_pool
+    from stkit.dice.actions import ActionSlot
+    from stkit.dice.request import plan_multiple_actions
     from stkit.errors import InvalidValue
+    from stkit.store.rolling import Purpose, RollOrder, fresh_seed
 
     if (rage or rage_cap is not None) and char is None:
         raise InvalidValue("--rage needs --char: the Rage points are spent from the character's sheet")
     if rage < 0:
         raise InvalidValue(f"--rage {rage} must be 0 or more Rage points")
+    overrides = rule_overrides(specialty, extra_ones_cancel, ones_cancel)
+    diffs = _difficulties(difficulty, len(pools), "actions")
+    faces = [parse_faces(d) for d in dice] if dice else None
+    used_seed = fresh_seed(seed)
     if char is not None:
-        if willpower is not None:
-            raise InvalidValue("--willpower with --char on multi is not supported yet; roll that action with `roll -w`")
         _multi_from_sheet(
             pools,
             char=char,
             chronicle=chronicle,
             db=db,
-            difficulty=difficulty,
-            dice=dice,
-            rules=_house(db, chronicle, specialty, extra_ones_cancel, ones_cancel).dice_rules(),
-            seed=seed,
+            difficulties=diffs,
+            faces=faces,
+            overrides=overrides,
+            seed=used_seed,
             json_out=json_out,
             rage=rage,
             combat=make_combat_rules(rage_cap=rage_cap),
+            willpower_action=willpower,
         )
         return
     declared = [validate_pool(parse_pool_number(p)) for p in pools]
-    house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel)
-    diffs = pick_difficulties(difficulty or [house.difficulty], len(declared), "actions")
-    rules = house.dice_rules()
-    print_house_line(house.in_force(), json_out)
-    faces = [parse_faces(d) for d in dice] if dice else None
-    rng, used_seed = make_rng(seed)
-    slots = roll_multiple_actions(declared, diffs, rng=rng, rules=rules, faces=faces, willpower_action=willpower)
+    plan = plan_multiple_actions(
+        declared,
+        [DEFAULT_DIFFICULTY if d is None else d for d in diffs],
+        faces_given=None if faces is None else len(faces),
+        willpower_action=willpower,
+    )
+    hands = iter(faces or [])
+    orders = [
+        RollOrder(
+            str(left),
+            chronicle=chronicle,
+            purpose=Purpose.multi,
+            overrides=overrides.at_difficulty(d),
+            faces=tuple(next(hands)) if faces is not None else None,
+            seed=used_seed,
+            willpower=i == willpower,
+            log=False,
+        )
+        for i, ((_, _, left), d) in enumerate(zip(plan, diffs, strict=True), 1)
+        if left >= 1
+    ]
+    done = iter(make_rolls_in(db, orders))
+    slots = [ActionSlot(p, pen, left, next(done).roll if left >= 1 else None) for p, pen, left in plan]
+    in_force = _in_force(db, chronicle, overrides)
+    print_house_line(in_force, json_out)
     from stkit.cli import render
 
     if json_out:
@@ -497,7 +345,7 @@ def multi(
                     for i, s in enumerate(slots)
                 ],
                 "seed": None if faces else used_seed,
-                "house_rules_in_force": house.in_force(),
+                "house_rules_in_force": in_force,
             }
         )
         return
@@ -518,34 +366,31 @@ def multi(
 
 
 def _multi_from_sheet(
-    pools, *, char, chronicle, db, difficulty, dice, rules, seed, json_out, rage=0, combat=None
+    pools, *, char, chronicle, db, difficulties, faces, overrides, seed, json_out, rage, combat, willpower_action
 ) -> None:
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
-    import random
-
     from stkit.cli.common import run
-    from stkit.dice import parse_faces, pick_difficulties
     from stkit.store.multi_actions import multi_from_sheet
 
-    house = house_rules_for(db, chronicle, specialty=rules.specialty)  # for the default difficulty
-    diffs = pick_difficulties(difficulty or [house.difficulty], len(pools), "actions")
-    faces = [parse_faces(d) for d in dice] if dice else None
-    _, used_seed = make_rng(seed)
     slots = run(
         db,
-        lambda s: multi_from_sheet(
-            s,
+        lambda gw: multi_from_sheet(
+            gw,
             char,
             list(pools),
-            diffs,
+            difficulties,
             chronicle=chronicle,
             faces=faces,
-            rng=random.Random(used_seed),
-            rules=rules,
+            seed=seed,
+            overrides=overrides,
             rage=rage,
             combat=combat,
+            willpower_action=willpower_action,
         ),
     )
+    rolled = [x.rolled for x in slots if x.rolled is not None]
+    in_force = list(rolled[0].house_in_force) if rolled else []
+    used_seed = seed
     from stkit.cli import render
 
     if json_out:
@@ -554,14 +399,14 @@ def _multi_from_sheet(
                 "character": char,
                 "actions": [dict(action=i + 1, **x.to_dict()) for i, x in enumerate(slots)],
                 "seed": None if faces else used_seed,
-                "house_rules_in_force": house.in_force(),
+                "house_rules_in_force": in_force,
             }
         )
         return
     from rich.text import Text
 
     out = render.console()
-    print_house_line(house.in_force())
+    print_house_line(in_force)
     if rage:
         left = slots[-1].rage_left
         ordinary = slots[: len(slots) - rage]
@@ -637,40 +482,37 @@ def resisted(
 
     Example (the moot plea): `stkit resisted 6 7 -d 8`.
     """
-    from stkit.dice import parse_pool_number, resolve_resisted, resolve_roll
+    from stkit.dice import parse_faces, parse_pool_number, resolve_resisted
+    from stkit.store.rolling import Purpose, RollOrder, fresh_seed
 
     side = _willpower_side(willpower)
-    house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel).override(difficulty=difficulty)
-    print_house_line(house.in_force(), json_out)
-    rng, used_seed = make_rng(seed)
-    who: list[tuple[str | None, str | None, int | None]] = [(None, None, None), (None, None, None)]
-    if char_a is not None or char_b is not None:
-        flags = {"specialty": specialty, "extra_ones_cancel": extra_ones_cancel, "ones_cancel": ones_cancel}
-        if char_a is None:
-            parse_pool_number(pool_a, "side A's dice pool")
-        if char_b is None:
-            parse_pool_number(pool_b, "side B's dice pool")
-        done = _sheet_rolls(
-            db,
-            chronicle,
-            [
-                (char_a, pool_a, difficulty, dice_a, side == "a"),
-                (char_b, pool_b, difficulty if difficulty_b is None else difficulty_b, dice_b, side == "b"),
-            ],
-            flags,
-            used_seed,
+    overrides = rule_overrides(specialty, extra_ones_cancel, ones_cancel)
+    used_seed = fresh_seed(seed)
+    sides = []
+    for char, pool, d, hand, label, me in (
+        (char_a, pool_a, difficulty, dice_a, "side A's dice pool", "a"),
+        (char_b, pool_b, difficulty if difficulty_b is None else difficulty_b, dice_b, "side B's dice pool", "b"),
+    ):
+        if char is None:
+            parse_pool_number(pool, label)
+        sides.append(
+            RollOrder(
+                pool,
+                character=char,
+                chronicle=chronicle,
+                purpose=Purpose.resisted,
+                overrides=overrides.at_difficulty(d),
+                faces=tuple(parse_faces(hand)) if hand is not None else None,
+                seed=used_seed,
+                willpower=side == me,
+                log=False,
+            )
         )
-        (a, *wa), (b, *wb) = done
-        who = [tuple(wa), tuple(wb)]  # type: ignore[list-item]
-    else:
-        a_n, b_n = parse_pool_number(pool_a, "side A's dice pool"), parse_pool_number(pool_b, "side B's dice pool")
-        rules = house.dice_rules()
-        request_a = _request(a_n, house.difficulty, dice_a, rules=rules, willpower=side == "a")
-        request_b = _request(
-            b_n, house.difficulty if difficulty_b is None else difficulty_b, dice_b, rules=rules, willpower=side == "b"
-        )
-        a = resolve_roll(request_a, rng=rng)
-        b = resolve_roll(request_b, rng=rng)
+    done = make_rolls_in(db, sides)
+    in_force = list(done[0].house_in_force)
+    print_house_line(in_force, json_out)
+    a, b = done[0].roll, done[1].roll
+    who = [_who(d) for d in done]
     res = resolve_resisted(a, b)
     from stkit.cli import render
 
@@ -684,7 +526,7 @@ def resisted(
                 "degree": res.degree.value if res.degree else None,
                 "botches": {"a": a.botch, "b": b.botch},
                 "seed": None if dice_a is not None and dice_b is not None else used_seed,
-                "house_rules_in_force": house.in_force(),
+                "house_rules_in_force": in_force,
             }
         )
         return
@@ -706,61 +548,43 @@ def resisted(
         )
 
 
-def _sheet_rolls(
-    db: str | None,
-    chronicle: str | None,
-    parts: list[tuple[str | None, str, int | None, str | None, bool]],
-    flags: dict,
-    seed: int,
-    note: str | None = None,
-) -> list[tuple[RollResult, str | None, str | None, int | None]]:
-    """Roll several pools in ONE transaction, in order, with one seeded generator: each part is (character
-    or None, pool, difficulty or None for the house default, faces text or None, Willpower?). A character's
-    pool is built from the sheet and logged (Willpower spent from the sheet, the scene's turn rules); a bare
-    number is rolled under the chronicle's house rules. Returns (roll, character name, pool text, log id)
-    per part. Raises what roll_from_sheet raises (nothing is written then)."""
-    import random
+def make_rolls_in(db: str | None, orders: list[RollOrder]) -> list[RollOutcome]:
+    """Several rolls of one door in ONE transaction, in order, with one generator seeded from the first
+    order's seed (:func:`stkit.store.rolling.make_rolls`); a door of bare pools that log nothing, with no
+    store yet, rolls under the rules as written without creating one."""
+    from stkit.cli.common import run, store_exists
+    from stkit.store.rolling import make_rolls
 
-    from stkit.cli.common import run
+    writes = any(o.character is not None or o.log for o in orders)
+    if not writes and not any(o.overrides.free_botch for o in orders) and not store_exists(db):
+        return make_rolls(None, orders)
+    return run(db, lambda gw: make_rolls(gw, orders), readonly=not writes)
+
+
+def _in_force(db: str | None, chronicle: str | None, overrides: RuleOverrides) -> list[str]:
+    """The house rules in force for a door that may have rolled nothing (every action without dice)."""
+    from stkit.cli.common import run, store_exists
     from stkit.config import default_chronicle
-    from stkit.dice import RollRequest, parse_faces, parse_pool_number, resolve_roll
-    from stkit.store.house import get_house_rules
-    from stkit.store.rolls import roll_from_sheet
+    from stkit.store.house import rules_in_force
 
-    rng = random.Random(seed)
+    chron = default_chronicle(chronicle)
+    if not store_exists(db):
+        return rules_in_force(None, chron, overrides).in_force()
+    return run(db, lambda gw: rules_in_force(gw, chron, overrides).in_force(), readonly=True)
 
-    def work(gw: Any) -> list[tuple[RollResult, str | None, str | None, int | None]]:
-        out = []
-        for char, pool, difficulty, faces, willpower in parts:
-            hand = parse_faces(faces) if faces is not None else None
-            if char is not None:
-                done = roll_from_sheet(
-                    gw,
-                    char,
-                    pool,
-                    difficulty=None,
-                    chronicle=chronicle,
-                    willpower=willpower,
-                    rng=rng,
-                    faces=hand,
-                    seed=seed,
-                    house_flags={**flags, "difficulty": difficulty},
-                    note=note,
-                )
-                out.append((done.roll, done.character, done.pool.text if done.pool else None, done.log_id))
-                continue
-            house = get_house_rules(gw, default_chronicle(chronicle)).override(**{**flags, "difficulty": difficulty})
-            request = RollRequest(
-                parse_pool_number(pool),
-                house.difficulty,
-                rules=house.dice_rules(),
-                willpower=willpower,
-                faces=tuple(hand) if hand is not None else None,
-            )
-            out.append((resolve_roll(request, rng=rng), None, None, None))
-        return out
 
-    return run(db, work)
+def _difficulties(given: list[int] | None, n: int, what: str) -> list[int | None]:
+    """One difficulty per roll: the one given for all, or one each; None each (the chronicle's) when none."""
+    from stkit.dice import pick_difficulties
+
+    return list(pick_difficulties(given, n, what)) if given else [None] * n
+
+
+def _who(done: RollOutcome) -> tuple[str | None, str | None, int | None]:
+    """(character, pool text, log id) of a roll from a sheet; (None, None, None) for a bare pool."""
+    if done.character is None:
+        return None, None, None
+    return done.character, done.pool.text if done.pool else None, done.log_id
 
 
 def _participant(text: str) -> tuple[str | None, str]:
@@ -831,44 +655,38 @@ def teamwork(
     Chapter Five, "Teamwork": each participant rolls separately and the successes are added.
     By default one botch spoils everyone's work. Example: `stkit teamwork 4 5 3 -d 7`.
     """
-    from stkit.dice import combine_teamwork, parse_pool_number, pick_difficulties, resolve_roll, validate_pool
+    from stkit.dice import combine_teamwork, parse_faces, parse_pool_number, validate_pool
     from stkit.errors import InvalidValue
+    from stkit.store.rolling import Purpose, RollOrder, fresh_seed
 
     specs = [_participant(p) for p in pools]
-    house = _house(db, chronicle, specialty, extra_ones_cancel, ones_cancel)
-    diffs = pick_difficulties(difficulty or [house.difficulty], len(specs), "participants")
-    print_house_line(house.in_force(), json_out)
+    overrides = rule_overrides(specialty, extra_ones_cancel, ones_cancel)
+    diffs = _difficulties(difficulty, len(specs), "participants")
     faces = list(dice or [])
     if faces and len(faces) != len(specs):
         raise InvalidValue(f"{len(faces)} --dice given for {len(specs)} participants; give one each")
     for name, pool in specs:
         if name is None:
             validate_pool(parse_pool_number(pool))
-    rng, used_seed = make_rng(seed)
-    who: list[tuple[str | None, str | None, int | None]] = [(None, None, None)] * len(specs)
-    if any(name is not None for name, _ in specs):
-        flags = {"specialty": specialty, "extra_ones_cancel": extra_ones_cancel, "ones_cancel": ones_cancel}
-        given = difficulty or []
-        parts = [
-            (
-                name,
-                pool,
-                given[0] if len(given) == 1 else (given[i] if given else None),
-                faces[i] if faces else None,
-                False,
-            )
-            for i, (name, pool) in enumerate(specs)
-        ]
-        done = _sheet_rolls(db, chronicle, parts, flags, used_seed)
-        rolls = [d[0] for d in done]
-        who = [(d[1], d[2], d[3]) for d in done]
-    else:
-        rules = house.dice_rules()
-        requests = [
-            _request(parse_pool_number(pool), d, faces[i] if faces else None, rules=rules)
-            for i, ((_, pool), d) in enumerate(zip(specs, diffs, strict=True))
-        ]
-        rolls = [resolve_roll(r, rng=rng) for r in requests]
+    used_seed = fresh_seed(seed)
+    orders = [
+        RollOrder(
+            pool,
+            character=name,
+            chronicle=chronicle,
+            purpose=Purpose.teamwork,
+            overrides=overrides.at_difficulty(d),
+            faces=tuple(parse_faces(faces[i])) if faces else None,
+            seed=used_seed,
+            log=False,
+        )
+        for i, ((name, pool), d) in enumerate(zip(specs, diffs, strict=True))
+    ]
+    done = make_rolls_in(db, orders)
+    in_force = list(done[0].house_in_force)
+    print_house_line(in_force, json_out)
+    rolls = [d.roll for d in done]
+    who = [_who(d) for d in done]
     team = combine_teamwork(rolls, botch_spoils=botch_spoils)
     from stkit.cli import render
 
@@ -882,7 +700,7 @@ def teamwork(
                 "spoiled": team.spoiled,
                 "botch_spoils": team.botch_spoils,
                 "seed": None if faces else used_seed,
-                "house_rules_in_force": house.in_force(),
+                "house_rules_in_force": in_force,
             }
         )
         return

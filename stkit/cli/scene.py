@@ -6,7 +6,6 @@ commands. Rules: Chapter Five, "Extended Actions", "Resisted Actions", "Try It O
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -21,8 +20,10 @@ from stkit.cli.options import (
     HouseOnesOpt,
     HouseSpecialtyOpt,
     JsonOpt,
+    RuleOverrides,
     SeedOpt,
     Specialty,
+    rule_overrides,
 )
 from stkit.store.vocab import ContestMode, ContestSide
 
@@ -34,14 +35,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def _house_flags(
     specialty: Specialty | None, extra_ones_cancel: bool | None, ones_cancel: bool | None, free_botch: bool | None
-) -> dict:
+) -> RuleOverrides:
     """The per-roll house-rule overrides of a tracked roll (None: as the chronicle's house rules say)."""
-    return {
-        "specialty": specialty,
-        "extra_ones_cancel": extra_ones_cancel,
-        "ones_cancel": ones_cancel,
-        "free_botch": free_botch,
-    }
+    return rule_overrides(specialty, extra_ones_cancel, ones_cancel, None, free_botch)
 
 
 _T = TypeVar("_T")
@@ -69,10 +65,10 @@ def _faces(text: str | None) -> list[int] | None:
     return parse_faces(text)
 
 
-def _rng(seed: int | None):
-    from stkit.cli.options import make_rng
+def _seed(seed: int | None) -> int:
+    from stkit.store.rolling import fresh_seed
 
-    return make_rng(seed)
+    return fresh_seed(seed)
 
 
 def _print_json(data) -> None:
@@ -338,9 +334,9 @@ def extended_start(
 
     def work(gw: Gateway) -> ExtendedStatus:
         from stkit.config import default_chronicle
-        from stkit.store.house import get_house_rules
+        from stkit.store.house import rules_in_force
 
-        house = get_house_rules(gw, default_chronicle(chronicle))
+        house = rules_in_force(gw, default_chronicle(chronicle))
         action = start_extended(
             gw,
             name,
@@ -408,14 +404,12 @@ def extended_roll(
 
     A botch wipes the tally (or ends the attempt with --botch-ends); reaching the target completes it.
     """
-    import random
-
     from stkit.store.extended import ExtendedRollOutcome, action_id_for, extended_status, roll_extended
 
     faces = _faces(dice)
-    _, used_seed = _rng(seed)
+    used_seed = _seed(seed)
 
-    def work(gw: Gateway) -> tuple[ExtendedRollOutcome, ExtendedStatus, dict]:
+    def work(gw: Gateway) -> tuple[ExtendedRollOutcome, ExtendedStatus]:
         done = roll_extended(
             gw,
             action_id_for(gw, action),
@@ -423,15 +417,14 @@ def extended_roll(
             pool=pool,
             faces=faces,
             willpower=willpower,
-            rng=random.Random(used_seed),
+            seed=used_seed,
             difficulty=difficulty,
-            house_flags=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
+            overrides=_house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch),
         )
-        row = gw.row("SELECT detail FROM roll_log WHERE id = :id", id=done.made.log.id)
-        return done, extended_status(gw, done.action, odds=False), json.loads(row[0] or "{}") if row else {}
+        return done, extended_status(gw, done.action, odds=False)
 
-    out, status, logged = _run(db, work)
-    in_force, forgiven = logged.get("house_rules_in_force", []), bool(logged.get("forgiven_botch"))
+    out, status = _run(db, work)
+    in_force, forgiven = list(out.made.house_in_force), out.made.forgiven_botch
     if json_out:
         data = out.to_dict(status, seed=None if faces is not None else used_seed)
         _print_json(data | {"house_rules_in_force": in_force, "forgiven_botch": forgiven})
@@ -595,14 +588,15 @@ def contest_start(
     ] = None,
     pool_b: Annotated[str | None, typer.Option("--pool-b", help="Side B's sheet expression.")] = None,
     difficulty: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--difficulty",
             "-d",
             help="Side A's difficulty (both sides' unless --difficulty-b): 2 to 10, "
-            "or the other side's Traits, e.g. 'Wits + 3'.",
+            "or the other side's Traits, e.g. 'Wits + 3' (default: the chronicle's house rule, else 6).",
+            show_default=False,
         ),
-    ] = "6",
+    ] = None,
     difficulty_b: Annotated[
         str | None, typer.Option("--difficulty-b", help="Side B's difficulty: a number, or side A's Traits.")
     ] = None,
@@ -634,6 +628,9 @@ def contest_start(
     from stkit.store.contests import contest_status, start_contest
 
     def work(gw: Gateway) -> ContestStatus:
+        from stkit.store.house import rules_in_force
+
+        default = rules_in_force(gw, _chronicle(chronicle)).difficulty
         contest = start_contest(
             gw,
             name,
@@ -642,7 +639,7 @@ def contest_start(
             b=b,
             pool_a=pool_a,
             pool_b=pool_b,
-            difficulty=difficulty,
+            difficulty=default if difficulty is None else difficulty,
             difficulty_b=difficulty_b,
             target=target,
             mode=mode.value,
@@ -706,13 +703,11 @@ def contest_roll(
 
     Both sides roll, or one with --side; the winner of the exchange adds its margin. The debate changes
     Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
-    import random
-
     from stkit.store.contests import contest_id_for, roll_contest
-    from stkit.store.house import get_house_rules
+    from stkit.store.house import rules_in_force
 
     fa, fb = _faces(dice_a), _faces(dice_b)
-    _, used_seed = _rng(seed)
+    used_seed = _seed(seed)
     flags = _house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch)
 
     def work(gw):
@@ -724,14 +719,14 @@ def contest_roll(
             pool_b=pool_b,
             difficulty_a=difficulty_a,
             difficulty_b=difficulty_b,
-            house_flags=flags,
+            overrides=flags,
             faces_a=fa,
             faces_b=fb,
             willpower_a=willpower_a,
             willpower_b=willpower_b,
-            rng=random.Random(used_seed),
+            seed=used_seed,
         )
-        return out, get_house_rules(gw, out.status.contest.chronicle).override(**flags).in_force()
+        return out, rules_in_force(gw, out.status.contest.chronicle, flags).in_force()
 
     done, in_force = _run(db, work)
     data = done.to_dict() | {"seed": used_seed, "house_rules_in_force": in_force}

@@ -174,14 +174,17 @@ def shell(db: DbOpt = None) -> None:
         from stkit.config import checked_url
 
         os.environ["STKIT_DATABASE_URL"] = checked_url(db)
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        interactive()
-        return
-    worst = 0
-    for line in _piped_lines():
-        if _leaves(line):
-            break
-        worst = max(worst, run_line(line))
+    from stkit.store.gateway import StoreHandle
+
+    with StoreHandle(db):  # one connection for the whole session
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            interactive()
+            return
+        worst = 0
+        for line in _piped_lines():
+            if _leaves(line):
+                break
+            worst = max(worst, run_line(line))
     if worst:
         raise typer.Exit(1)  # a script learns that some line failed
 

@@ -37,7 +37,8 @@ from stkit.dice.model import (
     validate_difficulty,
     validate_pool,
 )
-from stkit.dice.odds import RollOdds, _convolve, roll_distribution
+from stkit.dice.odds import RollOdds, roll_distribution
+from stkit.dice.odds.generating import convolve
 from stkit.dice.request import RollRequest, resolve_roll
 from stkit.dice.roll import RandomSource
 from stkit.errors import InvalidValue, RuleRefusal
@@ -418,7 +419,7 @@ def _clip_difference(damage: RollOdds, soak: RollOdds | None) -> tuple[list[int]
     if soak is None:
         return list(damage.weights), damage.denominator
     den = damage.denominator * soak.denominator
-    conv = _convolve(damage.weights, soak.weights[::-1], den)
+    conv = convolve(damage.weights, soak.weights[::-1], den)
     zero = len(soak.weights) - 1
     return [sum(conv[: zero + 1]), *conv[zero + 1 :]], den
 

@@ -54,6 +54,8 @@ class ChronicleRules:
     table_extra_dice: int = DEFAULT_TABLE_EXTRA_DICE
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
+    #: The `stkit house` keys the chronicle has set (the others are the rules as written).
+    set_keys: frozenset[str] = dataclasses.field(default=frozenset(), compare=False)
 
     def dice_rules(self) -> HouseRules:
         """The dice engine's HouseRules (extra 1s cancel only under ``reroll``, where extra dice exist)."""
@@ -92,33 +94,59 @@ class ChronicleRules:
             "table-extra-dice": self.table_extra_dice,
         }
 
-    def override(
-        self,
-        *,
-        specialty: Specialty | None = None,
-        extra_ones_cancel: bool | None = None,
-        ones_cancel: bool | None = None,
-        difficulty: int | None = None,
-        free_botch: bool | None = None,
-    ) -> ChronicleRules:
-        """These rules with the per-roll flags given (None: keep the chronicle's). Raises InvalidValue for
-        a difficulty outside 2..10, or ``extra_ones_cancel`` when the specialty in force is not reroll
-        (there are no extra dice then)."""
-        if difficulty is not None:
-            validate_difficulty(difficulty)
-        given: dict[str, Any] = {
-            "specialty": specialty,
-            "extra_ones_cancel": extra_ones_cancel,
-            "ones_cancel": ones_cancel,
-            "difficulty": difficulty,
-            "free_botch": free_botch,
-        }
+    def override(self, overrides: RuleOverrides) -> ChronicleRules:
+        """These rules with one roll's ``overrides`` on top (a None field keeps the chronicle's). Raises
+        InvalidValue for ``extra_ones_cancel`` when the specialty in force is not reroll (there are no
+        extra dice then)."""
+        given = {f.name: getattr(overrides, f.name) for f in dataclasses.fields(overrides)}
         out = dataclasses.replace(self, **{k: v for k, v in given.items() if v is not None})
-        if difficulty is not None:
+        if overrides.difficulty is not None:
             out = dataclasses.replace(out, difficulty_given=True)
-        if extra_ones_cancel and out.specialty is not Specialty.REROLL:
+        if overrides.extra_ones_cancel and out.specialty is not Specialty.REROLL:
             raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
         return out
+
+
+@dataclass(frozen=True)
+class RuleOverrides:
+    """One roll's own choices on top of the chronicle's house rules; each field None keeps the chronicle's
+    setting (the fields are those of :class:`ChronicleRules` a single roll may change).
+
+    Attributes:
+        specialty: what a 10 does on a specialised roll, or None.
+        extra_ones_cancel: with ``reroll``, whether a 1 on an extra die cancels a success, or None.
+        ones_cancel: whether 1s cancel successes, or None.
+        difficulty: this roll's difficulty (2..10), or None for the chronicle's default.
+        free_botch: whether the night's first botch is forgiven, or None.
+
+    Raises InvalidValue for a difficulty outside 2..10.
+    """
+
+    specialty: Specialty | None = None
+    extra_ones_cancel: bool | None = None
+    ones_cancel: bool | None = None
+    difficulty: int | None = None
+    free_botch: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.difficulty is not None:
+            validate_difficulty(self.difficulty)
+        if self.specialty is not None:
+            object.__setattr__(self, "specialty", Specialty(self.specialty))
+
+    def at_difficulty(self, difficulty: int | None) -> RuleOverrides:
+        """These overrides with ``difficulty`` (None: keep this one's)."""
+        return self if difficulty is None else dataclasses.replace(self, difficulty=difficulty)
+
+    @classmethod
+    def of(cls, rules: HouseRules, difficulty: int | None = None) -> RuleOverrides:
+        """Overrides that give exactly the dice rules ``rules`` at ``difficulty`` (the free botch left to
+        the chronicle)."""
+        return cls(rules.specialty, rules.extra_ones_cancel, rules.ones_cancel, difficulty)
+
+
+#: No per-roll choice: the chronicle's house rules as they stand.
+NO_OVERRIDES = RuleOverrides()
 
 
 STANDARD_CHRONICLE_RULES = ChronicleRules()
@@ -180,12 +208,14 @@ def rules_from_settings(settings: dict[str, str]) -> ChronicleRules:
     """ChronicleRules from stored {key: text} pairs; an unknown or unreadable stored pair is skipped
     (a newer stkit may have written it), so reading never fails."""
     values: dict[str, Any] = {}
+    keys: set[str] = set()
     for key, text in settings.items():
         try:
             values[HOUSE_KEYS[validate_house_key(key)][0]] = parse_house_value(key, text)
         except InvalidValue:
             continue
-    return dataclasses.replace(STANDARD_CHRONICLE_RULES, **values)
+        keys.add(validate_house_key(key))
+    return dataclasses.replace(STANDARD_CHRONICLE_RULES, **values, set_keys=frozenset(keys))
 
 
 def setting_text(value: Any) -> str:

@@ -29,7 +29,14 @@ from stkit.dice.roll import RandomSource, check_faces, count_dice, roll_pool, ta
 from stkit.errors import InvalidValue
 from stkit.text import check_range
 
-__all__ = ["RollKind", "RollRequest", "resolve_roll", "roll_multiple_actions", "validate_roll_options"]
+__all__ = [
+    "RollKind",
+    "RollRequest",
+    "plan_multiple_actions",
+    "resolve_roll",
+    "roll_multiple_actions",
+    "validate_roll_options",
+]
 
 
 class RollKind(StrEnum):
@@ -164,6 +171,44 @@ def resolve_roll(request: RollRequest, *, rng: RandomSource | None = None) -> Ro
     )
 
 
+def plan_multiple_actions(
+    pools: Sequence[int],
+    difficulties: Sequence[int],
+    *,
+    faces_given: int | None = None,
+    willpower_action: int | None = None,
+) -> list[tuple[int, int, int]]:
+    """Several actions declared in one turn, before any die is rolled: (declared pool, penalty, dice left)
+    per action, in order, by the penalty ladder (Chapter Five, "Multiple Actions").
+
+    ``pools``: the declared dice pools (1..MAX_POOL each); ``difficulties``: one per action (2..10);
+    ``faces_given``: how many sets of hand-rolled dice were given (None: the dice are rolled), which must
+    be one per action that can be attempted; ``willpower_action``: the action (1-based) that spends
+    Willpower, once a turn (Chapter Five, "Automatic Successes"), one that can be attempted. Raises
+    InvalidValue for any of these out of range or of the wrong length.
+    """
+    for p in pools:
+        validate_pool(p)
+    if len(difficulties) != len(pools):
+        raise InvalidValue(f"{len(difficulties)} difficulties given for {len(pools)} actions; give one each")
+    for d in difficulties:
+        validate_difficulty(d)
+    penalties = multiple_action_penalties(len(pools))
+    plan = [(p, pen, p - pen) for p, pen in zip(pools, penalties, strict=True)]
+    possible = sum(1 for _, _, left in plan if left >= 1)
+    if willpower_action is not None:
+        check_range(willpower_action, "Willpower action", 1, len(pools))
+        if plan[willpower_action - 1][2] < 1:
+            raise InvalidValue(
+                f"action {willpower_action} has no dice left and cannot be attempted; Willpower cannot be spent on it"
+            )
+    if faces_given is not None and faces_given != possible:
+        raise InvalidValue(
+            f"{faces_given} sets of dice given but {possible} of the actions can be attempted; give one each"
+        )
+    return plan
+
+
 def roll_multiple_actions(
     pools: Sequence[int],
     difficulties: Sequence[int],
@@ -173,41 +218,15 @@ def roll_multiple_actions(
     faces: Sequence[Iterable[int]] | None = None,
     willpower_action: int | None = None,
 ) -> list[ActionSlot]:
-    """Several actions declared in one turn: each declared pool loses dice by the penalty ladder, then
-    rolls (Chapter Five, "Multiple Actions"). Returns one ``ActionSlot`` per action, in order.
-
-    ``willpower_action``: the action (1-based) that spends Willpower for its extra success; Willpower
-    is spent at most once a turn (Chapter Five, "Automatic Successes"), so one action at most, and it
-    must be one that can be attempted.
-
-    ``pools``: the declared dice pools (1..MAX_POOL each); ``difficulties``: one per action (2..10).
-    ``faces``: None to roll with ``rng``, else the physical dice of each action that can be attempted, in
-    order. An action left with no dice is not rolled (its slot's ``roll`` is None) and takes no faces.
-    Raises InvalidValue for a pool or difficulty out of range, a difficulty list of another length, or a
-    number of face lists other than the number of actions that can be attempted.
-    """
-    for p in pools:
-        validate_pool(p)
-    if len(difficulties) != len(pools):
-        raise InvalidValue(f"{len(difficulties)} difficulties given for {len(pools)} actions; give one each")
-    for d in difficulties:
-        validate_difficulty(d)
-    penalties = multiple_action_penalties(len(pools))
-    possible = sum(1 for p, pen in zip(pools, penalties, strict=True) if p - pen >= 1)
-    if willpower_action is not None:
-        check_range(willpower_action, "Willpower action", 1, len(pools))
-        if pools[willpower_action - 1] - penalties[willpower_action - 1] < 1:
-            raise InvalidValue(
-                f"action {willpower_action} has no dice left and cannot be attempted; Willpower cannot be spent on it"
-            )
-    if faces is not None and len(faces) != possible:
-        raise InvalidValue(
-            f"{len(faces)} sets of dice given but {possible} of the actions can be attempted; give one each"
-        )
+    """Several actions declared in one turn, planned by :func:`plan_multiple_actions` (see it for the
+    arguments and errors), each action that can be attempted rolled with ``rng`` (or counted from its
+    ``faces``) in order. Returns one ``ActionSlot`` per action; an action left with no dice has no roll."""
+    plan = plan_multiple_actions(
+        pools, difficulties, faces_given=None if faces is None else len(faces), willpower_action=willpower_action
+    )
     slots: list[ActionSlot] = []
     given = iter(faces or ())
-    for i, (p, pen, d) in enumerate(zip(pools, penalties, difficulties, strict=True), 1):
-        left = p - pen
+    for i, ((p, pen, left), d) in enumerate(zip(plan, difficulties, strict=True), 1):
         result = None
         if left >= 1:
             hand = tuple(next(given)) if faces is not None else None

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from stkit.errors import InvalidValue
 from stkit.store.traits import did_you_mean, norm
 from stkit.store.vocab import Creature
+from stkit.text import fold_accents
 
 CREATURES: tuple[str, ...] = tuple(c.value for c in Creature)
 
@@ -57,11 +58,25 @@ CHANGING_BREEDS: tuple[ChangingBreed, ...] = (
             "Midnight Sun",
             "Decorated Sun",
             "Solar Eclipse",
+            # the auspices under the names Mind's Eye Theatre gives them (Grapevine 3.0's menus), then the
+            # Zhong Lung's four seasons
+            "Concealing",
+            "Shining",
+            "Crowning",
+            "Striking",
+            "Gathering",
+            "Unshading",
+            "Warding",
+            "Tung Chun",
+            "Nam Hsia",
+            "Sai Chau",
+            "Pei Tung",
         ),
         "sun",
     ),
     ChangingBreed("Nagah", "serpent", ("Balaram", "Ahi", "Vasuki"), ("Kamakshi", "Kartikeya", "Kamsa", "Kali")),
-    ChangingBreed("Nuwisha", "coyote", ("Homid", "Latrani"), ()),
+    # every Nuwisha is born a Ragabash (W20 Changing Breeds); Grapevine writes it as the auspice
+    ChangingBreed("Nuwisha", "coyote", ("Homid", "Latrani"), ("Ragabash",)),
     ChangingBreed(
         "Ratkin",
         "rat",
@@ -81,6 +96,9 @@ CHANGING_BREEDS: tuple[ChangingBreed, ...] = (
     ChangingBreed("Rokea", "shark", ("Homid", "Squamus"), ("Brightwater", "Dimwater", "Darkwater")),
 )
 _BY_KEY: dict[str, ChangingBreed] = {norm(b.name): b for b in CHANGING_BREEDS}
+#: Other spellings of a breed or auspice (folded), and the name they stand for: Grapevine's "Arachnos",
+#: the short "Strike" for the Mokole's Striking auspice.
+ALIASES: dict[str, str] = {"arachnos": "Arachnid", "strike": "Striking"}
 FERA_NAMES: tuple[str, ...] = tuple(b.name for b in CHANGING_BREEDS)
 GAROU = "Garou"
 
@@ -89,7 +107,7 @@ def get_changing_breed(text: str) -> ChangingBreed:
     """'bastet' -> the Bastet row; '' -> the Garou. Raises InvalidValue naming the text and the ten Fera."""
     if not text or not text.strip():
         return _BY_KEY["garou"]
-    hit = _BY_KEY.get(norm(text))
+    hit = _BY_KEY.get(norm(fold_accents(text)))  # the system of Foundry VTT once wrote "Mokolé"
     if hit is None:
         raise InvalidValue(
             f"unknown Changing Breed {text!r}{did_you_mean(text, FERA_NAMES)}; allowed: {', '.join(FERA_NAMES)}"
@@ -128,7 +146,8 @@ def lookup_auspice(text: str, fera: str = GAROU) -> str:
 def _choice(text: str, choices: tuple[str, ...], what: str) -> str:
     if not text or not text.strip():
         return ""
-    hit = {norm(c): c for c in choices}.get(norm(text))
+    by_key = {norm(c): c for c in choices}
+    hit = by_key.get(norm(text)) or by_key.get(norm(ALIASES.get(norm(text), "")))
     if hit is None:
         raise InvalidValue(f"unknown {what} {text!r}{did_you_mean(text, choices)}; allowed: {', '.join(choices)}")
     return hit

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, StkitError
+from stkit.store.events import record_event
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.store.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.store.traits import legacy_name_key, name_key, suggest
@@ -143,10 +144,10 @@ def character_names(gw: Any, ids: set[int | None]) -> dict[int, str]:
 get_character = find_character
 
 
-def save_sheet(gw: Any, row: CharacterRow, sheet: Sheet) -> CharacterRow:
-    """Write ``sheet`` back into the character's row: identity columns, the JSON, ``version`` + 1 and
-    ``updated_at``. Returns the row as it now stands."""
-    gw = as_gateway(gw)
+def save_sheet(gw: Gateway, row: CharacterRow, sheet: Sheet, *, summary: str, secret: bool = False) -> CharacterRow:
+    """Write ``sheet`` back into the character's row (identity columns, the JSON, ``version`` + 1 and
+    ``updated_at``) and record the change as one 'sheet' table event saying ``summary`` (``secret``: for
+    the Storyteller's screen only), in the same transaction. Returns the row as it now stands."""
     cols = sheet_columns(sheet, with_key=False)  # the row keeps its key (see sheet_columns)
     sets = ", ".join(f"{c} = :{c}" for c in cols)
     gw.execute(
@@ -156,6 +157,14 @@ def save_sheet(gw: Any, row: CharacterRow, sheet: Sheet) -> CharacterRow:
         id=row.id,
     )
     gw.changed("characters", row.id)
+    record_event(
+        gw,
+        chronicle=sheet.chronicle,
+        kind="sheet",
+        secret=secret,
+        character_id=row.id,
+        data={"character": sheet.name, "summary": summary},
+    )
     return CharacterRow(row.id, sheet.chronicle, sheet.name, cols["sheet"], row.version + 1)
 
 
@@ -181,7 +190,7 @@ def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> Charact
                 f"a character named {existing.name!r} already exists in chronicle {sheet.chronicle!r} "
                 f"(names are compared ignoring case and accents)"
             )
-        return save_sheet(gw, existing, sheet)
+        return save_sheet(gw, existing, sheet, summary=f"{existing.name}: sheet replaced")
     cols = sheet_columns(sheet)
     now = gw.timestamp(datetime.now(UTC))
     try:
@@ -195,6 +204,13 @@ def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> Charact
         raise InvalidValue(
             f"a character named {sheet.name!r} already exists in chronicle {sheet.chronicle!r}"
         ) from None
+    record_event(
+        gw,
+        chronicle=sheet.chronicle,
+        kind="sheet",
+        character_id=new_id,
+        data={"character": sheet.name, "summary": f"{sheet.name}: new character"},
+    )
     return CharacterRow(new_id, sheet.chronicle, sheet.name, cols["sheet"], 1)
 
 
@@ -307,16 +323,7 @@ def edit_character(gw: Any, name: str, chronicle: str | None, change: Callable[[
     gw = as_gateway(gw)
     row = find_character(gw, name, chronicle, for_update=True)
     result = change(row.to_sheet())
-    save_sheet(gw, row, result.sheet)
-    from stkit.store.events import record_event
-
-    record_event(
-        gw,
-        chronicle=row.chronicle,
-        kind="sheet",
-        character_id=row.id,
-        data={"character": row.name, "summary": result.summary},
-    )
+    save_sheet(gw, row, result.sheet, summary=result.summary)
     return result
 
 
@@ -464,4 +471,11 @@ def delete_character(gw: Any, name: str, *, chronicle: str | None = None) -> str
         raise InvalidValue(f"deleting needs the whole name: {row.name!r}, not {printable(name)!r}")
     gw.execute("UPDATE roll_log SET character_id = NULL WHERE character_id = :id", id=row.id)
     gw.execute("DELETE FROM characters WHERE id = :id", id=row.id)
+    # No character id: the event outlives the row (the id would cascade it away).
+    record_event(
+        gw,
+        chronicle=row.chronicle,
+        kind="sheet",
+        data={"character": row.name, "summary": f"{row.name}: deleted"},
+    )
     return row.name

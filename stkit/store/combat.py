@@ -17,13 +17,12 @@ Readings of stkit's own (the rules chapter gives no combat system; see docs/comb
 
 from __future__ import annotations
 
-import copy
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from stkit.dice import STANDARD_RULES, HouseRules, RollResult
+from stkit.dice import RollResult
 from stkit.dice.combat import (
     MAX_HIT_LEVELS,
     STANDARD_COMBAT,
@@ -35,12 +34,15 @@ from stkit.dice.combat import (
     RollPurpose,
     roll_attack,
     roll_initiative,
-    soak_damage,
 )
+from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store.events import record_event
 from stkit.store.forms import apply_form
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
-from stkit.store.pools import PoolBreakdown, build_pool
+from stkit.store.house import claim_free_botch, link_free_botch, rules_in_force
+from stkit.store.pools import PoolBreakdown, build_pool, unhurt_pool
+from stkit.store.rolling import Purpose, RollOrder, add_log_detail, generator, make_roll
 from stkit.store.sheet import Sheet
 from stkit.store.sheet import damage_type as check_damage_type
 from stkit.store.specialties import SpecialtyUse, apply_specialty
@@ -52,15 +54,6 @@ DEFAULT_SOAK = "Stamina"
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def unhurt_pool(sheet: Sheet, expression: str) -> PoolBreakdown:
-    """A pool built from ``sheet`` without the wound penalty and without the Incapacitated refusal: soak and
-    damage pools (stkit's reading, see the module docstring). Raises InvalidValue / RuleRefusal as
-    :func:`stkit.store.pools.build_pool` does for the expression itself (three Traits, no dice left)."""
-    healthy = copy.deepcopy(sheet)
-    healthy.health = {d: 0 for d in healthy.health}
-    return build_pool(healthy, expression)
 
 
 def _check_levels(levels: int) -> int:
@@ -144,49 +137,40 @@ class PurposeRoll:
 
 
 def roll_for_purpose(
-    session: Any,
+    gw: Gateway,
     name: str,
     expression: str,
     purpose: RollPurpose | str,
     *,
-    difficulty: int = 6,
     chronicle: str | None = None,
     faces: list[int] | None = None,
-    rng: Any = None,
-    rules: HouseRules = STANDARD_RULES,
-    combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
+    combat: CombatRules = STANDARD_COMBAT,
 ) -> PurposeRoll:
-    """A damage or soak roll of ``expression`` from character ``name``'s sheet: the pool without the wound
-    penalty (see the module docstring), never a botch, logged with its kind in the open scene's turn.
-    Raises NotFound, InvalidValue (an action is not a purpose here; bad pool or faces), RuleRefusal."""
-    from stkit.dice.combat import roll_kind
-    from stkit.store.characters import find_character
-    from stkit.store.rolls import write_log
-    from stkit.store.scenes import find_turn_context
-
+    """A damage or soak roll of ``expression`` from character ``name``'s sheet through
+    :func:`stkit.store.rolling.make_roll`: the pool without the wound penalty (see the module docstring),
+    never a botch, logged with its kind in the open scene's turn, under the chronicle's house rules with
+    ``overrides`` on top. Raises NotFound, InvalidValue (an action is not a purpose here; bad pool or
+    faces), RuleRefusal."""
     purpose = RollPurpose(purpose)
     if purpose is RollPurpose.ACTION:
         raise InvalidValue("an action from the sheet is an ordinary roll: stkit roll POOL -c NAME")
-    gw = as_gateway(session)
-    row = find_character(gw, name, chronicle)
-    pool = unhurt_pool(row.to_sheet(), expression)
-    roll = roll_kind(purpose, pool.dice, difficulty, rng=rng, faces=faces, rules=rules, combat=combat)
-    ctx = find_turn_context(gw, row)
-    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
-    entry = write_log(
-        gw,
-        chronicle=row.chronicle,
-        character_id=row.id,
-        character_name=row.name,
-        expression=pool.expression,
-        result=roll,
-        detail={"breakdown": pool.text, "seed": seed, "combat_rules": combat.to_dict()},
-        scene_id=scene_id,
-        turn=turn,
-        kind=LogKind(purpose.value),
+    order = RollOrder(
+        expression,
+        character=name,
+        chronicle=chronicle,
+        purpose=Purpose(purpose.value),
+        overrides=overrides,
+        faces=tuple(faces) if faces is not None else None,
+        seed=seed,
+        combat=combat,
     )
-    return PurposeRoll(row.name, row.chronicle, purpose, pool, roll, entry.id, scene_id, turn)
+    done = make_roll(gw, order)
+    assert done.pool is not None and done.log_id is not None and done.character is not None
+    return PurposeRoll(
+        done.character, done.chronicle, purpose, done.pool, done.roll, done.log_id, done.scene_id, done.turn
+    )
 
 
 # ---------------------------------------------------------------------------------------------- a hit
@@ -254,119 +238,84 @@ class HitResult:
         }
 
 
-def _soak_step(
-    sheet: Sheet,
-    damage: int,
-    damage_type: DamageType,
-    soak: str | None,
-    *,
-    difficulty: int,
-    faces: list[int] | None,
-    rng: Any,
-    rules: HouseRules,
-    combat: CombatRules,
-) -> tuple[PoolBreakdown | None, RollResult | None, int, int, list[str]]:
-    """(soak pool, soak roll, soaked, left, notes) for ``damage`` levels against ``sheet``'s soak."""
-    notes: list[str] = []
-    if soak is None or damage == 0:
-        if faces is not None and soak is None:
-            raise InvalidValue("soak dice were given without --soak")
-        if faces is not None:
-            raise InvalidValue("soak dice were given but there is no damage to soak")
-        return None, None, 0, damage, notes
-    if not combat.may_soak(damage_type):
-        if faces is not None:
-            raise InvalidValue(f"soak dice were given but {damage_type.value} damage may not be soaked here")
-        notes.append(f"{damage_type.value} damage cannot be soaked (house rule); no soak roll")
-        return None, None, 0, damage, notes
-    pool = unhurt_pool(sheet, soak or DEFAULT_SOAK)
-    roll, soaked, left = soak_damage(
-        damage, pool.dice, difficulty=difficulty, rng=rng, faces=faces, rules=rules, combat=combat
-    )
-    return pool, roll, soaked, left, notes
-
-
 def take_hit(
-    session: Any,
+    gw: Gateway,
     name: str,
     levels: int,
     damage_type: str | DamageType = DamageType.bashing,
     *,
     soak: str | None = None,
-    difficulty: int = 6,
+    difficulty: int | None = None,
     chronicle: str | None = None,
     faces: list[int] | None = None,
-    rng: Any = None,
-    rules: HouseRules = STANDARD_RULES,
-    combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
+    combat: CombatRules = STANDARD_COMBAT,
 ) -> HitResult:
     """`char hit NAME LEVELS --type T [--soak [POOL]]`: ``levels`` (1..MAX_HIT_LEVELS) of ``damage_type``.
 
-    With ``soak`` (a pool expression; '' for DEFAULT_SOAK) the character's soak roll (never a botch) takes
-    successes off the levels first; the rest go on the health track (its overflow past Incapacitated is
-    reported). The soak roll is logged like any roll, in the open scene's turn. One transaction: a refusal
-    (bad levels or type, an impossible soak pool) changes nothing. Raises NotFound, InvalidValue,
-    RuleRefusal.
+    With ``soak`` (a pool expression; '' for DEFAULT_SOAK) the character's soak roll (never a botch; made by
+    :func:`stkit.store.rolling.make_roll` at ``difficulty``, None: the chronicle's, under its house rules
+    with ``overrides`` on top) takes successes off the levels first; the rest go on the health track (its
+    overflow past Incapacitated is reported) and the sheet change is one table event. The soak roll is
+    logged like any roll, in the open scene's turn. One transaction: a refusal (bad levels or type, an
+    impossible soak pool) changes nothing. Raises NotFound, InvalidValue, RuleRefusal.
     """
     from stkit.store.characters import find_character, save_sheet
-    from stkit.store.rolls import write_log
     from stkit.store.scenes import find_turn_context
 
     _check_levels(levels)
     kind = DamageType(check_damage_type(damage_type))
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
-    pool, roll, soaked, left, notes = _soak_step(
-        sheet, levels, kind, soak, difficulty=difficulty, faces=faces, rng=rng, rules=rules, combat=combat
-    )
+    notes: list[str] = []
+    if faces is not None and soak is None:
+        raise InvalidValue("soak dice were given without --soak")
+    if soak is not None and not combat.may_soak(kind):
+        if faces is not None:
+            raise InvalidValue(f"soak dice were given but {kind.value} damage may not be soaked here")
+        notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
+        soak = None
+    done = None
+    soaked, left = 0, levels
+    if soak is not None:
+        order = RollOrder(
+            soak or DEFAULT_SOAK,
+            character=row.name,
+            chronicle=row.chronicle,
+            purpose=Purpose.soak,
+            overrides=overrides.at_difficulty(difficulty),
+            faces=tuple(faces) if faces is not None else None,
+            seed=seed,
+            combat=combat,
+            extra={"hit": levels, "damage_type": kind.value},
+        )
+        done = make_roll(gw, order)
+        soaked = min(done.roll.final_successes, levels)
+        left = levels - soaked
+        add_log_detail(gw, done.log_id, soaked=soaked, wounds=left)
     taken = None
     warnings: list[str] = []
     if left:
         report = sheet.take_damage(left, kind.value)
         taken = report.to_dict()
         warnings = report.warnings(sheet.name)
-        save_sheet(gw, row, sheet)
+        save_sheet(gw, row, sheet, summary=f"{sheet.name} takes {left} {kind.value}: {Health.of(sheet).words}")
     ctx = find_turn_context(gw, row)
-    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
-    log_id = None
-    if roll is not None and pool is not None:
-        entry = write_log(
-            gw,
-            chronicle=row.chronicle,
-            character_id=row.id,
-            character_name=row.name,
-            expression=pool.expression,
-            result=roll,
-            detail={
-                "breakdown": pool.text,
-                "seed": seed,
-                "hit": levels,
-                "damage_type": kind.value,
-                "soaked": soaked,
-                "wounds": left,
-                "combat_rules": combat.to_dict(),
-            },
-            scene_id=scene_id,
-            turn=turn,
-            kind=LogKind.soak,
-        )
-        log_id = entry.id
     return HitResult(
         row.name,
         row.chronicle,
         levels,
         kind,
-        pool,
-        roll,
+        done.pool if done is not None else None,
+        done.roll if done is not None else None,
         soaked,
         left,
         taken,
         Health.of(sheet),
-        log_id,
-        scene_id,
-        turn,
+        done.log_id if done is not None else None,
+        getattr(ctx, "scene_id", None),
+        getattr(ctx, "turn", None),
         tuple(notes),
         tuple(warnings),
     )
@@ -428,7 +377,6 @@ def roll_scene_initiative(
     names: list[str] | None = None,
     *,
     dice: list[int] | None = None,
-    rng: Any = None,
     seed: int | None = None,
 ) -> InitiativeOrder:
     """`scene initiative [NAME ...]`: one die + Dexterity + Wits - wound penalty for each named character
@@ -458,6 +406,7 @@ def roll_scene_initiative(
         entries.append(initiative_entry(sheet))
     if not entries:
         raise RuleRefusal(f"{', '.join(cannot_act)}: Incapacitated, nobody can act")
+    rng, seed = generator(seed)  # in the transaction: a retry rolls the same dice
     order = roll_initiative(entries, rng=rng, dice=dice)
     result = InitiativeOrder(scene_id, scene_name, turn, order, tuple(cannot_act), None if dice else seed)
     gw.execute(
@@ -465,6 +414,19 @@ def roll_scene_initiative(
         data=json.dumps(result.to_dict(), sort_keys=True),
         sid=scene_id,
         turn=turn,
+    )
+    record_event(
+        gw,
+        chronicle=chronicle,
+        kind="scene",
+        data={
+            "scene_id": scene_id,
+            "name": scene_name,
+            "turn": turn,
+            "status": "open",
+            "change": "initiative",
+            "order": [o.name for o in order],
+        },
     )
     return result
 
@@ -596,7 +558,7 @@ def attack(
     *,
     pool: str,
     damage: str,
-    difficulty: int = 6,
+    difficulty: int | None = None,
     damage_type: str | DamageType = DamageType.bashing,
     soak: str | None = None,
     damage_difficulty: int = 6,
@@ -606,18 +568,21 @@ def attack(
     attack_faces: list[int] | None = None,
     damage_faces: list[int] | None = None,
     soak_faces: list[int] | None = None,
-    rng: Any = None,
-    rules: HouseRules = STANDARD_RULES,
-    combat: CombatRules = STANDARD_COMBAT,
     seed: int | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
+    combat: CombatRules = STANDARD_COMBAT,
     willpower: bool = False,
 ) -> AttackExchange:
-    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds) at ``difficulty``; on a hit the
-    damage pool ``damage`` (their sheet, no wound penalty) plus one die per extra success, then with ``soak``
-    ('' for DEFAULT_SOAK) the target's soak roll; the wounds go on the target's health track. Every roll is
-    logged (kinds attack, damage, soak) in the open scene's turn; one transaction.
+    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds) at ``difficulty`` (None: the
+    chronicle's); on a hit the damage pool ``damage`` (their sheet, no wound penalty) plus one die per extra
+    success, then with ``soak`` ('' for DEFAULT_SOAK) the target's soak roll; the wounds go on the target's
+    health track. Every roll is logged (kinds attack, damage, soak) in the open scene's turn; one transaction.
 
-    ``spec``: the specialty house rule in ``rules`` applies to the attack roll because a Trait of the attack
+    The rolls are scored under :func:`stkit.store.house.rules_in_force` (the attacker's chronicle's house
+    rules with ``overrides`` on top; the free botch may forgive the attack roll's botch) and rolled with
+    one generator seeded from ``seed`` inside this transaction.
+
+    ``spec``: the specialty house rule in force applies to the attack roll because a Trait of the attack
     pool has a specialty (refused when none has); the damage and soak rolls never take it. ``willpower``
     spends a Willpower point of the attacker on the attack roll, once per turn in a scene (Chapter Five,
     "Automatic Successes").
@@ -644,6 +609,8 @@ def attack(
         check_willpower_allowed(gw, a_row, ctx)
         if a_sheet.powers["Willpower"].temporary < 1:
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
+    in_force = rules_in_force(gw, a_row.chronicle, overrides.at_difficulty(difficulty))
+    rules = in_force.dice_rules()
     used: SpecialtyUse | None = None
     attack_rules = rules
     if spec:
@@ -664,22 +631,29 @@ def attack(
         attack_pool=attack_pool.dice,
         damage_pool=damage_pool.dice,
         soak_pool=soak_pool.dice if soak_pool else 0,
-        attack_difficulty=difficulty,
+        attack_difficulty=in_force.difficulty,
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
         rules=attack_rules,
         combat=combat,
         willpower=willpower,
     )
+    rng, _ = generator(seed)
     result = roll_attack(spec_, rng=rng, attack_faces=attack_faces, damage_faces=damage_faces, soak_faces=soak_faces)
+    forgiveness = claim_free_botch(gw, a_row.chronicle, result.attack, in_force)
+    if forgiveness.forgiven:
+        result = replace(result, attack=forgiveness.result)
+        notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
     taken, warnings = None, []
     if result.wounds:
         report = t_sheet.take_damage(result.wounds, kind.value)
         taken, warnings = report.to_dict(), report.warnings(t_sheet.name)
-        save_sheet(gw, t_row, t_sheet)
+        save_sheet(
+            gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {result.wounds} {kind.value}: {Health.of(t_sheet).words}"
+        )
     if willpower:
         left = a_sheet.spend("Willpower", 1).temporary
-        save_sheet(gw, a_row, a_sheet)
+        save_sheet(gw, a_row, a_sheet, summary=f"{a_sheet.name} spends 1 Willpower: {left} left")
         notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
@@ -709,6 +683,7 @@ def attack(
         )
         if label == RollPurpose.ACTION.value:
             record_roll_in_scene(gw, a_row, entry, ctx, None)  # the once-per-turn Willpower spend
+            link_free_botch(gw, a_row.chronicle, forgiveness, entry.id)
         log_ids.append(entry.id)
     return AttackExchange(
         a_row.name,
@@ -816,8 +791,8 @@ def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatR
                 f"{sheet.name} already spent Rage for extra actions in turn {ctx.turn} of this scene"
             ) from None
     sheet.spend("Rage", rage)
-    save_sheet(gw, row, sheet)
     left = sheet.powers["Rage"].temporary
+    save_sheet(gw, row, sheet, summary=f"{sheet.name} spends {rage} Rage for extra actions: {left} left")
     return RageSpend(sheet.name, rage, left, getattr(ctx, "scene_id", None), getattr(ctx, "turn", None))
 
 

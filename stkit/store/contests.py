@@ -7,18 +7,16 @@ Rules: Chapter Five: Rules, "Resisted Actions", "Extended Actions", "Try It Out"
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from stkit import config
-from stkit.dice import (
-    STANDARD_RULES,
-    HouseRules,
-)
 from stkit.dice.contest import (
     ContestState,
     advance_contest,
 )
+from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.characters import character_by_id, character_names
 from stkit.store.events import record_tracked_event
@@ -35,7 +33,9 @@ from stkit.store.participants import (
     participant,
     roll_for,
 )
+from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene
+from stkit.store.vocab import LogKind
 from stkit.text import MAX_NAME, check_text
 
 # ---------------------------------------------------------------------------------------------- contests
@@ -363,12 +363,11 @@ def _roll_side(
     s: str,
     exchange: int,
     side_args: tuple,
-    rng: Any,
-    rules: HouseRules,
-    house_flags: dict | None = None,
+    rng: random.Random,
+    overrides: RuleOverrides,
 ) -> tuple[ContestRollRecord, SideRoll]:
-    """Roll side ``s`` of ``exchange`` and store the roll (its log entry written by :func:`roll_for`;
-    ``house_flags``: the chronicle's house rules apply, see :func:`roll_for`)."""
+    """Roll side ``s`` of ``exchange`` and store the roll (its log entry written by :func:`roll_for`,
+    under the chronicle's house rules with ``overrides`` on top)."""
     expr, diff, faces, wp, base_diff = side_args
     who = _side(gw, contest, s, expr)
     how = None
@@ -382,9 +381,8 @@ def _roll_side(
         faces=faces_list(faces),
         willpower=wp,
         rng=rng,
-        rules=rules,
-        kind="contest",
-        house_flags=house_flags,
+        kind=LogKind.contest,
+        overrides=overrides,
     )
     values: dict[str, Any] = dict(
         contest_id=contest.id,
@@ -459,16 +457,15 @@ def roll_contest(
     faces_b: list[int] | None = None,
     willpower_a: bool = False,
     willpower_b: bool = False,
-    rng: Any,
-    rules: HouseRules = STANDARD_RULES,
-    house_flags: dict | None = None,
+    seed: int | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
 ) -> ContestRollOutcome:
     """Roll the next exchange of a contest: both sides, or only ``side`` ("a" or "b") when the players roll
     separately (the exchange resolves once both have rolled). ``pool_*`` and ``difficulty_*`` change the
     traits or difficulty for this exchange only (a debate changes them as it heats up); a difficulty may name
     the other side's Traits ("Intelligence + Expression"), see :func:`opponent_difficulty`.
-    ``house_flags``: the chronicle's house rules apply with these per-roll overrides (see
-    :func:`stkit.store.participants.roll_for`); ``rules`` is then ignored.
+    The chronicle's house rules apply with ``overrides`` on top; ``seed`` seeds the one generator both
+    sides roll with (None: a fresh seed), inside this transaction.
 
     Returns a :class:`ContestRollOutcome`: the contest's status after the exchange, this call's rolls and
     the resolved exchange (None while waiting for the other side).
@@ -490,8 +487,9 @@ def roll_contest(
     }
     rolled: dict[str, SideRoll] = {}
     made: list[ContestRollRecord] = []
+    rng, _ = generator(seed)
     for s in _sides_to_roll(side, exchange, pending, args):
-        pending[s], rolled[s] = _roll_side(gw, contest, s, exchange, args[s], rng, rules, house_flags)
+        pending[s], rolled[s] = _roll_side(gw, contest, s, exchange, args[s], rng, overrides)
         made.append(pending[s])
     resolved = None
     if "a" in pending and "b" in pending:

@@ -171,20 +171,11 @@ def _drop_held(session: Any) -> None:
 
 
 def dice_marks(roll: RollResult) -> list[str]:
-    """How each die of ``roll`` is shown, in roll order: 'success', 'success cancelled' (struck out by a 1),
-    'one', 'one cancelling', or '' (neither). Chapter Five, "Rolling Dice"."""
-    from stkit.dice.roll import cancelled_dice
+    """How each die of ``roll`` is shown, in roll order, as stored in a roll event: the values of
+    :func:`stkit.dice.marks.die_marks` ('success', 'success cancelled', 'one', 'one cancelling' or '')."""
+    from stkit.dice.marks import die_marks
 
-    struck, used_ones = cancelled_dice(roll)
-    marks = []
-    for i, face in enumerate(roll.dice):
-        if face >= roll.difficulty:
-            marks.append("success cancelled" if i in struck else "success")
-        elif face == 1:
-            marks.append("one cancelling" if i in used_ones else "one")
-        else:
-            marks.append("")
-    return marks
+    return [str(m) for m in die_marks(roll)]
 
 
 def roll_event_data(

@@ -25,11 +25,12 @@ from stkit.dice.contest import (
     format_duration,
     replay_extended,
 )
+from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError
 from stkit.store.characters import character_by_id, character_names
 from stkit.store.events import record_tracked_event
 from stkit.store.gateway import Gateway, as_gateway
-from stkit.store.house import get_house_rules
+from stkit.store.house import rules_in_force
 from stkit.store.participants import (
     Participant,
     ParticipantRoll,
@@ -41,7 +42,9 @@ from stkit.store.participants import (
     participant,
     roll_for,
 )
+from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
+from stkit.store.vocab import LogKind
 from stkit.text import MAX_NAME, check_text
 
 # ------------------------------------------------------------------------------------------ tracked rows
@@ -293,16 +296,15 @@ def roll_extended(
     pool: str | None = None,
     faces: list[int] | None = None,
     willpower: bool = False,
-    rng: Any,
-    rules: HouseRules = STANDARD_RULES,
+    seed: int | None = None,
     difficulty: int | None = None,
-    house_flags: dict | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
 ) -> ExtendedRollOutcome:
     """Make one roll on extended action ``action_id`` and apply it to the tally (one transaction).
 
     ``difficulty``: this roll's own difficulty (2..10; default the action's), as when the situation
-    changes between rolls. ``house_flags``: the chronicle's house rules apply with these per-roll
-    overrides (see :func:`stkit.store.participants.roll_for`); ``rules`` is then ignored.
+    changes between rolls. The chronicle's house rules apply with ``overrides`` on top; ``seed`` seeds the
+    dice (None: a fresh seed), inside this transaction.
 
     The roller is ``character`` (another participant, teamwork over time) or the action's own character; it
     rolls ``pool`` or the action's expression. Successes add up; a botch wipes the tally (ends the attempt
@@ -322,10 +324,9 @@ def roll_extended(
         chronicle=action.chronicle,
         faces=faces_list(faces),
         willpower=willpower,
-        rng=rng,
-        rules=rules,
-        kind="extended",
-        house_flags=house_flags,
+        rng=generator(seed)[0],
+        kind=LogKind.extended,
+        overrides=overrides,
     )
     before = ExtendedTally(
         target=action.target,
@@ -563,7 +564,7 @@ def extended_status(session: Any, action: ExtendedAction | int, *, odds: bool = 
         action.tally,
         botch_ends=action.botch_ends,
         botch_spoils=action.botch_spoils,
-        rules=get_house_rules(gw, action.chronicle).dice_rules(),  # the odds of rolls as they will be scored
+        rules=rules_in_force(gw, action.chronicle).dice_rules(),  # the odds of rolls as they will be scored
     )
     return replace(
         status, odds=found if "within" in found else None, odds_pool=pool, odds_note=found.get("unavailable")

@@ -298,10 +298,11 @@ def import_files(
     return loaded
 
 
-def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False) -> str:
-    """The character file text of ``sheet`` in ``fmt``: yaml, json, or foundry (a Foundry VTT WoD20 actor,
-    see :func:`stkit.store.foundry.to_foundry`), with no raw control character: a control or bidi character
-    in a stored field is written as a JSON or YAML escape. ``player_view`` leaves the Storyteller notes out."""
+def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False, foundry_layout: str = "current") -> str:
+    """The character file text of ``sheet`` in ``fmt``: yaml, json, or foundry (a Foundry VTT WoD20 actor in
+    ``foundry_layout`` current or legacy, see :func:`stkit.store.foundry.to_foundry`), with no raw control
+    character: a control or bidi character in a stored field is written as a JSON or YAML escape.
+    ``player_view`` leaves the Storyteller notes out."""
     from stkit.text import escape_json_controls, printable
 
     if fmt == "foundry":
@@ -309,7 +310,8 @@ def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False) -> str:
 
         from stkit.store.foundry import dump_foundry
 
-        return escape_json_controls(dump_foundry(replace(sheet, storyteller_notes="") if player_view else sheet))
+        shown = replace(sheet, storyteller_notes="") if player_view else sheet
+        return escape_json_controls(dump_foundry(shown, foundry_layout))
     data = sheet.to_dict(player_view=player_view)
     if fmt == "json":
         return escape_json_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"

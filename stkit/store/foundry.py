@@ -3,7 +3,9 @@
 Pure Python over plain dicts (the caller reads and writes the JSON). An actor is Foundry's *Export Data*
 file: ``{"name", "type", "system": {...}, "items": [...], "flags": {...}}``.
 
-Import (:func:`from_foundry`) takes every value the sheet can hold, and names every other value it finds
+Import (:func:`from_foundry`) first brings an actor of any layout the system has written (legacy 2.x,
+flattened 3.1+, keyed 4.1+, the ``PC`` data model's items; :mod:`stkit.store.foundry_layouts`) into the
+legacy shape, then takes every value the sheet can hold, and names every other value it finds
 by its path in the file (``system.appearance``, ``items[3] (type Feature)``) in the warnings: nothing is
 dropped unannounced. Values that Foundry works out from others (totals, soak, initiative, the health
 levels' penalties), presentation fields (labels, maxima, visibility) and Foundry's bookkeeping (ids,
@@ -11,19 +13,22 @@ images, ownership, timestamps) are not values of the character and are not liste
 switched-off flags are not listed either. docs/characters.md ("Foundry VTT") lists what goes where.
 
 Actor types: ``Werewolf`` (a Garou, or a Fera when ``system.changingbreed`` names one), ``Changing Breed``
-(a Fera), ``Mortal`` and ``PC`` (a mortal, or Kinfolk when the actor names a tribe or a Changing Breed; Rage
-and Gnosis only when its settings switch them on). Any other type is refused by name.
+(a Fera), ``Mortal`` and ``PC`` (its ``Splat`` says what it is; an older template ``PC`` is a mortal, or
+Kinfolk when it names a tribe or a Changing Breed, with Rage and Gnosis only when its settings switch them
+on). Any other type is refused by name.
 
-Export (:func:`to_foundry`) writes a Werewolf actor (``PC`` for Kinfolk and mortals) that Foundry imports;
-what Foundry's sheet has no place for (player, chronicle, Storyteller notes, the Changing Breed kind, custom
-Abilities, experience totals and dates) goes in ``flags.stkit``, which Foundry keeps and :func:`from_foundry`
-reads back, so an export imports as the same sheet.
+Export (:func:`to_foundry`) writes the ``PC`` actor of the current system (7.x) by default, or the legacy
+2.x actor (a Werewolf, ``PC`` for Kinfolk and mortals) for older installs; what Foundry's sheet has no place
+for (player, chronicle, Storyteller notes, the Changing Breed kind, experience totals and dates, and in the
+legacy layout custom Abilities) goes in ``flags.stkit``, which Foundry keeps and :func:`from_foundry` reads
+back, so an export imports as the same sheet.
 
 Errors are DataFileError naming the source and the field, with the allowed range.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import hashlib
 from pathlib import Path
@@ -33,6 +38,15 @@ from stkit.errors import DataFileError, InvalidValue
 from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES
+from stkit.store.foundry_layouts import (
+    ADVANTAGE_IDS,
+    CURRENT_VERSION,
+    FERA_GROUP_NAMES,
+    LAYOUT_VERSIONS,
+    name_key,
+    normalise,
+)
+from stkit.store.htmltext import round_trips, text_to_html
 from stkit.store.imported import LoadedFile
 from stkit.store.sheet import HEALTH_LEVELS, MAX_XP, Sheet, drop_low_specialties, xp_log_warnings
 
@@ -132,7 +146,9 @@ _QUIET_KEYS = {
     "sourceId",
     "perturn",
 }
-_QUIET_SYSTEM = {"traits", "settings", "soak", "initiative", "isequipped"}
+#: Derived values and display switches (movement is worked out from Dexterity; ``isactive`` there only says
+#: which speeds the sheet shows).
+_QUIET_SYSTEM = {"traits", "settings", "soak", "initiative", "isequipped", "movement", "favoriterolls", "player"}
 _ADVANTAGES = ("rage", "gnosis", "willpower")
 
 
@@ -230,6 +246,8 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
     r = _Reader(source)
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
         raise DataFileError(f"{source}: not a Foundry actor (no system block)")
+    if data.get("type") in SUPPORTED_TYPES:
+        data, _layout, r.warnings = normalise(data)
     kind = data.get("type")
     if kind not in SUPPORTED_TYPES:
         raise r.fail(
@@ -248,6 +266,11 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
         out["chronicle"] = r.text(flags.get("chronicle"), "flags.stkit.chronicle")
     for f in ("player", "storyteller_notes"):
         out[f] = r.text(flags.get(f), f"flags.stkit.{f}", strip=False)
+    if not out["player"]:
+        out["player"] = r.text(sysd.get("player"), "system.player")
+    for f in ("biography", "notes"):  # the exact text, where the HTML could not carry it
+        if f in flags:
+            out[f"_exact_{f}"] = r.text(flags.get(f), f"flags.stkit.{f}", strip=False)
 
     # --- what kind of creature -------------------------------------------------------------------------
     fera_text = r.text(sysd.get("changingbreed"), "system.changingbreed") or r.text(
@@ -287,6 +310,9 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
         ("notes", "notes"),
     ):
         out[f] = r.text(sysd.get(key), f"system.{key}", strip=False)
+    for f in ("biography", "notes"):
+        if f"_exact_{f}" in out:
+            out[f] = out.pop(f"_exact_{f}")
     bio = r.block(sysd.get("bio"), "system.bio")  # newer system versions group the texts under bio
     for f, key in (("biography", "background"), ("biography", "biography"), ("concept", "concept")):
         if not out[f] and bio.get(key):
@@ -496,6 +522,8 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
     backgrounds: dict[str, int] = {}
     log: list[dict] = []
     for i, item in enumerate(items):
+        if item is None:  # translated already by the layout reader
+            continue
         if not isinstance(item, dict):
             r.warnings.append(f"items[{i}]: not an item; not kept")
             continue
@@ -676,8 +704,18 @@ def _item(sheet: Sheet, kind: str, name: str, system: dict, index: int) -> dict:
     return {"_id": _foundry_id(sheet.name, kind, name, str(index)), "name": name, "type": kind, "system": system}
 
 
-def to_foundry(sheet: Sheet) -> dict:
-    """The Foundry VTT WoD20 actor dict of ``sheet``: type ``Werewolf`` for a shapeshifter (``PC`` for
+def to_foundry(sheet: Sheet, layout: str = "current") -> dict:
+    """The Foundry VTT WoD20 actor dict of ``sheet`` in ``layout``: ``current`` (default) is the ``PC`` data
+    model of system 5.x-7.x (see :func:`_to_current`); ``legacy`` the template actors of 2.x / 3.0. Raises
+    InvalidValue for another layout name."""
+    if layout not in ("current", "legacy"):
+        raise InvalidValue(f"Foundry layout {layout!r}; allowed: current, legacy")
+    legacy = _to_legacy(sheet)
+    return _to_current(sheet, legacy) if layout == "current" else legacy
+
+
+def _to_legacy(sheet: Sheet) -> dict:
+    """The legacy (2.x / 3.0) actor of ``sheet``: type ``Werewolf`` for a shapeshifter (``PC`` for
     Kinfolk and mortals), Attributes and Abilities with specialties, Rage/Gnosis/Willpower, Renown, rank,
     health damage, the active form, and items for Gifts, Rites, Backgrounds, Merits, Flaws, fetishes,
     weapons, armour and experience entries; the rest in ``flags.stkit``. :func:`from_foundry` reads it
@@ -733,13 +771,14 @@ def to_foundry(sheet: Sheet) -> dict:
         "settings": {
             "hasrage": not kin or sheet.powers["Rage"].permanent + sheet.powers["Rage"].temporary > 0,
             "hasgnosis": not kin or sheet.powers["Gnosis"].permanent > 0,
-            "haswillpower": True,
+            "haswillpower": sheet.powers["Willpower"].permanent > 0,
+            "version": LAYOUT_VERSIONS["legacy"],
         },
         "nature": sheet.nature,
         "demeanor": sheet.demeanor,
         "concept": sheet.concept,
-        "background": sheet.biography,
-        "notes": sheet.notes,
+        "background": text_to_html(sheet.biography),
+        "notes": text_to_html(sheet.notes),
         "attributes": attributes,
         "abilities": abilities,
         "advantages": advantages,
@@ -821,6 +860,9 @@ def to_foundry(sheet: Sheet) -> dict:
         "creature": sheet.creature,
         "experience": {"total": sheet.xp_total, "spent": sheet.xp_spent},
     }
+    for text_field in ("biography", "notes"):
+        if not round_trips(getattr(sheet, text_field)):
+            flags[text_field] = getattr(sheet, text_field)  # the exact text: the HTML above cannot carry its spacing
     if extra_abilities:
         flags["abilities"] = extra_abilities
     if extra_specialties:
@@ -859,18 +901,256 @@ def _weapon_system(w: dict) -> dict:
             "type": w["damage_type"],
         },
         "difficulty": w["difficulty"],
-        "isnatural": w["natural"],
         "istwohanded": w["two_handed"],
         "isequipped": w["equipped"],
         "conceal": w["conceal"],
     }
+    if w["kind"] == "melee" or w["natural"]:  # template.json gives only melee weapons isnatural
+        system["isnatural"] = w["natural"]
     if w["kind"] == "ranged":
         system |= {"range": w["range"], "rate": w["rate"], "clip": {"value": 0, "max": w["clip"]}}
     return system
 
 
-def dump_foundry(sheet: Sheet) -> str:
+def dump_foundry(sheet: Sheet, layout: str = "current") -> str:
     """:func:`to_foundry` as JSON text (two-space indent, UTF-8 kept)."""
     import json
 
-    return json.dumps(to_foundry(sheet), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(to_foundry(sheet, layout), indent=2, ensure_ascii=False) + "\n"
+
+
+#: The Attributes of the PC data model in its order (module/actor/datamodel/base/actor_attributes.js);
+#: composure and resolve are the other game lines' and hidden.
+_PC_ATTRIBUTES = (
+    ("strength", "physical"),
+    ("dexterity", "physical"),
+    ("stamina", "physical"),
+    ("charisma", "social"),
+    ("manipulation", "social"),
+    ("appearance", "social"),
+    ("composure", "social"),
+    ("perception", "mental"),
+    ("intelligence", "mental"),
+    ("wits", "mental"),
+    ("resolve", "mental"),
+)
+#: The splat a sheet's creature installs (the ``Splat`` items of packs/splats: settings id, game, variant,
+#: variantsheet): Garou "Werewolf [modern]", a Fera its breed's, Kinfolk "Kinfolk [modern]", a mortal
+#: "Mortal [modern]".
+_FERA_TRIBE_FIELD = {"Mokole": "varna", "Ananasi": "faction"}
+_FERA_AUSPICE_FIELD = {"Bastet": "pryio", "Ananasi": "aspect", "Kitsune": "path"}
+#: Bastet and Gurahl tribes the system keeps as keys (wod.bio.tribename.<key>, migration.js 4.1.0).
+_KEYED_FERA_TRIBES = {
+    "Bastet": ("bagheera", "balam", "bubasti", "ceilican", "khan", "pumonca", "qualmi", "simba", "swara"),
+    "Gurahl": ("forestwalkers", "icestalkers", "mountainguardians", "riverkeepers"),
+}
+
+
+def _splat(sheet: Sheet) -> tuple[str, dict]:
+    if sheet.creature == "shapeshifter" and sheet.fera == B.GAROU:
+        return "Werewolf [modern]", {
+            "id": "werewolf",
+            "game": "werewolf",
+            "variant": "general",
+            "variantsheet": "werewolf",
+        }
+    if sheet.creature == "shapeshifter":
+        return sheet.fera, {
+            "id": "changingbreed",
+            "game": "werewolf",
+            "variant": sheet.fera.lower(),
+            "variantsheet": "changingbreed",
+        }
+    if sheet.creature == "kinfolk":
+        return "Kinfolk [modern]", {"id": "mortal", "game": "werewolf", "variant": "kinfolk", "variantsheet": "mortal"}
+    return "Mortal [modern]", {"id": "mortal", "game": "mortal", "variant": "general", "variantsheet": "mortal"}
+
+
+def _splat_field(label: str, value: str, listdata: str = "") -> dict:
+    return {
+        "label": label,
+        "value": value,
+        "type": "select" if listdata else "input",
+        "listdata": listdata,
+        "isremovable": False,
+        "isvisible": True,
+    }
+
+
+def _splatfields(sheet: Sheet) -> dict:
+    """``system.bio.splatfields`` of ``sheet``: the keyed breed and auspice (a Garou's lists are the "v2"
+    ones), the tribe (a Bastet's or Gurahl's as its key), pack and totem; empty fields left out."""
+    garou = sheet.fera == B.GAROU
+    fields: dict[str, dict] = {}
+    if sheet.breed:
+        key = name_key(sheet.breed, sheet.fera, "breed")
+        fields["breed"] = _splat_field("wod.bio.breed", key, "BreedListv2" if garou else "BreedList")
+    if sheet.auspice:
+        field_key = _FERA_AUSPICE_FIELD.get(sheet.fera, "auspice")
+        key = name_key(sheet.auspice, sheet.fera, "auspice")
+        fields[field_key] = _splat_field(f"wod.bio.{field_key}", key, "AuspiceListv2" if garou else "AuspiceList")
+    if sheet.tribe:
+        field_key = _FERA_TRIBE_FIELD.get(sheet.fera, "tribe")
+        value = sheet.tribe
+        keyed = _KEYED_FERA_TRIBES.get(sheet.fera, ())
+        if T.norm(value) in keyed and FERA_GROUP_NAMES.get(T.norm(value), T.norm(value).capitalize()) == value:
+            value = f"wod.bio.tribename.{T.norm(value)}"
+        fields[field_key] = _splat_field(f"wod.bio.{field_key}", value, "TribeList" if keyed else "")
+    if sheet.pack:
+        fields["pack"] = _splat_field("wod.bio.packname", sheet.pack)
+    if sheet.totem:
+        fields["totem"] = _splat_field("wod.bio.packtotem", sheet.totem)
+    return fields
+
+
+def _advantage(sheet: Sheet, aid: str, name: str, permanent: int, temporary: int, order: int, group: str = "") -> dict:
+    system = {
+        "settings": {
+            "usepermanent": True,
+            "usetemporary": aid != "rank",
+            "useroll": aid in ADVANTAGE_IDS,
+            "order": order,
+            "isremovable": False,
+        },
+        "id": aid,
+        "type": "wod.advantages.advantages",
+        "group": group,
+        "label": f"wod.advantages.{aid}",
+        "permanent": permanent,
+        "temporary": temporary,
+        "max": 6 if aid == "rank" else T.MAX_POWER,
+    }
+    return _item(sheet, "Advantage", name, system, order)
+
+
+def _to_current(sheet: Sheet, legacy: dict) -> dict:
+    """The ``PC`` actor a 7.x install keeps of ``sheet``: only the fields of the PC data model
+    (module/actor/datamodel/pc-actor-datamodel.js) in ``system``; the creature as a ``Splat`` item, every
+    Ability an ``Ability`` item, Willpower (when the sheet has it), Rage and Gnosis (a shapeshifter's, or
+    when not zero), Renown and rank (a shapeshifter's) ``Advantage`` items, a shapeshifter's five forms as
+    ``Trait`` shapeform items with the current one active; the other items as in :func:`_to_legacy`."""
+    lsys = legacy["system"]
+    shifter = sheet.creature == "shapeshifter"
+    splat_name, splat = _splat(sheet)
+    p = sheet.powers
+    items: list[dict] = [
+        _item(
+            sheet,
+            "Splat",
+            splat_name,
+            {
+                "settings": {**splat, "era": "modern", "version": CURRENT_VERSION},
+                "bio": [],
+                "abilities": [],
+                "advantages": [],
+                "features": [],
+                "powers": [],
+                "description": "",
+            },
+            0,
+        )
+    ]
+    order = 0
+    for group, keys in FOUNDRY_ABILITIES.items():
+        for key, visible in keys:
+            entry = lsys["abilities"][group][key]
+            if not (visible or entry["value"]):
+                continue
+            system_a = {
+                "settings": {"isremovable": False},
+                "id": key,
+                "type": f"wod.abilities.{group}",
+                "label": f"wod.abilities.{key}",
+                "value": entry["value"],
+                "max": T.MAX_DOTS,
+                "speciality": entry["speciality"],
+            }
+            items.append(_item(sheet, "Ability", _label(key), system_a, len(items)))
+    placed = {T.norm(i["name"]) for i in items if i["type"] == "Ability"}
+    for name, n in {**sheet.abilities, **sheet.custom_abilities}.items():
+        if T.norm(name) in placed or _foundry_key(name):
+            continue
+        system_c = {
+            "settings": {"isremovable": True},
+            "id": "",
+            "type": "wod.abilities.talent",
+            "label": name,
+            "value": n,
+            "max": T.MAX_DOTS,
+            "speciality": sheet.specialties.get(name, ""),
+        }
+        items.append(_item(sheet, "Ability", name, system_c, len(items)))
+    has = {
+        "rage": shifter or p["Rage"].permanent + p["Rage"].temporary > 0,
+        "gnosis": shifter or p["Gnosis"].permanent + p["Gnosis"].temporary > 0,
+        "willpower": p["Willpower"].permanent + p["Willpower"].temporary > 0,
+    }
+    for aid in ADVANTAGE_IDS:
+        if has[aid]:
+            t = p[aid.capitalize()]
+            items.append(_advantage(sheet, aid, aid.capitalize(), t.permanent, t.temporary, order))
+            order += 1
+    renowned = shifter or sheet.rank > 0 or any(t.permanent or t.temporary for t in sheet.renown.values())
+    if renowned:
+        for r, t in sheet.renown.items():
+            items.append(_advantage(sheet, r.lower(), f"Renown - {r}", t.permanent, t.temporary, order, "renown"))
+            order += 1
+        items.append(_advantage(sheet, "rank", "Rank", sheet.rank, 0, order, "renown"))
+    if shifter:
+        for i, f in enumerate(FORM_NAMES):
+            system_t = {
+                "type": "wod.types.shapeform",
+                "label": f"wod.shapes.{f.lower()}",
+                "isactive": f == sheet.form,
+                "order": i,
+            }
+            items.append(_item(sheet, "Trait", f, system_t, len(items)))
+    items += legacy["items"]
+    attributes = {}
+    for sort, (key, kind) in enumerate(_PC_ATTRIBUTES, start=1):
+        a = T.lookup_attribute(key)
+        value = sheet.attributes.get(a, 1) if a else 1
+        attributes[key] = {
+            "value": value,
+            "bonus": 0,
+            "total": value,
+            "max": T.MAX_DOTS,
+            "type": kind,
+            "label": f"wod.attributes.{key}",
+            "speciality": sheet.specialties.get(a, "") if a else "",
+            "sort": sort,
+            "isvisible": a is not None,
+            "isfavorited": False,
+        }
+    settings = {
+        "iscreated": True,
+        "haswillpower": has["willpower"],
+        "hasgnosis": has["gnosis"],
+        "hasrenown": renowned,
+        "hasgifts": shifter or bool(sheet.gifts),
+        "hasrites": shifter or bool(sheet.rites),
+        "hasshapes": shifter,
+        "version": CURRENT_VERSION,
+        "era": "wod.era.modern",
+        "splat": splat["id"],
+        "game": splat["game"],
+        "variant": splat["variant"],
+        "variantsheet": splat["variantsheet"],
+    }
+    system = {
+        "settings": settings,
+        "bio": {
+            "nature": sheet.nature,
+            "demeanor": sheet.demeanor,
+            "concept": sheet.concept,
+            "splatfields": _splatfields(sheet),
+            "background": lsys["background"],
+            "notes": lsys["notes"],
+        },
+        "attributes": attributes,
+        "health": {"damage": dict(lsys["health"]["damage"])},
+    }
+    flags = copy.deepcopy(legacy["flags"])
+    flags["stkit"].pop("abilities", None)
+    flags["stkit"].pop("specialties", None)
+    return {**legacy, "type": "PC", "system": system, "items": items, "flags": flags}

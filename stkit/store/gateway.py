@@ -201,6 +201,51 @@ def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readon
         raise
 
 
+class StoreHandle:
+    """One store, resolved once from ``--db`` / $STKIT_DATABASE_URL / the default file, holding one sqlite3
+    connection for as long as it is open (a `stkit shell` session: every command reuses it instead of
+    opening, checking and closing a connection of its own). :func:`run_unit` uses the open handle of the
+    same store; anything else (PostgreSQL, a store not created or migrated yet) takes the normal path."""
+
+    def __init__(self, db: str | None) -> None:
+        from stkit.config import database_url
+
+        self.url = database_url(db)
+        self._conn: sqlite3.Connection | None = None
+
+    def connection(self) -> sqlite3.Connection | None:
+        """The kept connection (opened on first use, once the store exists at the head revision)."""
+        if self._conn is None:
+            self._conn = fast_connection(self.url)
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> StoreHandle:
+        _OPEN_HANDLES[self.url] = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _OPEN_HANDLES.pop(self.url, None)
+        self.close()
+
+
+#: The handles open in this process, by resolved URL.
+_OPEN_HANDLES: dict[str, StoreHandle] = {}
+
+
+def _held_connection(db: str | None) -> sqlite3.Connection | None:
+    if not _OPEN_HANDLES:
+        return None
+    from stkit.config import database_url
+
+    handle = _OPEN_HANDLES.get(database_url(db))
+    return handle.connection() if handle is not None else None
+
+
 def run_unit(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False, attempts: int = 8) -> _T:
     """Run ``work(gateway)`` as one transaction on the store ``db`` and return its result.
 
@@ -210,6 +255,9 @@ def run_unit(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = 
     Raises what ``work`` raises (nothing is written then) and StoreError for database errors."""
     from stkit.store.db import with_retries
 
+    held = _held_connection(db)
+    if held is not None:
+        return with_retries(lambda: _sqlite_once(held, work, readonly), attempts=attempts)
     conn = fast_connection(db)
     if conn is None:
         from stkit.store.db import open_store, run_transaction

@@ -3,48 +3,53 @@
 The vocabulary, defaults and merging live in :mod:`stkit.dice.house`; here they are read, written and
 reset per chronicle (table ``house_rules``), and a forgiven botch is recorded once per night (table
 ``free_botches``: the open scene, else the local calendar day). Every rolling command and the web table
-call :func:`rules_for_roll` (or :func:`load_house_rules` outside a transaction), so the same dice never
-score differently by command.
+call :func:`rules_in_force` (through :func:`stkit.store.rolling.make_roll` or ``odds_for``), so the same
+dice never score differently by command.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from stkit.dice.house import (
     HOUSE_KEYS,
+    NO_OVERRIDES,
     STANDARD_CHRONICLE_RULES,
     ChronicleRules,
+    RuleOverrides,
     forgive_botch,
     parse_house_value,
     rules_from_settings,
     setting_text,
     validate_house_key,
 )
-from stkit.store.gateway import Gateway, as_gateway
+from stkit.store.gateway import Gateway
 
 if TYPE_CHECKING:
     from stkit.dice import RollResult
 
 
-def house_settings(gw: Any, chronicle: str) -> dict[str, str]:
-    """{key: stored text} of the house rules set in ``chronicle`` (keys as `stkit house` names them)."""
-    rows = as_gateway(gw).rows("SELECT key, value FROM house_rules WHERE chronicle = :c ORDER BY key", c=chronicle)
-    return {r[0]: r[1] for r in rows}
+def get_house_rules(gw: Gateway, chronicle: str) -> ChronicleRules:
+    """The house rules stored for ``chronicle`` (the rules as written where nothing is set); read only
+    through :func:`rules_in_force`."""
+    rows = gw.rows("SELECT key, value FROM house_rules WHERE chronicle = :c ORDER BY key", c=chronicle)
+    return rules_from_settings({r[0]: r[1] for r in rows})
 
 
-def get_house_rules(gw: Any, chronicle: str) -> ChronicleRules:
-    """The house rules in force in ``chronicle`` (the rules as written where nothing is set)."""
-    return rules_from_settings(house_settings(gw, chronicle))
+def rules_in_force(gw: Gateway | None, chronicle: str, overrides: RuleOverrides = NO_OVERRIDES) -> ChronicleRules:
+    """The rules one roll (or one odds answer) is made under: ``chronicle``'s house rules with this roll's
+    ``overrides`` on top. ``gw`` None: there is no store yet, so the rules as written. The one reader of
+    the house-rule table: every roll, every odds answer and `stkit house` come through here. Raises
+    InvalidValue for --extra-ones-cancel when the specialty in force is not reroll."""
+    stored = STANDARD_CHRONICLE_RULES if gw is None else get_house_rules(gw, chronicle)
+    return stored.override(overrides)
 
 
-def set_house_rule(gw: Any, chronicle: str, key: str, value: str) -> ChronicleRules:
+def set_house_rule(gw: Gateway, chronicle: str, key: str, value: str) -> ChronicleRules:
     """Store house rule ``key`` = ``value`` for ``chronicle`` and return the rules now in force.
     Raises InvalidValue naming the allowed keys or values (nothing stored then)."""
-    gw = as_gateway(gw)
     canonical = validate_house_key(key)
     text = setting_text(parse_house_value(canonical, value))
     now = gw.timestamp(datetime.now(UTC))
@@ -56,39 +61,26 @@ def set_house_rule(gw: Any, chronicle: str, key: str, value: str) -> ChronicleRu
         v=text,
         now=now,
     )
-    return get_house_rules(gw, chronicle)
+    return rules_in_force(gw, chronicle)
 
 
-def reset_house_rule(gw: Any, chronicle: str, key: str | None) -> ChronicleRules:
+def reset_house_rule(gw: Gateway, chronicle: str, key: str | None) -> ChronicleRules:
     """Back to the rules as written for ``key`` (None: every key) in ``chronicle``; returns the rules now
     in force. Raises InvalidValue for an unknown key."""
-    gw = as_gateway(gw)
     if key is None:
         gw.execute("DELETE FROM house_rules WHERE chronicle = :c", c=chronicle)
     else:
         gw.execute("DELETE FROM house_rules WHERE chronicle = :c AND key = :k", c=chronicle, k=validate_house_key(key))
-    return get_house_rules(gw, chronicle)
+    return rules_in_force(gw, chronicle)
 
 
-def house_table(rules: ChronicleRules, settings: dict[str, str]) -> list[dict[str, Any]]:
+def house_table(rules: ChronicleRules) -> list[dict[str, Any]]:
     """One dict per key for `stkit house show`: key, value, whether the chronicle set it, allowed values."""
     values = rules.to_dict()
     return [
-        {"key": key, "value": values[key], "set": key in settings, "allowed": allowed}
+        {"key": key, "value": values[key], "set": key in rules.set_keys, "allowed": allowed}
         for key, (_field, allowed) in HOUSE_KEYS.items()
     ]
-
-
-def load_house_rules(db: str | None, chronicle: str) -> ChronicleRules:
-    """The house rules of ``chronicle`` in the store ``db``, for a roll that writes nothing else. No store
-    yet (no SQLite file): the rules as written, and nothing is created. Through the gateway otherwise."""
-    from stkit.config import database_url, sqlite_path
-    from stkit.store.gateway import run_unit
-
-    path = sqlite_path(database_url(db))
-    if path is not None and not path.is_file():
-        return STANDARD_CHRONICLE_RULES
-    return run_unit(db, lambda gw: get_house_rules(gw, chronicle), readonly=True)
 
 
 def night_of(gw: Gateway, chronicle: str) -> str:
@@ -113,13 +105,12 @@ class Forgiveness:
         return {"forgiven": self.forgiven, "night": self.night}
 
 
-def claim_free_botch(gw: Any, chronicle: str, result: RollResult, rules: ChronicleRules) -> Forgiveness:
+def claim_free_botch(gw: Gateway, chronicle: str, result: RollResult, rules: ChronicleRules) -> Forgiveness:
     """Under the free-botch house rule, forgive ``result`` when it is the first botch of the night in
     ``chronicle``: the result reported as a failure, the night marked used (link it to the log entry with
     :func:`link_free_botch`). Anything else comes back unchanged."""
     if not rules.free_botch or not result.botch:
         return Forgiveness(result)
-    gw = as_gateway(gw)
     night = night_of(gw, chronicle)
     used = gw.row("SELECT 1 FROM free_botches WHERE chronicle = :c AND night = :n" + gw.lock, c=chronicle, n=night)
     if used is not None:
@@ -133,19 +124,12 @@ def claim_free_botch(gw: Any, chronicle: str, result: RollResult, rules: Chronic
     return Forgiveness(forgive_botch(result), True, night)
 
 
-def link_free_botch(gw: Any, chronicle: str, forgiveness: Forgiveness, log_id: int | None) -> None:
+def link_free_botch(gw: Gateway, chronicle: str, forgiveness: Forgiveness, log_id: int | None) -> None:
     """Point the night's forgiven botch at its roll-log entry (nothing when nothing was forgiven)."""
     if forgiveness.forgiven and log_id is not None:
-        as_gateway(gw).execute(
+        gw.execute(
             "UPDATE free_botches SET log_id = :id WHERE chronicle = :c AND night = :n",
             id=log_id,
             c=chronicle,
             n=forgiveness.night,
         )
-
-
-def with_house_rules(db: str | None, chronicle: str, work: Callable[[Gateway, ChronicleRules], Any]) -> Any:
-    """Run ``work(gateway, house rules of chronicle)`` as one write transaction on the store ``db``."""
-    from stkit.store.gateway import run_unit
-
-    return run_unit(db, lambda gw: work(gw, get_house_rules(gw, chronicle)))

@@ -9,17 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from stkit.dice import (
-    STANDARD_RULES,
-    HouseRules,
-)
 from stkit.dice.combat import STANDARD_COMBAT, CombatRules, rage_action_penalties
+from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue
 from stkit.store.characters import get_character
 from stkit.store.gateway import as_gateway
 from stkit.store.pools import build_pool
-from stkit.store.rolls import SheetRoll, roll_from_sheet
+from stkit.store.rolling import Purpose, RollOrder, SheetRoll, generator, make_roll
 from stkit.store.vocab import LogKind
+from stkit.text import check_range
 
 # ------------------------------------------------------------------------------------- multiple actions
 
@@ -63,10 +61,11 @@ def multi_from_sheet(
     *,
     chronicle: str | None = None,
     faces: list[list[int]] | None = None,
-    rng: Any,
-    rules: HouseRules = STANDARD_RULES,
+    seed: int | None = None,
+    overrides: RuleOverrides = NO_OVERRIDES,
     rage: int = 0,
     combat: CombatRules = STANDARD_COMBAT,
+    willpower_action: int | None = None,
 ) -> list[SheetActionSlot]:
     """Several actions declared by character ``name`` in one turn, each pool built from the sheet, then the
     multiple-action ladder applied (Chapter Five, "Multiple Actions": with N actions the first loses N dice,
@@ -77,8 +76,10 @@ def multi_from_sheet(
     the points and ``combat``'s cap, once per turn of a scene) for the last ``rage`` actions, which take no
     penalty; the others follow the ladder for their own number (:func:`stkit.dice.combat.rage_action_penalties`).
 
-    ``faces``: physical dice, one list per action that can be attempted. Raises InvalidValue, NotFound,
-    RuleRefusal; nothing is logged or spent then.
+    ``faces``: physical dice, one list per action that can be attempted; ``seed``: the one generator's
+    seed (the rolls share it); ``overrides``: the per-roll house rules (each action's difficulty is its
+    own). ``willpower_action`` (1-based): the action that spends Willpower from the sheet (once a turn).
+    Raises InvalidValue, NotFound, RuleRefusal; nothing is logged or spent then.
     """
 
     if len(difficulties) != len(expressions):
@@ -93,28 +94,37 @@ def multi_from_sheet(
     possible = sum(1 for b, pen in zip(built, penalties, strict=True) if b.dice - pen >= 1)
     if faces is not None and len(faces) != possible:
         raise InvalidValue(f"{len(faces)} --dice given but {possible} of the actions can be attempted; give one each")
+    if willpower_action is not None:
+        check_range(willpower_action, "Willpower action", 1, len(built))
+        if built[willpower_action - 1].dice - penalties[willpower_action - 1] < 1:
+            raise InvalidValue(
+                f"action {willpower_action} has no dice left and cannot be attempted; Willpower cannot be spent on it"
+            )
     rage_left: int | None = None
     if rage:
         from stkit.store.combat import spend_rage_for_actions
 
         rage_left = spend_rage_for_actions(session, char, rage, combat=combat).left
     it = iter(faces or [])
+    rng, _ = generator(seed)
     slots: list[SheetActionSlot] = []
-    for expr, b, pen, d in zip(expressions, built, penalties, difficulties, strict=True):
+    for i, (expr, b, pen, d) in enumerate(zip(expressions, built, penalties, difficulties, strict=True), 1):
         left = b.dice - pen
         rolled = None
         if left >= 1:
-            rolled = roll_from_sheet(
-                gw,
-                char.name,
+            hand = next(it) if faces is not None else None
+            order = RollOrder(
                 f"{expr.strip()} - {pen}" if pen else expr.strip(),
-                difficulty=d,
+                character=char.name,
                 chronicle=char.chronicle,
-                faces=next(it) if faces is not None else None,
-                rng=rng,
-                rules=rules,
-                kind=LogKind.rage_action if len(slots) >= len(built) - rage else LogKind.roll,
+                purpose=Purpose.multi,
+                overrides=overrides.at_difficulty(d),
+                faces=tuple(hand) if hand is not None else None,
+                seed=seed,
+                willpower=i == willpower_action,
+                log_kind=LogKind.rage_action if len(slots) >= len(built) - rage else LogKind.roll,
             )
+            rolled = make_roll(gw, order, rng=rng)
         bought = rage_left if len(slots) >= len(built) - rage else None
         slots.append(SheetActionSlot(expr.strip(), b.text, b.dice, pen, left, d, rolled, bought))
     return slots

@@ -10,31 +10,26 @@ the difficulty).
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from stkit import config
-from stkit.dice import (
-    HouseRules,
-    RollRequest,
-    RollResult,
-    resolve_roll,
-    validate_difficulty,
-    validate_pool,
-    validate_target,
-)
+from stkit.dice import RollResult, validate_difficulty, validate_pool, validate_target
 from stkit.dice.contest import (
     parse_interval,
 )
+from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store import traits as T
 from stkit.store.characters import CharacterRow, get_character
 from stkit.store.forms import apply_form
-from stkit.store.gateway import as_gateway
+from stkit.store.gateway import Gateway
 from stkit.store.pools import build_pool, resolve_pool_trait
-from stkit.store.rolls import write_log
+from stkit.store.rolling import Purpose, RollOrder, make_roll
 from stkit.store.scenes import open_scene
+from stkit.store.vocab import LogKind
 from stkit.text import parse_whole_number
 
 _NUMBER = re.compile(r"^\s*\d+\s*$", re.ASCII)
@@ -82,6 +77,8 @@ class ParticipantRoll:
     explanation: str
     participant: Participant
     extra: dict = field(default_factory=dict)
+    house_in_force: tuple[str, ...] = ()  # the house rules in force for it (ChronicleRules.in_force)
+    forgiven_botch: bool = False  # True when the chronicle's free botch forgave it
 
 
 #: Bound of the in-game time per roll of a tracked action (the successes needed are bounded by the dice
@@ -231,117 +228,45 @@ def opponent_difficulty(text: str | int, opponent: Participant) -> tuple[int, st
 
 
 def roll_for(
-    session: Any,
+    gw: Gateway,
     who: Participant,
     difficulty: int,
     *,
     chronicle: str,
     faces: list[int] | None,
     willpower: bool,
-    rng: Any,
-    rules: HouseRules,
-    kind: str,
-    house_flags: dict | None = None,
+    rng: random.Random,
+    kind: LogKind,
+    overrides: RuleOverrides = NO_OVERRIDES,
 ) -> ParticipantRoll:
-    """Roll (or count ``faces``) for ``who`` and write the roll-log entry, in the caller's transaction.
-
-    A character's roll goes through the character store's roll use case: the pool from the sheet, the
-    Willpower point spent (refused when none is left or already spent this turn), the scene hooks.
-    ``house_flags`` (per-roll overrides, as for :func:`stkit.store.rolls.roll_from_sheet`): when given,
-    the chronicle's house rules apply on top of ``difficulty`` (``rules`` is then ignored), the free
-    botch included.
+    """Roll (or count ``faces``) for ``who`` at ``difficulty`` through :func:`stkit.store.rolling.make_roll`
+    (the chronicle's house rules with ``overrides`` on top, the free botch included) and write the roll-log
+    entry, in the caller's transaction. A character's roll builds its pool from the sheet and spends the
+    Willpower point from it (refused when none is left or already spent this turn); a bare dice pool has
+    no sheet, so no Willpower (RuleRefusal), and is logged in ``chronicle``'s open scene.
     """
     validate_difficulty(difficulty)
-    flags = None if house_flags is None else {**house_flags, "difficulty": difficulty}
-    gw = as_gateway(session)
-    if who.character is not None:
-        from stkit.store.rolls import roll_from_sheet
-
-        out = roll_from_sheet(
-            gw,
-            who.character.name,
-            who.expression,
-            difficulty=difficulty,
-            chronicle=who.character.chronicle,
-            willpower=willpower,
-            rules=rules,
-            rng=rng,
-            faces=faces,
-            kind=kind,
-            house_flags=flags,
-        )
-        assert out.log_id is not None  # a roll from the sheet is always logged
-        log = LogEntryRef(out.log_id, who.character.id, kind, out.scene_id, out.turn)
-        return ParticipantRoll(out.roll, log, out.pool.text if out.pool else f"{out.roll.pool} dice", who)
-
-    return _roll_bare_pool(
-        gw,
-        who,
-        difficulty,
-        chronicle=chronicle,
-        faces=faces,
+    if who.character is None:
+        numeric_pool(who.expression)
+        if willpower:
+            raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
+    order = RollOrder(
+        who.expression,
+        character=who.character.name if who.character is not None else None,
+        chronicle=who.character.chronicle if who.character is not None else chronicle,
+        purpose=Purpose(LogKind(kind).value),
+        overrides=overrides.at_difficulty(difficulty),
+        faces=tuple(faces) if faces is not None else None,
         willpower=willpower,
-        rng=rng,
-        rules=rules,
-        kind=kind,
-        flags=flags,
+        log_kind=LogKind(kind),
     )
-
-
-def _roll_bare_pool(
-    gw: Any,
-    who: Participant,
-    difficulty: int,
-    *,
-    chronicle: str,
-    faces: list[int] | None,
-    willpower: bool,
-    rng: Any,
-    rules: HouseRules,
-    kind: str,
-    flags: dict | None = None,
-) -> ParticipantRoll:
-    """Roll a bare number of dice (no sheet, so no Willpower) and log it in ``chronicle``'s open scene;
-    ``flags``: the chronicle's house rules apply with these overrides (the free botch included)."""
-    pool = numeric_pool(who.expression)
-    if willpower:
-        raise RuleRefusal("Willpower is spent from a character sheet; a bare dice pool has none (use --char)")
-    house = None
-    if flags is not None:
-        from stkit.store.house import get_house_rules
-
-        house = get_house_rules(gw, chronicle).override(**flags)
-        rules = house.dice_rules()
-    request = RollRequest(pool, difficulty, rules=rules, faces=tuple(faces) if faces is not None else None)
-    roll = resolve_roll(request, rng=rng)
-    detail: dict = {"breakdown": f"{pool} dice"}
-    forgiveness = None
-    if house is not None:
-        from stkit.store.house import claim_free_botch
-
-        forgiveness = claim_free_botch(gw, chronicle, roll, house)
-        roll = forgiveness.result
-        detail["house_rules_in_force"] = house.in_force()
-        if forgiveness.forgiven:
-            detail["forgiven_botch"] = forgiveness.night
-    scene = open_scene(gw, chronicle)
-    entry = write_log(
-        gw,
-        chronicle=chronicle,
-        character_id=None,
-        character_name="",
-        expression=who.expression,
-        result=roll,
-        detail=detail,
-        scene_id=scene.id if scene else None,
-        turn=scene.turn if scene else None,
-        kind=kind,
+    out = make_roll(gw, order, rng=rng)
+    assert out.log_id is not None  # a tracked roll is always logged
+    log = LogEntryRef(out.log_id, who.character_id, kind, out.scene_id, out.turn)
+    explained = out.pool.text if out.pool else f"{out.roll.pool} dice"
+    return ParticipantRoll(
+        out.roll, log, explained, who, house_in_force=out.house_in_force, forgiven_botch=out.forgiven_botch
     )
-    if forgiveness is not None:
-        from stkit.store.house import link_free_botch
-
-        link_free_botch(gw, chronicle, forgiveness, entry.id)
-    return ParticipantRoll(roll, LogEntryRef(entry.id, None, kind, entry.scene_id, entry.turn), f"{pool} dice", who)
 
 
 def faces_list(text_or_list: Any) -> list[int] | None:

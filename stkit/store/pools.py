@@ -8,6 +8,7 @@ forms' Attribute changes count). The form table and the wound penalties are the 
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 
@@ -227,3 +228,12 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
     if dice < 1:
         raise RuleRefusal(f"{sheet.name}: {pool.text}: no dice left, the action cannot be attempted")
     return pool
+
+
+def unhurt_pool(sheet: Sheet, expression: str) -> PoolBreakdown:
+    """A pool built from ``sheet`` without the wound penalty and without the Incapacitated refusal: soak and
+    damage pools (stkit's reading, see :mod:`stkit.store.combat`). Raises InvalidValue / RuleRefusal as
+    :func:`build_pool` does for the expression itself (three Traits, no dice left)."""
+    healthy = copy.deepcopy(sheet)
+    healthy.health = {d: 0 for d in healthy.health}
+    return build_pool(healthy, expression)

@@ -7,6 +7,7 @@ not import each other.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from stkit.errors import DataFileError
@@ -39,7 +40,10 @@ def parse_card_file(path: str | Path, progress: Progress | None = None) -> Parse
     if not text.strip():
         raise DataFileError(f"{path}: the file is empty")
     fmt = detect_format(path, text)
-    parser = {"yaml": parse_yaml, "json": parse_json, "csv": parse_csv, "lackey": parse_lackey}[fmt]
+    if fmt == "lackey":
+        # a built-in card's comma ("Den of Rorth, Son of Bast") is no list separator in a plugin's lists
+        return parse_lackey(path, text, progress, known_names=(c.name for c in load_builtin_cards()))
+    parser = {"yaml": parse_yaml, "json": parse_json, "csv": parse_csv}[fmt]
     return parser(path, text, progress)
 
 
@@ -50,6 +54,11 @@ def builtin_cards_path() -> Path:
     return Path(str(resources.files("stkit.tcg") / "data" / "cards.yaml"))
 
 
+@functools.lru_cache(maxsize=1)
+def _builtin_cards() -> tuple[Card, ...]:
+    return tuple(parse_card_file(builtin_cards_path()).cards)
+
+
 def load_builtin_cards() -> list[Card]:
     """The packaged cards, validated (DataFileError if the packaged file is broken)."""
-    return parse_card_file(builtin_cards_path()).cards
+    return list(_builtin_cards())

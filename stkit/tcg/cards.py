@@ -26,7 +26,7 @@ from stkit.errors import DataFileError, InvalidValue, NotFound
 from stkit.tcg.common import fold_name
 from stkit.tcg.common import parse_yaml as _parse_yaml_text
 from stkit.tcg.vocab import CombatKind, Moon, Speed, values
-from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, printable
+from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, parse_whole_number, printable
 
 #: Most cards (rows) one card file may hold: the real community list has about 1,600.
 MAX_CARD_ROWS = 50_000
@@ -84,90 +84,127 @@ TRIBES = (
 # The keywords the three documents mention or imply, plus card types, tribes, breeds and auspices. stkit's
 # own card files must use these (or declare extras in a top-level `keywords:` list); Lackey imports are
 # lenient because real plugins carry many more.
-KNOWN_KEYWORDS = frozenset(
-    k.casefold()
-    for k in (
-        *CARD_TYPES,
-        *TRIBES,
-        "Black Fury",
-        "Bone Gnawer",
-        "Silver Fang",
-        "Stargazer",
-        "Shadow Lord",
-        "Silent Strider",
-        "Red Talon",
-        "Glass Walker",
-        "Black Spiral Dancer",
-        "Character",
-        "Sept",
-        "Combat",
-        "Homid",
-        "Lupus",
-        "Metis",
-        "Crinos",
-        "Ragabash",
-        "Theurge",
-        "Philodox",
-        "Galliard",
-        "Ahroun",
-        "Gaia",
-        "Wyrm",
-        "Weaver",
-        "Wyld",
-        "Spirit",
-        "Human",
-        "Animal",
-        "Fomori",
-        "Vampire",
-        "Bastet",
-        "Monster",
-        "Kailindo",
-        "Firearm",
-        "Klaive",
-        "Fast",
-        "Slow",
-        "Fast Striking",
-        "Unique",
-        "Restricted",
-        "Constrained",
-        "Long",
-        "Long Event",
-        "Moot Event",
-        "Minor Rite",
-        "Umbra",
-        "Pre-Combat",
-        "Mid-Combat",
-        "Post-Combat",
-        "In",
-        "Out",
-        "In/Out",
-        "Cub",
-        "Male",
-        "Female",
-        "Corrupt",
-        "Tribe Friendly",
-        "Amnesiac",
-        "Demophobic",
-        "Hysterical",
-        "Melancholic",
-        "Manic-Depressive",
-        "Multiple-Persona",
-        "Obsessive",
-        "Paranoid",
-        "Perfectionist",
-        "Powermad",
-        "Vengeful",
-        "Alpha",
-        "Attack",
-        "Defense",
-        "Flex",
-        "Counterattack",
-        "New Moon",
-        "Full Moon",
-        "Weapon",
-        "Pack",
+KEYWORD_NAMES: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        (
+            *CARD_TYPES,
+            *TRIBES,
+            "Black Fury",
+            "Bone Gnawer",
+            "Silver Fang",
+            "Stargazer",
+            "Shadow Lord",
+            "Silent Strider",
+            "Red Talon",
+            "Glass Walker",
+            "Black Spiral Dancer",
+            "Character",
+            "Sept",
+            "Combat",
+            "Homid",
+            "Lupus",
+            "Metis",
+            "Crinos",
+            "Ragabash",
+            "Theurge",
+            "Philodox",
+            "Galliard",
+            "Ahroun",
+            "Gaia",
+            "Wyrm",
+            "Weaver",
+            "Wyld",
+            "Spirit",
+            "Human",
+            "Animal",
+            "Fomori",
+            "Vampire",
+            "Bastet",
+            "Monster",
+            "Kailindo",
+            "Firearm",
+            "Klaive",
+            "Fast",
+            "Slow",
+            "Fast Striking",
+            "Unique",
+            "Restricted",
+            "Constrained",
+            "Long",
+            "Long Event",
+            "Moot Event",
+            "Minor Rite",
+            "Umbra",
+            "Pre-Combat",
+            "Mid-Combat",
+            "Post-Combat",
+            "In",
+            "Out",
+            "In/Out",
+            "Cub",
+            "Male",
+            "Female",
+            "Corrupt",
+            "Tribe Friendly",
+            "Amnesiac",
+            "Demophobic",
+            "Hysterical",
+            "Melancholic",
+            "Manic-Depressive",
+            "Multiple-Persona",
+            "Obsessive",
+            "Paranoid",
+            "Perfectionist",
+            "Powermad",
+            "Vengeful",
+            "Alpha",
+            "Attack",
+            "Defense",
+            "Flex",
+            "Counterattack",
+            "New Moon",
+            "Full Moon",
+            "Weapon",
+            "Pack",
+        )
     )
 )
+KNOWN_KEYWORDS = frozenset(k.casefold() for k in KEYWORD_NAMES)
+
+
+#: The werecreatures that are not Garou (Equinox Update, "Other Shapeshifters", which names the Bastet;
+#: the others are the Changing Breeds of the World of Darkness a card list may carry), folded. A card is an
+#: alternate shapeshifter when its type, subtypes or keywords name one of these.
+SHAPESHIFTER_KINDS = frozenset(
+    {
+        "bastet",
+        "corax",
+        "gurahl",
+        "mokole",
+        "nagah",
+        "nuwisha",
+        "ratkin",
+        "rokea",
+        "ananasi",
+        "kitsune",
+        "apis",
+        "camazotz",
+        "grondr",
+        "fera",
+        "werecreature",
+        "shapeshifter",
+        "changingbreed",
+    }
+)
+
+
+def is_alternate_shapeshifter(type_: str | None, subtypes: Iterable[str], keywords: Iterable[str]) -> bool:
+    """True when a character card is another werecreature: not a Garou, and its type, subtypes or
+    keywords name a shapeshifter kind (SHAPESHIFTER_KINDS). What a card lacks (no Garou keyword, a Crinos
+    column left over) never makes it one: a human, a fomor, a Bane or a vampire is no shapeshifter."""
+    if type_ not in CHARACTER_TYPES or type_ == "Garou":
+        return False
+    return any(fold_name(w) in SHAPESHIFTER_KINDS for w in (type_, *subtypes, *keywords))
 
 
 class AmbiguousName(NotFound):
@@ -191,7 +228,9 @@ class Card:
     Read from real card lists: ``printed_type`` is the type as the file wrote it when stkit files it under
     another (``"Character - Gaia"`` filed as Garou), ``subtypes`` the other parts of a compound type
     (``"Ally - Victim"``: type Ally, subtype Victim), ``affiliation`` Gaia / Wyrm / Rogue, ``text_only`` the
-    fields whose value the card gives only in its text, ``possibly_truncated`` a text cut at 254 or 255
+    fields whose value the card gives only in its text, ``conditional`` the values its text gives only in
+    some cases (field -> ``{"value": 1, "when": "the sentence saying when"}``; the plain field stays
+    unknown), ``possibly_truncated`` a text cut at 254 or 255
     characters by the list's maker, and ``extra`` the file's columns outside the schema, kept as written.
     """
 
@@ -238,6 +277,7 @@ class Card:
     subtypes: list[str] = field(default_factory=list)
     affiliation: str | None = None
     text_only: list[str] = field(default_factory=list)
+    conditional: dict[str, dict[str, Any]] = field(default_factory=dict)
     possibly_truncated: bool = False
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -290,7 +330,7 @@ INT_FIELDS = (
 _LIST_FIELDS = ("keywords", "requirements", "benefits", "tribe_friendly", "errata", "rulings", "subtypes", "text_only")
 _BOOL_FIELDS = ("playtest", "alternate_shapeshifter", "kailindo", "auspice_tribe", "possibly_truncated")
 #: Fields holding prose (several lines, up to MAX_NOTES characters); every other text is a short name.
-_LONG_FIELDS = frozenset({"text", "errata", "rulings", "benefits", "effect", "extra"})
+_LONG_FIELDS = frozenset({"text", "errata", "rulings", "benefits", "effect", "extra", "conditional"})
 _SIDE_KEYS = {"rage", "gnosis", "health", "renown", "text", "keywords"}
 _OPTION_KEYS = {"option", "requirements", "max_renown", "cards"}
 
@@ -302,6 +342,7 @@ class CardError(InvalidValue):
 #: Largest number a card field takes: printed stats are small; a bigger one is a typo (and a 5,000-digit
 #: string would not even convert).
 MAX_CARD_NUMBER = 999
+_HUGE = 10**40
 
 
 def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
@@ -315,15 +356,16 @@ def _int(value: Any, name: str, allow_x: bool = False) -> int | str | None:
         value = int(value)
     if isinstance(value, str):
         s = value.strip()
-        if not re.fullmatch(r"[+-]?\d+", s):
-            shown = repr(s[:20] + ("..." if len(s) > 20 else ""))
-            raise CardError(f"field '{name}': {shown} is not a whole number" + (" or X" if allow_x else ""))
-        if len(s.lstrip("+-").lstrip("0")) > len(str(MAX_CARD_NUMBER)):
+        try:
+            # the one ASCII-digit reader: '\u0663' or '\uff14' is no number; far above the cap is capped
+            value = parse_whole_number(s, f"field '{name}'", -_HUGE, _HUGE)
+        except InvalidValue:
+            # the value itself is not repeated: it is the file's content, not ours to echo
             raise CardError(
-                f"field '{name}': {s[:20]}{'...' if len(s) > 20 else ''} is above {MAX_CARD_NUMBER} "
-                f"(allowed 0 to {MAX_CARD_NUMBER})"
-            )
-        value = int(s)
+                f"field '{name}': not a whole number" + (" or X" if allow_x else "") + " (use the digits 0 to 9)"
+            ) from None
+        if abs(value) > MAX_CARD_NUMBER and len(s) > 20:
+            raise CardError(f"field '{name}': {s[:20]}... is above {MAX_CARD_NUMBER} (allowed 0 to {MAX_CARD_NUMBER})")
     if not isinstance(value, int):
         raise CardError(f"field '{name}': {repr(value)[:40]} is not a whole number")
     if value < 0:
@@ -355,7 +397,16 @@ def _list(value: Any, name: str, sep: str = r"[;,]") -> list[str]:
         return [p.strip() for p in re.split(sep, value) if p.strip()]
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
         return [str(v).strip() for v in value if str(v).strip()]
-    raise CardError(f"field '{name}': expected a list of text, got {value!r}")
+    # the value is named by its kind only: it is the file's content
+    raise CardError(f"field '{name}': expected a list of text, got {_kind_of(value)}")
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list holding something other than text"
+    return "a single value"
 
 
 @functools.lru_cache(maxsize=64)
@@ -387,6 +438,26 @@ def _side(value: Any, name: str) -> dict[str, Any] | None:
             out[k] = _list(v, f"{name}.keywords")
         else:
             out[k] = _int(v, f"{name}.{k}")
+    return out
+
+
+def _conditional(value: Any) -> dict[str, dict[str, Any]]:
+    """``{field: {value, when}}`` for the combat numbers a card's text makes conditional."""
+    if value is None or value == {}:
+        return {}
+    if not isinstance(value, dict):
+        raise CardError("field 'conditional': must map a field (damage, block, rage_cost) to {value, when}")
+    out: dict[str, dict[str, Any]] = {}
+    for key, spec in value.items():
+        if key not in ("damage", "block", "rage_cost") or not isinstance(spec, dict) or set(spec) - {"value", "when"}:
+            raise CardError("field 'conditional': must map a field (damage, block, rage_cost) to {value, when}")
+        when = spec.get("when")
+        if not isinstance(when, str) or not when.strip():
+            raise CardError(f"field 'conditional.{key}.when': say when the value applies")
+        out[str(key)] = {
+            "value": _int(spec.get("value"), f"conditional.{key}.value", allow_x=True),
+            "when": when.strip(),
+        }
     return out
 
 
@@ -485,6 +556,7 @@ def card_from_mapping(
     if not isinstance(extra, dict):
         raise CardError("field 'extra': must map column names to text")
     kw["extra"] = {str(k): str(v) for k, v in extra.items()}
+    kw["conditional"] = _conditional(raw.get("conditional"))
     kw["breed_side"] = _side(raw.get("breed_side"), "breed_side")
     kw["crinos_side"] = _side(raw.get("crinos_side"), "crinos_side")
     cohorts = raw.get("cohorts") or {}
@@ -531,6 +603,8 @@ class ParsedFile:
     merged: list[RowError] = field(default_factory=list)
     warnings: list[RowError] = field(default_factory=list)
     lines: int = 0
+    #: Combat Actions whose kind no keyword, text or number gives (line, message, card name)
+    untyped: list[RowError] = field(default_factory=list)
 
 
 Progress = Callable[[int, int], None]
@@ -654,9 +728,11 @@ def parse_csv(path: Path, text: str, progress: Progress | None = None) -> Parsed
         header = reader.fieldnames or []
     except csv.Error as exc:
         raise DataFileError(f"{path}: line {reader.line_num}: malformed CSV: {exc}") from None
-    bad = [h for h in header if h not in FIELD_NAMES]
+    bad = [i for i, h in enumerate(header, 1) if h not in FIELD_NAMES]
     if bad:
-        raise DataFileError(f"{path}: line 1: unknown column(s) {', '.join(bad)}")
+        # named by position: the header's text is the file's content, not repeated in an error line
+        where = f"column {bad[0]} is" if len(bad) == 1 else f"columns {', '.join(map(str, bad[:10]))} are"
+        raise DataFileError(f"{path}: line 1: {where} not a card field name (such as name, type, set, renown, text)")
     items = []
     for row in _csv_rows(reader, path):
         if any("\n" in v or "\r" in v for v in row.values() if isinstance(v, str)):

@@ -35,7 +35,7 @@ from stkit.tcg.cards import (
     RowError,
 )
 from stkit.tcg.common import fold_name, fold_words
-from stkit.text import MAX_SHORT_TEXT, check_text, printable, without_surrogates
+from stkit.text import MAX_SHORT_TEXT, check_text, parse_whole_number, printable, without_surrogates
 
 SCHEMA_VERSION = "2"
 _FIELDS = {f for f in Card.__dataclass_fields__}
@@ -80,15 +80,51 @@ def check_db_path(path: str | Path, *, source: str = "--cards-db") -> Path:
         raise InvalidValue(f"{source} {shown!r} is a folder; give the path of a card database file")
     if path.exists() and not path.is_file():
         raise InvalidValue(f"{source} {shown!r} is not a regular file (a device or a pipe); give a database file")
+    if path.exists():
+        if not _is_sqlite_file(path):
+            # named, never quoted: the file may be anything the user pointed at
+            raise InvalidValue(f"{source} {shown!r} is not an SQLite card database; nothing was changed")
+    elif path.suffix.casefold() not in DB_SUFFIXES:
+        raise InvalidValue(
+            f"{source} {shown!r} is not a card database file name; a new one ends in "
+            f"{', '.join(DB_SUFFIXES)} (e.g. cards.sqlite)"
+        )
     parent = path.parent
     if not parent.is_dir():
         if path == _default_location():
-            parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _make_private_folders(parent)
         else:
             raise InvalidValue(
                 f"{source} {shown!r}: the folder {printable(os.fspath(parent))!r} does not exist; create it first"
             )
     return path
+
+
+#: The endings a new card database file may have; an existing file is recognised by its SQLite header.
+DB_SUFFIXES = (".sqlite", ".sqlite3", ".db")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _is_sqlite_file(path: Path) -> bool:
+    """True for an SQLite database file (its 16-byte header) or an empty file SQLite would initialise."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(_SQLITE_MAGIC))
+    except OSError:
+        return True  # unreadable: opening it reports the operating system's reason
+    return head in (b"", _SQLITE_MAGIC)
+
+
+def _make_private_folders(folder: Path) -> None:
+    """Create ``folder`` and each missing parent owner-only (0700), whatever the umask: mkdir's mode is
+    masked by the umask and does not apply to the parents it creates."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(made, 0o700)
 
 
 @dataclass
@@ -105,9 +141,11 @@ class ImportReport:
     warnings: list[RowError] = field(default_factory=list)
     rows: int = 0
     text_only: int = 0
+    untyped: list[RowError] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping; ``skipped`` holds the refused rows, ``rows`` the non-blank rows read."""
+        """JSON-ready mapping; ``skipped`` holds the refused rows, ``rows`` the non-blank rows read,
+        ``untyped`` the Combat Actions whose kind nothing on the card gives."""
         return {
             "file": self.path,
             "format": self.format,
@@ -118,6 +156,7 @@ class ImportReport:
             "warnings": [{"line": e.line, "card": e.name, "message": e.message} for e in self.warnings],
             "rows": self.rows,
             "text_only": self.text_only,
+            "untyped": [{"line": e.line, "card": e.name, "message": e.message} for e in self.untyped],
         }
 
 
@@ -153,13 +192,13 @@ class NumberRange:
     @classmethod
     def parse(cls, text: str, what: str) -> NumberRange:
         """``"3"``, ``"2..4"``, ``"3.."`` or ``"..5"`` (0 to 999). Raises InvalidValue naming ``what``."""
-        m = re.fullmatch(r"\s*(\d{1,3})?\s*(\.\.)?\s*(\d{1,3})?\s*", text or "")
+        m = re.fullmatch(r"\s*([0-9]{1,3})?\s*(\.\.)?\s*([0-9]{1,3})?\s*", text or "")
         if not m or not (m.group(1) or m.group(3)) or (m.group(3) and not m.group(2)):
             raise InvalidValue(
                 f"{what} {printable(text)!r} is not a number or range; use 3, 2..4, 3.. or ..5 (0 to 999)"
             )
-        low = int(m.group(1)) if m.group(1) else None
-        high = int(m.group(3)) if m.group(3) else (low if not m.group(2) else None)
+        low = parse_whole_number(m.group(1), what, 0, 999) if m.group(1) else None
+        high = parse_whole_number(m.group(3), what, 0, 999) if m.group(3) else (low if not m.group(2) else None)
         if low is not None and high is not None and low > high:
             raise InvalidValue(f"{what} {printable(text)!r}: the low end {low} is above the high end {high}")
         return cls(low, high)
@@ -459,6 +498,7 @@ class CardDB:
             parsed.warnings,
             parsed.lines or len(parsed.cards),
             sum(1 for c in parsed.cards if c.text_only),
+            parsed.untyped,
         )
 
     # --- queries ---------------------------------------------------------------------------------------
@@ -493,6 +533,7 @@ class CardDB:
             if not self.conn.execute("SELECT 1 FROM cards WHERE types LIKE ? LIMIT 1", (f"%|{_like(k)}|%",)).fetchone():
                 shown = ", ".join(self.types())
                 raise InvalidValue(f"card type {printable(flt.type)!r} is not a type of any card; known: {shown}")
+        self._refuse_values_no_card_has(flt)
         for keyword in flt.keywords:
             sql += " AND kw LIKE ?"
             args.append(f"%|{_like(fold_name(keyword))}|%")
@@ -522,6 +563,48 @@ class CardDB:
             if rng.low is None and rng.high is None:
                 sql += f" AND {column} IS NOT NULL"
         return self.conn.execute(sql + " ORDER BY id", args).fetchall()
+
+    def _refuse_values_no_card_has(self, flt: CardFilter) -> None:
+        """Raise InvalidValue (one line) for a filter value no card in the database has, naming the values
+        that exist (for keywords, the close ones): an empty answer would look like "no such card" when the
+        value itself is the mistake."""
+        checks = (
+            ("--tribe", "tribe", flt.tribe, "(tribe=? OR tribe=? OR kw LIKE ?)"),
+            ("--breed", "breed", flt.breed, "breed=?"),
+            ("--auspice", "auspice", flt.auspice, "auspice=?"),
+            ("--set", "set", flt.set, "set_key=?"),
+        )
+        for option, field_name, value, test in checks:
+            if not value:
+                continue
+            k = fold_name(value)
+            args = [k, k.rstrip("s") + "s", f"%|{_like(k)}|%"] if field_name == "tribe" else [k]
+            if self.conn.execute(f"SELECT 1 FROM cards WHERE {test} LIMIT 1", args).fetchone():
+                continue
+            found = sorted(self._values(field_name), key=str.casefold)
+            known = f"the {field_name}s on cards are {', '.join(found)}" if found else f"no card has a {field_name}"
+            raise InvalidValue(f"{option} {printable(value)!r}: no card has that {field_name}; {known}")
+        for keyword in flt.keywords:
+            k = fold_name(keyword)
+            if self.conn.execute("SELECT 1 FROM cards WHERE kw LIKE ? LIMIT 1", (f"%|{_like(k)}|%",)).fetchone():
+                continue
+            from rapidfuzz import fuzz, process
+
+            names = {fold_name(v): v for v in self._values("keywords")}
+            close = process.extract(k, list(names), scorer=fuzz.WRatio, limit=5, score_cutoff=75)
+            hint = f"; close ones: {', '.join(names[c[0]] for c in close)}" if close else ""
+            raise InvalidValue(f"--keyword {printable(keyword)!r}: no card has that keyword (a whole list item){hint}")
+
+    def _values(self, field_name: str) -> set[str]:
+        """Every value of a card field (a list field's items) among the stored cards, as written."""
+        out: set[str] = set()
+        for (data,) in self.conn.execute("SELECT data FROM cards"):
+            value = json.loads(data).get(field_name)
+            if isinstance(value, list):
+                out.update(str(v) for v in value if v)
+            elif value:
+                out.add(str(value))
+        return out
 
     def search(
         self,

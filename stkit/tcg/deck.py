@@ -28,7 +28,7 @@ from typing import Any
 from stkit.errors import DataFileError, InvalidValue
 from stkit.tcg.cards import CHARACTER_TYPES, COMBAT_TYPES, EARLIER_SEPT_TYPES, SEPT_TYPES, TRIBES, Card
 from stkit.tcg.common import fold_name
-from stkit.text import printable
+from stkit.text import parse_whole_number, printable
 
 RENOWN_LEVELS = (15, 20, 25)
 SECTIONS = ("tribe", "pack", "sept", "combat")
@@ -46,7 +46,9 @@ _HEADER_NAMES = {
     "combat deck": "combat",
 }
 _HEADERS = {fold_name(k): v for k, v in _HEADER_NAMES.items()}
-_LINE_RE = re.compile(r"^(?:(\d+)\s*[xX]?\s+)?(.+?)\s*$")
+_LINE_RE = re.compile(r"^(?:([0-9]+)\s*[xX]?\s+)?(.+?)\s*$")
+#: A count written with other digits (Arabic-Indic, full-width): never read as a number nor as a name.
+_OTHER_DIGITS_RE = re.compile(r"^\d+\s*[xX]?\s")
 SEPT_MIN, SEPT_MAX_COPIES = 30, 3
 COMBAT_MIN, COMBAT_MAX_COPIES = 20, 2
 
@@ -149,13 +151,15 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
             )
         m = _LINE_RE.match(line)
         assert m is not None  # the pattern matches any non-empty line
+        if not m.group(1) and _OTHER_DIGITS_RE.match(line):
+            raise DataFileError(f"{path}: line {n}: the count is not a number written with the digits 0 to 9")
         digits = (m.group(1) or "1").lstrip("0") or "0"
-        if len(digits) > len(str(MAX_COPIES)):  # also spares int() a 5,000-digit string
+        if len(digits) > len(str(MAX_COPIES)):  # also spares the reader a 5,000-digit string
             raise DataFileError(
                 f"{path}: line {n}: a count of {digits[:20]}{'...' if len(digits) > 20 else ''} "
                 f"copies is absurd; allowed 1 to {MAX_COPIES}"
             )
-        count = int(digits)
+        count = parse_whole_number(digits, "count", 0)
         if count < 1:
             raise DataFileError(f"{path}: line {n}: a count must be 1 or more, got {count}")
         if count > MAX_COPIES:

@@ -23,11 +23,12 @@ Equinox Update, "The Cards" and "Combat".
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stkit.errors import DataFileError
+from stkit.errors import DataFileError, InvalidValue
 from stkit.tcg.cards import (
     AUSPICES,
     BREEDS,
@@ -43,10 +44,11 @@ from stkit.tcg.cards import (
     Progress,
     RowError,
     card_from_mapping,
+    is_alternate_shapeshifter,
 )
 from stkit.tcg.common import fold_name, fold_words
 from stkit.tcg.vocab import CombatKind, Moon, Speed
-from stkit.text import printable
+from stkit.text import MAX_SHORT_TEXT, parse_whole_number, printable
 
 #: Folded column name -> schema field. ``crinos.X`` fills the Crinos side.
 COLUMNS = {
@@ -107,7 +109,7 @@ COLUMNS = {
 _NUMBER_FIELDS = {*INT_FIELDS, "crinos.rage", "crinos.gnosis", "crinos.health"}
 #: Keywords and requirements are joined with " - " (a hyphen inside a word, "Manic-Depressive", is not a
 #: separator); ";" and "," also separate, as some hand-made lists use them.
-_LIST_SPLIT = re.compile(r"\s+-\s+|\s*[;,]\s*")
+_LIST_PARTS = re.compile(r"\s+-\s+|\s*;\s*|\s+-$|^-\s+")
 _TYPE_SPLIT = re.compile(r"\s+-\s+|\s*[()]\s*")
 #: A text cut at this many characters was probably cut by the list's maker (a database field limit).
 TRUNCATION_LENGTHS = (254, 255)
@@ -120,12 +122,68 @@ _BLOCK_RE = re.compile(
     r"|\bblocks?\s+(?:up\s+to\s+)?(\d{1,3})\s+(?:points?\s+of\s+)?damage\b",
     re.I,
 )
+#: Words in a Combat card's text that give one of its own values: it blocks, deals damage, strikes first
+#: or last, costs Rage. Read only after _NOT_THIS_CARD has taken out what speaks of other cards.
 _TEXT_HINTS = {
-    "block": re.compile(r"\bblock|\breduc\w*\s+(?:the\s+)?damage|\bprevent\w*\s+(?:\w+\s+)?damage", re.I),
-    "damage": re.compile(r"\b(?:does|deals?|inflicts?|causes?)\b[^.]{0,40}\bdamage\b", re.I),
-    "speed": re.compile(r"\b(?:fast|slow)[- ]striking\b|\bstrikes?\s+(?:first|last)\b", re.I),
-    "rage_cost": re.compile(r"\bcosts?\s+\d+\s+rage\b|\brage\s+cost\b", re.I),
+    "block": re.compile(r"\bblocks?\b|\breduc\w*\s+(?:the\s+)?damage|\bprevent\w*\s+(?:\w+\s+)?damage", re.I),
+    "damage": re.compile(
+        r"\b(?:does|deals?|inflicts?|causes?)\s+(?:[\dx]+\s+|\w+\s+)?(?:points?\s+of\s+)?damage\b", re.I
+    ),
+    "speed": re.compile(
+        r"\b(?:this card|it) (?:is|counts as) (?:fast|slow)[- ]striking\b|\bstrikes?\s+(?:first|last)\b", re.I
+    ),
+    "rage_cost": re.compile(r"\b(?:this card\s+)?costs?\s+(?:\d+|x)\s+(?:more\s+|less\s+|extra\s+)?rage\b", re.I),
 }
+#: Text about another card or the opponent, never one of this card's own values: "cannot be blocked",
+#: "Unblockable", "a Slow Striking attacker", "the opponent's Block", "extra damage", "no damage".
+_NOT_THIS_CARD = re.compile(
+    r"\b(?:cannot|can't|can not|may not)\s+be\s+blocked\b|\bunblockable\b|\bblocked\b"
+    r"|\b(?:an?|the|any|against)\s+(?:fast|slow)[- ]striking\s+\w+"
+    r"|\b(?:opponent|attacker|defender|target)'?s?\s+(?:\w+\s+){0,3}(?:block|damage|rage cost)\b"
+    r"|\b(?:does|deals?)\s+(?:no|\d+\s+extra|extra)\s+damage\b|\brage\s+cost\s+\d+\s+cards?\b",
+    re.I,
+)
+#: A sentence that gives a value only in some cases.
+_CONDITION_RE = re.compile(r"\b(?:if|unless|only|when|whenever|while|against|instead|as long as)\b", re.I)
+#: A number column marked as depending on the text: "1*", "2+".
+_MARKED_NUMBER = re.compile(r"([0-9]{1,3})\s*[*+]")
+#: Keywords and subtypes naming a Combat Action's kind: the rules' four kinds and the earlier game's
+#: words for them (strikes are attacks, blocks and dodges defenses).
+_KIND_WORDS = _KINDS | {
+    "strike": "attack",
+    "strikes": "attack",
+    "block": "defense",
+    "dodge": "defense",
+    "parry": "defense",
+    "evade": "defense",
+    "counterstrike": "counterattack",
+    "counterattacks": "counterattack",
+    "counterattack": "counterattack",
+    "attacks": "attack",
+    "defenses": "defense",
+    "flexes": "flex",
+}
+#: Text that says how a Combat Action is played, read when no keyword names its kind.
+_KIND_TEXT = (
+    ("counterattack", re.compile(r"\bcounter-?attack\b", re.I)),
+    ("flex", re.compile(r"\bflex\b|\bas (?:either )?an attack or (?:as )?a defen[cs]e\b", re.I)),
+    (
+        "defense",
+        re.compile(
+            r"\bplay(?:ed)? (?:only )?(?:when|while) (?:your )?opponent has (?:the )?initiative\b"
+            r"|\bplay(?:ed)? as a defen[cs]e\b|\bin reaction to damage\b",
+            re.I,
+        ),
+    ),
+    (
+        "attack",
+        re.compile(
+            r"\bplay(?:ed)? (?:only )?(?:when|while) you have (?:the )?initiative\b"
+            r"|\bplay(?:ed)? as an attack\b",
+            re.I,
+        ),
+    ),
+)
 
 
 @dataclass
@@ -133,6 +191,15 @@ class _Record:
     line: int
     parts: list[str]
     notes: list[str] = field(default_factory=list)
+    #: sentences of continuation rows (a row holding only its first field) that belong to this card's text
+    tails: list[str] = field(default_factory=list)
+
+
+def _looks_like_sentence(value: str) -> bool:
+    """True for text no card name reads like: a full sentence, a fragment starting in lower case, many
+    words, or more characters than a name may hold."""
+    s = value.strip()
+    return len(s) > MAX_SHORT_TEXT or s[-1:] in '.!?;:)"' or s[:1].islower() or len(s.split()) >= 7
 
 
 def _split_lines(text: str) -> list[str]:
@@ -187,14 +254,34 @@ def _number(value: str, column: str, warnings: list[str], allow_x: bool = False)
         return None
     if allow_x and s.upper() == "X":
         return "X"
-    if re.fullmatch(r"\+?\d{1,3}", s) and int(s) <= MAX_CARD_NUMBER:
-        return int(s)
+    if not s.startswith("-"):
+        try:
+            return parse_whole_number(s, column, 0, MAX_CARD_NUMBER)
+        except InvalidValue:
+            pass
     warnings.append(f"{column} {printable(s[:20])!r} is not a number from 0 to {MAX_CARD_NUMBER}; kept as text")
     return None
 
 
-def _split_list(value: str) -> list[str]:
-    return [p.strip() for p in _LIST_SPLIT.split(value) if p.strip()]
+def _split_list(value: str, comma_names: frozenset[str] = frozenset()) -> list[str]:
+    """A keyword or requirement list: items joined with " - " (or ";"); a "," separates items too, except
+    inside a name of ``comma_names`` (folded card names holding a comma, "Den of Rorth, Son of Bast")."""
+    out: list[str] = []
+    for part in _LIST_PARTS.split(value):
+        pieces = [p.strip() for p in part.split(",")]
+        i = 0
+        while i < len(pieces):
+            for j in range(len(pieces), i + 1, -1):  # the longest run of pieces that forms a known name
+                joined = ", ".join(pieces[i:j])
+                if fold_name(joined) in comma_names:
+                    out.append(joined)
+                    i = j
+                    break
+            else:
+                if pieces[i]:
+                    out.append(pieces[i])
+                i += 1
+    return out
 
 
 def _pick(keywords: list[str], table: dict[str, str]) -> str | None:
@@ -210,14 +297,25 @@ def _is_playtest(set_name: str) -> bool:
     return "playtest" in fold_name(set_name) or "test" in words
 
 
-def _card_mapping(values: dict[str, str], extra: dict[str, str], warnings: list[str]) -> dict[str, Any]:
-    """Turn one record's column values into a mapping in stkit's card schema."""
+def _card_mapping(
+    values: dict[str, str],
+    extra: dict[str, str],
+    warnings: list[str],
+    comma_names: frozenset[str] = frozenset(),
+    tails: list[str] | None = None,
+) -> dict[str, Any]:
+    """Turn one record's column values into a mapping in stkit's card schema. ``tails``: sentences of the
+    continuation rows below the record, appended to its errata when they are errata (they say so, or
+    the card already has errata: the row ran on from its last field), else to its text."""
     item: dict[str, Any] = {"name": values.get("name", "").strip()}
-    keywords = _split_list(values.get("keywords", ""))
+    for tail in tails or ():
+        column = "errata" if values.get("errata", "").strip() or fold_name(tail).startswith("errata") else "text"
+        values[column] = (values.get(column, "").rstrip() + " " + tail).strip()
+    keywords = _split_list(values.get("keywords", ""), comma_names)
     item["keywords"] = keywords
-    item["requirements"] = _split_list(values.get("requirements", ""))
+    item["requirements"] = _split_list(values.get("requirements", ""), comma_names)
     if values.get("benefits", "").strip():
-        item["benefits"] = _split_list(values["benefits"])
+        item["benefits"] = _split_list(values["benefits"], comma_names)
     if values.get("set", "").strip():
         item["set"] = " ".join(values["set"].split())
     if values.get("type", "").strip():
@@ -250,9 +348,15 @@ def _card_mapping(values: dict[str, str], extra: dict[str, str], warnings: list[
         item["crinos_side"] = crinos
     for column in ("damage", "block"):
         if values.get(column, "").strip():
-            number = _number(values[column], column, warnings, allow_x=True)
+            raw = values[column].strip()
+            marked = _MARKED_NUMBER.fullmatch(raw)
+            if marked:
+                # "1*": a value the card's text makes conditional
+                item.setdefault("conditional", {})[column] = {"value": int(marked.group(1)), "when": "see text"}
+                continue
+            number = _number(raw, column, warnings, allow_x=True)
             if number is None:
-                extra[column] = values[column].strip()
+                extra[column] = raw
             else:
                 item[column] = number
     text = values.get("text", "").strip()
@@ -275,9 +379,8 @@ def _card_mapping(values: dict[str, str], extra: dict[str, str], warnings: list[
         moon = _pick(keywords, {"newmoon": Moon.NEW.value, "fullmoon": Moon.FULL.value})
         if moon:
             item["moon"] = moon
-    if item.get("type") == "Character" and crinos:
-        # a two-sided character that is not a Garou is another werecreature (Equinox Update, "Other
-        # Shapeshifters"): it may join any pack
+    if is_alternate_shapeshifter(item.get("type"), item.get("subtypes", []), keywords):
+        # another werecreature (Equinox Update, "Other Shapeshifters"): it may join any pack
         item["alternate_shapeshifter"] = True
     if combat:
         _combat_fields(item, keywords, text)
@@ -288,28 +391,66 @@ def _card_mapping(values: dict[str, str], extra: dict[str, str], warnings: list[
     return item
 
 
+def _sentence_at(text: str, pos: int) -> str:
+    """The sentence of ``text`` holding character ``pos``."""
+    starts = [m.end() for m in re.finditer(r"[.!?](?:\s|$)", text[:pos])]
+    begin = starts[-1] if starts else 0
+    stop = re.search(r"[.!?](?:\s|$)", text[pos:])
+    return text[begin : pos + (stop.end() if stop else len(text) - pos)].strip()
+
+
+def _combat_kind(item: dict[str, Any], keywords: list[str], text: str) -> str | None:
+    """The kind a Combat Action's keywords, text or numbers give (Equinox Update, "Combat": attacks deal
+    Damage, defenses Block, flexes use either, counterattacks hurt instead of blocking), or None."""
+    words = [fold_name(k) for k in keywords] + [fold_name(t) for t in item.get("subtypes", [])]
+    kinds = list(dict.fromkeys(_KIND_WORDS[w] for w in words if w in _KIND_WORDS))
+    if len(kinds) == 1:
+        return kinds[0]
+    if len(kinds) > 1:
+        # "Attack - Defense": a card played either way is a flex; a counterattack word wins over its parts
+        if CombatKind.COUNTERATTACK.value in kinds:
+            return CombatKind.COUNTERATTACK.value
+        return CombatKind.FLEX.value
+    for kind, pattern in _KIND_TEXT:
+        if text and pattern.search(text):
+            return kind
+    damage, block = item.get("damage") is not None, item.get("block") is not None
+    if damage and block:
+        return CombatKind.FLEX.value
+    if damage:
+        return CombatKind.ATTACK.value
+    if block:
+        return CombatKind.DEFENSE.value
+    return None
+
+
 def _combat_fields(item: dict[str, Any], keywords: list[str], text: str) -> None:
-    """Read the kind, speed and block amount a Combat card gives only in its keywords or text, and list
-    the fields whose value stays in the text alone (Equinox Update, "Combat")."""
+    """Read the kind, speed and block amount a Combat card gives only in its keywords or text, keep a value
+    the text makes conditional apart (``conditional``), and list the fields whose value stays in the text
+    alone (Equinox Update, "Combat")."""
     folded = {fold_name(k) for k in keywords}
-    if "kind" not in item and item["type"] == "Combat Action":
-        kinds = [_KINDS[k] for k in folded if k in _KINDS]
-        if len(kinds) == 1:
-            item["kind"] = kinds[0]
-        elif not kinds and "block" in folded:
-            item["kind"] = CombatKind.DEFENSE.value
     if "speed" not in item:
         if folded & {"faststriking", "fast"}:
             item["speed"] = Speed.FAST.value
         elif folded & {"slowstriking", "slow"}:
             item["speed"] = Speed.SLOW.value
-    if "block" not in item and text:
+    if "block" not in item and text and "block" not in item.get("conditional", {}):
         found = _BLOCK_RE.search(text)
         if found:
-            item["block"] = int(found.group(1) or found.group(2))
+            amount = int(found.group(1) or found.group(2))
+            sentence = _sentence_at(text, found.start())
+            if _CONDITION_RE.search(sentence):
+                item.setdefault("conditional", {})["block"] = {"value": amount, "when": sentence}
+            else:
+                item["block"] = amount
+    if "kind" not in item and item["type"] == "Combat Action":
+        kind = _combat_kind(item, keywords, text)
+        if kind:
+            item["kind"] = kind
+    plain = _NOT_THIS_CARD.sub(" ", text or "")
     text_only = []
     for name, pattern in _TEXT_HINTS.items():
-        if item.get(name) is None and text and pattern.search(text):
+        if item.get(name) is None and name not in item.get("conditional", {}) and pattern.search(plain):
             text_only.append(name)
     if text_only:
         item["text_only"] = text_only
@@ -323,8 +464,12 @@ def _header(path: Path, first: str) -> tuple[list[str | None], list[str]]:
     return columns, names
 
 
-def parse_lackey(path: Path, text: str, progress: Progress | None = None) -> ParsedFile:
+def parse_lackey(
+    path: Path, text: str, progress: Progress | None = None, known_names: Iterable[str] = ()
+) -> ParsedFile:
     """A LackeyCCG plugin card list, read whole (the rules for each row are in the module docstring).
+    ``known_names``: card names from outside the file (the built-in cards) whose commas are no list
+    separators.
 
     Returns every card read, with the rows refused (``errors``), merged (``merged``) and the warnings about
     cards kept (``warnings``), each with its 1-based line. Raises DataFileError for a file without a
@@ -347,12 +492,33 @@ def parse_lackey(path: Path, text: str, progress: Progress | None = None) -> Par
             continue
         rows += 1
         parts = line.split("\t")
-        if len(parts) <= reach and records and parts[0].strip():
-            # the rest of the row before: its text held a line break
-            prev = records[-1]
-            prev.parts[-1] = (prev.parts[-1].rstrip() + " " + parts[0].strip()).strip()
+        prev = records[-1] if records else None
+        starts_card = (
+            type_idx is not None
+            and len(parts) > type_idx
+            and bool(parts[type_idx].strip())
+            and resolve_type(parts[type_idx], [])["known"]
+        )
+        if (
+            prev is not None
+            and parts[0].strip()
+            and len(prev.parts) < ncols
+            and len(prev.parts) + len(parts) - 1 <= ncols
+            and not starts_card
+        ):
+            # the rest of the row before: a line break inside one of its fields (a text, a keyword list)
+            joiner = "" if prev.parts[-1].rstrip().endswith("-") and parts[0].lstrip().startswith("-") else " "
+            prev.parts[-1] = (prev.parts[-1].rstrip() + joiner + parts[0].strip()).strip()
             prev.parts.extend(parts[1:])
             merged.append(RowError(n, f"the rest of line {prev.line} (its row was split over two lines)"))
+            continue
+        filled = [i for i, value in enumerate(parts) if value.strip()]
+        if prev is not None and filled == [0] and (len(parts) <= reach or _looks_like_sentence(parts[0])):
+            # a continuation row: only its first field is filled, with a sentence of the card above
+            prev.tails.append(parts[0].strip())
+            merged.append(
+                RowError(n, f"a continuation of line {prev.line}'s text, appended to it (no card of its own)")
+            )
             continue
         if len(parts) > ncols:
             second = _second_record(parts, ncols, name_idx, type_idx)
@@ -363,12 +529,14 @@ def parse_lackey(path: Path, text: str, progress: Progress | None = None) -> Par
         records.append(_Record(n, parts))
     cards: list[Card] = []
     warnings: list[RowError] = []
+    untyped: list[RowError] = []
     seen: dict[tuple[str, str], tuple[int, Card]] = {}
     total = len(records)
+    comma_names = _comma_names(records, name_idx, known_names)
     for i, rec in enumerate(records):
         if progress and (i % 200 == 0 or i == total - 1):
             progress(i + 1, total)
-        card, notes, reason = _build(rec, columns, names, ncols)
+        card, notes, reason = _build(rec, columns, names, ncols, comma_names)
         if card is None:
             refused.append(RowError(rec.line, reason or "no card", _name_of(rec, name_idx)))
             continue
@@ -390,7 +558,18 @@ def parse_lackey(path: Path, text: str, progress: Progress | None = None) -> Par
             continue
         seen[ident] = (rec.line, card)
         cards.append(card)
-    return ParsedFile(str(path), "lackey", cards, refused, merged, warnings, lines=rows)
+        if card.type == "Combat Action" and not card.kind:
+            untyped.append(
+                RowError(rec.line, "Combat Action with no kind: no keyword, text or number says which", card.name)
+            )
+    return ParsedFile(str(path), "lackey", cards, refused, merged, warnings, lines=rows, untyped=untyped)
+
+
+def _comma_names(records: list[_Record], name_idx: int, known_names: Iterable[str]) -> frozenset[str]:
+    """The folded names holding a comma among the file's cards and ``known_names``: list items that must
+    not be split at their comma."""
+    names = {_name_of(rec, name_idx) or "" for rec in records} | set(known_names)
+    return frozenset(fold_name(n) for n in names if "," in n)
 
 
 def _second_record(parts: list[str], ncols: int, name_idx: int, type_idx: int | None) -> int | None:
@@ -410,7 +589,7 @@ def _name_of(rec: _Record, name_idx: int) -> str | None:
 
 
 def _build(
-    rec: _Record, columns: list[str | None], names: list[str], ncols: int
+    rec: _Record, columns: list[str | None], names: list[str], ncols: int, comma_names: frozenset[str] = frozenset()
 ) -> tuple[Card | None, list[str], str | None]:
     notes = list(rec.notes)
     parts = rec.parts
@@ -431,10 +610,12 @@ def _build(
         else:
             values.setdefault(column, value)
     if not values.get("name", "").strip():
-        shown = printable(" ".join(p.strip() for p in parts if p.strip())[:60])
-        return None, notes, f"no card name (the row holds {shown!r})" if shown else "an empty row of tabs"
+        filled = any(p.strip() for p in parts)
+        return None, notes, "no card name (the Name field is empty)" if filled else "an empty row of tabs"
     try:
-        card = card_from_mapping(_card_mapping(values, extra, notes), known_keywords=None, open_types=True)
+        card = card_from_mapping(
+            _card_mapping(values, extra, notes, comma_names, rec.tails), known_keywords=None, open_types=True
+        )
     except CardError as exc:
         return None, notes, str(exc)
     return card, notes, None

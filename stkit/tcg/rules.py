@@ -36,15 +36,36 @@ DOCUMENT_TITLES = {
     "battlefields": "Battlefields supplement",
 }
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
-_ENTRY_KEYS = {"id", "title", "kind", "text", "keywords", "source", "supersedes", "cards", "conflict"}
+_ENTRY_KEYS = {"id", "title", "kind", "text", "asks", "keywords", "source", "supersedes", "cards", "conflict"}
 _REQUIRED = ("id", "title", "kind", "text", "keywords", "source")
 _WORD_RE = re.compile(r"[a-z0-9]+")
-#: bm25 weights of the title, the text, the keywords, the card names and the id's words: tuned on the
-#: question set in tests/tcg/rules_questions.py (titles and ids name the topic; keywords list every word
-#: an entry touches, so they weigh little).
-BM25_WEIGHTS = (3.0, 1.0, 0.5, 0.5, 3.0)
+#: bm25 weights of the title, the text, the keywords, the card names, the id's words, the asks (the
+#: questions an entry answers) and the question cues: tuned on the question set in
+#: tests/tcg/rules_questions.py only, never on the held-out set (titles, ids and asks name the topic).
+BM25_WEIGHTS = (4.0, 1.0, 1.0, 0.5, 3.0, 4.0, 1.5)
+#: What a question asks for, read from its wording: the time something happens or how long it lasts, a
+#: count, what follows from an event, who does something, where something goes. An entry's ``asks`` give
+#: it the same cues, so "how long does an event last" prefers an entry that answers a how-long question
+#: over one that merely mentions Events. Each cue is an extra, optional search term (its own column).
+_CUES = (
+    (
+        "cuewhen",
+        re.compile(
+            r"\bwhen\b|\bat what point\b|\bwhat time\b|\bsame (?:turn|phase)\b|\bjust played\b|\bbefore\b|\bafter\b"
+        ),
+    ),
+    ("cuelong", re.compile(r"\bhow long\b|\blasts?\b|\buntil\b|\bstays?\b")),
+    ("cuecount", re.compile(r"\bhow (?:many|much|far)\b|\bnumber of\b")),
+    ("cueafter", re.compile(r"\bwhat happens\b|\bwhat if\b|\bwhat becomes\b|\bhappens? (?:to|when|if)\b|\btie[ds]?\b")),
+    ("cuewho", re.compile(r"\bwho\b|\bwhose\b|\bwhich player\b")),
+    ("cuewhere", re.compile(r"\bwhere\b")),
+)
 #: Added to the bm25 score (lower is better) of an earlier-rulebook or superseded entry.
 OLDER_PENALTY = 0.5
+#: Taken off the score of an entry in proportion to how closely one of its asks reads like the question
+#: (the share of content words the two have in common): a question put the way an entry's own question is
+#: put is the strongest sign that the entry answers it. Tuned with BM25_WEIGHTS.
+ASK_MATCH_WEIGHT = 8.0
 #: Words of a question that say nothing about which rule is meant ("how does kailindo work"): left out of
 #: the search unless a query has nothing else.
 STOP_WORDS = frozenset(
@@ -56,12 +77,41 @@ STOP_WORDS = frozenset(
 )
 
 
+#: Words a player uses for what the rules say otherwise, each looked for with its rules words (an OR group):
+#: consequence words (a death, a tie, a win) and timing words (how long something lasts, a swap of turns).
+SYNONYMS = {
+    "tie": ("tie", "equal", "same"),
+    "tied": ("tie", "equal", "same"),
+    "ties": ("tie", "equal", "same"),
+    "even": ("equal", "tie"),
+    "die": ("die", "dies", "dead", "death", "killed"),
+    "dies": ("die", "dies", "dead", "death", "killed"),
+    "died": ("die", "dies", "dead", "death", "killed"),
+    "dead": ("dead", "death", "killed", "die"),
+    "killed": ("killed", "kill", "dead", "death"),
+    "won": ("win", "wins"),
+    "winning": ("win", "wins"),
+    "winner": ("win", "wins", "winners"),
+    "lasts": ("last", "until"),
+    "last": ("last", "until"),
+    "switch": ("swap", "swaps", "change"),
+    "switches": ("swap", "swaps", "change"),
+    "refuse": ("refuse", "decline"),
+    "controls": ("control", "plays", "play"),
+    "finish": ("finish", "complete", "completes", "upright"),
+    "leave": ("leave", "return", "go back"),
+    "heal": ("heal", "regenerate", "wounds removed"),
+    "heals": ("heal", "regenerate", "wounds removed"),
+}
+
+
 @dataclass(frozen=True)
 class RuleEntry:
     """One restated rule, ruling (FAQ answer) or recorded conflict.
 
     ``conflict`` is ``{"with": [ids], "ruling": str}`` for conflict entries; ``superseded_by`` is filled in
-    by the loader from other entries' ``supersedes``.
+    by the loader from other entries' ``supersedes``. ``asks``: the plain questions a player would ask
+    that this entry answers, in stkit's own words (indexed for search beside the text).
     """
 
     id: str
@@ -76,6 +126,7 @@ class RuleEntry:
     conflict: dict[str, Any] | None = None
     file: str = ""
     superseded_by: tuple[str, ...] = ()
+    asks: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping in the YAML schema, plus ``file`` and ``superseded_by``."""
@@ -91,6 +142,8 @@ class RuleEntry:
             out["supersedes"] = self.supersedes
         if self.cards:
             out["cards"] = list(self.cards)
+        if self.asks:
+            out["asks"] = list(self.asks)
         if self.conflict:
             out["conflict"] = {"with": list(self.conflict["with"]), "ruling": self.conflict["ruling"]}
         out["superseded_by"] = list(self.superseded_by)
@@ -229,6 +282,7 @@ def _parse_entry(raw: Any, path: Path, index: int) -> RuleEntry:
         cards=_str_list(raw.get("cards"), path, where, "cards"),
         conflict=conflict,
         file=path.name,
+        asks=_str_list(raw.get("asks"), path, where, "asks"),
     )
 
 
@@ -277,6 +331,26 @@ def _fold(text: str) -> str:
     return fold_words(text)
 
 
+def _stem(word: str) -> str:
+    # a crude English suffix strip, enough to let "dies" meet "die" and "played" meet "play"
+    for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)] + repl
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The folded, stemmed words of ``text`` that are not filler (STOP_WORDS)."""
+    return frozenset(_stem(w) for w in _WORD_RE.findall(_fold(text)) if w not in STOP_WORDS)
+
+
+def question_cues(text: str) -> list[str]:
+    """The cue tokens (see _CUES) a question's wording carries, in _CUES order: ``"how long does an
+    Event last"`` gives ``["cuelong"]``."""
+    folded = " ".join(_WORD_RE.findall(_fold(text)))
+    return [token for token, pattern in _CUES if pattern.search(folded)]
+
+
 class RulesIndex:
     """An FTS5 index over rule entries, with bm25 ranking and typo correction against its own vocabulary."""
 
@@ -285,8 +359,8 @@ class RulesIndex:
         self.entries = {e.id: e for e in entries}
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
-            "CREATE VIRTUAL TABLE rules USING fts5(rid UNINDEXED, title, body, keywords, cards, idwords,"
-            " tokenize = 'porter unicode61 remove_diacritics 2')"
+            "CREATE VIRTUAL TABLE rules USING fts5(rid UNINDEXED, title, body, keywords, cards, idwords, asks,"
+            " cues, tokenize = 'porter unicode61 remove_diacritics 2')"
         )
         vocab: set[str] = set()
         rows = []
@@ -297,11 +371,23 @@ class RulesIndex:
                 " ".join(e.keywords),
                 " ".join(e.cards),
                 e.id.replace(".", " ").replace("-", " "),
+                " ".join(e.asks),
             )
-            rows.append((e.id, *parts))
+            cues = " ".join(dict.fromkeys(c for ask in e.asks for c in question_cues(ask)))
+            rows.append((e.id, *parts, cues))
             for part in parts:
                 vocab.update(_WORD_RE.findall(_fold(part)))
-        self._db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?)", rows)
+        self._db.executemany("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        # each ask's content words, and word -> the asks holding it (entry id, ask number), so comparing a
+        # question with every ask touches only the asks that share a word with it
+        self._ask_sizes: dict[tuple[str, int], int] = {}
+        self._ask_postings: dict[str, list[tuple[str, int]]] = {}
+        for e in self.entries.values():
+            for n, ask in enumerate(e.asks):
+                words = content_words(ask)
+                self._ask_sizes[(e.id, n)] = len(words)
+                for w in words:
+                    self._ask_postings.setdefault(w, []).append((e.id, n))
         self.vocabulary = sorted(vocab)
         self._vocab_set = vocab
 
@@ -320,6 +406,11 @@ class RulesIndex:
         content = [w for w in words if w not in STOP_WORDS] or words
         groups: list[list[str]] = []
         for word in content:
+            if word in SYNONYMS:
+                found = [w for w in SYNONYMS[word] if all(p in self._vocab_set for p in w.split())]
+                if found:
+                    groups.append(list(dict.fromkeys([word, *found])) if word in self._vocab_set else found)
+                    continue
             if word in self._vocab_set or (word.isascii() and word.isdigit()) or self._stem_matches(word):
                 groups.append([word])
                 continue
@@ -343,8 +434,10 @@ class RulesIndex:
     def search(self, query: str, limit: int = 10, kind: str | None = None) -> SearchResult:
         """Rank entries for ``query`` (free text), best first, at most ``limit`` (1..100).
 
-        Ranking: bm25 over any of the query's content words (titles weigh 3, the id's words 3, the text 1,
-        keywords and card names 0.5), so an entry matching more and rarer words ranks higher; an entry of
+        Ranking: bm25 over any of the query's content words (titles and asks weigh 4, the id's words 3, the
+        text and keywords 1, card names 0.5), with synonyms for consequence and timing words (SYNONYMS) and
+        the question's cues (when, how long, how many, what happens, who, where) matched against the cues
+        of each entry's asks, so an entry matching more and rarer words ranks higher; an entry of
         the earlier rulebook or one superseded by another loses a little (OLDER_PENALTY) against a current
         one. ``mode`` says whether some entry holds every content word ("all") or none does ("any").
         ``kind`` filters to rule / ruling / conflict. Raises InvalidValue for an empty query or bad limit.
@@ -368,27 +461,45 @@ class RulesIndex:
             result.hits = hits
             return result
         terms = ["(" + " OR ".join(f'"{w}"' for w in g) + ")" for g in groups]
+        # the cues only rank: they are optional terms in the OR query and never part of "all words"
+        cue_terms = [f"cues:{c}" for c in question_cues(query)]
         scores: dict[str, float] = {}
         for rid, score in self._db.execute(
-            "SELECT rid, bm25(rules, 0.0, ?, ?, ?, ?, ?) FROM rules WHERE rules MATCH ?",
-            (*BM25_WEIGHTS, " OR ".join(terms)),
+            "SELECT rid, bm25(rules, 0.0, ?, ?, ?, ?, ?, ?, ?) FROM rules WHERE rules MATCH ?",
+            (*BM25_WEIGHTS, " OR ".join(terms + cue_terms)),
         ):
             scores[rid] = score
         every = self._db.execute("SELECT 1 FROM rules WHERE rules MATCH ? LIMIT 1", (" AND ".join(terms),))
         result.mode = "all" if every.fetchone() else "any"
 
+        asked = content_words(query) | {_stem(w) for g in groups for w in g}
+        shared: dict[tuple[str, int], int] = {}
+        for w in asked:
+            for ask in self._ask_postings.get(w, ()):
+                shared[ask] = shared.get(ask, 0) + 1
+        # the share of words the question and the closest of an entry's asks have in common (Jaccard)
+        closest: dict[str, float] = {}
+        for (rid, n), common in shared.items():
+            share = common / (len(asked) + self._ask_sizes[(rid, n)] - common)
+            closest[rid] = max(closest.get(rid, 0.0), share)
+
+        def ask_match(rid: str) -> float:
+            return closest.get(rid, 0.0)
+
         def rank(rid: str) -> tuple[float, str]:
             e = self.entries[rid]
             # the Equinox Update wins over the earlier rulebook, and an entry over the one it supersedes
             older = e.document == "rulebook" or bool(e.superseded_by)
-            return (scores[rid] + (OLDER_PENALTY if older else 0.0), rid)
+            bonus = ASK_MATCH_WEIGHT * ask_match(rid) if asked else 0.0
+            return (scores[rid] + (OLDER_PENALTY if older else 0.0) - bonus, rid)
 
+        ranked = sorted(rank(rid) for rid in scores)
         seen = {h.entry.id for h in hits}
-        for rid in sorted(scores, key=rank):
+        for score, rid in ranked:
             entry = self.entries[rid]
             if rid in seen or (kind and entry.kind != kind):
                 continue
-            hits.append(SearchHit(entry, rank(rid)[0]))
+            hits.append(SearchHit(entry, score))
             seen.add(rid)
         if kind:
             hits = [h for h in hits if h.entry.kind == kind]

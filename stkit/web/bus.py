@@ -24,79 +24,16 @@ import asyncio
 import contextlib
 import threading
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
-from stkit.store.events import NOTIFY_CHANNEL, TableEvent, events_after, last_event_id, links_in_force
+from stkit.store.eventstream import STOP_SECONDS, EventReader, listen_for_events
+
+__all__ = ["END", "QUEUE_LIMIT", "STOP_SECONDS", "STREAMS_PER_LINK", "Authority", "EventBus", "EventReader"]
 
 #: How long a subscriber's queue may grow before it is dropped (a stalled client; it reconnects and replays).
 QUEUE_LIMIT = 10_000
 
 
-class EventReader:
-    """Blocking reads of one chronicle's events, over one long-lived connection (SQLite) or the engine's
-    pool (PostgreSQL). Thread-safe: calls are serialized by a lock."""
-
-    def __init__(self, db: str | None, chronicle: str) -> None:
-        from stkit.config import database_url, sqlite_path
-        from stkit.store.db import open_store
-
-        self.chronicle = chronicle
-        self.url = database_url(db)
-        self.engine = open_store(db)  # migrates the schema if needed
-        self.dialect = self.engine.dialect.name
-        self._lock = threading.Lock()
-        self._conn: Any = None
-        path = sqlite_path(self.url)
-        if self.dialect == "sqlite" and path is not None:
-            import sqlite3
-
-            from stkit.store.db import SQLITE_BUSY_TIMEOUT_MS
-
-            self._conn = sqlite3.connect(
-                str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
-            )
-
-    def _run(self, work: Callable[[Any], Any]) -> Any:
-        from stkit.store.gateway import SessionGateway, SqliteGateway
-
-        with self._lock:
-            if self._conn is not None:
-                return work(SqliteGateway(self._conn))
-            from sqlmodel import Session
-
-            with Session(self.engine) as session:
-                return work(SessionGateway(session))
-
-    def after(self, after_id: int, *, include_secret: bool, limit: int = 500) -> list[TableEvent]:
-        """Events with an id above ``after_id``, oldest first (see :func:`stkit.store.events.events_after`)."""
-        return self._run(
-            lambda gw: events_after(gw, self.chronicle, after_id, include_secret=include_secret, limit=limit)
-        )
-
-    def last_id(self) -> int:
-        """The newest event id of the chronicle (0: none)."""
-        return self._run(lambda gw: last_event_id(gw, self.chronicle))
-
-    def links(self) -> dict[str, datetime | None]:
-        """The chronicle's links in force: {token hash: expiry} (see :func:`stkit.store.events.links_in_force`)."""
-        return self._run(lambda gw: links_in_force(gw, self.chronicle))
-
-    def close(self) -> None:
-        """Close the connection; when a read still holds it after STOP_SECONDS, leave it to that read."""
-        if not self._lock.acquire(timeout=STOP_SECONDS):
-            return
-        try:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
-        finally:
-            self._lock.release()
-
-
-#: The longest a stopping server waits for its follower task, listener thread and reader (seconds).
-STOP_SECONDS = 2.0
 #: Streams one link may hold open (a page in a few tabs or devices); a further one ends the oldest, which
 #: is most likely a page that went away without closing its connection.
 STREAMS_PER_LINK = 4
@@ -221,17 +158,9 @@ class EventBus:
 
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
         """PostgreSQL LISTEN in a thread: each NOTIFY for our chronicle wakes the follower at once."""
-        import psycopg
-        from sqlalchemy.engine import make_url
 
-        conninfo = make_url(self.reader.url).set(drivername="postgresql").render_as_string(hide_password=False)
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(conninfo, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            if note.payload == self.reader.chronicle and self._wake is not None:
-                                loop.call_soon_threadsafe(self._wake.set)
-            except Exception:
-                self._stop.wait(1.0)  # the poll still runs; try to listen again shortly
+        def wake() -> None:
+            if self._wake is not None:
+                loop.call_soon_threadsafe(self._wake.set)
+
+        listen_for_events(self.reader.url, self.reader.chronicle, self._stop, wake)

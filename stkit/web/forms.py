@@ -13,7 +13,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.events import LinkHolder
-from stkit.text import printable
 from stkit.web.table import Table
 
 #: The widest whole number a form field may hold; each use case checks its own range after.
@@ -53,18 +52,22 @@ def form_text(form: dict, key: str, what: str, *, limit: int) -> str | None:
     return check_text(str(raw).strip(), what, limit=limit)
 
 
-def form_rules(form: dict) -> dict:
-    """The per-roll house-rule overrides a Storyteller's form asks for ({} for none): the 10s rule
-    (none, double, reroll) when the form names one."""
+def roll_order(values: dict, *, storyteller: bool, **fields: Any):
+    """The :class:`stkit.store.rolling.RollOrder` of a web form: its difficulty (empty: the chronicle's),
+    and on the Storyteller's link only its house-rule choice (a player's link never chooses house rules);
+    ``fields``: the order's other fields. Raises InvalidValue for a bad difficulty or 10s rule."""
     from stkit.dice import Specialty
+    from stkit.dice.house import RuleOverrides
+    from stkit.store.rolling import RollOrder
 
-    choice = str(form.get("specialty") or "").strip().lower()
-    if not choice:
-        return {}
+    raw = str(values.get("difficulty") or "").strip()
+    difficulty = form_int(values, "difficulty", "difficulty") if raw else None
+    choice = str(values.get("specialty") or "").strip().lower() if storyteller else ""
     try:
-        return {"specialty": Specialty(choice)}
+        specialty = Specialty(choice) if choice else None
     except ValueError:
-        raise InvalidValue(f"specialty rule {printable(choice[:20])!r} is not one of none, double, reroll") from None
+        raise InvalidValue(f"specialty rule {choice[:20]!r} is not one of none, double, reroll") from None
+    return RollOrder(overrides=RuleOverrides(specialty=specialty, difficulty=difficulty), **fields)
 
 
 def is_on(form: dict, key: str) -> bool:

@@ -117,7 +117,6 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     from stkit.store.characters import list_characters
     from stkit.store.events import last_event_id, recent_events
     from stkit.store.gateway import as_gateway
-    from stkit.store.house import get_house_rules
 
     gw = as_gateway(session)
     st = holder.is_storyteller
@@ -129,7 +128,10 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     ]
     chars = list_characters(session, table.chronicle)
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
+    from stkit.store.house import rules_in_force
+
     return {
+        "difficulty": rules_in_force(gw, table.chronicle).difficulty,
         "holder": holder,
         "storyteller": st,
         "chronicle": table.chronicle,
@@ -138,5 +140,4 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
         "status": status_view(session, table.chronicle),
         "sheets": sheets,
         "characters": [(c.id, c.name) for c in chars],
-        "house_difficulty": get_house_rules(gw, table.chronicle).difficulty,  # a roll naming none
     }

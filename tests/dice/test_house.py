@@ -7,6 +7,7 @@ from stkit.dice.house import (
     HOUSE_KEYS,
     STANDARD_CHRONICLE_RULES,
     ChronicleRules,
+    RuleOverrides,
     forgive_botch,
     parse_house_value,
     rules_from_settings,
@@ -82,7 +83,7 @@ def test_in_force_phrases_and_overrides() -> None:
         "default difficulty 7",
     ]
     assert rules.dice_rules() == HouseRules(Specialty.REROLL, extra_ones_cancel=True, ones_cancel=False)
-    per_roll = rules.override(specialty=Specialty.NONE, ones_cancel=True)
+    per_roll = rules.override(RuleOverrides(specialty=Specialty.NONE, ones_cancel=True))
     assert per_roll.in_force() == ["default difficulty 7"]
     assert per_roll.dice_rules() == HouseRules()  # extra 1s only exist under reroll
 

@@ -45,7 +45,7 @@ def test_table_has_the_garou_and_ten_fera():
 def test_fera_sheets_store_their_breeds_and_auspices(fera, breed, auspice):
     s = Sheet.from_dict({"name": "X", "fera": fera.lower(), "breed": breed, "auspice": auspice})
     row = B.get_changing_breed(fera)
-    assert s.fera == fera and s.breed in row.breeds and s.auspice in (row.auspices or ("",))
+    assert s.fera == fera and s.breed in row.breeds and s.auspice in (*row.auspices, "")
     assert Sheet.from_dict(s.to_dict()).to_dict() == s.to_dict()
 
 

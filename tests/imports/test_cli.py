@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
@@ -47,13 +48,20 @@ def test_foundry_import_json_lists_warnings(db_url):
     assert len(entry["warnings"]) == 7
 
 
-def test_export_foundry_then_import_is_the_same_sheet(db_url, tmp_path):
+@pytest.mark.parametrize(
+    ("options", "kind", "totem"),
+    [
+        ((), "PC", lambda s: s["bio"]["splatfields"]["totem"]["value"]),
+        (("--foundry-layout", "legacy"), "Werewolf", lambda s: s["packtotem"]),
+    ],
+)
+def test_export_foundry_then_import_is_the_same_sheet(db_url, tmp_path, options, kind, totem):
     ok("char", "import", MARROW)
     before = json.loads(ok("char", "show", "Marrow-of-Oaks", "--json"))
     target = tmp_path / "marrow-export.json"
-    run("char", "export", "Marrow-of-Oaks", "--format", "foundry", "-o", target)
+    run("char", "export", "Marrow-of-Oaks", "--format", "foundry", *options, "-o", target)
     exported = json.loads(target.read_text(encoding="utf-8"))
-    assert exported["type"] == "Werewolf" and exported["system"]["packtotem"] == "Fenris"
+    assert exported["type"] == kind and totem(exported["system"]) == "Fenris"
     data = json.loads(ok("char", "import", target, "--replace", "--json"))
     assert data["imported"][0]["warnings"] == []
     after = json.loads(ok("char", "show", "Marrow-of-Oaks", "--json"))

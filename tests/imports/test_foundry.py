@@ -254,8 +254,8 @@ def test_experience_totals_disagreeing_with_the_entries_warn():
 
 
 # ----- export and round trip ------------------------------------------------------------------------------
-def _round_trip(sheet: Sheet) -> tuple[dict, list[str]]:
-    exported = json.loads(json.dumps(to_foundry(sheet)))
+def _round_trip(sheet: Sheet, layout: str = "current") -> tuple[dict, list[str]]:
+    exported = json.loads(json.dumps(to_foundry(sheet, layout)))
     back = from_foundry(exported, source="export.json")
     return back.sheet.to_dict(), back.warnings
 
@@ -267,19 +267,20 @@ def _example_sheets() -> list[Sheet]:
     return sheets
 
 
+@pytest.mark.parametrize("layout", ["current", "legacy"])
 @pytest.mark.parametrize("sheet", _example_sheets(), ids=lambda s: s.name)
-def test_export_imports_back_as_the_same_sheet_field_by_field(sheet):
+def test_export_imports_back_as_the_same_sheet_field_by_field(sheet, layout):
     want = sheet.to_dict()
-    got, warnings = _round_trip(sheet)
+    got, warnings = _round_trip(sheet, layout)
     assert warnings == []
     assert list(got) == list(want)
     for key in want:
         assert got[key] == want[key], key
 
 
-def test_export_is_a_foundry_werewolf_actor():
+def test_legacy_export_is_a_foundry_werewolf_actor():
     sheet = load_file(MARROW).sheet
-    data = to_foundry(sheet)
+    data = to_foundry(sheet, "legacy")
     assert data["type"] == "Werewolf" and data["name"] == "Marrow-of-Oaks"
     sysd = data["system"]
     assert sysd["attributes"]["strength"] == {
@@ -300,24 +301,32 @@ def test_export_is_a_foundry_werewolf_actor():
     kinds = [(i["type"], i["name"]) for i in data["items"]]
     assert ("Fetish", "Fang Dagger") in kinds and ("Armor", "Leather Jacket") in kinds
     assert ("Ranged Weapon", "Pistol (hvy.)") in kinds and ("Experience", "Brawl 4") in kinds
-    assert to_foundry(sheet) == data  # the same sheet exports the same file, ids included
+    assert sysd["settings"]["version"] == "2.2.0"
+    assert to_foundry(sheet, "legacy") == data  # the same sheet exports the same file, ids included
 
 
-def test_export_of_kinfolk_is_a_pc_with_rage_switched_off():
+def test_legacy_export_of_kinfolk_is_a_pc_with_rage_switched_off():
     sheet = load_file(KINFOLK).sheet
-    data = to_foundry(sheet)
+    data = to_foundry(sheet, "legacy")
     assert data["type"] == "PC"
-    assert data["system"]["settings"] == {"hasrage": False, "hasgnosis": True, "haswillpower": True}
+    assert data["system"]["settings"] == {
+        "hasrage": False,
+        "hasgnosis": True,
+        "haswillpower": True,
+        "version": "2.2.0",
+    }
     assert "shapes" not in data["system"]
 
 
-def test_round_trip_keeps_stkit_only_values():
+@pytest.mark.parametrize("layout", ["current", "legacy"])
+def test_round_trip_keeps_stkit_only_values(layout):
     sheet = load_file(MARROW).sheet
     sheet.player, sheet.storyteller_notes, sheet.chronicle = "Kim", "Secretly Wyrm-tainted.", "Iron Range"
     sheet.custom_abilities["Scrounging"] = 4
     sheet.specialties["Scrounging"] = "Junkyards"
     sheet.abilities["Repair"] = 3
-    got, warnings = _round_trip(sheet)
+    sheet.biography = "  Two spaces first.\n\n\nThree new lines, a <tag> & an ampersand.  "
+    got, warnings = _round_trip(sheet, layout)
     assert warnings == []
     assert got == sheet.to_dict()
 

@@ -155,25 +155,56 @@ def test_file_of_only_other_creatures_is_an_error():
         from_grapevine(xml, source="v.gex")
 
 
-def test_bad_rage_names_the_character_and_field():
-    xml = b'<grapevine><werewolf name="W" rage="lots"/></grapevine>'
-    with pytest.raises(DataFileError) as err:
-        from_grapevine(xml, source="w.gex")
-    assert (
-        str(err.value) == "w.gex: werewolf 'W': @rage: 'lots' is not a number; allowed: 0 to 10, or a range such as 1-4"
+def test_one_bad_value_never_refuses_the_troupe():
+    xml = b'<grapevine><werewolf name="W" rage="lots"/><werewolf name="V" rage="\xd9\xa3"/></grapevine>'
+    w, v = from_grapevine(xml, source="w.gex")
+    assert w.sheet.powers["Rage"].permanent == 1  # stkit's starting value: the file gives none it can read
+    assert "@rage: lots" in w.sheet.notes
+    assert "werewolf 'W': @rage: 'lots' is not a number (0 to 10, or a range such as 1-4); kept in the notes" in (
+        w.warnings
     )
+    # an Arabic-Indic three is no number either: ASCII digits only
+    assert "@rage: \u0663" in v.sheet.notes
 
 
-def test_one_bad_character_imports_none(tmp_path):
+def test_an_unknown_changing_breed_comes_in_as_garou_with_the_value_in_its_notes(tmp_path):
     bad = TROUPE.read_bytes().replace(b'name="Erik Halvorsen" fera="Garou"', b'name="Erik Halvorsen" fera="Wolfish"')
     (tmp_path / "t.gex").write_bytes(bad)
-    with pytest.raises(
-        DataFileError, match=r"kinfolk 'Erik Halvorsen': @fera: unknown Changing Breed 'Wolfish'.*nothing was imported"
-    ):
-        load_all([tmp_path / "t.gex"])
+    loaded = {lf.sheet.name: lf for lf in load_all([tmp_path / "t.gex"])}
+    erik = loaded["Erik Halvorsen"]
+    assert erik.sheet.fera == "Garou" and "@fera: Wolfish" in erik.sheet.notes
+    assert [w for w in erik.warnings if "@fera" in w] == [
+        "kinfolk 'Erik Halvorsen': @fera: unknown Changing Breed 'Wolfish'; allowed: Garou, Ananasi, Bastet, "
+        "Corax, Gurahl, Kitsune, Mokole, Nagah, Nuwisha, Ratkin, Rokea; imported as Garou; kept in the notes"
+    ]
+    assert len(loaded) == 3
 
 
 def test_mortal_element():
     xml = b'<grapevine><mortal name="Officer Diaz" willpower="3"/></grapevine>'
     (lf,) = from_grapevine(xml, source="m.gex")
     assert (lf.sheet.creature, lf.sheet.form, lf.sheet.powers["Rage"].permanent) == ("mortal", "Homid", 0)
+
+
+def test_dates_and_counts_in_other_scripts_digits_are_not_numbers():
+    xml = (
+        '<grapevine><werewolf name="W"><experience earned="٥" unspent="0">'
+        '<entry date="٣/1/2024" change="2" type="0" reason="Play"/></experience>'
+        '<traitlist name="Abilities"><trait name="Brawl" val="٣"/></traitlist></werewolf></grapevine>'
+    ).encode()
+    (lf,) = from_grapevine(xml, source="d.gex")
+    assert lf.sheet.abilities == {} and lf.sheet.xp_total == 0
+    assert "Abilities list 'Brawl': ٣" in lf.sheet.notes
+    assert "experience entry 1 @date: ٣/1/2024" in lf.sheet.notes
+
+
+def test_odd_text_is_escaped_or_cut_with_a_warning_not_refused():
+    xml = (
+        '<grapevine><werewolf name="Bob&#x200b;" tribe="Fianna&#x202e;" concept="' + "x" * 300 + '">'
+        '<notes>Line&#x9b;2J</notes></werewolf><werewolf name="Ann"/></grapevine>'
+    ).encode()
+    bob, ann = from_grapevine(xml, source="h.gex")
+    assert (bob.sheet.name, bob.sheet.tribe, bob.sheet.notes) == ("Bob\\u200b", "Fianna\\u202e", "Line\\x9b2J")
+    assert bob.sheet.concept == "x" * 200 and ann.sheet.name == "Ann"
+    assert "werewolf 'Bob\\u200b': concept: 300 characters; cut to the 200 a sheet holds" in bob.warnings
+    assert "werewolf 'Bob\\u200b': tribe: control or invisible characters written as escapes" in bob.warnings

@@ -16,6 +16,11 @@ from stkit.store.grapevine import from_grapevine
 
 DATA = Path(__file__).with_name("data")
 ACTOR = json.loads((DATA / "foundry-werewolf-marrow.json").read_text(encoding="utf-8"))
+#: the other layouts: flattened (3.x) and the PC data model (7.x)
+LAYOUT_ACTORS = [
+    json.loads((DATA / name).read_text(encoding="utf-8"))
+    for name in ("foundry-werewolf-v3.json", "foundry-pc-werewolf-v7.json")
+]
 TROUPE = (DATA / "grapevine-troupe.gex").read_bytes()
 
 
@@ -45,7 +50,12 @@ values = st.one_of(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(PATHS), values), min_size=1, max_size=3))
 def test_foundry_any_value_anywhere(changes):
-    data = copy.deepcopy(ACTOR)
+    _read_changed(ACTOR, changes)
+
+
+def _read_changed(actor: dict, changes) -> None:
+    """Read a copy of ``actor`` with each (path, value) of ``changes`` set: a sheet or one DataFileError."""
+    data = copy.deepcopy(actor)
     for path, value in changes:
         target = data
         try:
@@ -58,6 +68,16 @@ def test_foundry_any_value_anywhere(changes):
         from_foundry(data, source="h.json")
     except DataFileError as exc:
         assert str(exc).startswith("h.json") and "\n" not in str(exc)
+
+
+LAYOUT_PATHS = [(i, p) for i, a in enumerate(LAYOUT_ACTORS) for p in _paths(a) if p]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(LAYOUT_PATHS), values), min_size=1, max_size=3))
+def test_foundry_any_value_anywhere_in_the_newer_layouts(changes):
+    which = changes[0][0][0]
+    _read_changed(LAYOUT_ACTORS[which], [(path, value) for (i, path), value in changes if i == which])
 
 
 attr_values = st.text(alphabet="0123456789-xX abc&<>\"'\u200b", max_size=8)

@@ -133,10 +133,10 @@ def sheets(draw) -> dict:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(sheets())
-def test_any_sheet_round_trips_through_foundry(data):
+@given(sheets(), st.sampled_from(["current", "legacy"]))
+def test_any_sheet_round_trips_through_foundry(data, layout):
     sheet = Sheet.from_dict(data, source="generated")
-    exported = json.loads(json.dumps(to_foundry(sheet)))
+    exported = json.loads(json.dumps(to_foundry(sheet, layout)))
     back = from_foundry(exported, source="export.json")
     want = sheet.to_dict()
     got = back.sheet.to_dict()

@@ -36,7 +36,9 @@ def main() -> None:
         wait_at_gate(gate, seed)
         ids = []
         for _ in range(count):
-            ids.append(run_transaction(engine, lambda s: roll_extended(s, action_id, rng=rng).made.log.id))
+            ids.append(
+                run_transaction(engine, lambda s: roll_extended(s, action_id, seed=rng.randrange(2**32)).made.log.id)
+            )
         print(json.dumps({"ids": ids}))
     elif mode == "hang":
         marker = sys.argv[4]
@@ -51,7 +53,7 @@ def main() -> None:
             return real(*args, **kwargs)
 
         tracked.advance_extended_roll = stall
-        run_transaction(engine, lambda s: roll_extended(s, action_id, willpower=True, rng=random.Random(1)))
+        run_transaction(engine, lambda s: roll_extended(s, action_id, willpower=True, seed=1))
     elif mode == "contest":
         from stkit.store.contests import roll_contest
 
@@ -60,12 +62,16 @@ def main() -> None:
         wait_at_gate(gate, seed)
         exchanges = []
         for _ in range(count):
-            exchanges.append(run_transaction(engine, lambda s: roll_contest(s, action_id, rng=rng).exchange.exchange))
+            exchanges.append(
+                run_transaction(
+                    engine, lambda s: roll_contest(s, action_id, seed=rng.randrange(2**32)).exchange.exchange
+                )
+            )
         print(json.dumps({"exchanges": exchanges}))
     elif mode == "loop":
         rng = random.Random(5)
         while True:
-            run_transaction(engine, lambda s: roll_extended(s, action_id, rng=rng))
+            run_transaction(engine, lambda s: roll_extended(s, action_id, seed=rng.randrange(2**32)))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,5 @@
 """Extended and resisted contests: the moot debate (tally mode) and the truck chase (lead mode)."""
 
-import random
-
 import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
@@ -50,7 +48,7 @@ def test_the_debate_is_won_by_five_successes_over_the_rival(engine, debaters):
     cid = _debate(engine)
     with transaction(engine) as s:
         # The plea: four successes against two keeps two for Ears-of-the-Wind.
-        d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[8, 9, 2, 3, 4, 5, 6], rng=None).to_dict()
+        d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[8, 9, 2, 3, 4, 5, 6]).to_dict()
     assert d["exchange"] == {
         "exchange": 1,
         "winner": "a",
@@ -74,31 +72,30 @@ def test_the_debate_is_won_by_five_successes_over_the_rival(engine, debaters):
             difficulty_b=6,
             faces_a=[1, 2, 3, 4, 4],
             faces_b=[6, 7, 9],
-            rng=None,
         ).to_dict()
     assert d["exchange"]["botch_a"] and d["exchange"]["wiped"] == ["a"]  # a botch loses everything gathered
     assert (d["a"]["tally"], d["b"]["tally"]) == (0, 3)
     assert [d["rolled"][k]["roll"]["difficulty"] for k in "ab"] == [5, 6]
     with transaction(engine) as s:
-        d = roll_contest(s, cid, faces_a=[2, 3, 4, 5, 6, 7], faces_b=[8, 8, 2, 3, 4, 5, 6], rng=None).to_dict()
+        d = roll_contest(s, cid, faces_a=[2, 3, 4, 5, 6, 7], faces_b=[8, 8, 2, 3, 4, 5, 6]).to_dict()
     assert (d["a"]["tally"], d["b"]["tally"], d["status"], d["winner"]) == (0, 5, "done", "b")
     assert [ex["a"]["difficulty"] for ex in d["history"]] == [8, 5, 8]
     with pytest.raises(RuleRefusal, match="won by side B; it takes no more rolls"), transaction(engine) as s:
-        roll_contest(s, cid, rng=random.Random(1))
+        roll_contest(s, cid, seed=1)
 
 
 def test_sides_roll_separately(engine, debaters):
     cid = _debate(engine)
     with transaction(engine) as s:
-        d = roll_contest(s, cid, side="b", faces_b=[8, 9, 2, 3, 4, 5, 6], rng=None).to_dict()
+        d = roll_contest(s, cid, side="b", faces_b=[8, 9, 2, 3, 4, 5, 6]).to_dict()
         assert (d["exchange"], d["waiting_for"], d["exchanges"]) == (None, "a", 0)
     with (
         pytest.raises(RuleRefusal, match="side B has already rolled exchange 1; waiting for side A"),
         transaction(engine) as s,
     ):
-        roll_contest(s, cid, side="b", rng=random.Random(1))
+        roll_contest(s, cid, side="b", seed=1)
     with transaction(engine) as s:
-        d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], rng=None).to_dict()  # only A is left to roll
+        d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3]).to_dict()  # only A is left to roll
     assert (d["exchange"]["winner"], d["a"]["tally"], d["exchanges"], d["waiting_for"]) == ("a", 2, 1, None)
 
 
@@ -123,10 +120,10 @@ def test_the_truck_chase_needs_five_more_in_total(engine):
     exchanges = [([6, 7, 8, 2, 2], [2, 2, 2, 2]), ([2, 2, 2, 2, 2], [6, 7, 8, 2]), ([6, 7, 2, 2, 2], [2, 2, 2, 2])]
     for fa, fb in exchanges:
         with transaction(engine) as s:
-            d = roll_contest(s, cid, faces_a=fa, faces_b=fb, rng=None).to_dict()
+            d = roll_contest(s, cid, faces_a=fa, faces_b=fb).to_dict()
     assert (d["lead"], d["status"]) == (2, "open")  # 3 - 3 + 2: not yet alongside
     with transaction(engine) as s:
-        d = roll_contest(s, cid, faces_a=[6, 7, 8, 9, 2], faces_b=[6, 2, 2, 2], rng=None).to_dict()
+        d = roll_contest(s, cid, faces_a=[6, 7, 8, 9, 2], faces_b=[6, 2, 2, 2]).to_dict()
     assert (d["lead"], d["a"]["tally"], d["status"], d["winner"]) == (5, 5, "done", "a")
     assert d["b"]["character"] is None and d["b"]["pool"] == "4"
 
@@ -134,7 +131,7 @@ def test_the_truck_chase_needs_five_more_in_total(engine):
 def test_contest_logs_every_roll_in_one_transaction(engine, debaters):
     cid = _debate(engine)
     with transaction(engine) as s:
-        roll_contest(s, cid, rng=random.Random(7))
+        roll_contest(s, cid, seed=7)
         rolls = contest_rolls(s, cid)
         logs = sql(s, "SELECT id, kind FROM roll_log")
     assert len(rolls) == len(logs) == 2
@@ -175,11 +172,11 @@ def test_bad_contest_start_changes_nothing(engine, debaters, kw, error, match):
 def test_bad_contest_roll_changes_nothing(engine, debaters):
     cid = _debate(engine)
     with pytest.raises(InvalidValue, match="give exactly 7 faces"), transaction(engine) as s:
-        roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[1], rng=None)
+        roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[1])
     with pytest.raises(NotFound, match="no contest with id 42"), transaction(engine) as s:
-        roll_contest(s, 42, rng=random.Random(1))
+        roll_contest(s, 42, seed=1)
     with pytest.raises(InvalidValue, match="side B does not roll now"), transaction(engine) as s:
-        roll_contest(s, cid, side="a", faces_b=[1, 2, 3], rng=random.Random(1))
+        roll_contest(s, cid, side="a", faces_b=[1, 2, 3], seed=1)
     with transaction(engine) as s:
         assert contest_status(s, get_contest(s, cid)).rolls == ()
         assert sql(s, "SELECT id FROM roll_log") == []
@@ -215,7 +212,6 @@ def test_try_it_out_debate_difficulties_come_from_the_opponent(engine):
             difficulty_b="intelligence+expression",
             faces_a=[6, 6, 6, 6, 2],
             faces_b=[5, 5, 5, 5, 2, 2],
-            rng=None,
         ).to_dict()
     assert [d["rolled"][k]["roll"]["difficulty"] for k in "ab"] == [6, 5]
     assert d["rolled"]["a"]["difficulty_from"] == "Elder's Intelligence 4 + Expression 2 = 6"

@@ -1,7 +1,5 @@
 """Tracked extended actions: Weston hiding for four hours, teamwork over time, botches, bad input."""
 
-import random
-
 import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
@@ -42,7 +40,7 @@ def test_weston_hides_for_four_hours(engine, weston):
     aid = _start_hiding(engine)
     for i in range(8):
         with transaction(engine) as s:
-            out = roll_extended(s, aid, faces=TWO, rng=random.Random(0))
+            out = roll_extended(s, aid, faces=TWO, seed=0)
             assert out.made.explanation == "Stamina 3 + Stealth 3 = 6 dice"
             assert (out.action.tally, out.action.rolls) == (2 * (i + 1), i + 1)
     with transaction(engine) as s:
@@ -53,19 +51,19 @@ def test_weston_hides_for_four_hours(engine, weston):
     assert {h["character"] for h in data["history"]} == {"Weston"}
     assert logs == [("extended", "Weston", 6, 7, 2)] * 8
     with transaction(engine) as s, pytest.raises(RuleRefusal, match="is done; it takes no more rolls"):
-        roll_extended(s, aid, faces=TWO, rng=random.Random(0))
+        roll_extended(s, aid, faces=TWO, seed=0)
 
 
 def test_botch_wipes_the_tally_and_botch_ends_fails(engine, weston):
     aid = _start_hiding(engine)
     with transaction(engine) as s:
-        roll_extended(s, aid, faces=TWO, rng=None)
-        out = roll_extended(s, aid, faces=[1, 2, 3, 4, 5, 6], rng=None)
+        roll_extended(s, aid, faces=TWO)
+        out = roll_extended(s, aid, faces=[1, 2, 3, 4, 5, 6])
         assert out.spoiled and out.tally_before == 2 and out.action.tally == 0 and out.action.status == "open"
     aid2 = _start_hiding(engine, botch_ends=True)
     with transaction(engine) as s:
-        roll_extended(s, aid2, faces=TWO, rng=None)
-        out = roll_extended(s, aid2, faces=[1, 1, 3, 4, 5, 6], rng=None)
+        roll_extended(s, aid2, faces=TWO)
+        out = roll_extended(s, aid2, faces=[1, 1, 3, 4, 5, 6])
         assert (out.action.tally, out.action.status, out.action.botches) == (0, "failed", 1)
 
 
@@ -73,11 +71,11 @@ def test_teamwork_over_time_records_who_rolled_and_one_botch_spoils(engine, west
     add_character(engine, "Paper Clip", attributes={"Stamina": 2}, abilities={"Stealth": 1})
     aid = _start_hiding(engine)
     with transaction(engine) as s:
-        roll_extended(s, aid, faces=TWO, rng=None)
-        out = roll_extended(s, aid, character="Paper Clip", faces=[9, 9, 2], rng=None)
+        roll_extended(s, aid, faces=TWO)
+        out = roll_extended(s, aid, character="Paper Clip", faces=[9, 9, 2])
         assert out.made.explanation == "Stamina 2 + Stealth 1 = 3 dice"
         assert out.action.tally == 4
-        out = roll_extended(s, aid, character="Paper Clip", faces=[1, 2, 3], rng=None)
+        out = roll_extended(s, aid, character="Paper Clip", faces=[1, 2, 3])
         assert out.action.tally == 0
         hist = extended_status(s, out.action).history
     assert [h.character for h in hist] == ["Weston", "Paper Clip", "Paper Clip"]
@@ -86,8 +84,8 @@ def test_teamwork_over_time_records_who_rolled_and_one_botch_spoils(engine, west
 def test_no_botch_spoils_keeps_the_tally(engine, weston):
     aid = _start_hiding(engine, botch_spoils=False)
     with transaction(engine) as s:
-        roll_extended(s, aid, faces=TWO, rng=None)
-        out = roll_extended(s, aid, faces=[1, 2, 3, 4, 5, 6], rng=None)
+        roll_extended(s, aid, faces=TWO)
+        out = roll_extended(s, aid, faces=[1, 2, 3, 4, 5, 6])
         assert (out.action.tally, out.action.botches, out.spoiled) == (2, 0, False)
         assert replay_check(s, out.action) == (2, 2)
 
@@ -95,14 +93,14 @@ def test_no_botch_spoils_keeps_the_tally(engine, weston):
 def test_numeric_pool_without_character(engine):
     with transaction(engine) as s:
         a = start_extended(s, "The garage door", chronicle=None, character=None, pool="6", difficulty=6, target=15)
-        out = roll_extended(s, a.id, faces=[6, 7, 8, 9, 10, 1], rng=None)
+        out = roll_extended(s, a.id, faces=[6, 7, 8, 9, 10, 1])
         assert (out.action.tally, out.made.log.character_id, out.made.log.kind) == (4, None, "extended")
 
 
 def test_willpower_spends_a_point_and_adds_a_success(engine, weston):
     aid = _start_hiding(engine)
     with transaction(engine) as s:
-        out = roll_extended(s, aid, faces=[2, 3, 4, 5, 6, 1], willpower=True, rng=None)
+        out = roll_extended(s, aid, faces=[2, 3, 4, 5, 6, 1], willpower=True)
         assert (out.made.roll.result, out.action.tally) == (1, 1)
     from stkit.store.characters import get_character
 
@@ -141,9 +139,9 @@ def test_bad_roll_changes_nothing(engine, weston):
     ]
     for kw, error, match in cases:
         with pytest.raises(error, match=match), transaction(engine) as s:
-            roll_extended(s, aid, rng=random.Random(1), **kw)
+            roll_extended(s, aid, seed=1, **kw)
     with pytest.raises(NotFound, match="no extended action with id 999"), transaction(engine) as s:
-        roll_extended(s, 999, rng=random.Random(1))
+        roll_extended(s, 999, seed=1)
     with transaction(engine) as s:
         a = get_action(s, aid)
         assert (a.tally, a.rolls) == (0, 0)
@@ -157,7 +155,7 @@ def test_willpower_refused_when_none_left_changes_nothing(engine):
             s, "Hide", chronicle=None, character="Tired", pool="Stamina + Stealth", difficulty=6, target=5
         ).id
     with pytest.raises(RuleRefusal, match="no Willpower"), transaction(engine) as s:
-        roll_extended(s, aid, willpower=True, rng=random.Random(1))
+        roll_extended(s, aid, willpower=True, seed=1)
     with transaction(engine) as s:
         assert get_action(s, aid).rolls == 0
 
@@ -169,7 +167,7 @@ def test_abandon(engine, weston):
     with pytest.raises(RuleRefusal, match="already abandoned"), transaction(engine) as s:
         abandon_extended(s, aid)
     with pytest.raises(RuleRefusal, match="is abandoned"), transaction(engine) as s:
-        roll_extended(s, aid, rng=random.Random(1))
+        roll_extended(s, aid, seed=1)
     with transaction(engine) as s:
         assert [a.id for a in list_extended(s, status="open")] == []
         assert [a.id for a in list_extended(s)] == [aid]
@@ -183,17 +181,17 @@ def test_willpower_once_per_turn_on_extended_rolls_changes_nothing(engine, westo
         start_scene(s, "default", "The grounds")
     aid = _start_hiding(engine)
     with transaction(engine) as s:
-        out = roll_extended(s, aid, faces=TWO, willpower=True, rng=None)
+        out = roll_extended(s, aid, faces=TWO, willpower=True)
         assert (out.action.tally, out.made.log.turn) == (3, 1)
     with pytest.raises(RuleRefusal, match="already spent Willpower in turn 1"), transaction(engine) as s:
-        roll_extended(s, aid, faces=TWO, willpower=True, rng=None)
+        roll_extended(s, aid, faces=TWO, willpower=True)
     with transaction(engine) as s:
         a = get_action(s, aid)
         assert (a.tally, a.rolls, len(sql(s, "SELECT id FROM roll_log"))) == (3, 1, 1)
         assert get_character(s, "Weston").to_sheet().powers["Willpower"].temporary == 2
         next_turn(s, "default")
     with transaction(engine) as s:
-        assert roll_extended(s, aid, faces=TWO, willpower=True, rng=None).action.tally == 6
+        assert roll_extended(s, aid, faces=TWO, willpower=True).action.tally == 6
 
 
 def test_status_gives_exact_chances_to_finish(engine):

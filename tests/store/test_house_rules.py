@@ -28,20 +28,16 @@ def ok(*args: str) -> str:
 def test_set_show_reset_per_chronicle(db_url: str) -> None:
     run_unit(db_url, lambda gw: H.set_house_rule(gw, "one", "specialty", "Double"))
     run_unit(db_url, lambda gw: H.set_house_rule(gw, "one", "difficulty", "7"))
-    assert run_unit(db_url, lambda gw: H.get_house_rules(gw, "one"), readonly=True) == ChronicleRules(
-        specialty=Specialty.DOUBLE, difficulty=7
-    )
-    assert run_unit(db_url, lambda gw: H.get_house_rules(gw, "two"), readonly=True) == ChronicleRules()
-    assert run_unit(db_url, lambda gw: H.house_settings(gw, "one"), readonly=True) == {
-        "difficulty": "7",
-        "specialty": "double",
-    }
+    one = run_unit(db_url, lambda gw: H.rules_in_force(gw, "one"), readonly=True)
+    assert one == ChronicleRules(specialty=Specialty.DOUBLE, difficulty=7)
+    assert run_unit(db_url, lambda gw: H.rules_in_force(gw, "two"), readonly=True) == ChronicleRules()
+    assert one.set_keys == {"difficulty", "specialty"}
     run_unit(db_url, lambda gw: H.set_house_rule(gw, "one", "difficulty", "8"))  # set again: replaced
-    assert run_unit(db_url, lambda gw: H.get_house_rules(gw, "one").difficulty, readonly=True) == 8
+    assert run_unit(db_url, lambda gw: H.rules_in_force(gw, "one").difficulty, readonly=True) == 8
     run_unit(db_url, lambda gw: H.reset_house_rule(gw, "one", "specialty"))
-    assert run_unit(db_url, lambda gw: H.house_settings(gw, "one"), readonly=True) == {"difficulty": "8"}
+    assert run_unit(db_url, lambda gw: H.rules_in_force(gw, "one").set_keys, readonly=True) == {"difficulty"}
     run_unit(db_url, lambda gw: H.reset_house_rule(gw, "one", None))
-    assert run_unit(db_url, lambda gw: H.house_settings(gw, "one"), readonly=True) == {}
+    assert run_unit(db_url, lambda gw: H.rules_in_force(gw, "one").set_keys, readonly=True) == frozenset()
 
 
 def test_bad_key_or_value_stores_nothing(db_url: str) -> None:

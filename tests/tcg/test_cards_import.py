@@ -222,6 +222,7 @@ def test_cli_import_reports_rows_and_json(tmp_path):
         "warnings": [],
         "rows": 34,
         "text_only": 0,
+        "untyped": [],
     }
 
 

@@ -42,9 +42,7 @@ def test_every_row_is_accounted_for():
     card_lines = len(parsed.cards) - 1
     assert card_lines + len(parsed.merged) + len(parsed.errors) == parsed.lines
     assert (len(parsed.cards), len(parsed.merged), len(parsed.errors)) == (39, 3, 1)
-    assert [(e.line, e.message) for e in parsed.errors] == [
-        (34, "no card name (the row holds 'Limited Ally a row that names no card')")
-    ]
+    assert [(e.line, e.message) for e in parsed.errors] == [(34, "no card name (the Name field is empty)")]
     assert [e.line for e in parsed.merged] == [22, 36, 28]
     assert "the rest of line 21" in parsed.merged[0].message
     assert (
@@ -167,7 +165,9 @@ def test_search_filters_every_field(db):
     assert names(auspice="Ahroun") == ["Patrick Stonefist", "Stillwater Packmother"]
     assert names(type="Victim") == ["Fomor Thug", "Frightened Tourist"]
     assert names(keywords=("Fast Striking",)) == ["Claw Slash", "Shield Block", "Throat Lunge"]
-    assert names(keywords=("Fast",)) == []  # a keyword is a whole list item, never a word inside one
+    # a keyword is a whole list item, never a word inside one: "Fast" is no card's keyword, and says so
+    with pytest.raises(InvalidValue, match=r"--keyword 'Fast': no card has that keyword .*close ones: Fast Striking"):
+        names(keywords=("Fast",))
     assert names(set="unlimited", type="Garou") == ["Patrick Stonefist"]
     assert names(crinos=True) == [
         "Janus",

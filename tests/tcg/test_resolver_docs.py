@@ -13,16 +13,46 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "tcg-resolvers.md"
 runner = CliRunner()
 
 
+ROOT = DOC.parents[1]
+
+
 @pytest.fixture()
-def examples(tmp_path):
+def examples():
+    """The four resolver files the page shows, as shipped in examples/ (the page's blocks are their text)."""
     text = DOC.read_text(encoding="utf-8")
     files = {}
-    for match in re.finditer(r"```yaml\n# file: (\S+)\n(.*?)```", text, re.S):
-        path = tmp_path / match.group(1)
-        path.write_text(match.group(2), encoding="utf-8")
-        files[match.group(1)] = path
+    for match in re.finditer(r"```yaml\n# file: examples/(\S+)\n(.*?)```", text, re.S):
+        path = ROOT / "examples" / match.group(1)
+        assert path.read_text(encoding="utf-8") == match.group(2), f"examples/{match.group(1)} differs from the page"
+        files[match.group(1).removesuffix(".yaml") + ".yaml"] = path
     assert set(files) == {"combat.yaml", "moot.yaml", "alphas.yaml", "victory.yaml"}
     return files
+
+
+def test_the_page_commands_run_as_printed_from_the_source_root(monkeypatch):
+    """Each `$ stkit tcg ... examples/...` line of the page runs from the source root and prints the
+    first line the page shows."""
+    import shlex
+
+    monkeypatch.chdir(ROOT)
+    text = DOC.read_text(encoding="utf-8")
+    ran = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        lines = block.splitlines()
+        for i, line in enumerate(lines):
+            if not line.startswith("$ stkit ") or "examples/" not in line:
+                continue
+            argv = shlex.split(line[len("$ stkit ") :])
+            result = runner.invoke(app, argv, env={"NO_COLOR": "1", "COLUMNS": "200"})
+            assert result.exit_code == 0, (line, result.output)
+            want = lines[i + 1]
+            got = result.stdout.splitlines()[0]
+            if "..." in want:
+                assert got.startswith(want.split("...")[0]), (line, got)
+            else:
+                assert got == want, (line, got)
+            ran.append(argv[1])
+    assert sorted(ran) == ["alpha-order", "combat", "moot", "victory"]
 
 
 def run(*args):

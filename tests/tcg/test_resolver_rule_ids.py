@@ -50,7 +50,7 @@ def test_own_files_follow_the_schema(name):
     entries = yaml.safe_load((RULES_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
     known = all_entries()
     prefix = {"battlefields": "battlefield", "moots": "moot", "regeneration": "regen"}.get(name, name)
-    allowed = {"id", "title", "kind", "text", "keywords", "source", "supersedes", "cards", "conflict"}
+    allowed = {"id", "title", "kind", "text", "asks", "keywords", "source", "supersedes", "cards", "conflict"}
     for entry in entries:
         assert set(entry) <= allowed, entry["id"]
         assert re.fullmatch(rf"{prefix}\.[a-z0-9-]+", entry["id"]), entry["id"]

@@ -57,6 +57,10 @@ def table(db_url) -> TableSetup:
         abilities={"Stealth": 3, "Athletics": 2, "Brawl": 2},
     )
     archibald = add_character(db_url, "Archibald", attributes={"Wits": 2, "Dexterity": 2}, abilities={"Drive": 3})
+    from stkit.store.gateway import run_unit
+
+    # the table opens on an empty feed: the two characters' creation events are not what the tests watch
+    run_unit(db_url, lambda gw: gw.execute("DELETE FROM table_events"))
     return TableSetup(db_url, weston, archibald, issue(db_url))
 
 

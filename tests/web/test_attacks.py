@@ -191,7 +191,7 @@ def test_a_stream_flood_from_one_link_holds_a_few_streams_and_the_table_goes_on(
     from stkit.web.bus import STREAMS_PER_LINK
 
     assert ended == 40 - STREAMS_PER_LINK  # the oldest ended; the newest few are still open
-    assert page.status_code == 200 and answered < 1.0
+    assert page.status_code == 200 and answered < 2.0
     assert [g[1] for g in archibald] == ["roll"]
 
 

@@ -82,7 +82,7 @@ def rules_search(
     if result.corrected != " ".join(w.lower() for w in query) and result.hits:
         con.print(f"[dim]searched for:[/] {safe(result.corrected)}")
     if not result.hits:
-        con.print(f"No rule matches {safe(' '.join(query))!r}.")
+        con.print(f"No rule matches {safe(repr(' '.join(query)))}.")
         return
     table = Table(show_header=True, header_style="bold")
     table.add_column("id", style="cyan", no_wrap=True)
@@ -117,6 +117,8 @@ def rules_show(
     lines = [safe(e.text), "", f"[dim]Source:[/] {safe(_source(e.document, e.section))}"]
     if e.keywords:
         lines.append(f"[dim]Keywords:[/] {safe(', '.join(e.keywords))}")
+    if e.asks:
+        lines.append(f"[dim]Answers:[/] {safe('; '.join(e.asks))}")
     if e.cards:
         lines.append(f"[dim]Cards:[/] {safe(', '.join(e.cards))}")
     if e.supersedes:
@@ -233,6 +235,10 @@ def cards_import(
             f"{report.text_only} Combat card(s) give a value only in their text "
             "(their 'text only' field says which; `stkit tcg cards show NAME`)."
         )
+    if report.untyped:
+        con.print(f"[yellow]Combat Actions with no kind ({len(report.untyped)}):[/] nothing on them says which")
+        for e in report.untyped:
+            con.print(f"  line {e.line}: {safe(e.name or '')}")
     if report.skipped:
         con.print(f"[yellow]Refused {len(report.skipped)} row(s) that carry no card:[/]")
         for e in report.skipped:
@@ -375,6 +381,11 @@ def _render_value(key: str, value: Any) -> str:
         return "\n".join(out)
     if key == "cohorts":
         return ", ".join(f"{tribe} (+{extra} Renown)" for tribe, extra in value.items())
+    if key == "conditional":
+        # a value that holds only in some cases: never shown as if it always held
+        return "\n".join(
+            f"{name.replace('_', ' ')} {spec['value']} only: {spec['when']}" for name, spec in value.items()
+        )
     if isinstance(value, dict):
         return ", ".join(f"{k} {v}" for k, v in value.items() if v not in (None, []))
     if isinstance(value, list):

@@ -6,7 +6,10 @@ worked examples and the FAQ.
 
 from __future__ import annotations
 
+import functools
+
 from stkit.errors import InvalidValue, RuleRefusal
+from stkit.tcg.cards import KEYWORD_NAMES
 from stkit.tcg.common import fold_name as _key
 from stkit.tcg.resolvers import Resolution, RuleTrail
 
@@ -27,6 +30,16 @@ EFFECTS = {
 }
 
 
+@functools.lru_cache(maxsize=1)
+def _known_keys() -> dict[str, str]:
+    """Folded Keyword -> its name: the Keywords the rules name (KEYWORD_NAMES) and those on stkit's
+    built-in cards, the card data a purchase is checked against."""
+    from stkit.tcg.cardfiles import load_builtin_cards
+
+    names = [*KEYWORD_NAMES, *(k for card in load_builtin_cards() for k in card.keywords)]
+    return {_key(n): n for n in reversed(names)}
+
+
 def _display(word: str) -> str:
     word = " ".join(word.strip().split())
     return word if any(ch.isupper() for ch in word) else word.title()
@@ -45,7 +58,8 @@ def resolve_battlefield(
     Answer: ``{"rage", "gnosis", "health", "keywords": [...], "automatic": [...], "bought": [...],
     "free": [...]}``. Raises RuleRefusal for a forbidden Keyword (Fast Striking, Unique, Restricted,
     Constrained), a word that is not a Keyword (Umbral, Undodgeable, Unblockable) or purchases that would
-    leave the defenders at 0 Health; InvalidValue for a Renown out of range or an empty Keyword.
+    leave the defenders at 0 Health; InvalidValue for a Renown out of range, an empty Keyword or a bought
+    word that is no Keyword of the card data (naming the close ones).
     Source: Battlefields supplement, "Battlefield Defence" and "Keywords" (examples: Renown 10 with Kailindo
     and Spirit bought is 8/8/8; Renown 5 with Kailindo and Firearm is 3/3/3).
     """
@@ -90,6 +104,12 @@ def resolve_battlefield(
                 f"(ruling {NOT_KEYWORDS[key]}"
                 + ("; buy Spirit to keep Umbral escapers in the fight)" if key == "umbral" else ")")
             )
+        if key not in _known_keys():
+            from rapidfuzz import fuzz, process
+
+            close = process.extract(key, list(_known_keys()), scorer=fuzz.ratio, limit=3, score_cutoff=70)
+            hint = f"; did you mean {', '.join(_known_keys()[c[0]] for c in close)}?" if close else ""
+            raise InvalidValue(f"{_display(word)!r} is not a Keyword of the card game{hint}")
         if key in seen:
             trail.say(
                 f"{_display(word)} is already a Keyword of the defenders; it is not bought again.",

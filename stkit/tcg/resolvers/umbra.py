@@ -10,6 +10,7 @@ import re
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.tcg.resolvers import Resolution, RuleTrail
+from stkit.text import parse_whole_number
 
 CHART_LOW, CHART_HIGH = 1, 25  # five levels of five points each
 START_POINT = 7
@@ -27,7 +28,7 @@ EVENTS: dict[str, tuple[int, str, str]] = {
     "wyrm-enemy-killed": (-1, "umbra.down-one-point", "A Wyrm Enemy was killed"),
     "alpha-pass": (-2, "umbra.alpha-pass", "A Garou (not a Spirit) in the Umbra passed its alpha action"),
 }
-_SHIFT = re.compile(r"^(points?|levels?)\s*[:=]?\s*([+-]\s*\d+)$")
+_SHIFT = re.compile(r"^(points?|levels?)\s*[:=]?\s*([+-]\s*[0-9]+)$")
 #: Largest card move taken, in points (levels: this over 5): the chart is 25 points long, so anything
 #: bigger is a typo, and a 5,000-digit number would not even convert.
 MAX_CARD_MOVE_POINTS = 100
@@ -124,7 +125,7 @@ def parse_umbra_event(text: str) -> tuple[int, str, str]:
             raise InvalidValue(
                 f"Umbra event {match.group(1)}:{shown} moves too far (allowed -{most} to +{most} {unit})"
             )
-        amount = int(digits)
+        amount = parse_whole_number(digits, "Umbra event", -most, most)
         if level:
             return amount * POINTS_PER_LEVEL, "umbra.chart", f"A card moved the Umbra {amount:+d} level(s)"
         return amount, "umbra.chart", f"A card moved the Umbra {amount:+d} point(s)"

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -74,7 +73,7 @@ async def extended(action: str, request: Request, holder: StorytellerChange, tab
         )
 
     def roll_it(s):
-        return X.roll_extended(s, form_id(values, "id", "extended action"), rng=random.Random(seed_from(values)))
+        return X.roll_extended(s, form_id(values, "id", "extended action"), seed=seed_from(values))
 
     def abandon(s):
         return X.abandon_extended(s, form_id(values, "id", "extended action"))
@@ -117,7 +116,7 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
         )
 
     def roll_it(s):
-        return X.roll_contest(s, form_id(values, "id", "contest"), rng=random.Random(seed_from(values)))
+        return X.roll_contest(s, form_id(values, "id", "contest"), seed=seed_from(values))
 
     def abandon(s):
         return X.abandon_contest(s, form_id(values, "id", "contest"))

@@ -1,0 +1,607 @@
+"""One roll use case: every roll any door makes, and every odds answer, under the same rules.
+
+:func:`make_roll` takes a :class:`RollOrder` (who rolls what, why, with which per-roll overrides, seed and
+hand-rolled faces) and, inside the caller's ONE transaction: builds the random generator from the seed (so
+a transaction retried after a lock rolls the same dice, and the logged seed replays them), resolves the
+rules in force (:func:`stkit.store.house.rules_in_force`), builds the pool (from the sheet: form, wounds,
+extra dice; or a bare number), applies the scene's turn rules, spends Willpower, rolls, claims the free
+botch, writes the roll-log row and its table event, and returns a :class:`RollOutcome` that carries the
+rules in force and what was forgiven. :func:`odds_for` is its sibling for exact odds.
+
+Rules source: Chapter Five: Rules ("Rolling Dice", "Difficulties", "Automatic Successes" for Willpower,
+"Try, Try Again", "Botches"); damage and soak rolls: Chapter Six: Combat (they never botch).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
+from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
+from stkit.errors import InvalidValue, RuleRefusal
+from stkit.store.gateway import Gateway
+from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, rules_in_force
+from stkit.store.vocab import LogKind
+
+if TYPE_CHECKING:  # pragma: no cover
+    from stkit.dice import RollResult
+    from stkit.dice.combat import CombatRules
+    from stkit.dice.odds import RollOdds
+    from stkit.store.pools import PoolBreakdown
+
+
+class Purpose(StrEnum):
+    """Which door a roll came in by: it decides how the pool is built (a damage or soak pool ignores the
+    wound penalty), whether the roll may botch, and the kind its log entry is written with."""
+
+    plain = "plain"
+    sheet = "sheet"
+    attack = "attack"
+    damage = "damage"
+    soak = "soak"
+    initiative = "initiative"
+    extended = "extended"
+    contest = "contest"
+    multi = "multi"
+    resisted = "resisted"
+    teamwork = "teamwork"
+
+
+#: The roll-log kind of each purpose (a plain, multi, resisted or teamwork roll is logged as a 'roll').
+_LOG_KIND = {
+    Purpose.attack: LogKind.attack,
+    Purpose.damage: LogKind.damage,
+    Purpose.soak: LogKind.soak,
+    Purpose.extended: LogKind.extended,
+    Purpose.contest: LogKind.contest,
+}
+#: Purposes whose bare-pool rolls are logged in the open scene's turn (tracked actions take place in it).
+_IN_SCENE = frozenset({Purpose.extended, Purpose.contest})
+
+
+@dataclass(frozen=True)
+class RollOrder:
+    """One roll asked for, by any door.
+
+    Attributes:
+        expression: the pool: Traits for a character ('Dexterity + Brawl + 2'), else a number of dice.
+        character: the character whose sheet rolls (a name), or None for a bare pool.
+        chronicle: the character's chronicle (None: any holding the name), or a bare pool's (None: the
+            default chronicle).
+        purpose: the door (:class:`Purpose`).
+        overrides: this roll's own rule choices on top of the chronicle's house rules.
+        faces: the faces of dice rolled by hand (1..10 each), or None to roll with the seeded generator.
+        seed: the generator's seed (None: a fresh one, reported in the outcome).
+        willpower: spend Willpower (from the sheet) for one success the 1s cannot cancel.
+        retry: earlier failures of this task given by hand (0..).
+        auto: take an automatic success; stressful: no automatic success allowed.
+        task: the task name whose failures in the scene raise the difficulty (sheet rolls).
+        note: free text kept in the log (one line, at most 200 characters).
+        secret: for the Storyteller's screen only.
+        spec: the roll uses a specialty of one of the pool's Traits (sheet rolls).
+        log: write the log entry of a bare pool (a sheet roll is always logged; a bare pool that is not
+            is still logged when the free botch forgives it: the forgiveness is its record).
+        combat: the combat house rules of a damage or soak roll (None: as written).
+        log_kind: the log entry's kind when the door names its own (a Rage action), else by purpose.
+        extra: more keys for the log entry's detail (a hit's levels and type, say).
+    """
+
+    expression: str
+    character: str | None = None
+    chronicle: str | None = None
+    purpose: Purpose = Purpose.plain
+    overrides: RuleOverrides = NO_OVERRIDES
+    faces: tuple[int, ...] | None = None
+    seed: int | None = None
+    willpower: bool = False
+    retry: int = 0
+    auto: bool = False
+    stressful: bool = False
+    task: str | None = None
+    note: str | None = None
+    secret: bool = False
+    spec: bool = False
+    log: bool = True
+    combat: CombatRules | None = None
+    log_kind: LogKind | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "purpose", Purpose(self.purpose))
+        if self.faces is not None:
+            object.__setattr__(self, "faces", tuple(self.faces))
+
+    @property
+    def kind(self) -> LogKind:
+        """The roll-log kind this roll is written with."""
+        return self.log_kind or _LOG_KIND.get(self.purpose, LogKind.roll)
+
+    @property
+    def never_botches(self) -> bool:
+        """Damage and soak rolls never botch (Chapter Six)."""
+        return self.purpose in (Purpose.damage, Purpose.soak)
+
+
+@dataclass(frozen=True)
+class RollOutcome:
+    """What one roll did.
+
+    Attributes:
+        roll: the result as reported (a forgiven botch is a failure).
+        pool: how the pool was built from the sheet (None for a bare pool).
+        log_id: the log entry (None when nothing was logged).
+        character, chronicle: who rolled (None for a bare pool) and where.
+        willpower_left: Willpower left after the spend (None when none was spent).
+        scene_id, turn: the open scene's turn the roll fell in (None outside a scene).
+        task, task_retry: the task and its earlier failures counted by the scene.
+        notes: lines for the player (try-again raise, specialty used).
+        rules: the rules in force for this roll.
+        forgiveness: what the free botch did.
+        note: the roll's note as stored.
+        specialty_used: {"trait", "name", "rule"} when the roll used a specialty.
+        seed: the generator's seed (None when dice were given by hand or the success was automatic).
+    """
+
+    roll: RollResult
+    pool: PoolBreakdown | None = None
+    log_id: int | None = None
+    character: str | None = None
+    chronicle: str = "default"
+    willpower_left: int | None = None
+    scene_id: int | None = None
+    turn: int | None = None
+    task: str | None = None
+    task_retry: int = 0
+    notes: list[str] = field(default_factory=list)
+    rules: ChronicleRules = field(default_factory=ChronicleRules)
+    forgiveness: Forgiveness | None = None
+    note: str | None = None
+    specialty_used: dict | None = None
+    seed: int | None = None
+
+    @property
+    def house_in_force(self) -> tuple[str, ...]:
+        """The house rules in force, one short phrase each."""
+        return tuple(self.rules.in_force())
+
+    @property
+    def forgiven_botch(self) -> bool:
+        """True when the free botch forgave this roll's botch."""
+        return bool(self.forgiveness and self.forgiveness.forgiven)
+
+    def to_dict(self) -> dict:
+        return {
+            "house_rules_in_force": list(self.house_in_force),
+            "forgiven_botch": self.forgiven_botch,
+            "note": self.note,
+            "character": self.character,
+            "chronicle": self.chronicle,
+            "pool_breakdown": self.pool.to_dict() if self.pool else None,
+            "log_id": self.log_id,
+            "willpower_left": self.willpower_left,
+            "scene_id": self.scene_id,
+            "turn": self.turn,
+            "task": self.task,
+            "task_retry": self.task_retry,
+            "notes": self.notes,
+            **({"specialty_used": self.specialty_used} if self.specialty_used else {}),
+        }
+
+
+#: The name the sheet-roll outcome had before every door shared it.
+SheetRoll = RollOutcome
+
+
+def generator(seed: int | None) -> tuple[random.Random, int]:
+    """(random.Random seeded with ``seed``, the seed): a fresh seed when None. Call it inside the
+    transaction, so that a retried transaction rolls the same dice."""
+    seed = fresh_seed(seed)
+    return random.Random(seed), seed
+
+
+def fresh_seed(seed: int | None) -> int:
+    """``seed``, or a fresh one when None (reported, so that any roll can be replayed)."""
+    return random.SystemRandom().randrange(2**32) if seed is None else seed
+
+
+def check_note(note: str | None) -> str | None:
+    """A roll's note as stored: stripped, None when empty. Raises InvalidValue for control characters or
+    more than 200 characters."""
+    from stkit.text import check_text
+
+    if note is None or not note.strip():
+        return None
+    return check_text(note.strip(), "--note")
+
+
+# ---------------------------------------------------------------------------------------------- the log
+
+#: The roll_log columns, in the order of :func:`stkit.store.rolls.log_dict` (id first).
+LOG_COLUMNS = (
+    "id",
+    "created_at",
+    "chronicle",
+    "character_id",
+    "character_name",
+    "kind",
+    "expression",
+    "pool",
+    "difficulty",
+    "dice",
+    "outcome",
+    "result",
+    "willpower",
+    "scene_id",
+    "turn",
+    "task",
+    "detail",
+)
+_INSERT_LOG = (
+    f"INSERT INTO roll_log ({', '.join(LOG_COLUMNS[1:])}) VALUES ({', '.join(':' + c for c in LOG_COLUMNS[1:])})"
+)
+
+
+@dataclass(frozen=True)
+class LoggedRoll:
+    """The roll-log entry just written, as the scene hooks see it."""
+
+    id: int
+    willpower: bool
+    scene_id: int | None
+    turn: int | None
+    task: str | None
+
+
+def write_log(
+    gw: Gateway,
+    *,
+    chronicle: str,
+    character_id: int | None,
+    character_name: str,
+    expression: str,
+    result: RollResult,
+    detail: dict,
+    scene_id: int | None = None,
+    turn: int | None = None,
+    task: str | None = None,
+    kind: str = LogKind.roll,
+    secret: bool = False,
+) -> LoggedRoll:
+    """Insert one roll-log entry and its 'roll' table event (in the gateway's transaction) and return it
+    with its id. A ``secret`` roll is marked in ``detail`` and its event is for the Storyteller only."""
+    from stkit.store.events import record_event, roll_event_data
+
+    if secret:
+        detail = detail | {"secret": True}
+    values = dict(
+        created_at=gw.timestamp(datetime.now(UTC)),
+        chronicle=chronicle,
+        character_id=character_id,
+        character_name=character_name,
+        kind=str(kind),
+        expression=expression,
+        pool=result.pool,
+        difficulty=result.difficulty,
+        dice=json.dumps(list(result.dice)),
+        outcome=result.outcome.value,
+        result=result.final_successes,
+        willpower=bool(result.willpower),
+        scene_id=scene_id,
+        turn=turn,
+        task=task,
+        detail=json.dumps(detail, sort_keys=True),
+    )
+    log_id = gw.insert(_INSERT_LOG, **values)
+    record_event(
+        gw,
+        chronicle=chronicle,
+        kind="roll",
+        secret=secret,
+        character_id=character_id,
+        data=roll_event_data(
+            log_id=log_id,
+            character=character_name,
+            expression=expression,
+            breakdown=detail.get("breakdown"),
+            result=result,
+            scene_id=scene_id,
+            turn=turn,
+            task=task,
+            kind=str(kind),
+        ),
+    )
+    return LoggedRoll(log_id, bool(values["willpower"]), scene_id, turn, task)
+
+
+def add_log_detail(gw: Gateway, log_id: int | None, **more: Any) -> None:
+    """Add keys to the detail of log entry ``log_id`` (what its door learned after the roll: a soak's
+    levels soaked), in the caller's transaction; nothing for None."""
+    if log_id is None:
+        return
+    row = gw.row("SELECT detail FROM roll_log WHERE id = :id", id=log_id)
+    detail = json.loads(row[0] or "{}") if row else {}
+    gw.execute("UPDATE roll_log SET detail = :d WHERE id = :id", d=json.dumps(detail | more, sort_keys=True), id=log_id)
+
+
+def _detail(order: RollOrder, rules: ChronicleRules, result: RollResult, seed: int | None, **more: Any) -> dict:
+    """The log entry's detail: how the roll was made, the same keys from every door."""
+    dice = rules.dice_rules()
+    out: dict[str, Any] = {
+        "seed": _shown_seed(order, seed),
+        "retry": result.retry,
+        "automatic": result.automatic,
+        "specialty": dice.specialty.value,
+        "ones_cancel": dice.ones_cancel,
+        "extra_ones_cancel": dice.extra_ones_cancel,
+        "house_rules_in_force": rules.in_force(),
+    }
+    if order.combat is not None:
+        out["combat_rules"] = order.combat.to_dict()
+    return out | {k: v for k, v in more.items() if v is not None} | order.extra
+
+
+# ---------------------------------------------------------------------------------------------- rolling
+
+
+def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, rng: random.Random, retry: int):
+    """Roll (or count, or take automatically) ``pool`` dice for ``order`` under ``rules``."""
+    if order.never_botches:
+        from stkit.dice.combat import STANDARD_COMBAT as as_written
+        from stkit.dice.combat import RollPurpose, roll_kind
+
+        return roll_kind(
+            RollPurpose(order.purpose.value),
+            pool,
+            difficulty,
+            rng=rng,
+            faces=order.faces,
+            rules=rules.dice_rules(),
+            combat=order.combat or as_written,
+            willpower=order.willpower,
+        )
+    request = RollRequest(
+        pool,
+        difficulty,
+        rules=rules.dice_rules(),
+        willpower=order.willpower,
+        retry=retry,
+        automatic=order.auto,
+        stressful=order.stressful,
+        faces=order.faces,
+    )
+    return resolve_roll(request, rng=rng)
+
+
+def make_roll(gw: Gateway | None, order: RollOrder, *, rng: random.Random | None = None) -> RollOutcome:
+    """Make the roll ``order`` asks for, in the caller's transaction on ``gw`` (None: there is no store,
+    so the rules as written and nothing logged; only for a bare pool that logs nothing).
+
+    ``rng``: the generator of the door's earlier roll in the same transaction (resisted, teamwork, multiple
+    actions, combat share one seed); None builds one from ``order.seed``. Raises InvalidValue (bad pool,
+    difficulty, faces, note), NotFound (no such character), RuleRefusal (no Willpower left, Willpower
+    already spent this turn, an automatic success refused); nothing is written then.
+    """
+    seed = order.seed
+    if rng is None:
+        rng, seed = generator(seed)
+    note = check_note(order.note)
+    if order.character is not None:
+        if gw is None:
+            raise InvalidValue("a roll from a character sheet needs the store")
+        return _sheet_roll(gw, order, rng, seed, note)
+    return _bare_roll(gw, order, rng, seed, note)
+
+
+def make_rolls(gw: Gateway | None, orders: list[RollOrder]) -> list[RollOutcome]:
+    """Several rolls of one door (resisted, teamwork, multiple actions) in the caller's transaction, in
+    order, with ONE generator seeded from the first order's seed. Raises what :func:`make_roll` raises
+    (nothing is written then)."""
+    rng, _ = generator(orders[0].seed if orders else None)
+    return [make_roll(gw, order, rng=rng) for order in orders]
+
+
+def _shown_seed(order: RollOrder, seed: int | None) -> int | None:
+    return None if order.faces is not None or order.auto else seed
+
+
+def _forgive(gw: Gateway | None, chronicle: str, result: RollResult, rules: ChronicleRules) -> Forgiveness:
+    if gw is None:
+        return Forgiveness(result)
+    return claim_free_botch(gw, chronicle, result, rules)
+
+
+def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
+    """A bare number of dice: no sheet, so no Willpower point to spend from it (its extra success stands)."""
+    from stkit.config import default_chronicle
+
+    chronicle = default_chronicle(order.chronicle)
+    pool = validate_pool(parse_pool_number(order.expression))
+    rules = rules_in_force(gw, chronicle, order.overrides)
+    result = _dice(order, pool, rules.difficulty, rules, rng, order.retry)
+    forgiveness = _forgive(gw, chronicle, result, rules)
+    result = forgiveness.result
+    out = RollOutcome(
+        result, chronicle=chronicle, rules=rules, forgiveness=forgiveness, note=note, seed=_shown_seed(order, seed)
+    )
+    if gw is None or not (order.log or forgiveness.forgiven):
+        return out
+    scene = None
+    if order.purpose in _IN_SCENE:
+        from stkit.store.scenes import open_scene
+
+        scene = open_scene(gw, chronicle)
+    detail = _detail(
+        order,
+        rules,
+        result,
+        seed,
+        breakdown=f"{pool} dice",
+        note=note,
+        forgiven_botch=forgiveness.night if forgiveness.forgiven else None,
+    )
+    entry = write_log(
+        gw,
+        chronicle=chronicle,
+        character_id=None,
+        character_name="",
+        expression=order.expression.strip(),
+        result=result,
+        detail=detail,
+        scene_id=scene.id if scene else None,
+        turn=scene.turn if scene else None,
+        kind=order.kind,
+        secret=order.secret,
+    )
+    link_free_botch(gw, chronicle, forgiveness, entry.id)
+    return RollOutcome(
+        result,
+        log_id=entry.id,
+        chronicle=chronicle,
+        scene_id=entry.scene_id,
+        turn=entry.turn,
+        rules=rules,
+        forgiveness=forgiveness,
+        note=note,
+        seed=_shown_seed(order, seed),
+    )
+
+
+def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
+    """A roll from a character's sheet (imported here: a plain roll reads no sheet, and the sheet's
+    modules cost a plain roll's start-up)."""
+    from stkit.store import scenes
+    from stkit.store.characters import find_character, save_sheet
+    from stkit.store.pools import build_pool
+
+    assert order.character is not None
+    character = find_character(gw, order.character, order.chronicle, for_update=True)
+    rules = rules_in_force(gw, character.chronicle, order.overrides)
+    sheet = character.to_sheet()
+    if order.never_botches:
+        from stkit.store.pools import unhurt_pool
+
+        breakdown = unhurt_pool(sheet, order.expression)
+    else:
+        breakdown = build_pool(sheet, order.expression)
+    notes: list[str] = []
+    specialty = None
+    if order.spec:
+        from stkit.store.specialties import apply_specialty
+
+        _, specialty = apply_specialty(sheet, breakdown, rules.dice_rules())
+        notes.append(specialty.text)
+    ctx = scenes.find_turn_context(gw, character)
+    if order.willpower:
+        scenes.check_willpower_allowed(gw, character, ctx)
+        if sheet.powers["Willpower"].temporary < 1:
+            raise RuleRefusal(f"{sheet.name} has no Willpower points left; nothing was spent or rolled")
+    task_retry = scenes.retry_count_for_task(gw, character, order.task) or 0
+    total_retry = order.retry + task_retry
+    if task_retry:
+        used = retry_difficulty(rules.difficulty, total_retry)
+        notes.append(
+            f"try again: {task_retry} earlier failure{'s' if task_retry != 1 else ''} at {order.task!r} "
+            f"raise the difficulty from {rules.difficulty} to {used}"
+        )
+    result = _dice(order, breakdown.dice, rules.difficulty, rules, rng, total_retry)
+    forgiveness = claim_free_botch(gw, character.chronicle, result, rules)
+    result = forgiveness.result
+    left = None
+    if order.willpower:
+        sheet.spend("Willpower", 1)
+        left = sheet.powers["Willpower"].temporary
+        save_sheet(
+            gw, character, sheet, summary=f"{character.name} spends 1 Willpower: {left} left", secret=order.secret
+        )
+    detail = _detail(
+        order,
+        rules,
+        result,
+        seed,
+        breakdown=breakdown.text,
+        base_difficulty=rules.difficulty,
+        note=note,
+        forgiven_botch=forgiveness.night if forgiveness.forgiven else None,
+        specialty_used=specialty.to_dict() if specialty is not None else None,
+    )
+    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
+    entry = write_log(
+        gw,
+        chronicle=character.chronicle,
+        character_id=character.id,
+        character_name=character.name,
+        expression=order.expression.strip(),
+        result=result,
+        detail=detail,
+        scene_id=scene_id,
+        turn=turn,
+        task=order.task,
+        kind=order.kind,
+        secret=order.secret,
+    )
+    if not order.never_botches:
+        scenes.record_roll_in_scene(gw, character, entry, ctx, order.task)
+    link_free_botch(gw, character.chronicle, forgiveness, entry.id)
+    return RollOutcome(
+        result,
+        pool=breakdown,
+        log_id=entry.id,
+        character=character.name,
+        chronicle=character.chronicle,
+        willpower_left=left,
+        scene_id=scene_id,
+        turn=turn,
+        task=order.task,
+        task_retry=task_retry,
+        notes=notes,
+        rules=rules,
+        forgiveness=forgiveness,
+        note=note,
+        specialty_used=specialty.to_dict() if specialty is not None else None,
+        seed=_shown_seed(order, seed),
+    )
+
+
+# ---------------------------------------------------------------------------------------------- odds
+
+
+@dataclass(frozen=True)
+class OddsAnswer:
+    """The exact chances of one roll: the rules in force, the pool (dice and how it was built) and the
+    distribution (:class:`stkit.dice.odds.RollOdds`)."""
+
+    rules: ChronicleRules
+    pool: int
+    label: str
+    odds: RollOdds
+
+
+def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
+    """The exact odds of the roll ``order`` describes, under the same rules :func:`make_roll` would use
+    (``gw`` None: no store, the rules as written). Reads the sheet for a character's pool; writes
+    nothing. Raises InvalidValue, NotFound."""
+    from stkit.config import default_chronicle
+    from stkit.dice.odds import roll_distribution
+
+    if order.character is not None:
+        if gw is None:
+            raise InvalidValue("the odds of a roll from a character sheet need the store")
+        from stkit.store.characters import find_character
+        from stkit.store.pools import build_pool
+
+        row = find_character(gw, order.character, order.chronicle)
+        built = build_pool(row.to_sheet(), order.expression)
+        chronicle, pool, label = row.chronicle, built.dice, built.text
+    else:
+        chronicle = default_chronicle(order.chronicle)
+        pool = validate_pool(parse_pool_number(order.expression))
+        label = f"{pool} dice"
+    rules = rules_in_force(gw, chronicle, order.overrides)
+    used = retry_difficulty(rules.difficulty, order.retry)
+    odds = roll_distribution(pool, used, rules=rules.dice_rules(), willpower=order.willpower)
+    return OddsAnswer(rules, pool, label, odds)
