@@ -23,6 +23,10 @@ from stkit.errors import InvalidValue
 from stkit.text import parse_whole_number
 
 _ON = {"on": True, "off": False}
+#: The most extra dice (or penalty dice) a player's link may add on the table page, unless the chronicle
+#: says otherwise (`stkit house set table-extra-dice N`, 0..20).
+DEFAULT_TABLE_EXTRA_DICE = 3
+MAX_TABLE_EXTRA_DICE = 20
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,9 @@ class ChronicleRules:
         free_botch: the first botch of each scene-night is forgiven: reported as a failure, recorded.
         unskilled_skill: a Skill the character has no dots in: ``difficulty`` +1 (the Revised text), or
             two ``dice`` fewer (another edition's reading); see :mod:`stkit.store.unskilled`.
+        table_extra_dice: the most extra dice, or dice of penalty, a player may add to a roll on the
+            table page (0..20); the Storyteller's screen is not bound by it. Not a dice rule: a limit on
+            what a player's link may choose.
     """
 
     specialty: Specialty = Specialty.NONE
@@ -48,6 +55,7 @@ class ChronicleRules:
     extended_botch: str = "wipe"
     free_botch: bool = False
     unskilled_skill: str = "difficulty"
+    table_extra_dice: int = DEFAULT_TABLE_EXTRA_DICE
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
     #: The `stkit house` keys the chronicle has set (the others are the rules as written).
@@ -148,6 +156,7 @@ _PHRASES: dict[str, Any] = {
     "extended-botch": lambda rules, v: "a botch ends extended actions",
     "free-botch": lambda rules, v: "free botch",
     "unskilled-skill": lambda rules, v: "untrained Skills lose two dice",
+    "table-extra-dice": lambda rules, v: None,  # a limit on a player's link, not a dice rule
 }
 
 #: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
@@ -161,6 +170,7 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "extended-botch": ("extended_botch", "wipe or end"),
     "free-botch": ("free_botch", "on or off"),
     "unskilled-skill": ("unskilled_skill", "difficulty or dice"),
+    "table-extra-dice": ("table_extra_dice", f"0 to {MAX_TABLE_EXTRA_DICE}"),
 }
 
 
@@ -192,6 +202,10 @@ def parse_house_value(key: str, value: str) -> Any:
         if not (text.isascii() and text.isdigit()):
             raise bad()
         return validate_difficulty(parse_whole_number(text, f"house rule {key}", 2, 10))
+    if field == "table_extra_dice":
+        if not (text.isascii() and text.isdigit()) or len(text) > 2 or int(text) > MAX_TABLE_EXTRA_DICE:
+            raise bad()
+        return int(text)
     if field == "extended_botch":
         if text not in ("wipe", "end"):
             raise bad()

@@ -18,7 +18,7 @@ Modules:
 - Files: ``files`` (YAML/JSON import and export), ``foundry`` and ``foundry_layouts`` (Foundry VTT actors and the
   layouts its versions wrote), ``htmltext`` (other tools' rich text as plain text), ``grapevine``
   (Grapevine ``.gex``), ``imported`` (what reading a file gives).
-- The table: ``events`` (the event log and the join links), ``eventstream`` (reading the events as a
-  stream for the table server), ``completion`` (what Tab completion offers), ``talk``
-  (table messages and whispers).
+- The table: ``events`` (the event log and the join links), ``links`` (revoking one person's links),
+  ``eventstream`` (reading the events as a stream for the table server), ``completion`` (what Tab
+  completion offers), ``talk`` (table messages and whispers).
 """
