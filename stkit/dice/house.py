@@ -44,6 +44,8 @@ class ChronicleRules:
     difficulty: int = DEFAULT_DIFFICULTY
     extended_botch: str = "wipe"
     free_botch: bool = False
+    #: what learning a Rite costs with `char raise`: ``level`` experience per level, or ``taught`` (none).
+    rite_cost: str = "level"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
 
@@ -70,6 +72,8 @@ class ChronicleRules:
             out.append("a botch ends extended actions")
         if self.free_botch:
             out.append("free botch")
+        if self.rite_cost != "level":
+            out.append("rites are taught, not bought")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -81,6 +85,7 @@ class ChronicleRules:
             "difficulty": self.difficulty,
             "extended-botch": self.extended_botch,
             "free-botch": self.free_botch,
+            "rite-cost": self.rite_cost,
         }
 
     def override(
@@ -122,6 +127,7 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "difficulty": ("difficulty", "2 to 10"),
     "extended-botch": ("extended_botch", "wipe or end"),
     "free-botch": ("free_botch", "on or off"),
+    "rite-cost": ("rite_cost", "level or taught"),
 }
 
 
@@ -153,8 +159,8 @@ def parse_house_value(key: str, value: str) -> Any:
         if not (text.isascii() and text.isdigit()):
             raise bad()
         return validate_difficulty(int(text))
-    if field == "extended_botch":
-        if text not in ("wipe", "end"):
+    if field in ("extended_botch", "rite_cost"):
+        if text not in {"extended_botch": ("wipe", "end"), "rite_cost": ("level", "taught")}[field]:
             raise bad()
         return text
     if text not in _ON:
