@@ -52,6 +52,7 @@ class XpAction(enum.StrEnum):
     award = "award"
     spend = "spend"
     log = "log"
+    undo = "undo"
 
 
 char_app = typer.Typer(
@@ -146,8 +147,16 @@ def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) 
         "wound_penalty": sheet.wound_penalty,
         "incapacitated": sheet.incapacitated,
         "experience_available": sheet.xp_available,
+        "next_rank": next_rank(sheet),
     }
     return data
+
+
+def next_rank(sheet) -> dict | None:
+    """What the sheet's next Rank needs (stkit.store.lifebook.next_rank), or None."""
+    from stkit.store.lifebook import next_rank as needs
+
+    return needs(sheet)
 
 
 def render_sheet(sheet, *, player_view: bool = False) -> None:
@@ -253,6 +262,9 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         lines.append(
             Text(f"{r:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}{boxes(tr.temporary, 10)} {tr.temporary}")
         )
+    nxt = next_rank(sheet)
+    if nxt:
+        lines.append(Text(f"Next Rank: {nxt['rank']} ({nxt['title']}) needs {nxt['text']}", style="dim"))
     lines += [Text(""), Text("Health", style="bold underline")]
     marks = {"bashing": "/", "lethal": "X", "aggravated": "*", "": " "}
     for (level, pen), box in zip(HEALTH_LEVELS, sheet.health_boxes(), strict=True):
@@ -767,7 +779,8 @@ def shift(
 def xp(
     name: NameArg,
     action: Annotated[
-        XpAction, typer.Argument(help="award, spend, or log (show the log).", case_sensitive=False)
+        XpAction,
+        typer.Argument(help="award, spend, log (show the log), or undo (the last `char raise`).", case_sensitive=False),
     ] = XpAction.log,
     amount: Annotated[int, typer.Argument(help="Experience points (1 or more) for award/spend.")] = 0,
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (kept in the experience log).")] = "",
@@ -783,6 +796,11 @@ def xp(
     Examples: `stkit char xp NAME award 3 -r "session 4"`, `stkit char xp NAME spend 2 -r "Brawl 3"`."""
     from stkit.store import characters
 
+    if action is XpAction.undo:
+        from stkit.cli.char_life import xp_undo
+
+        xp_undo(name, chronicle, db, json_out)
+        return
     if action is XpAction.log:
         sheet = run(db, lambda s: characters.get_character(s, name, chronicle).to_sheet(), readonly=True)
         if json_out:
@@ -1076,5 +1094,8 @@ def _csv_cell(value: object) -> object:
 
 def register(app: typer.Typer) -> None:
     """Add the `char` group and the `log` command to the root app."""
+    from stkit.cli import char_life
+
+    char_life.register(char_app)
     app.add_typer(char_app, name="char")
     app.command("log")(log)

@@ -56,10 +56,15 @@ def creation_kind(sheet: Sheet) -> str | None:
 
 
 def tribe_willpower(tribe: str) -> int | None:
-    """The starting Willpower of the Garou tribe ``tribe`` (case, spaces and a plural 's' ignored), or None."""
-    want = T.norm(tribe).removesuffix("s")
+    """The starting Willpower of the Garou tribe ``tribe`` (case, spaces and the plural ignored: Black Fury is
+    Black Furies), or None."""
+    def key(text: str) -> str:
+        k = T.norm(text)
+        return k[:-3] + "y" if k.endswith("ies") else k.removesuffix("s")
+
+    want = key(tribe)
     for name, wp in rules()["tribes"].items():
-        if T.norm(name).removesuffix("s") == want:
+        if key(name) == want:
             return int(wp)
     return None
 
