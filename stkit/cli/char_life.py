@@ -53,7 +53,9 @@ def print_check(result: CreationCheck) -> None:
     if result.kind is None:
         out.print(render.safe_text(f"{result.name}: not checked", style="yellow bold"))
     elif result.passed:
-        out.print(render.safe_text(f"{result.name} passes character creation ({result.kind} rules)", style="green bold"))
+        out.print(
+            render.safe_text(f"{result.name} passes character creation ({result.kind} rules)", style="green bold")
+        )
     else:
         n = len(result.deviations)
         out.print(
@@ -67,14 +69,16 @@ def print_check(result: CreationCheck) -> None:
     if result.kind is not None:
         out.print(render.safe_text(f"Freebie points: {result.spent} of {result.available} spent"))
         for s in result.spends:
-            out.print(render.safe_text(f"  {s.what}: {s.detail}; {s.dots} dot{'s' if s.dots != 1 else ''}, {s.points} points"))
+            out.print(
+                render.safe_text(f"  {s.what}: {s.detail}; {s.dots} dot{'s' if s.dots != 1 else ''}, {s.points} points")
+            )
         for what, groups in result.priorities.items():
             shown = ", ".join(f"{g} {p}" for g, p in groups.items())
             out.print(render.safe_text(f"  {what.capitalize()}: {shown}", style="dim"))
-    for n in result.not_checked:
-        out.print(render.safe_text(f"Not checked: {n}", style="yellow"))
-    for n in result.notes:
-        out.print(render.safe_text(f"Note: {n}", style="dim"))
+    for line in result.not_checked:
+        out.print(render.safe_text(f"Not checked: {line}", style="yellow"))
+    for line in result.notes:
+        out.print(render.safe_text(f"Note: {line}", style="dim"))
 
 
 def check(name: NameArg, chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
@@ -142,7 +146,8 @@ def raise_(
     s = done.sheet
     out.print(
         render.safe_text(
-            f"{s.name} spends {done.cost} experience (spend #{done.spend_id}): {s.xp_available} of {s.xp_total} unspent",
+            f"{s.name} spends {done.cost} experience (spend #{done.spend_id}): "
+            f"{s.xp_available} of {s.xp_total} unspent",
             style="bold",
         )
     )

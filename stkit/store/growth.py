@@ -109,7 +109,11 @@ class Raise:
             "spend": self.spend_id,
             "cost": self.cost,
             "purchases": [p.to_dict() for p in self.purchases],
-            "experience": {"total": self.sheet.xp_total, "spent": self.sheet.xp_spent, "available": self.sheet.xp_available},
+            "experience": {
+                "total": self.sheet.xp_total,
+                "spent": self.sheet.xp_spent,
+                "available": self.sheet.xp_available,
+            },
         }
 
 
@@ -191,13 +195,13 @@ def undo_spend(gw: Any, name: str, *, chronicle: str | None = None) -> Edit:
     gw = as_gateway(gw)
     row = find_character(gw, name, chronicle, for_update=True)
     last = gw.row(
-        "SELECT id, cost, items, log_at, reason FROM xp_spends WHERE character_id = :c AND undone_at IS NULL "
+        "SELECT id, cost, items, log_at FROM xp_spends WHERE character_id = :c AND undone_at IS NULL "
         "ORDER BY id DESC LIMIT 1",
         c=row.id,
     )
     if last is None:
         raise RuleRefusal(f"{row.name} has no experience spend of `char raise` to undo")
-    spend_id, cost, items_text, log_at, reason = int(last[0]), int(last[1]), last[2], last[3], last[4]
+    spend_id, cost, items_text, log_at = int(last[0]), int(last[1]), last[2], last[3]
     sheet = row.to_sheet()
     items = json.loads(items_text)
     for item in reversed(items):
@@ -212,10 +216,15 @@ def undo_spend(gw: Any, name: str, *, chronicle: str | None = None) -> Edit:
     ts, _ = _now(gw)
     gw.execute("UPDATE xp_spends SET undone_at = :at WHERE id = :id", at=ts, id=spend_id)
     save_sheet(gw, row, sheet)
-    what = ", ".join(f"{i['name']} {i['from']}" if i["kind"] not in ("gift", "rite") else f"{i['kind']} {i['name']} removed" for i in items)
+    what = ", ".join(
+        f"{i['name']} {i['from']}" if i["kind"] not in ("gift", "rite") else f"{i['kind']} {i['name']} removed"
+        for i in items
+    )
     summary = f"{sheet.name}: spend #{spend_id} undone ({what}); {cost} experience back, {sheet.xp_available} unspent"
     _event(gw, row, summary, "undo", spend=spend_id, cost=cost)
-    return Edit(sheet, summary, [], {"spend": spend_id, "refunded": cost, "restored": items, "available": sheet.xp_available})
+    return Edit(
+        sheet, summary, [], {"spend": spend_id, "refunded": cost, "restored": items, "available": sheet.xp_available}
+    )
 
 
 def give_renown(
@@ -281,11 +290,14 @@ def history(gw: Any, name: str, chronicle: str | None = None) -> tuple[Sheet, li
         at = str(e.get("at", ""))
         if created_at and at < created_at:
             sign = "+" if e.get("kind") == "award" else "-"
-            out.append({"at": at, "source": "file", "change": f"experience {sign}{e.get('amount')}: {e.get('reason', '')}"})
+            out.append(
+                {"at": at, "source": "file", "change": f"experience {sign}{e.get('amount')}: {e.get('reason', '')}"}
+            )
     if created_at:
         out.append({"at": created_at, "source": "created", "change": f"{row.name} stored"})
     events = gw.rows(
-        "SELECT created_at, kind, data FROM table_events WHERE character_id = :c AND kind IN ('sheet', 'roll') ORDER BY id",
+        "SELECT created_at, kind, data FROM table_events "
+        "WHERE character_id = :c AND kind IN ('sheet', 'roll') ORDER BY id",
         c=row.id,
     )
     for at, kind, data_text in events:

@@ -58,6 +58,7 @@ def creation_kind(sheet: Sheet) -> str | None:
 def tribe_willpower(tribe: str) -> int | None:
     """The starting Willpower of the Garou tribe ``tribe`` (case, spaces and the plural ignored: Black Fury is
     Black Furies), or None."""
+
     def key(text: str) -> str:
         k = T.norm(text)
         return k[:-3] + "y" if k.endswith("ies") else k.removesuffix("s")
@@ -124,7 +125,11 @@ class CreationCheck:
             "rules": self.kind,
             "passed": self.passed,
             "deviations": [d.to_dict() for d in self.deviations],
-            "freebies": {"available": self.available, "spent": self.spent, "spends": [s.to_dict() for s in self.spends]},
+            "freebies": {
+                "available": self.available,
+                "spent": self.spent,
+                "spends": [s.to_dict() for s in self.spends],
+            },
             "priorities": self.priorities,
             "not_checked": self.not_checked,
             "notes": self.notes,
@@ -175,7 +180,18 @@ def check_creation(sheet: Sheet) -> CreationCheck:
     if kind is None:
         out.not_checked = [
             f"{step}: no public source gives the {sheet.fera}'s creation numbers"
-            for step in ("Attributes", "Abilities", "Backgrounds", "Gifts", "Rage", "Gnosis", "Willpower", "Renown", "Rank", "freebies")
+            for step in (
+                "Attributes",
+                "Abilities",
+                "Backgrounds",
+                "Gifts",
+                "Rage",
+                "Gnosis",
+                "Willpower",
+                "Renown",
+                "Rank",
+                "freebies",
+            )
         ]
         return out
     book = rules()["creation"][kind]
@@ -188,21 +204,27 @@ def check_creation(sheet: Sheet) -> CreationCheck:
     groups = list(T.ATTRIBUTE_GROUPS.items())
     dots = [sum(max(0, sheet.attributes[a] - free) for a in attrs) for _, attrs in groups]
     allot = [int(x) for x in book["attributes"]]
-    over, given = group_excess(dots, allot)
+    _, given = group_excess(dots, allot)
     ranked = sorted(allot, reverse=True)
     out.priorities["attributes"] = {g: PRIORITY_WORDS[given[i]] for i, (g, _) in enumerate(groups)}
     for i, (g, _) in enumerate(groups):
         a = ranked[given[i]]
         if dots[i] > a:
             out.spends.append(
-                Spend("Attributes", dots[i] - a, (dots[i] - a) * costs["attribute"],
-                      f"{dots[i]} dots in {g} ({PRIORITY_WORDS[given[i]]}), {a} allowed")
+                Spend(
+                    "Attributes",
+                    dots[i] - a,
+                    (dots[i] - a) * costs["attribute"],
+                    f"{dots[i]} dots in {g} ({PRIORITY_WORDS[given[i]]}), {a} allowed",
+                )
             )
         elif dots[i] < a:
-            out.notes.append(f"Attributes: {_plural(a - dots[i], 'dot')} of {g} ({PRIORITY_WORDS[given[i]]}) left unspent")
-    for a in T.ATTRIBUTES:
-        if sheet.attributes[a] < free:
-            out.notes.append(f"{a} {sheet.attributes[a]}: below the free dot (a metis deformity?)")
+            out.notes.append(
+                f"Attributes: {_plural(a - dots[i], 'dot')} of {g} ({PRIORITY_WORDS[given[i]]}) left unspent"
+            )
+    for attr in T.ATTRIBUTES:
+        if sheet.attributes[attr] < free:
+            out.notes.append(f"{attr} {sheet.attributes[attr]}: below the free dot (a metis deformity?)")
 
     # Abilities: dots above the cap are freebies whatever the group
     cap = int(book["ability_cap_before_freebies"])
@@ -227,7 +249,9 @@ def check_creation(sheet: Sheet) -> CreationCheck:
     if above:
         listed = ", ".join(f"{a} {cap + n}" for a, n in above.items())
         n = sum(above.values())
-        out.spends.append(Spend("Abilities above 3", n, n * costs["ability"], f"{listed}: none above {cap} before freebies"))
+        out.spends.append(
+            Spend("Abilities above 3", n, n * costs["ability"], f"{listed}: none above {cap} before freebies")
+        )
 
     # Backgrounds
     bg = sum(sheet.backgrounds.values())
@@ -238,8 +262,8 @@ def check_creation(sheet: Sheet) -> CreationCheck:
     # Gifts
     allowed = int(book["level_one_gifts"])
     higher = [g for g in sheet.gifts if int(g["level"]) > 1]
-    for g in higher:
-        dev(Deviation("Gifts", f"{g['name']} is level {g['level']}: a new character has level-one Gifts only"))
+    for gift in higher:
+        dev(Deviation("Gifts", f"{gift['name']} is level {gift['level']}: a new character has level-one Gifts only"))
     ones = [g for g in sheet.gifts if int(g["level"]) == 1]
     if len(ones) > allowed:
         if "gift" in costs:
@@ -273,10 +297,21 @@ def check_creation(sheet: Sheet) -> CreationCheck:
         ausp = rules()["auspices"].get(sheet.auspice)
         breed = rules()["breeds"].get(sheet.breed)
         wp = tribe_willpower(sheet.tribe) if sheet.tribe else None
-        power("Rage", ausp["rage"] if ausp else None, f"the auspice {sheet.auspice}" if ausp else "no auspice on the sheet")
-        power("Gnosis", breed["gnosis"] if breed else None, f"the breed {sheet.breed}" if breed else "no breed on the sheet")
-        why = f"the tribe {sheet.tribe}" if wp is not None else (
-            f"the tribe {sheet.tribe!r} is not in the table" if sheet.tribe else "no tribe on the sheet")
+        power(
+            "Rage",
+            ausp["rage"] if ausp else None,
+            f"the auspice {sheet.auspice}" if ausp else "no auspice on the sheet",
+        )
+        power(
+            "Gnosis",
+            breed["gnosis"] if breed else None,
+            f"the breed {sheet.breed}" if breed else "no breed on the sheet",
+        )
+        why = (
+            f"the tribe {sheet.tribe}"
+            if wp is not None
+            else (f"the tribe {sheet.tribe!r} is not in the table" if sheet.tribe else "no tribe on the sheet")
+        )
         power("Willpower", wp, why)
         renown_start = ausp
     elif kind == "ratkin":
@@ -301,7 +336,13 @@ def check_creation(sheet: Sheet) -> CreationCheck:
         out.not_checked.append("Renown: no auspice on the sheet")
     elif "renown_any" in renown_start:
         if sum(perm.values()) != int(renown_start["renown_any"]):
-            dev(Deviation("Renown", f"{sum(perm.values())} permanent Renown in all; a new {sheet.auspice or kind.capitalize()} starts with {renown_start['renown_any']} in any combination"))
+            dev(
+                Deviation(
+                    "Renown",
+                    f"{sum(perm.values())} permanent Renown in all; a new {sheet.auspice or kind.capitalize()} "
+                    f"starts with {renown_start['renown_any']} in any combination",
+                )
+            )
     else:
         want = {r: int(renown_start.get("renown", {}).get(r, 0)) for r in T.RENOWN}
         wrong = [f"{r} {perm[r]} (starts with {want[r]})" for r in T.RENOWN if perm[r] != want[r]]
@@ -320,8 +361,13 @@ def check_creation(sheet: Sheet) -> CreationCheck:
         out.notes.append(f"Flaws: {flaws} points taken, only {back} give freebie points back")
     out.available = int(book["freebies"]) + back
     if out.spent > out.available:
-        dev(Deviation("Freebie points", f"{out.spent} freebie points needed, {out.available} available ({book['freebies']}"
-                      f"{f' + {back} from Flaws' if back else ''}); {out.spent - out.available} over"))
+        dev(
+            Deviation(
+                "Freebie points",
+                f"{out.spent} freebie points needed, {out.available} available ({book['freebies']}"
+                f"{f' + {back} from Flaws' if back else ''}); {out.spent - out.available} over",
+            )
+        )
     return out
 
 
@@ -341,8 +387,15 @@ class Purchase:
     outside: bool = False
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "from": self.old, "to": self.new, "cost": self.cost,
-                "arithmetic": " + ".join(self.steps), "outside": self.outside}
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "from": self.old,
+            "to": self.new,
+            "cost": self.cost,
+            "arithmetic": " + ".join(self.steps),
+            "outside": self.outside,
+        }
 
     @property
     def label(self) -> str:
@@ -364,22 +417,31 @@ def _dot_costs(table: dict, old: int, new: int) -> tuple[int, tuple[str, ...]]:
     return total, tuple(steps)
 
 
-def price(sheet: Sheet, trait: str, to: int | None = None, *, outside: bool = False, rite_cost: str = "level") -> Purchase:
+def price(
+    sheet: Sheet, trait: str, to: int | None = None, *, outside: bool = False, rite_cost: str = "level"
+) -> Purchase:
     """What raising ``trait`` (a name ``char set`` understands; ``gift:NAME`` / ``rite:NAME`` with ``to`` as
     the level, 1 by default) to ``to`` (default: one dot more) costs by the experience table. Raises
     InvalidValue for an unknown trait or a rating out of range, RuleRefusal for what experience cannot buy
     (Backgrounds, Renown, a lower rating, a Gift above the character's Rank or already known)."""
     table = rules()["experience"]
-    ref = T.resolve_settable(trait, custom_abilities=tuple(sheet.custom_abilities), backgrounds=tuple(sheet.backgrounds))
+    ref = T.resolve_settable(
+        trait, custom_abilities=tuple(sheet.custom_abilities), backgrounds=tuple(sheet.backgrounds)
+    )
     if ref.kind in ("gift", "rite"):
         level = 1 if to is None else to
         T.check_rating(level, ref)
         known = [e for e in getattr(sheet, ref.kind + "s") if T.norm(e["name"]) == T.norm(ref.name)]
         if known:
-            raise RuleRefusal(f"{sheet.name} already knows the {ref.kind} {known[0]['name']} (level {known[0]['level']})")
+            raise RuleRefusal(
+                f"{sheet.name} already knows the {ref.kind} {known[0]['name']} (level {known[0]['level']})"
+            )
         if ref.kind == "gift":
             if level > sheet.rank:
-                raise RuleRefusal(f"{ref.name} is a level {level} Gift and {sheet.name} is Rank {sheet.rank}: no Gift above the character's Rank")
+                raise RuleRefusal(
+                    f"{ref.name} is a level {level} Gift and {sheet.name} is Rank {sheet.rank}: "
+                    "no Gift above the character's Rank"
+                )
             key = "gift_outside" if outside else "gift"
             per = int(table[key]["per"])
             return Purchase("gift", ref.name, 0, level, level * per, (f"level {level}x{per}",), outside)
@@ -391,11 +453,17 @@ def price(sheet: Sheet, trait: str, to: int | None = None, *, outside: bool = Fa
     if ref.kind == "power":
         kind = ref.name.lower()
     if ref.kind == "background":
-        raise RuleRefusal(f"Backgrounds are not bought with experience; they come from the story (`char set {sheet.name} background:{ref.name} N`)")
+        raise RuleRefusal(
+            "Backgrounds are not bought with experience; they come from the story "
+            f"(`char set {sheet.name} background:{ref.name} N`)"
+        )
     if ref.kind in ("renown", "renown_temporary"):
         raise RuleRefusal(f"Renown is earned by deeds, not experience: `char renown {sheet.name} {ref.name} N`")
     if kind not in table:
-        raise InvalidValue(f"{trait!r} is not raised with experience; raise an Attribute, Ability, Gift, Rite, Rage, Gnosis or Willpower")
+        raise InvalidValue(
+            f"{trait!r} is not raised with experience; "
+            "raise an Attribute, Ability, Gift, Rite, Rage, Gnosis or Willpower"
+        )
     old = sheet.rating(ref.name)
     new = old + 1 if to is None else to
     top = int(table["maximum_rating"][kind])
@@ -476,7 +544,9 @@ def award_renown(sheet: Sheet, renown: str, amount: int) -> RenownAward:
     (Ranks are never lowered here). Raises InvalidValue for an unknown Renown or amount."""
     name = T.lookup_renown(renown)
     if name is None:
-        raise InvalidValue(f"unknown Renown {renown!r}{T.did_you_mean(renown, T.RENOWN)}; allowed: Glory, Honor, Wisdom")
+        raise InvalidValue(
+            f"unknown Renown {renown!r}{T.did_you_mean(renown, T.RENOWN)}; allowed: Glory, Honor, Wisdom"
+        )
     if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or not -10 <= amount <= 10:
         raise InvalidValue(f"{amount!r} Renown points: allowed -10 to 10, not 0")
     track = sheet.renown[name]
