@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from stkit.cli.cells import csv_cell as _csv_cell
+from stkit.cli.cells import local_time
 from stkit.cli.common import run
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
@@ -977,16 +979,6 @@ LOG_CSV_COLUMNS = (
 )
 
 
-def local_time(iso: str) -> str:
-    """'2026-12-01 10:05:00' in this computer's time zone, from a stored ISO 8601 UTC timestamp."""
-    from datetime import datetime
-
-    try:
-        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        return iso[:19].replace("T", " ")
-
-
 def log(
     char: Annotated[
         str | None,
@@ -1079,17 +1071,6 @@ def log(
         t.append(r[6], style={"botch": "red bold", "failure": "yellow", "success": "green"}.get(r[7], ""))
         lines.append(t)
     render.console().print(Text("\n").join(lines), crop=False, overflow="ignore")
-
-
-def _csv_cell(value: object) -> object:
-    """A CSV cell: text with control characters escaped, and quoted with ' when a spreadsheet would take
-    it for a formula (it starts with = + - or @)."""
-    from stkit.text import printable
-
-    if not isinstance(value, str):
-        return value
-    text = printable(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def register(app: typer.Typer) -> None:

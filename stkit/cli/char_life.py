@@ -211,16 +211,16 @@ def history(
         import csv
         import sys
 
-        from stkit.cli.char import _csv_cell
+        from stkit.cli.cells import csv_cell
 
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(HISTORY_COLUMNS)
         for r in rows:
-            writer.writerow([_csv_cell(r[c]) for c in HISTORY_COLUMNS])
+            writer.writerow([csv_cell(r[c]) for c in HISTORY_COLUMNS])
         return
     from rich.text import Text
 
-    from stkit.cli.char import local_time
+    from stkit.cli.cells import local_time
     from stkit.text import printable
 
     out = _out()
@@ -234,10 +234,17 @@ def history(
 
 def xp_undo(name: str, chronicle: str | None, db: str | None, json_out: bool) -> None:
     """`char xp NAME undo`: take back the last `char raise` as a whole (see growth.undo_spend)."""
-    from stkit.cli.char import print_edit
     from stkit.store.growth import undo_spend
 
-    print_edit(run(db, lambda gw: undo_spend(gw, name, chronicle=chronicle)), json_out)
+    edit = run(db, lambda gw: undo_spend(gw, name, chronicle=chronicle))
+    if json_out:
+        from stkit.cli.render import print_json
+
+        print_json(edit.to_dict())
+        return
+    from stkit.cli import render
+
+    _out().print(render.safe_text(edit.summary, style="bold"))
 
 
 def create(
