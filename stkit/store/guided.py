@@ -145,6 +145,8 @@ class Draft:
             work.set_trait(key, value)
             _starting_values(work)
             return
+        if self.name == "backgrounds" and ":" not in trait:
+            trait = f"background:{trait.strip()}"
         ref = T.resolve_settable(
             trait, custom_abilities=tuple(work.custom_abilities), backgrounds=tuple(work.backgrounds)
         )
@@ -153,8 +155,6 @@ class Draft:
             "abilities": ("ability", "custom_ability"),
             "backgrounds": ("background",),
         }.get(self.name)
-        if self.name == "backgrounds" and ref.kind != "background":
-            trait, ref = f"background:{trait.strip()}", T.TraitRef("background", trait.strip())
         if allowed is not None and ref.kind not in allowed:
             raise InvalidValue(f"{trait.strip()!r} is not one of the {self.name}; {HELP[self.name]}")
         work.set_trait(trait, value, fill_points=True)
