@@ -275,6 +275,14 @@ def give_renown(
 HISTORY_COLUMNS = ("at", "source", "change")
 
 
+def _when(text: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
 def history(gw: Any, name: str, chronicle: str | None = None) -> tuple[Sheet, list[dict]]:
     """Every change to the stored character's sheet, oldest first, as {at (ISO 8601 UTC), source, change}:
     its creation or import (the row's ``created_at``), experience-log entries older than that (the history a
@@ -286,13 +294,15 @@ def history(gw: Any, name: str, chronicle: str | None = None) -> tuple[Sheet, li
     created = gw.row("SELECT created_at FROM characters WHERE id = :id", id=row.id)
     out: list[dict] = []
     created_at = iso_utc(created[0]) if created and created[0] is not None else ""
+    made = _when(created_at)
     for e in sheet.xp_log:
         at = str(e.get("at", ""))
-        if created_at and at < created_at:
+        when = _when(at)
+        # written before the row existed (to the second): history a file brought with it
+        if made is not None and (when is None or (made - when).total_seconds() >= 1):
             sign = "+" if e.get("kind") == "award" else "-"
-            out.append(
-                {"at": at, "source": "file", "change": f"experience {sign}{e.get('amount')}: {e.get('reason', '')}"}
-            )
+            change = f"experience {sign}{e.get('amount')}: {e.get('reason', '')}"
+            out.append({"at": at, "source": "file", "change": change})
     if created_at:
         out.append({"at": created_at, "source": "created", "change": f"{row.name} stored"})
     events = gw.rows(
@@ -311,5 +321,5 @@ def history(gw: Any, name: str, chronicle: str | None = None) -> tuple[Sheet, li
             change = str(data.get("summary", ""))
             source = str(data.get("source", "edit"))
         out.append({"at": iso_utc(at), "source": source, "change": change})
-    out.sort(key=lambda r: r["at"])
+    out.sort(key=lambda r: _when(r["at"]) or datetime.min.replace(tzinfo=UTC))
     return sheet, out
