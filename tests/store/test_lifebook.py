@@ -5,6 +5,7 @@ its arithmetic, Renown rolling over into Rank."""
 from __future__ import annotations
 
 from itertools import permutations
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -70,7 +71,7 @@ def test_every_table_names_its_source():
     for kind, book in r["creation"].items():
         assert "(" in book["source"] and "." in book["source"], kind
     text = L.__file__.rsplit("/", 1)[0] + "/data/character_rules.yaml"
-    raw = open(text, encoding="utf-8").read()
+    raw = Path(text).read_text(encoding="utf-8")
     for table in ("auspices:", "breeds:", "tribes:", "experience:", "renown_rollover:", "ranks:"):
         before = raw[: raw.index("\n" + table)]
         assert before.rsplit("\n\n", 1)[-1].lstrip().startswith("#"), table  # a comment block right above
