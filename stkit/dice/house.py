@@ -22,6 +22,10 @@ from stkit.dice.model import DEFAULT_DIFFICULTY, HouseRules, Outcome, RollResult
 from stkit.errors import InvalidValue
 
 _ON = {"on": True, "off": False}
+#: The most extra dice (or penalty dice) a player's link may add on the table page, unless the chronicle
+#: says otherwise (`stkit house set table-extra-dice N`, 0..20).
+DEFAULT_TABLE_EXTRA_DICE = 3
+MAX_TABLE_EXTRA_DICE = 20
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,9 @@ class ChronicleRules:
         extended_botch: what a botch does to an extended action started without saying: ``wipe`` the
             tally, or ``end`` the attempt.
         free_botch: the first botch of each scene-night is forgiven: reported as a failure, recorded.
+        table_extra_dice: the most extra dice, or dice of penalty, a player may add to a roll on the
+            table page (0..20); the Storyteller's screen is not bound by it. Not a dice rule: a limit on
+            what a player's link may choose.
     """
 
     specialty: Specialty = Specialty.NONE
@@ -44,6 +51,7 @@ class ChronicleRules:
     difficulty: int = DEFAULT_DIFFICULTY
     extended_botch: str = "wipe"
     free_botch: bool = False
+    table_extra_dice: int = DEFAULT_TABLE_EXTRA_DICE
     #: what learning a Rite costs with `char raise`: ``level`` experience per level, or ``taught`` (none).
     rite_cost: str = "level"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
@@ -85,6 +93,7 @@ class ChronicleRules:
             "difficulty": self.difficulty,
             "extended-botch": self.extended_botch,
             "free-botch": self.free_botch,
+            "table-extra-dice": self.table_extra_dice,
             "rite-cost": self.rite_cost,
         }
 
@@ -127,6 +136,7 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "difficulty": ("difficulty", "2 to 10"),
     "extended-botch": ("extended_botch", "wipe or end"),
     "free-botch": ("free_botch", "on or off"),
+    "table-extra-dice": ("table_extra_dice", f"0 to {MAX_TABLE_EXTRA_DICE}"),
     "rite-cost": ("rite_cost", "level or taught"),
 }
 
@@ -159,6 +169,10 @@ def parse_house_value(key: str, value: str) -> Any:
         if not (text.isascii() and text.isdigit()):
             raise bad()
         return validate_difficulty(int(text))
+    if field == "table_extra_dice":
+        if not (text.isascii() and text.isdigit()) or len(text) > 2 or int(text) > MAX_TABLE_EXTRA_DICE:
+            raise bad()
+        return int(text)
     if field in ("extended_botch", "rite_cost"):
         if text not in {"extended_botch": ("wipe", "end"), "rite_cost": ("level", "taught")}[field]:
             raise bad()

@@ -30,17 +30,18 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from stkit.errors import InvalidValue
+from stkit.errors import InvalidValue, NotFound
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
     from stkit.store.gateway import Gateway
 
-#: The kinds of event: what changed.
-EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest")
+#: The kinds of event: what changed. 'links' (join links rotated or revoked) is always secret and no page
+#: shows it: it tells the servers to check their open streams' links at once.
+EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "links")
 #: The PostgreSQL NOTIFY channel; the payload is the chronicle.
 NOTIFY_CHANNEL = "stkit_table_events"
 #: pg_advisory_xact_lock key that orders event inserts on PostgreSQL.
@@ -251,17 +252,19 @@ class IssuedLink:
     character: str | None
     character_id: int | None
     token: str
+    expires_at: datetime | None = None
 
 
 @dataclass(frozen=True)
 class LinkHolder:
-    """Who holds a valid token: ``role`` 'storyteller' or 'player', the ``chronicle``, and for a player the
-    character's id and name."""
+    """Who holds a valid token: ``role`` 'storyteller' or 'player', the ``chronicle``, for a player the
+    character's id and name, and when the link expires (None: when it is revoked)."""
 
     role: str
     chronicle: str
     character_id: int | None
     character: str | None
+    expires_at: datetime | None = None
 
     @property
     def is_storyteller(self) -> bool:
@@ -273,20 +276,55 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False) -> list[IssuedLink]:
-    """New join links for ``chronicle``: one for the Storyteller, then one per character (by name). With
-    ``rotate`` every earlier link of the chronicle is revoked first (in the same transaction). Raises
-    InvalidValue for a bad chronicle name."""
-    from stkit.text import MAX_NAME, check_text
+#: The longest a link may last when it expires (`table links --expires`): 366 days, in seconds.
+MAX_LINK_SECONDS = 366 * 24 * 3600
+_UNITS = {"m": 60, "h": 3600, "d": 86400}
+
+
+def parse_lifetime(text: str, what: str = "--expires") -> int | None:
+    """A link's lifetime typed as a whole number and a unit, ``m`` (minutes), ``h`` (hours) or ``d`` (days),
+    as seconds (1 minute to 366 days); ``never`` (or an empty text) is None: the link lasts until revoked.
+    Raises InvalidValue naming ``what`` for anything else ('12', '1.5h', '0m', '400d')."""
+    from stkit.text import parse_whole_number, printable
+
+    body = str(text).strip().lower()
+    if body in ("", "never"):
+        return None
+    unit = body[-1:]
+    if unit not in _UNITS or not body[:-1].strip():
+        raise InvalidValue(
+            f"{what} {printable(text)[:40]!r} is not a lifetime; give a number and m, h or d (12h, 30m, 7d) or never"
+        )
+    count = parse_whole_number(body[:-1], what, 1, MAX_LINK_SECONDS // _UNITS[unit])
+    return count * _UNITS[unit]
+
+
+def _stored_datetime(value: object) -> datetime:
+    from stkit.store.gateway import iso_utc
+
+    return datetime.fromisoformat(iso_utc(value).replace("Z", "+00:00"))
+
+
+def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False, lifetime: int | None = None) -> list[IssuedLink]:
+    """New join links for ``chronicle``: one for the Storyteller, then one per character (by name), each
+    lasting ``lifetime`` seconds (None: until revoked; see :func:`parse_lifetime`). With ``rotate`` every
+    earlier link of the chronicle is revoked first, in the same transaction, with a 'links' event that
+    ends the streams they hold. Raises InvalidValue for a bad chronicle name or lifetime."""
+    from stkit.text import MAX_NAME, check_range, check_text
 
     check_text(chronicle, "chronicle", limit=MAX_NAME)
-    now = gw.timestamp(datetime.now(UTC))
+    if lifetime is not None:
+        check_range(lifetime, "link lifetime (seconds)", 60, MAX_LINK_SECONDS)
+    moment = datetime.now(UTC)
+    now = gw.timestamp(moment)
+    expires = moment + timedelta(seconds=lifetime) if lifetime is not None else None
     if rotate:
         gw.execute(
             "UPDATE table_links SET revoked_at = :now WHERE chronicle = :chronicle AND revoked_at IS NULL",
             now=now,
             chronicle=chronicle,
         )
+        record_event(gw, chronicle=chronicle, kind="links", data={"change": "rotated"}, secret=True)
     people: list[tuple[str, str | None, int | None]] = [("storyteller", None, None)]
     rows = gw.rows("SELECT id, name FROM characters WHERE chronicle = :c ORDER BY name_key", c=chronicle)
     people += [("player", name, cid) for cid, name in rows]
@@ -294,35 +332,89 @@ def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False) -> list[Is
     for role, name, cid in people:
         token = secrets.token_urlsafe(TOKEN_BYTES)
         gw.execute(
-            "INSERT INTO table_links (chronicle, role, character_id, token_hash, created_at) "
-            "VALUES (:chronicle, :role, :cid, :hash, :now)",
+            "INSERT INTO table_links (chronicle, role, character_id, token_hash, created_at, expires_at) "
+            "VALUES (:chronicle, :role, :cid, :hash, :now, :expires)",
             chronicle=chronicle,
             role=role,
             cid=cid,
             hash=hash_token(token),
             now=now,
+            expires=gw.timestamp(expires) if expires is not None else None,
         )
-        issued.append(IssuedLink(role, name, cid, token))
+        issued.append(IssuedLink(role, name, cid, token, expires))
     return issued
 
 
+def revoke_links(gw: Gateway, chronicle: str, who: str) -> int:
+    """Revoke every link of one person in ``chronicle``: ``who`` is a character's name (found as
+    `stkit char` finds it) or 'storyteller'. Writes a 'links' event so open streams end at once; returns
+    how many links were revoked. Raises NotFound for an unknown character."""
+    from stkit.text import MAX_NAME, check_text, fold_name
+
+    check_text(chronicle, "chronicle", limit=MAX_NAME)
+    check_text(who, "whose links", limit=MAX_NAME)
+    now = gw.timestamp(datetime.now(UTC))
+    if fold_name(who) == "storyteller":
+        role, cid, shown = "storyteller", None, "the Storyteller"
+        where = "role = 'storyteller'"
+    else:
+        from stkit.store.characters import find_character
+
+        row = find_character(gw, who, chronicle)
+        role, cid, shown = "player", row.id, row.name
+        where = "character_id = :cid"
+    count = gw.row(
+        f"SELECT COUNT(*) FROM table_links WHERE chronicle = :c AND revoked_at IS NULL AND {where}",
+        c=chronicle,
+        cid=cid,
+    )
+    gw.execute(
+        f"UPDATE table_links SET revoked_at = :now WHERE chronicle = :c AND revoked_at IS NULL AND {where}",
+        now=now,
+        c=chronicle,
+        cid=cid,
+    )
+    if count is None or not count[0]:
+        raise NotFound(f"{shown} has no link in force in chronicle {chronicle!r}; nothing was revoked")
+    record_event(
+        gw, chronicle=chronicle, kind="links", data={"change": "revoked", "role": role}, secret=True, character_id=cid
+    )
+    return int(count[0])
+
+
+_VALID = (
+    "l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > :now) "
+    "AND (l.role = 'storyteller' OR c.name IS NOT NULL)"
+)
+
+
 def find_link_holder(gw: Gateway, token: str | None) -> LinkHolder | None:
-    """Who holds ``token`` (a link not revoked, whose character still exists), or None for a missing,
-    malformed, forged or revoked token."""
+    """Who holds ``token`` (a link neither revoked nor expired, whose character still exists), or None for
+    a missing, malformed, forged, revoked or expired token."""
     if not token or len(token) > 200:
         return None
     row = gw.row(
-        "SELECT l.role, l.chronicle, l.character_id, c.name FROM table_links l "
-        "LEFT JOIN characters c ON c.id = l.character_id "
-        "WHERE l.token_hash = :hash AND l.revoked_at IS NULL",
+        "SELECT l.role, l.chronicle, l.character_id, c.name, l.expires_at FROM table_links l "
+        f"LEFT JOIN characters c ON c.id = l.character_id WHERE l.token_hash = :hash AND {_VALID}",
         hash=hash_token(token),
+        now=gw.timestamp(datetime.now(UTC)),
     )
     if row is None:
         return None
-    role, chronicle, cid, name = row
-    if role == "player" and name is None:
-        return None  # the character was deleted
-    return LinkHolder(role, chronicle, cid, name)
+    role, chronicle, cid, name, expires = row
+    return LinkHolder(role, chronicle, cid, name, _stored_datetime(expires) if expires is not None else None)
+
+
+def links_in_force(gw: Gateway, chronicle: str) -> dict[str, datetime | None]:
+    """{token hash: expiry (None: none)} of every link of ``chronicle`` that works now: what a server
+    checks its open streams against."""
+    rows = gw.rows(
+        "SELECT l.token_hash, l.expires_at FROM table_links l LEFT JOIN characters c ON c.id = l.character_id "
+        f"WHERE l.chronicle = :chronicle AND {_VALID}",
+        chronicle=chronicle,
+        now=gw.timestamp(datetime.now(UTC)),
+    )
+    return {h: (_stored_datetime(e) if e is not None else None) for h, e in rows}
 
 
 def record_tracked_event(session_or_gateway: Any, row: Any, kind: str, change: str) -> None:

@@ -35,6 +35,8 @@ def test_defaults_are_the_rules_as_written() -> None:
         ("free-botch", "on", True),
         ("rite-cost", "Taught", "taught"),
         ("extra-ones-cancel", "on", True),
+        ("table-extra-dice", "0", 0),
+        ("table-extra-dice", "20", 20),
     ],
 )
 def test_values_are_read(key: str, text: str, value: object) -> None:
@@ -51,6 +53,9 @@ def test_values_are_read(key: str, text: str, value: object) -> None:
         ("free-botch", "yes", "house rule free-botch: 'yes' is not allowed; allowed: on or off"),
         ("rite-cost", "free", "house rule rite-cost: 'free' is not allowed; allowed: level or taught"),
         ("extended-botch", "keep", "allowed: wipe or end"),
+        ("table-extra-dice", "21", "house rule table-extra-dice: '21' is not allowed; allowed: 0 to 20"),
+        ("table-extra-dice", "\u0663", "allowed: 0 to 20"),
+        ("table-extra-dice", "9" * 5000, "allowed: 0 to 20"),
     ],
 )
 def test_bad_values_name_what_is_allowed(key: str, text: str, message: str) -> None:
@@ -63,7 +68,7 @@ def test_unknown_key_lists_the_keys() -> None:
         validate_house_key("botch")
     assert str(err.value) == (
         "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch, rite-cost"
+        "extended-botch, free-botch, table-extra-dice, rite-cost"
     )
     assert set(HOUSE_KEYS) == set(STANDARD_CHRONICLE_RULES.to_dict())
 

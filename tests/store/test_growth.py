@@ -152,9 +152,9 @@ def test_the_example_characters_are_checked():
             assert f"{rule}:" in comment or f"{rule} " in comment, (loaded.path, rule)
 
 
-def test_migration_0013_keeps_what_0008_stored(db_url):
+def test_migration_0013_keeps_what_the_previous_revision_stored(db_url):
     engine = DB.make_engine(db_url)
-    DB.upgrade(engine, "0008")
+    DB.upgrade(engine, "0010")
     sheet = garou()
     with engine.begin() as conn:
         conn.execute(

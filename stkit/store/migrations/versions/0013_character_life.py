@@ -1,7 +1,7 @@
 """A character's life: experience spent at its price, and Renown awarded.
 
 Revision ID: 0013
-Revises: 0008
+Revises: 0010
 
 ``xp_spends``: one row per `char raise` (one transaction, several traits): the experience it cost, the
 purchases as JSON (kind, name, from, to, cost, arithmetic), the log reason, and when it was undone (NULL:
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0008"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

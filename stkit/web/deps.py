@@ -1,0 +1,92 @@
+"""The routers' dependencies (``Depends``): the table handle and its settings, the link holder of a request,
+and the checks on a change (Origin) and on the Storyteller's controls. Use them as annotated types::
+
+    @router.post("/scene/{action}")
+    def scene(action: str, holder: StorytellerChange, table: TableDep): ...
+
+A failed check raises :class:`stkit.web.table.Forbidden` (the 403 page)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from stkit.store.events import LinkHolder
+from stkit.web.table import COOKIE, Forbidden, Table, TableSettings
+
+
+def get_table(request: Request) -> Table:
+    """The store handle of the app serving ``request``."""
+    return request.app.state.table
+
+
+TableDep = Annotated[Table, Depends(get_table)]
+
+
+def get_settings(table: TableDep) -> TableSettings:
+    """The server's settings (store, chronicle, poll interval)."""
+    return table.settings
+
+
+SettingsDep = Annotated[TableSettings, Depends(get_settings)]
+
+
+def link_holder(request: Request, table: TableDep) -> LinkHolder:
+    """Who the request's cookie says it is; Forbidden for a missing, forged or revoked link."""
+    return table.holder_of(request.cookies.get(COOKIE))
+
+
+Holder = Annotated[LinkHolder, Depends(link_holder)]
+
+
+def storyteller(holder: Holder) -> LinkHolder:
+    """The holder, when it is the Storyteller's link; Forbidden for a player's."""
+    if not holder.is_storyteller:
+        raise Forbidden("Only the Storyteller's link may do this.")
+    return holder
+
+
+StorytellerHolder = Annotated[LinkHolder, Depends(storyteller)]
+
+
+def same_site(request: Request) -> None:
+    """A change must come from this server's own page: its Origin (else its Referer) names the host the
+    request was sent to (the Host, which :class:`stkit.web.security.Guard` has checked against the allowed
+    names). Where the page's no-referrer policy makes a browser send ``Origin: null`` and no Referer, the
+    browser's own ``Sec-Fetch-Site: same-origin`` stands for it. Anything else is Forbidden."""
+    from urllib.parse import urlsplit
+
+    host = (request.headers.get("host") or "").strip().lower()
+    origin = (request.headers.get("origin") or "").strip()
+    referer = (request.headers.get("referer") or "").strip()
+    for value in (origin, referer):
+        if value and value != "null":
+            try:
+                parts = urlsplit(value)
+                scheme, netloc = parts.scheme, parts.netloc.lower()
+            except ValueError:
+                scheme, netloc = "", ""
+            if scheme not in ("http", "https") or netloc != host or not host:
+                raise Forbidden("This request came from another site; it was refused.")
+            return
+    if request.headers.get("sec-fetch-site") == "same-origin":
+        return
+    raise Forbidden("A change must come from this table's page (the request named no Origin); it was refused.")
+
+
+def change_by_link(request: Request, table: TableDep) -> LinkHolder:
+    """A change by any valid link: same site first, then the link."""
+    same_site(request)
+    return link_holder(request, table)
+
+
+Change = Annotated[LinkHolder, Depends(change_by_link)]
+
+
+def change_by_storyteller(holder: Change) -> LinkHolder:
+    """A change only the Storyteller's link may make."""
+    return storyteller(holder)
+
+
+StorytellerChange = Annotated[LinkHolder, Depends(change_by_storyteller)]

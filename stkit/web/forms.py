@@ -1,0 +1,123 @@
+"""Form values and the answer to a change: whole numbers, switches, a character named by id, the seed,
+and :func:`apply_change`, which runs a change and answers htmx with a one-line fragment or a plain form
+post with a redirect (or the page with the error beside the form)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from stkit.errors import InvalidValue, NotFound, StkitError
+from stkit.store.events import LinkHolder
+from stkit.text import printable
+from stkit.web.table import Table
+
+#: The widest whole number a form field may hold; each use case checks its own range after.
+WIDEST = 10**9
+#: An id (character, extended action, contest): 1 to this.
+MAX_ID = 2**62
+
+
+def form_int(
+    form: dict, key: str, what: str, default: int | None = None, *, low: int = -WIDEST, high: int = WIDEST
+) -> int:
+    """A whole number from a form field, read by :func:`stkit.text.parse_whole_number` (ASCII digits and a
+    sign only, ``low``..``high``); ``default`` when the field is empty. Raises InvalidValue naming ``what``."""
+    from stkit.text import parse_whole_number
+
+    raw = str(form.get(key, "") or "").strip()
+    if not raw:
+        if default is None:
+            raise InvalidValue(f"{what} is missing; give a whole number")
+        return default
+    return parse_whole_number(raw[:64], what, low, high)
+
+
+def form_id(form: dict, key: str, what: str) -> int:
+    """An id (1 to :data:`MAX_ID`) from a form field; InvalidValue naming ``what`` otherwise."""
+    return form_int(form, key, what, low=1, high=MAX_ID)
+
+
+def form_text(form: dict, key: str, what: str, *, limit: int) -> str | None:
+    """A one-line text field checked as the CLI checks its options (:func:`stkit.text.check_text`: no
+    control or bidirectional characters, at most ``limit`` characters); None when empty."""
+    from stkit.text import check_text
+
+    raw = form.get(key)
+    if raw is None or not str(raw).strip():
+        return None
+    return check_text(str(raw).strip(), what, limit=limit)
+
+
+def form_rules(form: dict) -> dict:
+    """The per-roll house-rule overrides a Storyteller's form asks for ({} for none): the 10s rule
+    (none, double, reroll) when the form names one."""
+    from stkit.dice import Specialty
+
+    choice = str(form.get("specialty") or "").strip().lower()
+    if not choice:
+        return {}
+    try:
+        return {"specialty": Specialty(choice)}
+    except ValueError:
+        raise InvalidValue(f"specialty rule {printable(choice[:20])!r} is not one of none, double, reroll") from None
+
+
+def is_on(form: dict, key: str) -> bool:
+    """Whether a checkbox (or a switch given as text) is on."""
+    return str(form.get(key, "")).lower() in ("on", "1", "true", "yes")
+
+
+def character_name(session: Any, chronicle: str, character_id: int) -> str:
+    """The name of character ``character_id`` of ``chronicle``; NotFound otherwise."""
+    from stkit.store.characters import character_by_id
+
+    row = character_by_id(session, character_id)
+    if row is None or row.chronicle != chronicle:
+        raise NotFound(f"no character with id {character_id} in chronicle {chronicle!r}")
+    return row.name
+
+
+def seed_from(values: dict) -> int:
+    """The form's seed (a whole number), else a fresh one from the system's random source."""
+    raw = str(values.get("seed") or "").strip()
+    if raw:
+        return form_int(values, "seed", "seed", low=0, high=2**64 - 1)
+    return random.SystemRandom().randrange(2**32)
+
+
+async def form_values(request: Request) -> dict[str, Any]:
+    """The posted form as a dict of single values (the last of a repeated field)."""
+    form = await request.form()
+    return {k: form.get(k) for k in form}
+
+
+def apply_change(
+    request: Request,
+    table: Table,
+    holder: LinkHolder,
+    form_name: str,
+    work: Callable[[Any], Any],
+    message: Callable[[Any], str],
+) -> Response:
+    """Run ``work(session)`` in one write transaction; htmx gets a one-line fragment (the result's
+    ``message`` or the error), a plain form post a redirect back to the page (or the page with the error
+    beside the form ``form_name``, status 400)."""
+    from stkit.web.views import page_data
+
+    htmx = request.headers.get("hx-request") == "true"
+    try:
+        result = table.write(work)
+    except StkitError as exc:
+        error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if htmx:
+            return HTMLResponse(table.fragment("message.html", error=error))
+        ctx = table.read(lambda s: page_data(table, s, holder))
+        return table.render("page.html", code=400, error=error, error_form=form_name, **ctx)
+    if htmx:
+        return HTMLResponse(table.fragment("message.html", message=message(result)))
+    return RedirectResponse("/", status_code=303)

@@ -1,0 +1,23 @@
+"""``GET /``: the whole page (feed, status, sheets, forms); ``GET /status``: the status panel alone."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse, Response
+
+from stkit.web.deps import Holder, TableDep
+from stkit.web.views import page_data, status_view
+
+router = APIRouter()
+
+
+@router.get("/", response_class=HTMLResponse)
+def page(holder: Holder, table: TableDep) -> Response:
+    ctx = table.read(lambda s: page_data(table, s, holder))
+    return table.render("page.html", error=None, error_form=None, **ctx)
+
+
+@router.get("/status", response_class=HTMLResponse)
+def status(holder: Holder, table: TableDep) -> Response:
+    data = table.read(lambda s: status_view(s, table.chronicle))
+    return HTMLResponse(table.fragment("status.html", status=data, storyteller=holder.is_storyteller, holder=holder))

@@ -1,0 +1,33 @@
+"""``GET /sheet/ID``: one character's sheet panel (a player sees only their own)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse, Response
+
+from stkit.web.deps import Holder, TableDep
+from stkit.web.table import Forbidden
+from stkit.web.views import sheet_view
+
+router = APIRouter()
+
+
+@router.get("/sheet/{character_id}", response_class=HTMLResponse)
+def sheet(character_id: int, holder: Holder, table: TableDep) -> Response:
+    if not 0 < character_id < 2**62:
+        return HTMLResponse("<p>No such character.</p>", status_code=404)
+    if not holder.is_storyteller and holder.character_id != character_id:
+        raise Forbidden("A player's link shows only that player's own sheet.")
+
+    def work(s):
+        from stkit.store.characters import character_by_id
+
+        row = character_by_id(s, character_id)
+        if row is None or row.chronicle != table.chronicle:
+            return None
+        return sheet_view(row)
+
+    view = table.read(work)
+    if view is None:
+        return HTMLResponse("<p>That character is gone.</p>", status_code=404)
+    return HTMLResponse(table.fragment("sheet.html", s=view, storyteller=holder.is_storyteller))

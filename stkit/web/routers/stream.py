@@ -1,0 +1,130 @@
+"""``GET /events``: the page's server-sent event stream (replay after Last-Event-ID or ``?after=``, then
+live events), filtered by what the link may see."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse, Response
+
+from stkit.store.events import LinkHolder, TableEvent
+from stkit.web.deps import Holder, TableDep
+from stkit.web.table import COOKIE, Table
+from stkit.web.views import feed_item
+
+router = APIRouter()
+log = logging.getLogger("stkit.web")
+
+
+def max_streams() -> int:
+    """The most event streams open at once: the connection limit less room for the pages and changes."""
+    from stkit.web.server import connection_limit
+
+    limit = connection_limit()
+    return max(4, limit - max(16, limit // 8))
+
+
+@router.get("/events")
+async def events(request: Request, holder: Holder, table: TableDep) -> Response:
+    from sse_starlette.sse import EventSourceResponse
+
+    from stkit.store.events import hash_token
+
+    bus = table.bus
+    assert bus is not None
+    if len(bus.subscribers) >= max_streams():
+        log.warning("stream limit (%d) reached: new streams get 503", max_streams())
+        return PlainTextResponse("The table is full; try again in a moment.\n", status_code=503)
+    raw = request.headers.get("last-event-id") or request.query_params.get("after")
+    newest = await asyncio.to_thread(bus.reader.last_id)
+    after = resume_point(raw, newest)
+    token_hash = hash_token(request.cookies.get(COOKIE) or "")
+    return EventSourceResponse(stream(table, holder, token_hash, after, request), ping=15)
+
+
+def resume_point(raw: str | None, newest: int) -> int:
+    """Where a stream starts: after the id a reconnecting client last saw (the Last-Event-ID header, else
+    the page's ``?after=``), at most ``newest``. Missing or unreadable (not ASCII digits, more than 18 of
+    them): ``newest``, so a garbled header replays nothing rather than the whole chronicle."""
+    text = (raw or "").strip()
+    if not text or len(text) > 18 or not (text.isascii() and text.isdigit()):
+        return newest
+    return min(int(text), newest)
+
+
+async def stream(table: Table, holder: LinkHolder, token_hash: str, after: int, request: Request):
+    """The server-sent events of one page: every event after ``after`` that this link may see (a player's
+    stream carries no secret event at all), each once, in id order; then live ones as they commit.
+
+    The link is checked again before every event: a stream whose link is rotated away, revoked or expired
+    ends (within :data:`stkit.web.bus.AUTHORITY_SECONDS` when no event comes) and sends nothing more."""
+    from stkit.web.bus import END
+
+    bus = table.bus
+    assert bus is not None
+    queue = bus.subscribe(token_hash)
+    st = holder.is_storyteller
+
+    def allowed() -> bool:
+        return queue in bus.subscribers and bus.authority.allows(token_hash)
+
+    try:
+        from sse_starlette.sse import ServerSentEvent
+
+        yield ServerSentEvent(comment="stkit table", retry=1000)  # reconnect a second after a drop
+        last = after
+        while True:
+            # secret events too: a 'links' one must be seen by every stream; visible() filters the rest
+            backlog = await asyncio.to_thread(bus.reader.after, last, include_secret=True)
+            for event in backlog:
+                if event.kind == "links" and event.id > bus.last_id:
+                    await bus.check_links()  # a change the follower has not reached yet
+                if not allowed():
+                    return
+                if visible(event, holder):
+                    yield _sse(table, event, st)
+                last = event.id
+            if len(backlog) < 500:
+                break
+        while True:
+            try:
+                event = await asyncio.wait_for(queue.get(), timeout=5)
+            except TimeoutError:
+                if not allowed() or await request.is_disconnected():
+                    return
+                continue
+            if event is END or not allowed():
+                return
+            if event.id <= last:
+                continue
+            if visible(event, holder):
+                yield _sse(table, event, st)
+            last = event.id
+    finally:
+        bus.unsubscribe(queue)
+
+
+def visible(event: TableEvent, holder: LinkHolder) -> bool:
+    """Whether ``holder``'s stream carries ``event``: the Storyteller sees everything; a player never sees
+    a secret event, and of sheet changes only their own character's."""
+    if event.kind == "links":
+        return False  # for the servers only
+    if holder.is_storyteller:
+        return True
+    if event.secret:
+        return False
+    return event.kind != "sheet" or event.character_id == holder.character_id
+
+
+def _sse(table: Table, event: TableEvent, storyteller: bool) -> dict:
+    """One event as SSE: id, name (the kind) and data (a roll: its feed item's HTML; else JSON)."""
+    import json
+
+    if event.kind == "roll":
+        data = table.fragment("feed_item.html", r=feed_item(event, storyteller=storyteller))
+        data = " ".join(data.split())  # one line: the feed item HTML has no pre-formatted text
+    else:
+        data = json.dumps(event.data, ensure_ascii=False)
+    return {"id": str(event.id), "event": event.kind, "data": data}

@@ -1,0 +1,100 @@
+"""What the table server serves: its settings, the store handle (engine, event bus, templates) and the
+link check, shared by every router through :mod:`stkit.web.deps`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, PackageLoader
+from markupsafe import Markup
+
+from stkit.store.events import LinkHolder
+from stkit.text import printable
+from stkit.web.bus import EventBus
+
+_T = TypeVar("_T")
+
+COOKIE = "stkit_table"
+FORBIDDEN_TEXT = "This link is not valid (missing, mistyped or replaced). Ask the Storyteller for a new link."
+
+
+class Forbidden(Exception):
+    """The request holds no valid link for this chronicle, or asks for what its link does not allow."""
+
+    def __init__(self, reason: str = FORBIDDEN_TEXT) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _finalize(value: Any) -> Any:
+    """Every ``{{ value }}`` of the templates: text made printable (control characters shown as escapes),
+    then HTML-escaped by autoescape. Markup built by the server is left as it is."""
+    if isinstance(value, Markup) or not isinstance(value, str):
+        return value
+    return printable(value)
+
+
+def make_templates() -> Environment:
+    """The Jinja2 environment of the table pages: autoescape on, printable text (see :func:`_finalize`)."""
+    env = Environment(loader=PackageLoader("stkit.web", "templates"), autoescape=True, finalize=_finalize)
+    env.filters["pct"] = lambda p: f"{float(p) * 100:.1f}%"
+    return env
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """How one server runs: the store ``db`` (a path or URL, None: the usual database), the ``chronicle``,
+    ``interval``, the seconds between SQLite polls of the event table, and ``hosts``, the Host names it
+    answers to (see :func:`stkit.web.security.allowed_hosts`; None: any)."""
+
+    db: str | None
+    chronicle: str
+    interval: float = 0.05
+    hosts: tuple[str, ...] | None = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass
+class Table:
+    """The server's handle on the store: its ``settings``, the ``engine``, the event ``bus`` (set while the
+    app runs) and the page ``templates``."""
+
+    settings: TableSettings
+    engine: Any = None
+    bus: EventBus | None = None
+    templates: Environment = field(default_factory=make_templates)
+
+    @property
+    def chronicle(self) -> str:
+        return self.settings.chronicle
+
+    # ----- store access (every call is one transaction) ------------------------------------------------
+    def read(self, work: Callable[[Any], _T]) -> _T:
+        """``work(session)`` in one read-only transaction (one snapshot on SQLite)."""
+        from stkit.store.db import run_transaction
+
+        return run_transaction(self.engine, work, readonly=True)
+
+    def write(self, work: Callable[[Any], _T]) -> _T:
+        """``work(session)`` in one write transaction, retried whole when the database is busy."""
+        from stkit.store.db import run_transaction
+
+        return run_transaction(self.engine, work)
+
+    def holder_of(self, token: str | None) -> LinkHolder:
+        """Who holds ``token`` in this chronicle; Forbidden otherwise."""
+        from stkit.store.events import find_link_holder
+        from stkit.store.gateway import as_gateway
+
+        holder = self.read(lambda s: find_link_holder(as_gateway(s), token)) if token else None
+        if holder is None or holder.chronicle != self.chronicle:
+            raise Forbidden()
+        return holder
+
+    def render(self, name: str, code: int = 200, **ctx: Any) -> HTMLResponse:
+        return HTMLResponse(self.templates.get_template(name).render(**ctx), status_code=code)
+
+    def fragment(self, name: str, **ctx: Any) -> str:
+        return self.templates.get_template(name).render(**ctx)

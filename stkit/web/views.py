@@ -1,0 +1,140 @@
+"""What the pages show, read from the store: a sheet, the scene and tracked actions, a feed item, a whole
+page. Plain functions of a session (or gateway) and the link holder; the routers render them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stkit.store.events import LinkHolder, TableEvent
+
+if TYPE_CHECKING:  # pragma: no cover
+    from stkit.web.table import Table
+
+#: Roll events shown when a page opens (newer ones arrive live).
+FEED_SIZE = 50
+
+
+def sheet_view(row: Any) -> dict:
+    """A stored character as the sheet panel shows it: Attributes, Abilities, Rage / Gnosis / Willpower,
+    Renown, health levels with the wound penalty, form, and the traits the roll form offers."""
+    from stkit.store import traits as T
+    from stkit.store.sheet import HEALTH_LEVELS
+
+    sheet = row.to_sheet()
+    abilities = [(a, sheet.abilities[a]) for a in T.ABILITIES if sheet.abilities.get(a)]
+    abilities += sorted(sheet.custom_abilities.items())
+    boxes = sheet.health_boxes()
+    health = [{"name": name, "penalty": penalty, "damage": boxes[i]} for i, (name, penalty) in enumerate(HEALTH_LEVELS)]
+    powers = [(p, sheet.powers[p].permanent, sheet.powers[p].temporary) for p in T.POWERS]
+    renown = [(r, sheet.renown[r].permanent, sheet.renown[r].temporary) for r in T.RENOWN]
+    return {
+        "id": row.id,
+        "name": sheet.name,
+        "player": sheet.player,
+        "tribe": sheet.tribe,
+        "auspice": sheet.auspice,
+        "breed": sheet.breed,
+        "form": sheet.form,
+        "attributes": [(a, sheet.attributes.get(a, 0)) for a in T.ATTRIBUTES],
+        "abilities": abilities,
+        "powers": powers,
+        "renown": renown,
+        "health": health,
+        "health_level": sheet.health_level,
+        "wound_penalty": sheet.wound_penalty,
+        "incapacitated": sheet.incapacitated,
+        "willpower_left": sheet.powers["Willpower"].temporary,
+        "roll_traits": [*T.ATTRIBUTES, *(a for a, _ in abilities), *T.POWERS, *(r for r, perm, _ in renown if perm)],
+    }
+
+
+def status_view(session: Any, chronicle: str) -> dict:
+    """The open scene and turn, the open extended actions (progress, rolls so far, the exact chance to
+    finish within 1, 2 and 4 more rolls) and the open contests (both tallies) of ``chronicle``."""
+    from stkit.store.scenes import open_scene
+    from stkit.store.tracked import contest_status, extended_status, list_contests, list_extended
+
+    scene = open_scene(session, chronicle)
+    actions = [
+        extended_status(session, a).to_dict() for a in list_extended(session, chronicle=chronicle, status="open")
+    ]
+    for a in actions:
+        within = (a.get("odds") or {}).get("within") or {}
+        a["chances"] = [
+            (k, within[str(k)]["probability"], within[str(k)]["exact"]) for k in (1, 2, 4) if str(k) in within
+        ]
+        a["percent"] = min(100, round(100 * a["tally"] / a["target"])) if a["target"] else 0
+    contests = [
+        contest_status(session, c).to_dict() for c in list_contests(session, chronicle=chronicle, status="open")
+    ]
+    return {
+        "scene": {"id": scene.id, "name": scene.name, "turn": scene.turn} if scene else None,
+        "extended": actions,
+        "contests": contests,
+    }
+
+
+def feed_item(event: TableEvent, *, storyteller: bool) -> dict:
+    """A roll event as the feed shows it: who, the pool, the dice with their marks, the result."""
+    d = event.data
+    roll = d["roll"]
+    dice = []
+    for i, face in enumerate(roll["dice"]):
+        mark = d["marks"][i] if i < len(d["marks"]) else ""
+        dice.append({"face": face, "mark": mark, "extra": i >= roll["pool"]})
+    outcome = roll["outcome"]
+    if roll.get("automatic"):
+        summary = "1 success (marginal), automatic"
+    elif outcome == "botch":
+        summary = "BOTCH"
+    elif outcome == "failure":
+        summary = "Failure"
+    else:
+        summary = f"{roll['result']} success{'es' if roll['result'] != 1 else ''} ({roll['degree']})"
+    return {
+        "id": event.id,
+        "log_id": d.get("log_id"),
+        "who": d.get("character") or "Storyteller",
+        "pool_text": d.get("breakdown") or f"{roll['pool']} {'die' if roll['pool'] == 1 else 'dice'}",
+        "difficulty": roll["difficulty"],
+        "retry": roll.get("retry", 0),
+        "dice": dice,
+        "outcome": outcome,
+        "summary": summary,
+        "willpower": roll.get("willpower"),
+        "scene_id": d.get("scene_id"),
+        "turn": d.get("turn"),
+        "task": d.get("task"),
+        "for": d.get("for"),
+        "secret": event.secret and storyteller,
+        "at": event.created_at[11:19],
+    }
+
+
+def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
+    """Everything a page shows, read in one transaction: the feed, the newest event id (the stream starts
+    after it), the status, the sheets this link may see and the characters of the chronicle."""
+    from stkit.store.characters import list_characters
+    from stkit.store.events import last_event_id, recent_events
+    from stkit.store.gateway import as_gateway
+
+    gw = as_gateway(session)
+    st = holder.is_storyteller
+    after = last_event_id(gw, table.chronicle)
+    feed = [
+        feed_item(e, storyteller=st)
+        for e in recent_events(gw, table.chronicle, kind="roll", include_secret=st, limit=FEED_SIZE)
+        if e.id <= after
+    ]
+    chars = list_characters(session, table.chronicle)
+    sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
+    return {
+        "holder": holder,
+        "storyteller": st,
+        "chronicle": table.chronicle,
+        "feed": feed,
+        "after": after,
+        "status": status_view(session, table.chronicle),
+        "sheets": sheets,
+        "characters": [(c.id, c.name) for c in chars],
+    }
