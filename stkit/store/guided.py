@@ -210,7 +210,7 @@ def _pairs(line: str, *, keyed: bool = False) -> list[tuple[str, str]]:
     if keyed:
         chunks = re.split(r"\s+(?=(?:" + "|".join(IDENTITY_KEYS) + r")\s*=)", line.strip(), flags=re.I)
     else:
-        chunks = line.split(",") if "," in line else _split_pairs(line)
+        chunks = [part for chunk in line.split(",") for part in _split_pairs(chunk)]
     out = []
     for part in chunks:
         part = part.strip()

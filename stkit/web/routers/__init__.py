@@ -1,10 +1,18 @@
 """The table server's routes, one APIRouter per concern: ``join`` (a link sets the cookie), ``feed`` (the
 page and its status panel), ``sheets``, ``rolls`` (a roll and its odds), ``storyteller`` (scenes, health,
-extended actions, contests) and ``stream`` (the server-sent events). :data:`ROUTERS` lists them in the
-order :func:`stkit.web.app.create_app` includes them."""
+extended actions, contests), ``create`` (guided character creation) and ``stream`` (the server-sent
+events). :data:`ROUTERS` lists them in the order :func:`stkit.web.app.create_app` includes them."""
 
 from __future__ import annotations
 
-from stkit.web.routers import feed, join, rolls, sheets, storyteller, stream
+from stkit.web.routers import create, feed, join, rolls, sheets, storyteller, stream
 
-ROUTERS = (join.router, feed.router, sheets.router, rolls.router, storyteller.router, stream.router)
+ROUTERS = (
+    join.router,
+    feed.router,
+    sheets.router,
+    rolls.router,
+    storyteller.router,
+    create.router,
+    stream.router,
+)
