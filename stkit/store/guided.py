@@ -58,8 +58,11 @@ class Draft:
     def finished(self) -> bool:
         return self.name == "done"
 
-    def to_dict(self) -> dict:
-        return {"sheet": self.sheet.to_dict(), "step": self.step, "past": self.past}
+    def to_dict(self, *, undo_depth: int | None = None) -> dict:
+        """The draft as plain data; ``undo_depth`` keeps only that many of the newest undo states (a web
+        form stays small)."""
+        past = self.past if undo_depth is None else self.past[len(self.past) - undo_depth :] if undo_depth else []
+        return {"sheet": _compact(self.sheet.to_dict()), "step": self.step, "past": past}
 
     @classmethod
     def from_dict(cls, data: Any) -> Draft:
@@ -109,7 +112,7 @@ class Draft:
             return [f"undone; back at: {TITLES[self.name]}"]
         if self.finished:
             raise InvalidValue("the character is finished")
-        snapshot = {"sheet": self.sheet.to_dict(), "step": self.step}
+        snapshot = {"sheet": _compact(self.sheet.to_dict()), "step": self.step}
         if word in ("next", ""):
             self._leave()
             self.past.append(snapshot)
@@ -182,23 +185,35 @@ class Draft:
                 raise InvalidValue(f"that needs {check.spent} freebie points; {check.available} available")
 
     def _leave(self) -> None:
-        """Refuse to leave a step that is not complete."""
+        """Refuse to leave a step that is not complete; the freebie step (the last) checks them all again,
+        and the whole sheet, so no draft finishes half made."""
         s = self.sheet
-        if self.name == "character":
+        last = self.name == "freebies"
+        if self.name == "character" or last:
             missing = [f for f in ("breed", "auspice", "tribe") if not getattr(s, f)]
             if s.name == "New character":
                 missing.insert(0, "name")
             if missing:
                 raise InvalidValue(f"give the {', '.join(missing)} first")
-        if self.name == "gifts" and len(s.gifts) < 3:
+        if (self.name == "gifts" or last) and len([g for g in s.gifts if g["level"] == 1]) < 3:
             raise InvalidValue(f"{len(s.gifts)} of 3 Gifts chosen; name the rest")
-        if self.name == "freebies":
+        if last:
             check = L.check_creation(s)
             if not check.passed:
                 raise InvalidValue("; ".join(f"{d.rule}: {d.message}" for d in check.deviations))
 
 
 IDENTITY_KEYS = ("name", "breed", "auspice", "tribe", "player", "concept", "nature", "demeanor")
+
+
+def _compact(data: dict) -> dict:
+    """``data`` (a sheet's file shape) without what a new sheet has anyway: :meth:`Sheet.from_dict` reads
+    it back the same (Attributes left out are 1)."""
+    blank = Sheet(name=str(data.get("name", ""))).to_dict()
+    out = {k: v for k, v in data.items() if k == "name" or v != blank.get(k)}
+    if "attributes" in out:
+        out["attributes"] = {a: v for a, v in out["attributes"].items() if v != 1}
+    return out
 
 
 def _pairs(line: str, *, keyed: bool = False) -> list[tuple[str, str]]:

@@ -16,6 +16,8 @@ router = APIRouter()
 
 #: The most characters the draft field may hold (a sheet being made is a few kilobytes).
 MAX_DRAFT = 100_000
+#: How many answers the page can take back (each is a sheet in the form, and a change is at most 16 KB).
+UNDO_DEPTH = 4
 
 
 def _page(table, draft, *, error: str = "", created: str = "", code: int = 200) -> HTMLResponse:
@@ -24,7 +26,7 @@ def _page(table, draft, *, error: str = "", created: str = "", code: int = 200) 
     return table.render(
         "create.html",
         code=code,
-        draft=json.dumps(draft.to_dict(), ensure_ascii=False),
+        draft=json.dumps(draft.to_dict(undo_depth=UNDO_DEPTH), ensure_ascii=False, separators=(",", ":")),
         title=TITLES[draft.name],
         help=HELP[draft.name],
         status=draft.status(),
