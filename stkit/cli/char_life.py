@@ -98,6 +98,12 @@ def check(name: NameArg, chronicle: ChronicleOpt = None, db: DbOpt = None, json_
     else:
         print_check(result)
     if not result.passed:
+        from stkit.cli.render import print_text
+
+        n = len(result.deviations)
+        print_text(
+            f"Error: {result.name} does not pass character creation: {n} deviation{'s' if n != 1 else ''}", stderr=True
+        )
         raise typer.Exit(1)
 
 
