@@ -20,6 +20,8 @@ def run_wizard(
 ) -> None:
     """Ask the creation steps until the sheet is finished (then store it) or the player types `quit` (or
     ends the input): nothing is stored then, exit 1. ``input`` / ``output``: prompt_toolkit's, for tests."""
+    import sys
+
     import typer
     from prompt_toolkit import PromptSession
 
@@ -29,8 +31,14 @@ def run_wizard(
     from stkit.errors import InvalidValue
     from stkit.store.characters import create_character
     from stkit.store.guided import new_draft
+    from stkit.text import MAX_NAME, check_text
 
-    draft = new_draft(name, default_chronicle(chronicle))
+    if name is not None:
+        check_text(name, "character name", limit=MAX_NAME)
+    chron = default_chronicle(chronicle)
+    if input is None and not sys.stdin.isatty():
+        raise InvalidValue("`char create` asks its questions in a terminal; stdin is not one")
+    draft = new_draft(name, chron)
     out = render.console()
     session: PromptSession = PromptSession(input=input, output=output)
     out.print(render.safe_text("Guided character creation: `undo` takes an answer back, `quit` stops", style="bold"))
@@ -42,9 +50,10 @@ def run_wizard(
         try:
             line = session.prompt("> ", bottom_toolbar=lambda: " | ".join(draft.status()))
         except (EOFError, KeyboardInterrupt):
-            line = "quit"
+            render.print_text("Error: the input ended before the character was finished; nothing stored", stderr=True)
+            raise typer.Exit(1) from None
         if line.strip().casefold() == "quit":
-            out.print(render.safe_text("Nothing stored.", style="yellow"))
+            render.print_text("Error: creation stopped; nothing stored", stderr=True)
             raise typer.Exit(1)
         try:
             for msg in draft.answer(line):

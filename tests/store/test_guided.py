@@ -108,6 +108,6 @@ def test_quitting_stores_nothing(db_url):
         real = char_create.run_wizard
         with mock.patch.object(char_create, "run_wizard", lambda *a: real(*a, input=inp, output=DummyOutput())):
             result = runner.invoke(app, ["char", "create", "--db", db_url], env={"NO_COLOR": "1"})
-    assert result.exit_code == 1 and "Nothing stored." in result.output
+    assert result.exit_code == 1 and "Error: creation stopped; nothing stored" in result.output
     listed = runner.invoke(app, ["char", "list", "--db", db_url, "--json"])
     assert '"Half-Made"' not in listed.output
