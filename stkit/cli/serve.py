@@ -257,8 +257,8 @@ def table_links(
 def _revoke(db: str | None, chronicle: str, who: str, *, json_out: bool) -> None:
     """`table links --revoke WHO`: revoke one person's links and say how many."""
     from stkit.cli import render
-    from stkit.store.events import revoke_links
     from stkit.store.gateway import run_unit
+    from stkit.store.links import revoke_links
     from stkit.text import printable
 
     count = run_unit(db, lambda gw: revoke_links(gw, chronicle, who))

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from stkit.errors import InvalidValue, NotFound
+from stkit.errors import InvalidValue
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
@@ -55,6 +55,12 @@ _INSERT = (
     "VALUES (:created_at, :chronicle, :kind, :secret, :character_id, :data)"
 )
 _PENDING = "stkit_table_events_pending"
+#: Events kept in ``table_events``: the newest this many ids. The table is the live pages' feed and a
+#: reconnecting page's catch-up, not the record: every roll stays in ``roll_log`` (and sheets, scenes and
+#: tracked actions in their own tables), so older events are dropped.
+EVENT_WINDOW = 10_000
+#: How often (every this many event ids) the older events are dropped, in the writer's transaction.
+PRUNE_EVERY = 500
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,22 @@ def record_event(
         _hold_until_commit(gw.session, params)
     else:
         gw.execute(_INSERT, **params)
+        prune_events(gw)
+
+
+def prune_events(gw: Gateway, *, window: int | None = None, every: int | None = None) -> int:
+    """Keep ``table_events`` to the newest ``window`` ids: when the newest id is a multiple of ``every``,
+    delete the rows at least ``window`` ids older (one indexed range delete, in the caller's transaction).
+    Returns the number of rows deleted (0 most of the time). Defaults: EVENT_WINDOW and PRUNE_EVERY."""
+    window = EVENT_WINDOW if window is None else window
+    every = PRUNE_EVERY if every is None else every
+    row = gw.row("SELECT MAX(id) FROM table_events")
+    newest = int(row[0]) if row and row[0] is not None else 0
+    if newest % every:
+        return 0
+    old = gw.row("SELECT COUNT(*) FROM table_events WHERE id <= :edge", edge=newest - window)
+    gw.execute("DELETE FROM table_events WHERE id <= :edge", edge=newest - window)
+    return int(old[0]) if old else 0
 
 
 def _hold_until_commit(session: Any, params: dict) -> None:
@@ -137,6 +159,9 @@ def _insert_held(session: Any) -> None:
     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": EVENT_LOCK_KEY})
     for params in held:
         conn.execute(text(_INSERT), params)
+        newest = conn.execute(text("SELECT MAX(id) FROM table_events")).scalar() or 0
+        if newest % PRUNE_EVERY == 0:
+            conn.execute(text("DELETE FROM table_events WHERE id <= :edge"), {"edge": newest - EVENT_WINDOW})
     for chronicle in sorted({p["chronicle"] for p in held}):
         conn.execute(text("SELECT pg_notify(:ch, :chronicle)"), {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
 
@@ -343,43 +368,6 @@ def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False, lifetime: 
         )
         issued.append(IssuedLink(role, name, cid, token, expires))
     return issued
-
-
-def revoke_links(gw: Gateway, chronicle: str, who: str) -> int:
-    """Revoke every link of one person in ``chronicle``: ``who`` is a character's name (found as
-    `stkit char` finds it) or 'storyteller'. Writes a 'links' event so open streams end at once; returns
-    how many links were revoked. Raises NotFound for an unknown character."""
-    from stkit.text import MAX_NAME, check_text, fold_name
-
-    check_text(chronicle, "chronicle", limit=MAX_NAME)
-    check_text(who, "whose links", limit=MAX_NAME)
-    now = gw.timestamp(datetime.now(UTC))
-    if fold_name(who) == "storyteller":
-        role, cid, shown = "storyteller", None, "the Storyteller"
-        where = "role = 'storyteller'"
-    else:
-        from stkit.store.characters import find_character
-
-        row = find_character(gw, who, chronicle)
-        role, cid, shown = "player", row.id, row.name
-        where = "character_id = :cid"
-    count = gw.row(
-        f"SELECT COUNT(*) FROM table_links WHERE chronicle = :c AND revoked_at IS NULL AND {where}",
-        c=chronicle,
-        cid=cid,
-    )
-    gw.execute(
-        f"UPDATE table_links SET revoked_at = :now WHERE chronicle = :c AND revoked_at IS NULL AND {where}",
-        now=now,
-        c=chronicle,
-        cid=cid,
-    )
-    if count is None or not count[0]:
-        raise NotFound(f"{shown} has no link in force in chronicle {chronicle!r}; nothing was revoked")
-    record_event(
-        gw, chronicle=chronicle, kind="links", data={"change": "revoked", "role": role}, secret=True, character_id=cid
-    )
-    return int(count[0])
 
 
 _VALID = (

@@ -117,6 +117,7 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
     from stkit.store.characters import list_characters
     from stkit.store.events import last_event_id, recent_events
     from stkit.store.gateway import as_gateway
+    from stkit.store.house import get_house_rules
 
     gw = as_gateway(session)
     st = holder.is_storyteller
@@ -137,4 +138,5 @@ def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
         "status": status_view(session, table.chronicle),
         "sheets": sheets,
         "characters": [(c.id, c.name) for c in chars],
+        "house_difficulty": get_house_rules(gw, table.chronicle).difficulty,  # a roll naming none
     }

@@ -70,8 +70,8 @@ def test_rotating_links_ends_an_open_storyteller_stream_within_a_second(live, ta
 
 
 def test_revoking_one_player_ends_only_their_stream(live, table):
-    from stkit.store.events import revoke_links
     from stkit.store.gateway import run_unit
+    from stkit.store.links import revoke_links
 
     start = _newest(table.url)
     weston = Follower(live, table.token("Weston"), after=start, seconds=3)

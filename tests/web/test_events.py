@@ -165,3 +165,27 @@ def test_migration_0010_keeps_links_issued_before_it(db_url):
     assert holder is not None and holder.is_storyteller and holder.expires_at is None
     fresh = run_unit(db_url, lambda gw: issue_links(gw, "default", lifetime=3600))
     assert fresh[0].expires_at is not None
+
+
+def test_table_events_keep_a_bounded_window_and_the_roll_log_keeps_everything(db_url):
+    """Past the window, older events are dropped in the writer's transaction; every roll stays logged."""
+    import random
+
+    from stkit.dice import roll_pool
+    from stkit.store import events as E
+    from stkit.store.gateway import run_unit
+    from stkit.store.rolls import log_plain_roll
+
+    def roll(gw, i):
+        log_plain_roll(gw, "3", roll_pool(3, 6, rng=random.Random(i)), chronicle="default", seed=i)
+
+    real = (E.EVENT_WINDOW, E.PRUNE_EVERY)
+    E.EVENT_WINDOW, E.PRUNE_EVERY = 20, 5
+    try:
+        for i in range(0, 60, 10):
+            run_unit(db_url, lambda gw, start=i: [roll(gw, k) for k in range(start, start + 10)])
+    finally:
+        E.EVENT_WINDOW, E.PRUNE_EVERY = real
+    ids = run_unit(db_url, lambda gw: [r[0] for r in gw.rows("SELECT id FROM table_events ORDER BY id")])
+    assert ids == list(range(41, 61))  # the newest 20 (the last prune at id 60)
+    assert run_unit(db_url, lambda gw: gw.row("SELECT COUNT(*) FROM roll_log")[0]) == 60

@@ -20,7 +20,7 @@ log = logging.getLogger("stkit.web")
 
 def max_streams() -> int:
     """The most event streams open at once: the connection limit less room for the pages and changes."""
-    from stkit.web.server import connection_limit
+    from stkit.web.limits import connection_limit
 
     limit = connection_limit()
     return max(4, limit - max(16, limit // 8))
