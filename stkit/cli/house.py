@@ -21,7 +21,7 @@ house_app = typer.Typer(
 
 _KEYS_HELP = (
     "specialty (none|double|reroll), extra-ones-cancel (on|off), ones-cancel (on|off), "
-    "difficulty (2-10), extended-botch (wipe|end), free-botch (on|off)"
+    "difficulty (2-10), extended-botch (wipe|end), free-botch (on|off), rite-cost (level|taught)"
 )
 
 

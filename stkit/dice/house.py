@@ -56,6 +56,8 @@ class ChronicleRules:
     free_botch: bool = False
     unskilled_skill: str = "difficulty"
     table_extra_dice: int = DEFAULT_TABLE_EXTRA_DICE
+    #: what learning a Rite costs with `char raise`: ``level`` experience per level, or ``taught`` (none).
+    rite_cost: str = "level"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
     #: The `stkit house` keys the chronicle has set (the others are the rules as written).
@@ -157,6 +159,7 @@ _PHRASES: dict[str, Any] = {
     "free-botch": lambda rules, v: "free botch",
     "unskilled-skill": lambda rules, v: "untrained Skills lose two dice",
     "table-extra-dice": lambda rules, v: None,  # a limit on a player's link, not a dice rule
+    "rite-cost": lambda rules, v: "rites are taught, not bought",
 }
 
 #: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
@@ -171,6 +174,14 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "free-botch": ("free_botch", "on or off"),
     "unskilled-skill": ("unskilled_skill", "difficulty or dice"),
     "table-extra-dice": ("table_extra_dice", f"0 to {MAX_TABLE_EXTRA_DICE}"),
+    "rite-cost": ("rite_cost", "level or taught"),
+}
+
+#: The house rules whose value is one of a few words (field -> the words).
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "extended_botch": ("wipe", "end"),
+    "unskilled_skill": ("difficulty", "dice"),
+    "rite_cost": ("level", "taught"),
 }
 
 
@@ -206,12 +217,8 @@ def parse_house_value(key: str, value: str) -> Any:
         if not (text.isascii() and text.isdigit()) or len(text) > 2 or int(text) > MAX_TABLE_EXTRA_DICE:
             raise bad()
         return int(text)
-    if field == "extended_botch":
-        if text not in ("wipe", "end"):
-            raise bad()
-        return text
-    if field == "unskilled_skill":
-        if text not in ("difficulty", "dice"):
+    if field in _CHOICES:
+        if text not in _CHOICES[field]:
             raise bad()
         return text
     if text not in _ON:

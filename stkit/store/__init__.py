@@ -14,7 +14,9 @@ Modules:
   log), ``house`` (a chronicle's house rules, the free botch), ``scenes`` (scenes and turns),
   ``participants``, ``extended``, ``contests`` and ``tracked`` (actions that last across commands),
   ``multi_actions`` (several actions in one turn), ``combat`` (initiative, attacks, damage and soak),
-  ``unskilled`` (rolling a Trait with no dots), ``saved`` (a character's saved rolls).
+  ``unskilled`` (rolling a Trait with no dots), ``saved`` (a character's saved rolls), ``growth`` (a
+  character's life: the creation check, raises, undo, Renown, history), ``lifebook`` (the pure rules of
+  creation, experience and Renown over a sheet), ``guided`` (guided creation as steps).
 - Files: ``files`` (YAML/JSON import and export), ``foundry`` and ``foundry_layouts`` (Foundry VTT actors and the
   layouts its versions wrote), ``htmltext`` (other tools' rich text as plain text), ``grapevine``
   (Grapevine ``.gex``), ``imported`` (what reading a file gives).
