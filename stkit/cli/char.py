@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from stkit.cli.cells import csv_cell as _csv_cell
+from stkit.cli.cells import local_time
 from stkit.cli.common import run
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
@@ -59,6 +61,7 @@ class XpAction(enum.StrEnum):
     award = "award"
     spend = "spend"
     log = "log"
+    undo = "undo"
 
 
 char_app = typer.Typer(
@@ -153,8 +156,16 @@ def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) 
         "wound_penalty": sheet.wound_penalty,
         "incapacitated": sheet.incapacitated,
         "experience_available": sheet.xp_available,
+        "next_rank": next_rank(sheet),
     }
     return data
+
+
+def next_rank(sheet) -> dict | None:
+    """What the sheet's next Rank needs (stkit.store.lifebook.next_rank), or None."""
+    from stkit.store.lifebook import next_rank as needs
+
+    return needs(sheet)
 
 
 def render_sheet(sheet, *, player_view: bool = False) -> None:
@@ -260,6 +271,9 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
         lines.append(
             Text(f"{r:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}{boxes(tr.temporary, 10)} {tr.temporary}")
         )
+    nxt = next_rank(sheet)
+    if nxt:
+        lines.append(Text(f"Next Rank: {nxt['rank']} ({nxt['title']}) needs {nxt['text']}", style="dim"))
     lines += [Text(""), Text("Health", style="bold underline")]
     marks = {"bashing": "/", "lethal": "X", "aggravated": "*", "": " "}
     for (level, pen), box in zip(HEALTH_LEVELS, sheet.health_boxes(), strict=True):
@@ -907,7 +921,8 @@ def moonrise(
 def xp(
     name: NameArg,
     action: Annotated[
-        XpAction, typer.Argument(help="award, spend, or log (show the log).", case_sensitive=False)
+        XpAction,
+        typer.Argument(help="award, spend, log (show the log), or undo (the last `char raise`).", case_sensitive=False),
     ] = XpAction.log,
     amount: Annotated[int, typer.Argument(help="Experience points (1 or more) for award/spend.")] = 0,
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (kept in the experience log).")] = "",
@@ -923,6 +938,11 @@ def xp(
     Examples: `stkit char xp NAME award 3 -r "session 4"`, `stkit char xp NAME spend 2 -r "Brawl 3"`."""
     from stkit.store import characters
 
+    if action is XpAction.undo:
+        from stkit.cli.char_life import xp_undo
+
+        xp_undo(name, chronicle, db, json_out)
+        return
     if action is XpAction.log:
         sheet = run(db, lambda s: characters.get_character(s, name, chronicle).to_sheet(), readonly=True)
         if json_out:
@@ -1110,16 +1130,6 @@ LOG_CSV_COLUMNS = (
 )
 
 
-def local_time(iso: str) -> str:
-    """'2026-12-01 10:05:00' in this computer's time zone, from a stored ISO 8601 UTC timestamp."""
-    from datetime import datetime
-
-    try:
-        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        return iso[:19].replace("T", " ")
-
-
 def log(
     char: Annotated[
         str | None,
@@ -1214,18 +1224,10 @@ def log(
     render.console().print(Text("\n").join(lines), crop=False, overflow="ignore")
 
 
-def _csv_cell(value: object) -> object:
-    """A CSV cell: text with control characters escaped, and quoted with ' when a spreadsheet would take
-    it for a formula (it starts with = + - or @)."""
-    from stkit.text import printable
-
-    if not isinstance(value, str):
-        return value
-    text = printable(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
-
 def register(app: typer.Typer) -> None:
     """Add the `char` group and the `log` command to the root app."""
+    from stkit.cli import char_life
+
+    char_life.register(char_app)
     app.add_typer(char_app, name="char")
     app.command("log")(log)

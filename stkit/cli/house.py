@@ -22,7 +22,7 @@ house_app = typer.Typer(
 _KEYS_HELP = (
     "specialty (none|double|reroll), extra-ones-cancel (on|off), ones-cancel (on|off), "
     "difficulty (2-10), extended-botch (wipe|end), free-botch (on|off), homid-aggravated-soak (on|off), "
-    "rage-cap (revised|w20|points)"
+    "rage-cap (revised|w20|points), rite-cost (level|taught)"
 )
 
 

@@ -24,6 +24,13 @@ CertOpt = Annotated[
     typer.Option("--certfile", help="Serve HTTPS with this PEM certificate (needs --keyfile).", show_default=False),
 ]
 KeyOpt = Annotated[str | None, typer.Option("--keyfile", help="The PEM private key of --certfile.", show_default=False)]
+ExpiresOpt = Annotated[
+    str,
+    typer.Option(
+        "--expires",
+        help="How long the new links work: a number and m, h or d (30m, 12h, 7d; at most 366d), or never.",
+    ),
+]
 
 
 def check_tls(certfile: str | None, keyfile: str | None) -> tuple[str, str] | None:
@@ -117,14 +124,16 @@ def check_port_free(host: str, port: int) -> None:
             raise StkitError(f"cannot listen on {host}:{port}: {reason} (is another server using the port?)") from None
 
 
-def issue(db: str | None, chronicle: str, base: str, *, rotate: bool) -> dict:
-    """Issue join links for ``chronicle`` (``rotate``: revoke every earlier one) and return
-    ``{"storyteller": URL, "players": {"Character Name": URL}}``."""
+def issue(db: str | None, chronicle: str, base: str, *, rotate: bool, lifetime: int | None = None) -> dict:
+    """Issue join links for ``chronicle`` (``rotate``: revoke every earlier one; ``lifetime``: seconds they
+    last, None: until revoked) and return ``{"storyteller": URL, "players": {"Character Name": URL},
+    "expires_at": ISO 8601 UTC or None}``."""
     from stkit.store.events import issue_links
     from stkit.store.gateway import run_unit
 
-    links = run_unit(db, lambda gw: issue_links(gw, chronicle, rotate=rotate))
-    out: dict = {"storyteller": None, "players": {}}
+    links = run_unit(db, lambda gw: issue_links(gw, chronicle, rotate=rotate, lifetime=lifetime))
+    expires = links[0].expires_at if links else None
+    out: dict = {"storyteller": None, "players": {}, "expires_at": expires.isoformat() if expires else None}
     for link in links:
         url = f"{base}/join/{link.token}"
         if link.role == "storyteller":
@@ -148,6 +157,8 @@ def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False)
     people = [("Storyteller", links["storyteller"])] + [(f"Player: {n}", u) for n, u in links["players"].items()]
     if rotated:
         render.print_text("Earlier links no longer work.", style="yellow")
+    if links.get("expires_at"):
+        render.print_text(f"These links stop working at {links['expires_at'][:16].replace('T', ' ')} UTC.")
     for label, url in people:
         render.print_text(f"{printable(label)}: {url}", style="bold")
         if qr:
@@ -166,6 +177,7 @@ def serve(
     qr: QrOpt = True,
     certfile: CertOpt = None,
     keyfile: KeyOpt = None,
+    expires: ExpiresOpt = "never",
     json_out: JsonOpt = False,
 ) -> None:
     """Serve the live table: a page for the Storyteller and each player.
@@ -179,9 +191,11 @@ def serve(
 
     from stkit.config import database_url, default_chronicle
     from stkit.store.db import open_store
+    from stkit.store.events import parse_lifetime
 
     _check_port(port)
     check_host(host)
+    lifetime = parse_lifetime(expires)
     chron = default_chronicle(chronicle)
     from stkit.text import MAX_NAME, check_text
 
@@ -190,8 +204,9 @@ def serve(
     url = database_url(db)
     open_store(url)  # a bad --db or an old schema is reported (or migrated) before anything is printed
     check_port_free(host, port)  # last: every value is checked even when the port is taken
+    shown_host = link_host(host)
     scheme = "https" if tls else "http"
-    links = issue(url, chron, f"{scheme}://{link_host(host)}:{port}", rotate=False)
+    links = issue(url, chron, f"{scheme}://{shown_host}:{port}", rotate=False, lifetime=lifetime)
     if not _is_loopback(host):
         from stkit.cli import render
 
@@ -213,12 +228,21 @@ def serve(
     import logging
 
     logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
+    os.environ["STKIT_TABLE_LISTEN"] = host  # the Host names the server answers to (stkit.web.security)
+    os.environ["STKIT_TABLE_LINK_HOST"] = shown_host
     try:
         uvicorn.run(
-            "stkit.web.app:create_app",
+            "stkit.web.server:serving_app",  # create_app, with the file limit raised and a quiet log
             factory=True,
             host=host,
             port=port,
+            http="stkit.web.server:GuardedH11Protocol",  # request deadline and connection limit
+            backlog=64,  # stkit.web.server.BACKLOG: counted against the file limit
+            h11_max_incomplete_event_size=16 * 1024,
+            timeout_keep_alive=5,
+            proxy_headers=False,  # no proxy in front: X-Forwarded-For is whatever a client says
+            server_header=False,
+            log_config=None,
             log_level="warning",
             access_log=False,
             timeout_graceful_shutdown=3,
@@ -267,6 +291,14 @@ def _quiet_stop(record) -> bool:
 
 def table_links(
     rotate: Annotated[bool, typer.Option("--rotate", help="Revoke every earlier link of the chronicle first.")] = False,
+    revoke: Annotated[
+        str | None,
+        typer.Option(
+            "--revoke",
+            help="Revoke the links of one person (a character's name, or storyteller) and issue none.",
+        ),
+    ] = None,
+    expires: ExpiresOpt = "never",
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
     public_url: Annotated[
@@ -285,17 +317,39 @@ def table_links(
     """Print new join links: one for the Storyteller and one per character.
 
     Only a hash of each link's token is stored, so every run hands out new links; the earlier ones keep
-    working until --rotate revokes them. --host and --port say where `stkit serve` listens; --public-url
-    gives the address of a reverse proxy in front of it instead.
+    working until --rotate revokes them (or --expires runs out). A revoked link's open pages stop within
+    a second. --revoke NAME cuts off one person only. --host and --port say where `stkit serve` listens;
+    --public-url gives the address of a reverse proxy in front of it instead.
     """
     from stkit.config import default_chronicle
+    from stkit.store.events import parse_lifetime
 
     _check_port(port)
     check_host(host)
+    lifetime = parse_lifetime(expires)
     chron = default_chronicle(chronicle)
+    if revoke is not None:
+        if rotate:
+            raise typer.BadParameter("--revoke and --rotate do not go together: --rotate already revokes every link")
+        _revoke(db, chron, revoke, json_out=json_out)
+        return
     base = check_public_url(public_url) if public_url is not None else f"http://{link_host(host)}:{port}"
-    links = issue(db, chron, base, rotate=rotate)
+    links = issue(db, chron, base, rotate=rotate, lifetime=lifetime)
     print_links(links, qr=qr and not json_out, json_out=json_out, rotated=rotate)
+
+
+def _revoke(db: str | None, chronicle: str, who: str, *, json_out: bool) -> None:
+    """`table links --revoke WHO`: revoke one person's links and say how many."""
+    from stkit.cli import render
+    from stkit.store.gateway import run_unit
+    from stkit.store.links import revoke_links
+    from stkit.text import printable
+
+    count = run_unit(db, lambda gw: revoke_links(gw, chronicle, who))
+    if json_out:
+        render.print_json({"revoked": count, "who": who}, indent=None)
+        return
+    render.print_text(f"Revoked {count} link{'s' if count != 1 else ''} of {printable(who)}; their pages stop now.")
 
 
 def register(app: typer.Typer) -> None:

@@ -23,6 +23,10 @@ from stkit.errors import InvalidValue
 from stkit.text import parse_whole_number
 
 _ON = {"on": True, "off": False}
+#: The most extra dice (or penalty dice) a player's link may add on the table page, unless the chronicle
+#: says otherwise (`stkit house set table-extra-dice N`, 0..20).
+DEFAULT_TABLE_EXTRA_DICE = 3
+MAX_TABLE_EXTRA_DICE = 20
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,9 @@ class ChronicleRules:
         rage_cap: how many Rage points a turn may buy actions: ``revised`` (no more than the lower of the
             form's Dexterity and Wits), ``w20`` (half the permanent Rage, rounded up) or ``points`` (only
             the current points). docs/combat.md says which source each rests on.
+        table_extra_dice: the most extra dice, or dice of penalty, a player may add to a roll on the
+            table page (0..20); the Storyteller's screen is not bound by it. Not a dice rule: a limit on
+            what a player's link may choose.
     """
 
     specialty: Specialty = Specialty.NONE
@@ -55,6 +62,9 @@ class ChronicleRules:
     unskilled_skill: str = "difficulty"
     homid_aggravated_soak: bool = False
     rage_cap: str = "revised"
+    table_extra_dice: int = DEFAULT_TABLE_EXTRA_DICE
+    #: what learning a Rite costs with `char raise`: ``level`` experience per level, or ``taught`` (none).
+    rite_cost: str = "level"
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
     #: The `stkit house` keys the chronicle has set (the others are the rules as written).
@@ -157,10 +167,15 @@ _PHRASES: dict[str, Any] = {
     "unskilled-skill": lambda rules, v: "untrained Skills lose two dice",
     "homid-aggravated-soak": lambda rules, v: "aggravated soaked in Homid",
     "rage-cap": lambda rules, v: f"Rage cap {v}",
+    "table-extra-dice": lambda rules, v: None,  # a limit on a player's link, not a dice rule
+    "rite-cost": lambda rules, v: "rites are taught, not bought",
 }
 
 #: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
 #: field of ChronicleRules and a row here (and, when it changes how dice score, a field of
+#: The readings of the Rage cap (`stkit house set rage-cap ...`).
+RAGE_CAP_READINGS = ("revised", "w20", "points")
+
 #: :class:`stkit.dice.model.HouseRules` with the same name, which :meth:`ChronicleRules.dice_rules` passes on).
 HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "specialty": ("specialty", "none, double or reroll"),
@@ -172,9 +187,17 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "unskilled-skill": ("unskilled_skill", "difficulty or dice"),
     "homid-aggravated-soak": ("homid_aggravated_soak", "on or off"),
     "rage-cap": ("rage_cap", "revised, w20 or points"),
+    "table-extra-dice": ("table_extra_dice", f"0 to {MAX_TABLE_EXTRA_DICE}"),
+    "rite-cost": ("rite_cost", "level or taught"),
 }
-#: The readings of the Rage cap (`stkit house set rage-cap ...`).
-RAGE_CAP_READINGS = ("revised", "w20", "points")
+
+#: The house rules whose value is one of a few words (field -> the words).
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "extended_botch": ("wipe", "end"),
+    "unskilled_skill": ("difficulty", "dice"),
+    "rite_cost": ("level", "taught"),
+    "rage_cap": RAGE_CAP_READINGS,
+}
 
 
 def validate_house_key(key: str) -> str:
@@ -205,16 +228,12 @@ def parse_house_value(key: str, value: str) -> Any:
         if not (text.isascii() and text.isdigit()):
             raise bad()
         return validate_difficulty(parse_whole_number(text, f"house rule {key}", 2, 10))
-    if field == "extended_botch":
-        if text not in ("wipe", "end"):
+    if field == "table_extra_dice":
+        if not (text.isascii() and text.isdigit()) or len(text) > 2 or int(text) > MAX_TABLE_EXTRA_DICE:
             raise bad()
-        return text
-    if field == "unskilled_skill":
-        if text not in ("difficulty", "dice"):
-            raise bad()
-        return text
-    if field == "rage_cap":
-        if text not in RAGE_CAP_READINGS:
+        return int(text)
+    if field in _CHOICES:
+        if text not in _CHOICES[field]:
             raise bad()
         return text
     if text not in _ON:

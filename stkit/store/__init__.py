@@ -16,11 +16,13 @@ Modules:
   ``multi_actions`` (several actions in one turn), ``combat`` (initiative, attacks, damage and soak),
   ``fight`` (dodges, regeneration, shifting, Rage and frenzy), ``fight_rules`` and ``fight_data`` (who soaks
   what, wounds past Incapacitated, weapons and maneuvers, the Fera forms, from ``fight_rules.yaml``),
-  ``unskilled`` (rolling a Trait with no dots), ``saved`` (a character's saved rolls).
+  ``unskilled`` (rolling a Trait with no dots), ``saved`` (a character's saved rolls), ``growth`` (a
+  character's life: the creation check, raises, undo, Renown, history), ``lifebook`` (the pure rules of
+  creation, experience and Renown over a sheet), ``guided`` (guided creation as steps).
 - Files: ``files`` (YAML/JSON import and export), ``foundry`` and ``foundry_layouts`` (Foundry VTT actors and the
   layouts its versions wrote), ``htmltext`` (other tools' rich text as plain text), ``grapevine``
   (Grapevine ``.gex``), ``imported`` (what reading a file gives).
-- The table: ``events`` (the event log and the join links), ``eventstream`` (reading the events as a
-  stream for the table server), ``completion`` (what Tab completion offers), ``talk``
-  (table messages and whispers).
+- The table: ``events`` (the event log and the join links), ``links`` (revoking one person's links),
+  ``eventstream`` (reading the events as a stream for the table server), ``completion`` (what Tab
+  completion offers), ``talk`` (table messages and whispers).
 """

@@ -144,10 +144,19 @@ def character_names(gw: Any, ids: set[int | None]) -> dict[int, str]:
 get_character = find_character
 
 
-def save_sheet(gw: Gateway, row: CharacterRow, sheet: Sheet, *, summary: str, secret: bool = False) -> CharacterRow:
+def save_sheet(
+    gw: Gateway,
+    row: CharacterRow,
+    sheet: Sheet,
+    *,
+    summary: str,
+    secret: bool = False,
+    detail: dict[str, Any] | None = None,
+) -> CharacterRow:
     """Write ``sheet`` back into the character's row (identity columns, the JSON, ``version`` + 1 and
     ``updated_at``) and record the change as one 'sheet' table event saying ``summary`` (``secret``: for
-    the Storyteller's screen only), in the same transaction. Returns the row as it now stands."""
+    the Storyteller's screen only; ``detail``: more JSON-ready keys for the event's data, such as the
+    ``source`` `char history` shows), in the same transaction. Returns the row as it now stands."""
     cols = sheet_columns(sheet, with_key=False)  # the row keeps its key (see sheet_columns)
     sets = ", ".join(f"{c} = :{c}" for c in cols)
     gw.execute(
@@ -163,15 +172,19 @@ def save_sheet(gw: Gateway, row: CharacterRow, sheet: Sheet, *, summary: str, se
         kind="sheet",
         secret=secret,
         character_id=row.id,
-        data={"character": sheet.name, "summary": summary},
+        data={**(detail or {}), "character": sheet.name, "summary": summary},
     )
     return CharacterRow(row.id, sheet.chronicle, sheet.name, cols["sheet"], row.version + 1)
 
 
-def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> CharacterRow:
-    """Store a new character (``version`` 1). A name already used in the chronicle (compared with
-    :func:`stkit.store.traits.name_key`) raises InvalidValue, unless ``replace``: then the stored sheet is
-    overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may not hold."""
+def create_character(
+    gw: Any, sheet: Sheet, *, replace: bool = False, summary: str | None = None, detail: dict[str, Any] | None = None
+) -> CharacterRow:
+    """Store a new character (``version`` 1) and its one 'sheet' table event (``summary``, default
+    'NAME: new character', with ``detail``'s keys in its data). A name already used in the chronicle
+    (compared with :func:`stkit.store.traits.name_key`) raises InvalidValue, unless ``replace``: then the
+    stored sheet is overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may
+    not hold."""
     gw = as_gateway(gw)
     check_sheet_text(sheet)
     found: list = []
@@ -209,7 +222,12 @@ def create_character(gw: Any, sheet: Sheet, *, replace: bool = False) -> Charact
         chronicle=sheet.chronicle,
         kind="sheet",
         character_id=new_id,
-        data={"character": sheet.name, "summary": f"{sheet.name}: new character"},
+        data={
+            "source": "created",  # `char history` shows the row's own creation line for it
+            **(detail or {}),
+            "character": sheet.name,
+            "summary": summary or f"{sheet.name}: new character",
+        },
     )
     return CharacterRow(new_id, sheet.chronicle, sheet.name, cols["sheet"], 1)
 

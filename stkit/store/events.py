@@ -30,7 +30,7 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue
@@ -39,8 +39,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
     from stkit.store.gateway import Gateway
 
-#: The kinds of event: what changed.
-EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "message", "whisper")
+#: The kinds of event: what changed. 'links' (join links rotated or revoked) is always secret and no page
+#: shows it: it tells the servers to check their open streams' links at once.
+EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "message", "whisper", "links")
 #: The PostgreSQL NOTIFY channel; the payload is the chronicle.
 NOTIFY_CHANNEL = "stkit_table_events"
 #: pg_advisory_xact_lock key that orders event inserts on PostgreSQL.
@@ -54,6 +55,12 @@ _INSERT = (
     "VALUES (:created_at, :chronicle, :kind, :secret, :character_id, :data)"
 )
 _PENDING = "stkit_table_events_pending"
+#: Events kept in ``table_events``: the newest this many ids. The table is the live pages' feed and a
+#: reconnecting page's catch-up, not the record: every roll stays in ``roll_log`` (and sheets, scenes and
+#: tracked actions in their own tables), so older events are dropped.
+EVENT_WINDOW = 10_000
+#: How often (every this many event ids) the older events are dropped, in the writer's transaction.
+PRUNE_EVERY = 500
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,22 @@ def record_event(
         _hold_until_commit(gw.session, params)
     else:
         gw.execute(_INSERT, **params)
+        prune_events(gw)
+
+
+def prune_events(gw: Gateway, *, window: int | None = None, every: int | None = None) -> int:
+    """Keep ``table_events`` to the newest ``window`` ids: when the newest id is a multiple of ``every``,
+    delete the rows at least ``window`` ids older (one indexed range delete, in the caller's transaction).
+    Returns the number of rows deleted (0 most of the time). Defaults: EVENT_WINDOW and PRUNE_EVERY."""
+    window = EVENT_WINDOW if window is None else window
+    every = PRUNE_EVERY if every is None else every
+    row = gw.row("SELECT MAX(id) FROM table_events")
+    newest = int(row[0]) if row and row[0] is not None else 0
+    if newest % every:
+        return 0
+    old = gw.row("SELECT COUNT(*) FROM table_events WHERE id <= :edge", edge=newest - window)
+    gw.execute("DELETE FROM table_events WHERE id <= :edge", edge=newest - window)
+    return int(old[0]) if old else 0
 
 
 def _hold_until_commit(session: Any, params: dict) -> None:
@@ -136,6 +159,9 @@ def _insert_held(session: Any) -> None:
     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": EVENT_LOCK_KEY})
     for params in held:
         conn.execute(text(_INSERT), params)
+        newest = conn.execute(text("SELECT MAX(id) FROM table_events")).scalar() or 0
+        if newest % PRUNE_EVERY == 0:
+            conn.execute(text("DELETE FROM table_events WHERE id <= :edge"), {"edge": newest - EVENT_WINDOW})
     for chronicle in sorted({p["chronicle"] for p in held}):
         conn.execute(text("SELECT pg_notify(:ch, :chronicle)"), {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
 
@@ -262,17 +288,19 @@ class IssuedLink:
     character: str | None
     character_id: int | None
     token: str
+    expires_at: datetime | None = None
 
 
 @dataclass(frozen=True)
 class LinkHolder:
-    """Who holds a valid token: ``role`` 'storyteller' or 'player', the ``chronicle``, and for a player the
-    character's id and name."""
+    """Who holds a valid token: ``role`` 'storyteller' or 'player', the ``chronicle``, for a player the
+    character's id and name, and when the link expires (None: when it is revoked)."""
 
     role: str
     chronicle: str
     character_id: int | None
     character: str | None
+    expires_at: datetime | None = None
 
     @property
     def is_storyteller(self) -> bool:
@@ -284,20 +312,55 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False) -> list[IssuedLink]:
-    """New join links for ``chronicle``: one for the Storyteller, then one per character (by name). With
-    ``rotate`` every earlier link of the chronicle is revoked first (in the same transaction). Raises
-    InvalidValue for a bad chronicle name."""
-    from stkit.text import MAX_NAME, check_text
+#: The longest a link may last when it expires (`table links --expires`): 366 days, in seconds.
+MAX_LINK_SECONDS = 366 * 24 * 3600
+_UNITS = {"m": 60, "h": 3600, "d": 86400}
+
+
+def parse_lifetime(text: str, what: str = "--expires") -> int | None:
+    """A link's lifetime typed as a whole number and a unit, ``m`` (minutes), ``h`` (hours) or ``d`` (days),
+    as seconds (1 minute to 366 days); ``never`` (or an empty text) is None: the link lasts until revoked.
+    Raises InvalidValue naming ``what`` for anything else ('12', '1.5h', '0m', '400d')."""
+    from stkit.text import parse_whole_number, printable
+
+    body = str(text).strip().lower()
+    if body in ("", "never"):
+        return None
+    unit = body[-1:]
+    if unit not in _UNITS or not body[:-1].strip():
+        raise InvalidValue(
+            f"{what} {printable(text)[:40]!r} is not a lifetime; give a number and m, h or d (12h, 30m, 7d) or never"
+        )
+    count = parse_whole_number(body[:-1], what, 1, MAX_LINK_SECONDS // _UNITS[unit])
+    return count * _UNITS[unit]
+
+
+def _stored_datetime(value: object) -> datetime:
+    from stkit.store.gateway import iso_utc
+
+    return datetime.fromisoformat(iso_utc(value).replace("Z", "+00:00"))
+
+
+def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False, lifetime: int | None = None) -> list[IssuedLink]:
+    """New join links for ``chronicle``: one for the Storyteller, then one per character (by name), each
+    lasting ``lifetime`` seconds (None: until revoked; see :func:`parse_lifetime`). With ``rotate`` every
+    earlier link of the chronicle is revoked first, in the same transaction, with a 'links' event that
+    ends the streams they hold. Raises InvalidValue for a bad chronicle name or lifetime."""
+    from stkit.text import MAX_NAME, check_range, check_text
 
     check_text(chronicle, "chronicle", limit=MAX_NAME)
-    now = gw.timestamp(datetime.now(UTC))
+    if lifetime is not None:
+        check_range(lifetime, "link lifetime (seconds)", 60, MAX_LINK_SECONDS)
+    moment = datetime.now(UTC)
+    now = gw.timestamp(moment)
+    expires = moment + timedelta(seconds=lifetime) if lifetime is not None else None
     if rotate:
         gw.execute(
             "UPDATE table_links SET revoked_at = :now WHERE chronicle = :chronicle AND revoked_at IS NULL",
             now=now,
             chronicle=chronicle,
         )
+        record_event(gw, chronicle=chronicle, kind="links", data={"change": "rotated"}, secret=True)
     people: list[tuple[str, str | None, int | None]] = [("storyteller", None, None)]
     rows = gw.rows("SELECT id, name FROM characters WHERE chronicle = :c ORDER BY name_key", c=chronicle)
     people += [("player", name, cid) for cid, name in rows]
@@ -305,35 +368,52 @@ def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False) -> list[Is
     for role, name, cid in people:
         token = secrets.token_urlsafe(TOKEN_BYTES)
         gw.execute(
-            "INSERT INTO table_links (chronicle, role, character_id, token_hash, created_at) "
-            "VALUES (:chronicle, :role, :cid, :hash, :now)",
+            "INSERT INTO table_links (chronicle, role, character_id, token_hash, created_at, expires_at) "
+            "VALUES (:chronicle, :role, :cid, :hash, :now, :expires)",
             chronicle=chronicle,
             role=role,
             cid=cid,
             hash=hash_token(token),
             now=now,
+            expires=gw.timestamp(expires) if expires is not None else None,
         )
-        issued.append(IssuedLink(role, name, cid, token))
+        issued.append(IssuedLink(role, name, cid, token, expires))
     return issued
 
 
+_VALID = (
+    "l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > :now) "
+    "AND (l.role = 'storyteller' OR c.name IS NOT NULL)"
+)
+
+
 def find_link_holder(gw: Gateway, token: str | None) -> LinkHolder | None:
-    """Who holds ``token`` (a link not revoked, whose character still exists), or None for a missing,
-    malformed, forged or revoked token."""
+    """Who holds ``token`` (a link neither revoked nor expired, whose character still exists), or None for
+    a missing, malformed, forged, revoked or expired token."""
     if not token or len(token) > 200:
         return None
     row = gw.row(
-        "SELECT l.role, l.chronicle, l.character_id, c.name FROM table_links l "
-        "LEFT JOIN characters c ON c.id = l.character_id "
-        "WHERE l.token_hash = :hash AND l.revoked_at IS NULL",
+        "SELECT l.role, l.chronicle, l.character_id, c.name, l.expires_at FROM table_links l "
+        f"LEFT JOIN characters c ON c.id = l.character_id WHERE l.token_hash = :hash AND {_VALID}",
         hash=hash_token(token),
+        now=gw.timestamp(datetime.now(UTC)),
     )
     if row is None:
         return None
-    role, chronicle, cid, name = row
-    if role == "player" and name is None:
-        return None  # the character was deleted
-    return LinkHolder(role, chronicle, cid, name)
+    role, chronicle, cid, name, expires = row
+    return LinkHolder(role, chronicle, cid, name, _stored_datetime(expires) if expires is not None else None)
+
+
+def links_in_force(gw: Gateway, chronicle: str) -> dict[str, datetime | None]:
+    """{token hash: expiry (None: none)} of every link of ``chronicle`` that works now: what a server
+    checks its open streams against."""
+    rows = gw.rows(
+        "SELECT l.token_hash, l.expires_at FROM table_links l LEFT JOIN characters c ON c.id = l.character_id "
+        f"WHERE l.chronicle = :chronicle AND {_VALID}",
+        chronicle=chronicle,
+        now=gw.timestamp(datetime.now(UTC)),
+    )
+    return {h: (_stored_datetime(e) if e is not None else None) for h, e in rows}
 
 
 def record_tracked_event(session_or_gateway: Any, row: Any, kind: str, change: str) -> None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
-from stkit.store.events import NOTIFY_CHANNEL, TableEvent, events_after, last_event_id
+from stkit.store.events import NOTIFY_CHANNEL, TableEvent, events_after, last_event_id, links_in_force
 
 
 class EventReader:
@@ -60,6 +61,10 @@ class EventReader:
     def last_id(self) -> int:
         """The newest event id of the chronicle (0: none)."""
         return self._run(lambda gw: last_event_id(gw, self.chronicle))
+
+    def links(self) -> dict[str, datetime | None]:
+        """The chronicle's links in force: {token hash: expiry} (see :func:`stkit.store.events.links_in_force`)."""
+        return self._run(lambda gw: links_in_force(gw, self.chronicle))
 
     def close(self) -> None:
         """Close the connection; when a read still holds it after STOP_SECONDS, leave it to that read."""

@@ -23,26 +23,40 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.formparsers import MultiPartException
+from starlette.requests import ClientDisconnect
 
+from stkit.errors import StkitError
+from stkit.text import printable
 from stkit.web.bus import EventBus, EventReader
 from stkit.web.routers import ROUTERS
-from stkit.web.security import SecurityHeaders
+from stkit.web.security import LOOPBACK_NAMES, Guard
 from stkit.web.table import Forbidden, Table, TableSettings
 
 
 def create_app(
-    db: str | None = None, chronicle: str | None = None, *, interval: float = 0.05, ping: float | None = None
+    db: str | None = None,
+    chronicle: str | None = None,
+    *,
+    interval: float = 0.05,
+    ping: float | None = None,
+    hosts: tuple[str, ...] | None = LOOPBACK_NAMES,
 ) -> FastAPI:
     """The table server's ASGI app for ``chronicle`` (default: $STKIT_CHRONICLE, else 'default') of the store
     ``db`` (a path or URL; None: the usual database). ``interval``: seconds between SQLite polls; ``ping``:
-    seconds between the stream's ping events (default $STKIT_TABLE_PING, else 5; 1 to 60). The schema is
-    migrated when the app starts. Raises StoreError when the store cannot be opened."""
+    seconds between the stream's ping events (default $STKIT_TABLE_PING, else 5; 1 to 60); ``hosts``: the
+    Host names it answers to (default: the loopback names). The schema is migrated when the app starts.
+    Raises StoreError when the store cannot be opened."""
     from stkit.config import default_chronicle
     from stkit.store.db import open_store
 
-    settings = TableSettings(db=db, chronicle=default_chronicle(chronicle), interval=interval, ping=ping_seconds(ping))
+    settings = TableSettings(
+        db=db, chronicle=default_chronicle(chronicle), interval=interval, ping=ping_seconds(ping), hosts=hosts
+    )
     table = Table(settings, engine=open_store(db))
 
     @asynccontextmanager
@@ -57,7 +71,7 @@ def create_app(
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.table = table
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(Guard, hosts=settings.hosts)
     import mimetypes
 
     mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -68,6 +82,27 @@ def create_app(
     @app.exception_handler(Forbidden)
     async def _forbidden(request: Request, exc: Forbidden) -> Response:
         return table.render("forbidden.html", code=403, reason=exc.reason)
+
+    @app.exception_handler(RequestValidationError)
+    async def _unreadable(request: Request, exc: RequestValidationError) -> Response:
+        return _one_line(400, "This request could not be read: " + _first_problem(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        text = {404: "There is no such page.", 405: "That page does not take this kind of request."}
+        return _one_line(exc.status_code, text.get(exc.status_code, str(exc.detail).splitlines()[0][:200]))
+
+    @app.exception_handler(StkitError)
+    async def _refused(request: Request, exc: StkitError) -> Response:
+        return _one_line(400, printable(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)[:300])
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect) -> Response:
+        return _one_line(400, "The request ended before it was whole.")
+
+    @app.exception_handler(MultiPartException)
+    async def _bad_form(request: Request, exc: MultiPartException) -> Response:
+        return _one_line(400, "This form could not be read.")
 
     return app
 
@@ -85,3 +120,21 @@ def ping_seconds(ping: float | None) -> float:
     if not 1 <= ping <= 60:
         raise InvalidValue(f"ping interval {ping} s: allowed 1 to 60 seconds")
     return float(ping)
+
+
+def _one_line(status: int, text: str) -> Response:
+    """A one-line text answer (a refusal, never a traceback)."""
+    from fastapi.responses import PlainTextResponse
+
+    return PlainTextResponse(text.replace("\n", " ") + "\n", status_code=status)
+
+
+def _first_problem(exc: RequestValidationError) -> str:
+    """The first problem FastAPI found, as 'path: character_id is not a whole number'."""
+    errors = exc.errors()
+    if not errors:
+        return "a value is not allowed"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
+    kind = "is not a whole number" if "int" in str(first.get("type", "")) else "is not allowed"
+    return f"{printable(where)[:60]} {kind}".strip()

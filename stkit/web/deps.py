@@ -51,10 +51,28 @@ StorytellerHolder = Annotated[LinkHolder, Depends(storyteller)]
 
 
 def same_site(request: Request) -> None:
-    """A change must not come from another site: an Origin header, when sent, is this server's own."""
-    origin = request.headers.get("origin")
-    if origin and origin.rstrip("/") != str(request.base_url).rstrip("/"):
-        raise Forbidden("This request came from another site; it was refused.")
+    """A change must come from this server's own page: its Origin (else its Referer) names the host the
+    request was sent to (the Host, which :class:`stkit.web.security.Guard` has checked against the allowed
+    names). Where the page's no-referrer policy makes a browser send ``Origin: null`` and no Referer, the
+    browser's own ``Sec-Fetch-Site: same-origin`` stands for it. Anything else is Forbidden."""
+    from urllib.parse import urlsplit
+
+    host = (request.headers.get("host") or "").strip().lower()
+    origin = (request.headers.get("origin") or "").strip()
+    referer = (request.headers.get("referer") or "").strip()
+    for value in (origin, referer):
+        if value and value != "null":
+            try:
+                parts = urlsplit(value)
+                scheme, netloc = parts.scheme, parts.netloc.lower()
+            except ValueError:
+                scheme, netloc = "", ""
+            if scheme not in ("http", "https") or netloc != host or not host:
+                raise Forbidden("This request came from another site; it was refused.")
+            return
+    if request.headers.get("sec-fetch-site") == "same-origin":
+        return
+    raise Forbidden("A change must come from this table's page (the request named no Origin); it was refused.")
 
 
 def change_by_link(request: Request, table: TableDep) -> LinkHolder:

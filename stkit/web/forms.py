@@ -16,17 +16,41 @@ from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.events import LinkHolder
 from stkit.web.table import Table
 
+#: The widest whole number a form field may hold; each use case checks its own range after.
+WIDEST = 10**9
+#: An id (character, extended action, contest): 1 to this.
+MAX_ID = 2**62
 
-def form_int(form: dict, key: str, what: str, default: int | None = None) -> int:
-    """A whole number from a form field; InvalidValue naming the field when it is not one."""
+
+def form_int(
+    form: dict, key: str, what: str, default: int | None = None, *, low: int = -WIDEST, high: int = WIDEST
+) -> int:
+    """A whole number from a form field, read by :func:`stkit.text.parse_whole_number` (ASCII digits and a
+    sign only, ``low``..``high``); ``default`` when the field is empty. Raises InvalidValue naming ``what``."""
+    from stkit.text import parse_whole_number
+
     raw = str(form.get(key, "") or "").strip()
     if not raw:
         if default is None:
             raise InvalidValue(f"{what} is missing; give a whole number")
         return default
-    if len(raw) > 12 or not (raw.lstrip("+-").isascii() and raw.lstrip("+-").isdigit()):
-        raise InvalidValue(f"{what} {raw[:20]!r} is not a whole number")
-    return int(raw)
+    return parse_whole_number(raw[:64], what, low, high)
+
+
+def form_id(form: dict, key: str, what: str) -> int:
+    """An id (1 to :data:`MAX_ID`) from a form field; InvalidValue naming ``what`` otherwise."""
+    return form_int(form, key, what, low=1, high=MAX_ID)
+
+
+def form_text(form: dict, key: str, what: str, *, limit: int) -> str | None:
+    """A one-line text field checked as the CLI checks its options (:func:`stkit.text.check_text`: no
+    control or bidirectional characters, at most ``limit`` characters); None when empty."""
+    from stkit.text import check_text
+
+    raw = form.get(key)
+    if raw is None or not str(raw).strip():
+        return None
+    return check_text(str(raw).strip(), what, limit=limit)
 
 
 def roll_order(values: dict, *, storyteller: bool, **fields: Any):
@@ -66,7 +90,7 @@ def seed_from(values: dict) -> int:
     """The form's seed (a whole number), else a fresh one from the system's random source."""
     raw = str(values.get("seed") or "").strip()
     if raw:
-        return form_int(values, "seed", "seed")
+        return form_int(values, "seed", "seed", low=0, high=2**64 - 1)
     return random.SystemRandom().randrange(2**32)
 
 

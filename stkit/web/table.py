@@ -47,13 +47,15 @@ def make_templates() -> Environment:
 @dataclass(frozen=True)
 class TableSettings:
     """How one server runs: the store ``db`` (a path or URL, None: the usual database), the ``chronicle``,
-    ``interval``, the seconds between SQLite polls of the event table, and ``ping``, the seconds between
-    the event stream's ``ping`` events (a page that hears nothing for about two of them reconnects)."""
+    ``interval``, the seconds between SQLite polls of the event table, ``ping``, the seconds between the
+    event stream's ``ping`` events (a page that hears nothing for about two of them reconnects), and
+    ``hosts``, the Host names it answers to (see :func:`stkit.web.security.allowed_hosts`; None: any)."""
 
     db: str | None
     chronicle: str
     interval: float = 0.05
     ping: float = 5.0
+    hosts: tuple[str, ...] | None = ("127.0.0.1", "localhost", "::1")
 
 
 @dataclass

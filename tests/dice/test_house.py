@@ -35,7 +35,10 @@ def test_defaults_are_the_rules_as_written() -> None:
         ("extended-botch", "end", "end"),
         ("free-botch", "on", True),
         ("unskilled-skill", "Dice", "dice"),
+        ("rite-cost", "Taught", "taught"),
         ("extra-ones-cancel", "on", True),
+        ("table-extra-dice", "0", 0),
+        ("table-extra-dice", "20", 20),
     ],
 )
 def test_values_are_read(key: str, text: str, value: object) -> None:
@@ -51,7 +54,11 @@ def test_values_are_read(key: str, text: str, value: object) -> None:
         ("difficulty", "six", "house rule difficulty: 'six' is not allowed; allowed: 2 to 10"),
         ("free-botch", "yes", "house rule free-botch: 'yes' is not allowed; allowed: on or off"),
         ("unskilled-skill", "-2", "house rule unskilled-skill: '-2' is not allowed; allowed: difficulty or dice"),
+        ("rite-cost", "free", "house rule rite-cost: 'free' is not allowed; allowed: level or taught"),
         ("extended-botch", "keep", "allowed: wipe or end"),
+        ("table-extra-dice", "21", "house rule table-extra-dice: '21' is not allowed; allowed: 0 to 20"),
+        ("table-extra-dice", "\u0663", "allowed: 0 to 20"),
+        ("table-extra-dice", "9" * 5000, "allowed: 0 to 20"),
     ],
 )
 def test_bad_values_name_what_is_allowed(key: str, text: str, message: str) -> None:
@@ -64,7 +71,7 @@ def test_unknown_key_lists_the_keys() -> None:
         validate_house_key("botch")
     assert str(err.value) == (
         "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap"
+        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost"
     )
     assert set(HOUSE_KEYS) == set(STANDARD_CHRONICLE_RULES.to_dict())
 

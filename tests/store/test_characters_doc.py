@@ -108,7 +108,7 @@ def run_page(text: str) -> list[tuple[list[str], int, list[str]]]:
 def test_the_page_runs_as_written(db_url, readers_folder):
     ran = run_page(DOC.read_text(encoding="utf-8"))
     commands = [shlex.join(argv) for argv, _, _ in ran]
-    assert len(ran) == 42, commands
+    assert len(ran) == 62, commands
     assert [c for (_, code, _), c in zip(ran, commands, strict=True) if code] == [
         "char xp Runs-Through-Rain award 3 -r 'session 4'",
         "char set Archibald Dexterty 3",
@@ -116,6 +116,9 @@ def test_the_page_runs_as_written(db_url, readers_folder):
         "char import my-sheets/",
         "char set Sees-the-Sun auspice ahroun",
         "char shift 'Old Tom' crinos",
+        "char check Sees-Far",
+        "char raise Sees-Far 'gift:Spirit Speech=2' --outside",
+        "char raise Sees-Far Occult=3 Intelligence",
     ]
     # every command shows output, except none: a reader can check each one
     assert all(got for _, _, got in ran)

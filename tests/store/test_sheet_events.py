@@ -8,6 +8,7 @@ import pytest
 
 from stkit.store import characters as C
 from stkit.store import combat as K
+from stkit.store import growth as G
 from stkit.store.events import events_after, last_event_id
 from stkit.store.gateway import run_unit
 from stkit.store.multi_actions import multi_from_sheet
@@ -65,6 +66,21 @@ CASES = [
     ),
     ("char delete", lambda gw: C.delete_character(gw, "Archibald"), ["sheet"]),
     ("scene initiative", lambda gw: K.roll_scene_initiative(gw, "default", ["Weston"], dice=[7]), ["scene"]),
+    (
+        "char xp award, char raise",
+        lambda gw: (C.experience(gw, "Weston", "award", 10), G.raise_traits(gw, "Weston", [("Brawl", None)])),
+        ["sheet", "sheet"],
+    ),
+    (
+        "char raise, char xp undo",
+        lambda gw: (
+            C.experience(gw, "Weston", "award", 10),
+            G.raise_traits(gw, "Weston", [("Brawl", None)]),
+            G.undo_spend(gw, "Weston"),
+        ),
+        ["sheet", "sheet", "sheet"],
+    ),
+    ("char renown", lambda gw: G.give_renown(gw, "Weston", "Glory", 3, "the bridge"), ["sheet"]),
 ]
 
 

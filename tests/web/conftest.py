@@ -86,7 +86,8 @@ def clients(app, table):
     base.__enter__()
 
     def make(who: str | None):
-        client = TestClient(app, base_url="http://127.0.0.1:8000")
+        # a browser posting from the table's page names its origin
+        client = TestClient(app, base_url="http://127.0.0.1:8000", headers={"origin": "http://127.0.0.1:8000"})
         if who is not None:
             client.cookies.set("stkit_table", table.token(who))
         made.append(client)
@@ -105,11 +106,13 @@ def free_port() -> int:
 class ThreadServer:
     """A real uvicorn server for ``app`` in a thread on a free loopback port (``base`` is its URL)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, **config) -> None:
         import uvicorn
 
         self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", **config)
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
@@ -135,7 +138,7 @@ def read_events(
     base: str,
     token: str,
     *,
-    last_event_id: int | None = None,
+    last_event_id: int | str | bytes | None = None,
     after: int | None = None,
     seconds: float = 1.0,
     until=None,
@@ -143,7 +146,8 @@ def read_events(
     """The (id, event, data) triples a stream sends within ``seconds`` (or until ``until(triples)`` is true)."""
     import httpx
 
-    headers = {"Last-Event-ID": str(last_event_id)} if last_event_id is not None else {}
+    header = last_event_id if isinstance(last_event_id, bytes) else str(last_event_id).encode()
+    headers = {"Last-Event-ID": header} if last_event_id is not None else {}
     url = base + "/events" + (f"?after={after}" if after is not None else "")
     got: list[tuple[int, str, str]] = []
     current: dict = {}

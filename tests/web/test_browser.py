@@ -476,3 +476,32 @@ def test_a_forged_link_gets_the_403_page(browser, store):
 def test_chromium_is_available_in_ci():
     if os.environ.get("CI"):
         assert shutil.which("chromium") or os.path.exists(CHROMIUM)
+
+
+def test_the_pages_keep_to_their_content_security_policy(browser, store):
+    """The page works under its CSP (self only, no inline script or style): no violation is reported
+    while it opens, goes live, rolls and shows the odds; a plain form post passes the Origin check."""
+    server = Server(store)
+    try:
+        context = browser.new_context(viewport={"width": 1100, "height": 900})
+        page = context.new_page()
+        violations: list[str] = []
+        page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+        response = page.goto(server.links["players"]["Weston"])
+        assert "frame-ancestors 'none'" in response.request.redirected_from.response().headers.get(
+            "content-security-policy", ""
+        )
+        page.wait_for_selector("#live.live", timeout=5000)
+        form = page.locator("form.roll-form").first
+        form.locator("select[name='trait']").nth(0).select_option("Dexterity")
+        page.wait_for_selector("form.roll-form .odds-chart", timeout=3000)
+        form.locator("button.roll-button").click()
+        page.wait_for_selector("#feed li:has-text('Dexterity 3')", timeout=3000)
+        assert violations == []
+        # without JavaScript's htmx: the browser's own form post (Origin: null under no-referrer)
+        page.evaluate("document.querySelector('form.roll-form').removeAttribute('hx-post')")
+        page.evaluate("document.querySelector('form.roll-form').submit()")
+        page.wait_for_load_state()
+        assert "only for that player" not in page.inner_text("body") and "refused" not in page.inner_text("body")
+    finally:
+        server.stop()

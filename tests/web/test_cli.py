@@ -38,7 +38,7 @@ def test_table_links_json_and_rotate(table):
     result = runner.invoke(app, ["table", "links", "--json", "--db", table.url, "--port", "8123"])
     assert result.exit_code == 0, result.output
     links = json.loads(result.stdout)
-    assert set(links) == {"storyteller", "players"}
+    assert set(links) == {"storyteller", "players", "expires_at"} and links["expires_at"] is None
     assert sorted(links["players"]) == ["Archibald", "Weston"]
     url = links["players"]["Weston"]
     assert url.startswith("http://127.0.0.1:8123/join/")
@@ -243,3 +243,57 @@ def test_ctrl_c_is_quiet_with_pages_following(table, presses):
     _, err = proc.communicate(timeout=20)
     assert "Traceback" not in err and "ERROR" not in err, err
     assert proc.returncode in (0, 130, -2)
+
+
+def test_links_that_expire_stop_working_and_say_when(table):
+    from datetime import UTC, datetime, timedelta
+
+    from stkit.store.gateway import run_unit
+
+    result = runner.invoke(app, ["table", "links", "--json", "--expires", "12h", "--db", table.url])
+    assert result.exit_code == 0, result.output
+    links = json.loads(result.stdout)
+    expires = datetime.fromisoformat(links["expires_at"])
+    assert timedelta(hours=11, minutes=59) < expires - datetime.now(UTC) <= timedelta(hours=12)
+    token = links["players"]["Weston"].rsplit("/", 1)[1]
+    holder = _holder(table.url, token)
+    assert holder is not None and abs((holder.expires_at - expires).total_seconds()) < 1
+    # twelve hours later (moved back in the store): the link no longer works
+    past = run_unit(table.url, lambda gw: gw.timestamp(datetime.now(UTC) - timedelta(seconds=1)))
+    run_unit(
+        table.url, lambda gw: gw.execute("UPDATE table_links SET expires_at = :t WHERE expires_at IS NOT NULL", t=past)
+    )
+    assert _holder(table.url, token) is None
+    assert _holder(table.url, table.token("Weston")) is not None  # links issued without --expires last
+    text = runner.invoke(app, ["table", "links", "--expires", "30m", "--db", table.url]).stdout
+    assert "These links stop working at " in text and " UTC." in text
+
+
+@pytest.mark.parametrize("bad", ["12", "1.5h", "0m", "400d", "12 hours", "\u0661\u0662h", "9" * 5000 + "h", "-3h"])
+def test_a_bad_lifetime_is_one_line_and_issues_nothing(table, bad):
+    from stkit.store.gateway import run_unit
+
+    before = run_unit(table.url, lambda gw: gw.row("SELECT COUNT(*) FROM table_links")[0])
+    result = runner.invoke(app, ["table", "links", "--expires", bad, "--db", table.url])
+    assert result.exit_code == 1
+    line = result.stderr.strip()
+    assert line.startswith("Error: --expires") and "\n" not in line and len(line) < 200
+    assert run_unit(table.url, lambda gw: gw.row("SELECT COUNT(*) FROM table_links")[0]) == before
+
+
+def test_revoke_one_player_leaves_the_others(table):
+    result = runner.invoke(app, ["table", "links", "--revoke", "weston", "--json", "--db", table.url])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"revoked": 1, "who": "weston"}
+    assert _holder(table.url, table.token("Weston")) is None
+    assert _holder(table.url, table.token("Archibald")) is not None
+    assert _holder(table.url, table.token("storyteller")) is not None
+    again = runner.invoke(app, ["table", "links", "--revoke", "Weston", "--db", table.url])
+    assert again.exit_code == 1 and "Weston has no link in force" in again.stderr
+    nobody = runner.invoke(app, ["table", "links", "--revoke", "Nobody", "--db", table.url])
+    assert nobody.exit_code == 1 and nobody.stderr.startswith("Error: ")
+    both = runner.invoke(app, ["table", "links", "--revoke", "Weston", "--rotate", "--db", table.url])
+    assert both.exit_code == 2
+    st = runner.invoke(app, ["table", "links", "--revoke", "storyteller", "--db", table.url])
+    assert st.exit_code == 0 and "Revoked 1 link of storyteller" in st.stdout
+    assert _holder(table.url, table.token("storyteller")) is None

@@ -127,3 +127,65 @@ def test_migration_creates_what_the_models_declare(db_url):
     uniques = {tuple(u["column_names"]) for u in insp.get_unique_constraints("table_links")}
     uniques |= {tuple(i["column_names"]) for i in insp.get_indexes("table_links") if i["unique"]}
     assert ("token_hash",) in uniques
+
+
+def test_migration_0010_keeps_links_issued_before_it(db_url):
+    """A link stored at revision 0008 (no expiry column) still works after 0010, and lasts until revoked."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    from stkit.store import db as DB
+    from stkit.store.events import find_link_holder, issue_links
+    from stkit.store.gateway import run_unit
+
+    engine = DB.open_store(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(DB.MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0008")
+    with engine.begin() as conn:
+        assert "expires_at" not in {c["name"] for c in inspect(conn).get_columns("table_links")}
+        conn.exec_driver_sql(
+            "INSERT INTO table_links (chronicle, role, character_id, token_hash, created_at) "
+            "VALUES ('default', 'storyteller', NULL, "
+            f"'{'ab' * 32}', '2026-11-30 10:00:00.000000')"
+        )
+    DB._migrated.clear()
+    DB.ensure_schema(engine)
+    from stkit.store import events as E
+
+    real_hash = E.hash_token
+    try:
+        E.hash_token = lambda token: "ab" * 32  # the stored row's hash, whatever its token was
+        holder = run_unit(db_url, lambda gw: find_link_holder(gw, "any-token"), readonly=True)
+    finally:
+        E.hash_token = real_hash
+    assert holder is not None and holder.is_storyteller and holder.expires_at is None
+    fresh = run_unit(db_url, lambda gw: issue_links(gw, "default", lifetime=3600))
+    assert fresh[0].expires_at is not None
+
+
+def test_table_events_keep_a_bounded_window_and_the_roll_log_keeps_everything(db_url):
+    """Past the window, older events are dropped in the writer's transaction; every roll stays logged."""
+    import random
+
+    from stkit.dice import roll_pool
+    from stkit.store import events as E
+    from stkit.store.gateway import run_unit
+    from stkit.store.rolls import log_plain_roll
+
+    def roll(gw, i):
+        log_plain_roll(gw, "3", roll_pool(3, 6, rng=random.Random(i)), chronicle="default", seed=i)
+
+    real = (E.EVENT_WINDOW, E.PRUNE_EVERY)
+    E.EVENT_WINDOW, E.PRUNE_EVERY = 20, 5
+    try:
+        for i in range(0, 60, 10):
+            run_unit(db_url, lambda gw, start=i: [roll(gw, k) for k in range(start, start + 10)])
+    finally:
+        E.EVENT_WINDOW, E.PRUNE_EVERY = real
+    ids = run_unit(db_url, lambda gw: [r[0] for r in gw.rows("SELECT id FROM table_events ORDER BY id")])
+    assert ids == list(range(41, 61))  # the newest 20 (the last prune at id 60)
+    assert run_unit(db_url, lambda gw: gw.row("SELECT COUNT(*) FROM roll_log")[0]) == 60

@@ -396,7 +396,7 @@ def test_storyteller_errors_are_one_line(clients, table):
     r = st.post("/extended/start", data={"name": "Climb", "pool": "6", "target": "0"}, headers=HX)
     assert _fragment_text(r.text) == "target 0 must be at least 1 success; allowed: 1 to 1000"
     r = st.post("/health", data={"character_id": str(table.weston), "levels": "x"}, headers=HX)
-    assert _fragment_text(r.text) == "health levels 'x' is not a whole number"
+    assert _fragment_text(r.text) == "health levels 'x' is not a whole number; use the digits 0 to 9"
     assert _count(table.url, "table_events") == 0
 
 
@@ -411,6 +411,6 @@ def test_odd_ids_get_a_clear_answer_not_a_server_error(clients, table):
     assert st.get("/sheet/99999999999999999999999").status_code == 404
     assert st.get("/sheet/424242").status_code == 404
     r = st.post("/contest/start", data={"name": "Debate", "a": "#x", "pool_b": "3", "target": "3"}, headers=HX)
-    assert _fragment_text(r.text) == "side A 'x' is not a whole number"
+    assert _fragment_text(r.text) == "side A 'x' is not a whole number; use the digits 0 to 9"
     r = st.post("/extended/roll", data={"id": "77"}, headers=HX)
     assert _fragment_text(r.text) == "no extended action with id 77; see: stkit extended list"

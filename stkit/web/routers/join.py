@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
@@ -10,10 +12,17 @@ from stkit.web.table import COOKIE
 
 router = APIRouter()
 
+#: A join cookie's life when its link does not expire: a year.
+MAX_COOKIE_SECONDS = 60 * 60 * 24 * 365
+
 
 @router.get("/join/{token}")
 def join(token: str, request: Request, table: TableDep) -> Response:
-    table.holder_of(token)
+    holder = table.holder_of(token)
+    max_age = MAX_COOKIE_SECONDS
+    if holder.expires_at is not None:  # the cookie goes when the link does
+        left = (holder.expires_at - datetime.now(UTC)).total_seconds()
+        max_age = max(1, min(max_age, int(left)))
     response = RedirectResponse("/", status_code=303)
     response.set_cookie(
         COOKIE,
@@ -21,6 +30,6 @@ def join(token: str, request: Request, table: TableDep) -> Response:
         httponly=True,
         samesite="strict",
         secure=request.url.scheme == "https",
-        max_age=60 * 60 * 24 * 365,
+        max_age=max_age,
     )
     return response

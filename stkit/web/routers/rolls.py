@@ -12,10 +12,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
+from stkit.dice import MAX_POOL
 from stkit.errors import InvalidValue, RuleRefusal, StkitError
 from stkit.store.events import LinkHolder
 from stkit.web.deps import Change, Holder, TableDep
-from stkit.web.forms import apply_change, character_name, form_int, is_on, roll_order, seed_from
+from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, roll_order, seed_from
 from stkit.web.table import Forbidden
 from stkit.web.views import feed_item
 
@@ -29,7 +30,7 @@ def odds(request: Request, holder: Holder, table: TableDep) -> Response:
     try:
         ctx = table.read(lambda s: odds_view(s, table.chronicle, holder, form))
     except StkitError as exc:
-        return HTMLResponse(table.fragment("message.html", error=str(exc)))
+        return HTMLResponse(table.fragment("message.html", error=str(exc).splitlines()[0] if str(exc) else "error"))
     return HTMLResponse(table.fragment("odds.html", **ctx))
 
 
@@ -70,13 +71,14 @@ async def save_route(request: Request, holder: Change, table: TableDep) -> Respo
     values = await _roll_values(request, holder)
 
     def work(s):
-        name = character_name(s, table.chronicle, form_int(values, "character_id", "character"))
+        name = character_name(s, table.chronicle, form_id(values, "character_id", "character"))
         difficulty = form_int(values, "difficulty", "difficulty", 6)
+        limit = extra_dice_limit(s, table.chronicle, storyteller=holder.is_storyteller)
         return save_roll(
             s,
             name,
             str(values.get("save_name") or ""),
-            _expression(values),
+            _expression(values, limit),
             difficulty=difficulty,
             spec=is_on(values, "spec"),
             chronicle=table.chronicle,
@@ -112,17 +114,24 @@ async def _roll_values(request: Request, holder: LinkHolder) -> dict[str, Any]:
     form = await request.form()
     values: dict[str, Any] = {k: form.get(k) for k in form}
     values["trait"] = form.getlist("trait")
-    if is_on(values, "secret") and not holder.is_storyteller:
+    check_roll_permission(values, holder)
+    return values
+
+
+def check_roll_permission(values: dict, holder: LinkHolder) -> None:
+    """What only the Storyteller's link may ask of a roll: a secret roll, a chosen seed, another
+    character's (or no character's) dice. Forbidden for a player's link. (A house-rule choice from a
+    player's link is ignored: :func:`stkit.web.forms.roll_order` reads it only for the Storyteller.)"""
+    if holder.is_storyteller:
+        return
+    if is_on(values, "secret"):
         raise Forbidden("Only the Storyteller's link may do this.")
-    if str(values.get("seed") or "").strip() and not holder.is_storyteller:
+    if str(values.get("seed") or "").strip():
         # a chosen seed chooses the dice: only the Storyteller replays a roll that way
         raise Forbidden("Only the Storyteller's link may seed a roll; the server rolls a player's dice.")
-    cid_text = str(values.get("character_id") or "").strip()
-    if not holder.is_storyteller and (
-        not (cid_text.isascii() and cid_text.isdigit()) or int(cid_text) != holder.character_id
-    ):
+    cid = str(values.get("character_id") or "").strip()
+    if not (cid.isascii() and cid.isdigit() and len(cid) <= 19) or int(cid) != holder.character_id:
         raise Forbidden("A player's link rolls only for that player's own character.")
-    return values
 
 
 def _secrecy(values: dict, holder: LinkHolder) -> tuple[bool, bool]:
@@ -188,21 +197,53 @@ def result_view(done: Any) -> dict:
     return feed_item(TableEvent(0, "", "", "roll", False, None, data), storyteller=False)
 
 
-def _expression(values: dict) -> str:
+#: The most Traits one roll names (two, or one rated 10; the third is refused by the pool's own rule).
+MAX_TRAITS = 3
+
+
+def _traits(values: dict) -> list[str]:
+    """The form's Traits, each checked as text (at most :data:`MAX_TRAITS` of them)."""
+    from stkit.text import MAX_NAME, check_text
+
+    raw = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
+    if len(raw) > MAX_TRAITS:
+        raise InvalidValue("choose one or two Traits to roll (a 10-rated Trait rolls alone)")
+    return [check_text(t, "Trait", limit=MAX_NAME) for t in raw]
+
+
+def extra_dice_limit(session: Any, chronicle: str, *, storyteller: bool) -> int:
+    """The most extra dice (or dice of penalty) the link may add to a roll: the chronicle's
+    ``table-extra-dice`` for a player's link, :data:`stkit.dice.MAX_POOL` for the Storyteller's."""
+    from stkit.store.gateway import as_gateway
+    from stkit.store.house import rules_in_force
+
+    return MAX_POOL if storyteller else rules_in_force(as_gateway(session), chronicle).table_extra_dice
+
+
+def _expression(values: dict, limit: int) -> str:
     """The pool the form's Traits and extra dice make ('Dexterity + Brawl + 2'), or the one-tap ``pool``
-    button's pool when that was pressed."""
+    button's pool when that was pressed; the extra dice (in either) at most ``limit`` either way.
+    Raises InvalidValue otherwise."""
+    import re
+
     from stkit.text import check_text
 
     pool = str(values.get("pool") or "").strip()
     if pool:
-        return check_text(pool, "pool", limit=120)
-    traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
+        pool = check_text(pool, "pool", limit=120)
+        numbers = re.findall(r"([+-]?)\s*(\d{1,6})\b", pool)
+        extra = sum(int(n) * (-1 if sign == "-" else 1) for sign, n in numbers)
+        if any(len(n) > 3 for _, n in numbers) or abs(extra) > limit:
+            raise InvalidValue(f"extra dice: at most {limit} either way on this link")
+        return pool
+    traits = _traits(values)
     if not traits:
         raise InvalidValue("choose one or two Traits to roll (a 10-rated Trait rolls alone)")
     expression = " + ".join(traits)
-    extra = str(values.get("dice") or "").strip()
-    if extra:  # extra dice (or a penalty) after the Traits, as the CLI's 'Dexterity + Brawl + 2'
-        expression += f" {extra}" if extra[0] in "+-" else f" + {extra}"
+    # extra dice (or a penalty) after the Traits, as the CLI's 'Dexterity + Brawl + 2'
+    extra = form_int(values, "dice", "extra dice", 0, low=-limit, high=limit)
+    if extra:
+        expression += f" + {extra}" if extra > 0 else f" - {-extra}"
     return expression
 
 
@@ -234,7 +275,7 @@ def saved_roll_use_case(session: Any, chronicle: str, values: dict, *, secret: b
     from stkit.store.characters import find_character
     from stkit.store.saved import find_saved, roll_saved
 
-    name = character_name(session, chronicle, form_int(values, "character_id", "character"))
+    name = character_name(session, chronicle, form_id(values, "character_id", "character"))
     check_secret_spend(values, secret=secret, storyteller=storyteller, character=name)
     saved = find_saved(find_character(session, name, chronicle).to_sheet(), str(values.get("saved") or ""))
     rule = _unskilled_of(session, chronicle, name, saved.pool)
@@ -280,7 +321,7 @@ def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, s
     from stkit.store.gateway import as_gateway
     from stkit.store.rolling import Purpose, make_roll
 
-    fields = _roll_fields(session, chronicle, values)
+    fields = _roll_fields(session, chronicle, values, storyteller=storyteller)
     notes: list[str] = []
     if "character" in fields:
         check_secret_spend(values, secret=secret, storyteller=storyteller, character=fields["character"])
@@ -301,24 +342,26 @@ def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, s
     return make_roll(as_gateway(session), order), notes
 
 
-def _roll_fields(session: Any, chronicle: str, values: dict) -> dict:
+def _roll_fields(session: Any, chronicle: str, values: dict, *, storyteller: bool = False) -> dict:
     """Who rolls what: {character, chronicle, expression, task} from a sheet, or {expression, chronicle,
     log} for a bare number of dice. Raises InvalidValue for Traits without a character and the like."""
     from stkit.dice import validate_pool
+    from stkit.text import MAX_NAME
 
-    task = str(values.get("task") or "").strip() or None
+    task = form_text(values, "task", "task", limit=MAX_NAME)
     cid = str(values.get("character_id") or "").strip()
-    traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
+    traits = _traits(values)
     if cid:
-        name = character_name(session, chronicle, form_int(values, "character_id", "character"))
-        return {"character": name, "chronicle": chronicle, "expression": _expression(values), "task": task}
+        name = character_name(session, chronicle, form_id(values, "character_id", "character"))
+        expression = _expression(values, extra_dice_limit(session, chronicle, storyteller=storyteller))
+        return {"character": name, "chronicle": chronicle, "expression": expression, "task": task}
     if traits:
         raise InvalidValue("Traits need a character: choose whose sheet rolls them")
     if task:
         raise InvalidValue("try again needs a character: a task is counted per character")
     if is_on(values, "auto") and is_on(values, "willpower"):
         raise InvalidValue("an automatic success is taken without rolling; it cannot go with Willpower")
-    pool = validate_pool(form_int(values, "dice", "dice pool"))
+    pool = validate_pool(form_int(values, "dice", "dice pool", low=-MAX_POOL, high=10 * MAX_POOL))
     return {"expression": str(pool), "chronicle": chronicle, "log": True}
 
 
@@ -326,15 +369,16 @@ def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) ->
     """The exact chances of the roll a form describes (the pool as the sheet builds it, with the unskilled
     rule's difficulty or dice and notes, or a number of dice), from :func:`stkit.store.rolling.odds_for`:
     P(botch), P(failure), P(exactly k) and P(at least k)."""
+    from stkit.dice import validate_pool
     from stkit.store.gateway import as_gateway
     from stkit.store.rolling import odds_for
 
     cid = str(values.get("character_id") or "").strip()
-    traits = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
+    traits = _traits(values)
     fields: dict[str, Any] = {"chronicle": chronicle}
     notes: list[str] = []
     if cid:
-        character_id = form_int(values, "character_id", "character")
+        character_id = form_id(values, "character_id", "character")
         if not holder.is_storyteller and character_id != holder.character_id:
             raise Forbidden("A player's link shows only that player's own sheet.")
         if not traits:
@@ -345,7 +389,9 @@ def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) ->
         values = _harder(session, chronicle, values, rule.difficulty_change)
         notes = list(rule.notes)
     else:
-        fields["expression"] = str(form_int(values, "dice", "dice pool"))
+        fields["expression"] = str(
+            validate_pool(form_int(values, "dice", "dice pool", low=-MAX_POOL, high=10 * MAX_POOL))
+        )
     order = roll_order(values, storyteller=holder.is_storyteller, willpower=is_on(values, "willpower"), **fields)
     answer = odds_for(as_gateway(session), order)
     dist, label, difficulty = answer.odds, answer.label, answer.odds.difficulty

@@ -9,8 +9,9 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from stkit.text import MAX_NAME, MAX_SHORT_TEXT
 from stkit.web.deps import StorytellerChange, TableDep
-from stkit.web.forms import apply_change, character_name, form_int, form_values, seed_from
+from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, form_values, seed_from
 
 router = APIRouter()
 
@@ -19,7 +20,7 @@ router = APIRouter()
 async def scene(action: str, request: Request, holder: StorytellerChange, table: TableDep) -> Response:
     from stkit.store import scenes as S
 
-    name = str((await form_values(request)).get("name") or "")
+    values = await form_values(request)
 
     def initiative(s):
         from stkit.store.characters import list_characters
@@ -29,7 +30,9 @@ async def scene(action: str, request: Request, holder: StorytellerChange, table:
         return roll_scene_initiative(s, table.chronicle, names)
 
     steps = {
-        "start": lambda s: S.start_scene(s, table.chronicle, name),
+        "start": lambda s: S.start_scene(
+            s, table.chronicle, form_text(values, "name", "scene name", limit=MAX_NAME) or ""
+        ),
         "turn": lambda s: S.next_turn(s, table.chronicle),
         "end": lambda s: S.end_scene(s, table.chronicle),
         "initiative": initiative,
@@ -52,9 +55,9 @@ async def health(request: Request, holder: StorytellerChange, table: TableDep) -
     def work(s):
         from stkit.store.characters import damage, heal
 
-        name = character_name(s, table.chronicle, form_int(values, "character_id", "character"))
+        name = character_name(s, table.chronicle, form_id(values, "character_id", "character"))
         levels = form_int(values, "levels", "health levels", 1)
-        kind = str(values.get("kind") or "bashing")
+        kind = form_text(values, "kind", "kind of damage", limit=20) or "bashing"
         if values.get("change") == "heal":
             return heal(s, name, levels, None, chronicle=table.chronicle)
         return damage(s, name, levels, kind, chronicle=table.chronicle)
@@ -70,22 +73,22 @@ async def extended(action: str, request: Request, holder: StorytellerChange, tab
 
     def start(s):
         cid = str(values.get("character_id") or "").strip()
-        name = character_name(s, table.chronicle, int(cid)) if (cid.isascii() and cid.isdigit()) else None
+        name = character_name(s, table.chronicle, form_id(values, "character_id", "character")) if cid else None
         return X.start_extended(
             s,
-            str(values.get("name") or ""),
+            form_text(values, "name", "extended action name", limit=MAX_NAME) or "",
             chronicle=table.chronicle,
             character=name,
-            pool=str(values.get("pool") or ""),
+            pool=form_text(values, "pool", "pool", limit=MAX_SHORT_TEXT) or "",
             difficulty=form_int(values, "difficulty", "difficulty", 6),
             target=form_int(values, "target", "target"),
         )
 
     def roll_it(s):
-        return X.roll_extended(s, form_int(values, "id", "extended action"), seed=seed_from(values))
+        return X.roll_extended(s, form_id(values, "id", "extended action"), seed=seed_from(values))
 
     def abandon(s):
-        return X.abandon_extended(s, form_int(values, "id", "extended action"))
+        return X.abandon_extended(s, form_id(values, "id", "extended action"))
 
     steps = {"start": start, "roll": roll_it, "abandon": abandon}
     if action not in steps:
@@ -105,30 +108,30 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
     values = await form_values(request)
 
     def side(s, key: str) -> str:
-        raw = str(values.get(key) or "").strip()
+        raw = form_text(values, key, f"side {key.upper()}", limit=MAX_SHORT_TEXT) or ""
         if raw.startswith("#"):  # a character, by id; anything else is a number of dice
-            return character_name(s, table.chronicle, form_int({"id": raw[1:]}, "id", f"side {key.upper()}"))
+            return character_name(s, table.chronicle, form_id({"id": raw[1:]}, "id", f"side {key.upper()}"))
         return raw
 
     def start(s):
         return X.start_contest(
             s,
-            str(values.get("name") or ""),
+            form_text(values, "name", "contest name", limit=MAX_NAME) or "",
             chronicle=table.chronicle,
             a=side(s, "a"),
             b=side(s, "b"),
-            pool_a=str(values.get("pool_a") or "") or None,
-            pool_b=str(values.get("pool_b") or "") or None,
+            pool_a=form_text(values, "pool_a", "pool A", limit=MAX_SHORT_TEXT),
+            pool_b=form_text(values, "pool_b", "pool B", limit=MAX_SHORT_TEXT),
             difficulty=form_int(values, "difficulty", "difficulty", 6),
             difficulty_b=None,
             target=form_int(values, "target", "target"),
         )
 
     def roll_it(s):
-        return X.roll_contest(s, form_int(values, "id", "contest"), seed=seed_from(values))
+        return X.roll_contest(s, form_id(values, "id", "contest"), seed=seed_from(values))
 
     def abandon(s):
-        return X.abandon_contest(s, form_int(values, "id", "contest"))
+        return X.abandon_contest(s, form_id(values, "id", "contest"))
 
     steps = {"start": start, "roll": roll_it, "abandon": abandon}
     if action not in steps:

@@ -4,27 +4,48 @@ live events), filtered by what the link may see."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 
 from stkit.store.events import LinkHolder, TableEvent
 from stkit.web.deps import Holder, TableDep
 from stkit.web.play import talk_item
-from stkit.web.table import Table
+from stkit.web.table import COOKIE, Table
 from stkit.web.views import feed_item
 
 router = APIRouter()
+log = logging.getLogger("stkit.web")
+
+
+def max_streams() -> int:
+    """The most event streams open at once: the connection limit less room for the pages and changes."""
+    from stkit.web.limits import connection_limit
+
+    limit = connection_limit()
+    return max(4, limit - max(16, limit // 8))
 
 
 @router.get("/events")
 async def events(request: Request, holder: Holder, table: TableDep) -> Response:
     from sse_starlette.sse import EventSourceResponse
 
-    raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
-    after = int(raw) if (raw.isascii() and raw.isdigit()) and len(raw) < 19 else 0
+    from stkit.store.events import hash_token
+
+    bus = table.bus
+    assert bus is not None
+    if len(bus.subscribers) >= max_streams():
+        log.warning("stream limit (%d) reached: new streams get 503", max_streams())
+        return PlainTextResponse("The table is full; try again in a moment.\n", status_code=503)
+    raw = request.headers.get("last-event-id") or request.query_params.get("after")
+    newest = await asyncio.to_thread(bus.reader.last_id)
+    after = resume_point(raw, newest)
+    token_hash = hash_token(request.cookies.get(COOKIE) or "")
+    # just checked against the store: a link issued since the bus last read the links counts until then
+    bus.authority.links.setdefault(token_hash, holder.expires_at)
     return EventSourceResponse(
-        stream(table, holder, after, request), ping=table.settings.ping, ping_message_factory=_ping
+        stream(table, holder, token_hash, after, request), ping=table.settings.ping, ping_message_factory=_ping
     )
 
 
@@ -36,22 +57,46 @@ def _ping():
     return ServerSentEvent(event="ping", data="")
 
 
-async def stream(table: Table, holder: LinkHolder, after: int, request: Request):
+def resume_point(raw: str | None, newest: int) -> int:
+    """Where a stream starts: after the id a reconnecting client last saw (the Last-Event-ID header, else
+    the page's ``?after=``), at most ``newest``. Missing or unreadable (not ASCII digits, more than 18 of
+    them): ``newest``, so a garbled header replays nothing rather than the whole chronicle."""
+    text = (raw or "").strip()
+    if not text or len(text) > 18 or not (text.isascii() and text.isdigit()):
+        return newest
+    return min(int(text), newest)
+
+
+async def stream(table: Table, holder: LinkHolder, token_hash: str, after: int, request: Request):
     """The server-sent events of one page: every event after ``after`` that this link may see (a player's
     stream carries no secret event but a whisper to that player, see :func:`visible`), each once, in id
-    order; then live ones as they commit."""
+    order; then live ones as they commit.
+
+    The link is checked again before every event: a stream whose link is rotated away, revoked or expired
+    ends (within :data:`stkit.web.bus.AUTHORITY_SECONDS` when no event comes) and sends nothing more."""
+    from stkit.web.bus import END
+
     bus = table.bus
     assert bus is not None
-    queue = bus.subscribe()
+    queue = bus.subscribe(token_hash)
     st = holder.is_storyteller
+
+    def allowed() -> bool:
+        return queue in bus.subscribers and bus.authority.allows(token_hash)
+
     try:
         from sse_starlette.sse import ServerSentEvent
 
         yield ServerSentEvent(comment="stkit table", retry=1000)  # reconnect a second after a drop
         last = after
         while True:
+            # secret events too: a 'links' one must be seen by every stream; visible() filters the rest
             backlog = await asyncio.to_thread(bus.reader.after, last, include_secret=True)
             for event in backlog:
+                if event.kind == "links" and event.id > bus.last_id:
+                    await bus.check_links()  # a change the follower has not reached yet
+                if not allowed():
+                    return
                 if visible(event, holder):
                     yield _sse(table, event, st)
                 last = event.id
@@ -61,9 +106,11 @@ async def stream(table: Table, holder: LinkHolder, after: int, request: Request)
             try:
                 event = await asyncio.wait_for(queue.get(), timeout=5)
             except TimeoutError:
-                if queue not in bus.subscribers or await request.is_disconnected():
+                if not allowed() or await request.is_disconnected():
                     return
                 continue
+            if event is END or not allowed():
+                return
             if event.id <= last:
                 continue
             if visible(event, holder):
@@ -77,6 +124,8 @@ def visible(event: TableEvent, holder: LinkHolder) -> bool:
     """Whether ``holder``'s stream carries ``event``: the Storyteller sees everything; a player never sees
     a secret event (a whisper to that player's own character excepted), and of sheet changes only their
     own character's."""
+    if event.kind == "links":
+        return False  # for the servers only
     if holder.is_storyteller:
         return True
     if event.kind == "whisper":

@@ -1,7 +1,7 @@
 """A fight night's state: the chronicle's moon, who is dead, and the powers used in a scene's turn.
 
 Revision ID: 0012
-Revises: 0008
+Revises: 0010
 
 ``chronicle_moon``: one row per chronicle naming the moon's phase (`stkit scene moon PHASE`), which sets the
 Rage roll's difficulty and the Rage regained at moonrise.
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012"
-down_revision = "0008"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

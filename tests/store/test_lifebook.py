@@ -1,0 +1,417 @@
+"""The character rules by the numbers (stkit.store.lifebook): creation checked against the data file's
+tables, the cheapest freebie reading against a brute-force search, every kind of experience purchase with
+its arithmetic, Renown rolling over into Rank."""
+
+from __future__ import annotations
+
+from itertools import permutations
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stkit.errors import InvalidValue, RuleRefusal
+from stkit.store import lifebook as L
+from stkit.store import traits as T
+from stkit.store.sheet import Sheet
+
+
+def garou(**extra) -> Sheet:
+    """A legal Homid Ahroun Get of Fenris: 7/5/3 Attributes, 13/9/5 Abilities, 5 Backgrounds, 3 Gifts."""
+    data = {
+        "name": "Sees-Far",
+        "breed": "Homid",
+        "auspice": "Ahroun",
+        "tribe": "Get of Fenris",
+        "rank": 1,
+        "attributes": {
+            "Strength": 4,
+            "Dexterity": 3,
+            "Stamina": 3,
+            "Charisma": 3,
+            "Manipulation": 3,
+            "Appearance": 2,
+            "Perception": 2,
+            "Intelligence": 2,
+            "Wits": 2,
+        },
+        "abilities": {
+            "Brawl": 3,
+            "Dodge": 3,
+            "Alertness": 3,
+            "Athletics": 3,
+            "Intimidation": 1,
+            "Melee": 3,
+            "Firearms": 2,
+            "Drive": 2,
+            "Survival": 2,
+            "Occult": 2,
+            "Rituals": 2,
+            "Medicine": 1,
+        },
+        "backgrounds": {"Resources": 2, "Kinfolk": 3},
+        "gifts": [
+            {"name": "Razor Claws", "level": 1},
+            {"name": "Smell of Man", "level": 1},
+            {"name": "Resist Pain", "level": 1},
+        ],
+        "renown": {"Glory": {"permanent": 2, "temporary": 0}, "Honor": {"permanent": 1, "temporary": 0}},
+        "rage": 5,
+        "gnosis": 1,
+        "willpower": 3,
+    }
+    data.update(extra)
+    return Sheet.from_dict(data)
+
+
+# ----- the data file --------------------------------------------------------------------------------------
+def test_every_table_names_its_source():
+    r = L.rules()
+    for kind, book in r["creation"].items():
+        assert "(" in book["source"] and "." in book["source"], kind
+    text = L.__file__.rsplit("/", 1)[0] + "/data/character_rules.yaml"
+    raw = Path(text).read_text(encoding="utf-8")
+    for table in ("auspices:", "breeds:", "tribes:", "experience:", "renown_rollover:", "ranks:"):
+        before = raw[: raw.index("\n" + table)]
+        assert before.rsplit("\n\n", 1)[-1].lstrip().startswith("#"), table  # a comment block right above
+
+
+def test_starting_values_from_the_tables():
+    assert L.rules()["auspices"]["Ahroun"]["rage"] == 5
+    assert L.rules()["breeds"]["Lupus"]["gnosis"] == 5
+    assert L.tribe_willpower("Black Fury") == 3
+    assert L.tribe_willpower("bone gnawer") == 4
+    assert L.tribe_willpower("Children of Gaia") == 4
+    assert L.tribe_willpower("Wendigo") == 4
+    assert L.tribe_willpower("Hakken") is None
+
+
+# ----- creation ---------------------------------------------------------------------------------------------
+def test_a_legal_sheet_passes_with_no_freebies_spent():
+    check = L.check_creation(garou())
+    assert check.passed and check.deviations == []
+    assert (check.spent, check.available) == (0, 15)
+    assert check.priorities["attributes"] == {"Physical": "primary", "Social": "secondary", "Mental": "tertiary"}
+
+
+def test_over_spent_groups_take_the_cheapest_priorities():
+    """Social 2+2+1 = 5 dots above the free ones, Physical 7, Mental 3: the reading makes Physical primary.
+    Talents 15 (two over 13): 2 dots x 2 = 4 points; Brawl 4 above the cap: 1 dot x 2 = 2 points."""
+    s = garou()
+    s.abilities["Empathy"] = 2
+    s.abilities["Brawl"] = 4
+    check = L.check_creation(s)
+    assert check.passed
+    spends = {sp.what: (sp.dots, sp.points) for sp in check.spends}
+    assert spends == {"Abilities": (2, 4), "Abilities above 3": (1, 2)}
+    assert "15 dots in Talents (primary), 13 allowed" in next(
+        sp.detail for sp in check.spends if sp.what == "Abilities"
+    )
+
+
+def test_every_deviation_is_named_with_its_rule():
+    s = garou(rank=2, rage=3, gnosis=0)
+    s.gifts.append({"name": "Sense Wyrm", "level": 2})
+    s.attributes["Strength"] = 5  # 8 Physical dots: 5 freebies
+    s.attributes["Wits"] = 5  # Mental 6: 3 over = 15 freebies
+    check = L.check_creation(s)
+    rules = [d.rule for d in check.deviations]
+    assert rules == ["Gifts", "Rage", "Gnosis", "Rank", "Freebie points"]
+    messages = {d.rule: d.message for d in check.deviations}
+    assert messages["Rage"] == "Rage 3: the auspice Ahroun starts with 5"
+    assert messages["Gnosis"] == "Gnosis 0: the breed Homid starts with 1"
+    assert messages["Freebie points"] == "20 freebie points needed, 15 available (15); 5 over"
+
+
+def test_flaws_give_back_at_most_seven():
+    s = garou(willpower=9, flaws=[{"name": "Nightmares", "points": 5}, {"name": "Amnesia", "points": 4}])
+    check = L.check_creation(s)  # Willpower 9, 6 above the tribe's 3: 6 points of 22
+    assert (check.spent, check.available, check.passed) == (6, 22, True)
+    assert "Flaws: 9 points taken, only 7 give freebie points back" in check.notes
+
+
+def test_ragabash_renown_in_any_combination():
+    ok = garou(auspice="Ragabash", rage=1, renown={"Wisdom": {"permanent": 3, "temporary": 0}})
+    assert L.check_creation(ok).passed
+    bad = garou(auspice="Ragabash", rage=1, renown={"Wisdom": {"permanent": 2}})
+    assert [d.message for d in L.check_creation(bad).deviations] == [
+        "2 permanent Renown in all; a new Ragabash starts with 3 in any combination"
+    ]
+
+
+def test_kinfolk_and_mortals_by_their_own_rules():
+    kin = Sheet.from_dict(
+        {
+            "name": "Old Tom",
+            "creature": "kinfolk",
+            "attributes": {
+                "Strength": 3,
+                "Dexterity": 3,
+                "Stamina": 2,
+                "Charisma": 3,
+                "Manipulation": 2,
+                "Perception": 2,
+                "Intelligence": 2,
+                "Wits": 2,
+            },
+            "abilities": {
+                "Alertness": 3,
+                "Brawl": 3,
+                "Empathy": 3,
+                "Athletics": 2,
+                "Drive": 3,
+                "Crafts": 3,
+                "Stealth": 1,
+                "Occult": 2,
+                "Medicine": 2,
+            },
+        }
+    )
+    check = L.check_creation(kin)
+    assert check.kind == "kinfolk" and check.passed and check.available == 21
+    kin.gifts.append({"name": "Mother's Touch", "level": 1})
+    assert [d.message for d in L.check_creation(kin).deviations] == ["1 Gifts: Kinfolk start with none"]
+    mortal = Sheet.from_dict({"name": "Ann", "creature": "mortal", "willpower": 7})
+    m = L.check_creation(mortal)
+    assert m.passed and any(n.startswith("Willpower: a mortal's comes from Courage") for n in m.not_checked)
+
+
+def test_ratkin_numbers_and_other_fera_not_checked():
+    rat = Sheet.from_dict(
+        {
+            "name": "Skitter",
+            "fera": "Ratkin",
+            "breed": "Rodens",
+            "auspice": "Knife Skulker",
+            "rank": 1,
+            "rage": 3,
+            "gnosis": 5,
+            "willpower": 3,
+            "renown": {"Glory": {"permanent": 1}, "Wisdom": {"permanent": 2}},
+        }
+    )
+    assert L.check_creation(rat).passed
+    rat.powers["Gnosis"].permanent = 4
+    assert [d.message for d in L.check_creation(rat).deviations] == ["Gnosis 4: the breed Rodens starts with 5"]
+    cat = Sheet.from_dict({"name": "Purr", "fera": "Bastet", "breed": "Feline"})
+    c = L.check_creation(cat)
+    assert c.kind is None and c.passed and len(c.not_checked) == 10
+    assert c.not_checked[0] == "Attributes: no public source gives the Bastet's creation numbers"
+
+
+# ----- the cheapest reading against a brute-force search --------------------------------------------------
+def brute_force_points(sheet: Sheet) -> int:
+    """The fewest freebie points for the Attributes and Abilities of ``sheet``: every order of the
+    priorities, every dot marked free or bought, free dots within their group's allotment and never an
+    Ability dot above 3 (exponential: small sheets only)."""
+
+    def cheapest(groups: list[list[int]], allot: list[int], cap: int | None, per: int, flexible: list[int]) -> int:
+        dots = []  # (group index or None for flexible, forced paid)
+        for gi, values in enumerate(groups):
+            for v in values:
+                for d in range(v):
+                    dots.append((gi, cap is not None and d >= cap))
+        for v in flexible:
+            for d in range(v):
+                dots.append((None, cap is not None and d >= cap))
+        best = None
+        for order in permutations(allot):
+            for mask in range(1 << len(dots)):
+                used = [0, 0, 0]
+                paid, ok = 0, True
+                flex_free = []
+                for i, (gi, forced) in enumerate(dots):
+                    free = not (mask >> i) & 1
+                    if free and forced:
+                        ok = False
+                        break
+                    if not free:
+                        paid += 1
+                    elif gi is None:
+                        flex_free.append(i)
+                    else:
+                        used[gi] += 1
+                if not ok or any(used[g] > order[g] for g in range(3)):
+                    continue
+                # free flexible dots go where there is room left
+                if len(flex_free) > sum(order[g] - used[g] for g in range(3)):
+                    continue
+                best = paid if best is None else min(best, paid)
+        return int(best) * per
+
+    attrs = [[sheet.attributes[a] - 1 for a in g] for g in T.ATTRIBUTE_GROUPS.values()]
+    abil = [
+        [sheet.abilities.get(a, 0) for a in g if sheet.abilities.get(a, 0)] for g in (T.TALENTS, T.SKILLS, T.KNOWLEDGES)
+    ]
+    flex = list(sheet.custom_abilities.values())
+    return cheapest(attrs, [3, 2, 1], None, 5, []) + cheapest(abil, [3, 2, 1], 3, 2, flex)
+
+
+@st.composite
+def small_sheets(draw):
+    s = Sheet(name="Small")
+    for a in T.ATTRIBUTES:
+        s.attributes[a] = 1
+    for a in draw(st.lists(st.sampled_from(T.ATTRIBUTES), max_size=3, unique=True)):
+        s.attributes[a] = draw(st.integers(1, 3))
+    for a in draw(st.lists(st.sampled_from(("Brawl", "Dodge", "Drive", "Melee", "Occult")), max_size=3, unique=True)):
+        s.abilities[a] = draw(st.integers(1, 4))
+    if draw(st.booleans()):
+        s.custom_abilities["Repair Bikes"] = draw(st.integers(1, 2))
+    return s
+
+
+@settings(max_examples=60, deadline=None)
+@given(sheet=small_sheets())
+def test_the_reading_agrees_with_a_brute_force_search(sheet, monkeypatch_rules):
+    """With allotments shrunk to 3/2/1 (so sheets stay small enough to search), the freebie points the
+    check spends on Attributes and Abilities equal the brute-force minimum."""
+    check = L.check_creation(sheet)
+    points = sum(sp.points for sp in check.spends if sp.what.startswith(("Attributes", "Abilities")))
+    assert points == brute_force_points(sheet)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_rules():
+    mp = pytest.MonkeyPatch()
+    small = dict(L.rules())
+    small["creation"] = dict(small["creation"])
+    small["creation"]["garou"] = dict(small["creation"]["garou"], attributes=[3, 2, 1], abilities=[3, 2, 1])
+    mp.setattr(L, "rules", lambda: small)
+    yield
+    mp.undo()
+
+
+@given(st.lists(st.integers(0, 9), min_size=3, max_size=3), st.integers(0, 6))
+def test_group_excess_is_the_brute_force_minimum(dots, flexible):
+    assert L.group_excess(dots, [7, 5, 3], flexible)[0] == L.brute_force_excess(dots, [7, 5, 3], flexible)
+
+
+# ----- experience: every kind of purchase -----------------------------------------------------------------
+def test_raise_attribute():
+    """Strength 4 -> 5: current rating 4 x 4 = 16."""
+    p = L.price(garou(), "Strength")
+    assert (p.old, p.new, p.cost, p.steps) == (4, 5, 16, ("4x4",))
+
+
+def test_raise_attribute_two_dots():
+    """Wits 2 -> 4: 2x4 + 3x4 = 8 + 12 = 20."""
+    assert L.price(garou(), "wits", 4).cost == 20
+
+
+def test_raise_ability():
+    """Occult 2 -> 3: current rating 2 x 2 = 4."""
+    assert L.price(garou(), "Occult").cost == 4
+
+
+def test_new_ability():
+    """Linguistics 0 -> 2: a new Ability 3, then 1x2 = 2: 5 in all."""
+    p = L.price(garou(), "Linguistics", 2)
+    assert (p.cost, p.steps) == (5, ("new 3", "1x2"))
+
+
+def test_custom_ability():
+    """A custom Ability prices like any Ability: Repair Bikes 1 -> 2 is 1x2 = 2."""
+    s = garou(custom_abilities={"Repair Bikes": 1})
+    p = L.price(s, "ability:Repair Bikes", 2)
+    assert (p.kind, p.cost) == ("custom_ability", 2)
+
+
+def test_gift_of_breed_auspice_tribe():
+    """A level-one Gift of the character's own lists: level 1 x 3 = 3."""
+    assert L.price(garou(), "gift:Sense Wyrm").cost == 3
+
+
+def test_gift_from_outside():
+    """A level-one Gift from outside breed, auspice and tribe: level 1 x 5 = 5; level 2 at Rank 2: 2x5 = 10."""
+    assert L.price(garou(), "gift:Mother's Touch", outside=True).cost == 5
+    assert L.price(garou(rank=2), "gift:Spirit Speech", 2, outside=True).cost == 10
+
+
+def test_gift_above_rank_refused():
+    with pytest.raises(RuleRefusal, match="level 2 Gift and Sees-Far is Rank 1: no Gift above the character's Rank"):
+        L.price(garou(), "gift:Sense Silver", 2)
+    with pytest.raises(RuleRefusal, match="already knows the gift Razor Claws"):
+        L.price(garou(), "gift:razor claws")
+
+
+def test_rite():
+    """A level-two Rite: level 2 x 1 = 2; under the house rule rite-cost taught: 0."""
+    assert L.price(garou(), "rite:Rite of Cleansing", 2).cost == 2
+    assert L.price(garou(), "rite:Rite of Cleansing", 2, rite_cost="taught").cost == 0
+
+
+def test_rage():
+    """Rage 5 -> 6: current rating 5 x 1 = 5."""
+    assert L.price(garou(), "Rage").cost == 5
+
+
+def test_gnosis():
+    """Gnosis 1 -> 3: 1x2 + 2x2 = 2 + 4 = 6."""
+    p = L.price(garou(), "Gnosis", 3)
+    assert (p.cost, p.steps) == (6, ("1x2", "2x2"))
+
+
+def test_willpower():
+    """Willpower 3 -> 4: current rating 3 x 1 = 3."""
+    assert L.price(garou(), "Willpower").cost == 3
+
+
+def test_what_experience_cannot_buy():
+    s = garou()
+    with pytest.raises(RuleRefusal, match="Backgrounds are not bought with experience"):
+        L.price(s, "background:Resources")
+    with pytest.raises(RuleRefusal, match="Renown is earned by deeds"):
+        L.price(s, "Glory")
+    with pytest.raises(RuleRefusal, match="Brawl is already 3"):
+        L.price(s, "Brawl", 2)
+    with pytest.raises(InvalidValue, match="Strength 6 is outside the allowed range 0 to 5"):
+        L.price(s, "Strength", 6)
+    with pytest.raises(InvalidValue, match="unknown trait"):
+        L.price(s, "Brwal")
+
+
+def test_purchase_and_revert_round_trip():
+    s = garou()
+    for trait, to in (("Brawl", 4), ("gift:Sense Wyrm", 1), ("Linguistics", 1), ("Gnosis", 2)):
+        p = L.price(s, trait, to)
+        L.apply_purchase(s, p)
+        back = garou()
+        L.apply_purchase(back, p)
+        L.revert_purchase(back, p.to_dict())
+        assert back == garou(), trait
+    with pytest.raises(RuleRefusal, match="Brawl is 2 now, not the 4 the spend bought"):
+        s.abilities["Brawl"] = 2
+        L.revert_purchase(s, {"kind": "ability", "name": "Brawl", "from": 3, "to": 4})
+
+
+# ----- Renown and Rank --------------------------------------------------------------------------------------
+def test_ten_temporary_become_one_permanent_and_rank_follows():
+    s = garou()  # Ahroun, Glory 2 Honor 1: Rank 2 needs Glory 4, Honor 1, Wisdom 1
+    assert L.next_rank(s)["text"] == "Glory 4 (has 2), Honor 1 (has 1), Wisdom 1 (has 0)"
+    a = L.award_renown(s, "glory", 7)
+    assert (a.after, a.gained, s.rank) == ((2, 7), 0, 1)
+    a = L.award_renown(s, "Glory", 8)  # 15 temporary: one dot, 5 left
+    assert (a.after, a.gained) == ((3, 5), 1)
+    L.award_renown(s, "Glory", 5)
+    L.award_renown(s, "Wisdom", 10)
+    assert (s.renown["Glory"].permanent, s.renown["Wisdom"].permanent, s.rank) == (4, 1, 2)
+    assert L.rank_name(2) == "Fostern"
+    assert L.next_rank(s)["text"] == "Glory 6 (has 4), Honor 3 (has 1), Wisdom 1 (has 1)"
+    loss = L.award_renown(s, "Honor", -3)
+    assert loss.after == (1, 0)  # temporary never below 0, permanent kept, Rank kept
+    assert s.rank == 2
+
+
+def test_ragabash_any_combination_and_bad_awards():
+    s = garou(auspice="Ragabash", renown={"Wisdom": {"permanent": 3, "temporary": 0}})
+    assert L.next_rank(s)["needs"] == {"any": 7}
+    for r in ("Glory", "Honor", "Wisdom", "Glory"):
+        L.award_renown(s, r, 10)
+    assert s.rank == 2
+    with pytest.raises(InvalidValue, match="allowed -10 to 10, not 0"):
+        L.award_renown(s, "Glory", 0)
+    with pytest.raises(InvalidValue, match="unknown Renown 'Glroy'"):
+        L.award_renown(s, "Glroy", 1)
+    assert L.rank_table(Sheet.from_dict({"name": "K", "creature": "kinfolk"})) is None
