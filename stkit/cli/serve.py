@@ -169,9 +169,20 @@ def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False)
         render.print_text("No characters in this chronicle yet: add them with `stkit char new` or `stkit char import`.")
 
 
+PublicUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--public-url",
+        help="The address players reach (a reverse proxy), e.g. https://table.example.org.",
+        show_default=False,
+    ),
+]
+
+
 def serve(
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
+    public_url: PublicUrlOpt = None,
     db: DbOpt = None,
     chronicle: ChronicleOpt = None,
     qr: QrOpt = True,
@@ -185,7 +196,9 @@ def serve(
     Prints a join link (and QR code) per person; rolls, Willpower, damage, scenes, extended actions and
     contests show on every page as they happen, whichever process made them. With --certfile and
     --keyfile the server speaks HTTPS (phones then allow the screen wake lock and adding the page to the
-    home screen off localhost). Ctrl-C stops the server; every change is already stored.
+    home screen off localhost). --public-url names the address of a reverse proxy in front of it: the
+    links carry it and the server answers to its host name. Ctrl-C stops the server; every change is
+    already stored.
     """
     import os
 
@@ -201,12 +214,14 @@ def serve(
 
     check_text(chron, "chronicle", limit=MAX_NAME)
     tls = check_tls(certfile, keyfile)
+    public = check_public_url(public_url) if public_url is not None else None
     url = database_url(db)
     open_store(url)  # a bad --db or an old schema is reported (or migrated) before anything is printed
     check_port_free(host, port)  # last: every value is checked even when the port is taken
     shown_host = link_host(host)
     scheme = "https" if tls else "http"
-    links = issue(url, chron, f"{scheme}://{shown_host}:{port}", rotate=False, lifetime=lifetime)
+    base = public or f"{scheme}://{shown_host}:{port}"
+    links = issue(url, chron, base, rotate=False, lifetime=lifetime)
     if not _is_loopback(host):
         from stkit.cli import render
 
@@ -230,6 +245,10 @@ def serve(
     logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
     os.environ["STKIT_TABLE_LISTEN"] = host  # the Host names the server answers to (stkit.web.security)
     os.environ["STKIT_TABLE_LINK_HOST"] = shown_host
+    if public is not None:
+        from urllib.parse import urlsplit
+
+        os.environ["STKIT_TABLE_PUBLIC_HOST"] = urlsplit(public).hostname or ""
     try:
         uvicorn.run(
             "stkit.web.server:serving_app",  # create_app, with the file limit raised and a quiet log
@@ -301,14 +320,7 @@ def table_links(
     expires: ExpiresOpt = "never",
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
-    public_url: Annotated[
-        str | None,
-        typer.Option(
-            "--public-url",
-            help="The address players reach (a reverse proxy), e.g. https://table.example.org.",
-            show_default=False,
-        ),
-    ] = None,
+    public_url: PublicUrlOpt = None,
     db: DbOpt = None,
     chronicle: ChronicleOpt = None,
     qr: QrOpt = False,

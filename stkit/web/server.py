@@ -208,19 +208,29 @@ def log_config() -> dict:
 #: Set by `stkit serve`: the address it listens on, and the host name it put in the links.
 ENV_LISTEN = "STKIT_TABLE_LISTEN"
 ENV_LINK_HOST = "STKIT_TABLE_LINK_HOST"
+#: The host name of `stkit serve --public-url` (a reverse proxy's address), answered to as well.
+ENV_PUBLIC_HOST = "STKIT_TABLE_PUBLIC_HOST"
 
 
 def serving_app() -> Any:
     """The app `stkit serve` runs (uvicorn's factory): the file limit raised, the log set up, then
     :func:`stkit.web.app.create_app` of the store and chronicle in the environment, answering to the
-    host names of :data:`ENV_LISTEN` and :data:`ENV_LINK_HOST` (loopback when they are not set)."""
+    host names of :func:`serving_hosts`."""
     import logging.config
-    import os
 
     from stkit.web.app import create_app
-    from stkit.web.security import allowed_hosts
 
     raise_file_limit()
     logging.config.dictConfig(log_config())
-    hosts = allowed_hosts(os.environ.get(ENV_LISTEN, "127.0.0.1"), [os.environ.get(ENV_LINK_HOST, "")])
-    return create_app(hosts=hosts)
+    return create_app(hosts=serving_hosts())
+
+
+def serving_hosts() -> tuple[str, ...]:
+    """The Host names `stkit serve` answers to, from :data:`ENV_LISTEN`, :data:`ENV_LINK_HOST` and
+    :data:`ENV_PUBLIC_HOST` (see :func:`stkit.web.security.allowed_hosts`)."""
+    import os
+
+    from stkit.web.security import allowed_hosts
+
+    printed = [os.environ.get(ENV_LINK_HOST, ""), os.environ.get(ENV_PUBLIC_HOST, "")]
+    return allowed_hosts(os.environ.get(ENV_LISTEN, "127.0.0.1"), printed)

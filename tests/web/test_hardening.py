@@ -167,3 +167,36 @@ def test_the_allowed_hosts_are_the_ones_the_server_prints(listen, printed, expec
     from stkit.web.security import allowed_hosts
 
     assert set(allowed_hosts(listen, printed)) == set(expected)
+
+
+def test_serve_behind_a_reverse_proxy_answers_to_its_public_name(tmp_path, monkeypatch):
+    """`stkit serve --public-url https://table.example.org`: the printed links carry the public address and
+    the server answers to that host name (a proxy such as Caddy forwards the original Host), on top of the
+    loopback names it listens on; nothing is served here (uvicorn.run is replaced)."""
+    import json
+    import socket
+
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+    from stkit.web.server import ENV_LINK_HOST, ENV_LISTEN, ENV_PUBLIC_HOST, serving_hosts
+
+    for name in (ENV_LISTEN, ENV_LINK_HOST, ENV_PUBLIC_HOST, "STKIT_DATABASE_URL", "STKIT_CHRONICLE"):
+        monkeypatch.setenv(name, "")  # restored after the test: serve sets them for its app
+    ran = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: ran.append(k))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = str(tmp_path / "t.sqlite")
+    out = CliRunner().invoke(
+        app, ["serve", "--public-url", "https://table.example.org", "--port", str(port), "--db", db, "--json"]
+    )
+    assert out.exit_code == 0, out.output
+    assert ran and ran[0]["host"] == "127.0.0.1"
+    links = json.loads(out.stdout)
+    assert links["storyteller"].startswith("https://table.example.org/join/")
+    assert set(serving_hosts()) == {"table.example.org", "127.0.0.1", "localhost", "::1"}
+    bad = CliRunner().invoke(app, ["serve", "--public-url", "ftp://x", "--port", str(port), "--db", db])
+    assert bad.exit_code == 1 and "--public-url" in bad.output
