@@ -139,9 +139,9 @@ def raise_traits(
     check_text(reason, "experience reason")
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
-    from stkit.store.house import get_house_rules
+    from stkit.store.house import rules_in_force
 
-    rite_cost = get_house_rules(gw, row.chronicle).rite_cost
+    rite_cost = rules_in_force(gw, row.chronicle).rite_cost
     bought: list[L.Purchase] = []
     for trait, to in items:
         p = L.price(sheet, trait, to, outside=outside, rite_cost=rite_cost)
