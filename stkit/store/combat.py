@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stkit.dice import RollResult
 from stkit.dice.combat import (
@@ -48,6 +48,10 @@ from stkit.store.sheet import damage_type as check_damage_type
 from stkit.store.specialties import SpecialtyUse, apply_specialty
 from stkit.store.vocab import DamageType, LogKind
 from stkit.text import check_range
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 #: The soak pool when none is named.
 DEFAULT_SOAK = "Stamina"
@@ -431,7 +435,7 @@ def initiative_entry(sheet: Sheet) -> InitiativeEntry:
 
 
 def roll_scene_initiative(
-    session: Any,
+    session: StoreSession,
     chronicle: str,
     names: list[str] | None = None,
     *,
@@ -490,7 +494,7 @@ def roll_scene_initiative(
     return result
 
 
-def current_initiative(session: Any, scene_id: int, turn: int) -> dict[str, Any] | None:
+def current_initiative(session: StoreSession, scene_id: int, turn: int) -> dict[str, Any] | None:
     """The initiative stored for ``turn`` of the scene (or the latest earlier turn that has one), as
     :meth:`InitiativeOrder.to_dict` stored it with ``rolled_turn`` added; None when none was rolled."""
     gw = as_gateway(session)
@@ -655,7 +659,7 @@ DEFENCES = ("dodge", "block", "parry")
 
 
 def attack(
-    session: Any,
+    session: StoreSession,
     attacker: str,
     target: str,
     *,
@@ -965,7 +969,7 @@ class AttackPools:
 
 
 def attack_pools(
-    session: Any,
+    session: StoreSession,
     attacker: str,
     pool: str | None,
     damage: str | None,
@@ -1040,7 +1044,9 @@ class RageSpend:
         return {"points": self.points, "left": self.left, "scene_id": self.scene_id, "turn": self.turn}
 
 
-def spend_rage_for_actions(session: Any, row: Any, rage: int, *, combat: CombatRules = STANDARD_COMBAT) -> RageSpend:
+def spend_rage_for_actions(
+    session: StoreSession, row: Any, rage: int, *, combat: CombatRules = STANDARD_COMBAT
+) -> RageSpend:
     """Spend ``rage`` Rage points of the (locked) character ``row`` for extra actions this turn: at most the
     current points (and the house rule's cap), once per turn of the open scene ("Multiple Actions": Rage
     gives extra actions at no penalty). Outside a scene there is no turn to count.

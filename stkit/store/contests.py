@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from stkit import config
 from stkit.dice.contest import (
@@ -37,6 +37,10 @@ from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene
 from stkit.store.vocab import LogKind
 from stkit.text import MAX_NAME, check_text
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 # ---------------------------------------------------------------------------------------------- contests
 
@@ -113,14 +117,14 @@ class ContestRollRecord(_Columns):
         }
 
 
-def contest_id_for(session: Any, typed: str | int) -> int:
+def contest_id_for(session: StoreSession, typed: str | int) -> int:
     """The contest's id from an id or a (short) name; see :func:`stkit.store.scenes.resolve_tracked_id`."""
     from stkit.store.scenes import resolve_tracked_id
 
     return resolve_tracked_id(session, "contests", typed, "contest", "stkit contest list")
 
 
-def get_contest(session: Any, contest_id: int, *, lock: bool = False) -> ContestRow:
+def get_contest(session: StoreSession, contest_id: int, *, lock: bool = False) -> ContestRow:
     """The contest ``contest_id``; NotFound otherwise. ``lock``: row lock for an update."""
     return get_locked(
         session, ContestRow, contest_id, lock, f"no contest with id {contest_id}; see: stkit contest list"
@@ -128,7 +132,7 @@ def get_contest(session: Any, contest_id: int, *, lock: bool = False) -> Contest
 
 
 def start_contest(
-    session: Any,
+    session: StoreSession,
     name: str,
     *,
     chronicle: str | None,
@@ -217,7 +221,7 @@ def _side(gw: Gateway, contest: ContestRow, side: str, expression: str | None) -
     return Participant(char, expr)
 
 
-def contest_rolls(session: Any, contest_id: int) -> list[ContestRollRecord]:
+def contest_rolls(session: StoreSession, contest_id: int) -> list[ContestRollRecord]:
     """The rolls of a contest in order of exchange, side A first."""
     rows = as_gateway(session).rows(
         f"SELECT {ContestRollRecord.columns()} FROM contest_rolls WHERE contest_id = :id ORDER BY exchange, side",
@@ -445,7 +449,7 @@ def _resolve_exchange(
 
 
 def roll_contest(
-    session: Any,
+    session: StoreSession,
     contest_id: int,
     *,
     side: str | None = None,
@@ -499,7 +503,7 @@ def roll_contest(
     return ContestRollOutcome(status, rolled, resolved)
 
 
-def abandon_contest(session: Any, contest_id: int) -> ContestRow:
+def abandon_contest(session: StoreSession, contest_id: int) -> ContestRow:
     """Call off an open contest. RuleRefusal when it is over, NotFound for a bad id."""
     gw = as_gateway(session)
     contest = abandon_row(gw, get_contest(gw, contest_id, lock=True), "contest")
@@ -507,7 +511,9 @@ def abandon_contest(session: Any, contest_id: int) -> ContestRow:
     return contest
 
 
-def list_contests(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list[ContestRow]:
+def list_contests(
+    session: StoreSession, *, chronicle: str | None = None, status: str | None = None
+) -> list[ContestRow]:
     """Contests, newest first; optionally one chronicle's, or only those with ``status``."""
     return newest_first(session, ContestRow, chronicle, status)
 
@@ -528,7 +534,7 @@ def _status(gw: Gateway, contest: ContestRow, rolls: list[ContestRollRecord]) ->
     )
 
 
-def contest_status(session: Any, contest: ContestRow | int) -> ContestStatus:
+def contest_status(session: StoreSession, contest: ContestRow | int) -> ContestStatus:
     """A contest (or the contest with that id: NotFound) with its sides, tallies (or the lead) and every
     exchange so far."""
     gw = as_gateway(session)

@@ -35,6 +35,10 @@ from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue
 
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
     from stkit.store.gateway import Gateway
@@ -134,7 +138,7 @@ def prune_events(gw: Gateway, *, window: int | None = None, every: int | None = 
     return int(old[0]) if old else 0
 
 
-def _hold_until_commit(session: Any, params: dict) -> None:
+def _hold_until_commit(session: Session, params: dict) -> None:
     """Queue an event on the Session; :func:`_insert_held` writes the queue just before the commit."""
     from sqlalchemy import event
 
@@ -147,7 +151,7 @@ def _hold_until_commit(session: Any, params: dict) -> None:
     session.info[_PENDING].append(params)
 
 
-def _insert_held(session: Any) -> None:
+def _insert_held(session: Session) -> None:
     if session.in_nested_transaction():
         return  # a savepoint ending; the events go in with the outer commit
     held = session.info.pop(_PENDING, None)
@@ -166,7 +170,7 @@ def _insert_held(session: Any) -> None:
         conn.execute(text("SELECT pg_notify(:ch, :chronicle)"), {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
 
 
-def _drop_held(session: Any) -> None:
+def _drop_held(session: Session) -> None:
     session.info.pop(_PENDING, None)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
-from typing import Any, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from stkit import config
 from stkit.dice import (
@@ -46,6 +46,10 @@ from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
 from stkit.store.vocab import LogKind
 from stkit.text import MAX_NAME, check_text
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 # ------------------------------------------------------------------------------------------ tracked rows
 
@@ -139,7 +143,7 @@ def now_stamp(gw: Gateway) -> object:
     return gw.timestamp(datetime.now(UTC))
 
 
-def insert_row(session: Any, row_type: type[_R], values: dict[str, Any]) -> _R:
+def insert_row(session: StoreSession, row_type: type[_R], values: dict[str, Any]) -> _R:
     """INSERT ``values`` (column: value) and ``created_at`` = now into ``row_type``'s table; the new row as
     stored (columns not given are None). Raises DuplicateRow on a unique key."""
     gw = as_gateway(session)
@@ -152,7 +156,7 @@ def insert_row(session: Any, row_type: type[_R], values: dict[str, Any]) -> _R:
     return rt.from_row(tuple(stored.get(f.name) for f in fields(rt)))
 
 
-def get_locked(session: Any, row_type: type[_R], row_id: int, lock: bool, missing: str) -> _R:
+def get_locked(session: StoreSession, row_type: type[_R], row_id: int, lock: bool, missing: str) -> _R:
     """The ``row_type`` row ``row_id`` (``lock``: row lock for an update); NotFound(``missing``) otherwise."""
     gw = as_gateway(session)
     rt: Any = row_type
@@ -162,7 +166,7 @@ def get_locked(session: Any, row_type: type[_R], row_id: int, lock: bool, missin
     return rt.from_row(found)
 
 
-def newest_first(session: Any, row_type: type[_R], chronicle: str | None, status: str | None) -> list[_R]:
+def newest_first(session: StoreSession, row_type: type[_R], chronicle: str | None, status: str | None) -> list[_R]:
     """Rows of a tracked table, newest first; optionally one chronicle's, or only those with ``status``."""
     rt: Any = row_type
     where, params = [], {}
@@ -176,7 +180,7 @@ def newest_first(session: Any, row_type: type[_R], chronicle: str | None, status
     return [rt.from_row(r) for r in as_gateway(session).rows(sql + " ORDER BY id DESC", **params)]
 
 
-def abandon_row(session: Any, row: _R, what: str) -> _R:
+def abandon_row(session: StoreSession, row: _R, what: str) -> _R:
     """Mark an open tracked row (extended action or contest, read locked) abandoned and return it as it now
     stands; RuleRefusal when it is already finished."""
     r: Any = row
@@ -192,12 +196,12 @@ def abandon_row(session: Any, row: _R, what: str) -> _R:
 # -------------------------------------------------------------------------------------- extended actions
 
 
-def action_id_for(session: Any, typed: str | int) -> int:
+def action_id_for(session: StoreSession, typed: str | int) -> int:
     """The extended action's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
     return resolve_tracked_id(session, "tracked_actions", typed, "extended action", "stkit extended list")
 
 
-def get_action(session: Any, action_id: int, *, lock: bool = False) -> ExtendedAction:
+def get_action(session: StoreSession, action_id: int, *, lock: bool = False) -> ExtendedAction:
     """The tracked extended action ``action_id``; NotFound otherwise. ``lock``: row lock for an update."""
     return get_locked(
         session, ExtendedAction, action_id, lock, f"no extended action with id {action_id}; see: stkit extended list"
@@ -205,7 +209,7 @@ def get_action(session: Any, action_id: int, *, lock: bool = False) -> ExtendedA
 
 
 def start_extended(
-    session: Any,
+    session: StoreSession,
     name: str,
     *,
     chronicle: str | None,
@@ -289,7 +293,7 @@ def _roller(gw: Gateway, action: ExtendedAction, character: str | None, pool: st
 
 
 def roll_extended(
-    session: Any,
+    session: StoreSession,
     action_id: int,
     *,
     character: str | None = None,
@@ -392,7 +396,7 @@ def _store_tally(gw: Gateway, action: ExtendedAction, after: ExtendedTally) -> E
     )
 
 
-def abandon_extended(session: Any, action_id: int) -> ExtendedAction:
+def abandon_extended(session: StoreSession, action_id: int) -> ExtendedAction:
     """Give up an open extended action. RuleRefusal when it is already finished, NotFound for a bad id."""
     gw = as_gateway(session)
     action = abandon_row(gw, get_action(gw, action_id, lock=True), "extended action")
@@ -400,12 +404,14 @@ def abandon_extended(session: Any, action_id: int) -> ExtendedAction:
     return action
 
 
-def list_extended(session: Any, *, chronicle: str | None = None, status: str | None = None) -> list[ExtendedAction]:
+def list_extended(
+    session: StoreSession, *, chronicle: str | None = None, status: str | None = None
+) -> list[ExtendedAction]:
     """Tracked extended actions, newest first; optionally one chronicle's, or only those with ``status``."""
     return newest_first(session, ExtendedAction, chronicle, status)
 
 
-def extended_rolls(session: Any, action_id: int) -> list[ExtendedRollRecord]:
+def extended_rolls(session: StoreSession, action_id: int) -> list[ExtendedRollRecord]:
     """The rolls of an action in order (seq 1, 2, ...)."""
     rows = as_gateway(session).rows(
         f"SELECT {ExtendedRollRecord.columns()} FROM tracked_rolls WHERE action_id = :id ORDER BY seq", id=action_id
@@ -535,7 +541,7 @@ class ExtendedStatus:
         return data
 
 
-def extended_status(session: Any, action: ExtendedAction | int, *, odds: bool = True) -> ExtendedStatus:
+def extended_status(session: StoreSession, action: ExtendedAction | int, *, odds: bool = True) -> ExtendedStatus:
     """``action`` (or the action with that id: NotFound) with the rolls so far and who made them, and,
     while open and ``odds``, the exact chance to finish within 1, 2, 4, 8 rolls."""
     gw = as_gateway(session)
@@ -580,7 +586,7 @@ def _default_participant(gw: Gateway, action: ExtendedAction) -> Participant:
     return Participant(char, action.pool_expr)
 
 
-def replay_check(session: Any, action: ExtendedAction) -> tuple[int, int]:
+def replay_check(session: StoreSession, action: ExtendedAction) -> tuple[int, int]:
     """(stored tally, tally implied by replaying the logged rolls in order): equal unless a roll was lost."""
     rolls = extended_rolls(session, action.id)
     state = replay_extended(

@@ -11,7 +11,7 @@ is written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stkit.dice import RollResult
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
@@ -47,6 +47,10 @@ from stkit.store.fight_rules import (
 from stkit.store.forms import METIS_BREEDS, breed_form, form_label, form_slots, lookup_form
 from stkit.store.gateway import Gateway, as_gateway
 from stkit.store.sheet import Sheet
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 # ------------------------------------------------------------------------------------------- use cases
 
@@ -197,7 +201,7 @@ def _roll(pool: int, difficulty: int, faces: list[int] | None, rng: Any, *, refl
 
 
 def regenerate(
-    session: Any,
+    session: StoreSession,
     name: str,
     *,
     calm: bool = False,
@@ -295,7 +299,7 @@ def regenerate(
 
 
 def shift_form(
-    session: Any,
+    session: StoreSession,
     name: str,
     form: str,
     *,
@@ -384,7 +388,7 @@ def shift_form(
 
 
 def stay_active(
-    session: Any, name: str, *, chronicle: str | None = None, faces: list[int] | None = None, rng: Any = None
+    session: StoreSession, name: str, *, chronicle: str | None = None, faces: list[int] | None = None, rng: Any = None
 ) -> PowerRoll:
     """`char stay-active NAME`: a shapeshifter downed with lethal or worse past Incapacitated rolls the
     permanent Rage at difficulty 8; each success heals one level, worst first, and any success keeps them
@@ -438,7 +442,7 @@ def stay_active(
 
 
 def rage_roll(
-    session: Any,
+    session: StoreSession,
     name: str,
     *,
     difficulty: int | None = None,
@@ -487,7 +491,7 @@ def rage_roll(
     )
 
 
-def moonrise(session: Any, name: str, *, chronicle: str | None = None) -> PowerRoll:
+def moonrise(session: StoreSession, name: str, *, chronicle: str | None = None) -> PowerRoll:
     """`char moonrise NAME`: Rage regained at the first sight of the chronicle's moon in a night
     (:func:`moonrise_rage`). Raises NotFound when no moon is set (`stkit scene moon PHASE`)."""
     from stkit.store.characters import find_character
@@ -550,7 +554,7 @@ class FightBoard:
         }
 
 
-def fight_board(session: Any, chronicle: str) -> FightBoard | None:
+def fight_board(session: StoreSession, chronicle: str) -> FightBoard | None:
     """The open scene's :class:`FightBoard` in ``chronicle``, or None when no scene is open or no
     initiative was rolled in it. Reads only."""
     from stkit.store.characters import find_character

@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stkit.errors import StoreError
 
@@ -109,7 +109,7 @@ class SessionGateway(Gateway):
     """Over a SQLAlchemy/sqlmodel Session, inside the caller's transaction. Pending ORM changes are flushed
     before each statement, and ORM objects of rows updated through the gateway are refreshed."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.dialect = session.get_bind().dialect.name
 
@@ -137,7 +137,16 @@ class SessionGateway(Gateway):
                 self.session.refresh(obj)
 
 
-def as_gateway(session_or_gateway: Any) -> Gateway:
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from sqlalchemy.orm import Session
+
+    #: What a use case takes: the gateway, or a SQLAlchemy Session that :func:`as_gateway` wraps.
+    StoreSession: TypeAlias = "Gateway | Session"
+
+
+def as_gateway(session_or_gateway: StoreSession) -> Gateway:
     """A Gateway as is; a SQLAlchemy Session wrapped in a :class:`SessionGateway`."""
     if isinstance(session_or_gateway, Gateway):
         return session_or_gateway

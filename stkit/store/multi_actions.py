@@ -7,7 +7,7 @@ Rules: Chapter Five: Rules, "Multiple Actions" (its last paragraph: Rage gives e
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from stkit.dice.combat import STANDARD_COMBAT, CombatRules, rage_action_penalties
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
@@ -18,6 +18,10 @@ from stkit.store.pools import build_pool
 from stkit.store.rolling import Purpose, RollOrder, SheetRoll, generator, make_roll
 from stkit.store.vocab import LogKind
 from stkit.text import check_range
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 # ------------------------------------------------------------------------------------- multiple actions
 
@@ -54,7 +58,7 @@ class SheetActionSlot:
 
 
 def multi_from_sheet(
-    session: Any,
+    session: StoreSession,
     name: str,
     expressions: list[str],
     difficulties: list[int],

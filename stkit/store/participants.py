@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stkit import config
 from stkit.dice import RollResult, validate_difficulty, validate_pool, validate_target
@@ -31,6 +31,10 @@ from stkit.store.rolling import Purpose, RollOrder, make_roll
 from stkit.store.scenes import open_scene
 from stkit.store.vocab import LogKind
 from stkit.text import parse_whole_number
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 _NUMBER = re.compile(r"^\s*\d+\s*$", re.ASCII)
 #: A difficulty typed as a number, sign included: '-5' is a number out of range, not a Trait's name.
@@ -105,7 +109,7 @@ def check_interval(text: str) -> int:
     return seconds
 
 
-def check_scene_chronicle(session: Any, chronicle: str | None, who: Participant) -> None:
+def check_scene_chronicle(session: StoreSession, chronicle: str | None, who: Participant) -> None:
     """With no --chronicle given and a scene open in the default chronicle (STKIT_CHRONICLE or 'default'),
     refuse a character of another chronicle: its rolls could not be made in that scene."""
     if chronicle is not None or who.character is None:
@@ -122,7 +126,7 @@ def check_scene_chronicle(session: Any, chronicle: str | None, who: Participant)
         )
 
 
-def _character(session: Any, name: str, chronicle: str | None) -> CharacterRow:
+def _character(session: StoreSession, name: str, chronicle: str | None) -> CharacterRow:
     """The character called ``name``; when ``chronicle`` is given, refuse one that lives in another chronicle."""
     if chronicle is None:
         return get_character(session, name, None)
@@ -149,7 +153,9 @@ def numeric_pool(expression: str) -> int:
     return validate_pool(parse_pool_number(expression))  # a 5,000-digit number gets the pool limit message
 
 
-def participant(session: Any, name_or_pool: str | None, expression: str | None, chronicle: str | None) -> Participant:
+def participant(
+    session: StoreSession, name_or_pool: str | None, expression: str | None, chronicle: str | None
+) -> Participant:
     """Resolve a side or roller: a number of dice ('6'), or a character name with a sheet expression.
 
     Raises InvalidValue when a character has no expression, NotFound for an unknown name, RuleRefusal for a
@@ -172,7 +178,7 @@ def participant(session: Any, name_or_pool: str | None, expression: str | None, 
     return Participant(char, expression.strip())
 
 
-def check_pool(session: Any, who: Participant) -> tuple[int, str]:
+def check_pool(session: StoreSession, who: Participant) -> tuple[int, str]:
     """The dice pool ``who`` rolls now and how it was built (sheet, form and wound penalty applied)."""
     if who.character is None:
         n = numeric_pool(who.expression)

@@ -23,11 +23,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
 from stkit.text import MAX_NAME, check_text
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 #: How far back the try-again count looks: past 8 failures every difficulty is already 10.
 _RETRY_LOOKBACK = 12
@@ -65,7 +69,7 @@ def iso_local(value: Any) -> str | None:
     return datetime.fromisoformat(str(value)).isoformat()
 
 
-def _scene_event(session: Any, scene: Any, change: str) -> None:
+def _scene_event(session: StoreSession, scene: Any, change: str) -> None:
     """The table event of a scene change ('started', 'turn', 'ended'), in the caller's transaction."""
     from stkit.store.events import record_event
 
@@ -104,7 +108,7 @@ class SceneRow:
         return {"id": self.id, "name": self.name, "chronicle": self.chronicle, "status": self.status, "turn": self.turn}
 
 
-def open_scene(session: Any, chronicle: str, *, lock: bool = False) -> SceneRow | None:
+def open_scene(session: StoreSession, chronicle: str, *, lock: bool = False) -> SceneRow | None:
     """The open scene of ``chronicle`` or None. ``lock`` takes a row lock (PostgreSQL) for an update.
     ``session``: a Gateway or a Session."""
     gw = as_gateway(session)
@@ -116,7 +120,7 @@ def open_scene(session: Any, chronicle: str, *, lock: bool = False) -> SceneRow 
     return None if row is None else SceneRow.from_row(row)
 
 
-def require_open_scene(session: Any, chronicle: str, *, lock: bool = False) -> SceneRow:
+def require_open_scene(session: StoreSession, chronicle: str, *, lock: bool = False) -> SceneRow:
     """The open scene of ``chronicle``; NotFound when there is none."""
     scene = open_scene(session, chronicle, lock=lock)
     if scene is None:
@@ -129,7 +133,7 @@ MAX_ROW_ID = 2**63 - 1
 _ID_NAMES = {"tracked_actions": "action id", "contests": "contest id", "scenes": "scene id"}
 
 
-def resolve_tracked_id(session: Any, table: str, typed: str | int, what: str, listing: str) -> int:
+def resolve_tracked_id(session: StoreSession, table: str, typed: str | int, what: str, listing: str) -> int:
     """The id of the row of ``table`` ('tracked_actions', 'contests' or 'scenes') that ``typed`` names:
     an id (digits), else an exact name, else a unique prefix of a name (case, accents, spaces folded, as
     :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
@@ -154,12 +158,12 @@ def resolve_tracked_id(session: Any, table: str, typed: str | int, what: str, li
     raise NotFound(f"no {what} named {printable(text)!r}; see: {listing}")
 
 
-def scene_id_for(session: Any, typed: str | int) -> int:
+def scene_id_for(session: StoreSession, typed: str | int) -> int:
     """The scene's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
     return resolve_tracked_id(session, "scenes", typed, "scene", "stkit scene list")
 
 
-def get_scene(session: Any, scene_id: int) -> SceneRow:
+def get_scene(session: StoreSession, scene_id: int) -> SceneRow:
     """The scene with this id (any status); NotFound otherwise."""
     row = as_gateway(session).row(f"SELECT {SCENE_COLUMNS} FROM scenes WHERE id = :id", id=scene_id)
     if row is None:
@@ -167,7 +171,7 @@ def get_scene(session: Any, scene_id: int) -> SceneRow:
     return SceneRow.from_row(row)
 
 
-def start_scene(session: Any, chronicle: str, name: str) -> SceneRow:
+def start_scene(session: StoreSession, chronicle: str, name: str) -> SceneRow:
     """Open a new scene named ``name`` in ``chronicle`` at turn 1.
 
     Raises RuleRefusal while another scene of the chronicle is open (one at a time), InvalidValue for an
@@ -212,7 +216,7 @@ def _add_turn(gw: Gateway, scene_id: int, turn: int) -> None:
     )
 
 
-def next_turn(session: Any, chronicle: str) -> SceneRow:
+def next_turn(session: StoreSession, chronicle: str) -> SceneRow:
     """Move the open scene of ``chronicle`` to its next turn (Willpower may be spent again). NotFound when
     no scene is open."""
     gw = as_gateway(session)
@@ -225,7 +229,7 @@ def next_turn(session: Any, chronicle: str) -> SceneRow:
     return scene
 
 
-def end_scene(session: Any, chronicle: str) -> SceneRow:
+def end_scene(session: StoreSession, chronicle: str) -> SceneRow:
     """Close the open scene of ``chronicle``. Its tracked actions stay as they are (an extended action may
     go on in a later scene). NotFound when no scene is open."""
     gw = as_gateway(session)
@@ -238,7 +242,7 @@ def end_scene(session: Any, chronicle: str) -> SceneRow:
     return scene
 
 
-def list_scenes(session: Any, chronicle: str | None = None, limit: int = 50) -> list[SceneRow]:
+def list_scenes(session: StoreSession, chronicle: str | None = None, limit: int = 50) -> list[SceneRow]:
     """Scenes, newest first, optionally of one chronicle; at most ``limit``."""
     sql, params = f"SELECT {SCENE_COLUMNS} FROM scenes", dict[str, Any](limit=limit)
     if chronicle is not None:
@@ -345,7 +349,7 @@ def _roll_links(gw: Gateway, scene_id: int) -> dict[int, str]:
     return links
 
 
-def scene_timeline(session: Any, scene: SceneRow | int) -> SceneTimeline:
+def scene_timeline(session: StoreSession, scene: SceneRow | int) -> SceneTimeline:
     """The timeline of ``scene`` (a SceneRow, or a scene id: NotFound when there is none): its turns in
     order, each with the rolls logged in it, plus the tracked actions and contests started in the scene."""
     gw = as_gateway(session)
@@ -515,14 +519,14 @@ def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None,
         raise _already_spent(character, ctx, "") from None
 
 
-def recent_scenes(session: Any, chronicle: str, limit: int = 20) -> list[tuple[int, str]]:
+def recent_scenes(session: StoreSession, chronicle: str, limit: int = 20) -> list[tuple[int, str]]:
     """(id, name) of the newest ``limit`` scenes of ``chronicle``, open or closed, newest first."""
     gw = as_gateway(session)
     rows = gw.rows("SELECT id, name FROM scenes WHERE chronicle = :c ORDER BY id DESC LIMIT :n", c=chronicle, n=limit)
     return [(int(r[0]), str(r[1])) for r in rows]
 
 
-def rolled_in_turn(session: Any, scene_id: int, turn: int) -> set[int]:
+def rolled_in_turn(session: StoreSession, scene_id: int, turn: int) -> set[int]:
     """The ids of the characters with a logged roll in ``turn`` of the scene."""
     rows = as_gateway(session).rows(
         "SELECT DISTINCT character_id FROM roll_log "

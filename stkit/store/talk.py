@@ -10,12 +10,16 @@ that player's page only (``stkit.web``'s stream filter). ``stkit log`` lists bot
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue
 from stkit.store.events import record_event
 from stkit.store.gateway import as_gateway
 from stkit.text import check_text
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 #: The longest message or whisper, in characters (a line at the table, not a letter).
 MAX_MESSAGE = 300
@@ -49,7 +53,7 @@ def _scene_id(gw: Any, chronicle: str) -> int | None:
     return int(row[0]) if row else None
 
 
-def say(session: Any, chronicle: str, text: str, *, character: str | None = None) -> Said:
+def say(session: StoreSession, chronicle: str, text: str, *, character: str | None = None) -> Said:
     """A table message from ``character`` (a name in ``chronicle``; None: the Storyteller). Raises
     InvalidValue for an empty or too long line, NotFound for an unknown character."""
     from stkit.store.characters import find_character
@@ -68,7 +72,7 @@ def say(session: Any, chronicle: str, text: str, *, character: str | None = None
     return said
 
 
-def whisper(session: Any, chronicle: str, to: str, text: str) -> Said:
+def whisper(session: StoreSession, chronicle: str, to: str, text: str) -> Said:
     """The Storyteller's whisper to the player of character ``to``: a secret event only that player's page
     (and the Storyteller's) shows. Raises InvalidValue, NotFound."""
     from stkit.store.characters import find_character

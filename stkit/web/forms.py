@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -15,6 +15,10 @@ from markupsafe import Markup
 from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.events import LinkHolder
 from stkit.web.table import Table
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 #: The widest whole number a form field may hold; each use case checks its own range after.
 WIDEST = 10**9
@@ -76,7 +80,7 @@ def is_on(form: dict, key: str) -> bool:
     return str(form.get(key, "")).lower() in ("on", "1", "true", "yes")
 
 
-def character_name(session: Any, chronicle: str, character_id: int) -> str:
+def character_name(session: StoreSession, chronicle: str, character_id: int) -> str:
     """The name of character ``character_id`` of ``chronicle``; NotFound otherwise."""
     from stkit.store.characters import character_by_id
 

@@ -3,11 +3,14 @@ first, filtered by character, kind and scene, paged back by event id."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from stkit.store.events import TableEvent
 from stkit.web.play import LOG_KINDS, talk_item
 from stkit.web.views import feed_item
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
 
 
 def log_line(event: TableEvent) -> str:
@@ -33,7 +36,7 @@ def log_line(event: TableEvent) -> str:
     return f"{event.kind}: {d}"
 
 
-def log_view(session: Any, chronicle: str, filters: dict, limit: int) -> dict:
+def log_view(session: StoreSession, chronicle: str, filters: dict, limit: int) -> dict:
     """The Storyteller's scroll-back: the chronicle's events (secret ones too), newest first, at most
     ``limit``, before the event id ``filters['before']`` when given, of ``filters['kind']``, of the
     character id ``filters['character']`` and the scene id ``filters['scene']`` when given (an event

@@ -5,9 +5,13 @@ choices, the results under the Roll button, table talk and the night's log. Plai
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stkit.store.events import TableEvent
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 #: Kinds of the night's log and its filter, with the words the filter shows.
 LOG_KINDS = (
@@ -67,7 +71,7 @@ def roll_choices(sheet: Any) -> dict:
     }
 
 
-def party_view(session: Any, chronicle: str, scene: dict | None) -> dict:
+def party_view(session: StoreSession, chronicle: str, scene: dict | None) -> dict:
     """The party strip and the initiative order: for each character of ``chronicle`` its health level and
     wound penalty, damage boxes, Willpower / Rage / Gnosis points and ratings, and its initiative place;
     the order of the open scene's current initiative (the latest turn that rolled it) and whose action it
@@ -117,7 +121,7 @@ def party_view(session: Any, chronicle: str, scene: dict | None) -> dict:
     }
 
 
-def finished_tracked(session: Any, chronicle: str, scene: dict | None, limit: int = 5) -> tuple[list, list]:
+def finished_tracked(session: StoreSession, chronicle: str, scene: dict | None, limit: int = 5) -> tuple[list, list]:
     """Extended actions and contests that ended (done, failed, abandoned): those of the open scene, else
     the newest ``limit``; each a dict with ``id``, ``name``, ``status`` and its tallies."""
     from stkit.store.tracked import list_contests, list_extended

@@ -8,6 +8,10 @@ from typing import TYPE_CHECKING, Any
 from stkit.store.events import LinkHolder, TableEvent
 from stkit.web.play import LOG_KINDS, finished_tracked, party_view, roll_choices, talk_item, talk_visible
 
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
+
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.web.table import Table
 
@@ -50,7 +54,7 @@ def sheet_view(row: Any) -> dict:
     }
 
 
-def status_view(session: Any, chronicle: str) -> dict:
+def status_view(session: StoreSession, chronicle: str) -> dict:
     """The open scene and turn, the open extended actions (progress, rolls so far, the exact chance to
     finish within 1, 2 and 4 more rolls) and the open contests (both tallies) of ``chronicle``."""
     from stkit.store.scenes import open_scene
@@ -122,7 +126,7 @@ def feed_item(event: TableEvent, *, storyteller: bool) -> dict:
     }
 
 
-def page_data(table: Table, session: Any, holder: LinkHolder) -> dict:
+def page_data(table: Table, session: StoreSession, holder: LinkHolder) -> dict:
     """Everything a page shows, read in one transaction: the feed, the newest event id (the stream starts
     after it), the status, the sheets this link may see and the characters of the chronicle."""
     from stkit.store.characters import list_characters

@@ -6,7 +6,7 @@ odds` do. The answer under the Roll button is the result itself (outcome and dic
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -19,6 +19,10 @@ from stkit.web.deps import Change, Holder, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, roll_order, seed_from
 from stkit.web.table import Forbidden
 from stkit.web.views import feed_item
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import StoreSession
+
 
 router = APIRouter()
 
@@ -211,7 +215,7 @@ def _traits(values: dict) -> list[str]:
     return [check_text(t, "Trait", limit=MAX_NAME) for t in raw]
 
 
-def extra_dice_limit(session: Any, chronicle: str, *, storyteller: bool) -> int:
+def extra_dice_limit(session: StoreSession, chronicle: str, *, storyteller: bool) -> int:
     """The most extra dice (or dice of penalty) the link may add to a roll: the chronicle's
     ``table-extra-dice`` for a player's link, :data:`stkit.dice.MAX_POOL` for the Storyteller's."""
     from stkit.store.gateway import as_gateway
@@ -247,7 +251,7 @@ def _expression(values: dict, limit: int) -> str:
     return expression
 
 
-def _unskilled_of(session: Any, chronicle: str, name: str, expression: str):
+def _unskilled_of(session: StoreSession, chronicle: str, name: str, expression: str):
     """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.store.unskilled`), with the
     chronicle's house rule for untrained Skills."""
     from stkit.store.characters import find_character
@@ -269,7 +273,7 @@ def _with_dice(expression: str, change: int) -> str:
     return f"{expression} - {-change}" if change < 0 else expression
 
 
-def saved_roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool):
+def saved_roll_use_case(session: StoreSession, chronicle: str, values: dict, *, secret: bool, storyteller: bool):
     """A saved roll from the page (``values``: character_id, saved, willpower, specialty, confirm_visible,
     seed) through :func:`stkit.store.saved.roll_saved`, with the unskilled rule. Returns (SheetRoll, notes)."""
     from stkit.store.characters import find_character
@@ -294,7 +298,7 @@ def saved_roll_use_case(session: Any, chronicle: str, values: dict, *, secret: b
     return done, list(rule.notes)
 
 
-def _harder(session: Any, chronicle: str, values: dict, change: int) -> dict:
+def _harder(session: StoreSession, chronicle: str, values: dict, change: int) -> dict:
     """``values`` with the difficulty raised by ``change`` (at most 10); an empty difficulty is the
     chronicle's house default."""
     if not change:
@@ -311,7 +315,7 @@ def _harder(session: Any, chronicle: str, values: dict, change: int) -> dict:
     return {**values, "difficulty": str(min(10, base + change))}
 
 
-def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
+def roll_use_case(session: StoreSession, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
     """A roll from the web form (``values``: character_id, trait (list) or pool, dice, difficulty,
     willpower, specialty, task, auto, seed, confirm_visible) through :func:`stkit.store.rolling.make_roll`,
     as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.store.unskilled`) or, on the
@@ -342,7 +346,7 @@ def roll_use_case(session: Any, chronicle: str, values: dict, *, secret: bool, s
     return make_roll(as_gateway(session), order), notes
 
 
-def _roll_fields(session: Any, chronicle: str, values: dict, *, storyteller: bool = False) -> dict:
+def _roll_fields(session: StoreSession, chronicle: str, values: dict, *, storyteller: bool = False) -> dict:
     """Who rolls what: {character, chronicle, expression, task} from a sheet, or {expression, chronicle,
     log} for a bare number of dice. Raises InvalidValue for Traits without a character and the like."""
     from stkit.dice import validate_pool
@@ -365,7 +369,7 @@ def _roll_fields(session: Any, chronicle: str, values: dict, *, storyteller: boo
     return {"expression": str(pool), "chronicle": chronicle, "log": True}
 
 
-def odds_view(session: Any, chronicle: str, holder: LinkHolder, values: dict) -> dict:
+def odds_view(session: StoreSession, chronicle: str, holder: LinkHolder, values: dict) -> dict:
     """The exact chances of the roll a form describes (the pool as the sheet builds it, with the unskilled
     rule's difficulty or dice and notes, or a number of dice), from :func:`stkit.store.rolling.odds_for`:
     P(botch), P(failure), P(exactly k) and P(at least k)."""
