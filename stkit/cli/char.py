@@ -807,8 +807,8 @@ def shift(
 
     power_command(
         db,
-        lambda gw, faces, rng: shift_form(
-            gw, name, form, rage=rage, instant=instant, chronicle=chronicle, faces=faces, rng=rng
+        lambda gw, faces, seed: shift_form(
+            gw, name, form, rage=rage, instant=instant, chronicle=chronicle, faces=faces, seed=seed
         ),
         dice=dice,
         seed=seed,
@@ -838,7 +838,7 @@ def regen(
 
     power_command(
         db,
-        lambda gw, faces, rng: regenerate(gw, name, calm=calm, days=days, chronicle=chronicle, faces=faces, rng=rng),
+        lambda gw, faces, seed: regenerate(gw, name, calm=calm, days=days, chronicle=chronicle, faces=faces, seed=seed),
         dice=dice,
         seed=seed,
         json_out=json_out,
@@ -863,7 +863,7 @@ def stay_active(
 
     power_command(
         db,
-        lambda gw, faces, rng: use_case(gw, name, chronicle=chronicle, faces=faces, rng=rng),
+        lambda gw, faces, seed: use_case(gw, name, chronicle=chronicle, faces=faces, seed=seed),
         dice=dice,
         seed=seed,
         json_out=json_out,
@@ -891,7 +891,7 @@ def rage_roll(
 
     power_command(
         db,
-        lambda gw, faces, rng: use_case(gw, name, difficulty=difficulty, chronicle=chronicle, faces=faces, rng=rng),
+        lambda gw, faces, seed: use_case(gw, name, difficulty=difficulty, chronicle=chronicle, faces=faces, seed=seed),
         dice=dice,
         seed=seed,
         json_out=json_out,
@@ -913,7 +913,7 @@ def moonrise(
     from stkit.store.fight import moonrise as use_case
 
     power_command(
-        db, lambda gw, faces, rng: use_case(gw, name, chronicle=chronicle), dice=None, seed=None, json_out=json_out
+        db, lambda gw, faces, seed: use_case(gw, name, chronicle=chronicle), dice=None, seed=None, json_out=json_out
     )
 
 

@@ -1006,7 +1006,8 @@ def attack_pools(
     if not pool or not damage:
         raise InvalidValue("the attack needs a pool and a damage pool (or a --weapon or --maneuver that gives them)")
     kind = check_damage_type(damage_type or (plan.damage_type if plan else "bashing"))
-    diff = difficulty if difficulty is not None else (plan.difficulty if plan else 6)
+    asked = difficulty if difficulty is not None else (plan.difficulty if plan else None)
+    diff = rules_in_force(gw, a_sheet.chronicle, RuleOverrides(difficulty=asked)).difficulty  # as attack() rolls
     notes: list[str] = []
     built = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
     out = AttackPools(built, unhurt_pool(a_sheet, damage), diff, kind, plan=plan)
