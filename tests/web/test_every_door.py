@@ -259,6 +259,27 @@ def test_fight_rule_doors_roll_the_same_dice(table, case, settings, seed):
 
 
 @pytest.mark.parametrize(("case", "settings"), CASES, ids=[c for c, _ in CASES])
+def test_an_attacks_dodge_is_scored_as_any_roll(table, case, settings):
+    """The defender's dodge inside `stkit attack` is a roll like any other: its dice (10, 1, 6, 7, 2; and
+    the 10's extra die under the reroll specialty) are
+    scored under the chronicle's house rules exactly as the dice engine scores them, and its log row says so."""
+    url = table.url
+    for key, text in settings.items():
+        cli(url, "house", "set", key, text)
+    _forget_free_botches(url)
+    rules = run_unit(url, lambda gw: rules_in_force(gw, "default"), readonly=True)
+    dodge = (10, 1, 6, 7, 2) + ((8,) if rules.specialty.value == "reroll" else ())  # the 10's extra die
+    done = cli_json(url, "attack", "Archibald", "Weston", "--pool", "Dexterity + Drive", "--damage", "2",
+                    "--dice-attack", "9,9,9,8,8", "--dodge", SHEET_POOL, "--dice-dodge", ",".join(map(str, dodge)),
+                    "--seed", "1")  # fmt: skip
+    want = resolve_roll(RollRequest(5, 6, rules=rules.dice_rules(), faces=dodge))
+    seen = {"pool": 5, "difficulty": 6, "dice": list(want.dice), "outcome": want.outcome.value,
+            "result": want.final_successes}  # fmt: skip
+    assert _seen(done["defence"]) == seen, f"the dodge under {case}"
+    assert _log_row(url, done["log_ids"][1]) == seen
+
+
+@pytest.mark.parametrize(("case", "settings"), CASES, ids=[c for c, _ in CASES])
 def test_odds_are_the_same_from_the_cli_and_the_page(clients, table, case, settings):
     url = table.url
     for key, text in settings.items():
