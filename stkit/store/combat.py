@@ -49,6 +49,8 @@ from stkit.store.vocab import DamageType, LogKind
 from stkit.text import check_range
 
 if TYPE_CHECKING:
+    from stkit.dice.house import ChronicleRules
+    from stkit.store.fight_rules import AttackPlan, SoakRule
     from stkit.store.gateway import StoreSession
 
 
@@ -657,6 +659,171 @@ def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
 DEFENCES = ("dodge", "block", "parry")
 
 
+def _refuse_attack(gw: Gateway, a_row: Any, t_row: Any, t_sheet: Sheet, *, coup_de_grace: bool, defended: bool) -> None:
+    """Raise RuleRefusal when ``a_row`` cannot attack ``t_row`` now: the target is out of the scene, either is
+    dead, an Incapacitated target without ``coup_de_grace`` (or a coup de grace on one who is not, or with a
+    dodge or soak: ``defended``)."""
+    from stkit.store.fight_rules import is_dead
+
+    check_in_scene(gw, t_row, a_row)
+    if is_dead(gw, a_row.id):
+        raise RuleRefusal(f"attack: {a_row.name} is dead")
+    if is_dead(gw, t_row.id):
+        raise RuleRefusal(f"attack: {t_row.name} is already dead")
+    if t_sheet.incapacitated and not coup_de_grace:
+        raise RuleRefusal(
+            f"{t_sheet.name} is already Incapacitated; finishing them is a coup de grace (--coup-de-grace)"
+        )
+    if coup_de_grace and not t_sheet.incapacitated:
+        raise RuleRefusal(f"coup de grace: {t_sheet.name} is not Incapacitated ({t_sheet.health_level or 'unhurt'})")
+    if coup_de_grace and defended:
+        raise RuleRefusal("coup de grace: a downed foe neither dodges nor soaks; leave out --dodge and --soak")
+
+
+def _attack_plan(
+    a_sheet: Sheet,
+    pool: str | None,
+    damage: str | None,
+    difficulty: int | None,
+    damage_type: str | DamageType | None,
+    *,
+    weapon: str | None,
+    maneuver: str | None,
+    range_: str | None,
+) -> tuple[AttackPlan | None, str, str, int | None, DamageType]:
+    """(plan, attack pool, damage pool, difficulty, damage type) of an attack: a ``weapon`` on the sheet or a
+    ``maneuver`` fills what is not given (None difficulty: the chronicle's). Raises InvalidValue (both a
+    weapon and a maneuver, a range without either, no pool or damage, an unknown type), RuleRefusal (a weapon
+    the sheet does not hold)."""
+    from stkit.store.fight_rules import maneuver_plan, weapon_plan
+
+    if weapon is not None and maneuver is not None:
+        raise InvalidValue("give --weapon or --maneuver, not both")
+    plan = None
+    if weapon is not None:
+        plan = weapon_plan(a_sheet, weapon, range_=range_)
+    elif maneuver is not None:
+        plan = maneuver_plan(a_sheet, maneuver, range_=range_)
+    elif range_ is not None:
+        raise InvalidValue("--range goes with --maneuver firearms or a ranged --weapon")
+    pool = pool if pool is not None else (plan.pool if plan else None)
+    damage = damage if damage is not None else (plan.damage if plan and plan.damage else None)
+    if not pool:
+        raise InvalidValue("the attack needs a pool: --pool, --weapon or --maneuver")
+    if not damage:
+        raise InvalidValue("the attack needs a damage pool: --damage (the weapon or maneuver gives none)")
+    difficulty = difficulty if difficulty is not None else (plan.difficulty if plan else None)
+    kind = DamageType(
+        check_damage_type(damage_type if damage_type is not None else (plan.damage_type if plan else "bashing"))
+    )
+    return plan, pool, damage, difficulty, kind
+
+
+def _defence_pool(
+    gw: Gateway,
+    t_row: Any,
+    t_sheet: Sheet,
+    ctx: Any,
+    defence: str,
+    defence_kind: str,
+    defender_actions: int,
+    notes: list[str],
+) -> PoolBreakdown:
+    """The target's dodge, block or parry pool ``defence`` (worn armour's Dexterity penalty; with more than
+    one ``defender_actions`` the multiple-action penalty). Raises InvalidValue (unknown kind, actions outside
+    1..10), RuleRefusal (the target already acted this turn and declared one action)."""
+    if defence_kind not in DEFENCES:
+        raise InvalidValue(f"unknown defence {defence_kind!r}; allowed: {', '.join(DEFENCES)}")
+    if isinstance(defender_actions, bool) or not isinstance(defender_actions, int) or not 1 <= defender_actions <= 10:
+        raise InvalidValue(f"defender's actions {defender_actions!r} must be a whole number from 1 to 10")
+    acted = _acted_this_turn(gw, t_row, ctx)
+    if acted is not None and ctx is not None and defender_actions == 1:
+        raise RuleRefusal(
+            f"{defence_kind}: {t_row.name} already acted in turn {ctx.turn} (roll #{acted}); a defender "
+            f"who has acted has no action left to {defence_kind} with (declare it: --defender-actions 2)"
+        )
+    expression = _with_armour(t_sheet, defence, notes)
+    if defender_actions > 1:
+        expression += f" - {defender_actions}"
+        notes.append(
+            f"{t_row.name} takes {defender_actions} actions this turn: the {defence_kind} loses {defender_actions} dice"
+        )
+    return build_pool(t_sheet, expression)
+
+
+def _soak_pool(
+    t_row: Any,
+    t_sheet: Sheet,
+    kind: DamageType,
+    soak: str,
+    silver: bool,
+    in_force: ChronicleRules,
+    combat: CombatRules,
+    notes: list[str],
+) -> tuple[PoolBreakdown | None, SoakRule]:
+    """(the target's soak pool, the soak rules' verdict): ``soak`` names a pool (the table's call) or is ''
+    for the soak rules' pool (:func:`stkit.store.fight_rules.soak_rule`); None when nothing may be soaked."""
+    from stkit.store.fight_rules import soak_rule
+
+    soak_pool = None
+    verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=in_force.homid_aggravated_soak)
+    if not combat.may_soak(kind):
+        notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
+    elif soak:  # an explicit soak pool: the table's call
+        soak_pool = unhurt_pool(t_sheet, soak)
+    elif verdict.dice_from_rules:
+        soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
+        notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
+    else:
+        notes.append(f"no soak: {verdict.why}")
+    return soak_pool, verdict
+
+
+def _wound(
+    gw: Gateway, t_row: Any, t_sheet: Sheet, wounds: int, kind: DamageType, ctx: Any
+) -> tuple[dict[str, Any] | None, list[str], bool]:
+    """Put ``wounds`` levels of ``kind`` on the target's health track and save it (a killing level marks them
+    dead): (what was taken, or None for no wound; warnings; dead)."""
+    from stkit.store.characters import save_sheet
+    from stkit.store.fight_rules import mark_dead
+
+    if not wounds:
+        return None, [], False
+    report = t_sheet.take_damage(wounds, kind.value)
+    save_sheet(gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {wounds} {kind.value}: {Health.of(t_sheet).words}")
+    if report.killed:
+        mark_dead(gw, t_row, ctx)
+    return report.to_dict(), report.warnings(t_sheet.name), report.killed
+
+
+def _attacker_costs(
+    gw: Gateway,
+    a_row: Any,
+    a_sheet: Sheet,
+    willpower: bool,
+    rage_count: tuple[int, int | None] | None,
+    rage_cap: str,
+    notes: list[str],
+) -> None:
+    """Keep the attacker's sheet in step with what the attack cost and say so in ``notes``: the Willpower
+    point (make_roll spent and saved it) and the Rage point of a Rage action (``rage_count``: the Rage
+    actions this turn and the cap; saved here)."""
+    from stkit.store.characters import save_sheet
+
+    if willpower:
+        left = a_sheet.spend("Willpower", 1).temporary
+        notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
+    if rage_count is None:
+        return
+    rage = a_sheet.powers["Rage"].temporary
+    save_sheet(gw, a_row, a_sheet, summary=f"{a_sheet.name} spends 1 Rage: {rage} left")
+    done, cap = rage_count
+    notes.append(
+        f"a Rage action: {rage} Rage left; {done} Rage action{'s' if done != 1 else ''} this turn"
+        + (f" of at most {cap} ({rage_cap})" if cap is not None else "")
+    )
+
+
 def attack(
     session: StoreSession,
     attacker: str,
@@ -718,14 +885,9 @@ def attack(
     Incapacitated without ``coup_de_grace``; a dodge after the defender acted; Rage beyond the cap);
     nothing is written then.
     """
-    from stkit.store.characters import find_character, save_sheet
+    from stkit.store.characters import find_character
     from stkit.store.fight_rules import (
-        is_dead,
-        maneuver_plan,
-        mark_dead,
-        soak_rule,
         spend_rage_action,
-        weapon_plan,
     )
     from stkit.store.scenes import check_willpower_allowed, find_turn_context
 
@@ -735,37 +897,11 @@ def attack(
     if a_row.id == t_row.id:
         raise RuleRefusal(f"{a_row.name} cannot attack themselves")
     a_sheet, t_sheet = a_row.to_sheet(), t_row.to_sheet()
-    check_in_scene(gw, t_row, a_row)
-    if is_dead(gw, a_row.id):
-        raise RuleRefusal(f"attack: {a_row.name} is dead")
-    if is_dead(gw, t_row.id):
-        raise RuleRefusal(f"attack: {t_row.name} is already dead")
-    if t_sheet.incapacitated and not coup_de_grace:
-        raise RuleRefusal(
-            f"{t_sheet.name} is already Incapacitated; finishing them is a coup de grace (--coup-de-grace)"
-        )
-    if coup_de_grace and not t_sheet.incapacitated:
-        raise RuleRefusal(f"coup de grace: {t_sheet.name} is not Incapacitated ({t_sheet.health_level or 'unhurt'})")
-    if coup_de_grace and (defence is not None or soak is not None):
-        raise RuleRefusal("coup de grace: a downed foe neither dodges nor soaks; leave out --dodge and --soak")
-    if weapon is not None and maneuver is not None:
-        raise InvalidValue("give --weapon or --maneuver, not both")
-    plan = None
-    if weapon is not None:
-        plan = weapon_plan(a_sheet, weapon, range_=range_)
-    elif maneuver is not None:
-        plan = maneuver_plan(a_sheet, maneuver, range_=range_)
-    elif range_ is not None:
-        raise InvalidValue("--range goes with --maneuver firearms or a ranged --weapon")
-    pool = pool if pool is not None else (plan.pool if plan else None)
-    damage = damage if damage is not None else (plan.damage if plan and plan.damage else None)
-    if not pool:
-        raise InvalidValue("the attack needs a pool: --pool, --weapon or --maneuver")
-    if not damage:
-        raise InvalidValue("the attack needs a damage pool: --damage (the weapon or maneuver gives none)")
-    difficulty = difficulty if difficulty is not None else (plan.difficulty if plan else None)
-    kind = DamageType(
-        check_damage_type(damage_type if damage_type is not None else (plan.damage_type if plan else "bashing"))
+    _refuse_attack(
+        gw, a_row, t_row, t_sheet, coup_de_grace=coup_de_grace, defended=defence is not None or soak is not None
+    )
+    plan, pool, damage, difficulty, kind = _attack_plan(
+        a_sheet, pool, damage, difficulty, damage_type, weapon=weapon, maneuver=maneuver, range_=range_
     )
     notes: list[str] = []
     if plan is not None:
@@ -788,43 +924,13 @@ def attack(
     damage_pool = unhurt_pool(a_sheet, damage)
     defence_pool = None
     if defence is not None:
-        if defence_kind not in DEFENCES:
-            raise InvalidValue(f"unknown defence {defence_kind!r}; allowed: {', '.join(DEFENCES)}")
-        if (
-            isinstance(defender_actions, bool)
-            or not isinstance(defender_actions, int)
-            or not 1 <= defender_actions <= 10
-        ):
-            raise InvalidValue(f"defender's actions {defender_actions!r} must be a whole number from 1 to 10")
-        acted = _acted_this_turn(gw, t_row, ctx)
-        if acted is not None and ctx is not None and defender_actions == 1:
-            raise RuleRefusal(
-                f"{defence_kind}: {t_row.name} already acted in turn {ctx.turn} (roll #{acted}); a defender "
-                f"who has acted has no action left to {defence_kind} with (declare it: --defender-actions 2)"
-            )
-        expression = _with_armour(t_sheet, defence, notes)
-        if defender_actions > 1:
-            expression += f" - {defender_actions}"
-            notes.append(
-                f"{t_row.name} takes {defender_actions} actions this turn: "
-                f"the {defence_kind} loses {defender_actions} dice"
-            )
-        defence_pool = build_pool(t_sheet, expression)
+        defence_pool = _defence_pool(gw, t_row, t_sheet, ctx, defence, defence_kind, defender_actions, notes)
     elif defence_faces is not None:
         raise InvalidValue(f"{defence_kind} dice were given without a --{defence_kind} pool")
     soak_pool = None
     verdict = None
     if soak is not None:
-        verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=in_force.homid_aggravated_soak)
-        if not combat.may_soak(kind):
-            notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
-        elif soak:  # an explicit soak pool: the table's call
-            soak_pool = unhurt_pool(t_sheet, soak)
-        elif verdict.dice_from_rules:
-            soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
-            notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
-        else:
-            notes.append(f"no soak: {verdict.why}")
+        soak_pool, verdict = _soak_pool(t_row, t_sheet, kind, soak, silver, in_force, combat, notes)
         if soak_pool is None and soak_faces is not None:
             raise InvalidValue(f"soak dice were given but {t_row.name} cannot soak this {kind.value} damage")
     elif soak_faces is not None:
@@ -860,31 +966,9 @@ def attack(
     result = made.result
     if made.forgiven:
         notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
-    taken, warnings, dead = None, [], False
-    if result.wounds:
-        report = t_sheet.take_damage(result.wounds, kind.value)
-        taken, warnings = report.to_dict(), report.warnings(t_sheet.name)
-        save_sheet(
-            gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {result.wounds} {kind.value}: {Health.of(t_sheet).words}"
-        )
-        if report.killed:
-            mark_dead(gw, t_row, ctx)
-            dead = True
-    if willpower:  # make_roll spent and saved it; the sheet saved below must show it too
-        left = a_sheet.spend("Willpower", 1).temporary
-        notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
-    if rage_action:
-        save_sheet(gw, a_row, a_sheet, summary=f"{a_sheet.name} spends 1 Rage: {a_sheet.powers['Rage'].temporary} left")
-    if rage_count is not None:
-        done, cap = rage_count
-        notes.append(
-            f"a Rage action: {a_sheet.powers['Rage'].temporary} Rage left; {done} Rage action"
-            f"{'s' if done != 1 else ''} this turn"
-            + (f" of at most {cap} ({in_force.rage_cap})" if cap is not None else "")
-        )
+    taken, warnings, dead = _wound(gw, t_row, t_sheet, result.wounds, kind, ctx)
+    _attacker_costs(gw, a_row, a_sheet, willpower, rage_count, in_force.rage_cap, notes)
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
-    log_ids = list(made.log_ids)
-    health = Health.of(t_sheet)
     return AttackExchange(
         a_row.name,
         t_row.name,
@@ -895,8 +979,8 @@ def attack(
         result,
         kind,
         taken,
-        health,
-        tuple(log_ids),
+        Health.of(t_sheet),
+        made.log_ids,
         scene_id,
         turn,
         used,
