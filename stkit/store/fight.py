@@ -11,7 +11,7 @@ is written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stkit.dice import RollResult
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
@@ -45,12 +45,8 @@ from stkit.store.fight_rules import (
     worst_healable,
 )
 from stkit.store.forms import METIS_BREEDS, breed_form, form_label, form_slots, lookup_form
-from stkit.store.gateway import Gateway, as_gateway
+from stkit.store.gateway import Gateway
 from stkit.store.sheet import Sheet
-
-if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
-
 
 # ------------------------------------------------------------------------------------------- use cases
 
@@ -201,7 +197,7 @@ def _roll(pool: int, difficulty: int, faces: list[int] | None, rng: Any, *, refl
 
 
 def regenerate(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     *,
     calm: bool = False,
@@ -223,7 +219,6 @@ def regenerate(
     from stkit.store.combat import unhurt_pool
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "regeneration")
@@ -299,7 +294,7 @@ def regenerate(
 
 
 def shift_form(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     form: str,
     *,
@@ -322,7 +317,6 @@ def shift_form(
     from stkit.store.pools import build_pool
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "shift")
@@ -388,7 +382,7 @@ def shift_form(
 
 
 def stay_active(
-    session: StoreSession, name: str, *, chronicle: str | None = None, faces: list[int] | None = None, rng: Any = None
+    gw: Gateway, name: str, *, chronicle: str | None = None, faces: list[int] | None = None, rng: Any = None
 ) -> PowerRoll:
     """`char stay-active NAME`: a shapeshifter downed with lethal or worse past Incapacitated rolls the
     permanent Rage at difficulty 8; each success heals one level, worst first, and any success keeps them
@@ -397,7 +391,6 @@ def stay_active(
     from stkit.store.characters import find_character
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "stay active")
@@ -442,7 +435,7 @@ def stay_active(
 
 
 def rage_roll(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     *,
     difficulty: int | None = None,
@@ -457,7 +450,6 @@ def rage_roll(
     from stkit.store.characters import find_character
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "Rage roll")
@@ -491,13 +483,12 @@ def rage_roll(
     )
 
 
-def moonrise(session: StoreSession, name: str, *, chronicle: str | None = None) -> PowerRoll:
+def moonrise(gw: Gateway, name: str, *, chronicle: str | None = None) -> PowerRoll:
     """`char moonrise NAME`: Rage regained at the first sight of the chronicle's moon in a night
     (:func:`moonrise_rage`). Raises NotFound when no moon is set (`stkit scene moon PHASE`)."""
     from stkit.store.characters import find_character
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     moon = get_moon(gw, row.chronicle)
@@ -554,14 +545,13 @@ class FightBoard:
         }
 
 
-def fight_board(session: StoreSession, chronicle: str) -> FightBoard | None:
+def fight_board(gw: Gateway, chronicle: str) -> FightBoard | None:
     """The open scene's :class:`FightBoard` in ``chronicle``, or None when no scene is open or no
     initiative was rolled in it. Reads only."""
     from stkit.store.characters import find_character
     from stkit.store.combat import Health, _acted_this_turn, current_initiative
     from stkit.store.scenes import TurnContext
 
-    gw = as_gateway(session)
     row = gw.row("SELECT id, turn FROM scenes WHERE chronicle = :c AND status = 'open'", c=chronicle)
     if row is None:
         return None
