@@ -10,7 +10,10 @@ someone's prompt.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import Gateway
 
 #: How many names one Tab offers at most.
 MAX_COMPLETIONS = 50
@@ -35,7 +38,7 @@ def _store_exists() -> bool:
     return path is None or path.is_file()
 
 
-def _read(work: Callable[[Any], list[str]]) -> list[str]:
+def _read(work: Callable[[Gateway], list[str]]) -> list[str]:
     """``work(gateway)`` on the configured store, read-only; [] when there is no store or anything fails."""
     try:
         if not _store_exists():
@@ -74,7 +77,7 @@ def _tracked(kind: str, incomplete: str) -> list[str]:
     from stkit.store.completion import open_tracked
     from stkit.text import fold_name
 
-    def work(gw: Any) -> list[str]:
+    def work(gw: Gateway) -> list[str]:
         rows = open_tracked(gw, kind)
         if incomplete.isascii() and incomplete.isdigit():
             return [str(i) for i, _ in rows if str(i).startswith(incomplete)]

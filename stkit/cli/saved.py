@@ -7,11 +7,14 @@ rules are :mod:`stkit.store.saved`; rolling goes through the same sheet roll as 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt, SeedOpt
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import Gateway
 
 saved_app = typer.Typer(help="Saved rolls: name a pool once, roll it by name.", no_args_is_help=True)
 
@@ -93,7 +96,7 @@ def saved_roll(
     from stkit.cli.common import run
     from stkit.store.saved import roll_saved
 
-    def work(gw: Any):
+    def work(gw: Gateway):
         return roll_saved(
             gw,
             char,

@@ -18,7 +18,7 @@ from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.events import record_event
-from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
+from stkit.store.gateway import DuplicateRow, Gateway
 from stkit.store.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.store.traits import legacy_name_key, name_key, suggest
 from stkit.text import printable
@@ -70,15 +70,14 @@ def name_matches(name: str) -> list[tuple[str, str]]:
     return out
 
 
-def find_character(gw: Any, name: str, chronicle: str | None = None, *, for_update: bool = False) -> CharacterRow:
+def find_character(gw: Gateway, name: str, chronicle: str | None = None, *, for_update: bool = False) -> CharacterRow:
     """The stored character called ``name``: the exact name first, then case-insensitive, accents folded,
     hyphens and spaces alike, invisible characters dropped (:func:`name_matches`), else the only one whose
     name starts with ``name`` ("shadow" for Shadow-in-the-Wood), in ``chronicle`` or, with None, in any
     chronicle. ``for_update`` locks the row until the transaction ends (PostgreSQL; SQLite's write
-    transaction already holds the lock). ``gw``: a Gateway or a Session.
+    transaction already holds the lock).
     Raises NotFound with a "did you mean", InvalidValue for a name found in several chronicles or a
     prefix several characters share (the candidates listed)."""
-    gw = as_gateway(gw)
     rows: list = []
     for column, value in name_matches(name):  # column: one of two fixed names, never user text
         sql = f"SELECT {ROW_COLUMNS} FROM characters WHERE {column} = :v"
@@ -122,19 +121,19 @@ def _rows_by_prefix(gw: Gateway, name: str, chronicle: str | None, for_update: b
     raise InvalidValue(f"character {printable(name)!r} could be {listed}; type more of the name")
 
 
-def character_by_id(gw: Any, char_id: int) -> CharacterRow | None:
+def character_by_id(gw: Gateway, char_id: int) -> CharacterRow | None:
     """The stored character with id ``char_id``, or None when there is none (deleted)."""
-    found = as_gateway(gw).rows(f"SELECT {ROW_COLUMNS} FROM characters WHERE id = :id", id=char_id)
+    found = gw.rows(f"SELECT {ROW_COLUMNS} FROM characters WHERE id = :id", id=char_id)
     return CharacterRow(*found[0]) if found else None
 
 
-def character_names(gw: Any, ids: set[int | None]) -> dict[int, str]:
+def character_names(gw: Gateway, ids: set[int | None]) -> dict[int, str]:
     """{id: name} of the stored characters among ``ids`` (None and unknown ids left out)."""
     wanted = sorted(i for i in ids if i is not None)
     if not wanted:
         return {}
     marks = ", ".join(f":i{n}" for n in range(len(wanted)))
-    rows = as_gateway(gw).rows(
+    rows = gw.rows(
         f"SELECT id, name FROM characters WHERE id IN ({marks})", **{f"i{n}": i for n, i in enumerate(wanted)}
     )
     return {int(r[0]): r[1] for r in rows}
@@ -178,14 +177,18 @@ def save_sheet(
 
 
 def create_character(
-    gw: Any, sheet: Sheet, *, replace: bool = False, summary: str | None = None, detail: dict[str, Any] | None = None
+    gw: Gateway,
+    sheet: Sheet,
+    *,
+    replace: bool = False,
+    summary: str | None = None,
+    detail: dict[str, Any] | None = None,
 ) -> CharacterRow:
     """Store a new character (``version`` 1) and its one 'sheet' table event (``summary``, default
     'NAME: new character', with ``detail``'s keys in its data). A name already used in the chronicle
     (compared with :func:`stkit.store.traits.name_key`) raises InvalidValue, unless ``replace``: then the
     stored sheet is overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may
     not hold."""
-    gw = as_gateway(gw)
     check_sheet_text(sheet)
     found: list = []
     for column, value in name_matches(sheet.name):  # the exact name first: --replace never takes a look-alike
@@ -252,7 +255,7 @@ def _list_filter(
 
 
 def list_characters(
-    gw: Any,
+    gw: Gateway,
     chronicle: str | None = None,
     *,
     limit: int | None = None,
@@ -265,7 +268,6 @@ def list_characters(
     """Characters (of one chronicle, or of every chronicle), ordered by chronicle then name key: at most
     ``limit`` (None: all) after skipping ``offset``; ``name`` keeps those whose name contains it (case and
     accents folded), ``breed`` / ``auspice`` / ``tribe`` those with that value (case-insensitive)."""
-    gw = as_gateway(gw)
     where, params = _list_filter(chronicle, name, breed, auspice, tribe)
     sql = f"SELECT {ROW_COLUMNS} FROM characters{where} ORDER BY chronicle, name_key"
     if limit is not None:
@@ -276,7 +278,7 @@ def list_characters(
 
 
 def count_characters(
-    gw: Any,
+    gw: Gateway,
     chronicle: str | None = None,
     *,
     name: str | None = None,
@@ -286,7 +288,7 @@ def count_characters(
 ) -> int:
     """How many characters :func:`list_characters` would list without a limit."""
     where, params = _list_filter(chronicle, name, breed, auspice, tribe)
-    row = as_gateway(gw).row(f"SELECT COUNT(*) FROM characters{where}", **params)
+    row = gw.row(f"SELECT COUNT(*) FROM characters{where}", **params)
     return int(row[0]) if row else 0
 
 
@@ -302,7 +304,7 @@ class ListedCharacter:
     problem: str = ""
 
 
-def list_sheets(gw: Any, chronicle: str | None = None, **paging: Any) -> list[ListedCharacter]:
+def list_sheets(gw: Gateway, chronicle: str | None = None, **paging: Any) -> list[ListedCharacter]:
     """:func:`list_characters` (``paging``: its limit, offset and filters) with each row's sheet read; a row
     that cannot be read is listed with its problem instead of failing the whole list."""
     from stkit.errors import DataFileError
@@ -335,10 +337,9 @@ class Edit:
         }
 
 
-def edit_character(gw: Any, name: str, chronicle: str | None, change: Callable[[Sheet], Edit]) -> Edit:
+def edit_character(gw: Gateway, name: str, chronicle: str | None, change: Callable[[Sheet], Edit]) -> Edit:
     """Lock the character, run ``change(sheet) -> Edit`` on its sheet, and store the result. Raises what
     :func:`find_character` and ``change`` raise (nothing is stored then)."""
-    gw = as_gateway(gw)
     row = find_character(gw, name, chronicle, for_update=True)
     result = change(row.to_sheet())
     save_sheet(gw, row, result.sheet, summary=result.summary)
@@ -346,7 +347,7 @@ def edit_character(gw: Any, name: str, chronicle: str | None, change: Callable[[
 
 
 def set_trait(
-    gw: Any, name: str, trait: str, value: str, *, chronicle: str | None = None, custom: bool = False
+    gw: Gateway, name: str, trait: str, value: str, *, chronicle: str | None = None, custom: bool = False
 ) -> Edit:
     """``char set``: one trait to one value (see :meth:`Sheet.set_trait`)."""
 
@@ -367,7 +368,7 @@ def set_trait(
     return edit_character(gw, name, chronicle, change)
 
 
-def spend(gw: Any, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
+def spend(gw: Gateway, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
     """Spend points of Rage, Gnosis or Willpower; refused (RuleRefusal) with nothing spent when short, and
     Rage or Gnosis in a scene turn where the other was spent (:func:`stkit.store.fight.use_turn_power`)."""
     kind = power.strip().casefold()
@@ -392,7 +393,7 @@ def spend(gw: Any, name: str, power: str, n: int = 1, *, chronicle: str | None =
     return edit_character(gw, name, chronicle, change)
 
 
-def regain(gw: Any, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
+def regain(gw: Gateway, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
     """Regain points of Rage, Gnosis or Willpower (Willpower and Gnosis stop at the rating)."""
 
     def change(s: Sheet) -> Edit:
@@ -418,7 +419,7 @@ def _health_data(s: Sheet) -> dict:
     }
 
 
-def damage(gw: Any, name: str, n: int, kind: str = "bashing", *, chronicle: str | None = None) -> Edit:
+def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: str | None = None) -> Edit:
     """Mark ``n`` health levels of damage of ``kind`` (bashing, lethal, aggravated); see
     :meth:`Sheet.take_damage`. The summary says how many levels were taken when some had nowhere to go."""
 
@@ -442,7 +443,7 @@ def damage(gw: Any, name: str, n: int, kind: str = "bashing", *, chronicle: str 
     return edit_character(gw, name, chronicle, change)
 
 
-def heal(gw: Any, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
+def heal(gw: Gateway, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
     """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first)."""
 
     def change(s: Sheet) -> Edit:
@@ -457,7 +458,7 @@ def heal(gw: Any, name: str, n: int, kind: str | None = None, *, chronicle: str 
     return edit_character(gw, name, chronicle, change)
 
 
-def shift(gw: Any, name: str, form: str, *, chronicle: str | None = None) -> Edit:
+def shift(gw: Gateway, name: str, form: str, *, chronicle: str | None = None) -> Edit:
     """Change form (Homid, Glabro, Crinos, Hispo, Lupus)."""
 
     def change(s: Sheet) -> Edit:
@@ -469,7 +470,7 @@ def shift(gw: Any, name: str, form: str, *, chronicle: str | None = None) -> Edi
 
 
 def experience(
-    gw: Any,
+    gw: Gateway,
     name: str,
     kind: str,
     amount: int,
@@ -494,11 +495,10 @@ def experience(
     return edit_character(gw, name, chronicle, change)
 
 
-def delete_character(gw: Any, name: str, *, chronicle: str | None = None) -> str:
+def delete_character(gw: Gateway, name: str, *, chronicle: str | None = None) -> str:
     """Delete a character; its roll-log entries stay, with the name kept and character_id set to NULL.
     Returns the deleted character's name. Raises NotFound / InvalidValue like :func:`find_character`,
     and InvalidValue for a short name: deleting takes the whole name."""
-    gw = as_gateway(gw)
     row = find_character(gw, name, chronicle, for_update=True)
     if name_key(row.name) != name_key(name):
         raise InvalidValue(f"deleting needs the whole name: {row.name!r}, not {printable(name)!r}")

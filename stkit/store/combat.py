@@ -38,7 +38,7 @@ from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.events import record_event
 from stkit.store.forms import in_form
-from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
+from stkit.store.gateway import DuplicateRow, Gateway
 from stkit.store.house import rules_in_force
 from stkit.store.pools import PoolBreakdown, build_pool, unhurt_pool
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, fresh_seed, generator, make_roll
@@ -51,7 +51,6 @@ from stkit.text import check_range
 if TYPE_CHECKING:
     from stkit.dice.house import ChronicleRules
     from stkit.store.fight_rules import AttackPlan, SoakRule
-    from stkit.store.gateway import StoreSession
 
 
 #: The soak pool when none is named.
@@ -436,7 +435,7 @@ def initiative_entry(sheet: Sheet) -> InitiativeEntry:
 
 
 def roll_scene_initiative(
-    session: StoreSession,
+    gw: Gateway,
     chronicle: str,
     names: list[str] | None = None,
     *,
@@ -453,7 +452,6 @@ def roll_scene_initiative(
     """
     from stkit.store.characters import find_character
 
-    gw = as_gateway(session)
     scene_id, scene_name, turn = _open_scene(gw, chronicle, lock=True)
     wanted = list(names or []) or _scene_roster(gw, scene_id)
     if not wanted:
@@ -495,10 +493,9 @@ def roll_scene_initiative(
     return result
 
 
-def current_initiative(session: StoreSession, scene_id: int, turn: int) -> dict[str, Any] | None:
+def current_initiative(gw: Gateway, scene_id: int, turn: int) -> dict[str, Any] | None:
     """The initiative stored for ``turn`` of the scene (or the latest earlier turn that has one), as
     :meth:`InitiativeOrder.to_dict` stored it with ``rolled_turn`` added; None when none was rolled."""
-    gw = as_gateway(session)
     row = gw.row(
         "SELECT turn, initiative FROM scene_turns WHERE scene_id = :sid AND turn <= :turn AND initiative IS NOT NULL "
         "ORDER BY turn DESC LIMIT 1",
@@ -825,7 +822,7 @@ def _attacker_costs(
 
 
 def attack(
-    session: StoreSession,
+    gw: Gateway,
     attacker: str,
     target: str,
     *,
@@ -891,7 +888,6 @@ def attack(
     )
     from stkit.store.scenes import check_willpower_allowed, find_turn_context
 
-    gw = as_gateway(session)
     a_row = find_character(gw, attacker, chronicle, for_update=True)
     t_row = _find_target(gw, target, a_row)
     if a_row.id == t_row.id:
@@ -1136,7 +1132,7 @@ class AttackPools:
 
 
 def attack_pools(
-    session: StoreSession,
+    gw: Gateway,
     attacker: str,
     pool: str | None,
     damage: str | None,
@@ -1159,7 +1155,6 @@ def attack_pools(
     from stkit.store.characters import find_character
     from stkit.store.fight_rules import maneuver_plan, soak_rule, weapon_plan
 
-    gw = as_gateway(session)
     a_sheet = find_character(gw, attacker, chronicle).to_sheet()
     plan = None
     if weapon is not None and maneuver is not None:
@@ -1212,9 +1207,7 @@ class RageSpend:
         return {"points": self.points, "left": self.left, "scene_id": self.scene_id, "turn": self.turn}
 
 
-def spend_rage_for_actions(
-    session: StoreSession, row: Any, rage: int, *, combat: CombatRules = STANDARD_COMBAT
-) -> RageSpend:
+def spend_rage_for_actions(gw: Gateway, row: Any, rage: int, *, combat: CombatRules = STANDARD_COMBAT) -> RageSpend:
     """Spend ``rage`` Rage points of the (locked) character ``row`` for extra actions this turn: at most the
     current points (and the house rule's cap), once per turn of the open scene ("Multiple Actions": Rage
     gives extra actions at no penalty). Outside a scene there is no turn to count.
@@ -1227,7 +1220,6 @@ def spend_rage_for_actions(
     from stkit.store.fight_rules import rage_cap, turn_power
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     sheet = row.to_sheet()
     validate_rage_spend(rage, sheet.powers["Rage"].temporary, combat)
     ctx = find_turn_context(gw, row)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from stkit import config
 from stkit.dice.contest import (
@@ -21,7 +21,7 @@ from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.characters import character_by_id, character_names
 from stkit.store.events import record_tracked_event
 from stkit.store.extended import _Columns, abandon_row, get_locked, insert_row, newest_first, now_stamp
-from stkit.store.gateway import Gateway, as_gateway
+from stkit.store.gateway import Gateway
 from stkit.store.participants import (
     Participant,
     check_pool,
@@ -37,10 +37,6 @@ from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene
 from stkit.store.vocab import LogKind
 from stkit.text import MAX_NAME, check_text
-
-if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
-
 
 # ---------------------------------------------------------------------------------------------- contests
 
@@ -117,22 +113,20 @@ class ContestRollRecord(_Columns):
         }
 
 
-def contest_id_for(session: StoreSession, typed: str | int) -> int:
+def contest_id_for(gw: Gateway, typed: str | int) -> int:
     """The contest's id from an id or a (short) name; see :func:`stkit.store.scenes.resolve_tracked_id`."""
     from stkit.store.scenes import resolve_tracked_id
 
-    return resolve_tracked_id(session, "contests", typed, "contest", "stkit contest list")
+    return resolve_tracked_id(gw, "contests", typed, "contest", "stkit contest list")
 
 
-def get_contest(session: StoreSession, contest_id: int, *, lock: bool = False) -> ContestRow:
+def get_contest(gw: Gateway, contest_id: int, *, lock: bool = False) -> ContestRow:
     """The contest ``contest_id``; NotFound otherwise. ``lock``: row lock for an update."""
-    return get_locked(
-        session, ContestRow, contest_id, lock, f"no contest with id {contest_id}; see: stkit contest list"
-    )
+    return get_locked(gw, ContestRow, contest_id, lock, f"no contest with id {contest_id}; see: stkit contest list")
 
 
 def start_contest(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     *,
     chronicle: str | None,
@@ -160,7 +154,6 @@ def start_contest(
     check_text(name, "contest name", limit=MAX_NAME)
     check_target(target)
     ContestState(target=target, mode=mode)  # validates target and mode
-    gw = as_gateway(session)
     side_a, side_b, chron = _contest_sides(gw, a, pool_a, b, pool_b, chronicle)
     d_a, _ = opponent_difficulty(difficulty, side_b)
     d_b, _ = opponent_difficulty(difficulty if difficulty_b is None else difficulty_b, side_a)
@@ -221,9 +214,9 @@ def _side(gw: Gateway, contest: ContestRow, side: str, expression: str | None) -
     return Participant(char, expr)
 
 
-def contest_rolls(session: StoreSession, contest_id: int) -> list[ContestRollRecord]:
+def contest_rolls(gw: Gateway, contest_id: int) -> list[ContestRollRecord]:
     """The rolls of a contest in order of exchange, side A first."""
-    rows = as_gateway(session).rows(
+    rows = gw.rows(
         f"SELECT {ContestRollRecord.columns()} FROM contest_rolls WHERE contest_id = :id ORDER BY exchange, side",
         id=contest_id,
     )
@@ -449,7 +442,7 @@ def _resolve_exchange(
 
 
 def roll_contest(
-    session: StoreSession,
+    gw: Gateway,
     contest_id: int,
     *,
     side: str | None = None,
@@ -477,7 +470,6 @@ def roll_contest(
     """
     if side not in (None, "a", "b"):
         raise InvalidValue(f"side {side!r} must be a or b")
-    gw = as_gateway(session)
     contest = get_contest(gw, contest_id, lock=True)
     if contest.status != "open":
         state = f"won by side {str(contest.winner).upper()}" if contest.status == "done" else contest.status
@@ -503,19 +495,16 @@ def roll_contest(
     return ContestRollOutcome(status, rolled, resolved)
 
 
-def abandon_contest(session: StoreSession, contest_id: int) -> ContestRow:
+def abandon_contest(gw: Gateway, contest_id: int) -> ContestRow:
     """Call off an open contest. RuleRefusal when it is over, NotFound for a bad id."""
-    gw = as_gateway(session)
     contest = abandon_row(gw, get_contest(gw, contest_id, lock=True), "contest")
     record_tracked_event(gw, contest, "contest", "abandoned")
     return contest
 
 
-def list_contests(
-    session: StoreSession, *, chronicle: str | None = None, status: str | None = None
-) -> list[ContestRow]:
+def list_contests(gw: Gateway, *, chronicle: str | None = None, status: str | None = None) -> list[ContestRow]:
     """Contests, newest first; optionally one chronicle's, or only those with ``status``."""
-    return newest_first(session, ContestRow, chronicle, status)
+    return newest_first(gw, ContestRow, chronicle, status)
 
 
 def _status(gw: Gateway, contest: ContestRow, rolls: list[ContestRollRecord]) -> ContestStatus:
@@ -534,10 +523,9 @@ def _status(gw: Gateway, contest: ContestRow, rolls: list[ContestRollRecord]) ->
     )
 
 
-def contest_status(session: StoreSession, contest: ContestRow | int) -> ContestStatus:
+def contest_status(gw: Gateway, contest: ContestRow | int) -> ContestStatus:
     """A contest (or the contest with that id: NotFound) with its sides, tallies (or the lead) and every
     exchange so far."""
-    gw = as_gateway(session)
     if not isinstance(contest, ContestRow):
         contest = get_contest(gw, contest)
     return _status(gw, contest, contest_rolls(gw, contest.id))

@@ -93,7 +93,7 @@ class TableEvent:
 
 
 def record_event(
-    session_or_gateway: Any,
+    gw: Gateway,
     *,
     chronicle: str,
     kind: str,
@@ -101,13 +101,12 @@ def record_event(
     secret: bool = False,
     character_id: int | None = None,
 ) -> None:
-    """Write one event in the caller's transaction (a Session or a Gateway). ``kind`` is one of
+    """Write one event in the caller's transaction. ``kind`` is one of
     :data:`EVENT_KINDS`; ``data`` a JSON-ready dict. Raises InvalidValue for an unknown kind."""
-    from stkit.store.gateway import SessionGateway, as_gateway
+    from stkit.store.gateway import SessionGateway
 
     if kind not in EVENT_KINDS:
         raise InvalidValue(f"event kind {kind!r} is not one of {', '.join(EVENT_KINDS)}")
-    gw = as_gateway(session_or_gateway)
     params = {
         "created_at": gw.timestamp(datetime.now(UTC)),
         "chronicle": chronicle,
@@ -420,7 +419,7 @@ def links_in_force(gw: Gateway, chronicle: str) -> dict[str, datetime | None]:
     return {h: (_stored_datetime(e) if e is not None else None) for h, e in rows}
 
 
-def record_tracked_event(session_or_gateway: Any, row: Any, kind: str, change: str) -> None:
+def record_tracked_event(gw: Gateway, row: Any, kind: str, change: str) -> None:
     """The event of a change to a tracked row: ``kind`` 'extended' (an extended action) or 'contest', with
     ``change`` 'started', 'rolled' or 'abandoned'; data: id, name, status, target and the tally (tallies)."""
     data = {"id": row.id, "name": row.name, "status": row.status, "target": row.target, "change": change}
@@ -428,4 +427,4 @@ def record_tracked_event(session_or_gateway: Any, row: Any, kind: str, change: s
         data |= {"tally_a": row.tally_a, "tally_b": row.tally_b, "winner": row.winner}
     else:
         data |= {"tally": row.tally, "rolls": row.rolls}
-    record_event(session_or_gateway, chronicle=row.chronicle, kind=kind, data=data)
+    record_event(gw, chronicle=row.chronicle, kind=kind, data=data)

@@ -1,6 +1,6 @@
 """Extended actions that last across commands: start, roll (one transaction: the roll, its log entry and
 the tally), list, abandon, status with the exact odds of finishing. All SQL through the gateway
-(:mod:`stkit.store.gateway`); every function takes a Gateway or a Session first and returns frozen rows.
+(:mod:`stkit.store.gateway`); every function takes a Gateway first and returns frozen rows.
 
 Rules: Chapter Five: Rules, "Extended Actions" (the tally, a botch's effect) and "Teamwork" (see
 stkit.dice.contest).
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from stkit import config
 from stkit.dice import (
@@ -29,7 +29,7 @@ from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError
 from stkit.store.characters import character_by_id, character_names
 from stkit.store.events import record_tracked_event
-from stkit.store.gateway import Gateway, as_gateway
+from stkit.store.gateway import Gateway
 from stkit.store.house import rules_in_force
 from stkit.store.participants import (
     Participant,
@@ -46,10 +46,6 @@ from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
 from stkit.store.vocab import LogKind
 from stkit.text import MAX_NAME, check_text
-
-if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
-
 
 # ------------------------------------------------------------------------------------------ tracked rows
 
@@ -143,10 +139,9 @@ def now_stamp(gw: Gateway) -> object:
     return gw.timestamp(datetime.now(UTC))
 
 
-def insert_row(session: StoreSession, row_type: type[_R], values: dict[str, Any]) -> _R:
+def insert_row(gw: Gateway, row_type: type[_R], values: dict[str, Any]) -> _R:
     """INSERT ``values`` (column: value) and ``created_at`` = now into ``row_type``'s table; the new row as
     stored (columns not given are None). Raises DuplicateRow on a unique key."""
-    gw = as_gateway(session)
     rt: Any = row_type
     cols = values | {"created_at": now_stamp(gw)}
     new_id = gw.insert(
@@ -156,9 +151,8 @@ def insert_row(session: StoreSession, row_type: type[_R], values: dict[str, Any]
     return rt.from_row(tuple(stored.get(f.name) for f in fields(rt)))
 
 
-def get_locked(session: StoreSession, row_type: type[_R], row_id: int, lock: bool, missing: str) -> _R:
+def get_locked(gw: Gateway, row_type: type[_R], row_id: int, lock: bool, missing: str) -> _R:
     """The ``row_type`` row ``row_id`` (``lock``: row lock for an update); NotFound(``missing``) otherwise."""
-    gw = as_gateway(session)
     rt: Any = row_type
     found = gw.row(f"SELECT {rt.columns()} FROM {rt.TABLE} WHERE id = :id" + (gw.lock if lock else ""), id=row_id)
     if found is None:
@@ -166,7 +160,7 @@ def get_locked(session: StoreSession, row_type: type[_R], row_id: int, lock: boo
     return rt.from_row(found)
 
 
-def newest_first(session: StoreSession, row_type: type[_R], chronicle: str | None, status: str | None) -> list[_R]:
+def newest_first(gw: Gateway, row_type: type[_R], chronicle: str | None, status: str | None) -> list[_R]:
     """Rows of a tracked table, newest first; optionally one chronicle's, or only those with ``status``."""
     rt: Any = row_type
     where, params = [], {}
@@ -177,16 +171,15 @@ def newest_first(session: StoreSession, row_type: type[_R], chronicle: str | Non
         where.append("status = :status")
         params["status"] = status
     sql = f"SELECT {rt.columns()} FROM {rt.TABLE}" + (" WHERE " + " AND ".join(where) if where else "")
-    return [rt.from_row(r) for r in as_gateway(session).rows(sql + " ORDER BY id DESC", **params)]
+    return [rt.from_row(r) for r in gw.rows(sql + " ORDER BY id DESC", **params)]
 
 
-def abandon_row(session: StoreSession, row: _R, what: str) -> _R:
+def abandon_row(gw: Gateway, row: _R, what: str) -> _R:
     """Mark an open tracked row (extended action or contest, read locked) abandoned and return it as it now
     stands; RuleRefusal when it is already finished."""
     r: Any = row
     if r.status != "open":
         raise RuleRefusal(f"{what} {r.id} ({r.name!r}) is already {r.status}")
-    gw = as_gateway(session)
     now = now_stamp(gw)
     gw.execute(f"UPDATE {r.TABLE} SET status = 'abandoned', finished_at = :now WHERE id = :id", now=now, id=r.id)
     gw.changed(r.TABLE, r.id)
@@ -196,20 +189,20 @@ def abandon_row(session: StoreSession, row: _R, what: str) -> _R:
 # -------------------------------------------------------------------------------------- extended actions
 
 
-def action_id_for(session: StoreSession, typed: str | int) -> int:
+def action_id_for(gw: Gateway, typed: str | int) -> int:
     """The extended action's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
-    return resolve_tracked_id(session, "tracked_actions", typed, "extended action", "stkit extended list")
+    return resolve_tracked_id(gw, "tracked_actions", typed, "extended action", "stkit extended list")
 
 
-def get_action(session: StoreSession, action_id: int, *, lock: bool = False) -> ExtendedAction:
+def get_action(gw: Gateway, action_id: int, *, lock: bool = False) -> ExtendedAction:
     """The tracked extended action ``action_id``; NotFound otherwise. ``lock``: row lock for an update."""
     return get_locked(
-        session, ExtendedAction, action_id, lock, f"no extended action with id {action_id}; see: stkit extended list"
+        gw, ExtendedAction, action_id, lock, f"no extended action with id {action_id}; see: stkit extended list"
     )
 
 
 def start_extended(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     *,
     chronicle: str | None,
@@ -235,7 +228,6 @@ def start_extended(
     check_target(target)
     validate_difficulty(difficulty)
     seconds = check_interval(interval) if interval else None
-    gw = as_gateway(session)
     who = participant(gw, character, pool, chronicle)
     check_scene_chronicle(gw, chronicle, who)
     check_pool(gw, who)  # a typo in the pool fails now, not at the first roll
@@ -293,7 +285,7 @@ def _roller(gw: Gateway, action: ExtendedAction, character: str | None, pool: st
 
 
 def roll_extended(
-    session: StoreSession,
+    gw: Gateway,
     action_id: int,
     *,
     character: str | None = None,
@@ -316,7 +308,6 @@ def roll_extended(
     Raises NotFound (unknown id or character), RuleRefusal (action finished or abandoned, character of another
     chronicle, no Willpower left, Willpower already spent this turn), InvalidValue (bad dice).
     """
-    gw = as_gateway(session)
     action = get_action(gw, action_id, lock=True)
     if action.status != "open":
         raise RuleRefusal(f"extended action {action.id} ({action.name!r}) is {action.status}; it takes no more rolls")
@@ -396,24 +387,21 @@ def _store_tally(gw: Gateway, action: ExtendedAction, after: ExtendedTally) -> E
     )
 
 
-def abandon_extended(session: StoreSession, action_id: int) -> ExtendedAction:
+def abandon_extended(gw: Gateway, action_id: int) -> ExtendedAction:
     """Give up an open extended action. RuleRefusal when it is already finished, NotFound for a bad id."""
-    gw = as_gateway(session)
     action = abandon_row(gw, get_action(gw, action_id, lock=True), "extended action")
     record_tracked_event(gw, action, "extended", "abandoned")
     return action
 
 
-def list_extended(
-    session: StoreSession, *, chronicle: str | None = None, status: str | None = None
-) -> list[ExtendedAction]:
+def list_extended(gw: Gateway, *, chronicle: str | None = None, status: str | None = None) -> list[ExtendedAction]:
     """Tracked extended actions, newest first; optionally one chronicle's, or only those with ``status``."""
-    return newest_first(session, ExtendedAction, chronicle, status)
+    return newest_first(gw, ExtendedAction, chronicle, status)
 
 
-def extended_rolls(session: StoreSession, action_id: int) -> list[ExtendedRollRecord]:
+def extended_rolls(gw: Gateway, action_id: int) -> list[ExtendedRollRecord]:
     """The rolls of an action in order (seq 1, 2, ...)."""
-    rows = as_gateway(session).rows(
+    rows = gw.rows(
         f"SELECT {ExtendedRollRecord.columns()} FROM tracked_rolls WHERE action_id = :id ORDER BY seq", id=action_id
     )
     return [ExtendedRollRecord.from_row(r) for r in rows]
@@ -541,10 +529,9 @@ class ExtendedStatus:
         return data
 
 
-def extended_status(session: StoreSession, action: ExtendedAction | int, *, odds: bool = True) -> ExtendedStatus:
+def extended_status(gw: Gateway, action: ExtendedAction | int, *, odds: bool = True) -> ExtendedStatus:
     """``action`` (or the action with that id: NotFound) with the rolls so far and who made them, and,
     while open and ``odds``, the exact chance to finish within 1, 2, 4, 8 rolls."""
-    gw = as_gateway(session)
     if not isinstance(action, ExtendedAction):
         action = get_action(gw, action)
     rolls = extended_rolls(gw, action.id)
@@ -586,9 +573,9 @@ def _default_participant(gw: Gateway, action: ExtendedAction) -> Participant:
     return Participant(char, action.pool_expr)
 
 
-def replay_check(session: StoreSession, action: ExtendedAction) -> tuple[int, int]:
+def replay_check(gw: Gateway, action: ExtendedAction) -> tuple[int, int]:
     """(stored tally, tally implied by replaying the logged rolls in order): equal unless a roll was lost."""
-    rolls = extended_rolls(session, action.id)
+    rolls = extended_rolls(gw, action.id)
     state = replay_extended(
         action.target,
         [(r.result, r.outcome == "botch") for r in rolls],

@@ -45,12 +45,11 @@ from stkit.store.fight_rules import (
     worst_healable,
 )
 from stkit.store.forms import METIS_BREEDS, breed_form, form_label, form_slots, lookup_form
-from stkit.store.gateway import Gateway, as_gateway
+from stkit.store.gateway import Gateway
 from stkit.store.sheet import Sheet
 from stkit.store.vocab import LogKind
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
     from stkit.store.pools import PoolBreakdown
     from stkit.store.rolling import RollOutcome
 
@@ -231,7 +230,7 @@ def _points_pool(sheet: Sheet, label: str, dice: int) -> PoolBreakdown:
 
 
 def regenerate(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     *,
     calm: bool = False,
@@ -253,7 +252,6 @@ def regenerate(
     from stkit.store.combat import unhurt_pool
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "regeneration")
@@ -321,7 +319,7 @@ def regenerate(
 
 
 def shift_form(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     form: str,
     *,
@@ -344,7 +342,6 @@ def shift_form(
     from stkit.store.pools import build_pool
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "shift")
@@ -406,7 +403,7 @@ def shift_form(
 
 
 def stay_active(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     *,
     chronicle: str | None = None,
@@ -420,7 +417,6 @@ def stay_active(
     from stkit.store.characters import find_character
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "stay active")
@@ -462,7 +458,7 @@ def stay_active(
 
 
 def rage_roll(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     *,
     difficulty: int | None = None,
@@ -477,7 +473,6 @@ def rage_roll(
     from stkit.store.characters import find_character
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "Rage roll")
@@ -509,13 +504,12 @@ def rage_roll(
     )
 
 
-def moonrise(session: StoreSession, name: str, *, chronicle: str | None = None) -> PowerRoll:
+def moonrise(gw: Gateway, name: str, *, chronicle: str | None = None) -> PowerRoll:
     """`char moonrise NAME`: Rage regained at the first sight of the chronicle's moon in a night
     (:func:`moonrise_rage`). Raises NotFound when no moon is set (`stkit scene moon PHASE`)."""
     from stkit.store.characters import find_character
     from stkit.store.scenes import find_turn_context
 
-    gw = as_gateway(session)
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     moon = get_moon(gw, row.chronicle)
@@ -569,14 +563,13 @@ class FightBoard:
         }
 
 
-def fight_board(session: StoreSession, chronicle: str) -> FightBoard | None:
+def fight_board(gw: Gateway, chronicle: str) -> FightBoard | None:
     """The open scene's :class:`FightBoard` in ``chronicle``, or None when no scene is open or no
     initiative was rolled in it. Reads only."""
     from stkit.store.characters import find_character
     from stkit.store.combat import Health, _acted_this_turn, current_initiative
     from stkit.store.scenes import TurnContext
 
-    gw = as_gateway(session)
     row = gw.row("SELECT id, turn FROM scenes WHERE chronicle = :c AND status = 'open'", c=chronicle)
     if row is None:
         return None

@@ -19,7 +19,7 @@ from typing import Any
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store.fight_data import rules_data
 from stkit.store.forms import METIS_BREEDS, breed_form, form_label, form_slots, in_form
-from stkit.store.gateway import Gateway, as_gateway
+from stkit.store.gateway import Gateway
 from stkit.store.sheet import Sheet
 from stkit.store.traits import did_you_mean, norm
 
@@ -297,9 +297,9 @@ def _now(gw: Gateway) -> object:
     return gw.timestamp(datetime.now(UTC))
 
 
-def get_moon(gw: Any, chronicle: str) -> str | None:
+def get_moon(gw: Gateway, chronicle: str) -> str | None:
     """The moon phase set for ``chronicle``, or None."""
-    row = as_gateway(gw).row("SELECT phase FROM chronicle_moon WHERE chronicle = :c", c=chronicle)
+    row = gw.row("SELECT phase FROM chronicle_moon WHERE chronicle = :c", c=chronicle)
     return None if row is None else str(row[0])
 
 
@@ -313,11 +313,10 @@ class MoonSet:
         return {"chronicle": self.chronicle, "phase": self.phase, "rage_difficulty": self.rage_difficulty}
 
 
-def set_moon(gw: Any, chronicle: str, phase: str) -> MoonSet:
+def set_moon(gw: Gateway, chronicle: str, phase: str) -> MoonSet:
     """`scene moon PHASE`: store the chronicle's moon (it sets Rage rolls' difficulty), with an event."""
     from stkit.store.events import record_event
 
-    gw = as_gateway(gw)
     moon = check_moon(phase)
     gw.execute("DELETE FROM chronicle_moon WHERE chronicle = :c", c=chronicle)
     gw.execute(
@@ -331,13 +330,12 @@ def set_moon(gw: Any, chronicle: str, phase: str) -> MoonSet:
     return done
 
 
-def is_dead(gw: Any, character_id: int) -> bool:
-    return as_gateway(gw).row("SELECT 1 FROM character_fates WHERE character_id = :id", id=character_id) is not None
+def is_dead(gw: Gateway, character_id: int) -> bool:
+    return gw.row("SELECT 1 FROM character_fates WHERE character_id = :id", id=character_id) is not None
 
 
-def mark_dead(gw: Any, row: Any, ctx: Any) -> None:
+def mark_dead(gw: Gateway, row: Any, ctx: Any) -> None:
     """Record ``row`` (a character) as dead, in the open scene's turn ``ctx`` (or None)."""
-    gw = as_gateway(gw)
     if is_dead(gw, row.id):
         return
     gw.execute(
@@ -350,17 +348,17 @@ def mark_dead(gw: Any, row: Any, ctx: Any) -> None:
     )
 
 
-def refuse_dead(gw: Any, row: Any, doing: str) -> None:
+def refuse_dead(gw: Gateway, row: Any, doing: str) -> None:
     """RuleRefusal when ``row`` is dead."""
     if is_dead(gw, row.id):
         raise RuleRefusal(f"{doing}: {row.name} is dead")
 
 
-def turn_power(gw: Any, ctx: Any, character_id: int, power: str) -> int:
+def turn_power(gw: Gateway, ctx: Any, character_id: int, power: str) -> int:
     """Points of ``power`` ('rage actions', 'rage', 'gnosis', 'regen') used in the turn ``ctx``."""
     if ctx is None:
         return 0
-    row = as_gateway(gw).row(
+    row = gw.row(
         "SELECT points FROM turn_powers WHERE scene_id = :s AND turn = :t AND character_id = :c AND power = :p",
         s=ctx.scene_id,
         t=ctx.turn,
@@ -370,11 +368,11 @@ def turn_power(gw: Any, ctx: Any, character_id: int, power: str) -> int:
     return 0 if row is None else int(row[0])
 
 
-def legacy_rage_actions(gw: Any, ctx: Any, character_id: int) -> int:
+def legacy_rage_actions(gw: Gateway, ctx: Any, character_id: int) -> int:
     """Rage spent on extra actions through `multi --rage` in the turn (its own table)."""
     if ctx is None:
         return 0
-    row = as_gateway(gw).row(
+    row = gw.row(
         "SELECT points FROM rage_spends WHERE scene_id = :s AND turn = :t AND character_id = :c",
         s=ctx.scene_id,
         t=ctx.turn,
@@ -383,13 +381,12 @@ def legacy_rage_actions(gw: Any, ctx: Any, character_id: int) -> int:
     return 0 if row is None else int(row[0])
 
 
-def use_turn_power(gw: Any, row: Any, ctx: Any, power: str, points: int) -> int:
+def use_turn_power(gw: Gateway, row: Any, ctx: Any, power: str, points: int) -> int:
     """Count ``points`` of ``power`` used by ``row`` in the turn ``ctx`` (nothing outside a scene) and return
     the turn's total. Rage (for actions or anything else) and Gnosis are never both spent in one turn
     (Revised, "Rage and Gnosis"): RuleRefusal naming the one already spent."""
     if ctx is None:
         return points
-    gw = as_gateway(gw)
     rage = power.startswith("rage")
     other = ("gnosis",) if rage else ("rage", "rage actions") if power == "gnosis" else ()
     for o in other:
@@ -421,7 +418,7 @@ def use_turn_power(gw: Any, row: Any, ctx: Any, power: str, points: int) -> int:
     return total
 
 
-def spend_rage_action(gw: Any, row: Any, sheet: Sheet, ctx: Any, reading: str) -> tuple[int, int | None]:
+def spend_rage_action(gw: Gateway, row: Any, sheet: Sheet, ctx: Any, reading: str) -> tuple[int, int | None]:
     """One Rage point of ``row`` for an extra action this turn (an attack with ``--rage``): refused beyond
     the current points or the `rage-cap` reading's cap (counting `multi --rage` spends of the same turn),
     or when Gnosis was spent this turn. Returns (Rage actions this turn, the cap)."""

@@ -291,7 +291,7 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
 def import_files(
     gw: Gateway, paths: list[Path], *, chronicle: str | None = None, replace: bool = False
 ) -> list[LoadedFile]:
-    """Import character files into the store in the caller's transaction (``gw``: a Gateway or Session).
+    """Import character files into the store in the caller's transaction.
     A name already stored in the chronicle is an error (DataFileError naming the file) unless ``replace``."""
     loaded = load_all(paths, chronicle=chronicle)
     for lf in loaded:

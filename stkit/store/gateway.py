@@ -7,7 +7,8 @@ SQLAlchemy's ``text()`` accept) and run through one of two gateways:
   a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
   costs more than twice the start-up of ``stkit --version``.
 - :class:`SessionGateway`, over a SQLAlchemy/sqlmodel Session: PostgreSQL, new or old databases (which
-  need alembic first), and callers that already hold a Session (tests, alembic-era scripts).
+  need alembic first); :func:`gateway_transaction` and :func:`run_gateway` hand one out over an
+  engine (the table server, tests).
 
 Rows the use cases edit are locked: on SQLite the whole transaction holds the write lock (``BEGIN
 IMMEDIATE``); on PostgreSQL the statement carries :attr:`Gateway.lock` (``FOR UPDATE``).
@@ -16,8 +17,8 @@ IMMEDIATE``); on PostgreSQL the statement carries :attr:`Gateway.lock` (``FOR UP
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -138,19 +139,26 @@ class SessionGateway(Gateway):
 
 
 if TYPE_CHECKING:
-    from typing import TypeAlias
-
+    from sqlalchemy.engine import Engine
     from sqlalchemy.orm import Session
 
-    #: What a use case takes: the gateway, or a SQLAlchemy Session that :func:`as_gateway` wraps.
-    StoreSession: TypeAlias = "Gateway | Session"
+
+@contextmanager
+def gateway_transaction(engine: Engine, *, readonly: bool = False) -> Iterator[SessionGateway]:
+    """:func:`stkit.store.db.transaction` (one committed-or-rolled-back transaction on ``engine``), handed
+    out as the :class:`SessionGateway` the use cases take; its ``session`` is the Session itself."""
+    from stkit.store.db import transaction
+
+    with transaction(engine, readonly=readonly) as session:
+        yield SessionGateway(session)
 
 
-def as_gateway(session_or_gateway: StoreSession) -> Gateway:
-    """A Gateway as is; a SQLAlchemy Session wrapped in a :class:`SessionGateway`."""
-    if isinstance(session_or_gateway, Gateway):
-        return session_or_gateway
-    return SessionGateway(session_or_gateway)
+def run_gateway(engine: Engine, work: Callable[[Gateway], _T], *, attempts: int = 8, readonly: bool = False) -> _T:
+    """``work(gateway)`` in :func:`stkit.store.db.run_transaction` on ``engine``: one transaction, run again
+    whole on a lock or a serialization failure. Returns ``work``'s result; raises what ``work`` raises."""
+    from stkit.store.db import run_transaction
+
+    return run_transaction(engine, lambda session: work(SessionGateway(session)), attempts=attempts, readonly=readonly)
 
 
 # ------------------------------------------------------------------------------------- the SQLite fast path
@@ -269,8 +277,8 @@ def run_unit(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = 
         return with_retries(lambda: _sqlite_once(held, work, readonly), attempts=attempts)
     conn = fast_connection(db)
     if conn is None:
-        from stkit.store.db import open_store, run_transaction
+        from stkit.store.db import open_store
 
-        return run_transaction(open_store(db), lambda s: work(SessionGateway(s)), attempts=attempts, readonly=readonly)
+        return run_gateway(open_store(db), work, attempts=attempts, readonly=readonly)
     with closing(conn):
         return with_retries(lambda: _sqlite_once(conn, work, readonly), attempts=attempts)

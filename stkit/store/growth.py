@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import lifebook as L
 from stkit.store.characters import Edit, find_character, save_sheet
-from stkit.store.gateway import Gateway, as_gateway, iso_utc
+from stkit.store.gateway import Gateway, iso_utc
 from stkit.store.sheet import Sheet
 from stkit.text import check_text
 
@@ -29,17 +28,15 @@ def _now(gw: Gateway) -> tuple[object, str]:
     return gw.timestamp(now), now.isoformat()
 
 
-def live_spends(gw: Any, char_id: int) -> list[dict]:
+def live_spends(gw: Gateway, char_id: int) -> list[dict]:
     """The purchases (:meth:`lifebook.Purchase.to_dict`) of every spend of ``char_id`` not undone, oldest first."""
-    rows = as_gateway(gw).rows(
-        "SELECT items FROM xp_spends WHERE character_id = :c AND undone_at IS NULL ORDER BY id", c=char_id
-    )
+    rows = gw.rows("SELECT items FROM xp_spends WHERE character_id = :c AND undone_at IS NULL ORDER BY id", c=char_id)
     return [item for r in rows for item in json.loads(r[0])]
 
 
-def renown_history(gw: Any, char_id: int) -> list[dict]:
+def renown_history(gw: Gateway, char_id: int) -> list[dict]:
     """Every Renown award of ``char_id``, oldest first: renown, amount, reason, before, after, ranks, at."""
-    rows = as_gateway(gw).rows(
+    rows = gw.rows(
         "SELECT renown, amount, reason, before, after, rank_before, rank_after, created_at FROM renown_awards "
         "WHERE character_id = :c ORDER BY id",
         c=char_id,
@@ -59,11 +56,10 @@ def renown_history(gw: Any, char_id: int) -> list[dict]:
     ]
 
 
-def check_character(gw: Any, name: str, chronicle: str | None = None) -> tuple[L.CreationCheck, Sheet]:
+def check_character(gw: Gateway, name: str, chronicle: str | None = None) -> tuple[L.CreationCheck, Sheet]:
     """:func:`lifebook.check_creation` of the stored character as it was made: the sheet with its recorded
     raises and Renown awards taken back (:func:`lifebook.creation_sheet`). Experience spent without a
     recorded raise (`char xp spend`) is named in the notes: its purchases cannot be taken back."""
-    gw = as_gateway(gw)
     row = find_character(gw, name, chronicle)
     sheet = row.to_sheet()
     spends = live_spends(gw, row.id)
@@ -118,7 +114,7 @@ def parse_raise(text: str, to: int | None) -> tuple[str, int | None]:
 
 
 def raise_traits(
-    gw: Any,
+    gw: Gateway,
     name: str,
     items: list[tuple[str, int | None]],
     *,
@@ -131,7 +127,6 @@ def raise_traits(
     it or a rule forbids one (RuleRefusal, nothing stored), else write the ratings, one experience-log
     spend naming what it bought, an ``xp_spends`` row and a table event. ``outside``: the Gifts are from
     outside breed, auspice and tribe. Rites follow the chronicle's house rule ``rite-cost``."""
-    gw = as_gateway(gw)
     if not items:
         raise InvalidValue("name a trait to raise, e.g. `char raise NAME Brawl`")
     if len(items) > MAX_RAISES:
@@ -176,12 +171,11 @@ def raise_traits(
     return Raise(sheet, bought, spend_id)
 
 
-def undo_spend(gw: Any, name: str, *, chronicle: str | None = None) -> Edit:
+def undo_spend(gw: Gateway, name: str, *, chronicle: str | None = None) -> Edit:
     """`char xp NAME undo`: take back the character's last `char raise` that still stands, as a whole: the
     ratings it raised back to what they were, its experience-log entry removed and the experience
     refunded. Raises NotFound-style RuleRefusal when there is none, and RuleRefusal (nothing changed) when
     a trait it bought has changed since."""
-    gw = as_gateway(gw)
     row = find_character(gw, name, chronicle, for_update=True)
     last = gw.row(
         "SELECT id, cost, items, log_at FROM xp_spends WHERE character_id = :c AND undone_at IS NULL "
@@ -216,12 +210,11 @@ def undo_spend(gw: Any, name: str, *, chronicle: str | None = None) -> Edit:
 
 
 def give_renown(
-    gw: Any, name: str, renown: str, amount: int, reason: str = "", *, chronicle: str | None = None
+    gw: Gateway, name: str, renown: str, amount: int, reason: str = "", *, chronicle: str | None = None
 ) -> Edit:
     """`char renown`: award (or take) temporary Renown (:func:`lifebook.award_renown`: ten points become a
     permanent dot, the Rank rises when the auspice's table allows), store the award and its event. The
     summary announces a Rank reached and ``data`` says what the next Rank needs."""
-    gw = as_gateway(gw)
     check_text(reason, "Renown reason")
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -270,12 +263,11 @@ def _when(text: str) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def history(gw: Any, name: str, chronicle: str | None = None) -> tuple[Sheet, list[dict]]:
+def history(gw: Gateway, name: str, chronicle: str | None = None) -> tuple[Sheet, list[dict]]:
     """Every change to the stored character's sheet, oldest first, as {at (ISO 8601 UTC), source, change}:
     its creation or import (the row's ``created_at``), experience-log entries older than that (the history a
     file brought), and every ``sheet`` table event (an edit, damage, a raise, an award, an undo) plus each
     roll that spent Willpower. ``source`` says which command kind made the change."""
-    gw = as_gateway(gw)
     row = find_character(gw, name, chronicle)
     sheet = row.to_sheet()
     created = gw.row("SELECT created_at FROM characters WHERE id = :id", id=row.id)

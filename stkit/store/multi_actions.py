@@ -13,14 +13,13 @@ from stkit.dice.combat import STANDARD_COMBAT, CombatRules, rage_action_penaltie
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue
 from stkit.store.characters import get_character
-from stkit.store.gateway import as_gateway
 from stkit.store.pools import build_pool
 from stkit.store.rolling import Purpose, RollOrder, SheetRoll, generator, make_roll
 from stkit.store.vocab import LogKind
 from stkit.text import check_range
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
+    from stkit.store.gateway import Gateway
 
 
 # ------------------------------------------------------------------------------------- multiple actions
@@ -58,7 +57,7 @@ class SheetActionSlot:
 
 
 def multi_from_sheet(
-    session: StoreSession,
+    gw: Gateway,
     name: str,
     expressions: list[str],
     difficulties: list[int],
@@ -90,7 +89,6 @@ def multi_from_sheet(
         raise InvalidValue(
             f"{len(difficulties)} difficulties for {len(expressions)} actions; give one for all, or one each"
         )
-    gw = as_gateway(session)
     char = get_character(gw, name, chronicle, for_update=True)
     sheet = char.to_sheet()
     built = [build_pool(sheet, e) for e in expressions]
@@ -108,7 +106,7 @@ def multi_from_sheet(
     if rage:
         from stkit.store.combat import spend_rage_for_actions
 
-        rage_left = spend_rage_for_actions(session, char, rage, combat=combat).left
+        rage_left = spend_rage_for_actions(gw, char, rage, combat=combat).left
     it = iter(faces or [])
     rng, _ = generator(seed)
     slots: list[SheetActionSlot] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stkit import config
 from stkit.dice import RollResult, validate_difficulty, validate_pool, validate_target
@@ -31,10 +31,6 @@ from stkit.store.rolling import Purpose, RollOrder, make_roll
 from stkit.store.scenes import open_scene
 from stkit.store.vocab import LogKind
 from stkit.text import parse_whole_number
-
-if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
-
 
 _NUMBER = re.compile(r"^\s*\d+\s*$", re.ASCII)
 #: A difficulty typed as a number, sign included: '-5' is a number out of range, not a Trait's name.
@@ -109,7 +105,7 @@ def check_interval(text: str) -> int:
     return seconds
 
 
-def check_scene_chronicle(session: StoreSession, chronicle: str | None, who: Participant) -> None:
+def check_scene_chronicle(gw: Gateway, chronicle: str | None, who: Participant) -> None:
     """With no --chronicle given and a scene open in the default chronicle (STKIT_CHRONICLE or 'default'),
     refuse a character of another chronicle: its rolls could not be made in that scene."""
     if chronicle is not None or who.character is None:
@@ -117,7 +113,7 @@ def check_scene_chronicle(session: StoreSession, chronicle: str | None, who: Par
     here = config.default_chronicle(None)
     if who.character.chronicle == here:
         return
-    scene = open_scene(session, here)
+    scene = open_scene(gw, here)
     if scene is not None:
         raise RuleRefusal(
             f"{who.character.name} is a character not in the scene's chronicle: scene {scene.id} {scene.name!r} "
@@ -126,15 +122,15 @@ def check_scene_chronicle(session: StoreSession, chronicle: str | None, who: Par
         )
 
 
-def _character(session: StoreSession, name: str, chronicle: str | None) -> CharacterRow:
+def _character(gw: Gateway, name: str, chronicle: str | None) -> CharacterRow:
     """The character called ``name``; when ``chronicle`` is given, refuse one that lives in another chronicle."""
     if chronicle is None:
-        return get_character(session, name, None)
+        return get_character(gw, name, None)
     try:
-        return get_character(session, name, chronicle)
+        return get_character(gw, name, chronicle)
     except NotFound as missing:
         try:
-            elsewhere = get_character(session, name, None)
+            elsewhere = get_character(gw, name, None)
         except (NotFound, InvalidValue):
             raise missing from None
         raise RuleRefusal(
@@ -153,9 +149,7 @@ def numeric_pool(expression: str) -> int:
     return validate_pool(parse_pool_number(expression))  # a 5,000-digit number gets the pool limit message
 
 
-def participant(
-    session: StoreSession, name_or_pool: str | None, expression: str | None, chronicle: str | None
-) -> Participant:
+def participant(gw: Gateway, name_or_pool: str | None, expression: str | None, chronicle: str | None) -> Participant:
     """Resolve a side or roller: a number of dice ('6'), or a character name with a sheet expression.
 
     Raises InvalidValue when a character has no expression, NotFound for an unknown name, RuleRefusal for a
@@ -172,13 +166,13 @@ def participant(
             raise InvalidValue("say who rolls: a character (--char NAME) with --pool, or a number of dice")
         numeric_pool(expression)
         return Participant(None, expression.strip())
-    char = _character(session, text, chronicle)
+    char = _character(gw, text, chronicle)
     if not expression or not expression.strip():
         raise InvalidValue(f'{char.name} rolls from the sheet: give the pool, e.g. --pool "Stamina + Stealth"')
     return Participant(char, expression.strip())
 
 
-def check_pool(session: StoreSession, who: Participant) -> tuple[int, str]:
+def check_pool(gw: Gateway, who: Participant) -> tuple[int, str]:
     """The dice pool ``who`` rolls now and how it was built (sheet, form and wound penalty applied)."""
     if who.character is None:
         n = numeric_pool(who.expression)

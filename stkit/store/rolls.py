@@ -1,4 +1,4 @@
-"""The roll log read back, and two entry points for callers that hold a Session: a roll from the sheet
+"""The roll log read back, and two entry points for callers outside a roll order: a roll from the sheet
 (:func:`roll_from_sheet`, through :func:`stkit.store.rolling.make_roll`) and the logging of a roll already
 made (:func:`log_plain_roll`). The roll itself, every door's, is :mod:`stkit.store.rolling`.
 """
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from stkit.dice.house import RuleOverrides
 from stkit.errors import InvalidValue
 from stkit.store.characters import find_character
-from stkit.store.gateway import Gateway, as_gateway, iso_utc
+from stkit.store.gateway import Gateway, iso_utc
 from stkit.store.rolling import (
     LOG_COLUMNS,
     LoggedRoll,
@@ -26,8 +26,6 @@ from stkit.store.rolling import (
 
 if TYPE_CHECKING:  # pragma: no cover
     import random
-
-    from sqlmodel import Session
 
     from stkit.dice import HouseRules, RollResult
     from stkit.store.vocab import LogKind
@@ -46,7 +44,7 @@ __all__ = [
 
 
 def roll_from_sheet(
-    session: Session | Gateway,
+    gw: Gateway,
     name: str,
     expression: str,
     *,
@@ -66,8 +64,8 @@ def roll_from_sheet(
     spec: bool = False,
     secret: bool = False,
 ) -> RollOutcome:
-    """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name``: :func:`make_roll` for a
-    caller holding a Session or a Gateway. ``rules`` and ``difficulty`` (2..10; None: the chronicle's)
+    """Roll ``expression`` ("Dexterity + Brawl + 2") for character ``name``: :func:`make_roll` given loose
+    options rather than a :class:`RollOrder`. ``rules`` and ``difficulty`` (2..10; None: the chronicle's)
     override the chronicle's house rules for this roll; ``rng``: a generator already made in this
     transaction (None: one from ``seed``). Raises what :func:`make_roll` raises."""
     order = RollOrder(
@@ -88,11 +86,11 @@ def roll_from_sheet(
         spec=spec,
         log_kind=kind,
     )
-    return make_roll(as_gateway(session), order, rng=rng)
+    return make_roll(gw, order, rng=rng)
 
 
 def log_plain_roll(
-    session: Session | Gateway,
+    gw: Gateway,
     expression: str,
     result: RollResult,
     *,
@@ -107,7 +105,6 @@ def log_plain_roll(
 
     chron = default_chronicle(chronicle)
     detail = {"seed": seed, "retry": result.retry, "automatic": result.automatic}
-    gw = as_gateway(session)
     entry = write_log(
         gw,
         chronicle=chron,
@@ -154,7 +151,7 @@ def check_log_limit(limit: int) -> None:
 
 
 def recent_log(
-    session: Session | Gateway,
+    gw: Gateway,
     *,
     name: str | None = None,
     chronicle: str | None = None,
@@ -166,7 +163,6 @@ def recent_log(
     when ``name`` is given (else of ``chronicle``, else all), of one ``scene`` (an id, or a name or unique
     prefix of one) and of one ``task`` (case-insensitive) when given. Raises NotFound, InvalidValue."""
     check_log_limit(limit)
-    gw = as_gateway(session)
     sql = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log"
     where: list[str] = []
     params: dict[str, object] = {"limit": limit}

@@ -16,6 +16,7 @@ from typing import Any
 
 from stkit.errors import InvalidValue, NotFound
 from stkit.store.characters import Edit, edit_character, find_character
+from stkit.store.gateway import Gateway
 from stkit.store.sheet import Sheet, check_saved_roll
 from stkit.text import fold_name
 
@@ -67,7 +68,7 @@ def find_saved(sheet: Sheet, name: str) -> SavedRoll:
 
 
 def save_roll(
-    gw: Any,
+    gw: Gateway,
     character: str,
     name: str,
     pool: str,
@@ -106,7 +107,7 @@ def save_roll(
     return SavedRoll(clean, entry["pool"], entry["difficulty"], entry["spec"])
 
 
-def remove_saved(gw: Any, character: str, name: str, *, chronicle: str | None = None) -> SavedRoll:
+def remove_saved(gw: Gateway, character: str, name: str, *, chronicle: str | None = None) -> SavedRoll:
     """Remove the saved roll ``name``; NotFound when the sheet has none by that name."""
     removed: list[SavedRoll] = []
 
@@ -120,13 +121,13 @@ def remove_saved(gw: Any, character: str, name: str, *, chronicle: str | None = 
     return removed[0]
 
 
-def list_saved(gw: Any, character: str, *, chronicle: str | None = None) -> tuple[str, list[SavedRoll]]:
+def list_saved(gw: Gateway, character: str, *, chronicle: str | None = None) -> tuple[str, list[SavedRoll]]:
     """(the character's name, its saved rolls)."""
     row = find_character(gw, character, chronicle)
     return row.name, saved_rolls(row.to_sheet())
 
 
-def roll_saved(gw: Any, character: str, name: str, *, chronicle: str | None = None, extra: int = 0, **options: Any):
+def roll_saved(gw: Gateway, character: str, name: str, *, chronicle: str | None = None, extra: int = 0, **options: Any):
     """Roll the saved roll ``name`` of ``character`` through :func:`stkit.store.rolls.roll_from_sheet`
     (``options``: its keyword arguments, e.g. willpower, rng, seed, secret, task; the saved
     difficulty and specialty are used unless ``options`` name them; ``extra`` dice are added, or taken off

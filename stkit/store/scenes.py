@@ -23,15 +23,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
+from stkit.store.gateway import DuplicateRow, Gateway
 from stkit.text import MAX_NAME, check_text
-
-if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
-
 
 #: How far back the try-again count looks: past 8 failures every difficulty is already 10.
 _RETRY_LOOKBACK = 12
@@ -69,12 +65,12 @@ def iso_local(value: Any) -> str | None:
     return datetime.fromisoformat(str(value)).isoformat()
 
 
-def _scene_event(session: StoreSession, scene: Any, change: str) -> None:
+def _scene_event(gw: Gateway, scene: Any, change: str) -> None:
     """The table event of a scene change ('started', 'turn', 'ended'), in the caller's transaction."""
     from stkit.store.events import record_event
 
     record_event(
-        session,
+        gw,
         chronicle=scene.chronicle,
         kind="scene",
         data={"scene_id": scene.id, "name": scene.name, "turn": scene.turn, "status": scene.status, "change": change},
@@ -108,10 +104,8 @@ class SceneRow:
         return {"id": self.id, "name": self.name, "chronicle": self.chronicle, "status": self.status, "turn": self.turn}
 
 
-def open_scene(session: StoreSession, chronicle: str, *, lock: bool = False) -> SceneRow | None:
-    """The open scene of ``chronicle`` or None. ``lock`` takes a row lock (PostgreSQL) for an update.
-    ``session``: a Gateway or a Session."""
-    gw = as_gateway(session)
+def open_scene(gw: Gateway, chronicle: str, *, lock: bool = False) -> SceneRow | None:
+    """The open scene of ``chronicle`` or None. ``lock`` takes a row lock (PostgreSQL) for an update."""
     row = gw.row(
         f"SELECT {SCENE_COLUMNS} FROM scenes WHERE chronicle = :chronicle AND status = 'open'"
         + (gw.lock if lock else ""),
@@ -120,9 +114,9 @@ def open_scene(session: StoreSession, chronicle: str, *, lock: bool = False) -> 
     return None if row is None else SceneRow.from_row(row)
 
 
-def require_open_scene(session: StoreSession, chronicle: str, *, lock: bool = False) -> SceneRow:
+def require_open_scene(gw: Gateway, chronicle: str, *, lock: bool = False) -> SceneRow:
     """The open scene of ``chronicle``; NotFound when there is none."""
-    scene = open_scene(session, chronicle, lock=lock)
+    scene = open_scene(gw, chronicle, lock=lock)
     if scene is None:
         raise NotFound(f"no scene is open in chronicle {chronicle!r}; start one with: stkit scene start NAME")
     return scene
@@ -133,7 +127,7 @@ MAX_ROW_ID = 2**63 - 1
 _ID_NAMES = {"tracked_actions": "action id", "contests": "contest id", "scenes": "scene id"}
 
 
-def resolve_tracked_id(session: StoreSession, table: str, typed: str | int, what: str, listing: str) -> int:
+def resolve_tracked_id(gw: Gateway, table: str, typed: str | int, what: str, listing: str) -> int:
     """The id of the row of ``table`` ('tracked_actions', 'contests' or 'scenes') that ``typed`` names:
     an id (digits), else an exact name, else a unique prefix of a name (case, accents, spaces folded, as
     :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
@@ -146,7 +140,7 @@ def resolve_tracked_id(session: StoreSession, table: str, typed: str | int, what
         return parse_whole_number(text, _ID_NAMES[table], 1, MAX_ROW_ID)
     if table not in ("tracked_actions", "contests", "scenes"):
         raise ValueError(f"not a tracked table: {table}")
-    rows = as_gateway(session).rows(f"SELECT id, name, status FROM {table} ORDER BY id")
+    rows = gw.rows(f"SELECT id, name, status FROM {table} ORDER BY id")
     for pool in ([r for r in rows if r[2] == "open"], rows):
         name = find_by_prefix(text, [r[1] for r in pool], what)
         if name is not None:
@@ -158,20 +152,20 @@ def resolve_tracked_id(session: StoreSession, table: str, typed: str | int, what
     raise NotFound(f"no {what} named {printable(text)!r}; see: {listing}")
 
 
-def scene_id_for(session: StoreSession, typed: str | int) -> int:
+def scene_id_for(gw: Gateway, typed: str | int) -> int:
     """The scene's id from an id or a (short) name; see :func:`resolve_tracked_id`."""
-    return resolve_tracked_id(session, "scenes", typed, "scene", "stkit scene list")
+    return resolve_tracked_id(gw, "scenes", typed, "scene", "stkit scene list")
 
 
-def get_scene(session: StoreSession, scene_id: int) -> SceneRow:
+def get_scene(gw: Gateway, scene_id: int) -> SceneRow:
     """The scene with this id (any status); NotFound otherwise."""
-    row = as_gateway(session).row(f"SELECT {SCENE_COLUMNS} FROM scenes WHERE id = :id", id=scene_id)
+    row = gw.row(f"SELECT {SCENE_COLUMNS} FROM scenes WHERE id = :id", id=scene_id)
     if row is None:
         raise NotFound(f"no scene with id {scene_id}")
     return SceneRow.from_row(row)
 
 
-def start_scene(session: StoreSession, chronicle: str, name: str) -> SceneRow:
+def start_scene(gw: Gateway, chronicle: str, name: str) -> SceneRow:
     """Open a new scene named ``name`` in ``chronicle`` at turn 1.
 
     Raises RuleRefusal while another scene of the chronicle is open (one at a time), InvalidValue for an
@@ -183,7 +177,6 @@ def start_scene(session: StoreSession, chronicle: str, name: str) -> SceneRow:
         raise InvalidValue('a scene needs a name, e.g. stkit scene start "The embassy wall"')
     check_text(name, "scene name", limit=MAX_NAME)
     check_text(chronicle, "chronicle", limit=MAX_NAME)
-    gw = as_gateway(session)
     current = open_scene(gw, chronicle)
     if current is not None:
         raise RuleRefusal(
@@ -216,10 +209,9 @@ def _add_turn(gw: Gateway, scene_id: int, turn: int) -> None:
     )
 
 
-def next_turn(session: StoreSession, chronicle: str) -> SceneRow:
+def next_turn(gw: Gateway, chronicle: str) -> SceneRow:
     """Move the open scene of ``chronicle`` to its next turn (Willpower may be spent again). NotFound when
     no scene is open."""
-    gw = as_gateway(session)
     scene = require_open_scene(gw, chronicle, lock=True)
     gw.execute("UPDATE scenes SET turn = :turn WHERE id = :id", turn=scene.turn + 1, id=scene.id)
     gw.changed("scenes", scene.id)
@@ -229,10 +221,9 @@ def next_turn(session: StoreSession, chronicle: str) -> SceneRow:
     return scene
 
 
-def end_scene(session: StoreSession, chronicle: str) -> SceneRow:
+def end_scene(gw: Gateway, chronicle: str) -> SceneRow:
     """Close the open scene of ``chronicle``. Its tracked actions stay as they are (an extended action may
     go on in a later scene). NotFound when no scene is open."""
-    gw = as_gateway(session)
     scene = require_open_scene(gw, chronicle, lock=True)
     now = gw.timestamp(datetime.now(UTC))
     gw.execute("UPDATE scenes SET status = 'ended', ended_at = :now WHERE id = :id", now=now, id=scene.id)
@@ -242,12 +233,12 @@ def end_scene(session: StoreSession, chronicle: str) -> SceneRow:
     return scene
 
 
-def list_scenes(session: StoreSession, chronicle: str | None = None, limit: int = 50) -> list[SceneRow]:
+def list_scenes(gw: Gateway, chronicle: str | None = None, limit: int = 50) -> list[SceneRow]:
     """Scenes, newest first, optionally of one chronicle; at most ``limit``."""
     sql, params = f"SELECT {SCENE_COLUMNS} FROM scenes", dict[str, Any](limit=limit)
     if chronicle is not None:
         sql, params["chronicle"] = sql + " WHERE chronicle = :chronicle", chronicle
-    return [SceneRow.from_row(r) for r in as_gateway(session).rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
+    return [SceneRow.from_row(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
 
 
 @dataclass(frozen=True)
@@ -349,10 +340,9 @@ def _roll_links(gw: Gateway, scene_id: int) -> dict[int, str]:
     return links
 
 
-def scene_timeline(session: StoreSession, scene: SceneRow | int) -> SceneTimeline:
+def scene_timeline(gw: Gateway, scene: SceneRow | int) -> SceneTimeline:
     """The timeline of ``scene`` (a SceneRow, or a scene id: NotFound when there is none): its turns in
     order, each with the rolls logged in it, plus the tracked actions and contests started in the scene."""
-    gw = as_gateway(session)
     if not isinstance(scene, SceneRow):
         scene = get_scene(gw, scene)
     links = _roll_links(gw, scene.id)
@@ -423,11 +413,11 @@ def _json_list(text: Any) -> list:
 # ------------------------------------------------------------------------------------------------ hooks
 
 
-def find_turn_context(session, character) -> TurnContext | None:
+def find_turn_context(gw: Gateway, character) -> TurnContext | None:
     """The open scene and current turn of the character's chronicle, or None when no scene is open.
-    ``session``: a Session or a :class:`~stkit.store.gateway.Gateway`; ``character``: anything with
+    ``character``: anything with
     ``id``, ``name`` and ``chronicle`` (ORM Character or CharacterRow)."""
-    row = as_gateway(session).row(
+    row = gw.row(
         "SELECT id, turn FROM scenes WHERE chronicle = :chronicle AND status = 'open'", chronicle=character.chronicle
     )
     return None if row is None else TurnContext(scene_id=row[0], turn=row[1])
@@ -440,7 +430,7 @@ def _already_spent(character, ctx: TurnContext, more: str) -> RuleRefusal:
     )
 
 
-def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None:
+def check_willpower_allowed(gw: Gateway, character, ctx: TurnContext | None) -> None:
     """Refuse (RuleRefusal) a second Willpower spend by ``character`` in the turn ``ctx``.
 
     Willpower buys an automatic success only once per turn (Chapter Five, "Automatic Successes"). Outside a
@@ -448,7 +438,7 @@ def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None
     """
     if ctx is None:
         return
-    spent = as_gateway(session).row(
+    spent = gw.row(
         "SELECT id FROM willpower_spends WHERE scene_id = :scene_id AND turn = :turn AND character_id = :cid LIMIT 1",
         scene_id=ctx.scene_id,
         turn=ctx.turn,
@@ -458,7 +448,7 @@ def check_willpower_allowed(session, character, ctx: TurnContext | None) -> None
         raise _already_spent(character, ctx, " (next turn: stkit scene turn)")
 
 
-def retry_count_for_task(session, character, task: str | None) -> int:
+def retry_count_for_task(gw: Gateway, character, task: str | None) -> int:
     """How many times ``character`` failed ``task`` since its last success: the try-again raise.
 
     Counts the character's logged rolls of the same task (names compared ignoring case, spacing and hyphens),
@@ -468,7 +458,6 @@ def retry_count_for_task(session, character, task: str | None) -> int:
     key = task_key(task)
     if key is None:
         return 0
-    gw = as_gateway(session)
     ctx = find_turn_context(gw, character)
     sql, params = (
         "SELECT task, outcome FROM roll_log WHERE character_id = :cid AND task IS NOT NULL",
@@ -495,7 +484,7 @@ def _is_success(outcome: Any) -> bool:
     return str(getattr(outcome, "value", outcome)).lower() == "success"
 
 
-def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None, task: str | None) -> None:
+def record_roll_in_scene(gw: Gateway, character, log_entry, ctx: TurnContext | None, task: str | None) -> None:
     """Record what the scene must remember about a roll: a Willpower point spent in this turn.
 
     ``log_entry``: anything with ``id`` and ``willpower`` (a RollLog or stkit.store.rolls.LoggedRoll). The
@@ -504,7 +493,6 @@ def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None,
     """
     if ctx is None or not getattr(log_entry, "willpower", False):
         return
-    gw = as_gateway(session)
     try:
         gw.insert(
             "INSERT INTO willpower_spends (scene_id, turn, character_id, roll_log_id, created_at) "
@@ -519,16 +507,15 @@ def record_roll_in_scene(session, character, log_entry, ctx: TurnContext | None,
         raise _already_spent(character, ctx, "") from None
 
 
-def recent_scenes(session: StoreSession, chronicle: str, limit: int = 20) -> list[tuple[int, str]]:
+def recent_scenes(gw: Gateway, chronicle: str, limit: int = 20) -> list[tuple[int, str]]:
     """(id, name) of the newest ``limit`` scenes of ``chronicle``, open or closed, newest first."""
-    gw = as_gateway(session)
     rows = gw.rows("SELECT id, name FROM scenes WHERE chronicle = :c ORDER BY id DESC LIMIT :n", c=chronicle, n=limit)
     return [(int(r[0]), str(r[1])) for r in rows]
 
 
-def rolled_in_turn(session: StoreSession, scene_id: int, turn: int) -> set[int]:
+def rolled_in_turn(gw: Gateway, scene_id: int, turn: int) -> set[int]:
     """The ids of the characters with a logged roll in ``turn`` of the scene."""
-    rows = as_gateway(session).rows(
+    rows = gw.rows(
         "SELECT DISTINCT character_id FROM roll_log "
         "WHERE scene_id = :sid AND turn = :turn AND character_id IS NOT NULL",
         sid=scene_id,

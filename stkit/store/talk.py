@@ -10,15 +10,14 @@ that player's page only (``stkit.web``'s stream filter). ``stkit log`` lists bot
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stkit.errors import InvalidValue
 from stkit.store.events import record_event
-from stkit.store.gateway import as_gateway
 from stkit.text import check_text
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
+    from stkit.store.gateway import Gateway
 
 
 #: The longest message or whisper, in characters (a line at the table, not a letter).
@@ -48,17 +47,16 @@ def check_message(text: str) -> str:
     return clean
 
 
-def _scene_id(gw: Any, chronicle: str) -> int | None:
+def _scene_id(gw: Gateway, chronicle: str) -> int | None:
     row = gw.row("SELECT id FROM scenes WHERE chronicle = :c AND status = 'open'", c=chronicle)
     return int(row[0]) if row else None
 
 
-def say(session: StoreSession, chronicle: str, text: str, *, character: str | None = None) -> Said:
+def say(gw: Gateway, chronicle: str, text: str, *, character: str | None = None) -> Said:
     """A table message from ``character`` (a name in ``chronicle``; None: the Storyteller). Raises
     InvalidValue for an empty or too long line, NotFound for an unknown character."""
     from stkit.store.characters import find_character
 
-    gw = as_gateway(session)
     clean = check_message(text)
     row = find_character(gw, character, chronicle) if character else None
     said = Said("message", row.name if row else "Storyteller", clean, None, _scene_id(gw, chronicle))
@@ -72,12 +70,11 @@ def say(session: StoreSession, chronicle: str, text: str, *, character: str | No
     return said
 
 
-def whisper(session: StoreSession, chronicle: str, to: str, text: str) -> Said:
+def whisper(gw: Gateway, chronicle: str, to: str, text: str) -> Said:
     """The Storyteller's whisper to the player of character ``to``: a secret event only that player's page
     (and the Storyteller's) shows. Raises InvalidValue, NotFound."""
     from stkit.store.characters import find_character
 
-    gw = as_gateway(session)
     clean = check_message(text)
     row = find_character(gw, to, chronicle)
     said = Said("whisper", "Storyteller", clean, row.name, _scene_id(gw, chronicle))

@@ -17,7 +17,7 @@ from stkit.store.events import LinkHolder
 from stkit.web.table import Table
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
+    from stkit.store.gateway import Gateway
 
 
 #: The widest whole number a form field may hold; each use case checks its own range after.
@@ -80,11 +80,11 @@ def is_on(form: dict, key: str) -> bool:
     return str(form.get(key, "")).lower() in ("on", "1", "true", "yes")
 
 
-def character_name(session: StoreSession, chronicle: str, character_id: int) -> str:
+def character_name(gw: Gateway, chronicle: str, character_id: int) -> str:
     """The name of character ``character_id`` of ``chronicle``; NotFound otherwise."""
     from stkit.store.characters import character_by_id
 
-    row = character_by_id(session, character_id)
+    row = character_by_id(gw, character_id)
     if row is None or row.chronicle != chronicle:
         raise NotFound(f"no character with id {character_id} in chronicle {chronicle!r}")
     return row.name
@@ -109,10 +109,10 @@ def apply_change(
     table: Table,
     holder: LinkHolder,
     form_name: str,
-    work: Callable[[Any], Any],
+    work: Callable[[Gateway], Any],
     message: Callable[[Any], str],
 ) -> Response:
-    """Run ``work(session)`` in one write transaction; htmx gets a one-line fragment (the result's
+    """Run ``work(gateway)`` in one write transaction; htmx gets a one-line fragment (the result's
     ``message`` or the error), a plain form post a redirect back to the page (or the page with the error
     beside the form ``form_name``, status 400)."""
     from stkit.web.views import page_data

@@ -10,7 +10,7 @@ from stkit.web.play import LOG_KINDS, talk_item
 from stkit.web.views import feed_item
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
+    from stkit.store.gateway import Gateway
 
 
 def log_line(event: TableEvent) -> str:
@@ -36,7 +36,7 @@ def log_line(event: TableEvent) -> str:
     return f"{event.kind}: {d}"
 
 
-def log_view(session: StoreSession, chronicle: str, filters: dict, limit: int) -> dict:
+def log_view(gw: Gateway, chronicle: str, filters: dict, limit: int) -> dict:
     """The Storyteller's scroll-back: the chronicle's events (secret ones too), newest first, at most
     ``limit``, before the event id ``filters['before']`` when given, of ``filters['kind']``, of the
     character id ``filters['character']`` and the scene id ``filters['scene']`` when given (an event
@@ -45,10 +45,8 @@ def log_view(session: StoreSession, chronicle: str, filters: dict, limit: int) -
     from stkit.errors import InvalidValue
     from stkit.store.characters import list_characters
     from stkit.store.events import chronicle_events
-    from stkit.store.gateway import as_gateway
     from stkit.text import parse_whole_number
 
-    gw = as_gateway(session)
     kinds = {k for k, _ in LOG_KINDS}
     kind = filters.get("kind") or None
     if kind is not None and kind not in kinds:
@@ -82,12 +80,12 @@ def log_view(session: StoreSession, chronicle: str, filters: dict, limit: int) -
             break
     full = len(events) >= (limit * 4 if scene else limit) or len(items) >= limit
     older = (items[-1]["id"] if len(items) >= limit else events[-1].id) if events and full else None
-    chars = list_characters(session, chronicle)
+    chars = list_characters(gw, chronicle)
     from stkit.store.scenes import recent_scenes
 
     return {
         "items": items,
         "older": older,
         "characters": [(c.id, c.name) for c in chars],
-        "scenes": recent_scenes(session, chronicle, 100),
+        "scenes": recent_scenes(gw, chronicle, 100),
     }

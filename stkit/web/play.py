@@ -1,5 +1,5 @@
 """What the table pages show, read from the store: the party strip and initiative order, the roll form's
-choices, the results under the Roll button, table talk and the night's log. Plain functions of a session
+choices, the results under the Roll button, table talk and the night's log. Plain functions of a gateway
 (one read transaction) returning dicts for the templates; no request handling here.
 """
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from stkit.store.events import TableEvent
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
+    from stkit.store.gateway import Gateway
 
 
 #: Kinds of the night's log and its filter, with the words the filter shows.
@@ -71,7 +71,7 @@ def roll_choices(sheet: Any) -> dict:
     }
 
 
-def party_view(session: StoreSession, chronicle: str, scene: dict | None) -> dict:
+def party_view(gw: Gateway, chronicle: str, scene: dict | None) -> dict:
     """The party strip and the initiative order: for each character of ``chronicle`` its health level and
     wound penalty, damage boxes, Willpower / Rage / Gnosis points and ratings, and its initiative place;
     the order of the open scene's current initiative (the latest turn that rolled it) and whose action it
@@ -80,11 +80,11 @@ def party_view(session: StoreSession, chronicle: str, scene: dict | None) -> dic
     from stkit.store.combat import current_initiative
     from stkit.store.scenes import rolled_in_turn
 
-    rows = list_characters(session, chronicle)
-    initiative = current_initiative(session, scene["id"], scene["turn"]) if scene else None
+    rows = list_characters(gw, chronicle)
+    initiative = current_initiative(gw, scene["id"], scene["turn"]) if scene else None
     order = (initiative or {}).get("order") or []
     place = {o["name"]: o for o in order}
-    acted = rolled_in_turn(session, scene["id"], scene["turn"]) if scene and order else set()
+    acted = rolled_in_turn(gw, scene["id"], scene["turn"]) if scene and order else set()
     members = []
     ids = {}
     for row in rows:
@@ -121,7 +121,7 @@ def party_view(session: StoreSession, chronicle: str, scene: dict | None) -> dic
     }
 
 
-def finished_tracked(session: StoreSession, chronicle: str, scene: dict | None, limit: int = 5) -> tuple[list, list]:
+def finished_tracked(gw: Gateway, chronicle: str, scene: dict | None, limit: int = 5) -> tuple[list, list]:
     """Extended actions and contests that ended (done, failed, abandoned): those of the open scene, else
     the newest ``limit``; each a dict with ``id``, ``name``, ``status`` and its tallies."""
     from stkit.store.tracked import list_contests, list_extended
@@ -134,7 +134,7 @@ def finished_tracked(session: StoreSession, chronicle: str, scene: dict | None, 
 
     actions = [
         {"id": a.id, "name": a.name, "status": a.status, "tally": a.tally, "target": a.target}
-        for a in keep(list_extended(session, chronicle=chronicle))
+        for a in keep(list_extended(gw, chronicle=chronicle))
     ]
     contests = [
         {
@@ -145,7 +145,7 @@ def finished_tracked(session: StoreSession, chronicle: str, scene: dict | None, 
             "tally_a": c.tally_a,
             "tally_b": c.tally_b,
         }
-        for c in keep(list_contests(session, chronicle=chronicle))
+        for c in keep(list_contests(gw, chronicle=chronicle))
     ]
     return actions, contests
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader
@@ -14,6 +14,9 @@ from markupsafe import Markup
 from stkit.store.events import LinkHolder
 from stkit.text import printable
 from stkit.web.bus import EventBus
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import Gateway
 
 _T = TypeVar("_T")
 
@@ -75,24 +78,23 @@ class Table:
         return self.settings.chronicle
 
     # ----- store access (every call is one transaction) ------------------------------------------------
-    def read(self, work: Callable[[Any], _T]) -> _T:
-        """``work(session)`` in one read-only transaction (one snapshot on SQLite)."""
-        from stkit.store.db import run_transaction
+    def read(self, work: Callable[[Gateway], _T]) -> _T:
+        """``work(gateway)`` in one read-only transaction (one snapshot on SQLite)."""
+        from stkit.store.gateway import run_gateway
 
-        return run_transaction(self.engine, work, readonly=True)
+        return run_gateway(self.engine, work, readonly=True)
 
-    def write(self, work: Callable[[Any], _T]) -> _T:
-        """``work(session)`` in one write transaction, retried whole when the database is busy."""
-        from stkit.store.db import run_transaction
+    def write(self, work: Callable[[Gateway], _T]) -> _T:
+        """``work(gateway)`` in one write transaction, retried whole when the database is busy."""
+        from stkit.store.gateway import run_gateway
 
-        return run_transaction(self.engine, work)
+        return run_gateway(self.engine, work)
 
     def holder_of(self, token: str | None) -> LinkHolder:
         """Who holds ``token`` in this chronicle; Forbidden otherwise."""
         from stkit.store.events import find_link_holder
-        from stkit.store.gateway import as_gateway
 
-        holder = self.read(lambda s: find_link_holder(as_gateway(s), token)) if token else None
+        holder = self.read(lambda s: find_link_holder(s, token)) if token else None
         if holder is None or holder.chronicle != self.chronicle:
             raise Forbidden()
         return holder

@@ -1,5 +1,5 @@
 """What the pages show, read from the store: a sheet, the scene and tracked actions, a feed item, a whole
-page. Plain functions of a session (or gateway) and the link holder; the routers render them."""
+page. Plain functions of a gateway (one read transaction) and the link holder; the routers render them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from stkit.store.events import LinkHolder, TableEvent
 from stkit.web.play import LOG_KINDS, finished_tracked, party_view, roll_choices, talk_item, talk_visible
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
+    from stkit.store.gateway import Gateway
 
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,34 +54,30 @@ def sheet_view(row: Any) -> dict:
     }
 
 
-def status_view(session: StoreSession, chronicle: str) -> dict:
+def status_view(gw: Gateway, chronicle: str) -> dict:
     """The open scene and turn, the open extended actions (progress, rolls so far, the exact chance to
     finish within 1, 2 and 4 more rolls) and the open contests (both tallies) of ``chronicle``."""
     from stkit.store.scenes import open_scene
     from stkit.store.tracked import contest_status, extended_status, list_contests, list_extended
 
-    scene = open_scene(session, chronicle)
-    actions = [
-        extended_status(session, a).to_dict() for a in list_extended(session, chronicle=chronicle, status="open")
-    ]
+    scene = open_scene(gw, chronicle)
+    actions = [extended_status(gw, a).to_dict() for a in list_extended(gw, chronicle=chronicle, status="open")]
     for a in actions:
         within = (a.get("odds") or {}).get("within") or {}
         a["chances"] = [
             (k, within[str(k)]["probability"], within[str(k)]["exact"]) for k in (1, 2, 4) if str(k) in within
         ]
         a["percent"] = min(100, round(100 * a["tally"] / a["target"])) if a["target"] else 0
-    contests = [
-        contest_status(session, c).to_dict() for c in list_contests(session, chronicle=chronicle, status="open")
-    ]
+    contests = [contest_status(gw, c).to_dict() for c in list_contests(gw, chronicle=chronicle, status="open")]
     scene_view = {"id": scene.id, "name": scene.name, "turn": scene.turn} if scene else None
-    finished_extended, finished_contests = finished_tracked(session, chronicle, scene_view)
+    finished_extended, finished_contests = finished_tracked(gw, chronicle, scene_view)
     return {
         "scene": scene_view,
         "extended": actions,
         "contests": contests,
         "finished_extended": finished_extended,
         "finished_contests": finished_contests,
-        **party_view(session, chronicle, scene_view),
+        **party_view(gw, chronicle, scene_view),
     }
 
 
@@ -126,15 +122,13 @@ def feed_item(event: TableEvent, *, storyteller: bool) -> dict:
     }
 
 
-def page_data(table: Table, session: StoreSession, holder: LinkHolder) -> dict:
+def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
     """Everything a page shows, read in one transaction: the feed, the newest event id (the stream starts
     after it), the status, the sheets this link may see and the characters of the chronicle."""
     from stkit.store.characters import list_characters
     from stkit.store.events import last_event_id, recent_events
-    from stkit.store.gateway import as_gateway
     from stkit.store.scenes import recent_scenes
 
-    gw = as_gateway(session)
     st = holder.is_storyteller
     after = last_event_id(gw, table.chronicle)
     rolls = recent_events(gw, table.chronicle, kind="roll", include_secret=st, limit=FEED_SIZE)
@@ -146,7 +140,7 @@ def page_data(table: Table, session: StoreSession, holder: LinkHolder) -> dict:
     ]
     events = sorted((e for e in [*rolls, *talk] if e.id <= after), key=lambda e: -e.id)[:FEED_SIZE]
     feed = [feed_item(e, storyteller=st) if e.kind == "roll" else talk_item(e) for e in events]
-    chars = list_characters(session, table.chronicle)
+    chars = list_characters(gw, table.chronicle)
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
     from stkit.store.house import rules_in_force
 
@@ -157,10 +151,10 @@ def page_data(table: Table, session: StoreSession, holder: LinkHolder) -> dict:
         "chronicle": table.chronicle,
         "feed": feed,
         "after": after,
-        "status": status_view(session, table.chronicle),
+        "status": status_view(gw, table.chronicle),
         "sheets": sheets,
         "characters": [(c.id, c.name) for c in chars],
-        "scenes": recent_scenes(session, table.chronicle),
+        "scenes": recent_scenes(gw, table.chronicle),
         "log_kinds": LOG_KINDS,
         "ping": table.settings.ping,
     }

@@ -26,8 +26,9 @@ def wait_at_gate(gate: str, seed: int) -> None:
 
 def main() -> None:
     mode, url, action_id = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    from stkit.store.db import open_store, run_transaction
+    from stkit.store.db import open_store
     from stkit.store.extended import roll_extended
+    from stkit.store.gateway import run_gateway
 
     engine = open_store(url)
     if mode == "rolls":
@@ -37,7 +38,7 @@ def main() -> None:
         ids = []
         for _ in range(count):
             ids.append(
-                run_transaction(engine, lambda s: roll_extended(s, action_id, seed=rng.randrange(2**32)).made.log.id)
+                run_gateway(engine, lambda s: roll_extended(s, action_id, seed=rng.randrange(2**32)).made.log.id)
             )
         print(json.dumps({"ids": ids}))
     elif mode == "hang":
@@ -53,7 +54,7 @@ def main() -> None:
             return real(*args, **kwargs)
 
         tracked.advance_extended_roll = stall
-        run_transaction(engine, lambda s: roll_extended(s, action_id, willpower=True, seed=1))
+        run_gateway(engine, lambda s: roll_extended(s, action_id, willpower=True, seed=1))
     elif mode == "contest":
         from stkit.store.contests import roll_contest
 
@@ -63,15 +64,13 @@ def main() -> None:
         exchanges = []
         for _ in range(count):
             exchanges.append(
-                run_transaction(
-                    engine, lambda s: roll_contest(s, action_id, seed=rng.randrange(2**32)).exchange.exchange
-                )
+                run_gateway(engine, lambda s: roll_contest(s, action_id, seed=rng.randrange(2**32)).exchange.exchange)
             )
         print(json.dumps({"exchanges": exchanges}))
     elif mode == "loop":
         rng = random.Random(5)
         while True:
-            run_transaction(engine, lambda s: roll_extended(s, action_id, seed=rng.randrange(2**32)))
+            run_gateway(engine, lambda s: roll_extended(s, action_id, seed=rng.randrange(2**32)))
 
 
 if __name__ == "__main__":

@@ -24,22 +24,20 @@ def engine(store_url):
 def add_character(engine, name, *, chronicle="default", attributes=None, abilities=None, willpower=3):
     """Store a character with these Attributes/Abilities (others at the sheet defaults); returns its id."""
     from stkit.store.characters import create_character
-    from stkit.store.db import transaction
+    from stkit.store.gateway import gateway_transaction
     from stkit.store.sheet import Sheet, Track
 
     sheet = Sheet(name=name, chronicle=chronicle)
     sheet.attributes.update(attributes or {})
     sheet.abilities.update(abilities or {})
     sheet.powers["Willpower"] = Track(willpower, willpower)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         return create_character(s, sheet).id
 
 
-def sql(session, text, **params):
-    """The rows of a SELECT, run through the store's SQL gateway inside ``session``'s transaction."""
-    from stkit.store.gateway import as_gateway
-
-    return as_gateway(session).rows(text, **params)
+def sql(gw, text, **params):
+    """The rows of a SELECT, run through the store's SQL gateway ``gw`` inside its transaction."""
+    return gw.rows(text, **params)
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from stkit.dice.contest import replay_extended
-from stkit.store.db import transaction
 from stkit.store.extended import extended_rolls, get_action, start_extended
+from stkit.store.gateway import gateway_transaction
 
 from .conftest import add_character, sql
 
@@ -35,7 +35,7 @@ def _env():
 
 def _action(engine, *, target=1000, pool="Stamina + Stealth", difficulty=9):  # the largest target: never reached
     add_character(engine, "Weston", attributes={"Stamina": 3}, abilities={"Stealth": 3})
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         # difficulty 9 with six dice botches about one roll in seven: plenty of resets to replay in order
         return start_extended(
             s, "Stay hidden", chronicle=None, character="Weston", pool=pool, difficulty=difficulty, target=target
@@ -56,13 +56,13 @@ def _open_gate(gate: Path, procs: list, timeout: float = 300) -> float:
 
 
 def _stored_rolls(engine, aid) -> int:
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         return len(sql(s, "SELECT id FROM tracked_rolls WHERE action_id = :aid", aid=aid))
 
 
 def _check_consistent(engine, aid, expected_rolls=None):
     """The stored tally equals what the logged rolls imply, botch resets in order; no roll lost or doubled."""
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         action = get_action(s, aid)
         rolls = extended_rolls(s, aid)
         logs = {r[0]: r[1:] for r in sql(s, "SELECT id, result, outcome, dice FROM roll_log WHERE kind = 'extended'")}
@@ -133,7 +133,7 @@ def test_killed_mid_roll_leaves_nothing(engine, store_url, tmp_path):
     action, _rolls = _check_consistent(engine, aid, 0)
     from stkit.store.characters import get_character
 
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         assert sql(s, "SELECT id FROM roll_log") == []  # no log entry without its effect
         assert get_character(s, "Weston").to_sheet().powers["Willpower"].temporary == 3  # nothing spent
     assert (action.tally, action.rolls) == (0, 0)
@@ -171,7 +171,7 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url, tmp_path):
     from stkit.store.contests import contest_rolls, get_contest, start_contest
 
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         cid = start_contest(
             s,
             "Endless chase",
@@ -201,7 +201,7 @@ def test_many_processes_roll_one_contest_at_once(engine, store_url, tmp_path):
         assert p.returncode == 0, err
     numbers = sorted(n for out, _ in outs for n in json.loads(out)["exchanges"])
     assert numbers == list(range(1, procs_n * each + 1))  # every exchange once, none lost or repeated
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         contest = get_contest(s, cid)
         rolls = contest_rolls(s, cid)
     assert [(r.exchange, r.side) for r in rolls] == [(n, side) for n in numbers for side in "ab"]

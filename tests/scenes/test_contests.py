@@ -4,7 +4,7 @@ import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.contests import contest_rolls, contest_status, get_contest, list_contests, roll_contest, start_contest
-from stkit.store.db import transaction
+from stkit.store.gateway import gateway_transaction
 
 from .conftest import add_character, sql
 
@@ -28,7 +28,7 @@ def debaters(engine):
 
 
 def _debate(engine, **kw):
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         return start_contest(
             s,
             "Debate at the moot",
@@ -46,7 +46,7 @@ def _debate(engine, **kw):
 
 def test_the_debate_is_won_by_five_successes_over_the_rival(engine, debaters):
     cid = _debate(engine)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         # The plea: four successes against two keeps two for Ears-of-the-Wind.
         d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[8, 9, 2, 3, 4, 5, 6]).to_dict()
     assert d["exchange"] == {
@@ -61,7 +61,7 @@ def test_the_debate_is_won_by_five_successes_over_the_rival(engine, debaters):
     }
     assert (d["a"]["tally"], d["b"]["tally"]) == (2, 0)
     assert d["rolled"]["a"]["explanation"] == "Charisma 4 + Leadership 2 = 6 dice"
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         # As the debate heats up the Traits change: Intelligence + Expression, for this exchange only.
         d = roll_contest(
             s,
@@ -76,25 +76,25 @@ def test_the_debate_is_won_by_five_successes_over_the_rival(engine, debaters):
     assert d["exchange"]["botch_a"] and d["exchange"]["wiped"] == ["a"]  # a botch loses everything gathered
     assert (d["a"]["tally"], d["b"]["tally"]) == (0, 3)
     assert [d["rolled"][k]["roll"]["difficulty"] for k in "ab"] == [5, 6]
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         d = roll_contest(s, cid, faces_a=[2, 3, 4, 5, 6, 7], faces_b=[8, 8, 2, 3, 4, 5, 6]).to_dict()
     assert (d["a"]["tally"], d["b"]["tally"], d["status"], d["winner"]) == (0, 5, "done", "b")
     assert [ex["a"]["difficulty"] for ex in d["history"]] == [8, 5, 8]
-    with pytest.raises(RuleRefusal, match="won by side B; it takes no more rolls"), transaction(engine) as s:
+    with pytest.raises(RuleRefusal, match="won by side B; it takes no more rolls"), gateway_transaction(engine) as s:
         roll_contest(s, cid, seed=1)
 
 
 def test_sides_roll_separately(engine, debaters):
     cid = _debate(engine)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         d = roll_contest(s, cid, side="b", faces_b=[8, 9, 2, 3, 4, 5, 6]).to_dict()
         assert (d["exchange"], d["waiting_for"], d["exchanges"]) == (None, "a", 0)
     with (
         pytest.raises(RuleRefusal, match="side B has already rolled exchange 1; waiting for side A"),
-        transaction(engine) as s,
+        gateway_transaction(engine) as s,
     ):
         roll_contest(s, cid, side="b", seed=1)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         d = roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3]).to_dict()  # only A is left to roll
     assert (d["exchange"]["winner"], d["a"]["tally"], d["exchanges"], d["waiting_for"]) == ("a", 2, 1, None)
 
@@ -103,7 +103,7 @@ def test_the_truck_chase_needs_five_more_in_total(engine):
     # "Examples of Rolls": Dexterity + Drive against the driver's Wits + Drive; five total successes more than
     # the driver puts you alongside. Archibald's Dexterity 3 + Drive 2 is five dice; the driver is four dice.
     add_character(engine, "Archibald", attributes={"Dexterity": 3}, abilities={"Drive": 2})
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         cid = start_contest(
             s,
             "Truck chase",
@@ -119,10 +119,10 @@ def test_the_truck_chase_needs_five_more_in_total(engine):
         ).id
     exchanges = [([6, 7, 8, 2, 2], [2, 2, 2, 2]), ([2, 2, 2, 2, 2], [6, 7, 8, 2]), ([6, 7, 2, 2, 2], [2, 2, 2, 2])]
     for fa, fb in exchanges:
-        with transaction(engine) as s:
+        with gateway_transaction(engine) as s:
             d = roll_contest(s, cid, faces_a=fa, faces_b=fb).to_dict()
     assert (d["lead"], d["status"]) == (2, "open")  # 3 - 3 + 2: not yet alongside
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         d = roll_contest(s, cid, faces_a=[6, 7, 8, 9, 2], faces_b=[6, 2, 2, 2]).to_dict()
     assert (d["lead"], d["a"]["tally"], d["status"], d["winner"]) == (5, 5, "done", "a")
     assert d["b"]["character"] is None and d["b"]["pool"] == "4"
@@ -130,7 +130,7 @@ def test_the_truck_chase_needs_five_more_in_total(engine):
 
 def test_contest_logs_every_roll_in_one_transaction(engine, debaters):
     cid = _debate(engine)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         roll_contest(s, cid, seed=7)
         rolls = contest_rolls(s, cid)
         logs = sql(s, "SELECT id, kind FROM roll_log")
@@ -163,21 +163,21 @@ def test_bad_contest_start_changes_nothing(engine, debaters, kw, error, match):
         target=5,
     )
     args.update(kw)
-    with pytest.raises(error, match=match), transaction(engine) as s:
+    with pytest.raises(error, match=match), gateway_transaction(engine) as s:
         start_contest(s, "Debate", **args)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         assert list_contests(s) == []
 
 
 def test_bad_contest_roll_changes_nothing(engine, debaters):
     cid = _debate(engine)
-    with pytest.raises(InvalidValue, match="give exactly 7 faces"), transaction(engine) as s:
+    with pytest.raises(InvalidValue, match="give exactly 7 faces"), gateway_transaction(engine) as s:
         roll_contest(s, cid, faces_a=[8, 9, 10, 8, 2, 3], faces_b=[1])
-    with pytest.raises(NotFound, match="no contest with id 42"), transaction(engine) as s:
+    with pytest.raises(NotFound, match="no contest with id 42"), gateway_transaction(engine) as s:
         roll_contest(s, 42, seed=1)
-    with pytest.raises(InvalidValue, match="side B does not roll now"), transaction(engine) as s:
+    with pytest.raises(InvalidValue, match="side B does not roll now"), gateway_transaction(engine) as s:
         roll_contest(s, cid, side="a", faces_b=[1, 2, 3], seed=1)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         assert contest_status(s, get_contest(s, cid)).rolls == ()
         assert sql(s, "SELECT id FROM roll_log") == []
 
@@ -189,7 +189,7 @@ def test_try_it_out_debate_difficulties_come_from_the_opponent(engine):
     add_character(
         engine, "Elder", attributes={"Charisma": 3, "Wits": 2, "Intelligence": 4}, abilities={"Expression": 2}
     )
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         c = start_contest(
             s,
             "Wisdom",
@@ -223,7 +223,7 @@ def test_worked_out_difficulty_is_held_within_2_to_10(engine):
 
     add_character(engine, "Dull", attributes={"Wits": 1})
     add_character(engine, "Sharp", attributes={"Wits": 5}, abilities={"Expression": 5})
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         from stkit.store.characters import get_character
 
         dull, sharp = Participant(get_character(s, "Dull"), "Wits"), Participant(get_character(s, "Sharp"), "Wits")

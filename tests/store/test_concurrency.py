@@ -11,7 +11,8 @@ import time
 import pytest
 
 from stkit.store import characters as C
-from stkit.store.db import open_store, transaction
+from stkit.store.db import open_store
+from stkit.store.gateway import gateway_transaction
 from stkit.store.sheet import Sheet
 
 # Every test here races interpreters against one store: the slow set (``-m "not slow"`` skips it).
@@ -22,7 +23,8 @@ WORKER = textwrap.dedent(
     import os, random, sys, time
     from pathlib import Path
     from stkit.store import characters as C
-    from stkit.store.db import open_store, run_transaction
+    from stkit.store.db import open_store
+    from stkit.store.gateway import run_gateway
     from stkit.store.rolls import roll_from_sheet
 
     url, go, n, me = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -40,11 +42,11 @@ WORKER = textwrap.dedent(
         return work
 
     for i in range(n):
-        run_transaction(engine, slowly(lambda s: C.experience(s, "Shadow-in-the-Wood", "award", 1, f"{me}-{i}")))
-        run_transaction(engine, slowly(lambda s: roll_from_sheet(s, "Shadow-in-the-Wood", "Dexterity + Brawl",
+        run_gateway(engine, slowly(lambda s: C.experience(s, "Shadow-in-the-Wood", "award", 1, f"{me}-{i}")))
+        run_gateway(engine, slowly(lambda s: roll_from_sheet(s, "Shadow-in-the-Wood", "Dexterity + Brawl",
                                                                  rng=random.Random(i))))
-        run_transaction(engine, slowly(lambda s: C.damage(s, "Shadow-in-the-Wood", 1, "bashing")))
-        run_transaction(engine, slowly(lambda s: C.heal(s, "Shadow-in-the-Wood", 1)))
+        run_gateway(engine, slowly(lambda s: C.damage(s, "Shadow-in-the-Wood", 1, "bashing")))
+        run_gateway(engine, slowly(lambda s: C.heal(s, "Shadow-in-the-Wood", 1)))
     """
 )
 
@@ -54,7 +56,7 @@ def test_two_processes_lose_nothing(db_url, tmp_path):
     s = Sheet(name="Shadow-in-the-Wood")
     s.set_trait("Dexterity", 3)
     s.set_trait("Brawl", 4)
-    with transaction(engine) as session:
+    with gateway_transaction(engine) as session:
         C.create_character(session, s)
     go, n = tmp_path / "go", 25
     procs = [
@@ -71,7 +73,7 @@ def test_two_processes_lose_nothing(db_url, tmp_path):
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-    with transaction(engine, readonly=True) as session:
+    with gateway_transaction(engine, readonly=True) as session:
         sheet = C.get_character(session, "Shadow-in-the-Wood").to_sheet()
         from stkit.store.rolls import recent_log
 

@@ -10,9 +10,10 @@ import pytest
 
 from stkit.errors import DataFileError
 from stkit.store import characters as C
-from stkit.store.db import open_store, transaction
+from stkit.store.db import open_store
 from stkit.store.files import dump, import_files, load_file
 from stkit.store.foundry import from_foundry
+from stkit.store.gateway import gateway_transaction
 from stkit.store.pools import build_pool
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,17 +27,17 @@ def engine(db_url):
 
 
 def stored(engine, name):
-    with transaction(engine, readonly=True) as s:
+    with gateway_transaction(engine, readonly=True) as s:
         return C.get_character(s, name).to_sheet()
 
 
 def count(engine):
-    with transaction(engine, readonly=True) as s:
+    with gateway_transaction(engine, readonly=True) as s:
         return len(C.list_characters(s))
 
 
 def test_examples_import_with_chapter_pools(engine):
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         loaded = import_files(s, [EXAMPLES])
     assert sorted(lf.sheet.name for lf in loaded) == [
         "Archibald",
@@ -66,9 +67,9 @@ def test_examples_import_with_chapter_pools(engine):
 def test_example_rolls_from_sheet(engine):
     from stkit.store.rolls import roll_from_sheet
 
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         import_files(s, [EXAMPLES])
-    with transaction(engine) as s:  # Flashburn's botch: 4, 7, 5, 8, 1 at difficulty 9
+    with gateway_transaction(engine) as s:  # Flashburn's botch: 4, 7, 5, 8, 1 at difficulty 9
         done = roll_from_sheet(s, "Flashburn", "Dexterity + Firearms", difficulty=9, faces=[4, 7, 5, 8, 1])
         assert done.roll.outcome.value == "botch"
         done = roll_from_sheet(s, "Paper Clip", "Intelligence + Repair", difficulty=7, faces=[4, 3, 5, 5, 6])
@@ -91,12 +92,12 @@ def test_export_reimport_round_trip(engine, tmp_path, fmt):
     s0.damage(2, "aggravated")
     s0.shift("lupus")
     s0.xp("award", 7, "the car chase")
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         C.create_character(s, s0)
     text = dump(stored(engine, "Paper Clip"), fmt)
     f = tmp_path / f"pc.{fmt}"
     f.write_text(text)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         import_files(s, [f], replace=True)
     again = stored(engine, "paper clip")
     assert again == s0
@@ -132,7 +133,7 @@ def test_bad_file_imports_nothing(engine, tmp_path, name, content, message):
     good = tmp_path / "a-good.yaml"
     good.write_text("name: Good\n")
     (tmp_path / name).write_text(content)
-    with pytest.raises(DataFileError, match=message), transaction(engine) as s:
+    with pytest.raises(DataFileError, match=message), gateway_transaction(engine) as s:
         import_files(s, [tmp_path])
     assert count(engine) == 0
 
@@ -140,12 +141,15 @@ def test_bad_file_imports_nothing(engine, tmp_path, name, content, message):
 def test_duplicate_names(engine, tmp_path):
     (tmp_path / "one.yaml").write_text("name: Weston\n")
     (tmp_path / "two.yaml").write_text("name: WESTON\n")
-    with pytest.raises(DataFileError, match=r"two.yaml: name: duplicate name 'WESTON'"), transaction(engine) as s:
+    with (
+        pytest.raises(DataFileError, match=r"two.yaml: name: duplicate name 'WESTON'"),
+        gateway_transaction(engine) as s,
+    ):
         import_files(s, [tmp_path])
     assert count(engine) == 0
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         import_files(s, [tmp_path / "one.yaml"])
-    with pytest.raises(DataFileError, match=r"two.yaml: name: .*already exists"), transaction(engine) as s:
+    with pytest.raises(DataFileError, match=r"two.yaml: name: .*already exists"), gateway_transaction(engine) as s:
         import_files(s, [tmp_path / "two.yaml"])
     assert count(engine) == 1
 
@@ -184,7 +188,7 @@ def test_foundry_import(engine):
     assert s.form == "Hispo"
     assert s.gifts == [{"name": "Speed of Thought", "level": 1}, {"name": "Eye of the Cobra", "level": 2}]
     assert s.rites == [{"name": "Rite of the Cleansing", "level": 1}]
-    with transaction(engine) as session:
+    with gateway_transaction(engine) as session:
         import_files(session, [FOUNDRY])
     # Hispo: Dexterity 4 + 2 = 6, + Brawl 2, - 1 wound
     assert build_pool(stored(engine, "runs through rain"), "Dexterity + Brawl").dice == 7

@@ -14,8 +14,15 @@ import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store import characters as C
-from stkit.store.db import open_store, run_transaction, transaction
-from stkit.store.gateway import SessionGateway, SqliteGateway, fast_connection, run_unit
+from stkit.store.db import open_store
+from stkit.store.gateway import (
+    SessionGateway,
+    SqliteGateway,
+    fast_connection,
+    gateway_transaction,
+    run_gateway,
+    run_unit,
+)
 from stkit.store.rolls import LOG_COLUMNS, log_plain_roll, roll_from_sheet
 from stkit.store.scenes import next_turn, start_scene
 from stkit.store.sheet import Sheet, Track
@@ -29,7 +36,7 @@ def _weston(engine) -> None:
     s.attributes.update({"Dexterity": 3, "Stamina": 3})
     s.abilities.update({"Athletics": 2, "Stealth": 3})
     s.powers["Willpower"] = Track(3, 3)
-    with transaction(engine) as session:
+    with gateway_transaction(engine) as session:
         C.create_character(session, s)
 
 
@@ -92,18 +99,18 @@ def _play(engine, unit) -> list:
 
     roll(willpower=True, faces=[2, 3, 1, 4, 5])  # outside a scene: Willpower saves the botch
     roll(task=WALL)  # a failure outside any scene does not count inside one
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         start_scene(s, "default", "The embassy")
     roll(willpower=True)
     roll(willpower=True, task=WALL)  # refused: once per turn; nothing written
     assert [roll(task=WALL).roll.difficulty for _ in range(3)] == [6, 7, 8]
     roll(task=WALL, faces=[9, 9, 2, 3, 4])  # success at 9 clears the task
     assert roll(task=WALL).roll.difficulty == 6
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         next_turn(s, "default")
     roll(willpower=True)  # a new turn allows it again: the last point
     roll(willpower=True)  # refused (a second spend this turn)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         next_turn(s, "default")
     roll(willpower=True)  # refused: no Willpower points left
     out.append(unit(lambda g: log_plain_roll(g, "3", roll_plain(), seed=5)).log_id)
@@ -141,7 +148,7 @@ def test_fast_and_session_paths_write_the_same(tmp_path):
         return run_unit(fast_url, spy)
 
     fast = _play(fast_engine, fast_unit)
-    slow = _play(slow_engine, lambda work: run_transaction(slow_engine, work))
+    slow = _play(slow_engine, lambda work: run_gateway(slow_engine, work))
     assert set(seen) == {SqliteGateway}
     assert fast == slow
     a, b = _snapshot(fast_engine), _snapshot(slow_engine)
@@ -185,13 +192,13 @@ def test_edits_in_one_transaction_build_on_each_other(db_url):
     spent point (each use case re-reads the row it locks), and the version counts both writes."""
     engine = open_store(db_url)
     _weston(engine)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         before = C.get_character(s, "Weston")
         roll_from_sheet(s, "Weston", "Dexterity", willpower=True, faces=[7, 7, 7])
         held = C.get_character(s, "Weston")
         assert held.to_sheet().powers["Willpower"].temporary == 2 and held.version == before.version + 1
         C.spend(s, "Weston", "willpower", 1)
-    with transaction(engine, readonly=True) as s:
+    with gateway_transaction(engine, readonly=True) as s:
         after = C.get_character(s, "Weston")
         assert after.to_sheet().powers["Willpower"].temporary == 1 and after.version == before.version + 2
 
@@ -202,7 +209,8 @@ WORKER = textwrap.dedent(
     from pathlib import Path
     from stkit.errors import RuleRefusal
     from stkit.store import characters as C
-    from stkit.store.db import open_store, run_transaction
+    from stkit.store.db import open_store
+    from stkit.store.gateway import run_gateway
     from stkit.store.gateway import run_unit
     from stkit.store.rolls import roll_from_sheet
 
@@ -217,7 +225,7 @@ WORKER = textwrap.dedent(
             spent += 1
         except RuleRefusal:
             pass
-        run_transaction(engine, lambda s: C.experience(s, "Weston", "award", 1, f"p{me}-{i}"))
+        run_gateway(engine, lambda s: C.experience(s, "Weston", "award", 1, f"p{me}-{i}"))
     print(json.dumps({"spent": spent}))
     """
 )
@@ -230,7 +238,7 @@ def test_fast_and_orm_writers_at_once_lose_nothing(db_url, tmp_path):
     engine = open_store(db_url)
     s = Sheet(name="Weston")
     s.powers["Willpower"] = Track(10, 10)
-    with transaction(engine) as session:
+    with gateway_transaction(engine) as session:
         C.create_character(session, s)
     go, n, k = tmp_path / "go", 6, 3
     procs = [
@@ -249,7 +257,7 @@ def test_fast_and_orm_writers_at_once_lose_nothing(db_url, tmp_path):
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
         spent += json.loads(out)["spent"]
-    with transaction(engine, readonly=True) as session:
+    with gateway_transaction(engine, readonly=True) as session:
         sheet = C.get_character(session, "Weston").to_sheet()
         from stkit.store.rolls import recent_log
 
@@ -269,7 +277,7 @@ def test_racing_second_willpower_spend_is_the_rules_refusal(db_url):
 
     engine = open_store(db_url)
     _weston(engine)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         start_scene(s, "default", "The moot")
     done = run_unit(db_url, lambda g: roll_from_sheet(g, "Weston", "Dexterity", willpower=True, faces=[7, 7, 7]))
 
@@ -284,5 +292,5 @@ def test_racing_second_willpower_spend_is_the_rules_refusal(db_url):
     with pytest.raises(RuleRefusal, match=r"only once per turn\. Nothing was spent or rolled"):
         run_unit(db_url, race)
     with pytest.raises(RuleRefusal, match="only once per turn"):
-        run_transaction(engine, race)  # the SessionGateway on SQLite too
+        run_gateway(engine, race)  # the SessionGateway on SQLite too
     assert len(_snapshot(engine)["willpower_spends"]) == 1

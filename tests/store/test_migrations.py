@@ -8,6 +8,7 @@ from sqlalchemy import inspect, text
 
 from stkit.store import db as DB
 from stkit.store.characters import get_character
+from stkit.store.gateway import gateway_transaction
 from stkit.store.sheet import Sheet
 
 
@@ -55,10 +56,9 @@ def test_upgrade_from_first_revision_keeps_data(db_url):
         assert DB.current_revisions(conn) == DB.head_revisions()
         log = conn.execute(text("SELECT character_id, pool, difficulty, dice, result FROM roll_log")).all()
     assert log == [(1, 6, 8, "[8,9,10,8,2,3]", 4)]
-    with DB.transaction(engine) as session:
-        row = get_character(session, "ears of the wind")
-        player = session.connection().execute(text("SELECT player FROM characters WHERE id = :id"), {"id": row.id})
-        assert player.scalar_one() == "Kelly"
+    with gateway_transaction(engine) as gw:
+        row = get_character(gw, "ears of the wind")
+        assert gw.rows("SELECT player FROM characters WHERE id = :id", id=row.id) == [("Kelly",)]
         assert row.to_sheet() == Sheet.from_dict(sheet.to_dict())
 
 
@@ -96,7 +96,7 @@ def test_revision_0003_folds_accents_in_stored_name_keys(db_url):
         assert DB.current_revisions(conn) == DB.head_revisions()
         keys = dict(conn.execute(text("SELECT id, name_key FROM characters ORDER BY id")).all())
     assert keys == {1: "zoe", 2: "archibald", 3: "ärchibald", 4: "archibald", 5: "red of teeth"}
-    with DB.transaction(engine) as session:
+    with gateway_transaction(engine) as session:
         assert get_character(session, "ZOE").name == "Zoë"
         assert get_character(session, "archibald", "other").id == 4
     from alembic import command

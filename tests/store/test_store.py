@@ -9,7 +9,8 @@ import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store import characters as C
-from stkit.store.db import open_store, run_transaction, transaction
+from stkit.store.db import open_store
+from stkit.store.gateway import gateway_transaction, run_gateway
 from stkit.store.sheet import Sheet
 
 
@@ -17,12 +18,12 @@ def new(engine, name, chronicle="default", **traits):
     s = Sheet(name=name, chronicle=chronicle)
     for k, v in traits.items():
         s.set_trait(k.replace("_", " "), v)
-    with transaction(engine) as session:
+    with gateway_transaction(engine) as session:
         return C.create_character(session, s).id
 
 
 def sheet_of(engine, name, chronicle=None):
-    with transaction(engine, readonly=True) as session:
+    with gateway_transaction(engine, readonly=True) as session:
         return C.get_character(session, name, chronicle).to_sheet()
 
 
@@ -33,7 +34,7 @@ def engine(db_url):
 
 def test_create_and_find_case_insensitively(engine):
     cid = new(engine, "Shadow-in-the-Wood", Dexterity=3, Brawl=4)
-    with transaction(engine) as session:
+    with gateway_transaction(engine) as session:
         row = C.get_character(session, "shadow in the wood")
         assert row.id == cid and row.name == "Shadow-in-the-Wood"
         assert row.to_sheet().abilities == {"Brawl": 4}
@@ -57,7 +58,7 @@ def test_not_found_did_you_mean(engine):
 
 def test_edits(engine):
     new(engine, "Flashburn", Dexterity=3, Firearms=2, Willpower=5)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         C.set_trait(s, "Flashburn", "primal urge", "2")
         C.spend(s, "Flashburn", "willpower", 2)
         C.damage(s, "Flashburn", 3, "lethal")
@@ -76,7 +77,7 @@ def test_edits(engine):
 def test_failed_edit_changes_nothing(engine):
     new(engine, "Paper Clip", Willpower=2)
     before = sheet_of(engine, "Paper Clip")
-    with pytest.raises(RuleRefusal), transaction(engine) as s:
+    with pytest.raises(RuleRefusal), gateway_transaction(engine) as s:
         C.spend(s, "Paper Clip", "gnosis", 1)  # works inside the transaction...
         C.spend(s, "Paper Clip", "willpower", 5)  # ...but this refuses, so all is rolled back
     assert sheet_of(engine, "Paper Clip") == before
@@ -86,13 +87,13 @@ def test_delete_keeps_log(engine):
     from stkit.store.rolls import recent_log, roll_from_sheet
 
     new(engine, "Red-of-Teeth", Charisma=3, Leadership=4)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         roll_from_sheet(s, "Red-of-Teeth", "Charisma + Leadership", difficulty=8, rng=random.Random(1))
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         assert C.delete_character(s, "red of teeth") == "Red-of-Teeth"
     with pytest.raises(NotFound):
         sheet_of(engine, "Red-of-Teeth")
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         (entry,) = recent_log(s)
         assert entry["character_id"] is None and entry["character"] == "Red-of-Teeth" and entry["pool"] == 7
 
@@ -101,13 +102,13 @@ def test_roll_from_sheet_logs_everything(engine):
     from stkit.store.rolls import roll_from_sheet
 
     cid = new(engine, "Archibald", Dexterity=3, Drive=2)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         done = roll_from_sheet(s, "archibald", "Dexterity + Drive", difficulty=6, faces=[4, 7, 5, 8, 1])
     assert done.pool.dice == 5 and done.roll.result == 1  # 7, 8 succeed; the 1 cancels one
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         from stkit.store.models import RollLog
 
-        e = s.get(RollLog, done.log_id)
+        e = s.session.get(RollLog, done.log_id)
         assert (e.character_id, e.expression, e.pool, e.difficulty) == (cid, "Dexterity + Drive", 5, 6)
         assert json.loads(e.dice) == [4, 7, 5, 8, 1]
         assert (e.outcome, e.result, e.willpower, e.kind) == ("success", 1, False, "roll")
@@ -118,14 +119,14 @@ def test_willpower_spent_in_same_transaction_and_refused_when_empty(engine):
     from stkit.store.rolls import recent_log, roll_from_sheet
 
     new(engine, "Weston", Dexterity=3, Athletics=2, Willpower=1)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         done = roll_from_sheet(s, "Weston", "Dexterity + Athletics", willpower=True, faces=[2, 3, 1, 4, 5])
     assert done.roll.result == 1 and done.roll.outcome.value == "success"  # Willpower saves the botch
     assert done.willpower_left == 0
     assert sheet_of(engine, "Weston").powers["Willpower"].temporary == 0
-    with pytest.raises(RuleRefusal, match="no Willpower points left"), transaction(engine) as s:
+    with pytest.raises(RuleRefusal, match="no Willpower points left"), gateway_transaction(engine) as s:
         roll_from_sheet(s, "Weston", "Dexterity + Athletics", willpower=True, rng=random.Random(2))
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         assert len(recent_log(s)) == 1  # the refused roll wrote nothing
 
 
@@ -143,7 +144,7 @@ def test_scene_hooks_called_in_order(engine, monkeypatch):
         lambda s, c, e, ctx, t: calls.append(("record", e.id, e.scene_id, e.turn, e.task)),
     )
     new(engine, "Weston", Dexterity=3, Athletics=2, Willpower=3)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         done = rolls.roll_from_sheet(
             s,
             "Weston",
@@ -165,7 +166,7 @@ def test_scene_retry_capped_at_ten(engine, monkeypatch):
 
     monkeypatch.setattr(scenes, "retry_count_for_task", lambda s, c, t: 6)
     new(engine, "Weston", Dexterity=3)
-    with transaction(engine) as s:
+    with gateway_transaction(engine) as s:
         done = rolls.roll_from_sheet(s, "Weston", "Dexterity", difficulty=7, retry=1, task="wall", rng=random.Random(1))
     assert done.roll.difficulty == 10 and done.roll.retry == 7
 
@@ -178,7 +179,7 @@ def test_scene_refusal_spends_nothing(engine, monkeypatch):
 
     monkeypatch.setattr(scenes, "check_willpower_allowed", refuse)
     new(engine, "Weston", Dexterity=3)
-    with pytest.raises(RuleRefusal, match="this turn"), transaction(engine) as s:
+    with pytest.raises(RuleRefusal, match="this turn"), gateway_transaction(engine) as s:
         rolls.roll_from_sheet(s, "Weston", "Dexterity", willpower=True, rng=random.Random(1))
     assert sheet_of(engine, "Weston").powers["Willpower"].temporary == 3
 
@@ -189,11 +190,9 @@ def test_recent_log_newest_first_and_limit(engine):
     new(engine, "Archibald", Dexterity=3, Drive=2)
     new(engine, "Flashburn", Dexterity=3, Firearms=2)
     for i in range(5):
-        run_transaction(
-            engine, lambda s, i=i: roll_from_sheet(s, "Archibald", "Dexterity + Drive", rng=random.Random(i))
-        )
-    run_transaction(engine, lambda s: roll_from_sheet(s, "Flashburn", "Dexterity + Firearms", rng=random.Random(9)))
-    with transaction(engine) as s:
+        run_gateway(engine, lambda s, i=i: roll_from_sheet(s, "Archibald", "Dexterity + Drive", rng=random.Random(i)))
+    run_gateway(engine, lambda s: roll_from_sheet(s, "Flashburn", "Dexterity + Firearms", rng=random.Random(9)))
+    with gateway_transaction(engine) as s:
         mine = recent_log(s, name="archibald", limit=3)
         assert [e["character"] for e in mine] == ["Archibald"] * 3
         assert [e["id"] for e in mine] == sorted((e["id"] for e in mine), reverse=True)
@@ -210,16 +209,14 @@ def test_sqlite3_and_sqlalchemy_gateways_read_alike(db_url):
 
     engine = open_store(db_url)
     new(engine, "Archibald", Dexterity=3, Drive=2)
-    run_transaction(
+    run_gateway(
         engine,
         lambda s: roll_from_sheet(
             s, "Archibald", "Dexterity + Drive", willpower=True, task="swerve", rng=random.Random(4)
         ),
     )
-    run_transaction(
-        engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive + 1", faces=[1, 1, 2, 3, 4, 5])
-    )
-    with transaction(engine, readonly=True) as s:
+    run_gateway(engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive + 1", faces=[1, 1, 2, 3, 4, 5]))
+    with gateway_transaction(engine, readonly=True) as s:
         orm_log = recent_log(s, name="Archibald")
         orm_sheet = C.get_character(s, "Archibald").to_sheet()
     assert run_unit(db_url, lambda gw: recent_log(gw, name="archibald"), readonly=True) == orm_log

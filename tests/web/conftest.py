@@ -14,14 +14,15 @@ import pytest
 def add_character(url: str, name: str, *, attributes=None, abilities=None, willpower=3, chronicle="default") -> int:
     """Store a character through the store's use case; returns its id."""
     from stkit.store.characters import create_character
-    from stkit.store.db import open_store, transaction
+    from stkit.store.db import open_store
+    from stkit.store.gateway import gateway_transaction
     from stkit.store.sheet import Sheet, Track
 
     sheet = Sheet(name=name, chronicle=chronicle)
     sheet.attributes.update(attributes or {})
     sheet.abilities.update(abilities or {})
     sheet.powers["Willpower"] = Track(willpower, willpower)
-    with transaction(open_store(url)) as s:
+    with gateway_transaction(open_store(url)) as s:
         return create_character(s, sheet).id
 
 

@@ -14,9 +14,9 @@ def _ids(url: str) -> list[int]:
 
 
 def test_an_event_is_rolled_back_with_its_change(db_url):
-    from stkit.store.db import open_store, run_transaction
+    from stkit.store.db import open_store
     from stkit.store.events import record_event
-    from stkit.store.gateway import run_unit
+    from stkit.store.gateway import run_gateway, run_unit
 
     class Boom(Exception):
         pass
@@ -33,10 +33,10 @@ def test_an_event_is_rolled_back_with_its_change(db_url):
         raise Boom
 
     with pytest.raises(Boom):
-        run_transaction(open_store(db_url), session_work)
+        run_gateway(open_store(db_url), session_work)
     assert _ids(db_url) == []
     run_unit(db_url, lambda gw: record_event(gw, chronicle="default", kind="scene", data={"n": 1}))
-    run_transaction(
+    run_gateway(
         open_store(db_url), lambda s: record_event(s, chronicle="default", kind="roll", data={"n": 2}, secret=True)
     )
     assert len(_ids(db_url)) == 2

@@ -172,9 +172,10 @@ def test_plain_dice_pool_out_of_range_has_the_clis_message(clients, table):
 
 def test_willpower_with_none_left_is_refused_and_nothing_is_stored(clients, table):
     from stkit.store.characters import spend
-    from stkit.store.db import open_store, transaction
+    from stkit.store.db import open_store
+    from stkit.store.gateway import gateway_transaction
 
-    with transaction(open_store(table.url)) as s:
+    with gateway_transaction(open_store(table.url)) as s:
         spend(s, "Weston", "Willpower", 3)
     events_before = _count(table.url, "table_events")
     r = clients("Weston").post(

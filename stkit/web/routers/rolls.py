@@ -21,7 +21,7 @@ from stkit.web.table import Forbidden
 from stkit.web.views import feed_item
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreSession
+    from stkit.store.gateway import Gateway
 
 
 router = APIRouter()
@@ -215,13 +215,12 @@ def _traits(values: dict) -> list[str]:
     return [check_text(t, "Trait", limit=MAX_NAME) for t in raw]
 
 
-def extra_dice_limit(session: StoreSession, chronicle: str, *, storyteller: bool) -> int:
+def extra_dice_limit(gw: Gateway, chronicle: str, *, storyteller: bool) -> int:
     """The most extra dice (or dice of penalty) the link may add to a roll: the chronicle's
     ``table-extra-dice`` for a player's link, :data:`stkit.dice.MAX_POOL` for the Storyteller's."""
-    from stkit.store.gateway import as_gateway
     from stkit.store.house import rules_in_force
 
-    return MAX_POOL if storyteller else rules_in_force(as_gateway(session), chronicle).table_extra_dice
+    return MAX_POOL if storyteller else rules_in_force(gw, chronicle).table_extra_dice
 
 
 def _expression(values: dict, limit: int) -> str:
@@ -251,21 +250,20 @@ def _expression(values: dict, limit: int) -> str:
     return expression
 
 
-def _unskilled_of(session: StoreSession, chronicle: str, name: str, expression: str):
+def _unskilled_of(gw: Gateway, chronicle: str, name: str, expression: str):
     """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.store.unskilled`), with the
     chronicle's house rule for untrained Skills."""
     from stkit.store.characters import find_character
-    from stkit.store.gateway import as_gateway
     from stkit.store.house import rules_in_force
     from stkit.store.pools import build_pool
     from stkit.store.unskilled import Unskilled, unskilled
 
-    sheet = find_character(session, name, chronicle).to_sheet()
+    sheet = find_character(gw, name, chronicle).to_sheet()
     try:
         parts = [p.name for p in build_pool(sheet, expression).parts]
     except RuleRefusal:
         return Unskilled()  # no dice left: the roll itself says so
-    return unskilled(sheet, parts, skill_rule=rules_in_force(as_gateway(session), chronicle).unskilled_skill)
+    return unskilled(sheet, parts, skill_rule=rules_in_force(gw, chronicle).unskilled_skill)
 
 
 def _with_dice(expression: str, change: int) -> str:
@@ -273,19 +271,19 @@ def _with_dice(expression: str, change: int) -> str:
     return f"{expression} - {-change}" if change < 0 else expression
 
 
-def saved_roll_use_case(session: StoreSession, chronicle: str, values: dict, *, secret: bool, storyteller: bool):
+def saved_roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, storyteller: bool):
     """A saved roll from the page (``values``: character_id, saved, willpower, specialty, confirm_visible,
     seed) through :func:`stkit.store.saved.roll_saved`, with the unskilled rule. Returns (SheetRoll, notes)."""
     from stkit.store.characters import find_character
     from stkit.store.saved import find_saved, roll_saved
 
-    name = character_name(session, chronicle, form_id(values, "character_id", "character"))
+    name = character_name(gw, chronicle, form_id(values, "character_id", "character"))
     check_secret_spend(values, secret=secret, storyteller=storyteller, character=name)
-    saved = find_saved(find_character(session, name, chronicle).to_sheet(), str(values.get("saved") or ""))
-    rule = _unskilled_of(session, chronicle, name, saved.pool)
+    saved = find_saved(find_character(gw, name, chronicle).to_sheet(), str(values.get("saved") or ""))
+    rule = _unskilled_of(gw, chronicle, name, saved.pool)
     seed = seed_from(values)
     done = roll_saved(
-        session,
+        gw,
         name,
         saved.name,
         chronicle=chronicle,
@@ -298,40 +296,34 @@ def saved_roll_use_case(session: StoreSession, chronicle: str, values: dict, *, 
     return done, list(rule.notes)
 
 
-def _harder(session: StoreSession, chronicle: str, values: dict, change: int) -> dict:
+def _harder(gw: Gateway, chronicle: str, values: dict, change: int) -> dict:
     """``values`` with the difficulty raised by ``change`` (at most 10); an empty difficulty is the
     chronicle's house default."""
     if not change:
         return values
-    from stkit.store.gateway import as_gateway
     from stkit.store.house import rules_in_force
 
     raw = str(values.get("difficulty") or "").strip()
-    base = (
-        form_int(values, "difficulty", "difficulty")
-        if raw
-        else rules_in_force(as_gateway(session), chronicle).difficulty
-    )
+    base = form_int(values, "difficulty", "difficulty") if raw else rules_in_force(gw, chronicle).difficulty
     return {**values, "difficulty": str(min(10, base + change))}
 
 
-def roll_use_case(session: StoreSession, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
+def roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
     """A roll from the web form (``values``: character_id, trait (list) or pool, dice, difficulty,
     willpower, specialty, task, auto, seed, confirm_visible) through :func:`stkit.store.rolling.make_roll`,
     as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.store.unskilled`) or, on the
     Storyteller's screen, a bare number of dice; under the chronicle's house rules (the Storyteller's link
     may override them). A ``secret`` roll may not spend Willpower unseen (:func:`check_secret_spend`).
     Returns (the outcome, the unskilled rule's notes); raises what it raises; nothing is written then."""
-    from stkit.store.gateway import as_gateway
     from stkit.store.rolling import Purpose, make_roll
 
-    fields = _roll_fields(session, chronicle, values, storyteller=storyteller)
+    fields = _roll_fields(gw, chronicle, values, storyteller=storyteller)
     notes: list[str] = []
     if "character" in fields:
         check_secret_spend(values, secret=secret, storyteller=storyteller, character=fields["character"])
-        rule = _unskilled_of(session, chronicle, fields["character"], fields["expression"])
+        rule = _unskilled_of(gw, chronicle, fields["character"], fields["expression"])
         fields["expression"] = _with_dice(fields["expression"], rule.dice_change)
-        values = _harder(session, chronicle, values, rule.difficulty_change)
+        values = _harder(gw, chronicle, values, rule.difficulty_change)
         notes = list(rule.notes)
     order = roll_order(
         values,
@@ -343,10 +335,10 @@ def roll_use_case(session: StoreSession, chronicle: str, values: dict, *, secret
         purpose=Purpose.sheet if "character" in fields else Purpose.plain,
         **fields,
     )
-    return make_roll(as_gateway(session), order), notes
+    return make_roll(gw, order), notes
 
 
-def _roll_fields(session: StoreSession, chronicle: str, values: dict, *, storyteller: bool = False) -> dict:
+def _roll_fields(gw: Gateway, chronicle: str, values: dict, *, storyteller: bool = False) -> dict:
     """Who rolls what: {character, chronicle, expression, task} from a sheet, or {expression, chronicle,
     log} for a bare number of dice. Raises InvalidValue for Traits without a character and the like."""
     from stkit.dice import validate_pool
@@ -356,8 +348,8 @@ def _roll_fields(session: StoreSession, chronicle: str, values: dict, *, storyte
     cid = str(values.get("character_id") or "").strip()
     traits = _traits(values)
     if cid:
-        name = character_name(session, chronicle, form_id(values, "character_id", "character"))
-        expression = _expression(values, extra_dice_limit(session, chronicle, storyteller=storyteller))
+        name = character_name(gw, chronicle, form_id(values, "character_id", "character"))
+        expression = _expression(values, extra_dice_limit(gw, chronicle, storyteller=storyteller))
         return {"character": name, "chronicle": chronicle, "expression": expression, "task": task}
     if traits:
         raise InvalidValue("Traits need a character: choose whose sheet rolls them")
@@ -369,12 +361,11 @@ def _roll_fields(session: StoreSession, chronicle: str, values: dict, *, storyte
     return {"expression": str(pool), "chronicle": chronicle, "log": True}
 
 
-def odds_view(session: StoreSession, chronicle: str, holder: LinkHolder, values: dict) -> dict:
+def odds_view(gw: Gateway, chronicle: str, holder: LinkHolder, values: dict) -> dict:
     """The exact chances of the roll a form describes (the pool as the sheet builds it, with the unskilled
     rule's difficulty or dice and notes, or a number of dice), from :func:`stkit.store.rolling.odds_for`:
     P(botch), P(failure), P(exactly k) and P(at least k)."""
     from stkit.dice import validate_pool
-    from stkit.store.gateway import as_gateway
     from stkit.store.rolling import odds_for
 
     cid = str(values.get("character_id") or "").strip()
@@ -387,17 +378,17 @@ def odds_view(session: StoreSession, chronicle: str, holder: LinkHolder, values:
             raise Forbidden("A player's link shows only that player's own sheet.")
         if not traits:
             return {"odds": None, "note": "Choose Traits to see the odds."}
-        name = character_name(session, chronicle, character_id)
-        rule = _unskilled_of(session, chronicle, name, " + ".join(traits))
+        name = character_name(gw, chronicle, character_id)
+        rule = _unskilled_of(gw, chronicle, name, " + ".join(traits))
         fields |= {"character": name, "expression": _with_dice(" + ".join(traits), rule.dice_change)}
-        values = _harder(session, chronicle, values, rule.difficulty_change)
+        values = _harder(gw, chronicle, values, rule.difficulty_change)
         notes = list(rule.notes)
     else:
         fields["expression"] = str(
             validate_pool(form_int(values, "dice", "dice pool", low=-MAX_POOL, high=10 * MAX_POOL))
         )
     order = roll_order(values, storyteller=holder.is_storyteller, willpower=is_on(values, "willpower"), **fields)
-    answer = odds_for(as_gateway(session), order)
+    answer = odds_for(gw, order)
     dist, label, difficulty = answer.odds, answer.label, answer.odds.difficulty
     rows = [("botch", dist.p_botch), ("failure", dist.p_failure)]
     top = min(dist.max_result, 10)
