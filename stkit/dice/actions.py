@@ -17,10 +17,14 @@ def multiple_action_penalties(count: int) -> list[int]:
     """Dice lost by each of ``count`` actions declared in one turn: N, N+1, ..., 2N-1.
 
     Source: Chapter Five, "Multiple Actions" (the first action loses as many dice as there are actions;
-    each later one loses one die more than the one before). Raises InvalidValue when ``count`` < 1.
+    each later one loses one die more than the one before). The rule is for "more than one action in a
+    single turn", so ``count`` is at least 2; raises InvalidValue when ``count`` < 2.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise InvalidValue(f"number of actions {count!r} must be at least 1")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 2:
+        raise InvalidValue(
+            f"{count!r} action{'' if count == 1 else 's'} declared; multiple actions need at least 2 "
+            "(a single action takes no penalty: roll it on its own)"
+        )
     return [count + i for i in range(count)]
 
 
