@@ -189,6 +189,25 @@ def test_one_extra_die_is_singular():
     assert "2 extra dice from re-rolled 10s" in out
 
 
+@pytest.mark.parametrize(
+    ("args", "most"),
+    [
+        (["teamwork", "4"], 100),
+        (["teamwork", "4", "--dice", "6,7,8,9"], 100),
+        (["teamwork", "Ana:Wits + Alertness"], 100),
+        (["odds", "teamwork", "4"], 100),
+        (["odds", "teamwork", "4", "--specialty", "reroll"], 20),
+    ],
+)
+def test_teamwork_needs_two_participants(args, most):
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: teamwork of 1 participant is no teamwork; allowed: 2 to {most} participants (one character alone "
+        "makes an ordinary roll)"
+    ]
+
+
 def test_resisted_plea_example():
     data = run_json("resisted", "6", "7", "-d", "8", "--dice-a", "8,9,10,8,2,3", "--dice-b", "8,9,2,3,4,5,6")
     assert (data["a"]["result"], data["b"]["result"], data["winner"], data["margin"]) == (4, 2, "a", 2)
