@@ -352,7 +352,7 @@ def test_multiple_actions_impossible_action():
         (lambda: roll_distribution(1001, 6), "limit of 1000"),
         (lambda: p_extended(5, 6, 0), "at least 1"),
         (lambda: p_extended(5, 6, MAX_EXACT_TARGET + 1), f"limit of {MAX_EXACT_TARGET} successes for exact odds"),
-        (lambda: p_extended(5, 6, MAX_TARGET + 1), f"allowed range 1 to {MAX_TARGET} successes"),
+        (lambda: p_extended(5, 6, MAX_TARGET + 1), f"allowed: 1 to {MAX_EXACT_TARGET} for exact odds"),
         (lambda: p_extended(5, 6, 10, start=10), "below the target"),
         (lambda: p_extended(1000, 6, 6), "pool x target must be at most 5000"),
         (lambda: p_extended(5, 6, 10, max_turns=0), f"1 to {MAX_TURNS}"),
