@@ -52,9 +52,9 @@ def test_teamwork_of_too_many_dice_is_refused():
 
 
 def test_teamwork_of_too_many_participants_is_refused():
-    with pytest.raises(InvalidValue, match=r"101 participants.*1 to 100"):
+    with pytest.raises(InvalidValue, match=r"101 participants.*2 to 100"):
         odds.p_teamwork([1] * 101, 6)
-    with pytest.raises(InvalidValue, match=r"21 participants.*reroll.*1 to 20"):
+    with pytest.raises(InvalidValue, match=r"21 participants.*reroll.*2 to 20"):
         odds.p_teamwork([3] * 21, 6, rules=REROLL)
 
 

@@ -574,7 +574,7 @@ def resisted_cmd(
     "shown with and without 'one botch spoils all'.",
 )
 def teamwork_cmd(
-    pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000."),
+    pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000; two or more participants."),
     difficulty: DifficultyOpt = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,

@@ -176,7 +176,9 @@ def roll_lines(roll: RollResult, *, title: str | None = None, kind: str | None =
     if roll.willpower:
         notes.append("+1 success from Willpower")
     if roll.extra_dice:
-        notes.append(f"{len(roll.extra_dice)} extra dice from re-rolled 10s")
+        notes.append(
+            f"{len(roll.extra_dice)} extra {'die' if len(roll.extra_dice) == 1 else 'dice'} from re-rolled 10s"
+        )
     if notes:
         lines.append(Text("; ".join(notes), style="dim"))
     lines.append(summary_text(roll))

@@ -627,8 +627,8 @@ def teamwork(
     pools: Annotated[
         list[str],
         typer.Argument(
-            help="Each participant's own dice pool (pools are never merged): a number of dice, or NAME:POOL "
-            "to roll from a sheet ('Ana:Dexterity + Athletics'), logged."
+            help="Each participant's own dice pool (pools are never merged), two or more: a number of dice, "
+            "or NAME:POOL to roll from a sheet ('Ana:Dexterity + Athletics'), logged."
         ),
     ],
     difficulty: Annotated[

@@ -17,10 +17,14 @@ def multiple_action_penalties(count: int) -> list[int]:
     """Dice lost by each of ``count`` actions declared in one turn: N, N+1, ..., 2N-1.
 
     Source: Chapter Five, "Multiple Actions" (the first action loses as many dice as there are actions;
-    each later one loses one die more than the one before). Raises InvalidValue when ``count`` < 1.
+    each later one loses one die more than the one before). The rule is for "more than one action in a
+    single turn", so ``count`` is at least 2; raises InvalidValue when ``count`` < 2.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise InvalidValue(f"number of actions {count!r} must be at least 1")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 2:
+        raise InvalidValue(
+            f"{count!r} action{'' if count == 1 else 's'} declared; multiple actions need at least 2 "
+            "(a single action takes no penalty: roll it on its own)"
+        )
     return [count + i for i in range(count)]
 
 
@@ -110,8 +114,14 @@ MAX_TEAMWORK_PARTICIPANTS = 100
 
 
 def check_teamwork_size(participants: int) -> int:
-    """``participants`` when 1 to MAX_TEAMWORK_PARTICIPANTS; InvalidValue naming the limit otherwise.
-    Checked before any die is rolled. Source: Chapter Five, "Teamwork"."""
+    """``participants`` when 2 to MAX_TEAMWORK_PARTICIPANTS; InvalidValue naming the range otherwise.
+    Checked before any die is rolled. Source: Chapter Five, "Teamwork" ("two or more characters can make
+    separate rolls and combine the successes")."""
+    if participants < 2:
+        raise InvalidValue(
+            f"teamwork of {participants} participant{'' if participants == 1 else 's'} is no teamwork; allowed: "
+            f"2 to {MAX_TEAMWORK_PARTICIPANTS} participants (one character alone makes an ordinary roll)"
+        )
     if participants > MAX_TEAMWORK_PARTICIPANTS:
         raise InvalidValue(
             f"teamwork of {participants} participants is too many; allowed: at most {MAX_TEAMWORK_PARTICIPANTS}"
@@ -121,9 +131,9 @@ def check_teamwork_size(participants: int) -> int:
 
 def combine_teamwork(rolls: Sequence[RollResult], *, botch_spoils: bool = True) -> TeamworkResult:
     """Add the successes of separate rolls; by default one participant's botch ruins everyone's work.
-    Raises InvalidValue when there are no rolls."""
-    if not rolls:
-        raise InvalidValue("teamwork needs at least one participant's roll")
+    Raises InvalidValue for fewer than 2 rolls (see :func:`check_teamwork_size`)."""
+    if len(rolls) < 2:
+        check_teamwork_size(len(rolls))
     spoiled = botch_spoils and any(r.botch for r in rolls)
     total = 0 if spoiled else sum(r.result for r in rolls)
     return TeamworkResult(tuple(rolls), total, spoiled, botch_spoils)

@@ -181,7 +181,7 @@ def plan_multiple_actions(
     """Several actions declared in one turn, before any die is rolled: (declared pool, penalty, dice left)
     per action, in order, by the penalty ladder (Chapter Five, "Multiple Actions").
 
-    ``pools``: the declared dice pools (1..MAX_POOL each); ``difficulties``: one per action (2..10);
+    ``pools``: the declared dice pools (at least 2, 1..MAX_POOL each); ``difficulties``: one per action (2..10);
     ``faces_given``: how many sets of hand-rolled dice were given (None: the dice are rolled), which must
     be one per action that can be attempted; ``willpower_action``: the action (1-based) that spends
     Willpower, once a turn (Chapter Five, "Automatic Successes"), one that can be attempted. Raises

@@ -107,6 +107,8 @@ def test_human_output_has_table_and_bars():
         (["1001"], "limit of 1000"),
         (["5", "--target", "0"], "target 0 must be at least 1"),
         (["5", "--target", "101"], "limit of 100"),
+        (["5", "--target", "0"], "target 0 must be at least 1 success; allowed: 1 to 100 for exact odds"),
+        (["5", "--target", "1001"], "target 1001 is larger than stkit's limit of 100 successes for exact odds; "),
         (["resisted", "5", "5", "--difficulty-b", "1"], "difficulty 1 is outside"),
         (["multi", "3", "0"], "dice pool 0 has no dice"),
     ],

@@ -166,6 +166,48 @@ def test_multi_impossible_action_not_rolled():
     assert "cannot be attempted" in run("multi", "3", "3", "--seed", "1").stdout
 
 
+@pytest.mark.parametrize("args", [["multi", "7"], ["multi", "7", "--dice", "5,5,5,5,5,5"], ["odds", "multi", "7"]])
+def test_a_single_action_is_no_multiple_action(args):
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "Error: 1 action declared; multiple actions need at least 2 (a single action takes no penalty: roll it "
+        "on its own)"
+    ]
+
+
+def test_multi_two_actions_wording():
+    out = run("multi", "7", "6", "--dice", "1,2,3,4,5", "--dice", "6,7,8").stdout
+    assert out.splitlines()[0] == "2 actions declared: the first loses 2 dice, each later one a die more"
+    assert "Action 2 (pool 6 - 3): 3 dice at difficulty 6" in out
+
+
+def test_one_extra_die_is_singular():
+    out = run("roll", "3", "-d", "7", "--specialty", "reroll", "--dice", "10,3,2,8").stdout
+    assert "1 extra die from re-rolled 10s" in out
+    out = run("roll", "3", "-d", "7", "--specialty", "reroll", "--dice", "10,3,2,10,8").stdout
+    assert "2 extra dice from re-rolled 10s" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "most"),
+    [
+        (["teamwork", "4"], 100),
+        (["teamwork", "4", "--dice", "6,7,8,9"], 100),
+        (["teamwork", "Ana:Wits + Alertness"], 100),
+        (["odds", "teamwork", "4"], 100),
+        (["odds", "teamwork", "4", "--specialty", "reroll"], 20),
+    ],
+)
+def test_teamwork_needs_two_participants(args, most):
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: teamwork of 1 participant is no teamwork; allowed: 2 to {most} participants (one character alone "
+        "makes an ordinary roll)"
+    ]
+
+
 def test_resisted_plea_example():
     data = run_json("resisted", "6", "7", "-d", "8", "--dice-a", "8,9,10,8,2,3", "--dice-b", "8,9,2,3,4,5,6")
     assert (data["a"]["result"], data["b"]["result"], data["winner"], data["margin"]) == (4, 2, "a", 2)

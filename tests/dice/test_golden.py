@@ -115,6 +115,16 @@ def test_try_again_wall_six_seven_eight():
     assert (r.difficulty, r.base_difficulty, r.successes_rolled) == (7, 6, 2)
 
 
+def test_teamwork_of_one_is_refused_below_the_adapters():
+    from stkit.dice.actions import check_teamwork_size
+
+    one = count_dice(3, 6, [6, 7, 8])
+    for call in (lambda: combine_teamwork([one]), lambda: combine_teamwork([]), lambda: check_teamwork_size(1)):
+        with pytest.raises(InvalidValue, match="is no teamwork; allowed: 2 to 100 participants"):
+            call()
+    assert combine_teamwork([one, one]).total == 6
+
+
 def test_teamwork_adds_successes_and_botch_spoils():
     a = count_dice(3, 6, [6, 7, 2])
     b = count_dice(2, 6, [9, 3])

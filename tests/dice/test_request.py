@@ -227,5 +227,13 @@ def test_one_target_bound_and_the_exact_odds_limit():
     with pytest.raises(InvalidValue, match="is not a whole number of successes"):
         validate_target(True)
     assert check_exact_target(100) == 100
-    with pytest.raises(InvalidValue, match="limit of 100 successes for exact odds"):
-        check_exact_target(101)
+    refused = {
+        101: "target 101 is larger than stkit's limit of 100 successes for exact odds; allowed: 1 to 100 for exact odds",
+        1001: "target 1001 is larger than stkit's limit of 100 successes for exact odds; allowed: 1 to 100 for exact odds",
+        0: "target 0 must be at least 1 success; allowed: 1 to 100 for exact odds",
+        True: "target True is not a whole number of successes; allowed: 1 to 100 for exact odds",
+    }
+    for target, message in refused.items():
+        with pytest.raises(InvalidValue) as info:
+            check_exact_target(target)
+        assert str(info.value) == message

@@ -36,17 +36,22 @@ TURNS_EPSILON = Fraction(1, 10**4)
 
 
 def check_exact_target(target: int) -> int:
-    """Return ``target`` if it is a valid target (:func:`stkit.dice.model.validate_target`, 1..MAX_TARGET)
-    that the exact engine solves (at most MAX_EXACT_TARGET), else raise InvalidValue.
+    """Return ``target`` if it is a whole number of successes from 1 to MAX_EXACT_TARGET, the targets the
+    exact engine solves, else raise InvalidValue naming that range (a tracked action's target may go up to
+    MAX_TARGET, :func:`stkit.dice.model.validate_target`; its odds may not).
 
     Source: Chapter Five, "Extended Actions" (a set number of successes collected over several rolls).
     """
-    validate_target(target)
+    allowed = f"allowed: 1 to {MAX_EXACT_TARGET} for exact odds"
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise InvalidValue(f"target {target!r} is not a whole number of successes; {allowed}")
+    if target < 1:
+        raise InvalidValue(f"target {target} must be at least 1 success; {allowed}")
     if target > MAX_EXACT_TARGET:
         raise InvalidValue(
-            f"target {target} is larger than stkit's limit of {MAX_EXACT_TARGET} successes for exact odds"
+            f"target {target} is larger than stkit's limit of {MAX_EXACT_TARGET} successes for exact odds; {allowed}"
         )
-    return target
+    return validate_target(target)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from fractions import Fraction
 from stkit.dice.actions import multiple_action_penalties
 from stkit.dice.model import STANDARD_RULES, HouseRules, validate_difficulty, validate_pool
 from stkit.dice.odds.single import RollOdds, roll_distribution
-from stkit.errors import InvalidValue
 
 
 @dataclass(frozen=True)
@@ -56,11 +55,10 @@ def p_multiple(pools: Sequence[int], difficulty: int = 6, *, rules: HouseRules =
     whose pool falls to zero or below cannot be attempted (odds None). Source: Chapter Five, "Multiple
     Actions".
 
-    Raises InvalidValue for no actions, or a declared pool or difficulty out of range.
+    Raises InvalidValue for fewer than 2 actions, or a declared pool or difficulty out of range.
     """
     pools = list(pools)
-    if not pools:
-        raise InvalidValue("multiple actions need at least one declared dice pool")
+    multiple_action_penalties(len(pools))
     for p in pools:
         validate_pool(p)
     validate_difficulty(difficulty)

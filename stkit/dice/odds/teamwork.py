@@ -96,24 +96,27 @@ class TeamworkOdds:
 
 
 def p_teamwork(pools: Sequence[int], difficulty: int = 6, *, rules: HouseRules = STANDARD_RULES) -> TeamworkOdds:
-    """Exact odds of teamwork: each pool in ``pools`` (1..MAX_POOL each, at least one) rolls separately
+    """Exact odds of teamwork: each pool in ``pools`` (1..MAX_POOL each, at least two) rolls separately
     against ``difficulty`` and the final results are added, as :func:`stkit.dice.actions.combine_teamwork`
     does, with and without "one botch spoils all". Source: Chapter Five, "Teamwork".
 
-    Raises InvalidValue for no participants, more than MAX_TEAMWORK_PARTICIPANTS (under ``reroll``
+    Raises InvalidValue for fewer than 2 participants, more than MAX_TEAMWORK_PARTICIPANTS (under ``reroll``
     MAX_TEAMWORK_REROLL_PARTICIPANTS), a pool or difficulty out of range, or more than MAX_TEAMWORK_DICE
     dice in all (MAX_TEAMWORK_REROLL_DICE under the ``reroll`` specialty): the exact sums would take too long.
     """
     pools = list(pools)
-    if not pools:
-        raise InvalidValue("teamwork needs at least one participant's dice pool")
     check_rules(rules)
     reroll = rules.specialty is Specialty.REROLL
     most = MAX_TEAMWORK_REROLL_PARTICIPANTS if reroll else MAX_TEAMWORK_PARTICIPANTS
+    if len(pools) < 2:
+        raise InvalidValue(
+            f"teamwork of {len(pools)} participant{'' if len(pools) == 1 else 's'} is no teamwork; allowed: 2 to "
+            f"{most} participants (one character alone makes an ordinary roll)"
+        )
     if len(pools) > most:
         raise InvalidValue(
             f"{len(pools)} participants is too many for exact teamwork odds"
-            f"{' with the reroll specialty' if reroll else ''}; allowed: 1 to {most}"
+            f"{' with the reroll specialty' if reroll else ''}; allowed: 2 to {most}"
         )
     for p in pools:
         validate_pool(p)
