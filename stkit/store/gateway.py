@@ -3,19 +3,23 @@
 They are written as SQL text with ``:named`` parameters (the style both the standard library's sqlite3 and
 SQLAlchemy's ``text()`` accept) and run through one of two gateways:
 
-- :class:`SqliteGateway`, over a stdlib ``sqlite3`` connection: used by :func:`run_unit` when the store is
-  a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
+- :class:`SqliteGateway`, over a stdlib ``sqlite3`` connection: used by :class:`StoreHandle` when the store
+  is a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
   costs more than twice the start-up of ``stkit --version``.
 - :class:`SessionGateway`, over a SQLAlchemy/sqlmodel Session: PostgreSQL, new or old databases (which
   need alembic first), and callers that already hold a Session (tests, alembic-era scripts).
 
 Rows the use cases edit are locked: on SQLite the whole transaction holds the write lock (``BEGIN
 IMMEDIATE``); on PostgreSQL the statement carries :attr:`Gateway.lock` (``FOR UPDATE``).
+
+An adapter opens the store once as a :class:`StoreHandle` (the ``--db`` choice resolved once; the kept
+sqlite3 connection or the engine) and runs every unit of work through it.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from contextlib import closing
 from datetime import datetime
@@ -156,14 +160,13 @@ def as_gateway(session_or_gateway: StoreSession) -> Gateway:
 # ------------------------------------------------------------------------------------- the SQLite fast path
 
 
-def fast_connection(db: str | None) -> sqlite3.Connection | None:
-    """A sqlite3 connection (autocommit mode, busy timeout, foreign keys on) when the store ``db`` (a path or
-    URL; None: $STKIT_DATABASE_URL or the data folder) is an existing SQLite file at the head schema
+def fast_connection(url: str) -> sqlite3.Connection | None:
+    """A sqlite3 connection (autocommit mode, busy timeout, foreign keys on) when the store at ``url`` (a
+    URL resolved by :func:`stkit.config.database_url`) is an existing SQLite file at the head schema
     revision; else None (PostgreSQL, a file not created yet, an old schema, a URL with options)."""
-    from stkit.config import database_url, sqlite_path
+    from stkit.config import sqlite_path
     from stkit.store.db import SQLITE_BUSY_TIMEOUT_MS, head_revisions
 
-    url = database_url(db)
     path = sqlite_path(url)
     if path is None or "?" in url or not path.is_file():
         return None
@@ -210,67 +213,109 @@ def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readon
         raise
 
 
-class StoreHandle:
-    """One store, resolved once from ``--db`` / $STKIT_DATABASE_URL / the default file, holding one sqlite3
-    connection for as long as it is open (a `stkit shell` session: every command reuses it instead of
-    opening, checking and closing a connection of its own). :func:`run_unit` uses the open handle of the
-    same store; anything else (PostgreSQL, a store not created or migrated yet) takes the normal path."""
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
-    def __init__(self, db: str | None) -> None:
+
+class StoreHandle:
+    """One store as an adapter opens it: the ``db`` choice (a path or URL; None: $STKIT_DATABASE_URL, else
+    the default file) resolved once into :attr:`url`, and what runs a unit of work on it.
+
+    - On an up-to-date SQLite file a unit runs over sqlite3 (no SQLAlchemy import). While the handle is
+      open as a context manager (a whole `stkit shell` session) it keeps one connection, opened and
+      checked on first use and reused by every unit of the thread that opened the handle; otherwise (and
+      on other threads) each unit opens its own and closes it.
+    - Anything else (PostgreSQL, a store not created or not migrated yet) runs through the SQLAlchemy
+      engine, opened (and migrated) on first use and then kept.
+    - ``fast=False``: every unit through the engine (a server, whose threads share its pool).
+
+    Raises InvalidValue for a ``db`` that is not a usable database path or URL."""
+
+    def __init__(self, db: str | None = None, *, fast: bool = True) -> None:
         from stkit.config import database_url
 
         self.url = database_url(db)
+        self.fast = fast
+        self._engine: Engine | None = None
         self._conn: sqlite3.Connection | None = None
+        #: the thread that opened the handle (the kept connection is its alone); None while not open
+        self._owner: int | None = None
 
-    def connection(self) -> sqlite3.Connection | None:
-        """The kept connection (opened on first use, once the store exists at the head revision)."""
-        if self._conn is None:
-            self._conn = fast_connection(self.url)
-        return self._conn
+    def exists(self) -> bool:
+        """False only when the store is a SQLite file not created yet (nothing is created here)."""
+        from stkit.config import sqlite_path
+
+        path = sqlite_path(self.url)
+        return path is None or path.is_file()
+
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine, opened once with the schema brought to the newest revision (the SQLite
+        folder and file created when missing). Raises StoreError when the store cannot be opened."""
+        if self._engine is None:
+            from stkit.store.db import open_engine
+
+            self._engine = open_engine(self.url)
+        return self._engine
+
+    def run(self, work: Callable[[Gateway], _T], *, readonly: bool = False, attempts: int = 8) -> _T:
+        """Run ``work(gateway)`` as one transaction and return its result.
+
+        sqlite3 write transactions are ``BEGIN IMMEDIATE``; a 'database is locked' or serialization
+        failure runs the whole unit again, up to ``attempts`` times (:func:`stkit.store.db.with_retries`).
+        Raises what ``work`` raises (nothing is written then) and StoreError for database errors."""
+        from stkit.store.db import with_retries
+
+        if self.fast:
+            if self._owner is not None and self._owner == threading.get_ident():
+                if self._conn is None:
+                    self._conn = fast_connection(self.url)
+                kept = self._conn
+                if kept is not None:
+                    return with_retries(lambda: _sqlite_once(kept, work, readonly), attempts=attempts)
+            else:
+                conn = fast_connection(self.url)
+                if conn is not None:
+                    with closing(conn):
+                        return with_retries(lambda: _sqlite_once(conn, work, readonly), attempts=attempts)
+        from stkit.store.db import run_transaction
+
+        engine = self.engine()
+        return run_transaction(engine, lambda s: work(SessionGateway(s)), attempts=attempts, readonly=readonly)
+
+    def read(self, work: Callable[[Gateway], _T]) -> _T:
+        """:meth:`run` as a read-only transaction (one snapshot; nothing written)."""
+        return self.run(work, readonly=True)
 
     def close(self) -> None:
+        """Close the kept connection (the engine stays cached for the process)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
 
     def __enter__(self) -> StoreHandle:
+        self._owner = threading.get_ident()
         _OPEN_HANDLES[self.url] = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _OPEN_HANDLES.pop(self.url, None)
+        if _OPEN_HANDLES.get(self.url) is self:
+            del _OPEN_HANDLES[self.url]
+        self._owner = None
         self.close()
 
 
-#: The handles open in this process, by resolved URL.
+#: The handles open in this process (as context managers), by resolved URL.
 _OPEN_HANDLES: dict[str, StoreHandle] = {}
 
 
-def _held_connection(db: str | None) -> sqlite3.Connection | None:
-    if not _OPEN_HANDLES:
-        return None
-    from stkit.config import database_url
-
-    handle = _OPEN_HANDLES.get(database_url(db))
-    return handle.connection() if handle is not None else None
+def handle_for(db: str | None) -> StoreHandle:
+    """The handle on the store ``db`` (resolved once, here): the one open in this process on the same store
+    (`stkit shell`'s, with its kept connection), else a new one. Raises InvalidValue for a bad ``db``."""
+    handle = StoreHandle(db)
+    return _OPEN_HANDLES.get(handle.url, handle)
 
 
 def run_unit(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False, attempts: int = 8) -> _T:
-    """Run ``work(gateway)`` as one transaction on the store ``db`` and return its result.
-
-    A SQLite file at the head revision goes through sqlite3 (write transactions ``BEGIN IMMEDIATE``; a
-    'database is locked' reply runs the whole unit again, like :func:`stkit.store.db.run_transaction`);
-    anything else opens the store the normal way (migrating it if needed) and uses a SessionGateway.
-    Raises what ``work`` raises (nothing is written then) and StoreError for database errors."""
-    from stkit.store.db import with_retries
-
-    held = _held_connection(db)
-    if held is not None:
-        return with_retries(lambda: _sqlite_once(held, work, readonly), attempts=attempts)
-    conn = fast_connection(db)
-    if conn is None:
-        from stkit.store.db import open_store, run_transaction
-
-        return run_transaction(open_store(db), lambda s: work(SessionGateway(s)), attempts=attempts, readonly=readonly)
-    with closing(conn):
-        return with_retries(lambda: _sqlite_once(conn, work, readonly), attempts=attempts)
+    """``work(gateway)`` as one transaction on the store ``db``: :meth:`StoreHandle.run` of
+    :func:`handle_for` ``(db)``. An adapter that runs more than one unit holds the handle instead."""
+    return handle_for(db).run(work, readonly=readonly, attempts=attempts)

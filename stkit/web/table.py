@@ -1,11 +1,11 @@
-"""What the table server serves: its settings, the store handle (engine, event bus, templates) and the
+"""What the table server serves: its settings, the store handle, the event bus, the templates and the
 link check, shared by every router through :mod:`stkit.web.deps`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader
@@ -14,6 +14,9 @@ from markupsafe import Markup
 from stkit.store.events import LinkHolder
 from stkit.text import printable
 from stkit.web.bus import EventBus
+
+if TYPE_CHECKING:
+    from stkit.store.gateway import Gateway, StoreHandle
 
 _T = TypeVar("_T")
 
@@ -60,11 +63,12 @@ class TableSettings:
 
 @dataclass
 class Table:
-    """The server's handle on the store: its ``settings``, the ``engine``, the event ``bus`` (set while the
-    app runs) and the page ``templates``."""
+    """What the server holds: its ``settings``, the ``store`` (one :class:`stkit.store.gateway.StoreHandle`,
+    opened once by :func:`stkit.web.app.create_app`; every unit goes through its engine's pool), the event
+    ``bus`` (set while the app runs) and the page ``templates``."""
 
     settings: TableSettings
-    engine: Any = None
+    store: StoreHandle
     bus: EventBus | None = None
     templates: Environment = field(default_factory=make_templates)
     #: the event stream's rendered events, (event id, for the Storyteller?) -> SSE fields
@@ -75,17 +79,13 @@ class Table:
         return self.settings.chronicle
 
     # ----- store access (every call is one transaction) ------------------------------------------------
-    def read(self, work: Callable[[Any], _T]) -> _T:
-        """``work(session)`` in one read-only transaction (one snapshot on SQLite)."""
-        from stkit.store.db import run_transaction
+    def read(self, work: Callable[[Gateway], _T]) -> _T:
+        """``work(gateway)`` in one read-only transaction (one snapshot on SQLite)."""
+        return self.store.read(work)
 
-        return run_transaction(self.engine, work, readonly=True)
-
-    def write(self, work: Callable[[Any], _T]) -> _T:
-        """``work(session)`` in one write transaction, retried whole when the database is busy."""
-        from stkit.store.db import run_transaction
-
-        return run_transaction(self.engine, work)
+    def write(self, work: Callable[[Gateway], _T]) -> _T:
+        """``work(gateway)`` in one write transaction, retried whole when the database is busy."""
+        return self.store.run(work)
 
     def holder_of(self, token: str | None) -> LinkHolder:
         """Who holds ``token`` in this chronicle; Forbidden otherwise."""
