@@ -783,6 +783,24 @@ def heal(
 DiceOpt = Annotated[str | None, typer.Option("--dice", help="Physical dice of the roll, e.g. 8,6,3.")]
 
 
+def _fight_rule(use_case: str, db: str | None, dice: str | None, seed: int | None, json_out: bool, **args) -> None:
+    """Run the fight rule ``use_case`` (a function of :mod:`stkit.store.fight`) with ``args`` and print it
+    (:func:`stkit.cli.combat.power_command`: one transaction, the seed chosen once). A rule that rolls no
+    dice (moonrise) is given neither ``dice`` nor ``seed``."""
+    from stkit.cli.combat import power_command
+    from stkit.store import fight
+
+    work = getattr(fight, use_case)
+    rolls = use_case != "moonrise"
+    power_command(
+        db,
+        lambda gw, faces, seed_: work(gw, **args, faces=faces, seed=seed_) if rolls else work(gw, **args),
+        dice=dice,
+        seed=seed,
+        json_out=json_out,
+    )
+
+
 @char_app.command("shift")
 def shift(
     name: NameArg,
@@ -802,17 +820,8 @@ def shift(
     The roll is at the starting form's difficulty; fewer successes stop
     partway. --rage spends a Rage point for an instant shift; the breed form
     is always instant. Example: `stkit char shift Weston crinos --dice 8,7,2`."""
-    from stkit.cli.combat import power_command
-    from stkit.store.fight import shift_form
-
-    power_command(
-        db,
-        lambda gw, faces, rng: shift_form(
-            gw, name, form, rage=rage, instant=instant, chronicle=chronicle, faces=faces, rng=rng
-        ),
-        dice=dice,
-        seed=seed,
-        json_out=json_out,
+    _fight_rule(
+        "shift_form", db, dice, seed, json_out, name=name, form=form, rage=rage, instant=instant, chronicle=chronicle
     )
 
 
@@ -833,16 +842,7 @@ def regen(
 
     Once a turn; under stress only on a success of Stamina at difficulty 8;
     never in the breed form unless metis. Example: `stkit char regen Weston`."""
-    from stkit.cli.combat import power_command
-    from stkit.store.fight import regenerate
-
-    power_command(
-        db,
-        lambda gw, faces, rng: regenerate(gw, name, calm=calm, days=days, chronicle=chronicle, faces=faces, rng=rng),
-        dice=dice,
-        seed=seed,
-        json_out=json_out,
-    )
+    _fight_rule("regenerate", db, dice, seed, json_out, name=name, calm=calm, days=days, chronicle=chronicle)
 
 
 @char_app.command("stay-active")
@@ -858,16 +858,7 @@ def stay_active(
 
     For a shapeshifter downed with lethal or worse: each success heals a
     level. Example: `stkit char stay-active Weston`."""
-    from stkit.cli.combat import power_command
-    from stkit.store.fight import stay_active as use_case
-
-    power_command(
-        db,
-        lambda gw, faces, rng: use_case(gw, name, chronicle=chronicle, faces=faces, rng=rng),
-        dice=dice,
-        seed=seed,
-        json_out=json_out,
-    )
+    _fight_rule("stay_active", db, dice, seed, json_out, name=name, chronicle=chronicle)
 
 
 @char_app.command("rage")
@@ -886,16 +877,7 @@ def rage_roll(
 
     The difficulty is the chronicle's moon's (stkit scene moon PHASE).
     Example: `stkit char rage Weston`."""
-    from stkit.cli.combat import power_command
-    from stkit.store.fight import rage_roll as use_case
-
-    power_command(
-        db,
-        lambda gw, faces, rng: use_case(gw, name, difficulty=difficulty, chronicle=chronicle, faces=faces, rng=rng),
-        dice=dice,
-        seed=seed,
-        json_out=json_out,
-    )
+    _fight_rule("rage_roll", db, dice, seed, json_out, name=name, difficulty=difficulty, chronicle=chronicle)
 
 
 @char_app.command("moonrise")
@@ -909,12 +891,7 @@ def moonrise(
 
     The phase's points; all of it under the auspice's own moon.
     Example: `stkit char moonrise Weston`."""
-    from stkit.cli.combat import power_command
-    from stkit.store.fight import moonrise as use_case
-
-    power_command(
-        db, lambda gw, faces, rng: use_case(gw, name, chronicle=chronicle), dice=None, seed=None, json_out=json_out
-    )
+    _fight_rule("moonrise", db, None, None, json_out, name=name, chronicle=chronicle)
 
 
 @char_app.command("xp")

@@ -187,15 +187,16 @@ def hit_command(
 
 
 def power_command(db: str | None, work: Any, *, dice: str | None, seed: int | None, json_out: bool) -> None:
-    """Run a fight rule's use case ``work(gateway, faces, rng)`` in one transaction and print its
-    :class:`stkit.store.fight.PowerRoll`: the summary, the roll, notes, the log row."""
+    """Run a fight rule's use case ``work(gateway, faces, seed)`` in one transaction and print its
+    :class:`stkit.store.fight.PowerRoll`: the summary, the roll, notes, the log row. The seed is chosen
+    once, so a transaction retried after a lock rolls the same dice."""
     from stkit.cli import render
     from stkit.store.gateway import run_unit
-    from stkit.store.rolling import fresh_seed, generator
+    from stkit.store.rolling import fresh_seed
 
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
-    done = run_unit(db, lambda gw: work(gw, faces, generator(used_seed)[0]))
+    done = run_unit(db, lambda gw: work(gw, faces, used_seed))
     if json_out:
         data = done.to_dict()
         data["seed"] = None if faces is not None or done.roll is None else used_seed

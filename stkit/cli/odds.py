@@ -775,7 +775,12 @@ def attack_cmd(
     target: str | None = typer.Option(
         None, "--target", help="With --char: the target, whose Stamina (or --soak POOL) is the soak."
     ),
-    difficulty: int | None = typer.Option(None, "--difficulty", "-d", help="The attack's difficulty, 2 to 10."),
+    difficulty: int | None = typer.Option(
+        None,
+        "--difficulty",
+        "-d",
+        help="The attack's difficulty, 2 to 10 (default: the weapon's, else the chronicle's).",
+    ),
     damage_difficulty: int = typer.Option(6, "--damage-difficulty", help="The damage roll's difficulty."),
     soak_difficulty: int = typer.Option(6, "--soak-difficulty", help="The soak roll's difficulty."),
     willpower: bool = typer.Option(False, "--willpower", "-w", help="Willpower spent on the attack roll."),
@@ -844,7 +849,8 @@ def attack_cmd(
         n_damage = parse_pool_number(damage, "damage pool")
         n_soak = (0 if soak is None else parse_pool_number(soak, "soak pool")) + armour
         n_dodge = 0 if dodge is None else parse_pool_number(dodge, "dodge pool")
-    difficulty = 6 if difficulty is None else difficulty
+    if difficulty is None:  # the chronicle's difficulty, as `stkit attack` rolls
+        difficulty = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).difficulty
     spec = AttackSpec(
         attack_pool=n_pool,
         damage_pool=n_damage,

@@ -32,7 +32,6 @@ from stkit.dice.combat import (
     InitiativeEntry,
     InitiativeRoll,
     RollPurpose,
-    roll_attack,
     roll_initiative,
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
@@ -40,9 +39,9 @@ from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.events import record_event
 from stkit.store.forms import in_form
 from stkit.store.gateway import DuplicateRow, Gateway, as_gateway
-from stkit.store.house import claim_free_botch, link_free_botch, rules_in_force
+from stkit.store.house import rules_in_force
 from stkit.store.pools import PoolBreakdown, build_pool, unhurt_pool
-from stkit.store.rolling import Purpose, RollOrder, add_log_detail, generator, make_roll
+from stkit.store.rolling import Purpose, RollOrder, add_log_detail, fresh_seed, generator, make_roll
 from stkit.store.sheet import Sheet
 from stkit.store.sheet import damage_type as check_damage_type
 from stkit.store.specialties import SpecialtyUse, apply_specialty
@@ -728,8 +727,7 @@ def attack(
         spend_rage_action,
         weapon_plan,
     )
-    from stkit.store.rolls import write_log
-    from stkit.store.scenes import check_willpower_allowed, find_turn_context, record_roll_in_scene
+    from stkit.store.scenes import check_willpower_allowed, find_turn_context
 
     gw = as_gateway(session)
     a_row = find_character(gw, attacker, chronicle, for_update=True)
@@ -844,18 +842,23 @@ def attack(
         defence_pool=defence_pool.dice if defence_pool else 0,
         defence_difficulty=defence_difficulty,
     )
-    rng, _ = generator(seed)
-    result = roll_attack(
+    seed = fresh_seed(seed)
+    kinds = {"attack": LogKind.rage_action if rage_action else LogKind.attack}
+    made = _roll_exchange(
+        gw,
         spec_,
-        rng=rng,
-        attack_faces=attack_faces,
-        damage_faces=damage_faces,
-        soak_faces=soak_faces,
-        defence_faces=defence_faces,
-    )
-    forgiveness = claim_free_botch(gw, a_row.chronicle, result.attack, in_force)
-    if forgiveness.forgiven:
-        result = replace(result, attack=forgiveness.result)
+        seed,
+        rolls={"attack": (a_row, attack_pool), "dodge": (t_row, defence_pool), "damage": (a_row, damage_pool),
+               "soak": (t_row, soak_pool)},
+        faces={"attack": attack_faces, "dodge": defence_faces, "damage": damage_faces, "soak": soak_faces},
+        overrides=overrides.at_difficulty(difficulty),
+        kinds=kinds,
+        extra={"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed},
+        defence_kind=defence_kind,
+        specialty=spec,
+    )  # fmt: skip
+    result = made.result
+    if made.forgiven:
         notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
     taken, warnings, dead = None, [], False
     if result.wounds:
@@ -867,15 +870,11 @@ def attack(
         if report.killed:
             mark_dead(gw, t_row, ctx)
             dead = True
-    spent = []
-    if willpower:
+    if willpower:  # make_roll spent and saved it; the sheet saved below must show it too
         left = a_sheet.spend("Willpower", 1).temporary
-        spent.append(f"1 Willpower: {left} left")
         notes.append(f"Willpower spent on the attack: {left} point{'s' if left != 1 else ''} left")
     if rage_action:
-        spent.append(f"1 Rage: {a_sheet.powers['Rage'].temporary} left")
-    if spent:
-        save_sheet(gw, a_row, a_sheet, summary=f"{a_sheet.name} spends {' and '.join(spent)}")
+        save_sheet(gw, a_row, a_sheet, summary=f"{a_sheet.name} spends 1 Rage: {a_sheet.powers['Rage'].temporary} left")
     if rage_count is not None:
         done, cap = rage_count
         notes.append(
@@ -884,36 +883,7 @@ def attack(
             + (f" of at most {cap} ({in_force.rage_cap})" if cap is not None else "")
         )
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
-    common = {"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed}
-    log_ids = []
-    steps: list[tuple[str, Any, PoolBreakdown | None, RollResult | None, dict[str, Any]]] = [
-        ("attack", a_row, attack_pool, result.attack, {"specialty": used.to_dict() if used else None}),
-        ("dodge", t_row, defence_pool, result.defence, {"defence": defence_kind}),
-        ("damage", a_row, damage_pool, result.damage, {"extra_successes": result.extra_successes}),
-        ("soak", t_row, soak_pool, result.soak, {"soaked": result.soaked, "wounds": result.wounds}),
-    ]
-    for label, who, built, roll, extra in steps:
-        if roll is None or built is None:
-            continue
-        expression = built.expression
-        if label == "damage" and result.extra_successes:
-            expression += f" + {result.extra_successes}"
-        entry = write_log(
-            gw,
-            chronicle=who.chronicle,
-            character_id=who.id,
-            character_name=who.name,
-            expression=expression,
-            result=roll,
-            detail={"breakdown": built.text, "combat_rules": combat.to_dict(), **common, **extra},
-            scene_id=scene_id,
-            turn=turn,
-            kind=LogKind(label) if label != "attack" else (LogKind.rage_action if rage_action else LogKind.attack),
-        )
-        if label == "attack":
-            record_roll_in_scene(gw, a_row, entry, ctx, None)  # the once-per-turn Willpower spend
-            link_free_botch(gw, a_row.chronicle, forgiveness, entry.id)
-        log_ids.append(entry.id)
+    log_ids = list(made.log_ids)
     health = Health.of(t_sheet)
     return AttackExchange(
         a_row.name,
@@ -941,6 +911,119 @@ def attack(
         coup_de_grace=coup_de_grace,
         rage_action=rage_action,
     )
+
+
+@dataclass(frozen=True)
+class _Exchange:
+    """The rolls of one attack as :func:`_roll_exchange` made them."""
+
+    result: AttackResult
+    log_ids: tuple[int, ...]
+    forgiven: bool
+
+
+def _roll_exchange(
+    gw: Gateway,
+    spec: AttackSpec,
+    seed: int,
+    *,
+    rolls: dict[str, tuple[Any, PoolBreakdown | None]],
+    faces: dict[str, list[int] | None],
+    overrides: RuleOverrides,
+    kinds: dict[str, LogKind],
+    extra: dict[str, Any],
+    defence_kind: str,
+    specialty: bool,
+) -> _Exchange:
+    """Roll an attack through, each step a :func:`stkit.store.rolling.make_roll` call sharing ONE generator
+    seeded from ``seed``, in the order of :func:`stkit.dice.combat.roll_attack` (so a seed replays the same
+    dice): the attack roll (the attacker's chronicle's house rules with ``overrides``, the specialty and
+    Willpower, the free botch); when it has a success and the target a ``dodge`` pool, the dodge, block or
+    parry roll (the same house rules as any roll); on a hit the damage roll of the damage pool plus a die per
+    net success beyond the first; when that has successes and the target soak dice, the soak roll (damage
+    and soak never botch; ``spec.combat`` scores them). Every roll is logged, with ``extra`` in its detail.
+
+    ``rolls``: step -> (the character row rolling it, the pool built from their sheet, None when the step
+    has no pool); ``faces``: step -> dice given by hand. Raises InvalidValue for faces of a step that is not
+    rolled and a damage pool beyond the limit, RuleRefusal as make_roll does; nothing is written then.
+    """
+    from stkit.dice import MAX_POOL
+    from stkit.dice.combat import net_attack
+    from stkit.store.rolling import Purpose, RollOrder, add_log_detail, generator, make_roll
+
+    rng, _ = generator(seed)
+
+    def roll(step: str, purpose: Purpose, built: PoolBreakdown, difficulty: RuleOverrides, **more: Any):
+        row, given = rolls[step][0], faces[step]
+        first = step == "attack"
+        order = RollOrder(
+            expression=built.expression,
+            character=row.name,
+            chronicle=row.chronicle,
+            purpose=purpose,
+            overrides=difficulty,
+            faces=tuple(given) if given is not None else None,
+            seed=seed,
+            willpower=spec.willpower and first,
+            spec=specialty and first,
+            combat=spec.combat,
+            log_kind=kinds.get(step, LogKind(step)),
+            extra=extra | more,
+            built=built,
+        )
+        return make_roll(gw, order, rng=rng)
+
+    attack_pool, defence_pool = rolls["attack"][1], rolls["dodge"][1]
+    assert attack_pool is not None
+    hit = roll("attack", Purpose.attack, attack_pool, overrides)
+    log_ids = [hit.log_id]
+    defence = None
+    if defence_pool is not None and defence_pool.dice and hit.roll.final_successes >= 1:
+        fended = roll(
+            "dodge",
+            Purpose.sheet,
+            defence_pool,
+            RuleOverrides(difficulty=spec.defence_difficulty),
+            defence=defence_kind,
+        )
+        defence, log_ids = fended.roll, [*log_ids, fended.log_id]
+    elif faces["dodge"] is not None:
+        why = "there is no defence pool" if not spec.defence_pool else "the attack had no success to cancel"
+        raise InvalidValue(f"defence dice were given but no defence roll is made: {why}")
+    net = net_attack(hit.roll.final_successes, defence.final_successes if defence else 0)
+    pool = spec.damage_pool + net - 1 if net >= 1 else 0
+    if pool == 0:
+        if faces["damage"] is not None or faces["soak"] is not None:
+            raise InvalidValue("damage or soak dice were given but the attack missed: no damage roll is made")
+        return _Exchange(AttackResult(spec, hit.roll, 0, None, None, 0, 0, defence), tuple(log_ids), hit.forgiven_botch)
+    if pool > MAX_POOL:
+        raise InvalidValue(f"the damage pool of {pool} dice is larger than stkit's limit of {MAX_POOL} dice")
+    base = rolls["damage"][1]
+    assert base is not None
+    more = net - 1
+    damage_pool = replace(
+        base,
+        expression=base.expression + (f" + {more}" if more else ""),
+        extra=base.extra + ((more,) if more else ()),
+        dice=pool,
+    )
+    dealt = roll(
+        "damage", Purpose.damage, damage_pool, RuleOverrides(difficulty=spec.damage_difficulty), extra_successes=more
+    )
+    log_ids.append(dealt.log_id)
+    successes, soak_pool = dealt.roll.final_successes, rolls["soak"][1]
+    if successes == 0 or soak_pool is None or not soak_pool.dice:
+        if faces["soak"] is not None:
+            why = "there is no damage to soak" if successes == 0 else "there are no soak dice"
+            raise InvalidValue(f"soak dice were given but no soak roll is made: {why}")
+        result = AttackResult(spec, hit.roll, pool, dealt.roll, None, 0, successes, defence)
+        return _Exchange(result, tuple(log_ids), hit.forgiven_botch)
+    soaked_roll = roll("soak", Purpose.soak, soak_pool, RuleOverrides(difficulty=spec.soak_difficulty))
+    soaked = min(soaked_roll.roll.final_successes, successes)
+    add_log_detail(gw, soaked_roll.log_id, soaked=soaked, wounds=successes - soaked)
+    log_ids.append(soaked_roll.log_id)
+    result = AttackResult(spec, hit.roll, pool, dealt.roll, soaked_roll.roll, soaked, successes - soaked, defence)
+    return _Exchange(result, tuple(log_ids), hit.forgiven_botch)
 
 
 @dataclass(frozen=True)
@@ -1006,7 +1089,8 @@ def attack_pools(
     if not pool or not damage:
         raise InvalidValue("the attack needs a pool and a damage pool (or a --weapon or --maneuver that gives them)")
     kind = check_damage_type(damage_type or (plan.damage_type if plan else "bashing"))
-    diff = difficulty if difficulty is not None else (plan.difficulty if plan else 6)
+    asked = difficulty if difficulty is not None else (plan.difficulty if plan else None)
+    diff = rules_in_force(gw, a_sheet.chronicle, RuleOverrides(difficulty=asked)).difficulty  # as attack() rolls
     notes: list[str] = []
     built = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
     out = AttackPools(built, unhurt_pool(a_sheet, damage), diff, kind, plan=plan)

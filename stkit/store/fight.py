@@ -47,9 +47,12 @@ from stkit.store.fight_rules import (
 from stkit.store.forms import METIS_BREEDS, breed_form, form_label, form_slots, lookup_form
 from stkit.store.gateway import Gateway, as_gateway
 from stkit.store.sheet import Sheet
+from stkit.store.vocab import LogKind
 
 if TYPE_CHECKING:
     from stkit.store.gateway import StoreSession
+    from stkit.store.pools import PoolBreakdown
+    from stkit.store.rolling import RollOutcome
 
 
 # ------------------------------------------------------------------------------------------- use cases
@@ -70,6 +73,8 @@ class PowerRoll:
         health: the character's health afterwards (:meth:`stkit.store.combat.Health.to_dict`).
         log_id, scene_id, turn: the roll-log row and the open scene's turn (None outside one).
         notes: further lines.
+        house_rules_in_force: the chronicle's house rules in force for the roll, a phrase each.
+        forgiven_botch: the free botch forgave the roll's botch (it counts as a failure).
     """
 
     character: str
@@ -85,6 +90,8 @@ class PowerRoll:
     scene_id: int | None = None
     turn: int | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    house_rules_in_force: tuple[str, ...] = ()
+    forgiven_botch: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -101,6 +108,8 @@ class PowerRoll:
             "scene_id": self.scene_id,
             "turn": self.turn,
             "notes": list(self.notes),
+            "house_rules_in_force": list(self.house_rules_in_force),
+            "forgiven_botch": self.forgiven_botch,
         } | {k: v for k, v in self.changes.items() if k not in _POWER_KEYS}
 
 
@@ -119,6 +128,8 @@ _POWER_KEYS = frozenset(
         "scene_id",
         "turn",
         "notes",
+        "house_rules_in_force",
+        "forgiven_botch",
     ]
 )
 
@@ -136,39 +147,25 @@ def _finish(
     ctx: Any,
     rule: str,
     *,
-    pool_text: str,
-    pool: int,
-    difficulty: int | None,
-    roll: RollResult | None,
+    made: RollOutcome | None,
     summary: str,
     changes: dict[str, Any],
     notes: list[str],
     save: bool = True,
 ) -> PowerRoll:
-    """Save the sheet (its 'sheet' table event says ``summary``), log the roll (kind ``rule``); without
+    """Save the sheet (its 'sheet' table event says ``summary``) and add the rule, the summary and
+    ``changes`` to the detail of the roll's log row (``made``, written by :func:`_power_roll`); without
     ``save`` (no sheet change) one table event says ``summary``; the result."""
     from stkit.store.characters import save_sheet
     from stkit.store.events import record_event
-    from stkit.store.rolling import write_log
+    from stkit.store.rolling import add_log_detail
 
     if save:
         save_sheet(gw, row, sheet, summary=summary)
-    scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
-    log_id = None
-    if roll is not None:
-        entry = write_log(
-            gw,
-            chronicle=row.chronicle,
-            character_id=row.id,
-            character_name=row.name,
-            expression=pool_text,
-            result=roll,
-            detail={"rule": rule, "summary": summary, **changes},
-            scene_id=scene_id,
-            turn=turn,
-            kind=rule,
-        )
-        log_id = entry.id
+    if made is not None:
+        add_log_detail(gw, made.log_id, rule=rule, summary=summary, **changes)
+        if made.forgiven_botch:
+            notes = [*notes, "Free botch: the first botch of the night is forgiven and counts as a failure"]
     if not save:
         record_event(
             gw,
@@ -181,23 +178,56 @@ def _finish(
         row.name,
         row.chronicle,
         rule,
-        pool,
-        difficulty,
-        roll,
+        made.roll.pool if made else 0,
+        made.roll.difficulty if made else None,
+        made.roll if made else None,
         summary,
         changes,
         _health(sheet),
-        log_id,
-        scene_id,
-        turn,
+        made.log_id if made else None,
+        made.scene_id if made else getattr(ctx, "scene_id", None),
+        made.turn if made else getattr(ctx, "turn", None),
         tuple(notes),
+        house_rules_in_force=made.house_in_force if made else (),
+        forgiven_botch=made.forgiven_botch if made else False,
     )
 
 
-def _roll(pool: int, difficulty: int, faces: list[int] | None, rng: Any, *, reflexive: bool = False) -> RollResult:
-    from stkit.dice.combat import RollPurpose, roll_kind
+def _power_roll(
+    gw: Gateway,
+    row: Any,
+    rule: LogKind,
+    built: PoolBreakdown,
+    difficulty: int,
+    faces: list[int] | None,
+    seed: int | None,
+) -> RollOutcome:
+    """Roll a fight rule's pool ``built`` (its dice as the rule counts them) at ``difficulty`` through
+    :func:`stkit.store.rolling.make_roll`: the chronicle's dice house rules (1s cancelling, the free
+    botch) apply as to every roll, the generator is seeded from ``seed`` inside this transaction, and the
+    log row (kind ``rule``) and its table event are written. Raises InvalidValue (bad faces)."""
+    from stkit.dice.house import RuleOverrides
+    from stkit.store.rolling import Purpose, RollOrder, make_roll
 
-    return roll_kind(RollPurpose.ACTION, pool, difficulty, rng=rng, faces=faces)
+    order = RollOrder(
+        expression=built.expression,
+        character=row.name,
+        chronicle=row.chronicle,
+        purpose=Purpose.power,
+        overrides=RuleOverrides(difficulty=difficulty),
+        faces=tuple(faces) if faces is not None else None,
+        seed=seed,
+        log_kind=rule,
+        built=built,
+    )
+    return make_roll(gw, order)
+
+
+def _points_pool(sheet: Sheet, label: str, dice: int) -> PoolBreakdown:
+    """A pool of ``dice`` counted from a power track (Rage), shown as ``label``: no wound penalty."""
+    from stkit.store.pools import PoolBreakdown, PoolPart
+
+    return PoolBreakdown(label, (PoolPart("Rage", dice, dice),), form=sheet.form, dice=dice)
 
 
 def regenerate(
@@ -208,7 +238,7 @@ def regenerate(
     days: int = 0,
     chronicle: str | None = None,
     faces: list[int] | None = None,
-    rng: Any = None,
+    seed: int | None = None,
 ) -> PowerRoll:
     """`char regen NAME`: a shapeshifter heals the worst bashing or lethal level (lethal first), once a turn
     in a scene; under stress (the default) only on a success of a reflexive Stamina roll (the form's, no
@@ -248,10 +278,7 @@ def regenerate(
             sheet,
             ctx,
             "regeneration",
-            pool_text="",
-            pool=0,
-            difficulty=None,
-            roll=None,
+            made=None,
             summary=summary,
             changes={"healed": healed, "healed_type": "aggravated", "days": days},
             notes=[],
@@ -261,24 +288,22 @@ def regenerate(
         raise RuleRefusal(f"regeneration: {sheet.name} has no bashing or lethal damage to heal")
     if ctx is not None and turn_power(gw, ctx, row.id, "regen"):
         raise RuleRefusal(f"regeneration: {sheet.name} already regenerated in turn {ctx.turn}; one level a turn")
-    roll = None
-    pool_text, dice, difficulty = "", 0, None
+    made = None
     if calm:
         if faces is not None:
             raise InvalidValue("calm regeneration rolls no dice; leave out --dice")
         ok = True
     else:
-        built = unhurt_pool(sheet, "Stamina")
-        pool_text, dice, difficulty = built.expression, built.dice, int(table["stress_difficulty"])
-        roll = _roll(dice, difficulty, faces, rng, reflexive=True)
-        ok = roll.final_successes >= 1
+        difficulty = int(table["stress_difficulty"])
+        made = _power_roll(gw, row, LogKind.regeneration, unhurt_pool(sheet, "Stamina"), difficulty, faces, seed)
+        ok = made.roll.final_successes >= 1
     notes: list[str] = []
     if ok:
         sheet.health[kind] -= 1
         summary = f"{sheet.name} regenerates 1 {kind} level" + (" (calm)" if calm else " (Stamina roll under stress)")
     else:
         summary = f"{sheet.name} does not regenerate this turn (no success on Stamina at {difficulty})"
-        if roll is not None and roll.botch:
+        if made is not None and made.roll.botch:
             notes.append("a botch: no regeneration until the werewolf has rested")
     if ctx is not None:
         use_turn_power(gw, row, ctx, "regen", 1)
@@ -288,10 +313,7 @@ def regenerate(
         sheet,
         ctx,
         "regeneration",
-        pool_text=pool_text,
-        pool=dice,
-        difficulty=difficulty,
-        roll=roll,
+        made=made,
         summary=summary,
         changes={"healed": 1 if ok else 0, "healed_type": kind if ok else None},
         notes=notes,
@@ -307,7 +329,7 @@ def shift_form(
     instant: bool = False,
     chronicle: str | None = None,
     faces: list[int] | None = None,
-    rng: Any = None,
+    seed: int | None = None,
 ) -> PowerRoll:
     """`char shift NAME FORM`: Stamina + Primal-Urge (an action: form and wounds apply) at the starting
     form's difficulty, one success per form crossed among the breed's forms; fewer successes move that many
@@ -337,7 +359,7 @@ def shift_form(
     label = form_label(target, sheet.fera)
     if faces is not None and (rage or instant or target == home):
         raise InvalidValue("this shift rolls no dice; leave out --dice")
-    roll, pool_text, dice, difficulty = None, "", 0, None
+    made = None
     notes: list[str] = []
     if instant:
         sheet.form = target
@@ -353,9 +375,8 @@ def shift_form(
     else:
         need = shift_distance(sheet, start, target)
         built = build_pool(sheet, "Stamina + Primal Urge")
-        pool_text, dice, difficulty = built.expression, built.dice, shift_difficulty(start)
-        roll = _roll(dice, difficulty, faces, rng)
-        got = roll.final_successes
+        made = _power_roll(gw, row, LogKind.shift, built, shift_difficulty(start), faces, seed)
+        got = made.roll.final_successes
         slots = form_slots(sheet.fera)
         step = 1 if slots.index(target) > slots.index(start) else -1
         moved = min(got, need)
@@ -377,10 +398,7 @@ def shift_form(
         sheet,
         ctx,
         "shift",
-        pool_text=pool_text,
-        pool=dice,
-        difficulty=difficulty,
-        roll=roll,
+        made=made,
         summary=summary,
         changes=changes,
         notes=notes,
@@ -388,7 +406,12 @@ def shift_form(
 
 
 def stay_active(
-    session: StoreSession, name: str, *, chronicle: str | None = None, faces: list[int] | None = None, rng: Any = None
+    session: StoreSession,
+    name: str,
+    *,
+    chronicle: str | None = None,
+    faces: list[int] | None = None,
+    seed: int | None = None,
 ) -> PowerRoll:
     """`char stay-active NAME`: a shapeshifter downed with lethal or worse past Incapacitated rolls the
     permanent Rage at difficulty 8; each success heals one level, worst first, and any success keeps them
@@ -410,9 +433,9 @@ def stay_active(
     if rating < 1:
         raise RuleRefusal(f"stay active: {sheet.name} has no Rage to roll")
     difficulty = int(rules_data()["stay_active"]["difficulty"])
-    roll = _roll(rating, difficulty, faces, rng)
+    made = _power_roll(gw, row, LogKind.stay_active, _points_pool(sheet, "Rage", rating), difficulty, faces, seed)
     healed = 0
-    for _ in range(roll.final_successes):
+    for _ in range(made.roll.final_successes):
         for kind in ("aggravated", "lethal", "bashing"):
             if sheet.health[kind]:
                 sheet.health[kind] -= 1
@@ -431,10 +454,7 @@ def stay_active(
         sheet,
         ctx,
         "stay active",
-        pool_text="Rage",
-        pool=rating,
-        difficulty=difficulty,
-        roll=roll,
+        made=made,
         summary=summary,
         changes={"healed": healed, "active": healed > 0, "frenzy": healed > 0},
         notes=notes,
@@ -448,7 +468,7 @@ def rage_roll(
     difficulty: int | None = None,
     chronicle: str | None = None,
     faces: list[int] | None = None,
-    rng: Any = None,
+    seed: int | None = None,
 ) -> PowerRoll:
     """`char rage NAME`: a Rage roll (the rating, or the points when they run above it) at the chronicle
     moon's difficulty (``frenzy`` table; 6 with no moon, or ``difficulty``), with the frenzy verdict: four
@@ -467,7 +487,8 @@ def rage_roll(
         raise RuleRefusal(f"Rage roll: {sheet.name} has no Rage")
     moon = get_moon(gw, row.chronicle)
     diff = validate_difficulty(difficulty) if difficulty is not None else frenzy_difficulty(moon)
-    roll = _roll(dice, diff, faces, rng)
+    made = _power_roll(gw, row, LogKind.rage, _points_pool(sheet, f"Rage {dice}", dice), diff, faces, seed)
+    roll = made.roll
     frenzy = frenzies(roll.final_successes)
     where = f"the {moon} moon" if moon and difficulty is None else f"difficulty {diff}"
     summary = f"{sheet.name} rolls Rage {dice} under {where}: " + (
@@ -480,10 +501,7 @@ def rage_roll(
         sheet,
         ctx,
         "rage",
-        pool_text=f"Rage {dice}",
-        pool=dice,
-        difficulty=diff,
-        roll=roll,
+        made=made,
         summary=summary,
         changes={"frenzy": frenzy, "moon": moon},
         notes=[],
@@ -515,10 +533,7 @@ def moonrise(session: StoreSession, name: str, *, chronicle: str | None = None) 
         sheet,
         find_turn_context(gw, row),
         "moonrise",
-        pool_text="",
-        pool=0,
-        difficulty=None,
-        roll=None,
+        made=None,
         summary=summary,
         changes={"moon": moon, "regained": gain, "rage": left},
         notes=notes,

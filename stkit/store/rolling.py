@@ -50,6 +50,7 @@ class Purpose(StrEnum):
     multi = "multi"
     resisted = "resisted"
     teamwork = "teamwork"
+    power = "power"  # a fight rule's own roll (regeneration, shifting, staying active, Rage): its pool given
 
 
 #: The roll-log kind of each purpose (a plain, multi, resisted or teamwork roll is logged as a 'roll').
@@ -89,6 +90,8 @@ class RollOrder:
         combat: the combat house rules of a damage or soak roll (None: as written).
         log_kind: the log entry's kind when the door names its own (a Rage action), else by purpose.
         extra: more keys for the log entry's detail (a hit's levels and type, say).
+        built: the pool as the door built it from the sheet (a fight rule's Stamina with no wound
+            penalty, a Rage rating), rolled as is; None: built from ``expression``.
     """
 
     expression: str
@@ -110,6 +113,7 @@ class RollOrder:
     combat: CombatRules | None = None
     log_kind: LogKind | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    built: PoolBreakdown | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "purpose", Purpose(self.purpose))
@@ -482,7 +486,9 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     character = find_character(gw, order.character, order.chronicle, for_update=True)
     rules = rules_in_force(gw, character.chronicle, order.overrides)
     sheet = character.to_sheet()
-    if order.never_botches:
+    if order.built is not None:
+        breakdown = order.built
+    elif order.never_botches:
         from stkit.store.pools import unhurt_pool
 
         breakdown = unhurt_pool(sheet, order.expression)

@@ -417,6 +417,32 @@ def test_odds_attack_from_the_sheets(fighters):
     fails("odds", "attack", "7", "--damage", "3", "--target", "Weston", match="--target needs --char")
 
 
+def test_attack_odds_take_the_chronicles_difficulty_as_the_attack_does(fighters):
+    """Under `house set difficulty 8` an attack rolls at 8, so its odds are at 8 too, from the sheet or from
+    bare numbers; a punch's own difficulty (6) and an explicit -d still win."""
+    from fractions import Fraction
+
+    from stkit.dice.combat import AttackSpec, p_attack
+
+    ok("house", "set", "difficulty", "8")
+    sheet_odds = ok_json("odds", "attack", "Dexterity + Brawl", "--damage", "3", "-c", "Shadow-in-the-Wood")
+    assert sheet_odds["difficulty"] == 8
+    bare = ok_json("odds", "attack", "6", "--damage", "3")
+    assert bare["difficulty"] == 8
+    assert (
+        Fraction(bare["wounds"][0]["exact"])
+        == p_attack(AttackSpec(attack_pool=6, damage_pool=3, soak_pool=0, attack_difficulty=8)).distribution[0]
+    )
+    assert ok_json("odds", "attack", "6", "--damage", "3", "-d", "5")["difficulty"] == 5
+    punch = ok_json("odds", "attack", "-c", "Shadow-in-the-Wood", "--maneuver", "punch")
+    rolled = ok_json("attack", "Shadow-in-the-Wood", "Weston", "--maneuver", "punch", "--seed", "3")
+    assert punch["difficulty"] == rolled["attack"]["difficulty"] == 6
+    plain = ok_json(
+        "attack", "Shadow-in-the-Wood", "Weston", "--pool", "Dexterity + Brawl", "--damage", "3", "--seed", "3"
+    )
+    assert plain["attack"]["difficulty"] == 8
+
+
 def test_attack_with_willpower_once_per_turn(fighters):
     ok("scene", "start", "The alley")
     data = ok_json(*ATTACK, "-w", "--dice-attack", "1,1,2,3,4,5,2", "--dice-damage", "6,6,6,6")

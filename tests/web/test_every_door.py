@@ -207,6 +207,78 @@ def test_combat_doors_roll_the_same_dice(table, case, settings):
     assert order[0]["die"] == random.Random(5).randint(1, 10)
 
 
+def _expected_at(url: str, seed: int, pool: int, difficulty: int) -> tuple[dict, bool]:
+    """``pool`` dice seeded with ``seed`` at the rule's own ``difficulty``, under the chronicle's dice
+    house rules otherwise, scored by the dice engine directly; and whether the free botch forgives it."""
+    from stkit.dice.house import RuleOverrides
+
+    rules = run_unit(url, lambda gw: rules_in_force(gw, "default", RuleOverrides(difficulty=difficulty)), readonly=True)
+    roll = resolve_roll(RollRequest(pool, difficulty, rules=rules.dice_rules()), rng=random.Random(seed))
+    forgiven = bool(rules.free_botch and roll.botch)
+    if forgiven:
+        roll = forgive_botch(roll)
+    want = {
+        "pool": pool,
+        "difficulty": difficulty,
+        "dice": list(roll.dice),
+        "outcome": roll.outcome.value,
+        "result": roll.final_successes,
+    }
+    return want, forgiven
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(("case", "settings"), CASES, ids=[c for c, _ in CASES])
+def test_fight_rule_doors_roll_the_same_dice(table, case, settings, seed):
+    """The fight rules' own rolls (a Rage roll, a shift, regeneration under stress, staying active) score
+    their dice under the chronicle's dice house rules at the rule's own difficulty, like every roll: Wolf's
+    Rage 4 at 6; Stamina 3 + Primal-Urge 2 at Homid's 6; Crinos Stamina 3 + 3 = 6 (no wound penalty) at 8;
+    permanent Rage 4 at 8, downed past Incapacitated."""
+    url = table.url
+    for key, text in settings.items():
+        cli(url, "house", "set", key, text)
+    cli(url, "char", "new", "Wolf", "--breed", "homid", "--set", "Stamina=3", "--set", "Primal-Urge=2",
+        "--set", "Rage=4", "--set", "Dexterity=3", "--set", "Wits=2")  # fmt: skip
+    s = str(seed)
+
+    def door(name: str, args: tuple[str, ...], pool: int, difficulty: int) -> None:
+        _forget_free_botches(url)
+        done = cli_json(url, "char", *args, "--seed", s)
+        want, forgiven = _expected_at(url, seed, pool, difficulty)
+        assert _seen(done["roll"]) == want, f"{name} under {case} with seed {seed}"
+        assert _log_row(url, done["log_id"]) == want, f"{name}'s log row under {case} with seed {seed}"
+        assert done["forgiven_botch"] is forgiven, f"{name}'s free botch under {case} with seed {seed}"
+
+    door("rage", ("rage", "Wolf", "-d", "6"), 4, 6)
+    door("shift", ("shift", "Wolf", "glabro"), 5, 6)
+    cli(url, "char", "shift", "Wolf", "crinos", "--instant")
+    cli(url, "char", "damage", "Wolf", "1", "--type", "lethal")
+    door("regen", ("regen", "Wolf"), 6, 8)
+    cli(url, "char", "damage", "Wolf", "7", "--type", "lethal")
+    door("stay-active", ("stay-active", "Wolf"), 4, 8)
+
+
+@pytest.mark.parametrize(("case", "settings"), CASES, ids=[c for c, _ in CASES])
+def test_an_attacks_dodge_is_scored_as_any_roll(table, case, settings):
+    """The defender's dodge inside `stkit attack` is a roll like any other: its dice (10, 1, 6, 7, 2; and
+    the 10's extra die under the reroll specialty) are
+    scored under the chronicle's house rules exactly as the dice engine scores them, and its log row says so."""
+    url = table.url
+    for key, text in settings.items():
+        cli(url, "house", "set", key, text)
+    _forget_free_botches(url)
+    rules = run_unit(url, lambda gw: rules_in_force(gw, "default"), readonly=True)
+    dodge = (10, 1, 6, 7, 2) + ((8,) if rules.specialty.value == "reroll" else ())  # the 10's extra die
+    done = cli_json(url, "attack", "Archibald", "Weston", "--pool", "Dexterity + Drive", "--damage", "2",
+                    "--dice-attack", "9,9,9,8,8", "--dodge", SHEET_POOL, "--dice-dodge", ",".join(map(str, dodge)),
+                    "--seed", "1")  # fmt: skip
+    want = resolve_roll(RollRequest(5, 6, rules=rules.dice_rules(), faces=dodge))
+    seen = {"pool": 5, "difficulty": 6, "dice": list(want.dice), "outcome": want.outcome.value,
+            "result": want.final_successes}  # fmt: skip
+    assert _seen(done["defence"]) == seen, f"the dodge under {case}"
+    assert _log_row(url, done["log_ids"][1]) == seen
+
+
 @pytest.mark.parametrize(("case", "settings"), CASES, ids=[c for c, _ in CASES])
 def test_odds_are_the_same_from_the_cli_and_the_page(clients, table, case, settings):
     url = table.url
