@@ -191,12 +191,12 @@ def power_command(db: str | None, work: Any, *, dice: str | None, seed: int | No
     :class:`stkit.store.fight.PowerRoll`: the summary, the roll, notes, the log row. The seed is chosen
     once, so a transaction retried after a lock rolls the same dice."""
     from stkit.cli import render
-    from stkit.store.gateway import run_unit
+    from stkit.cli.common import run
     from stkit.store.rolling import fresh_seed
 
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
-    done = run_unit(db, lambda gw: work(gw, faces, used_seed))
+    done = run(db, lambda gw: work(gw, faces, used_seed))
     if json_out:
         data = done.to_dict()
         data["seed"] = None if faces is not None or done.roll is None else used_seed

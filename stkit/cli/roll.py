@@ -29,7 +29,7 @@ from stkit.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreHandle
+    from stkit.store.handle import StoreHandle
     from stkit.store.rolling import RollOrder, RollOutcome
 
 

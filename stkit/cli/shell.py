@@ -212,7 +212,7 @@ def shell(db: DbOpt = None) -> None:
     and the script goes on. With --db, every command uses that database (as $STKIT_DATABASE_URL would).
     """
     from stkit.cli.ask import scripted
-    from stkit.store.gateway import StoreHandle
+    from stkit.store.handle import StoreHandle
 
     handle = StoreHandle(db)  # the store chosen once; every command of the session finds this handle
     if db is not None:

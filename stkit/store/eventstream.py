@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from stkit.store.events import NOTIFY_CHANNEL, TableEvent, events_after, last_event_id, links_in_force
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import StoreHandle
+    from stkit.store.handle import StoreHandle
 
 
 class EventReader:

@@ -3,8 +3,8 @@
 They are written as SQL text with ``:named`` parameters (the style both the standard library's sqlite3 and
 SQLAlchemy's ``text()`` accept) and run through one of two gateways:
 
-- :class:`SqliteGateway`, over a stdlib ``sqlite3`` connection: used by :class:`StoreHandle` when the store
-  is a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
+- :class:`SqliteGateway`, over a stdlib ``sqlite3`` connection: used by :func:`run_at` when the store is
+  a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
   costs more than twice the start-up of ``stkit --version``.
 - :class:`SessionGateway`, over a SQLAlchemy/sqlmodel Session: PostgreSQL, new or old databases (which
   need alembic first), and callers that already hold a Session (tests, alembic-era scripts).
@@ -12,14 +12,13 @@ SQLAlchemy's ``text()`` accept) and run through one of two gateways:
 Rows the use cases edit are locked: on SQLite the whole transaction holds the write lock (``BEGIN
 IMMEDIATE``); on PostgreSQL the statement carries :attr:`Gateway.lock` (``FOR UPDATE``).
 
-An adapter opens the store once as a :class:`StoreHandle` (the ``--db`` choice resolved once; the kept
-sqlite3 connection or the engine) and runs every unit of work through it.
+An adapter opens the store once as a :class:`stkit.store.handle.StoreHandle` (the ``--db`` choice
+resolved once; the kept sqlite3 connection or the engine) and runs every unit of work through it.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Callable
 from contextlib import closing
 from datetime import datetime
@@ -213,109 +212,43 @@ def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readon
         raise
 
 
-if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
+def run_at(
+    url: str,
+    work: Callable[[Gateway], _T],
+    *,
+    readonly: bool = False,
+    attempts: int = 8,
+    conn: sqlite3.Connection | None = None,
+    fast: bool = True,
+) -> _T:
+    """Run ``work(gateway)`` as one transaction on the store at ``url`` (resolved by
+    :func:`stkit.config.database_url`) and return its result: over ``conn`` when given (a connection a
+    store handle keeps; left open), else over a sqlite3 connection of its own when ``fast`` and the store is
+    an up-to-date SQLite file (closed after), else through the engine (opened and migrated on first use,
+    cached per process) and a SessionGateway.
 
+    sqlite3 write transactions are ``BEGIN IMMEDIATE``; a 'database is locked' or serialization failure runs
+    the whole unit again, up to ``attempts`` times (:func:`stkit.store.db.with_retries`). Raises what
+    ``work`` raises (nothing is written then) and StoreError for database errors."""
+    from stkit.store.db import with_retries
 
-class StoreHandle:
-    """One store as an adapter opens it: the ``db`` choice (a path or URL; None: $STKIT_DATABASE_URL, else
-    the default file) resolved once into :attr:`url`, and what runs a unit of work on it.
+    if conn is not None:
+        kept = conn
+        return with_retries(lambda: _sqlite_once(kept, work, readonly), attempts=attempts)
+    own = fast_connection(url) if fast else None
+    if own is not None:
+        with closing(own):
+            return with_retries(lambda: _sqlite_once(own, work, readonly), attempts=attempts)
+    from stkit.store.db import open_engine, run_transaction
 
-    - On an up-to-date SQLite file a unit runs over sqlite3 (no SQLAlchemy import). While the handle is
-      open as a context manager (a whole `stkit shell` session) it keeps one connection, opened and
-      checked on first use and reused by every unit of the thread that opened the handle; otherwise (and
-      on other threads) each unit opens its own and closes it.
-    - Anything else (PostgreSQL, a store not created or not migrated yet) runs through the SQLAlchemy
-      engine, opened (and migrated) on first use and then kept.
-    - ``fast=False``: every unit through the engine (a server, whose threads share its pool).
-
-    Raises InvalidValue for a ``db`` that is not a usable database path or URL."""
-
-    def __init__(self, db: str | None = None, *, fast: bool = True) -> None:
-        from stkit.config import database_url
-
-        self.url = database_url(db)
-        self.fast = fast
-        self._engine: Engine | None = None
-        self._conn: sqlite3.Connection | None = None
-        #: the thread that opened the handle (the kept connection is its alone); None while not open
-        self._owner: int | None = None
-
-    def exists(self) -> bool:
-        """False only when the store is a SQLite file not created yet (nothing is created here)."""
-        from stkit.config import sqlite_path
-
-        path = sqlite_path(self.url)
-        return path is None or path.is_file()
-
-    def engine(self) -> Engine:
-        """The SQLAlchemy engine, opened once with the schema brought to the newest revision (the SQLite
-        folder and file created when missing). Raises StoreError when the store cannot be opened."""
-        if self._engine is None:
-            from stkit.store.db import open_engine
-
-            self._engine = open_engine(self.url)
-        return self._engine
-
-    def run(self, work: Callable[[Gateway], _T], *, readonly: bool = False, attempts: int = 8) -> _T:
-        """Run ``work(gateway)`` as one transaction and return its result.
-
-        sqlite3 write transactions are ``BEGIN IMMEDIATE``; a 'database is locked' or serialization
-        failure runs the whole unit again, up to ``attempts`` times (:func:`stkit.store.db.with_retries`).
-        Raises what ``work`` raises (nothing is written then) and StoreError for database errors."""
-        from stkit.store.db import with_retries
-
-        if self.fast:
-            if self._owner is not None and self._owner == threading.get_ident():
-                if self._conn is None:
-                    self._conn = fast_connection(self.url)
-                kept = self._conn
-                if kept is not None:
-                    return with_retries(lambda: _sqlite_once(kept, work, readonly), attempts=attempts)
-            else:
-                conn = fast_connection(self.url)
-                if conn is not None:
-                    with closing(conn):
-                        return with_retries(lambda: _sqlite_once(conn, work, readonly), attempts=attempts)
-        from stkit.store.db import run_transaction
-
-        engine = self.engine()
-        return run_transaction(engine, lambda s: work(SessionGateway(s)), attempts=attempts, readonly=readonly)
-
-    def read(self, work: Callable[[Gateway], _T]) -> _T:
-        """:meth:`run` as a read-only transaction (one snapshot; nothing written)."""
-        return self.run(work, readonly=True)
-
-    def close(self) -> None:
-        """Close the kept connection (the engine stays cached for the process)."""
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-
-    def __enter__(self) -> StoreHandle:
-        self._owner = threading.get_ident()
-        _OPEN_HANDLES[self.url] = self
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if _OPEN_HANDLES.get(self.url) is self:
-            del _OPEN_HANDLES[self.url]
-        self._owner = None
-        self.close()
-
-
-#: The handles open in this process (as context managers), by resolved URL.
-_OPEN_HANDLES: dict[str, StoreHandle] = {}
-
-
-def handle_for(db: str | None) -> StoreHandle:
-    """The handle on the store ``db`` (resolved once, here): the one open in this process on the same store
-    (`stkit shell`'s, with its kept connection), else a new one. Raises InvalidValue for a bad ``db``."""
-    handle = StoreHandle(db)
-    return _OPEN_HANDLES.get(handle.url, handle)
+    engine = open_engine(url)
+    return run_transaction(engine, lambda s: work(SessionGateway(s)), attempts=attempts, readonly=readonly)
 
 
 def run_unit(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False, attempts: int = 8) -> _T:
-    """``work(gateway)`` as one transaction on the store ``db``: :meth:`StoreHandle.run` of
-    :func:`handle_for` ``(db)``. An adapter that runs more than one unit holds the handle instead."""
-    return handle_for(db).run(work, readonly=readonly, attempts=attempts)
+    """:func:`run_at` on the store ``db`` (a path or URL; None: $STKIT_DATABASE_URL, else the default file),
+    resolved here: for scripts and tests. An adapter opens a :class:`stkit.store.handle.StoreHandle` once
+    and runs every unit through it."""
+    from stkit.config import database_url
+
+    return run_at(database_url(db), work, readonly=readonly, attempts=attempts)

@@ -16,7 +16,8 @@ from stkit.text import printable
 from stkit.web.bus import EventBus
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway, StoreHandle
+    from stkit.store.gateway import Gateway
+    from stkit.store.handle import StoreHandle
 
 _T = TypeVar("_T")
 

@@ -11,7 +11,8 @@ import pytest
 
 import stkit.config
 import stkit.store.gateway as gateway
-from stkit.store.gateway import SessionGateway, SqliteGateway, StoreHandle, handle_for
+from stkit.store.gateway import SessionGateway, SqliteGateway
+from stkit.store.handle import StoreHandle, handle_for
 
 
 def _add_rule(gw) -> None:
@@ -56,7 +57,7 @@ def test_the_url_is_resolved_once_and_kept(migrated_db_url, monkeypatch, tmp_pat
 def test_a_bad_db_is_refused_when_the_handle_is_made(tmp_path):
     from stkit.errors import InvalidValue
 
-    with pytest.raises(InvalidValue, match="'garbage' .*not a database path or URL"):
+    with pytest.raises(InvalidValue, match=r"'garbage' .*not a database path or URL"):
         StoreHandle("garbage")
 
 
