@@ -850,7 +850,7 @@ def attack_cmd(
         n_soak = (0 if soak is None else parse_pool_number(soak, "soak pool")) + armour
         n_dodge = 0 if dodge is None else parse_pool_number(dodge, "dodge pool")
     if difficulty is None:  # the chronicle's difficulty, as `stkit attack` rolls
-        difficulty = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).difficulty
+        difficulty = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).difficulty
     spec = AttackSpec(
         attack_pool=n_pool,
         damage_pool=n_damage,
