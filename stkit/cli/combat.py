@@ -151,9 +151,9 @@ def hit_command(
     silver: bool = False,
 ) -> None:
     """`char hit`: one transaction through :func:`stkit.store.combat.take_hit`, then the output."""
+    from stkit.cli.common import run
     from stkit.dice import validate_difficulty
     from stkit.store.combat import take_hit
-    from stkit.store.gateway import run_unit
     from stkit.store.rolling import fresh_seed
 
     if difficulty is not None:
@@ -163,7 +163,7 @@ def hit_command(
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
     soak_expr = soak_pool if soak_pool is not None else ("" if soak else None)
-    result = run_unit(
+    result = run(
         db,
         lambda gw: take_hit(
             gw,
@@ -191,12 +191,12 @@ def power_command(db: str | None, work: Any, *, dice: str | None, seed: int | No
     :class:`stkit.store.fight.PowerRoll`: the summary, the roll, notes, the log row. The seed is chosen
     once, so a transaction retried after a lock rolls the same dice."""
     from stkit.cli import render
-    from stkit.store.gateway import run_unit
+    from stkit.cli.common import run
     from stkit.store.rolling import fresh_seed
 
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
-    done = run_unit(db, lambda gw: work(gw, faces, used_seed))
+    done = run(db, lambda gw: work(gw, faces, used_seed))
     if json_out:
         data = done.to_dict()
         data["seed"] = None if faces is not None or done.roll is None else used_seed
@@ -250,14 +250,14 @@ def initiative_command(
     json_out: bool,
 ) -> None:
     """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output."""
+    from stkit.cli.common import run
     from stkit.config import default_chronicle
     from stkit.store.combat import roll_scene_initiative
-    from stkit.store.gateway import run_unit
     from stkit.store.rolling import fresh_seed
 
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
-    order = run_unit(
+    order = run(
         db, lambda gw: roll_scene_initiative(gw, default_chronicle(chronicle), names, dice=faces, seed=used_seed)
     )
     print_initiative(order, json_out)
@@ -352,9 +352,9 @@ def attack_cmd(
     Example: `stkit attack Shadow-in-the-Wood Guard --pool "Dexterity +
     Brawl" --damage "Strength + 1" --type lethal --soak`.
     """
+    from stkit.cli.common import run
     from stkit.dice import validate_difficulty
     from stkit.store.combat import attack
-    from stkit.store.gateway import run_unit
     from stkit.store.rolling import fresh_seed
 
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
@@ -369,7 +369,7 @@ def attack_cmd(
     used_seed = fresh_seed(seed)
     faces = [_faces(dice_attack), _faces(dice_damage), _faces(dice_soak)]
     all_given = faces[0] is not None
-    exchange = run_unit(
+    exchange = run(
         db,
         lambda gw: attack(
             gw,

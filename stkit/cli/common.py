@@ -1,5 +1,6 @@
-"""What the command groups that touch the store share: one transaction on the store, and `stkit roll`
-with --char or --log (used by `stkit roll` and the character commands alike).
+"""What the command groups that touch the store share: the handle on the store (:func:`store`, the --db
+choice resolved once), one transaction on it, and `stkit roll` with --char or --log (used by `stkit roll`
+and the character commands alike).
 
 Only the standard library at module level: the store, rich and SQLAlchemy are imported inside the
 functions, so importing a command group stays cheap.
@@ -14,30 +15,31 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
     from stkit.dice.house import ChronicleRules, RuleOverrides
     from stkit.store.gateway import Gateway
+    from stkit.store.handle import StoreHandle
     from stkit.store.rolling import OddsAnswer, RollOrder, RollOutcome
 
 _T = TypeVar("_T")
 
 
+def store(db: str | None) -> StoreHandle:
+    """The handle on the store ``db`` (the --db value: a path or URL; None: $STKIT_DATABASE_URL, else the
+    default file), resolved once here: a command takes it once and passes it on. Inside `stkit shell`
+    it is the shell's open handle, with its one kept connection. Raises InvalidValue for a bad ``db``."""
+    from stkit.store.handle import handle_for
+
+    return handle_for(db)
+
+
 def run(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False) -> _T:
-    """Run ``work(gateway)`` as one transaction on the store ``db`` (a path or URL; None: the configured
-    store), retried whole when the database is busy: over sqlite3 on an up-to-date SQLite file, so no
-    SQLAlchemy import; else the store is opened (and migrated) and a SQLAlchemy connection is used."""
-    from stkit.store.gateway import run_unit
-
-    return run_unit(db, work, readonly=readonly)
-
-
-def store_exists(db: str | None) -> bool:
-    """False only when the store ``db`` is a SQLite file not created yet (nothing is created here)."""
-    from stkit.config import database_url, sqlite_path
-
-    path = sqlite_path(database_url(db))
-    return path is None or path.is_file()
+    """Run ``work(gateway)`` as one transaction on :func:`store` ``(db)``, retried whole when the database is
+    busy: over sqlite3 on an up-to-date SQLite file, so no SQLAlchemy import; else the store is opened (and
+    migrated) and a SQLAlchemy connection is used. For a command that runs one unit; one that runs more
+    takes :func:`store` once and calls its ``run`` / ``read``."""
+    return store(db).run(work, readonly=readonly)
 
 
-def make_roll_in(db: str | None, order: RollOrder) -> RollOutcome:
-    """``order`` rolled by :func:`stkit.store.rolling.make_roll` in one transaction on the store ``db``
+def make_roll_in(handle: StoreHandle, order: RollOrder) -> RollOutcome:
+    """``order`` rolled by :func:`stkit.store.rolling.make_roll` in one transaction on the store ``handle``
     (retried whole when the store is busy: the generator is seeded inside, so a retry rolls the same
     dice). A bare pool that logs nothing, with no store yet, rolls under the rules as written without
     creating one; it reads the store in a read transaction otherwise (a free botch claimed upgrades it)."""
@@ -48,30 +50,31 @@ def make_roll_in(db: str | None, order: RollOrder) -> RollOutcome:
     # the seed is chosen once, so that a retried transaction rolls the same dice
     order = dataclasses.replace(order, seed=fresh_seed(order.seed))
     writes = order.character is not None or order.log
-    if not writes and order.overrides.free_botch is not True and not store_exists(db):
+    if not writes and order.overrides.free_botch is not True and not handle.exists():
         return make_roll(None, order)
-    return run(db, lambda gw: make_roll(gw, order), readonly=not writes)
+    return handle.run(lambda gw: make_roll(gw, order), readonly=not writes)
 
 
-def rules_in(db: str | None, chronicle: str | None, overrides: RuleOverrides) -> ChronicleRules:
-    """The rules in force for ``chronicle`` in the store ``db`` with ``overrides`` on top, read through
+def rules_in(handle: StoreHandle, chronicle: str | None, overrides: RuleOverrides) -> ChronicleRules:
+    """The rules in force for ``chronicle`` in the store ``handle`` with ``overrides`` on top, read through
     :func:`stkit.store.house.rules_in_force` (no store yet: the rules as written, nothing created)."""
     from stkit.config import default_chronicle
     from stkit.store.house import rules_in_force
 
     chron = default_chronicle(chronicle)
-    if not store_exists(db):
+    if not handle.exists():
         return rules_in_force(None, chron, overrides)
-    return run(db, lambda gw: rules_in_force(gw, chron, overrides), readonly=True)
+    return handle.read(lambda gw: rules_in_force(gw, chron, overrides))
 
 
-def odds_in(db: str | None, order: RollOrder) -> OddsAnswer:
-    """:func:`stkit.store.rolling.odds_for` of ``order`` on the store ``db`` (a read; none without a store)."""
+def odds_in(handle: StoreHandle, order: RollOrder) -> OddsAnswer:
+    """:func:`stkit.store.rolling.odds_for` of ``order`` on the store ``handle`` (a read; none without a
+    store)."""
     from stkit.store.rolling import odds_for
 
-    if order.character is None and not store_exists(db):
+    if order.character is None and not handle.exists():
         return odds_for(None, order)
-    return run(db, lambda gw: odds_for(gw, order), readonly=True)
+    return handle.read(lambda gw: odds_for(gw, order))
 
 
 def print_outcome(done: RollOutcome, *, json_out: bool, need: int | None, logged: bool) -> None:

@@ -31,21 +31,15 @@ def _as_typed(incomplete: str, names: list[str]) -> list[str]:
     return out
 
 
-def _store_exists() -> bool:
-    from stkit.config import database_url, sqlite_path
-
-    path = sqlite_path(database_url(None))
-    return path is None or path.is_file()
-
-
 def _read(work: Callable[[Gateway], list[str]]) -> list[str]:
     """``work(gateway)`` on the configured store, read-only; [] when there is no store or anything fails."""
     try:
-        if not _store_exists():
-            return []
-        from stkit.store.gateway import run_unit
+        from stkit.cli.common import store
 
-        return run_unit(None, work, readonly=True)[:MAX_COMPLETIONS]
+        handle = store(None)
+        if not handle.exists():
+            return []
+        return handle.read(work)[:MAX_COMPLETIONS]
     except Exception:
         return []
 

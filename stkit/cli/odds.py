@@ -83,13 +83,14 @@ ExactOpt = Annotated[bool, typer.Option("--exact", help="Also show every chance 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 
 
-def _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty=None):
-    """The rules an odds answer is made under: the chronicle's house rules with these flags on top (read
-    through :func:`stkit.store.house.rules_in_force`, as every roll is)."""
+def _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty=None):
+    """The rules an odds answer is made under: the chronicle's house rules in the store ``handle`` (a
+    :class:`stkit.store.gateway.StoreHandle`) with these flags on top (read through
+    :func:`stkit.store.house.rules_in_force`, as every roll is)."""
     from stkit.cli.common import rules_in
 
     overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
-    return rules_in(db, chronicle, overrides)
+    return rules_in(handle, chronicle, overrides)
 
 
 def _rules_json(rules) -> dict:
@@ -263,9 +264,11 @@ def roll_cmd(
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
+    from stkit.cli.common import store
     from stkit.dice import odds as engine
 
-    house = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
+    handle = store(db)
+    house = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
     if damage or soak or damage_ones_cancel:
         _kind_odds(
@@ -300,7 +303,7 @@ def roll_cmd(
     from stkit.store.rolling import RollOrder
 
     overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
-    odds = odds_in(db, RollOrder(str(pool), chronicle=chronicle, overrides=overrides, willpower=willpower)).odds
+    odds = odds_in(handle, RollOrder(str(pool), chronicle=chronicle, overrides=overrides, willpower=willpower)).odds
     if as_json:
         out = {
             "pool": odds.pool,
@@ -514,9 +517,10 @@ def resisted_cmd(
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
+    from stkit.cli.common import store
     from stkit.dice import odds as engine
 
-    house = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
+    house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules = house.dice_rules()
     res = engine.p_resisted(pool_a, pool_b, house.difficulty, difficulty_b=difficulty_b, rules=rules)
     margins_a = [res.p_margin("a", m) for m in range(1, len(res.margin_a))]
@@ -584,9 +588,10 @@ def teamwork_cmd(
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
+    from stkit.cli.common import store
     from stkit.dice import odds as engine
 
-    house = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
+    house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
     team = engine.p_teamwork(pools, difficulty, rules=rules)
 
@@ -655,9 +660,10 @@ def multi_cmd(
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
+    from stkit.cli.common import store
     from stkit.dice import odds as engine
 
-    house = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
+    house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
     multi = engine.p_multiple(pools, difficulty, rules=rules)
     if as_json:
@@ -796,12 +802,13 @@ def attack_cmd(
     n_dodge = 0
     soak_note = ""
     check_range(armour, "armour dice", 0, 10)
+    from stkit.cli.common import store
+
+    handle = store(db)
     if char is not None:
         from stkit.store.combat import attack_pools
-        from stkit.store.gateway import run_unit
 
-        built = run_unit(
-            db,
+        built = handle.run(
             lambda gw: attack_pools(
                 gw,
                 char,
@@ -843,7 +850,7 @@ def attack_cmd(
         n_soak = (0 if soak is None else parse_pool_number(soak, "soak pool")) + armour
         n_dodge = 0 if dodge is None else parse_pool_number(dodge, "dodge pool")
     if difficulty is None:  # the chronicle's difficulty, as `stkit attack` rolls
-        difficulty = _rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).difficulty
+        difficulty = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).difficulty
     spec = AttackSpec(
         attack_pool=n_pool,
         damage_pool=n_damage,
@@ -851,7 +858,7 @@ def attack_cmd(
         attack_difficulty=difficulty,
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
-        rules=_rules(db, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).dice_rules(),
+        rules=_rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).dice_rules(),
         combat=make_combat_rules(damage_ones_cancel),
         willpower=willpower,
         defence_pool=n_dodge,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from stkit.cli.common import print_house_line
+from stkit.cli.common import print_house_line, rules_in, store
 from stkit.cli.complete import complete_character, complete_pool
 from stkit.cli.options import (
     ChronicleLookupOpt,
@@ -29,7 +29,7 @@ from stkit.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from stkit.dice.house import RuleOverrides
+    from stkit.store.handle import StoreHandle
     from stkit.store.rolling import RollOrder, RollOutcome
 
 
@@ -190,7 +190,7 @@ def roll(
         log=logged,
         combat=make_combat_rules(damage_ones_cancel) if kind else None,
     )
-    done = make_roll_in(db, order)
+    done = make_roll_in(store(db), order)
     if kind is None:
         print_outcome(done, json_out=json_out, need=need, logged=logged)
         return
@@ -324,9 +324,10 @@ def multi(
         for i, ((_, _, left), d) in enumerate(zip(plan, diffs, strict=True), 1)
         if left >= 1
     ]
-    done = iter(make_rolls_in(db, orders))
+    handle = store(db)
+    done = iter(make_rolls_in(handle, orders))
     slots = [ActionSlot(p, pen, left, next(done).roll if left >= 1 else None) for p, pen, left in plan]
-    in_force = _in_force(db, chronicle, overrides)
+    in_force = rules_in(handle, chronicle, overrides).in_force()  # also when no action had dice left
     print_house_line(in_force, json_out)
     from stkit.cli import render
 
@@ -508,7 +509,7 @@ def resisted(
                 log=False,
             )
         )
-    done = make_rolls_in(db, sides)
+    done = make_rolls_in(store(db), sides)
     in_force = list(done[0].house_in_force)
     print_house_line(in_force, json_out)
     a, b = done[0].roll, done[1].roll
@@ -548,29 +549,16 @@ def resisted(
         )
 
 
-def make_rolls_in(db: str | None, orders: list[RollOrder]) -> list[RollOutcome]:
-    """Several rolls of one door in ONE transaction, in order, with one generator seeded from the first
-    order's seed (:func:`stkit.store.rolling.make_rolls`); a door of bare pools that log nothing, with no
-    store yet, rolls under the rules as written without creating one."""
-    from stkit.cli.common import run, store_exists
+def make_rolls_in(handle: StoreHandle, orders: list[RollOrder]) -> list[RollOutcome]:
+    """Several rolls of one door in ONE transaction on the store ``handle``, in order, with one generator
+    seeded from the first order's seed (:func:`stkit.store.rolling.make_rolls`); a door of bare pools that
+    log nothing, with no store yet, rolls under the rules as written without creating one."""
     from stkit.store.rolling import make_rolls
 
     writes = any(o.character is not None or o.log for o in orders)
-    if not writes and not any(o.overrides.free_botch for o in orders) and not store_exists(db):
+    if not writes and not any(o.overrides.free_botch for o in orders) and not handle.exists():
         return make_rolls(None, orders)
-    return run(db, lambda gw: make_rolls(gw, orders), readonly=not writes)
-
-
-def _in_force(db: str | None, chronicle: str | None, overrides: RuleOverrides) -> list[str]:
-    """The house rules in force for a door that may have rolled nothing (every action without dice)."""
-    from stkit.cli.common import run, store_exists
-    from stkit.config import default_chronicle
-    from stkit.store.house import rules_in_force
-
-    chron = default_chronicle(chronicle)
-    if not store_exists(db):
-        return rules_in_force(None, chron, overrides).in_force()
-    return run(db, lambda gw: rules_in_force(gw, chron, overrides).in_force(), readonly=True)
+    return handle.run(lambda gw: make_rolls(gw, orders), readonly=not writes)
 
 
 def _difficulties(given: list[int] | None, n: int, what: str) -> list[int | None]:
@@ -683,7 +671,7 @@ def teamwork(
         )
         for i, ((name, pool), d) in enumerate(zip(specs, diffs, strict=True))
     ]
-    done = make_rolls_in(db, orders)
+    done = make_rolls_in(store(db), orders)
     in_force = list(done[0].house_in_force)
     print_house_line(in_force, json_out)
     rolls = [d.roll for d in done]

@@ -7,11 +7,14 @@ store and segno load inside the commands, so a plain `stkit roll` never imports 
 from __future__ import annotations
 
 import ipaddress
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
+
+if TYPE_CHECKING:
+    from stkit.store.handle import StoreHandle
 
 HostOpt = Annotated[
     str,
@@ -124,14 +127,13 @@ def check_port_free(host: str, port: int) -> None:
             raise StkitError(f"cannot listen on {host}:{port}: {reason} (is another server using the port?)") from None
 
 
-def issue(db: str | None, chronicle: str, base: str, *, rotate: bool, lifetime: int | None = None) -> dict:
-    """Issue join links for ``chronicle`` (``rotate``: revoke every earlier one; ``lifetime``: seconds they
-    last, None: until revoked) and return ``{"storyteller": URL, "players": {"Character Name": URL},
-    "expires_at": ISO 8601 UTC or None}``."""
+def issue(handle: StoreHandle, chronicle: str, base: str, *, rotate: bool, lifetime: int | None = None) -> dict:
+    """Issue join links for ``chronicle`` in the store ``handle`` (``rotate``: revoke every earlier one;
+    ``lifetime``: seconds they last, None: until revoked) and return ``{"storyteller": URL, "players":
+    {"Character Name": URL}, "expires_at": ISO 8601 UTC or None}``."""
     from stkit.store.events import issue_links
-    from stkit.store.gateway import run_unit
 
-    links = run_unit(db, lambda gw: issue_links(gw, chronicle, rotate=rotate, lifetime=lifetime))
+    links = handle.run(lambda gw: issue_links(gw, chronicle, rotate=rotate, lifetime=lifetime))
     expires = links[0].expires_at if links else None
     out: dict = {"storyteller": None, "players": {}, "expires_at": expires.isoformat() if expires else None}
     for link in links:
@@ -202,8 +204,8 @@ def serve(
     """
     import os
 
-    from stkit.config import database_url, default_chronicle
-    from stkit.store.db import open_store
+    from stkit.cli.common import store
+    from stkit.config import default_chronicle
     from stkit.store.events import parse_lifetime
 
     _check_port(port)
@@ -215,13 +217,13 @@ def serve(
     check_text(chron, "chronicle", limit=MAX_NAME)
     tls = check_tls(certfile, keyfile)
     public = check_public_url(public_url) if public_url is not None else None
-    url = database_url(db)
-    open_store(url)  # a bad --db or an old schema is reported (or migrated) before anything is printed
+    handle = store(db)
+    handle.engine()  # a bad --db or an old schema is reported (or migrated) before anything is printed
     check_port_free(host, port)  # last: every value is checked even when the port is taken
     shown_host = link_host(host)
     scheme = "https" if tls else "http"
     base = public or f"{scheme}://{shown_host}:{port}"
-    links = issue(url, chron, base, rotate=False, lifetime=lifetime)
+    links = issue(handle, chron, base, rotate=False, lifetime=lifetime)
     if not _is_loopback(host):
         from stkit.cli import render
 
@@ -238,7 +240,7 @@ def serve(
 
     # The web adapter is loaded by name: the CLI and the web layer never import each other. The app reads
     # the store and chronicle from the environment, as every stkit command does.
-    os.environ["STKIT_DATABASE_URL"] = url
+    os.environ["STKIT_DATABASE_URL"] = handle.url
     os.environ["STKIT_CHRONICLE"] = chron
     import logging
 
@@ -346,18 +348,20 @@ def table_links(
         _revoke(db, chron, revoke, json_out=json_out)
         return
     base = check_public_url(public_url) if public_url is not None else f"http://{link_host(host)}:{port}"
-    links = issue(db, chron, base, rotate=rotate, lifetime=lifetime)
+    from stkit.cli.common import store
+
+    links = issue(store(db), chron, base, rotate=rotate, lifetime=lifetime)
     print_links(links, qr=qr and not json_out, json_out=json_out, rotated=rotate)
 
 
 def _revoke(db: str | None, chronicle: str, who: str, *, json_out: bool) -> None:
     """`table links --revoke WHO`: revoke one person's links and say how many."""
     from stkit.cli import render
-    from stkit.store.gateway import run_unit
+    from stkit.cli.common import run
     from stkit.store.links import revoke_links
     from stkit.text import printable
 
-    count = run_unit(db, lambda gw: revoke_links(gw, chronicle, who))
+    count = run(db, lambda gw: revoke_links(gw, chronicle, who))
     if json_out:
         render.print_json({"revoked": count, "who": who}, indent=None)
         return

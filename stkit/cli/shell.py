@@ -2,9 +2,9 @@
 
 Each line is an stkit command without the `stkit` prefix, run in this process through the same command
 tree as the command line (same output, same errors, same exit codes, shown but never ending the shell).
-The SQLAlchemy engine is opened once and reused by every command (engines are cached per URL); on an
-up-to-date SQLite file each command's transaction takes a fresh sqlite3 connection, which costs about
-a millisecond. At a
+The store is opened once, as one :class:`stkit.store.gateway.StoreHandle` that every command finds
+(:func:`stkit.cli.common.store`): on an up-to-date SQLite file it keeps one sqlite3 connection, opened
+and checked by the first command and reused by the rest; otherwise its SQLAlchemy engine. At a
 terminal the prompt (prompt_toolkit) completes like the shell completion does and keeps its history in
 the user data folder; with stdin not a terminal, lines are read as they come, so a session can be piped
 in. Ctrl-C cancels the line being typed (or the command running), Ctrl-D or `exit` leaves.
@@ -211,15 +211,14 @@ def shell(db: DbOpt = None) -> None:
     script is never asked a question: a command that would ask (`char delete` without --yes) is refused
     and the script goes on. With --db, every command uses that database (as $STKIT_DATABASE_URL would).
     """
-    if db is not None:
-        from stkit.config import database_url
-
-        os.environ["STKIT_DATABASE_URL"] = database_url(db)
     from stkit.cli.ask import scripted
-    from stkit.store.gateway import StoreHandle
+    from stkit.store.handle import StoreHandle
 
+    handle = StoreHandle(db)  # the store chosen once; every command of the session finds this handle
+    if db is not None:
+        os.environ["STKIT_DATABASE_URL"] = handle.url
     worst, status = 0, None
-    with StoreHandle(db):  # one connection for the whole session
+    with handle:  # one connection for the whole session
         if sys.stdin.isatty() and sys.stdout.isatty():
             interactive()
             return

@@ -4,8 +4,9 @@
 Modules:
 
 - Running SQL: ``db`` (engines, one transaction per command, migrations), ``gateway`` (THE way use cases
-  run SQL: over sqlite3 for fast start-up, or over a SQLAlchemy Session), ``models`` and ``scene_models``
-  (table definitions), ``migrations`` (alembic revisions).
+  run SQL: over sqlite3 for fast start-up, or over a SQLAlchemy Session), ``handle`` (the store as an
+  adapter opens it: the --db choice resolved once, the kept connection or the engine), ``models`` and
+  ``scene_models`` (table definitions), ``migrations`` (alembic revisions).
 - A character as data: ``sheet`` (a sheet, its validation and edits), ``traits`` (names and forgiving
   matching), ``breeds`` (the Changing Breeds, breeds, auspices), ``forms`` (the form table), ``pools``
   (dice pools from a sheet), ``specialties`` (specialties in a pool), ``vocab`` (the store's vocabularies).

@@ -7,7 +7,8 @@
 - :func:`run_transaction` runs a whole unit of work and retries it when the database reports a lock or a
   serialization failure.
 - :func:`open_store` resolves the URL (stkit.config), creates the SQLite folder, and brings the schema to
-  the newest alembic revision (checked with one cheap query; alembic is imported only to migrate).
+  the newest alembic revision (checked with one cheap query; alembic is imported only to migrate);
+  :func:`open_engine` does the same for a URL already resolved (a :class:`stkit.store.gateway.StoreHandle`).
 
 Nothing here connects at import time.
 """
@@ -503,6 +504,12 @@ def open_store(url: str | None = None) -> Engine:
     Raises StoreError when the database cannot be opened or migrated."""
     from stkit.config import database_url
 
-    engine = make_engine(database_url(url))
+    return open_engine(database_url(url))
+
+
+def open_engine(url: str) -> Engine:
+    """:func:`open_store` of a URL already resolved by :func:`stkit.config.database_url` (not resolved
+    again). Raises StoreError when the database cannot be opened or migrated."""
+    engine = make_engine(url)
     ensure_schema(engine)
     return engine

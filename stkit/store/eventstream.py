@@ -12,22 +12,25 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stkit.store.events import NOTIFY_CHANNEL, TableEvent, events_after, last_event_id, links_in_force
 
+if TYPE_CHECKING:
+    from stkit.store.handle import StoreHandle
+
 
 class EventReader:
-    """Blocking reads of one chronicle's events, over one long-lived connection (SQLite) or the engine's
-    pool (PostgreSQL). Thread-safe: calls are serialized by a lock."""
+    """Blocking reads of one chronicle's events in the store ``store`` (a :class:`StoreHandle`), over one
+    long-lived connection (SQLite) or the engine's pool (PostgreSQL). Thread-safe: calls are serialized
+    by a lock."""
 
-    def __init__(self, db: str | None, chronicle: str) -> None:
-        from stkit.config import database_url, sqlite_path
-        from stkit.store.db import open_store
+    def __init__(self, store: StoreHandle, chronicle: str) -> None:
+        from stkit.config import sqlite_path
 
         self.chronicle = chronicle
-        self.url = database_url(db)
-        self.engine = open_store(db)  # migrates the schema if needed
+        self.url = store.url
+        self.engine = store.engine()  # migrates the schema if needed
         self.dialect = self.engine.dialect.name
         self._lock = threading.Lock()
         self._conn: Any = None

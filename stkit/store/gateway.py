@@ -3,7 +3,7 @@
 They are written as SQL text with ``:named`` parameters (the style both the standard library's sqlite3 and
 SQLAlchemy's ``text()`` accept) and run through one of two gateways:
 
-- :class:`SqliteGateway`, over a stdlib ``sqlite3`` connection: used by :func:`run_unit` when the store is
+- :class:`SqliteGateway`, over a stdlib ``sqlite3`` connection: used by :func:`run_at` when the store is
   a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
   costs more than twice the start-up of ``stkit --version``.
 - :class:`SessionGateway`, over a SQLAlchemy/sqlmodel Session: PostgreSQL, new or old databases (which
@@ -12,6 +12,9 @@ SQLAlchemy's ``text()`` accept) and run through one of two gateways:
 
 Rows the use cases edit are locked: on SQLite the whole transaction holds the write lock (``BEGIN
 IMMEDIATE``); on PostgreSQL the statement carries :attr:`Gateway.lock` (``FOR UPDATE``).
+
+An adapter opens the store once as a :class:`stkit.store.handle.StoreHandle` (the ``--db`` choice
+resolved once; the kept sqlite3 connection or the engine) and runs every unit of work through it.
 """
 
 from __future__ import annotations
@@ -164,14 +167,13 @@ def run_gateway(engine: Engine, work: Callable[[Gateway], _T], *, attempts: int 
 # ------------------------------------------------------------------------------------- the SQLite fast path
 
 
-def fast_connection(db: str | None) -> sqlite3.Connection | None:
-    """A sqlite3 connection (autocommit mode, busy timeout, foreign keys on) when the store ``db`` (a path or
-    URL; None: $STKIT_DATABASE_URL or the data folder) is an existing SQLite file at the head schema
+def fast_connection(url: str) -> sqlite3.Connection | None:
+    """A sqlite3 connection (autocommit mode, busy timeout, foreign keys on) when the store at ``url`` (a
+    URL resolved by :func:`stkit.config.database_url`) is an existing SQLite file at the head schema
     revision; else None (PostgreSQL, a file not created yet, an old schema, a URL with options)."""
-    from stkit.config import database_url, sqlite_path
+    from stkit.config import sqlite_path
     from stkit.store.db import SQLITE_BUSY_TIMEOUT_MS, head_revisions
 
-    url = database_url(db)
     path = sqlite_path(url)
     if path is None or "?" in url or not path.is_file():
         return None
@@ -218,67 +220,43 @@ def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readon
         raise
 
 
-class StoreHandle:
-    """One store, resolved once from ``--db`` / $STKIT_DATABASE_URL / the default file, holding one sqlite3
-    connection for as long as it is open (a `stkit shell` session: every command reuses it instead of
-    opening, checking and closing a connection of its own). :func:`run_unit` uses the open handle of the
-    same store; anything else (PostgreSQL, a store not created or migrated yet) takes the normal path."""
+def run_at(
+    url: str,
+    work: Callable[[Gateway], _T],
+    *,
+    readonly: bool = False,
+    attempts: int = 8,
+    conn: sqlite3.Connection | None = None,
+    fast: bool = True,
+) -> _T:
+    """Run ``work(gateway)`` as one transaction on the store at ``url`` (resolved by
+    :func:`stkit.config.database_url`) and return its result: over ``conn`` when given (a connection a
+    store handle keeps; left open), else over a sqlite3 connection of its own when ``fast`` and the store is
+    an up-to-date SQLite file (closed after), else through the engine (opened and migrated on first use,
+    cached per process) and a SessionGateway.
 
-    def __init__(self, db: str | None) -> None:
-        from stkit.config import database_url
+    sqlite3 write transactions are ``BEGIN IMMEDIATE``; a 'database is locked' or serialization failure runs
+    the whole unit again, up to ``attempts`` times (:func:`stkit.store.db.with_retries`). Raises what
+    ``work`` raises (nothing is written then) and StoreError for database errors."""
+    from stkit.store.db import with_retries
 
-        self.url = database_url(db)
-        self._conn: sqlite3.Connection | None = None
+    if conn is not None:
+        kept = conn
+        return with_retries(lambda: _sqlite_once(kept, work, readonly), attempts=attempts)
+    own = fast_connection(url) if fast else None
+    if own is not None:
+        with closing(own):
+            return with_retries(lambda: _sqlite_once(own, work, readonly), attempts=attempts)
+    from stkit.store.db import open_engine
 
-    def connection(self) -> sqlite3.Connection | None:
-        """The kept connection (opened on first use, once the store exists at the head revision)."""
-        if self._conn is None:
-            self._conn = fast_connection(self.url)
-        return self._conn
-
-    def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-
-    def __enter__(self) -> StoreHandle:
-        _OPEN_HANDLES[self.url] = self
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        _OPEN_HANDLES.pop(self.url, None)
-        self.close()
-
-
-#: The handles open in this process, by resolved URL.
-_OPEN_HANDLES: dict[str, StoreHandle] = {}
-
-
-def _held_connection(db: str | None) -> sqlite3.Connection | None:
-    if not _OPEN_HANDLES:
-        return None
-    from stkit.config import database_url
-
-    handle = _OPEN_HANDLES.get(database_url(db))
-    return handle.connection() if handle is not None else None
+    engine = open_engine(url)
+    return run_gateway(engine, work, attempts=attempts, readonly=readonly)
 
 
 def run_unit(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False, attempts: int = 8) -> _T:
-    """Run ``work(gateway)`` as one transaction on the store ``db`` and return its result.
+    """:func:`run_at` on the store ``db`` (a path or URL; None: $STKIT_DATABASE_URL, else the default file),
+    resolved here: for scripts and tests. An adapter opens a :class:`stkit.store.handle.StoreHandle` once
+    and runs every unit through it."""
+    from stkit.config import database_url
 
-    A SQLite file at the head revision goes through sqlite3 (write transactions ``BEGIN IMMEDIATE``; a
-    'database is locked' reply runs the whole unit again, like :func:`stkit.store.db.run_transaction`);
-    anything else opens the store the normal way (migrating it if needed) and uses a SessionGateway.
-    Raises what ``work`` raises (nothing is written then) and StoreError for database errors."""
-    from stkit.store.db import with_retries
-
-    held = _held_connection(db)
-    if held is not None:
-        return with_retries(lambda: _sqlite_once(held, work, readonly), attempts=attempts)
-    conn = fast_connection(db)
-    if conn is None:
-        from stkit.store.db import open_store
-
-        return run_gateway(open_store(db), work, attempts=attempts, readonly=readonly)
-    with closing(conn):
-        return with_retries(lambda: _sqlite_once(conn, work, readonly), attempts=attempts)
+    return run_at(database_url(db), work, readonly=readonly, attempts=attempts)

@@ -52,16 +52,18 @@ def create_app(
     Host names it answers to (default: the loopback names). The schema is migrated when the app starts.
     Raises StoreError when the store cannot be opened."""
     from stkit.config import default_chronicle
-    from stkit.store.db import open_store
+    from stkit.store.handle import StoreHandle
 
     settings = TableSettings(
         db=db, chronicle=default_chronicle(chronicle), interval=interval, ping=ping_seconds(ping), hosts=hosts
     )
-    table = Table(settings, engine=open_store(db))
+    store = StoreHandle(db, fast=False)  # the request threads share the engine's pool
+    store.engine()  # opened (and migrated) now: a bad store fails before the server starts
+    table = Table(settings, store)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        bus = EventBus(EventReader(settings.db, settings.chronicle), interval=settings.interval)
+        bus = EventBus(EventReader(store, settings.chronicle), interval=settings.interval)
         table.bus = bus
         await bus.start()
         try:

@@ -1,4 +1,4 @@
-"""What the table server serves: its settings, the store handle (engine, event bus, templates) and the
+"""What the table server serves: its settings, the store handle, the event bus, the templates and the
 link check, shared by every router through :mod:`stkit.web.deps`."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from stkit.web.bus import EventBus
 
 if TYPE_CHECKING:
     from stkit.store.gateway import Gateway
+    from stkit.store.handle import StoreHandle
 
 _T = TypeVar("_T")
 
@@ -63,11 +64,12 @@ class TableSettings:
 
 @dataclass
 class Table:
-    """The server's handle on the store: its ``settings``, the ``engine``, the event ``bus`` (set while the
-    app runs) and the page ``templates``."""
+    """What the server holds: its ``settings``, the ``store`` (one :class:`stkit.store.gateway.StoreHandle`,
+    opened once by :func:`stkit.web.app.create_app`; every unit goes through its engine's pool), the event
+    ``bus`` (set while the app runs) and the page ``templates``."""
 
     settings: TableSettings
-    engine: Any = None
+    store: StoreHandle
     bus: EventBus | None = None
     templates: Environment = field(default_factory=make_templates)
     #: the event stream's rendered events, (event id, for the Storyteller?) -> SSE fields
@@ -80,15 +82,11 @@ class Table:
     # ----- store access (every call is one transaction) ------------------------------------------------
     def read(self, work: Callable[[Gateway], _T]) -> _T:
         """``work(gateway)`` in one read-only transaction (one snapshot on SQLite)."""
-        from stkit.store.gateway import run_gateway
-
-        return run_gateway(self.engine, work, readonly=True)
+        return self.store.read(work)
 
     def write(self, work: Callable[[Gateway], _T]) -> _T:
         """``work(gateway)`` in one write transaction, retried whole when the database is busy."""
-        from stkit.store.gateway import run_gateway
-
-        return run_gateway(self.engine, work)
+        return self.store.run(work)
 
     def holder_of(self, token: str | None) -> LinkHolder:
         """Who holds ``token`` in this chronicle; Forbidden otherwise."""

@@ -131,7 +131,7 @@ def test_fast_path_after_the_accent_migration(tmp_path, monkeypatch):
             {"s": json.dumps(Sheet(name="Zoë").to_dict())},
         )
     DB.dispose_engines()
-    assert fast_connection(str(db)) is None
+    assert fast_connection(url) is None
     from stkit.store.characters import find_character
     from stkit.store.gateway import run_unit
 
@@ -139,7 +139,7 @@ def test_fast_path_after_the_accent_migration(tmp_path, monkeypatch):
         return (run_unit(db, lambda gw: find_character(gw, name).to_sheet(), readonly=True),)
 
     assert load_sheet(str(db), "zoe")[0].name == "Zoë"  # opened the normal way, migrated
-    conn = fast_connection(str(db))
+    conn = fast_connection(url)
     assert conn is not None
     conn.close()
     assert load_sheet(str(db), "ZOË")[0].name == "Zoë"
