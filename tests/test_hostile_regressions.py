@@ -157,7 +157,11 @@ def test_numbers_in_pool_expressions_and_options_are_limited():
         "Error: --seed is a number of 5000 digits; allowed: at most 30 digits"
     )
     assert error("roll", "5", "--seed", H30) == (
-        f"Error: --seed {H30} is outside the allowed range -9223372036854775807 to 9223372036854775807"
+        f"Error: --seed {H30} is outside the allowed range 0 to 9223372036854775807"
+    )
+    # random.Random(-1) is random.Random(1): a negative seed would replay another roll's dice
+    assert (
+        error("roll", "5", "--seed", "-1") == "Error: --seed -1 is outside the allowed range 0 to 9223372036854775807"
     )
     assert error("char", "regain", "Weston", "willpower", H30) == (
         f"Error: points {H30} is outside the allowed range 1 to 100"

@@ -58,7 +58,7 @@ def check_typed_int(text: str, param: click_core.Parameter, ctx: click_core.Cont
     """A number as typed: ASCII digits with an optional sign (``'٣'``, ``'1_000'`` and ``'5.0'`` are usage
     errors, exit 2) and at most :data:`MAX_TYPED_DIGITS` digits (InvalidValue, exit 1), checked on the
     text so that Python never converts a 5,000-digit number; an id (``*_id``) must be 1 to
-    :data:`MAX_STORED_ID` and a ``--seed`` within +-:data:`MAX_STORED_ID` (:func:`stkit.text.check_range`'s
+    :data:`MAX_STORED_ID` and a ``--seed`` 0 to :data:`MAX_STORED_ID` (:func:`stkit.text.check_range`'s
     message). Each command then checks its own range."""
     body = text.strip()
     if not _ASCII_INT.fullmatch(body):
@@ -69,7 +69,8 @@ def check_typed_int(text: str, param: click_core.Parameter, ctx: click_core.Cont
     if (param.name or "").endswith("_id") and digits <= MAX_TYPED_DIGITS:
         check_range(int(body), _param_label(param), 1, MAX_STORED_ID)
     if param.name == "seed" and digits <= MAX_TYPED_DIGITS:  # stored with each logged roll
-        check_range(int(body), "--seed", -MAX_STORED_ID, MAX_STORED_ID)
+        # 0 and up: random.Random folds a negative seed onto its absolute value, so -1 would replay 1
+        check_range(int(body), "--seed", 0, MAX_STORED_ID)
     if digits > MAX_TYPED_DIGITS:
         raise InvalidValue(
             f"{_param_label(param)} is a number of {digits} digits; allowed: at most {MAX_TYPED_DIGITS} digits"
