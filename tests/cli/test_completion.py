@@ -54,8 +54,11 @@ def test_no_store_completes_nothing_and_creates_none(tmp_path, monkeypatch) -> N
 
 
 def test_bash_completion_in_a_real_process(tmp_path) -> None:
+    # only what the completion needs: a variable another test of the same worker left in os.environ (a
+    # STKIT_* setting, COLUMNS, a shell hint) must not change what the real process completes
+    keep = ("PATH", "HOME", "LANG", "SYSTEMROOT", "TMPDIR")
     env = dict(
-        os.environ,
+        {k: v for k, v in os.environ.items() if k in keep},
         PYTHONPATH=os.getcwd(),
         STKIT_DATABASE_URL="sqlite:///" + str(tmp_path / "b.sqlite"),
         _STKIT_COMPLETE="complete_bash",
@@ -69,7 +72,7 @@ def test_bash_completion_in_a_real_process(tmp_path) -> None:
         env=env,
         timeout=60,
     )
-    assert proc.stdout.split() == ["--specialty"]
+    assert proc.stdout.split() == ["--specialty"], (proc.returncode, proc.stdout, proc.stderr)
     script = runner.invoke(app, ["--show-completion", "bash"])
     assert script.exit_code == 0, (script.output, script.exception)
     assert "_STKIT_COMPLETE=complete_bash" in script.stdout
