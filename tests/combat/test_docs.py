@@ -55,3 +55,37 @@ def test_the_page_runs_as_written(db_url, monkeypatch):
             hit = next((i for i in range(at, len(got)) if fits(want, got[i])), None)
             assert hit is not None, f"stkit {shlex.join(argv)}: missing {want!r} in:\n" + "\n".join(got)
             at = hit + 1
+
+
+def _run_page(runner: CliRunner, text: str, monkeypatch, tmp_path: Path) -> None:
+    """Run a page's steps as a reader would, its `$ export STKIT_DATABASE_URL=sqlite:///NAME` lines
+    included (the file made in ``tmp_path``)."""
+    for line in re.findall(r"^\$ export STKIT_DATABASE_URL=sqlite:///(\S+)", text, re.M):
+        monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / line))
+    for argv, expected in session(text):
+        result = runner.invoke(app, argv, env={"NO_COLOR": "1", "COLUMNS": "100"})
+        got = [ln.rstrip() for ln in (result.stdout + result.stderr).splitlines()]
+        failing = any(e.startswith("Error: ") for e in expected)
+        assert result.exit_code == (1 if failing else 0), (argv, result.output)
+        at = 0
+        for want in expected:
+            hit = next((i for i in range(at, len(got)) if fits(want, got[i])), None)
+            assert hit is not None, f"stkit {shlex.join(argv)}: missing {want!r} in:\n" + "\n".join(got)
+            at = hit + 1
+
+
+def test_the_page_runs_after_the_readme_in_one_store(db_url, monkeypatch, tmp_path):
+    """A newcomer follows README.md top to bottom in the default store, then this page, which moves to a
+    store of its own first: every step still does what the page shows."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("STKIT_CARDS_DB", str(tmp_path / "cards.sqlite"))
+    from tests.test_docs_examples import README_NOT_RUN, _readme_steps
+
+    runner = CliRunner()
+    for commands, _shown in _readme_steps():
+        for argv in commands:
+            if " ".join(argv).startswith(README_NOT_RUN) or argv[0] in README_NOT_RUN:
+                continue
+            done = runner.invoke(app, argv, env={"NO_COLOR": "1", "COLUMNS": "100"})
+            assert done.exit_code == 0, (argv, done.output)
+    _run_page(runner, DOC.read_text(encoding="utf-8"), monkeypatch, tmp_path)
