@@ -174,15 +174,20 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
     from rich.text import Text
 
     from stkit.cli import render
-    from stkit.store import traits as T
-    from stkit.store.forms import in_form
-    from stkit.store.sheet import HEALTH_LEVELS
 
     sheet = printable_sheet(sheet)
-    lines: list[Text] = []
+    lines = _identity_lines(sheet) + _trait_lines(sheet) + _track_lines(sheet) + _note_lines(sheet, player_view)
+    out = render.console()
+    out.print(Text("\n").join(lines), crop=False, overflow="ignore")
+
+
+def _identity_lines(sheet) -> list:
+    """The name line and the label/value pairs (Player, Concept ... Form), two a line."""
+    from rich.text import Text
+
     head = Text(sheet.name, style="bold")
     head.append(f"  ({sheet.chronicle})", style="dim")
-    lines.append(head)
+    lines = [head]
     pairs = [
         ("Player", sheet.player),
         ("Concept", sheet.concept),
@@ -205,35 +210,52 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
             row.append(f"{label:<9}", style="dim")
             row.append(f"{value or '-':<27}")
         lines.append(row)
+    return lines
 
-    def cell(name: str, rating: int, shown: int | None = None, width: int = 27) -> Text:
-        t = Text(f"{name:<14}")
-        t.append(dots(rating), style="bold")
-        extra = f" {shown} in {sheet.form}" if shown is not None and shown != rating else ""
-        t.append(extra, style="cyan")
-        t.append(" " * max(width - 14 - 5 - len(extra), 1))
-        return t
 
-    def header(*titles: str, width: int = 27) -> Text:
-        t = Text()
-        for title in titles:
-            t.append(title, style="bold underline" if title else "")
-            t.append(" " * (width - len(title)))
-        return t
+def _cell(sheet, name: str, rating: int, shown: int | None = None, width: int = 27):
+    """One Trait in a fixed-width column: name, dots, and the form's rating when it differs."""
+    from rich.text import Text
 
-    lines += [Text(""), header("Physical", "Social", "Mental", width=32)]
+    t = Text(f"{name:<14}")
+    t.append(dots(rating), style="bold")
+    extra = f" {shown} in {sheet.form}" if shown is not None and shown != rating else ""
+    t.append(extra, style="cyan")
+    t.append(" " * max(width - 14 - 5 - len(extra), 1))
+    return t
+
+
+def _header(*titles: str, width: int = 27):
+    """Column titles, underlined, each padded to ``width``."""
+    from rich.text import Text
+
+    t = Text()
+    for title in titles:
+        t.append(title, style="bold underline" if title else "")
+        t.append(" " * (width - len(title)))
+    return t
+
+
+def _trait_lines(sheet) -> list:
+    """Attributes (with the form's ratings), Abilities, Specialties and the named lists (Backgrounds ...)."""
+    from rich.text import Text
+
+    from stkit.store import traits as T
+    from stkit.store.forms import in_form
+
+    lines = [Text(""), _header("Physical", "Social", "Mental", width=32)]
     groups = list(T.ATTRIBUTE_GROUPS.values())
     for i in range(3):
         t = Text()
         for g in groups:
             a = g[i]
-            t.append_text(cell(a, sheet.attributes[a], in_form(sheet, a), width=32))
+            t.append_text(_cell(sheet, a, sheet.attributes[a], in_form(sheet, a), width=32))
         lines.append(t)
-    lines += [Text(""), header("Talents", "Skills", "Knowledges")]
+    lines += [Text(""), _header("Talents", "Skills", "Knowledges")]
     for i in range(10):
         t = Text()
         for g in (T.TALENTS, T.SKILLS, T.KNOWLEDGES):
-            t.append_text(cell(g[i], sheet.abilities.get(g[i], 0)))
+            t.append_text(_cell(sheet, g[i], sheet.abilities.get(g[i], 0)))
         lines.append(t)
     others = {**{a: v for a, v in sheet.abilities.items() if a in T.SECONDARY_ABILITIES}, **sheet.custom_abilities}
     if others:
@@ -258,7 +280,17 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
     ):
         if items or label in ("Backgrounds", "Gifts", "Rites"):
             lines.append(Text(f"{label:<13}", style="bold") + Text(", ".join(items) or "-"))
-    lines += [Text(""), header("", "Rating", "Points")]
+    return lines
+
+
+def _track_lines(sheet) -> list:
+    """Rage, Gnosis, Willpower and Renown (rating and points), the next Rank and the health track."""
+    from rich.text import Text
+
+    from stkit.store import traits as T
+    from stkit.store.sheet import HEALTH_LEVELS
+
+    lines = [Text(""), _header("", "Rating", "Points")]
     for p in T.POWERS:
         tr = sheet.powers[p]
         t = Text(f"{p:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}")
@@ -283,18 +315,24 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
     if sheet.wound_penalty or sheet.incapacitated:
         msg = "Incapacitated: cannot act" if sheet.incapacitated else f"Wound penalty: -{sheet.wound_penalty} dice"
         lines.append(Text(msg, style="red bold"))
-    lines.append(Text(""))
-    lines.append(
-        Text(f"Experience: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent", style="dim")
-    )
+    return lines
+
+
+def _note_lines(sheet, player_view: bool) -> list:
+    """Experience, Biography, Notes and (unless ``player_view``) the Storyteller's notes."""
+    from rich.text import Text
+
+    lines = [
+        Text(""),
+        Text(f"Experience: {sheet.xp_total} earned, {sheet.xp_spent} spent, {sheet.xp_available} unspent", style="dim"),
+    ]
     if sheet.biography:
         lines.append(Text("Biography: ", style="bold") + Text(sheet.biography))
     if sheet.notes:
         lines.append(Text("Notes: ", style="bold") + Text(sheet.notes))
     if sheet.storyteller_notes and not player_view:
         lines.append(Text("Storyteller notes: ", style="bold magenta") + Text(sheet.storyteller_notes))
-    out = render.console()
-    out.print(Text("\n").join(lines), crop=False, overflow="ignore")
+    return lines
 
 
 def _weapon_text(w: dict) -> str:
@@ -310,6 +348,44 @@ def _armor_text(a: dict) -> str:
 
 
 # ----- commands ------------------------------------------------------------------------------------------
+def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str) -> tuple[Sheet, list[str]]:
+    """(sheet, warnings) of `char new`: the identity ``fields`` (player ... pack, and fera, creature, breed,
+    auspice looked up in the book's lists) and the TRAIT=VALUE ``sets``, a rating set with full points.
+    InvalidValue for an empty name, an unknown breed/auspice/fera/creature or a --set not TRAIT=VALUE."""
+    from stkit.config import default_chronicle
+    from stkit.errors import InvalidValue
+    from stkit.store import breeds
+    from stkit.store.sheet import KIN_POWERS, Sheet, Track
+
+    if not name.strip():
+        raise InvalidValue("a character needs a name")
+    kind = breeds.get_changing_breed(fields["fera"]).name
+    sheet = Sheet(
+        name=name.strip(),
+        chronicle=default_chronicle(chronicle),
+        player=fields["player"],
+        concept=fields["concept"],
+        nature=fields["nature"],
+        demeanor=fields["demeanor"],
+        fera=kind,
+        creature=breeds.lookup_creature(fields["creature"]),
+        breed=breeds.lookup_breed(fields["breed"], kind),
+        auspice=breeds.lookup_auspice(fields["auspice"], kind),
+        tribe=fields["tribe"],
+        pack=fields["pack"],
+    )
+    if sheet.creature != "shapeshifter":
+        sheet.powers = {p: Track(v, v) for p, v in KIN_POWERS.items()}
+    pairs: list[tuple[str, str | int]] = []
+    for item in sets:
+        trait, sep, value = item.partition("=")
+        if not sep:
+            raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
+        pairs.append((trait, value.strip()))
+    warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
+    return sheet, warnings
+
+
 @char_app.command("new")
 def new(
     name: NameArg,
@@ -336,40 +412,23 @@ def new(
     Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1, Willpower 3, with full points:
     --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
     Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
-    from stkit.config import default_chronicle
-    from stkit.errors import InvalidValue
-    from stkit.store import breeds
-    from stkit.store.sheet import KIN_POWERS, Sheet, Track
+    from stkit.store.characters import create_character
 
-    if not name.strip():
-        raise InvalidValue("a character needs a name")
-    kind = breeds.get_changing_breed(fera).name
-    sheet = Sheet(
-        name=name.strip(),
-        chronicle=default_chronicle(chronicle),
+    sheet, warnings = _new_sheet(
+        name,
+        chronicle,
+        sets or [],
         player=player,
         concept=concept,
         nature=nature,
         demeanor=demeanor,
-        fera=kind,
-        creature=breeds.lookup_creature(creature),
-        breed=breeds.lookup_breed(breed, kind),
-        auspice=breeds.lookup_auspice(auspice, kind),
         tribe=tribe,
         pack=pack,
+        fera=fera,
+        creature=creature,
+        breed=breed,
+        auspice=auspice,
     )
-    if sheet.creature != "shapeshifter":
-        sheet.powers = {p: Track(v, v) for p, v in KIN_POWERS.items()}
-    pairs: list[tuple[str, str | int]] = []
-    for item in sets or []:
-        trait, sep, value = item.partition("=")
-        if not sep:
-            raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
-        pairs.append((trait, value.strip()))
-    warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
-
-    from stkit.store.characters import create_character
-
     char_id = run(db, lambda gw: create_character(gw, sheet).id)
     if json_out:
         emit_json(sheet_json(sheet, char_id=char_id) | {"warnings": warnings})
@@ -456,40 +515,45 @@ def list_(
     rows = [(c.id, c.sheet) for c in listed if c.sheet is not None]
     damaged = [c for c in listed if c.sheet is None]
     if json_out:
-        paged = {"total": total, "offset": offset} if limit is not None or offset else {}
-        emit_json(
-            paged
-            | {
-                "characters": [
-                    {
-                        "id": i,
-                        "name": s.name,
-                        "chronicle": s.chronicle,
-                        "player": s.player,
-                        "breed": s.breed,
-                        "auspice": s.auspice,
-                        "tribe": s.tribe,
-                        "form": s.form,
-                        "health_level": s.health_level,
-                        "willpower": s.powers["Willpower"].to_dict(),
-                        "rage": s.powers["Rage"].to_dict(),
-                        "gnosis": s.powers["Gnosis"].to_dict(),
-                    }
-                    for i, s in rows
-                ],
-            }
-            # the key appears only when there is something to say
-            | (
-                {
-                    "damaged": [
-                        {"id": c.id, "name": c.name, "chronicle": c.chronicle, "problem": c.problem} for c in damaged
-                    ]
-                }
-                if damaged
-                else {}
-            )
-        )
+        emit_json(_list_json(rows, damaged, total, offset, paged=limit is not None or bool(offset)))
         return
+    _print_list(rows, damaged, total, offset, filtered=any(filters.values()))
+
+
+def _list_json(rows: list, damaged: list, total: int, offset: int, *, paged: bool) -> dict:
+    """The `char list --json` object: characters, plus total/offset when paged and damaged rows if any."""
+    return (
+        ({"total": total, "offset": offset} if paged else {})
+        | {
+            "characters": [
+                {
+                    "id": i,
+                    "name": s.name,
+                    "chronicle": s.chronicle,
+                    "player": s.player,
+                    "breed": s.breed,
+                    "auspice": s.auspice,
+                    "tribe": s.tribe,
+                    "form": s.form,
+                    "health_level": s.health_level,
+                    "willpower": s.powers["Willpower"].to_dict(),
+                    "rage": s.powers["Rage"].to_dict(),
+                    "gnosis": s.powers["Gnosis"].to_dict(),
+                }
+                for i, s in rows
+            ],
+        }
+        # the key appears only when there is something to say
+        | (
+            {"damaged": [{"id": c.id, "name": c.name, "chronicle": c.chronicle, "problem": c.problem} for c in damaged]}
+            if damaged
+            else {}
+        )
+    )
+
+
+def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered: bool) -> None:
+    """The `char list` text: warnings for unreadable rows, then the table (or short lines when narrow)."""
     from rich.text import Text
 
     from stkit.cli import render
@@ -506,7 +570,7 @@ def list_(
     if not rows:
         if damaged:
             return
-        if total or any(filters.values()):
+        if total or filtered:
             render.print_text(f"No characters here ({total} in all); try a smaller --offset or other filters.")
             return
         render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
@@ -535,6 +599,19 @@ def list_(
         )
 
 
+def _character_cells(s) -> dict[str, str]:
+    """One `char list` row: column title -> text, in the table's column order."""
+    return {
+        "Name": s.name,
+        "Chronicle": s.chronicle,
+        "Player": s.player or "-",
+        "Breed / Auspice / Tribe": " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-",
+        "Form": s.form,
+        "Health": s.health_level or "unhurt",
+        **{p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")},
+    }
+
+
 def character_table(rows: list, console):
     """The `char list` table, fitted to the console's width without ever cutting a name; None when even
     the narrowest table (name, health and points) is too wide.
@@ -549,30 +626,8 @@ def character_table(rows: list, console):
     from rich.text import Text
 
     chronicles = sorted({s.chronicle for _, s in rows})
-    cells = []
-    for _, s in rows:
-        cells.append(
-            {
-                "Name": s.name,
-                "Chronicle": s.chronicle,
-                "Player": s.player or "-",
-                "Breed / Auspice / Tribe": " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-",
-                "Form": s.form,
-                "Health": s.health_level or "unhurt",
-                **{p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")},
-            }
-        )
-    columns = [
-        "Name",
-        "Chronicle",
-        "Player",
-        "Breed / Auspice / Tribe",
-        "Form",
-        "Health",
-        "Rage",
-        "Gnosis",
-        "Willpower",
-    ]
+    cells = [_character_cells(s) for _, s in rows]
+    columns = list(cells[0])
     if len(chronicles) == 1:
         columns.remove("Chronicle")
     title = Text(f"Chronicle: {chronicles[0]}") if len(chronicles) == 1 else None
@@ -1137,60 +1192,70 @@ def log(
         emit_json({"rolls": entries})
         return
     if fmt is LogFormat.csv:
-        import csv
-        import sys
-
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(LOG_CSV_COLUMNS)
-        for e in entries:
-            cells = [
-                e["id"],
-                local_time(e["created_at"]),
-                e["chronicle"],
-                e["character"] or "",
-                e["expression"],
-                e["pool"],
-                e["difficulty"],
-                " ".join(map(str, e["dice"])),
-                e["outcome"],
-                e["result"],
-                "yes" if e["willpower"] else "no",
-                e["scene_id"] if e["scene_id"] is not None else "",
-                e["turn"] if e["turn"] is not None else "",
-                e["task"] or "",
-                e["detail"].get("note", "") if isinstance(e["detail"], dict) else "",
-            ]
-            # a spreadsheet must not run a cell as a formula, and no raw control character reaches it
-            writer.writerow([_csv_cell(c) for c in cells])
+        _log_csv(entries)
         return
+    _print_log(entries, filtered=bool(scene or task))
+
+
+def _log_csv(entries: list[dict]) -> None:
+    """The roll log as CSV on stdout, one row an entry, in LOG_CSV_COLUMNS order."""
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(LOG_CSV_COLUMNS)
+    for e in entries:
+        cells = [
+            e["id"],
+            local_time(e["created_at"]),
+            e["chronicle"],
+            e["character"] or "",
+            e["expression"],
+            e["pool"],
+            e["difficulty"],
+            " ".join(map(str, e["dice"])),
+            e["outcome"],
+            e["result"],
+            "yes" if e["willpower"] else "no",
+            e["scene_id"] if e["scene_id"] is not None else "",
+            e["turn"] if e["turn"] is not None else "",
+            e["task"] or "",
+            e["detail"].get("note", "") if isinstance(e["detail"], dict) else "",
+        ]
+        # a spreadsheet must not run a cell as a formula, and no raw control character reaches it
+        writer.writerow([_csv_cell(c) for c in cells])
+
+
+def _log_row(e: dict) -> tuple[str, ...]:
+    """One `stkit log` line's cells: id, local time, who, pool, difficulty, dice, result, outcome."""
+    res = e["outcome"] if e["outcome"] != "success" else f"{e['result']} success{'es' if e['result'] != 1 else ''}"
+    if e["willpower"]:
+        res += " +WP"
+    who = e["character"] or "-"
+    if e.get("scene_id"):
+        who += f" (scene {e['scene_id']}/{e['turn']})"
+    return (
+        str(e["id"]),
+        local_time(e["created_at"]),
+        who,
+        f"{e['expression']} = {e['pool']}",
+        str(e["difficulty"]),
+        " ".join(map(str, e["dice"])),
+        res,
+        e["outcome"],
+    )
+
+
+def _print_log(entries: list[dict], *, filtered: bool) -> None:
+    """The roll log as aligned lines, the result coloured by outcome."""
     from rich.text import Text
 
     from stkit.cli import render
 
     if not entries:
-        render.console().print("No rolls logged yet." if not (scene or task) else "No rolls match.")
+        render.console().print("No rolls logged yet." if not filtered else "No rolls match.")
         return
     # Plain aligned lines rather than a rich Table: `stkit log` must start fast.
-    rows = []
-    for e in entries:
-        res = e["outcome"] if e["outcome"] != "success" else f"{e['result']} success{'es' if e['result'] != 1 else ''}"
-        if e["willpower"]:
-            res += " +WP"
-        who = e["character"] or "-"
-        if e.get("scene_id"):
-            who += f" (scene {e['scene_id']}/{e['turn']})"
-        rows.append(
-            (
-                str(e["id"]),
-                local_time(e["created_at"]),
-                who,
-                f"{e['expression']} = {e['pool']}",
-                str(e["difficulty"]),
-                " ".join(map(str, e["dice"])),
-                res,
-                e["outcome"],
-            )
-        )
+    rows = [_log_row(e) for e in entries]
     heads = ("#", "When", "Character", "Pool", "Diff", "Dice", "Result")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
     lines = [Text("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip(), style="bold")]

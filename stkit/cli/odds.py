@@ -7,6 +7,7 @@ rich and the odds engine load inside the commands.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated
 
@@ -224,6 +225,32 @@ def _distribution_table(
 # ---- the default command: one roll, or an extended action ----------------------------------------------------
 
 
+_WillpowerOpt = Annotated[
+    bool, typer.Option("--willpower", "-w", help="Spend Willpower: one success the 1s cannot cancel (no botch).")
+]
+_ExtendedTargetOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--target",
+        "-t",
+        help="Extended action: successes to collect "
+        "(1 to 100; pool x target at most 5000). Shows how many rolls it takes.",
+    ),
+]
+_BotchEndsOpt = Annotated[
+    bool,
+    typer.Option("--botch-ends", help="Extended action: a botch ends the attempt (instead of wiping the tally to 0)."),
+]
+_MaxTurnsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-turns",
+        "-k",
+        help="Extended action: list the chance of being done within k rolls for k up to this (1 to 200).",
+    ),
+]
+
+
 @odds_app.command(
     "roll",
     short_help="Odds of one roll, or of an extended action (--target).",
@@ -231,33 +258,18 @@ def _distribution_table(
     "with --target of an extended action.",
 )
 def roll_cmd(
-    pool: int = typer.Argument(..., help="Dice in the pool, 1 to 1000."),
+    pool: Annotated[int, typer.Argument(help="Dice in the pool, 1 to 1000.")],
     difficulty: DifficultyOpt = None,
-    willpower: bool = typer.Option(
-        False, "--willpower", "-w", help="Spend Willpower: one success the 1s cannot cancel (no botch)."
-    ),
+    willpower: _WillpowerOpt = False,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
-    target: int | None = typer.Option(
-        None,
-        "--target",
-        "-t",
-        help="Extended action: successes to collect "
-        "(1 to 100; pool x target at most 5000). Shows how many rolls it takes.",
-    ),
-    botch_ends: bool = typer.Option(
-        False, "--botch-ends", help="Extended action: a botch ends the attempt (instead of wiping the tally to 0)."
-    ),
-    max_turns: int | None = typer.Option(
-        None,
-        "--max-turns",
-        "-k",
-        help="Extended action: list the chance of being done within k rolls for k up to this (1 to 200).",
-    ),
-    start: int = typer.Option(0, "--start", help="Extended action: successes already collected."),
-    damage: bool = typer.Option(False, "--damage", help="A damage roll: it never botches."),
-    soak: bool = typer.Option(False, "--soak", help="A soak roll: it never botches."),
+    target: _ExtendedTargetOpt = None,
+    botch_ends: _BotchEndsOpt = False,
+    max_turns: _MaxTurnsOpt = None,
+    start: Annotated[int, typer.Option("--start", help="Extended action: successes already collected.")] = 0,
+    damage: Annotated[bool, typer.Option("--damage", help="A damage roll: it never botches.")] = False,
+    soak: Annotated[bool, typer.Option("--soak", help="A soak roll: it never botches.")] = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
@@ -271,30 +283,12 @@ def roll_cmd(
     house = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
     if damage or soak or damage_ones_cancel:
-        _kind_odds(
-            damage,
-            soak,
-            pool,
-            difficulty,
-            rules,
-            make_combat_rules(damage_ones_cancel),
-            willpower,
-            target,
-            exact,
-            as_json,
-        )
+        combat = make_combat_rules(damage_ones_cancel)
+        _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target, exact, as_json)
         return
     if target is not None:
-        ext = engine.p_extended(
-            pool,
-            difficulty,
-            target,
-            start=start,
-            botch_ends=botch_ends,
-            max_turns=max_turns,
-            rules=rules,
-            willpower=willpower,
-        )
+        how = dict(start=start, botch_ends=botch_ends, max_turns=max_turns, rules=rules, willpower=willpower)
+        ext = engine.p_extended(pool, difficulty, target, **how)
         _show_extended(ext, exact, as_json)
         return
     if botch_ends or max_turns is not None or start:
@@ -305,23 +299,28 @@ def roll_cmd(
     overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
     odds = odds_in(handle, RollOrder(str(pool), chronicle=chronicle, overrides=overrides, willpower=willpower)).odds
     if as_json:
-        out = {
-            "pool": odds.pool,
-            "difficulty": odds.difficulty,
-            "willpower": odds.willpower,
-            "house_rules": _rules_json(rules),
-            "p_botch": float(odds.p_botch),
-            "p_failure": float(odds.p_failure),
-            "p_success": float(odds.p_success),
-            "expected": float(odds.expected),
-            "distribution": _dist_json(odds.distribution),
-            "at_least": _dist_json(odds.at_least),
-        }
-        if odds.tail_weight:
-            out["tail"] = {"above": odds.max_result, "p": float(odds.tail), "exact": _exact(odds.tail)}
-        _emit(out)
+        _emit(_roll_json(odds, rules))
         return
     _show_roll(odds, exact)
+
+
+def _roll_json(odds, rules) -> dict:
+    """The `odds POOL --json` object of one roll."""
+    out = {
+        "pool": odds.pool,
+        "difficulty": odds.difficulty,
+        "willpower": odds.willpower,
+        "house_rules": _rules_json(rules),
+        "p_botch": float(odds.p_botch),
+        "p_failure": float(odds.p_failure),
+        "p_success": float(odds.p_success),
+        "expected": float(odds.expected),
+        "distribution": _dist_json(odds.distribution),
+        "at_least": _dist_json(odds.at_least),
+    }
+    if odds.tail_weight:
+        out["tail"] = {"above": odds.max_result, "p": float(odds.tail), "exact": _exact(odds.tail)}
+    return out
 
 
 def _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target, exact, as_json) -> None:
@@ -419,21 +418,9 @@ def _show_roll(odds, exact: bool, kind: str | None = None) -> None:
 
 
 def _show_extended(ext, exact: bool, as_json: bool) -> None:
+    """`odds POOL --target T`: the JSON object, or the summary and the by-roll table."""
     if as_json:
-        out = {
-            "pool": ext.pool,
-            "difficulty": ext.difficulty,
-            "target": ext.target,
-            "start": ext.start,
-            "willpower": ext.willpower,
-            "house_rules": _rules_json(ext.rules),
-            "mean_turns": float(ext.mean) if ext.mean is not None else None,
-            "median_turns": ext.median,
-        }
-        if ext.botch_ends:
-            out["p_never"] = float(ext.p_never)
-        out["by_turn"] = [{"turn": k, "p_done_by": float(p)} for k, p in enumerate(ext.by_turn, 1)]
-        _emit(out)
+        _emit(_extended_json(ext))
         return
     from rich.table import Table
 
@@ -470,6 +457,31 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
         head.add_row("[red]Never finishes[/]", pct(ext.p_never), *([_exact(ext.p_never)] if exact else []))
     head.add_row("Botch per roll", pct(ext.p_botch_per_roll), *([_exact(ext.p_botch_per_roll)] if exact else []))
     console.print(head)
+    _show_by_turn(console, ext, exact)
+
+
+def _extended_json(ext) -> dict:
+    """The `odds POOL --target T --json` object."""
+    out = {
+        "pool": ext.pool,
+        "difficulty": ext.difficulty,
+        "target": ext.target,
+        "start": ext.start,
+        "willpower": ext.willpower,
+        "house_rules": _rules_json(ext.rules),
+        "mean_turns": float(ext.mean) if ext.mean is not None else None,
+        "median_turns": ext.median,
+    }
+    if ext.botch_ends:
+        out["p_never"] = float(ext.p_never)
+    out["by_turn"] = [{"turn": k, "p_done_by": float(p)} for k, p in enumerate(ext.by_turn, 1)]
+    return out
+
+
+def _show_by_turn(console, ext, exact: bool) -> None:
+    """The chance to be done within k rolls, from the first roll that can finish."""
+    from rich.table import Table
+
     table = Table(title="Chance to be done within k rolls", title_justify="left")
     table.add_column("Rolls", justify="right")
     table.add_column("Done by then", justify="right")
@@ -490,6 +502,20 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
 # ---- resisted, teamwork, multi ------------------------------------------------------------------------------
 
 
+_DifficultyAOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--difficulty",
+        "-d",
+        help="Side A's difficulty, 2 to 10 (default: the chronicle's, else 6).",
+        show_default=False,
+    ),
+]
+_DifficultyBOpt = Annotated[
+    int | None, typer.Option("--difficulty-b", help="Side B's difficulty (default: the same as side A's).")
+]
+
+
 @odds_app.command(
     "resisted",
     short_help="Odds of a resisted action: who wins, and by how much.",
@@ -497,18 +523,10 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
     "successes wins by the margin, equal results mean nobody wins.",
 )
 def resisted_cmd(
-    pool_a: int = typer.Argument(..., help="Side A's dice pool, 1 to 1000."),
-    pool_b: int = typer.Argument(..., help="Side B's dice pool, 1 to 1000."),
-    difficulty: int | None = typer.Option(
-        None,
-        "--difficulty",
-        "-d",
-        help="Side A's difficulty, 2 to 10 (default: the chronicle's, else 6).",
-        show_default=False,
-    ),
-    difficulty_b: int | None = typer.Option(
-        None, "--difficulty-b", help="Side B's difficulty (default: the same as side A's)."
-    ),
+    pool_a: Annotated[int, typer.Argument(help="Side A's dice pool, 1 to 1000.")],
+    pool_b: Annotated[int, typer.Argument(help="Side B's dice pool, 1 to 1000.")],
+    difficulty: _DifficultyAOpt = None,
+    difficulty_b: _DifficultyBOpt = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -542,6 +560,11 @@ def resisted_cmd(
             out["p_unresolved"] = float(res.p_unresolved)
         _emit(out)
         return
+    _show_resisted(res, pool_a, pool_b, margins_a, margins_b, exact)
+
+
+def _show_resisted(res, pool_a: int, pool_b: int, margins_a: list, margins_b: list, exact: bool) -> None:
+    """The `odds resisted` tables: who wins, and each side's winning margins."""
     from rich.table import Table
 
     console = _console()
@@ -578,7 +601,9 @@ def resisted_cmd(
     "shown with and without 'one botch spoils all'.",
 )
 def teamwork_cmd(
-    pools: list[int] = typer.Argument(..., help="Each participant's dice pool, 1 to 1000; two or more participants."),
+    pools: Annotated[
+        list[int], typer.Argument(help="Each participant's dice pool, 1 to 1000; two or more participants.")
+    ],
     difficulty: DifficultyOpt = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
@@ -615,6 +640,11 @@ def teamwork_cmd(
         }
         _emit(out)
         return
+    _show_teamwork(team, pools, difficulty, exact)
+
+
+def _show_teamwork(team, pools: list[int], difficulty: int, exact: bool) -> None:
+    """The `odds teamwork` tables, with and without 'one botch spoils all'."""
     from rich.table import Table
 
     console = _console()
@@ -650,7 +680,7 @@ def teamwork_cmd(
     "multiple-action ladder (N, N+1, ...), then rolls.",
 )
 def multi_cmd(
-    pools: list[int] = typer.Argument(..., help="Each action's dice pool before the penalty, in order."),
+    pools: Annotated[list[int], typer.Argument(help="Each action's dice pool before the penalty, in order.")],
     difficulty: DifficultyOpt = None,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
@@ -667,35 +697,43 @@ def multi_cmd(
     rules, difficulty = house.dice_rules(), house.difficulty
     multi = engine.p_multiple(pools, difficulty, rules=rules)
     if as_json:
-        actions = []
-        for i, a in enumerate(multi.actions, 1):
-            # the penalty can exceed the pool; the dice left are then none, never a negative number
-            item: dict[str, int | float | bool] = {
-                "action": i,
-                "declared_pool": a.declared_pool,
-                "penalty": a.penalty,
-                "pool": max(a.pool, 0),
-                "possible": a.possible,
-            }
-            if a.odds is not None:
-                item.update(
-                    {
-                        "p_botch": float(a.odds.p_botch),
-                        "p_failure": float(a.odds.p_failure),
-                        "p_success": float(a.odds.p_success),
-                        "expected": float(a.odds.expected),
-                    }
-                )
-            actions.append(item)
-        _emit(
-            {
-                "difficulty": difficulty,
-                "house_rules": _rules_json(rules),
-                "actions": actions,
-                "p_all_succeed": float(multi.p_all_succeed),
-            }
-        )
+        _emit(_multi_json(multi, difficulty, rules))
         return
+    _show_multi(multi, pools, difficulty, exact)
+
+
+def _multi_json(multi, difficulty: int, rules) -> dict:
+    """The `odds multi --json` object: each action's penalty, dice left and chances."""
+    actions = []
+    for i, a in enumerate(multi.actions, 1):
+        # the penalty can exceed the pool; the dice left are then none, never a negative number
+        item: dict[str, int | float | bool] = {
+            "action": i,
+            "declared_pool": a.declared_pool,
+            "penalty": a.penalty,
+            "pool": max(a.pool, 0),
+            "possible": a.possible,
+        }
+        if a.odds is not None:
+            item.update(
+                {
+                    "p_botch": float(a.odds.p_botch),
+                    "p_failure": float(a.odds.p_failure),
+                    "p_success": float(a.odds.p_success),
+                    "expected": float(a.odds.expected),
+                }
+            )
+        actions.append(item)
+    return {
+        "difficulty": difficulty,
+        "house_rules": _rules_json(rules),
+        "actions": actions,
+        "p_all_succeed": float(multi.p_all_succeed),
+    }
+
+
+def _show_multi(multi, pools: list[int], difficulty: int, exact: bool) -> None:
+    """The `odds multi` table: one row an action, impossible ones marked."""
     from rich.table import Table
 
     console = _console()
@@ -740,6 +778,110 @@ def multi_cmd(
     console.print(table)
 
 
+_PoolArg = Annotated[
+    str | None,
+    typer.Argument(help="The attack's dice pool, 1 to 1000; with --char a pool from the sheet ('Dexterity + Brawl')."),
+]
+_DamageOpt = Annotated[
+    str | None,
+    typer.Option("--damage", help="The damage pool before extra successes (a number; with --char 'Strength + 1')."),
+]
+_DodgeOpt = Annotated[
+    str | None,
+    typer.Option("--dodge", help="The target's dodge, block or parry dice (a number; with --target a pool)."),
+]
+_ArmourOpt = Annotated[int, typer.Option("--armour", help="Armour dice added to the soak (0 to 10; with numbers).")]
+_WeaponOpt = Annotated[str | None, typer.Option("--weapon", help="With --char: a weapon on the sheet sets the attack.")]
+_ManeuverOpt = Annotated[
+    str | None,
+    typer.Option("--maneuver", "-m", help="With --char: punch, kick, claw, bite or firearms set the attack."),
+]
+_RangeOpt = Annotated[str | None, typer.Option("--range", help="Firearms range: point-blank, normal or long.")]
+_TypeOpt = Annotated[
+    str | None,
+    typer.Option("--type", "-t", help="With --target: the damage type the target's soak rules are read for."),
+]
+_SilverOpt = Annotated[bool, typer.Option("--silver", help="With --target: a silver weapon.")]
+_SoakOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--soak", help="The target's soak dice (a number; with --target a pool, e.g. Stamina). Default: none."
+    ),
+]
+_CharOpt = Annotated[
+    str | None, typer.Option("--char", "-c", help="Build the attack and damage pools from this sheet.")
+]
+_TargetOpt = Annotated[
+    str | None, typer.Option("--target", help="With --char: the target, whose Stamina (or --soak POOL) is the soak.")
+]
+_AttackDifficultyOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--difficulty", "-d", help="The attack's difficulty, 2 to 10 (default: the weapon's, else the chronicle's)."
+    ),
+]
+_DodgeDifficultyOpt = Annotated[int, typer.Option("--dodge-difficulty", help="The dodge roll's difficulty.")]
+_DamageDifficultyOpt = Annotated[int, typer.Option("--damage-difficulty", help="The damage roll's difficulty.")]
+_SoakDifficultyOpt = Annotated[int, typer.Option("--soak-difficulty", help="The soak roll's difficulty.")]
+_AttackWillpowerOpt = Annotated[bool, typer.Option("--willpower", "-w", help="Willpower spent on the attack roll.")]
+
+
+@dataclass
+class _AttackPools:
+    """The dice of `odds attack`: attack, damage, soak, dodge, the attack's difficulty (None: 6), and with
+    --char the pools' texts and the soak rule's reason."""
+
+    attack: int
+    damage: int
+    soak: int
+    dodge: int
+    difficulty: int | None
+    texts: dict[str, str] | None = None
+    soak_note: str = ""
+
+
+def _sheet_pools(handle, char: str, pool: str | None, damage: str | None, **how) -> _AttackPools:
+    """`odds attack --char`: the pools built from the sheets (stkit.store.combat.attack_pools)."""
+    from stkit.store.combat import attack_pools
+
+    built = handle.read(lambda gw: attack_pools(gw, char, pool, damage, **how))
+    texts = {"attack": built.attack.text, "damage": built.damage.text}
+    if built.soak is not None:
+        texts["soak"] = built.soak.text
+    if built.defence is not None:
+        texts["dodge"] = built.defence.text
+    return _AttackPools(
+        attack=built.attack.dice,
+        damage=built.damage.dice,
+        soak=built.soak.dice if built.soak is not None else 0,
+        dodge=built.defence.dice if built.defence is not None else 0,
+        difficulty=built.difficulty,
+        texts=texts,
+        soak_note=built.soak_rule.why if built.soak_rule is not None else "",
+    )
+
+
+def _number_pools(pool, damage, soak, dodge, armour: int, difficulty: int | None, sheet_only: dict) -> _AttackPools:
+    """`odds attack` without --char: the pools as numbers. InvalidValue when a sheet-only option is given
+    (``sheet_only``: option name -> value) or the attack or damage pool is missing."""
+    from stkit.dice import parse_pool_number
+    from stkit.errors import InvalidValue
+
+    if sheet_only["--target"] is not None:
+        raise InvalidValue("--target needs --char: the pools come from the two sheets")
+    if any(v not in (None, False) for k, v in sheet_only.items() if k != "--target"):
+        raise InvalidValue("--weapon, --maneuver, --type and --silver need --char (and --target): they read sheets")
+    if pool is None or damage is None:
+        raise InvalidValue("give the attack pool and --damage (numbers, or pools with --char)")
+    return _AttackPools(
+        attack=parse_pool_number(pool, "attack pool"),
+        damage=parse_pool_number(damage, "damage pool"),
+        soak=(0 if soak is None else parse_pool_number(soak, "soak pool")) + armour,
+        dodge=0 if dodge is None else parse_pool_number(dodge, "dodge pool"),
+        difficulty=difficulty,
+    )
+
+
 @odds_app.command(
     "attack",
     short_help="Odds of the wound levels an attack deals after soak.",
@@ -748,42 +890,23 @@ def multi_cmd(
     "rolls never botch. A composition of the single-roll odds, not a simulation.",
 )
 def attack_cmd(
-    pool: str | None = typer.Argument(
-        None, help="The attack's dice pool, 1 to 1000; with --char a pool from the sheet ('Dexterity + Brawl')."
-    ),
-    damage: str | None = typer.Option(
-        None, "--damage", help="The damage pool before extra successes (a number; with --char 'Strength + 1')."
-    ),
-    dodge: str | None = typer.Option(
-        None, "--dodge", help="The target's dodge, block or parry dice (a number; with --target a pool)."
-    ),
-    dodge_difficulty: int = typer.Option(6, "--dodge-difficulty", help="The dodge roll's difficulty."),
-    armour: int = typer.Option(0, "--armour", help="Armour dice added to the soak (0 to 10; with numbers)."),
-    weapon: str | None = typer.Option(None, "--weapon", help="With --char: a weapon on the sheet sets the attack."),
-    maneuver: str | None = typer.Option(
-        None, "--maneuver", "-m", help="With --char: punch, kick, claw, bite or firearms set the attack."
-    ),
-    range_: str | None = typer.Option(None, "--range", help="Firearms range: point-blank, normal or long."),
-    damage_type: str | None = typer.Option(
-        None, "--type", "-t", help="With --target: the damage type the target's soak rules are read for."
-    ),
-    silver: bool = typer.Option(False, "--silver", help="With --target: a silver weapon."),
-    soak: str | None = typer.Option(
-        None, "--soak", help="The target's soak dice (a number; with --target a pool, e.g. Stamina). Default: none."
-    ),
-    char: str | None = typer.Option(None, "--char", "-c", help="Build the attack and damage pools from this sheet."),
-    target: str | None = typer.Option(
-        None, "--target", help="With --char: the target, whose Stamina (or --soak POOL) is the soak."
-    ),
-    difficulty: int | None = typer.Option(
-        None,
-        "--difficulty",
-        "-d",
-        help="The attack's difficulty, 2 to 10 (default: the weapon's, else the chronicle's).",
-    ),
-    damage_difficulty: int = typer.Option(6, "--damage-difficulty", help="The damage roll's difficulty."),
-    soak_difficulty: int = typer.Option(6, "--soak-difficulty", help="The soak roll's difficulty."),
-    willpower: bool = typer.Option(False, "--willpower", "-w", help="Willpower spent on the attack roll."),
+    pool: _PoolArg = None,
+    damage: _DamageOpt = None,
+    dodge: _DodgeOpt = None,
+    dodge_difficulty: _DodgeDifficultyOpt = 6,
+    armour: _ArmourOpt = 0,
+    weapon: _WeaponOpt = None,
+    maneuver: _ManeuverOpt = None,
+    range_: _RangeOpt = None,
+    damage_type: _TypeOpt = None,
+    silver: _SilverOpt = False,
+    soak: _SoakOpt = None,
+    char: _CharOpt = None,
+    target: _TargetOpt = None,
+    difficulty: _AttackDifficultyOpt = None,
+    damage_difficulty: _DamageDifficultyOpt = 6,
+    soak_difficulty: _SoakDifficultyOpt = 6,
+    willpower: _AttackWillpowerOpt = False,
     specialty: SpecialtyOpt = Specialty.NONE,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -793,121 +916,88 @@ def attack_cmd(
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    from stkit.dice import parse_pool_number
     from stkit.dice.combat import AttackSpec, p_attack
-    from stkit.errors import InvalidValue
     from stkit.text import check_range
 
-    pools_text: dict[str, str] | None = None
-    n_dodge = 0
-    soak_note = ""
     check_range(armour, "armour dice", 0, 10)
     from stkit.cli.common import store
 
     handle = store(db)
     if char is not None:
-        from stkit.store.combat import attack_pools
-
-        built = handle.run(
-            lambda gw: attack_pools(
-                gw,
-                char,
-                pool,
-                damage,
-                target=target,
-                soak=soak,
-                chronicle=chronicle,
-                weapon=weapon,
-                maneuver=maneuver,
-                range_=range_,
-                damage_type=damage_type,
-                difficulty=difficulty,
-                defence=dodge,
-                silver=silver,
-            ),
-            readonly=True,
-        )
-        n_pool, n_damage = built.attack.dice, built.damage.dice
-        n_soak = built.soak.dice if built.soak is not None else 0
-        n_dodge = built.defence.dice if built.defence is not None else 0
-        difficulty = built.difficulty
-        pools_text = {"attack": built.attack.text, "damage": built.damage.text}
-        if built.soak is not None:
-            pools_text["soak"] = built.soak.text
-        if built.defence is not None:
-            pools_text["dodge"] = built.defence.text
-        if built.soak_rule is not None:
-            soak_note = built.soak_rule.why
+        how: dict[str, object] = dict(target=target, soak=soak, chronicle=chronicle, weapon=weapon)
+        how |= dict(maneuver=maneuver, range_=range_, damage_type=damage_type, difficulty=difficulty)
+        pools = _sheet_pools(handle, char, pool, damage, defence=dodge, silver=silver, **how)
     else:
-        if target is not None:
-            raise InvalidValue("--target needs --char: the pools come from the two sheets")
-        if weapon is not None or maneuver is not None or damage_type is not None or silver:
-            raise InvalidValue("--weapon, --maneuver, --type and --silver need --char (and --target): they read sheets")
-        if pool is None or damage is None:
-            raise InvalidValue("give the attack pool and --damage (numbers, or pools with --char)")
-        n_pool = parse_pool_number(pool, "attack pool")
-        n_damage = parse_pool_number(damage, "damage pool")
-        n_soak = (0 if soak is None else parse_pool_number(soak, "soak pool")) + armour
-        n_dodge = 0 if dodge is None else parse_pool_number(dodge, "dodge pool")
-    if difficulty is None:  # the chronicle's difficulty, as `stkit attack` rolls
-        difficulty = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).difficulty
+        sheet_only = {"--target": target, "--weapon": weapon, "--maneuver": maneuver, "--type": damage_type}
+        pools = _number_pools(pool, damage, soak, dodge, armour, difficulty, sheet_only | {"--silver": silver})
+    rules = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel)
     spec = AttackSpec(
-        attack_pool=n_pool,
-        damage_pool=n_damage,
-        soak_pool=n_soak,
-        attack_difficulty=difficulty,
+        attack_pool=pools.attack,
+        damage_pool=pools.damage,
+        soak_pool=pools.soak,
+        attack_difficulty=rules.difficulty if pools.difficulty is None else pools.difficulty,  # as `attack` rolls
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
-        rules=_rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel).dice_rules(),
+        rules=rules.dice_rules(),
         combat=make_combat_rules(damage_ones_cancel),
         willpower=willpower,
-        defence_pool=n_dodge,
+        defence_pool=pools.dodge,
         defence_difficulty=dodge_difficulty,
     )
     odds = p_attack(spec)
     if as_json:
-        out = {
-            "pool": n_pool,
-            "difficulty": difficulty,
-            "damage_pool": n_damage,
-            "damage_difficulty": damage_difficulty,
-            "soak_pool": n_soak,
-            "soak_difficulty": soak_difficulty,
-            "dodge_pool": n_dodge,
-            "dodge_difficulty": dodge_difficulty,
-            "willpower": willpower,
-            "house_rules": _rules_json(spec.rules),
-            "combat_rules": spec.combat.to_dict(),
-            "p_hit": float(odds.p_hit),
-            "p_botch": float(odds.p_botch),
-            "expected_wounds": float(odds.expected),
-            "wounds": _dist_json(odds.distribution, "levels"),
-            "at_least": _dist_json(odds.at_least, "levels"),
-        }
-        if odds.unresolved_weight:
-            out["p_unresolved"] = float(odds.p_unresolved)
-        if pools_text is not None:
-            out["pools"] = pools_text
-        _emit(out)
-        return
+        _emit(_attack_json(spec, odds, pools.texts))
+    else:
+        _show_attack(spec, odds, pools, exact)
+
+
+def _attack_json(spec, odds, pools_text: dict[str, str] | None) -> dict:
+    """The `odds attack --json` object."""
+    out = {
+        "pool": spec.attack_pool,
+        "difficulty": spec.attack_difficulty,
+        "damage_pool": spec.damage_pool,
+        "damage_difficulty": spec.damage_difficulty,
+        "soak_pool": spec.soak_pool,
+        "soak_difficulty": spec.soak_difficulty,
+        "dodge_pool": spec.defence_pool,
+        "dodge_difficulty": spec.defence_difficulty,
+        "willpower": spec.willpower,
+        "house_rules": _rules_json(spec.rules),
+        "combat_rules": spec.combat.to_dict(),
+        "p_hit": float(odds.p_hit),
+        "p_botch": float(odds.p_botch),
+        "expected_wounds": float(odds.expected),
+        "wounds": _dist_json(odds.distribution, "levels"),
+        "at_least": _dist_json(odds.at_least, "levels"),
+    }
+    if odds.unresolved_weight:
+        out["p_unresolved"] = float(odds.p_unresolved)
+    if pools_text is not None:
+        out["pools"] = pools_text
+    return out
+
+
+def _show_attack(spec, odds, pools: _AttackPools, exact: bool) -> None:
+    """The `odds attack` tables: the title, the pools' texts (with --char), the chances and the wounds."""
     from rich.table import Table
 
     console = _console()
-    extra = _rule_words(spec.rules, willpower)
-    soak_words = f"soak {n_soak} at {soak_difficulty}" if n_soak else "no soak"
-    if n_dodge:
-        soak_words = f"dodge {n_dodge} at {dodge_difficulty}; " + soak_words
+    extra = _rule_words(spec.rules, spec.willpower)
+    soak_words = f"soak {spec.soak_pool} at {spec.soak_difficulty}" if spec.soak_pool else "no soak"
+    if spec.defence_pool:
+        soak_words = f"dodge {spec.defence_pool} at {spec.defence_difficulty}; " + soak_words
     console.print(
-        f"[bold]Attack {_dice(n_pool)} at {difficulty}; damage {n_damage} + 1 per extra success at "
-        f"{damage_difficulty}; {soak_words}[/]" + (f" ({extra})" if extra else ""),
+        f"[bold]Attack {_dice(spec.attack_pool)} at {spec.attack_difficulty}; damage {spec.damage_pool} + 1 per "
+        f"extra success at {spec.damage_difficulty}; {soak_words}[/]" + (f" ({extra})" if extra else ""),
     )
-    if pools_text is not None:
+    if pools.texts is not None:
         from stkit.cli.render import safe_text
 
-        for step, text in pools_text.items():
+        for step, text in pools.texts.items():
             console.print(safe_text(f"{step.capitalize()}: {text}", style="dim"))
-        if soak_note:
-            console.print(safe_text(f"Soak rule: {soak_note}", style="dim"))
+        if pools.soak_note:
+            console.print(safe_text(f"Soak rule: {pools.soak_note}", style="dim"))
     head = Table()
     head.add_column("")
     head.add_column("Chance", justify="right")

@@ -28,7 +28,9 @@ SpecialtyChoice = Specialty
 DifficultyOpt = Annotated[
     int, typer.Option("--difficulty", "-d", help="Difficulty, 2 to 10 (Chapter Five: default 6).")
 ]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed the dice (0 or more) so the roll can be replayed exactly.")]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", help="Seed the dice (0 or more) so the roll can be replayed exactly.")
+]
 SpecialtyOpt = Annotated[
     Specialty,
     typer.Option(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from stkit.cli.complete import complete_character, complete_contest, complete_extended
+from stkit.cli.odds import DifficultyOpt
 from stkit.cli.options import (
     ChronicleOpt,
     DbOpt,
@@ -31,6 +32,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.contests import ContestStatus
     from stkit.store.extended import ExtendedAction, ExtendedStatus
     from stkit.store.gateway import Gateway
+    from stkit.store.scenes import SceneTimeline
+
+
+_ExtendedArg = Annotated[
+    str,
+    typer.Argument(
+        help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
+    ),
+]
+_ContestArg = Annotated[
+    str,
+    typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
+]
 
 
 def _house_flags(
@@ -228,27 +242,50 @@ def scene_show(
     """Show a scene's timeline, turn by turn.
 
     Each turn with the rolls made in it, and the extended actions and contests."""
-    from stkit.errors import NotFound
-    from stkit.store.scenes import SceneTimeline, get_scene, list_scenes, open_scene, scene_id_for, scene_timeline
-
-    def work(gw: Gateway) -> tuple[SceneTimeline, Any]:
-        from stkit.store.fight import fight_board
-
-        if scene_id is not None:
-            found = scene_timeline(gw, get_scene(gw, scene_id_for(gw, scene_id)))
-        else:
-            chron = _chronicle(chronicle)
-            scene = open_scene(gw, chron) or next(iter(list_scenes(gw, chron, limit=1)), None)
-            if scene is None:
-                raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
-            found = scene_timeline(gw, scene)
-        board = fight_board(gw, found.scene.chronicle) if found.scene.status == "open" else None
-        return found, board
-
-    timeline, board = _run(db, work, readonly=True)
+    timeline, board = _run(db, lambda gw: _timeline_and_board(gw, scene_id, chronicle), readonly=True)
     if json_out:
         _print_json(timeline.to_dict() | ({"fight": board.to_dict()} if board else {}))
         return
+    _print_timeline(timeline, board)
+
+
+def _timeline_and_board(gw: Gateway, scene_id: str | None, chronicle: str | None) -> tuple[SceneTimeline, Any]:
+    """The scene's timeline (``scene_id``, else the open scene, else the latest) and, while it is open, the
+    fight board. NotFound when the chronicle has no scene."""
+    from stkit.errors import NotFound
+    from stkit.store.fight import fight_board
+    from stkit.store.scenes import get_scene, list_scenes, open_scene, scene_id_for, scene_timeline
+
+    if scene_id is not None:
+        found = scene_timeline(gw, get_scene(gw, scene_id_for(gw, scene_id)))
+    else:
+        chron = _chronicle(chronicle)
+        scene = open_scene(gw, chron) or next(iter(list_scenes(gw, chron, limit=1)), None)
+        if scene is None:
+            raise NotFound(f"chronicle {chron!r} has no scene yet; start one with: stkit scene start NAME")
+        found = scene_timeline(gw, scene)
+    board = fight_board(gw, found.scene.chronicle) if found.scene.status == "open" else None
+    return found, board
+
+
+def _timeline_roll_line(r) -> Any:
+    """One roll of a scene's turn as a rich Text: id, link, who, pool, dice and result."""
+    from rich.text import Text
+
+    line = Text(f"  #{r.roll_id} ")
+    if r.kind != "roll":
+        line += Text(f"[{r.linked_to or r.kind}] ", style="cyan")
+    line += Text(f"{r.character or 'dice'}: {r.expression} ({r.pool}) at {r.difficulty}")
+    if r.task:
+        line += Text(f", task {r.task!r}", style="dim")
+    line += Text(f": {' '.join(map(str, r.dice))} -> ")
+    style = {"success": "green", "botch": "red bold"}.get(r.outcome, "yellow")
+    line += Text(f"{r.result} ({r.outcome})" + (" +Willpower" if r.willpower else ""), style=style)
+    return line
+
+
+def _print_timeline(timeline: SceneTimeline, board: Any) -> None:
+    """`scene show` as text: each turn with its initiative and rolls, then the tracked actions and the fight."""
     from rich.text import Text
 
     from stkit.cli import render
@@ -265,16 +302,7 @@ def scene_show(
         if not t.rolls:
             out.print(Text("  no rolls", style="dim"))
         for r in t.rolls:
-            line = Text(f"  #{r.roll_id} ")
-            if r.kind != "roll":
-                line += Text(f"[{r.linked_to or r.kind}] ", style="cyan")
-            line += Text(f"{r.character or 'dice'}: {r.expression} ({r.pool}) at {r.difficulty}")
-            if r.task:
-                line += Text(f", task {r.task!r}", style="dim")
-            line += Text(f": {' '.join(map(str, r.dice))} -> ")
-            style = {"success": "green", "botch": "red bold"}.get(r.outcome, "yellow")
-            line += Text(f"{r.result} ({r.outcome})" + (" +Willpower" if r.willpower else ""), style=style)
-            out.print(line)
+            out.print(_timeline_roll_line(r))
     for a in timeline.extended_actions:
         out.print(
             Text(
@@ -316,6 +344,23 @@ def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
 # ------------------------------------------------------------------------------------------- extended
 
 
+_BotchEndsOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--botch-ends/--botch-wipes",
+        help="A botch ends the attempt, or wipes the tally (default: the house rule extended-botch, else wipes).",
+        show_default=False,
+    ),
+]
+_BotchSpoilsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--botch-spoils/--no-botch-spoils",
+        help="A botch by any participant spoils the effort (the rules); off: a botch just adds nothing.",
+    ),
+]
+
+
 def extended_start(
     name: Annotated[str, typer.Argument(help="What is being done, e.g. 'Stay hidden'.")],
     char: Annotated[
@@ -325,34 +370,13 @@ def extended_start(
     pool: Annotated[
         str, typer.Option("--pool", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice.")
     ] = "",
-    difficulty: Annotated[
-        int | None,
-        typer.Option(
-            "--difficulty",
-            "-d",
-            help="Difficulty, 2 to 10 (default: the chronicle's house rule, else 6).",
-            show_default=False,
-        ),
-    ] = None,
+    difficulty: DifficultyOpt = None,
     target: Annotated[int, typer.Option("--target", help="Successes needed to finish (at least 1).")] = 0,
     interval: Annotated[
         str | None, typer.Option("--interval", help="In-game time per roll, e.g. '30 min', '1 h', '1 turn'.")
     ] = None,
-    botch_ends: Annotated[
-        bool | None,
-        typer.Option(
-            "--botch-ends/--botch-wipes",
-            help="A botch ends the attempt, or wipes the tally (default: the house rule extended-botch, else wipes).",
-            show_default=False,
-        ),
-    ] = None,
-    botch_spoils: Annotated[
-        bool,
-        typer.Option(
-            "--botch-spoils/--no-botch-spoils",
-            help="A botch by any participant spoils the effort (the rules); off: a botch just adds nothing.",
-        ),
-    ] = True,
+    botch_ends: _BotchEndsOpt = None,
+    botch_spoils: _BotchSpoilsOpt = True,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -389,6 +413,11 @@ def extended_start(
     if json_out:
         _print_json(status.to_dict())
         return
+    _print_extended_started(status)
+
+
+def _print_extended_started(status: ExtendedStatus) -> None:
+    """The line `extended start` prints: id, name, who rolls what, the difficulty, target and interval."""
     from stkit.cli import render
 
     a = status.action
@@ -400,32 +429,32 @@ def extended_start(
     )
 
 
+_ParticipantOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--char",
+        help="Another participant rolls this time (teamwork over time).",
+        autocompletion=complete_character,
+    ),
+]
+_RollDifficultyOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--difficulty", "-d", help="This roll's difficulty, if not the action's (2 to 10).", show_default=False
+    ),
+]
+_SheetWillpowerOpt = Annotated[
+    bool, typer.Option("--willpower", "-w", help="Spend a Willpower point from the sheet: one extra success.")
+]
+
+
 def extended_roll(
-    action: Annotated[
-        str,
-        typer.Argument(
-            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
-        ),
-    ],
-    char: Annotated[
-        str | None,
-        typer.Option(
-            "--char",
-            help="Another participant rolls this time (teamwork over time).",
-            autocompletion=complete_character,
-        ),
-    ] = None,
+    action: _ExtendedArg,
+    char: _ParticipantOpt = None,
     pool: Annotated[str | None, typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
-    difficulty: Annotated[
-        int | None,
-        typer.Option(
-            "--difficulty", "-d", help="This roll's difficulty, if not the action's (2 to 10).", show_default=False
-        ),
-    ] = None,
+    difficulty: _RollDifficultyOpt = None,
     dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
-    willpower: Annotated[
-        bool, typer.Option("--willpower", "-w", help="Spend a Willpower point from the sheet: one extra success.")
-    ] = False,
+    willpower: _SheetWillpowerOpt = False,
     specialty: HouseSpecialtyOpt = None,
     extra_ones_cancel: HouseExtraOnesOpt = None,
     ones_cancel: HouseOnesOpt = None,
@@ -463,6 +492,11 @@ def extended_roll(
         data = out.to_dict(status, seed=None if faces is not None else used_seed)
         _print_json(data | {"house_rules_in_force": in_force, "forgiven_botch": forgiven})
         return
+    _print_extended_roll(out, status, in_force, forgiven)
+
+
+def _print_extended_roll(out: Any, status: ExtendedStatus, in_force: list, forgiven: Any) -> None:
+    """`extended roll` as text: the roll, the tally, and what a botch or the finish did."""
     roll, explanation, who = out.made.roll, out.made.explanation, out.made.participant.label
     tracked = out.action
     from rich.text import Text
@@ -504,12 +538,7 @@ def _tally_line(status: ExtendedStatus) -> Any:
 
 
 def extended_status_cmd(
-    action: Annotated[
-        str,
-        typer.Argument(
-            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
-        ),
-    ],
+    action: _ExtendedArg,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -588,12 +617,7 @@ def extended_list(
 
 
 def extended_abandon(
-    action: Annotated[
-        str,
-        typer.Argument(
-            help="The extended action's id or name (a unique prefix will do).", autocompletion=complete_extended
-        ),
-    ],
+    action: _ExtendedArg,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -613,6 +637,27 @@ def extended_abandon(
 # --------------------------------------------------------------------------------------------- contest
 
 
+_ContestDifficultyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--difficulty",
+        "-d",
+        help="Side A's difficulty (both sides' unless --difficulty-b): 2 to 10, "
+        "or the other side's Traits, e.g. 'Wits + 3' (default: the chronicle's house rule, else 6).",
+        show_default=False,
+    ),
+]
+_ContestModeOpt = Annotated[
+    ContestMode,
+    typer.Option(
+        "--mode",
+        help="tally: each side adds the margins it wins to its own tally (the moot debate). "
+        "lead: one running lead, won by getting that many successes more than the other in total "
+        "(the truck chase).",
+    ),
+]
+
+
 def contest_start(
     name: Annotated[str, typer.Argument(help="The contest's name, e.g. 'Debate at the moot'.")],
     a: Annotated[str, typer.Option("--a", help="Side A: a character's name, or a number of dice.")],
@@ -621,29 +666,12 @@ def contest_start(
         str | None, typer.Option("--pool-a", help="Side A's sheet expression, e.g. 'Charisma + Expression'.")
     ] = None,
     pool_b: Annotated[str | None, typer.Option("--pool-b", help="Side B's sheet expression.")] = None,
-    difficulty: Annotated[
-        str | None,
-        typer.Option(
-            "--difficulty",
-            "-d",
-            help="Side A's difficulty (both sides' unless --difficulty-b): 2 to 10, "
-            "or the other side's Traits, e.g. 'Wits + 3' (default: the chronicle's house rule, else 6).",
-            show_default=False,
-        ),
-    ] = None,
+    difficulty: _ContestDifficultyOpt = None,
     difficulty_b: Annotated[
         str | None, typer.Option("--difficulty-b", help="Side B's difficulty: a number, or side A's Traits.")
     ] = None,
     target: Annotated[int, typer.Option("--target", help="Successes needed to win (at least 1).")] = 0,
-    mode: Annotated[
-        ContestMode,
-        typer.Option(
-            "--mode",
-            help="tally: each side adds the margins it wins to its own tally (the moot debate). "
-            "lead: one running lead, won by getting that many successes more than the other in total "
-            "(the truck chase).",
-        ),
-    ] = ContestMode.tally,
+    mode: _ContestModeOpt = ContestMode.tally,
     botch_wipes: Annotated[
         bool, typer.Option("--botch-wipes/--no-botch-wipes", help="A side that botches loses what it gathered.")
     ] = True,
@@ -685,6 +713,11 @@ def contest_start(
     if json_out:
         _print_json(data)
         return
+    _print_contest_started(data)
+
+
+def _print_contest_started(data: dict) -> None:
+    """The line `contest start` prints: id, name, the two sides, the target and mode."""
     from stkit.cli import render
 
     render.console().print(
@@ -700,23 +733,23 @@ def _side_label(side: dict) -> str:
     return f"{side['pool']} dice (difficulty {side['difficulty']})"
 
 
+_ExchangeDifficultyAOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--difficulty-a",
+        help="Side A's difficulty for this exchange: 2 to 10, or side B's Traits ('Intelligence + Expression').",
+    ),
+]
+
+
 def contest_roll(
-    contest: Annotated[
-        str,
-        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
-    ],
+    contest: _ContestArg,
     side: Annotated[
         ContestSide | None, typer.Option("--side", help="Roll only this side (players rolling separately).")
     ] = None,
     pool_a: Annotated[str | None, typer.Option("--pool-a", help="Side A's pool for this exchange only.")] = None,
     pool_b: Annotated[str | None, typer.Option("--pool-b", help="Side B's pool for this exchange only.")] = None,
-    difficulty_a: Annotated[
-        str | None,
-        typer.Option(
-            "--difficulty-a",
-            help="Side A's difficulty for this exchange: 2 to 10, or side B's Traits ('Intelligence + Expression').",
-        ),
-    ] = None,
+    difficulty_a: _ExchangeDifficultyAOpt = None,
     difficulty_b: Annotated[
         str | None,
         typer.Option("--difficulty-b", help="Side B's difficulty for this exchange (or side A's Traits)."),
@@ -744,22 +777,12 @@ def contest_roll(
     used_seed = _seed(seed)
     flags = _house_flags(specialty, extra_ones_cancel, ones_cancel, free_botch)
 
+    sides: dict[str, Any] = dict(pool_a=pool_a, pool_b=pool_b, difficulty_a=difficulty_a, difficulty_b=difficulty_b)
+    sides |= dict(faces_a=fa, faces_b=fb, willpower_a=willpower_a, willpower_b=willpower_b)
+
     def work(gw):
-        out = roll_contest(
-            gw,
-            contest_id_for(gw, contest),
-            side=side.value if side else None,
-            pool_a=pool_a,
-            pool_b=pool_b,
-            difficulty_a=difficulty_a,
-            difficulty_b=difficulty_b,
-            overrides=flags,
-            faces_a=fa,
-            faces_b=fb,
-            willpower_a=willpower_a,
-            willpower_b=willpower_b,
-            seed=used_seed,
-        )
+        side_value = side.value if side else None
+        out = roll_contest(gw, contest_id_for(gw, contest), side=side_value, overrides=flags, seed=used_seed, **sides)
         return out, rules_in_force(gw, out.status.contest.chronicle, flags).in_force()
 
     done, in_force = _run(db, work)
@@ -767,6 +790,11 @@ def contest_roll(
     if json_out:
         _print_json(data)
         return
+    _print_contest_roll(done, data, in_force)
+
+
+def _print_contest_roll(done: Any, data: dict, in_force: list) -> None:
+    """`contest roll` as text: each side's roll, the exchange's winner (or the wait), then the standing."""
     from rich.text import Text
 
     from stkit.cli import render
@@ -830,10 +858,7 @@ def _print_contest_standing(data: dict) -> None:
 
 
 def contest_status_cmd(
-    contest: Annotated[
-        str,
-        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
-    ],
+    contest: _ContestArg,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -905,10 +930,7 @@ def contest_list(
 
 
 def contest_abandon(
-    contest: Annotated[
-        str,
-        typer.Argument(help="The contest's id or name (a unique prefix will do).", autocompletion=complete_contest),
-    ],
+    contest: _ContestArg,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
