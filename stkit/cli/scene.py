@@ -26,7 +26,7 @@ from stkit.cli.options import (
     Specialty,
     rule_overrides,
 )
-from stkit.store.vocab import ContestMode, ContestSide
+from stkit.store.vocab import ActionStatus, ContestMode, ContestSide
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.contests import ContestStatus
@@ -600,7 +600,7 @@ def extended_list(
     from stkit.store.extended import extended_status, list_extended
 
     def work(gw: Gateway) -> list[ExtendedStatus]:
-        found = list_extended(gw, chronicle=_chronicle(chronicle), status=None if all_ else "open")
+        found = list_extended(gw, chronicle=_chronicle(chronicle), status=None if all_ else ActionStatus.open)
         return [extended_status(gw, a, odds=False) for a in found]
 
     rows = _run(db, work, readonly=True)
@@ -909,7 +909,7 @@ def contest_list(
     from stkit.store.contests import contest_status, list_contests
 
     def work(gw: Gateway) -> list[dict]:
-        found = list_contests(gw, chronicle=_chronicle(chronicle), status=None if all_ else "open")
+        found = list_contests(gw, chronicle=_chronicle(chronicle), status=None if all_ else ActionStatus.open)
         return [contest_status(gw, c).to_dict(history=False) for c in found]
 
     rows = _run(db, work, readonly=True)

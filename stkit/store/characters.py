@@ -21,6 +21,7 @@ from stkit.store.events import record_event
 from stkit.store.gateway import DuplicateRow, Gateway
 from stkit.store.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.store.traits import legacy_name_key, name_key, suggest
+from stkit.store.vocab import TraitKind, XpKind
 from stkit.text import printable
 
 #: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
@@ -359,9 +360,16 @@ def set_trait(
             "renown_temporary": f"temporary {ref.name}",
             "specialty": f"{ref.name} specialty",
         }.get(ref.kind, ref.name)
-        if ref.kind == "specialty" and not new:
+        if ref.kind == TraitKind.specialty and not new:
             new = "none"
-        if ref.kind in ("gift", "rite", "merit", "flaw", "background", "custom_ability"):
+        if ref.kind in (
+            TraitKind.gift,
+            TraitKind.rite,
+            TraitKind.merit,
+            TraitKind.flaw,
+            TraitKind.background,
+            TraitKind.custom_ability,
+        ):
             label = f"{ref.kind.replace('_', ' ')} {ref.name}"
         return Edit(s, f"{s.name}: {label} = {new}", warnings, {"trait": ref.name, "kind": ref.kind, "value": new})
 
@@ -472,7 +480,7 @@ def shift(gw: Gateway, name: str, form: str, *, chronicle: str | None = None) ->
 def experience(
     gw: Gateway,
     name: str,
-    kind: str,
+    kind: XpKind | str,
     amount: int,
     reason: str = "",
     *,
@@ -484,7 +492,7 @@ def experience(
 
     def change(s: Sheet) -> Edit:
         entry = s.xp(kind, amount, reason, again=again)
-        verb = "earns" if kind == "award" else "spends"
+        verb = "earns" if kind == XpKind.award else "spends"
         return Edit(
             s,
             f"{s.name} {verb} {amount} experience: {s.xp_available} of {s.xp_total} unspent",

@@ -35,7 +35,7 @@ from stkit.store.participants import (
 )
 from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene
-from stkit.store.vocab import LogKind
+from stkit.store.vocab import ActionStatus, LogKind
 from stkit.text import MAX_NAME, check_text
 
 # ---------------------------------------------------------------------------------------------- contests
@@ -172,7 +172,9 @@ def start_contest(
         b_pool_expr=side_b.expression,
         b_difficulty=d_b,
     )
-    contest = insert_row(gw, ContestRow, values | {"tally_a": 0, "tally_b": 0, "exchanges": 0, "status": "open"})
+    contest = insert_row(
+        gw, ContestRow, values | {"tally_a": 0, "tally_b": 0, "exchanges": 0, "status": ActionStatus.open}
+    )
     record_tracked_event(gw, contest, "contest", "started")
     return contest
 
@@ -413,7 +415,7 @@ def _resolve_exchange(
         botch_wipes=contest.botch_wipes,
     )
     new, ex = advance_contest(state, ra.result, ra.outcome == "botch", rb.result, rb.outcome == "botch")
-    finished = now_stamp(gw) if new.status != "open" else None
+    finished = now_stamp(gw) if new.status != ActionStatus.open else None
     gw.execute(
         "UPDATE contests SET tally_a = :tally_a, tally_b = :tally_b, exchanges = :exchanges, status = :status, "
         "winner = :winner" + (", finished_at = :now" if finished else "") + " WHERE id = :id",
@@ -471,8 +473,8 @@ def roll_contest(
     if side not in (None, "a", "b"):
         raise InvalidValue(f"side {side!r} must be a or b")
     contest = get_contest(gw, contest_id, lock=True)
-    if contest.status != "open":
-        state = f"won by side {str(contest.winner).upper()}" if contest.status == "done" else contest.status
+    if contest.status != ActionStatus.open:
+        state = f"won by side {str(contest.winner).upper()}" if contest.status == ActionStatus.done else contest.status
         raise RuleRefusal(f"contest {contest.id} ({contest.name!r}) is {state}; it takes no more rolls")
     exchange = contest.exchanges + 1
     earlier = contest_rolls(gw, contest.id)
@@ -502,7 +504,7 @@ def abandon_contest(gw: Gateway, contest_id: int) -> ContestRow:
     return contest
 
 
-def list_contests(gw: Gateway, *, chronicle: str | None = None, status: str | None = None) -> list[ContestRow]:
+def list_contests(gw: Gateway, *, chronicle: str | None = None, status: ActionStatus | None = None) -> list[ContestRow]:
     """Contests, newest first; optionally one chronicle's, or only those with ``status``."""
     return newest_first(gw, ContestRow, chronicle, status)
 
@@ -510,7 +512,7 @@ def list_contests(gw: Gateway, *, chronicle: str | None = None, status: str | No
 def _status(gw: Gateway, contest: ContestRow, rolls: list[ContestRollRecord]) -> ContestStatus:
     names = character_names(gw, {contest.a_character_id, contest.b_character_id})
     waiting = None
-    if contest.status == "open":
+    if contest.status == ActionStatus.open:
         nxt = {r.side for r in rolls if r.exchange == contest.exchanges + 1}
         if nxt:
             waiting = "b" if "a" in nxt else "a"

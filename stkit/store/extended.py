@@ -44,7 +44,7 @@ from stkit.store.participants import (
 )
 from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
-from stkit.store.vocab import LogKind
+from stkit.store.vocab import ActionStatus, LogKind
 from stkit.text import MAX_NAME, check_text
 
 # ------------------------------------------------------------------------------------------ tracked rows
@@ -160,7 +160,7 @@ def get_locked(gw: Gateway, row_type: type[_R], row_id: int, lock: bool, missing
     return rt.from_row(found)
 
 
-def newest_first(gw: Gateway, row_type: type[_R], chronicle: str | None, status: str | None) -> list[_R]:
+def newest_first(gw: Gateway, row_type: type[_R], chronicle: str | None, status: ActionStatus | None) -> list[_R]:
     """Rows of a tracked table, newest first; optionally one chronicle's, or only those with ``status``."""
     rt: Any = row_type
     where, params = [], {}
@@ -178,12 +178,12 @@ def abandon_row(gw: Gateway, row: _R, what: str) -> _R:
     """Mark an open tracked row (extended action or contest, read locked) abandoned and return it as it now
     stands; RuleRefusal when it is already finished."""
     r: Any = row
-    if r.status != "open":
+    if r.status != ActionStatus.open:
         raise RuleRefusal(f"{what} {r.id} ({r.name!r}) is already {r.status}")
     now = now_stamp(gw)
     gw.execute(f"UPDATE {r.TABLE} SET status = 'abandoned', finished_at = :now WHERE id = :id", now=now, id=r.id)
     gw.changed(r.TABLE, r.id)
-    return replace(r, status="abandoned", finished_at=iso_local(now))
+    return replace(r, status=ActionStatus.abandoned, finished_at=iso_local(now))
 
 
 # -------------------------------------------------------------------------------------- extended actions
@@ -246,7 +246,9 @@ def start_extended(
         botch_ends=botch_ends,
         botch_spoils=botch_spoils,
     )
-    action = insert_row(gw, ExtendedAction, values | {"tally": 0, "rolls": 0, "botches": 0, "status": "open"})
+    action = insert_row(
+        gw, ExtendedAction, values | {"tally": 0, "rolls": 0, "botches": 0, "status": ActionStatus.open}
+    )
     record_tracked_event(gw, action, "extended", "started")
     return action
 
@@ -309,7 +311,7 @@ def roll_extended(
     chronicle, no Willpower left, Willpower already spent this turn), InvalidValue (bad dice).
     """
     action = get_action(gw, action_id, lock=True)
-    if action.status != "open":
+    if action.status != ActionStatus.open:
         raise RuleRefusal(f"extended action {action.id} ({action.name!r}) is {action.status}; it takes no more rolls")
     who = _roller(gw, action, character, pool)
     made = roll_for(
@@ -364,7 +366,7 @@ def _store_roll(
 def _store_tally(gw: Gateway, action: ExtendedAction, after: ExtendedTally) -> ExtendedAction:
     """Write the tally ``after`` into ``action``'s row (and when it finished); the action as it now stands."""
     now = now_stamp(gw)
-    finished = iso_local(now) if after.status != "open" else None
+    finished = iso_local(now) if after.status != ActionStatus.open else None
     gw.execute(
         "UPDATE tracked_actions SET tally = :tally, rolls = :rolls, botches = :botches, status = :status"
         + (", finished_at = :now" if finished else "")
@@ -394,7 +396,9 @@ def abandon_extended(gw: Gateway, action_id: int) -> ExtendedAction:
     return action
 
 
-def list_extended(gw: Gateway, *, chronicle: str | None = None, status: str | None = None) -> list[ExtendedAction]:
+def list_extended(
+    gw: Gateway, *, chronicle: str | None = None, status: ActionStatus | None = None
+) -> list[ExtendedAction]:
     """Tracked extended actions, newest first; optionally one chronicle's, or only those with ``status``."""
     return newest_first(gw, ExtendedAction, chronicle, status)
 
@@ -542,7 +546,7 @@ def extended_status(gw: Gateway, action: ExtendedAction | int, *, odds: bool = T
     if deleted:
         note = "the character who rolls this was deleted; roll on with --char NAME --pool ..., or abandon it"
         return replace(status, odds_note=note)
-    if not (odds and action.status == "open"):
+    if not (odds and action.status == ActionStatus.open):
         return status
     try:
         pool: int | None = check_pool(gw, _default_participant(gw, action))[0]

@@ -26,6 +26,7 @@ from typing import Any
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store import traits as T
 from stkit.store.sheet import Sheet
+from stkit.store.vocab import TraitKind
 
 PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 
@@ -399,7 +400,7 @@ class Purchase:
 
     @property
     def label(self) -> str:
-        if self.kind in ("gift", "rite"):
+        if self.kind in (TraitKind.gift, TraitKind.rite):
             return f"{self.kind.capitalize()} {self.name} ({self.new})"
         return f"{self.name} {self.old}->{self.new}"
 
@@ -428,7 +429,7 @@ def price(
     ref = T.resolve_settable(
         trait, custom_abilities=tuple(sheet.custom_abilities), backgrounds=tuple(sheet.backgrounds)
     )
-    if ref.kind in ("gift", "rite"):
+    if ref.kind in (TraitKind.gift, TraitKind.rite):
         level = 1 if to is None else to
         T.check_rating(level, ref)
         known = [e for e in getattr(sheet, ref.kind + "s") if T.norm(e["name"]) == T.norm(ref.name)]
@@ -436,7 +437,7 @@ def price(
             raise RuleRefusal(
                 f"{sheet.name} already knows the {ref.kind} {known[0]['name']} (level {known[0]['level']})"
             )
-        if ref.kind == "gift":
+        if ref.kind == TraitKind.gift:
             if level > sheet.rank:
                 raise RuleRefusal(
                     f"{ref.name} is a level {level} Gift and {sheet.name} is Rank {sheet.rank}: "
@@ -450,14 +451,14 @@ def price(
         per = int(table["rite"]["per"])
         return Purchase("rite", ref.name, 0, level, level * per, (f"level {level}x{per}",))
     kind = {"custom_ability": "ability"}.get(ref.kind, ref.kind)
-    if ref.kind == "power":
+    if ref.kind == TraitKind.power:
         kind = ref.name.lower()
-    if ref.kind == "background":
+    if ref.kind == TraitKind.background:
         raise RuleRefusal(
             "Backgrounds are not bought with experience; they come from the story "
             f"(`char set {sheet.name} background:{ref.name} N`)"
         )
-    if ref.kind in ("renown", "renown_temporary"):
+    if ref.kind in (TraitKind.renown, TraitKind.renown_temporary):
         raise RuleRefusal(f"Renown is earned by deeds, not experience: `char renown {sheet.name} {ref.name} N`")
     if kind not in table:
         raise InvalidValue(
@@ -472,14 +473,14 @@ def price(
     if new <= old:
         raise RuleRefusal(f"{ref.name} is already {old}; experience only raises a Trait")
     cost, steps = _dot_costs(table[kind], old, new)
-    return Purchase(ref.kind if ref.kind != "power" else kind, ref.name, old, new, cost, steps)
+    return Purchase(ref.kind if ref.kind != TraitKind.power else kind, ref.name, old, new, cost, steps)
 
 
 def apply_purchase(sheet: Sheet, p: Purchase) -> None:
     """Write ``p`` onto ``sheet`` (a new rating, or the Gift or Rite added at its level)."""
-    if p.kind in ("gift", "rite"):
+    if p.kind in (TraitKind.gift, TraitKind.rite):
         sheet.set_trait(f"{p.kind}:{p.name}", p.new)
-    elif p.kind == "custom_ability":
+    elif p.kind == TraitKind.custom_ability:
         sheet.custom_abilities[p.name] = p.new
     else:
         sheet.set_trait(p.name, p.new)

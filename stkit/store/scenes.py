@@ -27,6 +27,7 @@ from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.gateway import DuplicateRow, Gateway
+from stkit.store.vocab import SceneStatus
 from stkit.text import MAX_NAME, check_text
 
 #: How far back the try-again count looks: past 8 failures every difficulty is already 10.
@@ -141,7 +142,7 @@ def resolve_tracked_id(gw: Gateway, table: str, typed: str | int, what: str, lis
     if table not in ("tracked_actions", "contests", "scenes"):
         raise ValueError(f"not a tracked table: {table}")
     rows = gw.rows(f"SELECT id, name, status FROM {table} ORDER BY id")
-    for pool in ([r for r in rows if r[2] == "open"], rows):
+    for pool in ([r for r in rows if r[2] == SceneStatus.open], rows):
         name = find_by_prefix(text, [r[1] for r in pool], what)
         if name is not None:
             ids = [r[0] for r in pool if r[1] == name]
@@ -195,7 +196,7 @@ def start_scene(gw: Gateway, chronicle: str, name: str) -> SceneRow:
     except DuplicateRow:
         raise RuleRefusal(f"another scene was just opened in chronicle {chronicle!r}; end it first") from None
     _add_turn(gw, scene_id, 1)
-    scene = SceneRow(scene_id, chronicle, name, "open", 1, iso_local(now))
+    scene = SceneRow(scene_id, chronicle, name, SceneStatus.open, 1, iso_local(now))
     _scene_event(gw, scene, "started")
     return scene
 
@@ -228,7 +229,7 @@ def end_scene(gw: Gateway, chronicle: str) -> SceneRow:
     now = gw.timestamp(datetime.now(UTC))
     gw.execute("UPDATE scenes SET status = 'ended', ended_at = :now WHERE id = :id", now=now, id=scene.id)
     gw.changed("scenes", scene.id)
-    scene = replace(scene, status="ended", ended_at=iso_local(now))
+    scene = replace(scene, status=SceneStatus.ended, ended_at=iso_local(now))
     _scene_event(gw, scene, "ended")
     return scene
 

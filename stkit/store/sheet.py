@@ -20,6 +20,7 @@ from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.store import breeds as B
 from stkit.store import traits as T
 from stkit.store.forms import FORM_NAMES, lookup_form
+from stkit.store.vocab import TraitKind
 from stkit.text import (
     MAX_NAME,
     MAX_NOTES,
@@ -298,8 +299,8 @@ class Sheet:
         except InvalidValue:
             if not custom or ":" in text:
                 raise
-            ref = T.TraitRef("custom_ability", text.strip())
-        if ref.kind == "identity":
+            ref = T.TraitRef(TraitKind.custom_ability, text.strip())
+        if ref.kind == TraitKind.identity:
             new: object = str(value)
             check_identity_text(ref.name, str(value))
             if ref.name == "breed":
@@ -316,28 +317,35 @@ class Sheet:
                     self.form = "Homid"
             setattr(self, ref.name, new)
             return ref, new, warnings
-        if ref.kind == "specialty":
+        if ref.kind == TraitKind.specialty:
             return self.set_specialty(ref.name, str(value))
         n = _int(value, ref)
-        if ref.kind in ("gift", "rite", "merit", "flaw", "custom_ability", "background"):
+        if ref.kind in (
+            TraitKind.gift,
+            TraitKind.rite,
+            TraitKind.merit,
+            TraitKind.flaw,
+            TraitKind.custom_ability,
+            TraitKind.background,
+        ):
             check_text(ref.name, f"{ref.kind.replace('_', ' ')} name")
-        if ref.kind in ("gift", "rite", "merit", "flaw"):
+        if ref.kind in (TraitKind.gift, TraitKind.rite, TraitKind.merit, TraitKind.flaw):
             entries = getattr(self, ref.kind + "s")
-            key = "level" if ref.kind in ("gift", "rite") else "points"
+            key = "level" if ref.kind in (TraitKind.gift, TraitKind.rite) else "points"
             keep = [e for e in entries if T.norm(e["name"]) != T.norm(ref.name)]
             if n != 0:
                 T.check_rating(n, ref)
                 keep.append({"name": ref.name, key: n})
             setattr(self, ref.kind + "s", keep)
             return ref, n, warnings
-        if ref.kind == "power_points":
+        if ref.kind == TraitKind.power_points:
             track = self.powers[ref.name]
             if ref.name == "Rage":
-                T.check_rating(n, T.TraitRef("power_points", "Rage", 99))
+                T.check_rating(n, T.TraitRef(TraitKind.power_points, "Rage", 99))
                 if n > track.permanent:
                     warnings.append(f"Rage points {n} exceed the Rage rating {track.permanent}")
             else:
-                T.check_rating(n, T.TraitRef("power_points", ref.name, track.permanent))
+                T.check_rating(n, T.TraitRef(TraitKind.power_points, ref.name, track.permanent))
             track.temporary = n
             return ref, n, warnings
         T.check_rating(n, ref)
@@ -346,9 +354,9 @@ class Sheet:
                 f"{ref.name} specialty {self.specialties.pop(ref.name)!r} removed: {ref.name} is now {n}, "
                 f"below the {SPECIALTY_MIN_DOTS} dots a specialty needs"
             )
-        if ref.kind == "attribute":
+        if ref.kind == TraitKind.attribute:
             self.attributes[ref.name] = n
-        elif ref.kind in ("ability", "custom_ability", "background"):
+        elif ref.kind in (TraitKind.ability, TraitKind.custom_ability, TraitKind.background):
             table = {
                 "ability": self.abilities,
                 "custom_ability": self.custom_abilities,
@@ -358,7 +366,7 @@ class Sheet:
                 table[ref.name] = n
             else:
                 table.pop(ref.name, None)
-        elif ref.kind == "power":
+        elif ref.kind == TraitKind.power:
             track = self.powers[ref.name]
             track.permanent = n
             if fill_points:
@@ -368,11 +376,11 @@ class Sheet:
                 warnings.append(f"{ref.name} points lowered to the new rating {n}")
             elif ref.name == "Rage" and track.temporary > n:
                 warnings.append(f"Rage points {track.temporary} exceed the Rage rating {n}")
-        elif ref.kind == "renown":
+        elif ref.kind == TraitKind.renown:
             self.renown[ref.name].permanent = n
-        elif ref.kind == "renown_temporary":
+        elif ref.kind == TraitKind.renown_temporary:
             self.renown[ref.name].temporary = n
-        elif ref.kind == "rank":
+        elif ref.kind == TraitKind.rank:
             self.rank = n
         return ref, n, warnings
 
@@ -384,7 +392,7 @@ class Sheet:
         InvalidValue for another kind of Trait, a lower rating (naming it), or text with control characters
         or over MAX_SHORT_TEXT characters."""
         name = self.specialty_target(trait)
-        ref = T.TraitRef("specialty", name)
+        ref = T.TraitRef(TraitKind.specialty, name)
         text = value.strip()
         if text.casefold() in ("", "none", "-", "remove"):
             self.specialties.pop(name, None)

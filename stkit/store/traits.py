@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from stkit.errors import InvalidValue
+from stkit.store.vocab import TraitKind
 
 ATTRIBUTES: tuple[str, ...] = (
     "Strength",
@@ -188,16 +189,20 @@ _RENOWN = _index(RENOWN)
 class TraitRef:
     """A resolved trait name.
 
-    ``kind`` is one of attribute, ability, custom_ability, background, power (Rage/Gnosis/Willpower rating),
-    power_points (their temporary points), renown, renown_temporary, identity, rank, gift, rite, merit, flaw,
-    specialty (``name`` is then the Attribute or Ability the specialty belongs to).
-    ``name`` is the display name (or the identity field name); ``maximum`` the highest rating allowed.
+    ``kind``: a :class:`~stkit.store.vocab.TraitKind` (the name of one given as text is taken): attribute,
+    ability, custom_ability, background, power (Rage/Gnosis/Willpower rating), power_points (their temporary
+    points), renown, renown_temporary, identity, rank, gift, rite, merit, flaw, specialty (``name`` is then the
+    Attribute or Ability the specialty belongs to). ``name`` is the display name (or the identity field
+    name); ``maximum`` the highest rating allowed.
     """
 
-    kind: str
+    kind: TraitKind
     name: str
     maximum: int = MAX_DOTS
     minimum: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", TraitKind(self.kind))
 
 
 def lookup_attribute(text: str) -> str | None:
@@ -279,42 +284,42 @@ def resolve_settable(
                     f"{name!r} is not an Attribute or Ability of the sheet"
                     f"{did_you_mean(name, ATTRIBUTES + ABILITIES)}; a specialty belongs to one"
                 )
-            return TraitRef("specialty", trait)
+            return TraitRef(TraitKind.specialty, trait)
         if kind == "background":
             name = _index(tuple(backgrounds) + BACKGROUNDS).get(norm(name), name)
         if kind == "custom_ability":
             known = lookup_ability(name)
             if known:
-                return TraitRef("ability", known)
+                return TraitRef(TraitKind.ability, known)
             name = _index(tuple(custom_abilities)).get(norm(name), name)
         maximum = {"merit": 7, "flaw": 7, "gift": 6, "rite": 6}.get(kind, MAX_DOTS)
-        return TraitRef(kind, name, maximum, 1 if kind in ("gift", "rite") else 0)
+        return TraitRef(TraitKind(kind), name, maximum, 1 if kind in ("gift", "rite") else 0)
     key = norm(raw)
     words = [w for w in re.split(r"[\s_\-]+", raw.casefold()) if w]
     if len(words) >= 2 and (words[0] in _TEMP_WORDS or words[-1] in _TEMP_WORDS):
         core = " ".join(words[1:] if words[0] in _TEMP_WORDS else words[:-1])
         if (p := lookup_power(core)) is not None:
-            return TraitRef("power_points", p, 99 if p == "Rage" else MAX_POWER)
+            return TraitRef(TraitKind.power_points, p, 99 if p == "Rage" else MAX_POWER)
         if (r := lookup_renown(core)) is not None:
-            return TraitRef("renown_temporary", r, MAX_POWER)
+            return TraitRef(TraitKind.renown_temporary, r, MAX_POWER)
     if (a := _ATTR.get(key)) is not None:
-        return TraitRef("attribute", a)
+        return TraitRef(TraitKind.attribute, a)
     if (a := _ABIL.get(key)) is not None:
-        return TraitRef("ability", a)
+        return TraitRef(TraitKind.ability, a)
     if (a := _index(tuple(custom_abilities)).get(key)) is not None:
-        return TraitRef("custom_ability", a)
+        return TraitRef(TraitKind.custom_ability, a)
     if (a := _index(tuple(backgrounds)).get(key)) is not None:
-        return TraitRef("background", a)
+        return TraitRef(TraitKind.background, a)
     if (p := _POWER.get(key)) is not None:
-        return TraitRef("power", p, MAX_POWER)
+        return TraitRef(TraitKind.power, p, MAX_POWER)
     if (r := _RENOWN.get(key)) is not None:
-        return TraitRef("renown", r, MAX_POWER)
+        return TraitRef(TraitKind.renown, r, MAX_POWER)
     if key == "rank":
-        return TraitRef("rank", "rank", MAX_RANK)
+        return TraitRef(TraitKind.rank, "rank", MAX_RANK)
     ident = {norm(f): f for f in IDENTITY_FIELDS} | {norm(v): f for f, v in IDENTITY_FIELDS.items()}
     ident |= {"stnotes": "storyteller_notes", "storytellernotes": "storyteller_notes"}
     if key in ident:
-        return TraitRef("identity", ident[key])
+        return TraitRef(TraitKind.identity, ident[key])
     choices = (
         list(ATTRIBUTES)
         + list(ABILITIES)
@@ -333,7 +338,7 @@ def resolve_settable(
 
 def check_rating(value: int, ref: TraitRef, *, where: str = "") -> int:
     """``value`` if it is a whole number within ``ref``'s range, else InvalidValue naming the range."""
-    label = ref.name if ref.kind != "power_points" else f"{ref.name} points"
+    label = ref.name if ref.kind != TraitKind.power_points else f"{ref.name} points"
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidValue(f"{where}{label} {value!r} is not a whole number; allowed: {ref.minimum} to {ref.maximum}")
     if not ref.minimum <= value <= ref.maximum:

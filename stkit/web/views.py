@@ -59,16 +59,21 @@ def status_view(gw: Gateway, chronicle: str) -> dict:
     finish within 1, 2 and 4 more rolls) and the open contests (both tallies) of ``chronicle``."""
     from stkit.store.scenes import open_scene
     from stkit.store.tracked import contest_status, extended_status, list_contests, list_extended
+    from stkit.store.vocab import ActionStatus
 
     scene = open_scene(gw, chronicle)
-    actions = [extended_status(gw, a).to_dict() for a in list_extended(gw, chronicle=chronicle, status="open")]
+    actions = [
+        extended_status(gw, a).to_dict() for a in list_extended(gw, chronicle=chronicle, status=ActionStatus.open)
+    ]
     for a in actions:
         within = (a.get("odds") or {}).get("within") or {}
         a["chances"] = [
             (k, within[str(k)]["probability"], within[str(k)]["exact"]) for k in (1, 2, 4) if str(k) in within
         ]
         a["percent"] = min(100, round(100 * a["tally"] / a["target"])) if a["target"] else 0
-    contests = [contest_status(gw, c).to_dict() for c in list_contests(gw, chronicle=chronicle, status="open")]
+    contests = [
+        contest_status(gw, c).to_dict() for c in list_contests(gw, chronicle=chronicle, status=ActionStatus.open)
+    ]
     scene_view = {"id": scene.id, "name": scene.name, "turn": scene.turn} if scene else None
     finished_extended, finished_contests = finished_tracked(gw, chronicle, scene_view)
     return {
