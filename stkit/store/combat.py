@@ -50,7 +50,9 @@ from stkit.text import check_range
 
 if TYPE_CHECKING:
     from stkit.dice.house import ChronicleRules
+    from stkit.store.characters import CharacterRow
     from stkit.store.fight_rules import AttackPlan, SoakRule
+    from stkit.store.scenes import TurnContext
 
 
 #: The soak pool when none is named.
@@ -626,7 +628,7 @@ def _find_target(gw: Gateway, name: str, attacker: Any) -> Any:
         ) from None
 
 
-def _acted_this_turn(gw: Gateway, row: Any, ctx: Any) -> int | None:
+def _acted_this_turn(gw: Gateway, row: CharacterRow, ctx: TurnContext | None) -> int | None:
     """The id of the first action roll (a roll, an attack, a Rage action, a shift) ``row`` made in the turn
     ``ctx``, or None."""
     if ctx is None:
@@ -656,7 +658,9 @@ def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
 DEFENCES = ("dodge", "block", "parry")
 
 
-def _refuse_attack(gw: Gateway, a_row: Any, t_row: Any, t_sheet: Sheet, *, coup_de_grace: bool, defended: bool) -> None:
+def _refuse_attack(
+    gw: Gateway, a_row: CharacterRow, t_row: CharacterRow, t_sheet: Sheet, *, coup_de_grace: bool, defended: bool
+) -> None:
     """Raise RuleRefusal when ``a_row`` cannot attack ``t_row`` now: the target is out of the scene, either is
     dead, an Incapacitated target without ``coup_de_grace`` (or a coup de grace on one who is not, or with a
     dodge or soak: ``defended``)."""
@@ -718,9 +722,9 @@ def _attack_plan(
 
 def _defence_pool(
     gw: Gateway,
-    t_row: Any,
+    t_row: CharacterRow,
     t_sheet: Sheet,
-    ctx: Any,
+    ctx: TurnContext | None,
     defence: str,
     defence_kind: str,
     defender_actions: int,
@@ -749,7 +753,7 @@ def _defence_pool(
 
 
 def _soak_pool(
-    t_row: Any,
+    t_row: CharacterRow,
     t_sheet: Sheet,
     kind: DamageType,
     soak: str,
@@ -777,7 +781,7 @@ def _soak_pool(
 
 
 def _wound(
-    gw: Gateway, t_row: Any, t_sheet: Sheet, wounds: int, kind: DamageType, ctx: Any
+    gw: Gateway, t_row: CharacterRow, t_sheet: Sheet, wounds: int, kind: DamageType, ctx: TurnContext | None
 ) -> tuple[dict[str, Any] | None, list[str], bool]:
     """Put ``wounds`` levels of ``kind`` on the target's health track and save it (a killing level marks them
     dead): (what was taken, or None for no wound; warnings; dead)."""
@@ -795,7 +799,7 @@ def _wound(
 
 def _attacker_costs(
     gw: Gateway,
-    a_row: Any,
+    a_row: CharacterRow,
     a_sheet: Sheet,
     willpower: bool,
     rage_count: tuple[int, int | None] | None,
@@ -1207,7 +1211,9 @@ class RageSpend:
         return {"points": self.points, "left": self.left, "scene_id": self.scene_id, "turn": self.turn}
 
 
-def spend_rage_for_actions(gw: Gateway, row: Any, rage: int, *, combat: CombatRules = STANDARD_COMBAT) -> RageSpend:
+def spend_rage_for_actions(
+    gw: Gateway, row: CharacterRow, rage: int, *, combat: CombatRules = STANDARD_COMBAT
+) -> RageSpend:
     """Spend ``rage`` Rage points of the (locked) character ``row`` for extra actions this turn: at most the
     current points (and the house rule's cap), once per turn of the open scene ("Multiple Actions": Rage
     gives extra actions at no penalty). Outside a scene there is no turn to count.

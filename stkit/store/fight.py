@@ -50,8 +50,10 @@ from stkit.store.sheet import Sheet
 from stkit.store.vocab import LogKind
 
 if TYPE_CHECKING:
+    from stkit.store.characters import CharacterRow
     from stkit.store.pools import PoolBreakdown
     from stkit.store.rolling import RollOutcome
+    from stkit.store.scenes import TurnContext
 
 
 # ------------------------------------------------------------------------------------------- use cases
@@ -141,9 +143,9 @@ def _health(sheet: Sheet) -> dict[str, Any]:
 
 def _finish(
     gw: Gateway,
-    row: Any,
+    row: CharacterRow,
     sheet: Sheet,
-    ctx: Any,
+    ctx: TurnContext | None,
     rule: str,
     *,
     made: RollOutcome | None,
@@ -194,7 +196,7 @@ def _finish(
 
 def _power_roll(
     gw: Gateway,
-    row: Any,
+    row: CharacterRow,
     rule: LogKind,
     built: PoolBreakdown,
     difficulty: int,

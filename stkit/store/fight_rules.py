@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store.fight_data import rules_data
@@ -22,6 +22,10 @@ from stkit.store.forms import METIS_BREEDS, breed_form, form_label, form_slots, 
 from stkit.store.gateway import Gateway
 from stkit.store.sheet import Sheet
 from stkit.store.traits import did_you_mean, norm
+
+if TYPE_CHECKING:
+    from stkit.store.characters import CharacterRow
+    from stkit.store.scenes import TurnContext
 
 #: The moon's phases, new to full (`stkit scene moon PHASE`).
 MOON_PHASES = ("new", "crescent", "half", "gibbous", "full")
@@ -334,7 +338,7 @@ def is_dead(gw: Gateway, character_id: int) -> bool:
     return gw.row("SELECT 1 FROM character_fates WHERE character_id = :id", id=character_id) is not None
 
 
-def mark_dead(gw: Gateway, row: Any, ctx: Any) -> None:
+def mark_dead(gw: Gateway, row: CharacterRow, ctx: TurnContext | None) -> None:
     """Record ``row`` (a character) as dead, in the open scene's turn ``ctx`` (or None)."""
     if is_dead(gw, row.id):
         return
@@ -348,13 +352,13 @@ def mark_dead(gw: Gateway, row: Any, ctx: Any) -> None:
     )
 
 
-def refuse_dead(gw: Gateway, row: Any, doing: str) -> None:
+def refuse_dead(gw: Gateway, row: CharacterRow, doing: str) -> None:
     """RuleRefusal when ``row`` is dead."""
     if is_dead(gw, row.id):
         raise RuleRefusal(f"{doing}: {row.name} is dead")
 
 
-def turn_power(gw: Gateway, ctx: Any, character_id: int, power: str) -> int:
+def turn_power(gw: Gateway, ctx: TurnContext | None, character_id: int, power: str) -> int:
     """Points of ``power`` ('rage actions', 'rage', 'gnosis', 'regen') used in the turn ``ctx``."""
     if ctx is None:
         return 0
@@ -368,7 +372,7 @@ def turn_power(gw: Gateway, ctx: Any, character_id: int, power: str) -> int:
     return 0 if row is None else int(row[0])
 
 
-def legacy_rage_actions(gw: Gateway, ctx: Any, character_id: int) -> int:
+def legacy_rage_actions(gw: Gateway, ctx: TurnContext | None, character_id: int) -> int:
     """Rage spent on extra actions through `multi --rage` in the turn (its own table)."""
     if ctx is None:
         return 0
@@ -381,7 +385,7 @@ def legacy_rage_actions(gw: Gateway, ctx: Any, character_id: int) -> int:
     return 0 if row is None else int(row[0])
 
 
-def use_turn_power(gw: Gateway, row: Any, ctx: Any, power: str, points: int) -> int:
+def use_turn_power(gw: Gateway, row: CharacterRow, ctx: TurnContext | None, power: str, points: int) -> int:
     """Count ``points`` of ``power`` used by ``row`` in the turn ``ctx`` (nothing outside a scene) and return
     the turn's total. Rage (for actions or anything else) and Gnosis are never both spent in one turn
     (Revised, "Rage and Gnosis"): RuleRefusal naming the one already spent."""
@@ -418,7 +422,9 @@ def use_turn_power(gw: Gateway, row: Any, ctx: Any, power: str, points: int) -> 
     return total
 
 
-def spend_rage_action(gw: Gateway, row: Any, sheet: Sheet, ctx: Any, reading: str) -> tuple[int, int | None]:
+def spend_rage_action(
+    gw: Gateway, row: CharacterRow, sheet: Sheet, ctx: TurnContext | None, reading: str
+) -> tuple[int, int | None]:
     """One Rage point of ``row`` for an extra action this turn (an attack with ``--rage``): refused beyond
     the current points or the `rage-cap` reading's cap (counting `multi --rage` spends of the same turn),
     or when Gnosis was spent this turn. Returns (Rage actions this turn, the cap)."""
