@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.store.fight_data import rules_data
@@ -24,8 +24,20 @@ from stkit.store.sheet import Sheet
 from stkit.store.traits import did_you_mean, norm
 
 if TYPE_CHECKING:
-    from stkit.store.characters import CharacterRow
     from stkit.store.scenes import TurnContext
+
+
+class _Row(Protocol):
+    """What these rules read of a stored character (:class:`stkit.store.characters.CharacterRow`, which
+    imports this module, so it is named by its shape)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def chronicle(self) -> str: ...
+
 
 #: The moon's phases, new to full (`stkit scene moon PHASE`).
 MOON_PHASES = ("new", "crescent", "half", "gibbous", "full")
@@ -338,7 +350,7 @@ def is_dead(gw: Gateway, character_id: int) -> bool:
     return gw.row("SELECT 1 FROM character_fates WHERE character_id = :id", id=character_id) is not None
 
 
-def mark_dead(gw: Gateway, row: CharacterRow, ctx: TurnContext | None) -> None:
+def mark_dead(gw: Gateway, row: _Row, ctx: TurnContext | None) -> None:
     """Record ``row`` (a character) as dead, in the open scene's turn ``ctx`` (or None)."""
     if is_dead(gw, row.id):
         return
@@ -352,7 +364,7 @@ def mark_dead(gw: Gateway, row: CharacterRow, ctx: TurnContext | None) -> None:
     )
 
 
-def refuse_dead(gw: Gateway, row: CharacterRow, doing: str) -> None:
+def refuse_dead(gw: Gateway, row: _Row, doing: str) -> None:
     """RuleRefusal when ``row`` is dead."""
     if is_dead(gw, row.id):
         raise RuleRefusal(f"{doing}: {row.name} is dead")
@@ -385,7 +397,7 @@ def legacy_rage_actions(gw: Gateway, ctx: TurnContext | None, character_id: int)
     return 0 if row is None else int(row[0])
 
 
-def use_turn_power(gw: Gateway, row: CharacterRow, ctx: TurnContext | None, power: str, points: int) -> int:
+def use_turn_power(gw: Gateway, row: _Row, ctx: TurnContext | None, power: str, points: int) -> int:
     """Count ``points`` of ``power`` used by ``row`` in the turn ``ctx`` (nothing outside a scene) and return
     the turn's total. Rage (for actions or anything else) and Gnosis are never both spent in one turn
     (Revised, "Rage and Gnosis"): RuleRefusal naming the one already spent."""
@@ -423,7 +435,7 @@ def use_turn_power(gw: Gateway, row: CharacterRow, ctx: TurnContext | None, powe
 
 
 def spend_rage_action(
-    gw: Gateway, row: CharacterRow, sheet: Sheet, ctx: TurnContext | None, reading: str
+    gw: Gateway, row: _Row, sheet: Sheet, ctx: TurnContext | None, reading: str
 ) -> tuple[int, int | None]:
     """One Rage point of ``row`` for an extra action this turn (an attack with ``--rage``): refused beyond
     the current points or the `rage-cap` reading's cap (counting `multi --rage` spends of the same turn),
