@@ -124,6 +124,20 @@ def _checked_type(param_type: click_types.ParamType, check: Callable[..., str]) 
     return checked
 
 
+def unwrap_help(text: str) -> str:
+    """A command's help with each paragraph's hard line breaks joined, so that the terminal wraps it: typer's
+    rich help keeps a docstring's single newlines, which break sentences at the source's width. A paragraph
+    with an indented, listed ('- ', '* ', '$ ') or ``\\b``-marked line is kept as written."""
+    import inspect
+
+    out = []
+    for para in inspect.cleandoc(text).split("\n\n"):
+        lines = para.split("\n")
+        keep = any(ln[:1] in (" ", "\t", "\b") or ln[:2] in ("- ", "* ", "$ ") for ln in lines)
+        out.append(para if keep else " ".join(ln.strip() for ln in lines))
+    return "\n\n".join(out)
+
+
 def harden(command: click_core.Command) -> click_core.Command:
     """Give every integer, text and path parameter of ``command`` (and of its sub-commands) the checks of
     :func:`check_typed_int`, :func:`check_typed_text` and :func:`check_typed_path`, once: no command
@@ -132,6 +146,8 @@ def harden(command: click_core.Command) -> click_core.Command:
     if getattr(command, "_stkit_hardened", False):
         return command
     command._stkit_hardened = True  # type: ignore[attr-defined]
+    if command.help:
+        command.help = unwrap_help(command.help)
     for param in command.params:
         if isinstance(param.type, click_types.IntParamType):
             param.type = _checked_type(param.type, check_typed_int)
