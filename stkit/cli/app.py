@@ -176,10 +176,14 @@ def check_terminal_size_variables() -> None:
             parse_whole_number(value, f"the environment variable {name}", 1, MAX_TERMINAL_SIZE)
 
 
-# Command groups loaded only when named (or when the full help is shown), so that a plain `stkit roll`
-# does not build, or import, the character store, the odds engine or the card game. Name -> module; each
-# module has `register(app)` adding its commands to a Typer.
+# Every command is built only when named (or when the full help lists them all), so that a plain
+# `stkit roll` builds one command, not forty, and imports neither the character store, the odds engine nor
+# the card game. Name -> module; each module has `register(app)` adding its commands to a Typer.
 LAZY_COMMANDS: dict[str, str] = {
+    "roll": "stkit.cli.roll",
+    "multi": "stkit.cli.roll",
+    "resisted": "stkit.cli.roll",
+    "teamwork": "stkit.cli.roll",
     "odds": "stkit.cli.odds",
     "char": "stkit.cli.char",
     "log": "stkit.cli.char",
@@ -194,21 +198,50 @@ LAZY_COMMANDS: dict[str, str] = {
     "table": "stkit.cli.serve",
     "saved": "stkit.cli.saved",
 }
-_loaded_modules: dict[str, dict] = {}
+#: module -> the Typer its ``register`` filled (decorators only: nothing is built yet).
+_registered: dict[str, typer.Typer] = {}
+#: command name -> its click command, built once per process.
+_built: dict[str, click_core.Command] = {}
 
 
-def load_module_commands(module_name: str) -> dict:
-    """Import a command module and build its commands: {name: click command}."""
-    if module_name not in _loaded_modules:
-        import importlib
+def _registered_on(module_name: str) -> typer.Typer:
+    """The Typer holding ``module_name``'s commands, registered once (importing the module)."""
+    holder = _registered.get(module_name)
+    if holder is None:
+        import importlib  # start-up: only the module of the command named is imported
 
-        import typer.main
-
-        module = importlib.import_module(module_name)
         holder = typer.Typer()
-        module.register(holder)
-        _loaded_modules[module_name] = dict(typer.main.get_group(holder).commands)
-    return _loaded_modules[module_name]
+        importlib.import_module(module_name).register(holder)
+        _registered[module_name] = holder
+    return holder
+
+
+def _command_name(info: typer.models.CommandInfo) -> str:
+    """The name typer gives a registered command: its own, else its function's with dashes."""
+    import typer.main  # start-up: typer's builder is needed only once a command is named
+
+    return info.name or typer.main.get_command_name(getattr(info.callback, "__name__", ""))
+
+
+def load_command(name: str) -> click_core.Command | None:
+    """The click command ``name`` of :data:`LAZY_COMMANDS` (None for any other name), built on first use.
+    Only that one command (or group) is built: typer reads the signature and type hints of every function
+    it builds, which is most of a plain roll's start-up."""
+    if name not in _built:
+        module_name = LAZY_COMMANDS.get(name)
+        if module_name is None:
+            return None
+        import typer.main  # start-up: typer's builder is needed only once a command is named
+
+        holder = _registered_on(module_name)
+        one = typer.Typer()
+        one.registered_commands = [c for c in holder.registered_commands if _command_name(c) == name]
+        one.registered_groups = [g for g in holder.registered_groups if g.name == name]
+        command = typer.main.get_group(one).commands.get(name)
+        if command is None:
+            return None
+        _built[name] = command
+    return _built[name]
 
 
 class StkitGroup(TyperGroup):
@@ -225,8 +258,8 @@ class StkitGroup(TyperGroup):
 
     def get_command(self, ctx, cmd_name):
         command = super().get_command(ctx, cmd_name)
-        if command is None and cmd_name in LAZY_COMMANDS:
-            command = load_module_commands(LAZY_COMMANDS[cmd_name]).get(cmd_name)
+        if command is None:
+            command = load_command(cmd_name)
         return adopt(harden(command)) if command is not None else None
 
     def invoke(self, ctx):
@@ -320,12 +353,6 @@ def _root(
     ),
 ) -> None:
     """The Storyteller toolkit."""
-
-
-# Dice commands are registered eagerly (they are the common case); the rest load lazily (LAZY_COMMANDS).
-from stkit.cli import roll as _roll  # noqa: E402
-
-_roll.register(app)
 
 
 def stdout_is_open() -> bool:
