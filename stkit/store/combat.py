@@ -729,10 +729,11 @@ def _defence_pool(
     defence_kind: str,
     defender_actions: int,
     notes: list[str],
-) -> PoolBreakdown:
+) -> PoolBreakdown | None:
     """The target's dodge, block or parry pool ``defence`` (worn armour's Dexterity penalty; with more than
-    one ``defender_actions`` the multiple-action penalty). Raises InvalidValue (unknown kind, actions outside
-    1..10), RuleRefusal (the target already acted this turn and declared one action)."""
+    one ``defender_actions`` the multiple-action penalty); None when no dice are left (no roll). Raises
+    InvalidValue (unknown kind, actions outside 1..10), RuleRefusal (the target already acted this turn and
+    declared one action)."""
     if defence_kind not in DEFENCES:
         raise InvalidValue(f"unknown defence {defence_kind!r}; allowed: {', '.join(DEFENCES)}")
     if isinstance(defender_actions, bool) or not isinstance(defender_actions, int) or not 1 <= defender_actions <= 10:
@@ -749,7 +750,11 @@ def _defence_pool(
         notes.append(
             f"{t_row.name} takes {defender_actions} actions this turn: the {defence_kind} loses {defender_actions} dice"
         )
-    return build_pool(t_sheet, expression)
+    built = build_pool(t_sheet, expression, empty_ok=True)
+    if not built.possible:  # no dice left to defend with: the attack goes ahead undefended
+        notes.append(f"{t_row.name} has no dice left to {defence_kind} with ({built.text}): no {defence_kind} roll")
+        return None
+    return built
 
 
 def _soak_pool(
@@ -1190,7 +1195,9 @@ def attack_pools(
         soak_pool = unhurt_pool(t_sheet, soak)
     elif verdict.dice_from_rules:
         soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
-    defence_pool = build_pool(t_sheet, _with_armour(t_sheet, defence, notes)) if defence else None
+    defence_pool = build_pool(t_sheet, _with_armour(t_sheet, defence, notes), empty_ok=True) if defence else None
+    if defence_pool is not None and not defence_pool.possible:
+        defence_pool = None  # no dice left to defend with: the attack is not defended
     return AttackPools(built, out.damage, diff, kind, soak_pool, defence_pool, verdict, plan)
 
 

@@ -170,7 +170,7 @@ def _empty_term(expression: str) -> str:
     return f"dice pool {expression!r} has a sign with no Trait or number after it; e.g. 'Dexterity + Brawl'"
 
 
-def build_pool(character: object, expression: str) -> PoolBreakdown:
+def build_pool(character: object, expression: str, *, empty_ok: bool = False) -> PoolBreakdown:
     """Build a dice pool from a sheet (a :class:`Sheet` or a stored Character) and an expression.
 
     The expression is up to two Traits joined by '+', then any extra dice '+ 2' / '- 1' (a bare number
@@ -226,7 +226,7 @@ def build_pool(character: object, expression: str) -> PoolBreakdown:
     penalty = sheet.wound_penalty
     dice = sum(p.used for p in parts) + sum(extra) - penalty
     pool = PoolBreakdown(text, tuple(parts), tuple(extra), penalty, form_label(sheet.form, sheet.fera), dice)
-    if dice < 1:
+    if dice < 1 and not empty_ok:
         raise RuleRefusal(f"{sheet.name}: {pool.text}: no dice left, the action cannot be attempted")
     return pool
 

@@ -254,6 +254,16 @@ def test_no_soak_house_rule(fighters):
 ATTACK = ["attack", "Shadow-in-the-Wood", "Guard", "--pool", "Dexterity + Brawl", "--damage", "Strength + 1"]
 
 
+def test_a_dodge_with_no_dice_left_leaves_the_attack_undodged(fighters):
+    """Guard's Dexterity 2 - 3 is no dice: no dodge is rolled, the attack (7 dice: 8, 9, 10, 3, 2, 6, 1 =
+    3) goes ahead as if undefended, and the notes say why; dodge dice given then are refused."""
+    data = ok_json(*ATTACK, "--dodge", "Dexterity - 3", "--dice-attack", "8,9,10,3,2,6,1", "--seed", "2")
+    assert data["attack"]["result"] == 3 and data["defence"] is None and data["extra_successes"] == 2
+    assert any("Guard has no dice left to dodge with" in n for n in data["notes"])
+    fails(*ATTACK, "--dodge", "Dexterity - 3", "--dice-attack", "8,9,10,3,2,6,1", "--dice-dodge", "6",
+          match="defence dice were given but no defence roll is made")  # fmt: skip
+
+
 def test_attack_whose_extra_successes_add_damage_dice(fighters):
     ok("scene", "start", "The alley")
     data = ok_json(
