@@ -306,12 +306,20 @@ def roll_cmd(
 
 def _roll_json(odds, rules) -> dict:
     """The `odds POOL --json` object of one roll."""
-    out = {
+    return {
         "pool": odds.pool,
         "difficulty": odds.difficulty,
         "willpower": odds.willpower,
         "house_rules": _rules_json(rules),
         "p_botch": float(odds.p_botch),
+        **_chances_json(odds),
+    }
+
+
+def _chances_json(odds) -> dict:
+    """The chances every single-roll odds answer carries (a roll's, a damage or soak roll's), the tail
+    beyond the listed results included when there is one."""
+    out = {
         "p_failure": float(odds.p_failure),
         "p_success": float(odds.p_success),
         "expected": float(odds.expected),
@@ -345,14 +353,8 @@ def _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target,
             "house_rules": _rules_json(odds.rules),
             "combat_rules": combat.to_dict(),
             "p_botch": 0.0,
-            "p_failure": float(odds.p_failure),
-            "p_success": float(odds.p_success),
-            "expected": float(odds.expected),
-            "distribution": _dist_json(odds.distribution),
-            "at_least": _dist_json(odds.at_least),
+            **_chances_json(odds),
         }
-        if odds.tail_weight:
-            out["tail"] = {"above": odds.max_result, "p": float(odds.tail), "exact": _exact(odds.tail)}
         _emit(out)
         return
     _show_roll(odds, exact, kind=kind.value)

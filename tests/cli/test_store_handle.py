@@ -13,20 +13,9 @@ import stkit.config
 import stkit.store.gateway as gateway
 from stkit.cli import shell
 from stkit.cli.app import app
+from tests.store.test_handle import _count_calls
 
 runner = CliRunner()
-
-
-def _count_calls(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
-    real = getattr(module, name)
-    calls = [0]
-
-    def counting(*args, **kwargs):
-        calls[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, counting)
-    return calls
 
 
 def _ok(*args: str) -> str:
