@@ -112,8 +112,8 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         if not str(problem).startswith("duplicate key"):  # the parser's own words may quote the file
             problem = without_quotes(str(problem))
-        if "maximum nesting depth" in str(problem):
-            problem = f"nested too deeply; allowed: {max_depth} levels"
+        if "maximum nesting depth" in str(problem):  # libyaml's own depth limit: the same fact as below
+            raise DataFileError(f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}") from None
         raise DataFileError(f"{source}: malformed YAML{where}: {problem}") from None
     except RecursionError:
         raise DataFileError(f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}") from None

@@ -20,11 +20,11 @@ from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.options import DamageOnesCancelOpt, DbOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
-from stkit.store.vocab import DamageType, Power
+from stkit.sheet.vocab import DamageType, Power
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.store.gateway import Gateway
-    from stkit.store.sheet import Sheet
+    from stkit.sheet.sheet import Sheet
+    from stkit.store.db.gateway import Gateway
 
 #: The most points or health levels one command spends, regains, marks or heals (Traits and health
 #: tracks are far smaller; a larger number is a typing slip).
@@ -145,7 +145,7 @@ def boxes(n: int, maximum: int) -> str:
 
 def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) -> dict:
     """The sheet's file shape plus derived values (form-adjusted Attributes, wound penalty...)."""
-    from stkit.store.forms import in_form
+    from stkit.sheet.forms import in_form
 
     data = sheet.to_dict(player_view=player_view)
     data["id"] = char_id
@@ -162,8 +162,8 @@ def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) 
 
 
 def next_rank(sheet) -> dict | None:
-    """What the sheet's next Rank needs (stkit.store.lifebook.next_rank), or None."""
-    from stkit.store.lifebook import next_rank as needs
+    """What the sheet's next Rank needs (stkit.sheet.lifebook.next_rank), or None."""
+    from stkit.sheet.lifebook import next_rank as needs
 
     return needs(sheet)
 
@@ -240,8 +240,8 @@ def _trait_lines(sheet) -> list:
     """Attributes (with the form's ratings), Abilities, Specialties and the named lists (Backgrounds ...)."""
     from rich.text import Text
 
-    from stkit.store import traits as T
-    from stkit.store.forms import in_form
+    from stkit.sheet import traits as T
+    from stkit.sheet.forms import in_form
 
     lines = [Text(""), _header("Physical", "Social", "Mental", width=32)]
     groups = list(T.ATTRIBUTE_GROUPS.values())
@@ -287,8 +287,8 @@ def _track_lines(sheet) -> list:
     """Rage, Gnosis, Willpower and Renown (rating and points), the next Rank and the health track."""
     from rich.text import Text
 
-    from stkit.store import traits as T
-    from stkit.store.sheet import HEALTH_LEVELS
+    from stkit.sheet import traits as T
+    from stkit.sheet.sheet import HEALTH_LEVELS
 
     lines = [Text(""), _header("", "Rating", "Points")]
     for p in T.POWERS:
@@ -354,8 +354,8 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
     InvalidValue for an empty name, an unknown breed/auspice/fera/creature or a --set not TRAIT=VALUE."""
     from stkit.config import default_chronicle
     from stkit.errors import InvalidValue
-    from stkit.store import breeds
-    from stkit.store.sheet import KIN_POWERS, Sheet, Track
+    from stkit.sheet import breeds
+    from stkit.sheet.sheet import KIN_POWERS, Sheet, Track
 
     if not name.strip():
         raise InvalidValue("a character needs a name")
@@ -1180,7 +1180,7 @@ def log(
     """The roll log, newest first, in local time.
 
     Every roll made with --char (or --log, or --note). Export: `stkit log --format csv -n 10000 > rolls.csv`."""
-    from stkit.store.rolls import check_log_limit, recent_log
+    from stkit.store.rolling import check_log_limit, recent_log
 
     check_log_limit(limit)  # before opening (and perhaps creating) the store
     entries = run(

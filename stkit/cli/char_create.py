@@ -1,7 +1,7 @@
 """`stkit char create`: guided creation in the terminal (prompt_toolkit), one step at a time, the totals
 left shown under the prompt, `undo` and `quit`; the sheet is stored only when it is finished.
 
-The steps and their rules are :mod:`stkit.store.guided`'s; this module only asks and prints.
+The steps and their rules are :mod:`stkit.sheet.guided`'s; this module only asks and prints.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ def run_wizard(
     from stkit.cli.common import run
     from stkit.config import default_chronicle
     from stkit.errors import InvalidValue
+    from stkit.sheet.guided import new_draft
     from stkit.store.characters import create_character
-    from stkit.store.guided import new_draft
     from stkit.text import MAX_NAME, check_text
 
     if name is not None:

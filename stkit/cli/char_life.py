@@ -18,7 +18,7 @@ from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.store.lifebook import CreationCheck
+    from stkit.sheet.lifebook import CreationCheck
 
 NameArg = Annotated[
     str,

@@ -1,7 +1,8 @@
-"""`stkit attack`, and the output of `char hit` and `scene initiative`: thin adapters over stkit.store.combat.
+"""`stkit attack`, and the output of `char hit` and `scene initiative`: thin adapters over the store's
+attack, hit and initiative use cases (stkit.store.attack, stkit.store.hit, stkit.store.initiative).
 
 Only typer and the standard library at module level; the store, the dice engine and rich load inside the
-functions. The dice rules and their sources: stkit.dice.combat; the store's readings: stkit.store.combat.
+functions. The dice rules and their sources: stkit.dice.combat; the store's readings: stkit.store.hit.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
     """`stkit roll POOL --damage|--soak` output (``done``: the :class:`stkit.store.rolling.RollOutcome` of
     ``order``): from a sheet with its pool and log entry, else the bare roll."""
     from stkit.cli import render
-    from stkit.store.pools import PoolBreakdown
+    from stkit.sheet.pools import PoolBreakdown
 
     kind = order.purpose.value
     combat = order.combat.to_dict() if order.combat is not None else None
@@ -102,7 +103,7 @@ def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
     if not isinstance(done.pool, PoolBreakdown):
         render.print_roll(done.roll, title=f"{kind.capitalize()} roll (cannot botch)", kind=kind)
         return
-    from stkit.store.combat import pool_words
+    from stkit.store.hit import pool_words
 
     out = _console()
     title = f"{kind.capitalize()} roll (cannot botch): {pool_words(done.pool)}"
@@ -150,10 +151,10 @@ def hit_command(
     json_out: bool,
     silver: bool = False,
 ) -> None:
-    """`char hit`: one transaction through :func:`stkit.store.combat.take_hit`, then the output."""
+    """`char hit`: one transaction through :func:`stkit.store.hit.take_hit`, then the output."""
     from stkit.cli.common import run
     from stkit.dice import validate_difficulty
-    from stkit.store.combat import take_hit
+    from stkit.store.hit import take_hit
     from stkit.store.rolling import fresh_seed
 
     if difficulty is not None:
@@ -252,7 +253,7 @@ def initiative_command(
     """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output."""
     from stkit.cli.common import run
     from stkit.config import default_chronicle
-    from stkit.store.combat import roll_scene_initiative
+    from stkit.store.initiative import roll_scene_initiative
     from stkit.store.rolling import fresh_seed
 
     used_seed = fresh_seed(seed)
@@ -354,7 +355,7 @@ def attack_cmd(
     """
     from stkit.cli.common import run
     from stkit.dice import validate_difficulty
-    from stkit.store.combat import attack
+    from stkit.store.attack import attack
     from stkit.store.rolling import fresh_seed
 
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
@@ -417,7 +418,7 @@ def attack_cmd(
 def print_exchange(x: Any) -> None:
     """Each step of an attack: the pools, every roll, the soak, the wounds and the target's health."""
     from stkit.cli import render
-    from stkit.store.combat import pool_words
+    from stkit.store.hit import pool_words
 
     out = _console()
     r = x.result

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
     from stkit.dice.house import ChronicleRules, RuleOverrides
-    from stkit.store.gateway import Gateway
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.gateway import Gateway
+    from stkit.store.db.handle import StoreHandle
     from stkit.store.rolling import OddsAnswer, RollOrder, RollOutcome
 
 _T = TypeVar("_T")
@@ -25,7 +25,7 @@ def store(db: str | None) -> StoreHandle:
     """The handle on the store ``db`` (the --db value: a path or URL; None: $STKIT_DATABASE_URL, else the
     default file), resolved once here: a command takes it once and passes it on. Inside `stkit shell`
     it is the shell's open handle, with its one kept connection. Raises InvalidValue for a bad ``db``."""
-    from stkit.store.handle import handle_for
+    from stkit.store.db.handle import handle_for
 
     return handle_for(db)
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 #: How many names one Tab offers at most.
 MAX_COMPLETIONS = 50
@@ -56,7 +56,7 @@ def complete_pool(incomplete: str) -> list[str]:
     Abilities, Rage/Gnosis/Willpower and Renown (no store needed)."""
     import re
 
-    from stkit.store import traits as T
+    from stkit.sheet import traits as T
     from stkit.text import fold_name
 
     head, last = re.match(r"(.*?[+-]?\s*)([^+-]*)$", incomplete, re.S).groups()  # type: ignore[union-attr]

@@ -86,7 +86,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object ins
 
 def _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty=None):
     """The rules an odds answer is made under: the chronicle's house rules in the store ``handle`` (a
-    :class:`stkit.store.gateway.StoreHandle`) with these flags on top (read through
+    :class:`stkit.store.db.gateway.StoreHandle`) with these flags on top (read through
     :func:`stkit.store.house.rules_in_force`, as every roll is)."""
     from stkit.cli.common import rules_in
 
@@ -843,8 +843,8 @@ class _AttackPools:
 
 
 def _sheet_pools(handle, char: str, pool: str | None, damage: str | None, **how) -> _AttackPools:
-    """`odds attack --char`: the pools built from the sheets (stkit.store.combat.attack_pools)."""
-    from stkit.store.combat import attack_pools
+    """`odds attack --char`: the pools built from the sheets (stkit.store.attack.attack_pools)."""
+    from stkit.store.attack import attack_pools
 
     built = handle.read(lambda gw: attack_pools(gw, char, pool, damage, **how))
     texts = {"attack": built.attack.text, "damage": built.damage.text}

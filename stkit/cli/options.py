@@ -97,7 +97,7 @@ def make_combat_rules(
 
     names: frozenset[str] = frozenset()
     if unsoakable:
-        from stkit.store.sheet import damage_type  # only the store's commands take --no-soak
+        from stkit.sheet.sheet import damage_type  # only the store's commands take --no-soak
 
         names = frozenset(damage_type(t) for t in unsoakable)
     return CombatRules(damage_ones_cancel=damage_ones_cancel, rage_cap=rage_cap, unsoakable=names)

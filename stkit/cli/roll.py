@@ -29,7 +29,7 @@ from stkit.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
     from stkit.store.rolling import RollOrder, RollOutcome
 
 

@@ -14,7 +14,7 @@ import typer
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt, SeedOpt
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 saved_app = typer.Typer(help="Saved rolls: name a pool once, roll it by name.", no_args_is_help=True)
 

@@ -26,12 +26,12 @@ from stkit.cli.options import (
     Specialty,
     rule_overrides,
 )
-from stkit.store.vocab import ActionStatus, ContestMode, ContestSide
+from stkit.sheet.vocab import ActionStatus, ContestMode, ContestSide
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.contests import ContestStatus
+    from stkit.store.db.gateway import Gateway
     from stkit.store.extended import ExtendedAction, ExtendedStatus
-    from stkit.store.gateway import Gateway
     from stkit.store.scenes import SceneTimeline
 
 
@@ -141,7 +141,7 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     from stkit.store.scenes import next_turn
 
     def work(gw: Gateway) -> tuple[Any, dict | None]:
-        from stkit.store.combat import current_initiative
+        from stkit.store.initiative import current_initiative
 
         scene = next_turn(gw, _chronicle(chronicle))
         return scene, current_initiative(gw, scene.id, scene.turn)

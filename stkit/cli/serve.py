@@ -14,7 +14,7 @@ import typer
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
 
 if TYPE_CHECKING:
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
 
 HostOpt = Annotated[
     str,

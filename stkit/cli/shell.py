@@ -2,7 +2,7 @@
 
 Each line is an stkit command without the `stkit` prefix, run in this process through the same command
 tree as the command line (same output, same errors, same exit codes, shown but never ending the shell).
-The store is opened once, as one :class:`stkit.store.gateway.StoreHandle` that every command finds
+The store is opened once, as one :class:`stkit.store.db.gateway.StoreHandle` that every command finds
 (:func:`stkit.cli.common.store`): on an up-to-date SQLite file it keeps one sqlite3 connection, opened
 and checked by the first command and reused by the rest; otherwise its SQLAlchemy engine. At a
 terminal the prompt (prompt_toolkit) completes like the shell completion does and keeps its history in
@@ -212,7 +212,7 @@ def shell(db: DbOpt = None) -> None:
     and the script goes on. With --db, every command uses that database (as $STKIT_DATABASE_URL would).
     """
     from stkit.cli.ask import scripted
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
 
     handle = StoreHandle(db)  # the store chosen once; every command of the session finds this handle
     if db is not None:

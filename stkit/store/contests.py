@@ -18,10 +18,11 @@ from stkit.dice.contest import (
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.sheet.vocab import ActionStatus, LogKind
 from stkit.store.characters import character_by_id, character_names
+from stkit.store.db.gateway import Gateway
 from stkit.store.events import record_tracked_event
 from stkit.store.extended import _Columns, abandon_row, get_locked, insert_row, newest_first, now_stamp
-from stkit.store.gateway import Gateway
 from stkit.store.participants import (
     Participant,
     check_pool,
@@ -35,7 +36,6 @@ from stkit.store.participants import (
 )
 from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene
-from stkit.store.vocab import ActionStatus, LogKind
 from stkit.text import MAX_NAME, check_text
 
 # ---------------------------------------------------------------------------------------------- contests

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 #: The kinds of event: what changed. 'links' (join links rotated or revoked) is always secret and no page
 #: shows it: it tells the servers to check their open streams' links at once.
@@ -103,7 +103,7 @@ def record_event(
 ) -> None:
     """Write one event in the caller's transaction. ``kind`` is one of
     :data:`EVENT_KINDS`; ``data`` a JSON-ready dict. Raises InvalidValue for an unknown kind."""
-    from stkit.store.gateway import SessionGateway
+    from stkit.store.db.gateway import SessionGateway
 
     if kind not in EVENT_KINDS:
         raise InvalidValue(f"event kind {kind!r} is not one of {', '.join(EVENT_KINDS)}")
@@ -212,7 +212,7 @@ def roll_event_data(
 
 
 def _event(row: tuple) -> TableEvent:
-    from stkit.store.gateway import iso_utc
+    from stkit.store.db.gateway import iso_utc
 
     rid, created, chronicle, kind, secret, character_id, data = row
     return TableEvent(int(rid), iso_utc(created), chronicle, kind, bool(secret), character_id, json.loads(data or "{}"))
@@ -339,7 +339,7 @@ def parse_lifetime(text: str, what: str = "--expires") -> int | None:
 
 
 def _stored_datetime(value: object) -> datetime:
-    from stkit.store.gateway import iso_utc
+    from stkit.store.db.gateway import iso_utc
 
     return datetime.fromisoformat(iso_utc(value).replace("Z", "+00:00"))
 

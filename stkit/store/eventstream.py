@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from stkit.store.events import NOTIFY_CHANNEL, TableEvent, events_after, last_event_id, links_in_force
 
 if TYPE_CHECKING:
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
 
 
 class EventReader:
@@ -38,14 +38,14 @@ class EventReader:
         if self.dialect == "sqlite" and path is not None:
             import sqlite3
 
-            from stkit.store.db import SQLITE_BUSY_TIMEOUT_MS
+            from stkit.store.db.engine import SQLITE_BUSY_TIMEOUT_MS
 
             self._conn = sqlite3.connect(
                 str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
             )
 
     def _run(self, work: Callable[[Any], Any]) -> Any:
-        from stkit.store.gateway import SessionGateway, SqliteGateway
+        from stkit.store.db.gateway import SessionGateway, SqliteGateway
 
         with self._lock:
             if self._conn is not None:

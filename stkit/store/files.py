@@ -1,10 +1,10 @@
 """Character files: YAML/JSON import and export, and the other tools' files (Foundry VTT, Grapevine).
 
-A character file holds one character in the shape of :meth:`stkit.store.sheet.Sheet.to_dict` (see
+A character file holds one character in the shape of :meth:`stkit.sheet.sheet.Sheet.to_dict` (see
 docs/characters.md). YAML is read with a ``yaml.SafeLoader`` subclass only (duplicate keys, alias
 bombs and deep nesting refused). Files over MAX_FILE_BYTES are refused. A Foundry actor export (JSON with
-a ``type`` and a ``system`` block) is translated by :mod:`stkit.store.foundry`; a Grapevine exchange file
-(``.gex``, XML) by :mod:`stkit.store.grapevine`, and may hold several characters.
+a ``type`` and a ``system`` block) is translated by :mod:`stkit.formats.foundry`; a Grapevine exchange file
+(``.gex``, XML) by :mod:`stkit.formats.grapevine`, and may hold several characters.
 
 Every error is a DataFileError naming the file, the field and the allowed range; an import with any bad
 file imports nothing.
@@ -18,15 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
+from stkit.formats.imported import LoadedFile
 from stkit.safefile import describe
-from stkit.store import traits as T
+from stkit.sheet import traits as T
+from stkit.sheet.sheet import Sheet, xp_log_warnings
 from stkit.store.characters import create_character
-from stkit.store.imported import LoadedFile
-from stkit.store.sheet import Sheet, xp_log_warnings
 from stkit.text import shown_key, without_quotes
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 CHARACTER_SUFFIXES = (".yaml", ".yml", ".json", ".gex")
 #: Largest character file read (bytes); a real sheet is a few kilobytes.
@@ -198,7 +198,7 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
     shown = describe(path)
     suffix = path.suffix.lower()
     if suffix == ".gex":  # XML: its own declaration names the encoding
-        from stkit.store.grapevine import from_grapevine
+        from stkit.formats.grapevine import from_grapevine
 
         found = from_grapevine(read_bytes(path, max_bytes=MAX_TROUPE_FILE_BYTES), source=str(path))
         for lf in found:
@@ -222,7 +222,7 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
         if not _depth_ok(data):
             raise DataFileError(f"{shown}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels")
         if isinstance(data, dict) and isinstance(data.get("system"), dict) and "type" in data:
-            from stkit.store.foundry import from_foundry
+            from stkit.formats.foundry import from_foundry
 
             loaded = from_foundry(data, source=str(path))
             loaded.path = path
@@ -304,7 +304,7 @@ def import_files(
 
 def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False, foundry_layout: str = "current") -> str:
     """The character file text of ``sheet`` in ``fmt``: yaml, json, or foundry (a Foundry VTT WoD20 actor in
-    ``foundry_layout`` current or legacy, see :func:`stkit.store.foundry.to_foundry`), with no raw control
+    ``foundry_layout`` current or legacy, see :func:`stkit.formats.foundry.to_foundry`), with no raw control
     character: a control or bidi character in a stored field is written as a JSON or YAML escape.
     ``player_view`` leaves the Storyteller notes out."""
     from stkit.text import escape_json_controls, printable
@@ -312,7 +312,7 @@ def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False, foundry_
     if fmt == "foundry":
         from dataclasses import replace
 
-        from stkit.store.foundry import dump_foundry
+        from stkit.formats.foundry import dump_foundry
 
         shown = replace(sheet, storyteller_notes="") if player_view else sheet
         return escape_json_controls(dump_foundry(shown, foundry_layout))

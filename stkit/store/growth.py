@@ -3,7 +3,7 @@ awarded into Rank, and the sheet's history. Use cases through the SQL gateway, e
 transaction; every change writes a ``sheet`` table event (:mod:`stkit.store.events`).
 
 Tables (revision 0013): ``xp_spends`` (one `char raise`: cost, purchases, undone or not) and
-``renown_awards`` (one `char renown`: before and after). The numbers are :mod:`stkit.store.lifebook`'s.
+``renown_awards`` (one `char renown`: before and after). The numbers are :mod:`stkit.sheet.lifebook`'s.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.store import lifebook as L
+from stkit.sheet import lifebook as L
+from stkit.sheet.sheet import Sheet
 from stkit.store.characters import Edit, find_character, save_sheet
-from stkit.store.gateway import Gateway, iso_utc
-from stkit.store.sheet import Sheet
+from stkit.store.db.gateway import Gateway, iso_utc
 from stkit.text import check_text
 
 #: The most traits one `char raise` buys (a longer list is a typing slip).

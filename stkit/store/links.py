@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from stkit.errors import NotFound
 from stkit.store.characters import find_character
+from stkit.store.db.gateway import Gateway
 from stkit.store.events import record_event
-from stkit.store.gateway import Gateway
 
 
 def revoke_links(gw: Gateway, chronicle: str, who: str) -> int:

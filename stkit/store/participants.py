@@ -22,14 +22,14 @@ from stkit.dice.contest import (
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.store import traits as T
+from stkit.sheet import traits as T
+from stkit.sheet.forms import in_form
+from stkit.sheet.pools import build_pool, resolve_pool_trait
+from stkit.sheet.vocab import LogKind
 from stkit.store.characters import CharacterRow, get_character
-from stkit.store.forms import in_form
-from stkit.store.gateway import Gateway
-from stkit.store.pools import build_pool, resolve_pool_trait
+from stkit.store.db.gateway import Gateway
 from stkit.store.rolling import Purpose, RollOrder, make_roll
 from stkit.store.scenes import open_scene
-from stkit.store.vocab import LogKind
 from stkit.text import parse_whole_number
 
 _NUMBER = re.compile(r"^\s*\d+\s*$", re.ASCII)

@@ -17,7 +17,7 @@ from stkit.store.events import record_event
 from stkit.text import check_text
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 #: The longest message or whisper, in characters (a line at the table, not a letter).

@@ -52,7 +52,7 @@ def create_app(
     Host names it answers to (default: the loopback names). The schema is migrated when the app starts.
     Raises StoreError when the store cannot be opened."""
     from stkit.config import default_chronicle
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
 
     settings = TableSettings(
         db=db, chronicle=default_chronicle(chronicle), interval=interval, ping=ping_seconds(ping), hosts=hosts

@@ -17,7 +17,7 @@ from stkit.store.events import LinkHolder
 from stkit.web.table import Table
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 #: The widest whole number a form field may hold; each use case checks its own range after.
@@ -124,7 +124,7 @@ def apply_change(
         error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if htmx:
             return HTMLResponse(table.fragment("message.html", error=error))
-        ctx = table.read(lambda s: page_data(table, s, holder))
+        ctx = table.read(lambda gw: page_data(table, gw, holder))
         return table.render("page.html", code=400, error=error, error_form=form_name, **ctx)
     if htmx:
         said = message(result)  # text, or Markup the server rendered (a roll's result with its dice)

@@ -10,7 +10,7 @@ from stkit.web.play import LOG_KINDS, talk_item
 from stkit.web.views import feed_item
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 def log_line(event: TableEvent) -> str:

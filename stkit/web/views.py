@@ -9,7 +9,7 @@ from stkit.store.events import LinkHolder, TableEvent
 from stkit.web.play import LOG_KINDS, finished_tracked, party_view, roll_choices, talk_item, talk_visible
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,8 +22,8 @@ FEED_SIZE = 50
 def sheet_view(row: Any) -> dict:
     """A stored character as the sheet panel shows it: Attributes, Abilities, Rage / Gnosis / Willpower,
     Renown, health levels with the wound penalty, form, and the traits the roll form offers."""
-    from stkit.store import traits as T
-    from stkit.store.sheet import HEALTH_LEVELS
+    from stkit.sheet import traits as T
+    from stkit.sheet.sheet import HEALTH_LEVELS
 
     sheet = row.to_sheet()
     abilities = [(a, sheet.abilities[a]) for a in T.ABILITIES if sheet.abilities.get(a)]
@@ -57,9 +57,10 @@ def sheet_view(row: Any) -> dict:
 def status_view(gw: Gateway, chronicle: str) -> dict:
     """The open scene and turn, the open extended actions (progress, rolls so far, the exact chance to
     finish within 1, 2 and 4 more rolls) and the open contests (both tallies) of ``chronicle``."""
+    from stkit.sheet.vocab import ActionStatus
+    from stkit.store.contests import contest_status, list_contests
+    from stkit.store.extended import extended_status, list_extended
     from stkit.store.scenes import open_scene
-    from stkit.store.tracked import contest_status, extended_status, list_contests, list_extended
-    from stkit.store.vocab import ActionStatus
 
     scene = open_scene(gw, chronicle)
     actions = [

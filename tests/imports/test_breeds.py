@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
-from stkit.store import breeds as B
-from stkit.store.pools import build_pool
-from stkit.store.sheet import Sheet
+from stkit.sheet import breeds as B
+from stkit.sheet.pools import build_pool
+from stkit.sheet.sheet import Sheet
 
 
 def test_table_has_the_garou_and_ten_fera():

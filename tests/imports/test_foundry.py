@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from stkit.errors import DataFileError
+from stkit.formats.foundry import from_foundry, to_foundry
+from stkit.sheet.sheet import Sheet
 from stkit.store.files import load_file, load_files
-from stkit.store.foundry import from_foundry, to_foundry
-from stkit.store.sheet import Sheet
 
 DATA = Path(__file__).with_name("data")
 REPO = Path(__file__).resolve().parents[2]

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
+from stkit.formats.foundry import from_foundry, to_foundry
+from stkit.formats.foundry_layouts import detect_layout
+from stkit.formats.htmltext import html_to_text, text_to_html
 from stkit.store.files import load_file
-from stkit.store.foundry import from_foundry, to_foundry
-from stkit.store.foundry_layouts import detect_layout
-from stkit.store.htmltext import html_to_text, text_to_html
 
 DATA = Path(__file__).with_name("data")
 MARROW = DATA / "foundry-werewolf-marrow.json"

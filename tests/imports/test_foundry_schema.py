@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from stkit.formats.foundry import to_foundry
 from stkit.store.files import load_file, load_files
-from stkit.store.foundry import to_foundry
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).with_name("data")

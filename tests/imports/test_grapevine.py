@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from stkit.errors import DataFileError
+from stkit.formats.grapevine import category_dots, from_grapevine
 from stkit.store.files import load_all, load_files
-from stkit.store.grapevine import category_dots, from_grapevine
 
 DATA = Path(__file__).with_name("data")
 TROUPE = DATA / "grapevine-troupe.gex"

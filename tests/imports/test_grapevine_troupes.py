@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from stkit.formats.grapevine import from_grapevine
 from stkit.store.files import load_all
-from stkit.store.grapevine import from_grapevine
 
 DATA = Path(__file__).with_name("data")
 WEREWOLVES = DATA / "grapevine-56-werewolves.gex"

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stkit.errors import DataFileError
-from stkit.store.foundry import from_foundry
-from stkit.store.grapevine import from_grapevine
+from stkit.formats.foundry import from_foundry
+from stkit.formats.grapevine import from_grapevine
 
 DATA = Path(__file__).with_name("data")
 ACTOR = json.loads((DATA / "foundry-werewolf-marrow.json").read_text(encoding="utf-8"))

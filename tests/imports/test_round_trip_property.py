@@ -7,11 +7,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stkit.store import breeds as B
-from stkit.store import traits as T
-from stkit.store.forms import FORM_NAMES, form_slots
-from stkit.store.foundry import from_foundry, to_foundry
-from stkit.store.sheet import Sheet
+from stkit.formats.foundry import from_foundry, to_foundry
+from stkit.sheet import breeds as B
+from stkit.sheet import traits as T
+from stkit.sheet.forms import FORM_NAMES, form_slots
+from stkit.sheet.sheet import Sheet
 
 words = (
     st.text(alphabet="abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ'-é", min_size=1, max_size=20)
@@ -36,7 +36,7 @@ def sheets(draw) -> dict:
         left -= health[d]
     abilities = draw(st.dictionaries(st.sampled_from(T.ABILITIES), st.integers(1, 5), max_size=8))
     custom = draw(st.dictionaries(words.filter(lambda w: T.lookup_ability(w) is None), st.integers(1, 5), max_size=3))
-    # a specialty needs a Trait of four dots or more (stkit.store.sheet.SPECIALTY_MIN_DOTS)
+    # a specialty needs a Trait of four dots or more (stkit.sheet.sheet.SPECIALTY_MIN_DOTS)
     traits = [t for t, n in {**abilities, **custom}.items() if n >= 4]
     log = draw(
         st.lists(

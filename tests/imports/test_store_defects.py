@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.errors import RuleRefusal
-from stkit.store.sheet import Sheet
+from stkit.sheet.sheet import Sheet
 
 runner = CliRunner()
 
@@ -169,7 +169,7 @@ def test_migration_0007_recomputes_keys_and_reports_look_alike_names(db_url, cap
     old key). 0007 drops invisible characters from the keys where it can and reports each pair once."""
     from sqlalchemy import text
 
-    from stkit.store import db as DB
+    from stkit.store.db import engine as DB
 
     engine = DB.make_engine(db_url)
     DB.upgrade(engine, "0003")

@@ -21,7 +21,7 @@ from stkit.web.table import Forbidden
 from stkit.web.views import feed_item
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 router = APIRouter()
@@ -32,7 +32,7 @@ def odds(request: Request, holder: Holder, table: TableDep) -> Response:
     form: dict[str, Any] = dict(request.query_params)
     form["trait"] = request.query_params.getlist("trait")
     try:
-        ctx = table.read(lambda s: odds_view(s, table.chronicle, holder, form))
+        ctx = table.read(lambda gw: odds_view(gw, table.chronicle, holder, form))
     except StkitError as exc:
         return HTMLResponse(table.fragment("message.html", error=str(exc).splitlines()[0] if str(exc) else "error"))
     return HTMLResponse(table.fragment("odds.html", **ctx))
@@ -43,8 +43,8 @@ async def roll(request: Request, holder: Change, table: TableDep) -> Response:
     values = await _roll_values(request, holder)
     secret, blind = _secrecy(values, holder)
 
-    def work(s):
-        return roll_use_case(s, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller)
+    def work(gw):
+        return roll_use_case(gw, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller)
 
     return await asyncio.to_thread(
         apply_change, request, table, holder, "roll", _page_words(work), _result_for(table, blind)
@@ -57,9 +57,9 @@ async def roll_saved_route(request: Request, holder: Change, table: TableDep) ->
     values = await _roll_values(request, holder)
     secret, blind = _secrecy(values, holder)
 
-    def work(s):
+    def work(gw):
         return saved_roll_use_case(
-            s, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller
+            gw, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller
         )
 
     return await asyncio.to_thread(
@@ -74,12 +74,12 @@ async def save_route(request: Request, holder: Change, table: TableDep) -> Respo
 
     values = await _roll_values(request, holder)
 
-    def work(s):
-        name = character_name(s, table.chronicle, form_id(values, "character_id", "character"))
+    def work(gw):
+        name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
         difficulty = form_int(values, "difficulty", "difficulty", 6)
-        limit = extra_dice_limit(s, table.chronicle, storyteller=holder.is_storyteller)
+        limit = extra_dice_limit(gw, table.chronicle, storyteller=holder.is_storyteller)
         return save_roll(
-            s,
+            gw,
             name,
             str(values.get("save_name") or ""),
             _expression(values, limit),
@@ -100,8 +100,8 @@ def saved_buttons(character_id: int, holder: Holder, table: TableDep) -> Respons
     if not holder.is_storyteller and holder.character_id != character_id:
         raise Forbidden("A player's link shows only that player's own sheet.")
 
-    def work(s):
-        row = character_by_id(s, character_id) if 0 < character_id < 2**62 else None
+    def work(gw):
+        row = character_by_id(gw, character_id) if 0 < character_id < 2**62 else None
         if row is None or row.chronicle != table.chronicle:
             return None
         return {"name": row.name, "choices": {"saved": [r.to_dict() for r in saved_rolls(row.to_sheet())]}}
@@ -164,9 +164,9 @@ def check_secret_spend(values: dict, *, secret: bool, storyteller: bool, charact
 def _page_words(work):
     """``work`` with the command-line hint of a refusal said as the page's own control."""
 
-    def run(s):
+    def run(gw):
         try:
-            return work(s)
+            return work(gw)
         except RuleRefusal as exc:
             text = str(exc).replace("(next turn: stkit scene turn)", "(the Storyteller's Next turn button starts one)")
             raise RuleRefusal(text) from None
@@ -251,12 +251,12 @@ def _expression(values: dict, limit: int) -> str:
 
 
 def _unskilled_of(gw: Gateway, chronicle: str, name: str, expression: str):
-    """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.store.unskilled`), with the
+    """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.sheet.unskilled`), with the
     chronicle's house rule for untrained Skills."""
+    from stkit.sheet.pools import build_pool
+    from stkit.sheet.unskilled import Unskilled, unskilled
     from stkit.store.characters import find_character
     from stkit.store.house import rules_in_force
-    from stkit.store.pools import build_pool
-    from stkit.store.unskilled import Unskilled, unskilled
 
     sheet = find_character(gw, name, chronicle).to_sheet()
     try:
@@ -311,7 +311,7 @@ def _harder(gw: Gateway, chronicle: str, values: dict, change: int) -> dict:
 def roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
     """A roll from the web form (``values``: character_id, trait (list) or pool, dice, difficulty,
     willpower, specialty, task, auto, seed, confirm_visible) through :func:`stkit.store.rolling.make_roll`,
-    as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.store.unskilled`) or, on the
+    as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.sheet.unskilled`) or, on the
     Storyteller's screen, a bare number of dice; under the chronicle's house rules (the Storyteller's link
     may override them). A ``secret`` roll may not spend Willpower unseen (:func:`check_secret_spend`).
     Returns (the outcome, the unskilled rule's notes); raises what it raises; nothing is written then."""

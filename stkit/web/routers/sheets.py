@@ -19,10 +19,10 @@ def sheet(character_id: int, holder: Holder, table: TableDep) -> Response:
     if not holder.is_storyteller and holder.character_id != character_id:
         raise Forbidden("A player's link shows only that player's own sheet.")
 
-    def work(s):
+    def work(gw):
         from stkit.store.characters import character_by_id
 
-        row = character_by_id(s, character_id)
+        row = character_by_id(gw, character_id)
         if row is None or row.chronicle != table.chronicle:
             return None
         return sheet_view(row)
