@@ -44,8 +44,8 @@ def _loader_class() -> Any:
     global _LOADER
     if _LOADER is not None:
         return _LOADER
-    import yaml
-    from yaml.constructor import ConstructorError
+    import yaml  # lazy: start-up (heavy library, loaded when needed)
+    from yaml.constructor import ConstructorError  # lazy: start-up (heavy library, loaded when needed)
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -102,7 +102,7 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
     holds more than N values ...``, ``<source>: nested more than N levels deep ...`` or ``<source>: a value
     cannot be read: ...``.
     """
-    import yaml
+    import yaml  # lazy: start-up (heavy library, loaded when needed)
 
     try:
         data = yaml.load(text, Loader=_loader_class())

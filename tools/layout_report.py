@@ -70,7 +70,7 @@ def main() -> None:
         source = text.splitlines()
         for node in function_imports(tree):
             lazy_total += 1
-            if "# lazy:" in source[node.end_lineno - 1 if node.end_lineno else node.lineno - 1]:
+            if any("# lazy:" in line for line in source[node.lineno - 1 : node.end_lineno or node.lineno]):
                 lazy_reasoned += 1
     total = sum(lines.values())
     print(f"{'package':<28} {'modules':>7} {'lines':>7} {'share':>6}")

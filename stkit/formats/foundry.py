@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -914,7 +915,6 @@ def _weapon_system(w: dict) -> dict:
 
 def dump_foundry(sheet: Sheet, layout: str = "current") -> str:
     """:func:`to_foundry` as JSON text (two-space indent, UTF-8 kept)."""
-    import json
 
     return json.dumps(to_foundry(sheet, layout), indent=2, ensure_ascii=False) + "\n"
 

@@ -27,8 +27,10 @@ name. Nothing here touches the store: :func:`stkit.store.files.import_files` sto
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +40,7 @@ from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import MAX_XP, SPECIALTY_MIN_DOTS, Sheet, drop_low_specialties, xp_log_warnings
 from stkit.text import MAX_NAME, MAX_NOTES, MAX_SHORT_TEXT, check_text, is_invisible, printable
+from stkit.yamlsafe import load
 
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
@@ -51,9 +54,6 @@ def vocabulary() -> dict:
     """The packaged ``grapevine_vocabulary.yaml``: ``ranks`` (per Changing Breed, and ``every``),
     ``levels`` (level words), ``costs`` (``gifts`` / ``rites``: experience cost -> level) and ``abilities``
     (Grapevine names -> Revised names). Its comments name the source: Grapevine 3.0's menu file."""
-    from importlib import resources
-
-    from stkit.yamlsafe import load
 
     text = (resources.files("stkit.formats") / "data" / "grapevine_vocabulary.yaml").read_text(encoding="utf-8")
     data: dict = load(text, "grapevine_vocabulary.yaml")
@@ -168,8 +168,8 @@ def _parse(raw: bytes, source: str) -> Element:
             f"{source}: Grapevine's binary .gex format (the file starts with GVBE) is not read; "
             "save the characters from Grapevine in its XML exchange format and import that"
         )
-    import defusedxml.ElementTree as DET
-    from defusedxml import DefusedXmlException
+    import defusedxml.ElementTree as DET  # lazy: start-up (heavy library, loaded when needed)
+    from defusedxml import DefusedXmlException  # lazy: start-up (heavy library, loaded when needed)
 
     try:
         root = DET.fromstring(raw, forbid_dtd=True)
@@ -559,7 +559,6 @@ def _experience(c: _Character, child: Element) -> dict:
 def _iso_date(text: str) -> str | None:
     """Grapevine's dates ('5/1/2024', '2024-05-01', '5/1/2024 8:30:00 PM') as ISO 8601 (UTC); None when the
     text is none of these."""
-    import datetime as dt
 
     t = text.strip()
     if not t.isascii():  # strptime would read other scripts' digits

@@ -5,7 +5,10 @@ reads the file, so the form tables (:mod:`stkit.sheet.forms`) and the fight rule
 from __future__ import annotations
 
 from functools import cache
+from importlib.resources import files
 from typing import Any
+
+from stkit import yamlsafe
 
 RULES_FILE = "fight_rules.yaml"
 
@@ -14,9 +17,6 @@ RULES_FILE = "fight_rules.yaml"
 def rules_data() -> dict[str, Any]:
     """The packaged combat tables, each with its public source named beside it. Raises DataFileError if
     the file is damaged."""
-    from importlib.resources import files
-
-    from stkit import yamlsafe
 
     text = files("stkit.sheet").joinpath("data", RULES_FILE).read_text(encoding="utf-8")
     data: dict[str, Any] = yamlsafe.load(text, RULES_FILE)

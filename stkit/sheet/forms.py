@@ -16,6 +16,8 @@ from functools import cache
 from typing import Any
 
 from stkit.errors import InvalidValue, RuleRefusal
+from stkit.sheet.breeds import get_changing_breed
+from stkit.sheet.fight_data import rules_data
 from stkit.sheet.traits import did_you_mean, norm
 
 #: form -> {Attribute: ("+", n) add n (may be negative) | ("=", n) the Attribute becomes n}.
@@ -50,7 +52,6 @@ def _changes(raw: dict[str, str]) -> dict[str, tuple[str, int]]:
 def fera_tables() -> dict[str, dict[str, Any]]:
     """{Changing Breed: {"forms": {slot: (name, changes)}, "variant_by": "tribe" | "breed" | "",
     "variants": {variant key: {slot: changes}}}} from the packaged ``fera_forms`` table."""
-    from stkit.sheet.fight_data import rules_data
 
     out: dict[str, dict[str, Any]] = {}
     for fera, row in rules_data()["fera_forms"].items():
@@ -154,7 +155,6 @@ def in_form(sheet: Any, attribute: str, rating: int | None = None) -> int:
 def breed_form(fera: str, breed: str) -> str | None:
     """The form a character of ``breed`` was born in: Homid for the first (human) breed, Lupus for the
     animal breed; None for a metis (born in the war form) or an unknown breed. Revised: breed forms."""
-    from stkit.sheet.breeds import get_changing_breed
 
     if not breed or breed in METIS_BREEDS:
         return None

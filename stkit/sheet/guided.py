@@ -11,6 +11,7 @@ the totals left never go below zero before the freebie step; the freebie step re
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -220,7 +221,6 @@ def _pairs(line: str, *, keyed: bool = False) -> list[tuple[str, str]]:
     """'Strength=3 Animal Ken=2' -> [('Strength', '3'), ('Animal Ken', '2')]; ``keyed`` (the character
     step): values may hold spaces and each pair starts with one of IDENTITY_KEYS ('tribe=Get of Fenris
     player=Sam'). Commas separate pairs too. Raises InvalidValue for a part without '='."""
-    import re
 
     if keyed:
         chunks = re.split(r"\s+(?=(?:" + "|".join(IDENTITY_KEYS) + r")\s*=)", line.strip(), flags=re.I)

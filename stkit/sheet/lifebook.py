@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass, field
+from importlib import resources
 from itertools import permutations
 from typing import Any
 
@@ -27,6 +28,7 @@ from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.vocab import TraitKind
+from stkit.yamlsafe import load
 
 PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 
@@ -34,9 +36,6 @@ PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 @functools.cache
 def rules() -> dict[str, Any]:
     """The parsed data file (cached). Raises DataFileError if the packaged file is damaged."""
-    from importlib import resources
-
-    from stkit.yamlsafe import load
 
     text = (resources.files("stkit.sheet") / "data" / "character_rules.yaml").read_text(encoding="utf-8")
     data = load(text, "character_rules.yaml")

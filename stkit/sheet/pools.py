@@ -157,7 +157,6 @@ def points_trait(sheet: Sheet, text: str) -> tuple[str, int] | None:
 
 def _empty_term(expression: str) -> str:
     """Why a pool expression has a '+'/'-' with nothing after it, said plainly."""
-    import re
 
     two = re.search(r"[+-]\s*[+-]", expression)
     if two:

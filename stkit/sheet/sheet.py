@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
-from stkit.sheet.forms import FORM_NAMES, lookup_form
+from stkit.sheet.forms import FORM_NAMES, METIS_BREEDS, breed_form, lookup_form
 from stkit.sheet.vocab import TraitKind
 from stkit.text import (
     MAX_NAME,
@@ -498,7 +498,6 @@ class Sheet:
         breed form (``reverted_to``; the sheet's form changes; a metis stays in Crinos) with the Rage roll
         to stay active offered, and dies only of a level that finds them already so downed (``killed``).
         Raises InvalidValue for a bad kind or ``n`` below 1."""
-        from stkit.sheet.forms import METIS_BREEDS, breed_form
 
         kind = damage_type(kind)
         _positive(n, "health levels of damage")

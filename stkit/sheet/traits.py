@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from stkit.errors import InvalidValue
 from stkit.sheet.vocab import TraitKind
+from stkit.text import fold_accents, is_invisible, without_surrogates
 
 ATTRIBUTES: tuple[str, ...] = (
     "Strength",
@@ -145,7 +146,6 @@ def name_key(name: str) -> str:
     accents folded ('Zoë' is 'zoe'), case-folded, hyphens/underscores/runs of spaces as one space. Changing
     it needs a migration that recomputes the stored ``characters.name_key`` (see
     migrations/versions/0003_name_key_accents.py and 0007_characters_whole.py)."""
-    from stkit.text import fold_accents, is_invisible, without_surrogates
 
     visible = "".join(ch for ch in without_surrogates(name) if not is_invisible(ch))
     folded = fold_accents(unicodedata.normalize("NFKC", visible)).casefold()
@@ -162,7 +162,7 @@ def suggest(text: str, choices: list[str] | tuple[str, ...], *, cutoff: float = 
     """The closest of ``choices`` to ``text`` by rapidfuzz's WRatio on normalised names, or None."""
     if not choices:
         return None
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
     keyed = {norm(c): c for c in choices}
     hit = process.extractOne(norm(text), list(keyed), scorer=fuzz.WRatio, score_cutoff=cutoff)

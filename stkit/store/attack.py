@@ -13,11 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from stkit.dice import MAX_POOL
 from stkit.dice.combat import (
     STANDARD_COMBAT,
     AttackResult,
     AttackSpec,
     CombatRules,
+    net_attack,
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
@@ -26,11 +28,22 @@ from stkit.sheet.sheet import Sheet
 from stkit.sheet.sheet import damage_type as check_damage_type
 from stkit.sheet.specialties import SpecialtyUse, apply_specialty
 from stkit.sheet.vocab import DamageType, LogKind
+from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import Gateway
+from stkit.store.fight_rules import (
+    armour_penalty,
+    is_dead,
+    maneuver_plan,
+    mark_dead,
+    soak_rule,
+    spend_rage_action,
+    weapon_plan,
+)
 from stkit.store.hit import Health, soak_expression
 from stkit.store.house import rules_in_force
 from stkit.store.initiative import acted_this_turn, check_in_scene
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, fresh_seed, generator, make_roll
+from stkit.store.scenes import check_willpower_allowed, find_turn_context
 
 if TYPE_CHECKING:
     from stkit.dice.house import ChronicleRules
@@ -111,7 +124,6 @@ class AttackExchange:
 def _find_target(gw: Gateway, name: str, attacker: Any) -> Any:
     """The (locked) target in the attacker's chronicle; one found only in another chronicle is out of the
     scene (RuleRefusal); none at all is NotFound."""
-    from stkit.store.characters import find_character
 
     try:
         return find_character(gw, name, attacker.chronicle, for_update=True)
@@ -130,7 +142,6 @@ def _find_target(gw: Gateway, name: str, attacker: Any) -> Any:
 
 def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
     """``expression`` less the worn armour's Dexterity penalty when it rolls Dexterity."""
-    from stkit.store.fight_rules import armour_penalty
 
     penalty = armour_penalty(sheet)
     if penalty and "dexterity" in expression.casefold():
@@ -149,7 +160,6 @@ def _refuse_attack(
     """Raise RuleRefusal when ``a_row`` cannot attack ``t_row`` now: the target is out of the scene, either is
     dead, an Incapacitated target without ``coup_de_grace`` (or a coup de grace on one who is not, or with a
     dodge or soak: ``defended``)."""
-    from stkit.store.fight_rules import is_dead
 
     check_in_scene(gw, t_row, a_row)
     if is_dead(gw, a_row.id):
@@ -181,7 +191,6 @@ def _attack_plan(
     ``maneuver`` fills what is not given (None difficulty: the chronicle's). Raises InvalidValue (both a
     weapon and a maneuver, a range without either, no pool or damage, an unknown type), RuleRefusal (a weapon
     the sheet does not hold)."""
-    from stkit.store.fight_rules import maneuver_plan, weapon_plan
 
     if weapon is not None and maneuver is not None:
         raise InvalidValue("give --weapon or --maneuver, not both")
@@ -254,7 +263,6 @@ def _soak_pool(
 ) -> tuple[PoolBreakdown | None, SoakRule]:
     """(the target's soak pool, the soak rules' verdict): ``soak`` names a pool (the table's call) or is ''
     for the soak rules' pool (:func:`stkit.store.fight_rules.soak_rule`); None when nothing may be soaked."""
-    from stkit.store.fight_rules import soak_rule
 
     soak_pool = None
     verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=in_force.homid_aggravated_soak)
@@ -275,8 +283,6 @@ def _wound(
 ) -> tuple[dict[str, Any] | None, list[str], bool]:
     """Put ``wounds`` levels of ``kind`` on the target's health track and save it (a killing level marks them
     dead): (what was taken, or None for no wound; warnings; dead)."""
-    from stkit.store.characters import save_sheet
-    from stkit.store.fight_rules import mark_dead
 
     if not wounds:
         return None, [], False
@@ -299,7 +305,6 @@ def _attacker_costs(
     """Keep the attacker's sheet in step with what the attack cost and say so in ``notes``: the Willpower
     point (make_roll spent and saved it) and the Rage point of a Rage action (``rage_count``: the Rage
     actions this turn and the cap; saved here)."""
-    from stkit.store.characters import save_sheet
 
     if willpower:
         left = a_sheet.spend("Willpower", 1).temporary
@@ -376,11 +381,6 @@ def attack(
     Incapacitated without ``coup_de_grace``; a dodge after the defender acted; Rage beyond the cap);
     nothing is written then.
     """
-    from stkit.store.characters import find_character
-    from stkit.store.fight_rules import (
-        spend_rage_action,
-    )
-    from stkit.store.scenes import check_willpower_allowed, find_turn_context
 
     a_row = find_character(gw, attacker, chronicle, for_update=True)
     t_row = _find_target(gw, target, a_row)
@@ -521,9 +521,6 @@ def _roll_exchange(
     has no pool); ``faces``: step -> dice given by hand. Raises InvalidValue for faces of a step that is not
     rolled and a damage pool beyond the limit, RuleRefusal as make_roll does; nothing is written then.
     """
-    from stkit.dice import MAX_POOL
-    from stkit.dice.combat import net_attack
-    from stkit.store.rolling import Purpose
 
     rng, _ = generator(seed)
 
@@ -646,8 +643,6 @@ def attack_pools(
     (or a ``weapon`` / ``maneuver``), and with ``target`` the soak pool under the soak rules (``soak``
     names a pool instead: the table's call) and the ``defence`` pool. Raises NotFound, InvalidValue,
     RuleRefusal as :func:`attack` does for its pools."""
-    from stkit.store.characters import find_character
-    from stkit.store.fight_rules import maneuver_plan, soak_rule, weapon_plan
 
     a_sheet = find_character(gw, attacker, chronicle).to_sheet()
     plan = None

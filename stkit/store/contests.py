@@ -35,7 +35,7 @@ from stkit.store.participants import (
     roll_for,
 )
 from stkit.store.rolling import generator
-from stkit.store.scenes import iso_local, open_scene
+from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
 from stkit.text import MAX_NAME, check_text
 
 # ---------------------------------------------------------------------------------------------- contests
@@ -115,7 +115,6 @@ class ContestRollRecord(_Columns):
 
 def contest_id_for(gw: Gateway, typed: str | int) -> int:
     """The contest's id from an id or a (short) name; see :func:`stkit.store.scenes.resolve_tracked_id`."""
-    from stkit.store.scenes import resolve_tracked_id
 
     return resolve_tracked_id(gw, "contests", typed, "contest", "stkit contest list")
 

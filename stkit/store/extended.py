@@ -433,7 +433,7 @@ def finish_odds(
     if not botch_spoils:
         return {"unavailable": "the odds engine counts every botch as wiping the tally (not --no-botch-spoils)"}
     try:
-        from stkit.dice.odds import p_extended
+        from stkit.dice.odds import p_extended  # lazy: optional
     except ImportError:
         return {"unavailable": "the odds engine is not installed"}
 

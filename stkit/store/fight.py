@@ -13,13 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from stkit.dice import RollResult
+from stkit.dice import RollResult, validate_difficulty
+from stkit.dice.house import RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.fight_data import rules_data
 from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots, lookup_form
+from stkit.sheet.pools import PoolBreakdown, PoolPart, build_pool, unhurt_pool
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.vocab import LogKind
+from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import Gateway
+from stkit.store.events import record_event
 from stkit.store.fight_rules import (
     MOON_PHASES,
     AttackPlan,
@@ -48,6 +52,10 @@ from stkit.store.fight_rules import (
     weapon_plan,
     worst_healable,
 )
+from stkit.store.hit import Health
+from stkit.store.initiative import acted_this_turn, current_initiative
+from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
+from stkit.store.scenes import TurnContext, find_turn_context
 
 if TYPE_CHECKING:
     from stkit.sheet.pools import PoolBreakdown
@@ -136,7 +144,6 @@ _POWER_KEYS = frozenset(
 
 
 def _health(sheet: Sheet) -> dict[str, Any]:
-    from stkit.store.hit import Health
 
     return Health.of(sheet).to_dict()
 
@@ -157,9 +164,6 @@ def _finish(
     """Save the sheet (its 'sheet' table event says ``summary``) and add the rule, the summary and
     ``changes`` to the detail of the roll's log row (``made``, written by :func:`_power_roll`); without
     ``save`` (no sheet change) one table event says ``summary``; the result."""
-    from stkit.store.characters import save_sheet
-    from stkit.store.events import record_event
-    from stkit.store.rolling import add_log_detail
 
     if save:
         save_sheet(gw, row, sheet, summary=summary)
@@ -207,8 +211,6 @@ def _power_roll(
     :func:`stkit.store.rolling.make_roll`: the chronicle's dice house rules (1s cancelling, the free
     botch) apply as to every roll, the generator is seeded from ``seed`` inside this transaction, and the
     log row (kind ``rule``) and its table event are written. Raises InvalidValue (bad faces)."""
-    from stkit.dice.house import RuleOverrides
-    from stkit.store.rolling import Purpose, RollOrder, make_roll
 
     order = RollOrder(
         expression=built.expression,
@@ -226,7 +228,6 @@ def _power_roll(
 
 def _points_pool(sheet: Sheet, label: str, dice: int) -> PoolBreakdown:
     """A pool of ``dice`` counted from a power track (Rage), shown as ``label``: no wound penalty."""
-    from stkit.sheet.pools import PoolBreakdown, PoolPart
 
     return PoolBreakdown(label, (PoolPart("Rage", dice, dice),), form=sheet.form, dice=dice)
 
@@ -250,9 +251,6 @@ def regenerate(
     Raises NotFound, InvalidValue (bad days or faces), RuleRefusal (not a shapeshifter, the breed form,
     dead, nothing to heal, already this turn); nothing is written then.
     """
-    from stkit.sheet.pools import unhurt_pool
-    from stkit.store.characters import find_character
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -340,9 +338,6 @@ def shift_form(
     Raises NotFound, InvalidValue (unknown form), RuleRefusal (a form the breed lacks, not a shapeshifter,
     already in it, no Rage, dead); nothing is written then.
     """
-    from stkit.sheet.pools import build_pool
-    from stkit.store.characters import find_character
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -416,8 +411,6 @@ def stay_active(
     permanent Rage at difficulty 8; each success heals one level, worst first, and any success keeps them
     in the fight (entering frenzy, by the book) (``stay_active`` table). Raises RuleRefusal when the
     character is not a shapeshifter so downed, or is dead."""
-    from stkit.store.characters import find_character
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -471,9 +464,6 @@ def rage_roll(
     """`char rage NAME`: a Rage roll (the rating, or the points when they run above it) at the chronicle
     moon's difficulty (``frenzy`` table; 6 with no moon, or ``difficulty``), with the frenzy verdict: four
     or more successes. Raises RuleRefusal for no Rage or a dead character."""
-    from stkit.dice import validate_difficulty
-    from stkit.store.characters import find_character
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -509,8 +499,6 @@ def rage_roll(
 def moonrise(gw: Gateway, name: str, *, chronicle: str | None = None) -> PowerRoll:
     """`char moonrise NAME`: Rage regained at the first sight of the chronicle's moon in a night
     (:func:`moonrise_rage`). Raises NotFound when no moon is set (`stkit scene moon PHASE`)."""
-    from stkit.store.characters import find_character
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -568,10 +556,6 @@ class FightBoard:
 def fight_board(gw: Gateway, chronicle: str) -> FightBoard | None:
     """The open scene's :class:`FightBoard` in ``chronicle``, or None when no scene is open or no
     initiative was rolled in it. Reads only."""
-    from stkit.store.characters import find_character
-    from stkit.store.hit import Health
-    from stkit.store.initiative import acted_this_turn, current_initiative
-    from stkit.store.scenes import TurnContext
 
     row = gw.row("SELECT id, turn FROM scenes WHERE chronicle = :c AND status = 'open'", c=chronicle)
     if row is None:

@@ -31,9 +31,12 @@ from stkit.sheet.pools import PoolBreakdown
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.sheet import damage_type as check_damage_type
 from stkit.sheet.vocab import DamageType
+from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import Gateway
+from stkit.store.fight_rules import mark_dead, refuse_dead, soak_rule
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
+from stkit.store.scenes import find_turn_context
 from stkit.text import check_range
 
 if TYPE_CHECKING:
@@ -243,7 +246,6 @@ def _soak_choice(
     ``sheet``'s soak. The default soak ('') follows the soak rules (:func:`stkit.store.fight_rules.soak_rule`);
     a named pool is the table's call and is rolled as given. Raises InvalidValue for soak dice given where no
     soak roll is made."""
-    from stkit.store.fight_rules import soak_rule
 
     notes: list[str] = []
     if soak is None or damage == 0:
@@ -295,9 +297,6 @@ def take_hit(
     like any roll, in the open scene's turn. One transaction: a refusal (bad levels or type, an impossible
     soak pool, a dead character) changes nothing. Raises NotFound, InvalidValue, RuleRefusal.
     """
-    from stkit.store.characters import find_character, save_sheet
-    from stkit.store.fight_rules import mark_dead, refuse_dead
-    from stkit.store.scenes import find_turn_context
 
     check_levels(levels)
     kind = DamageType(check_damage_type(damage_type))

@@ -20,15 +20,19 @@ from stkit.dice.combat import (
     InitiativeEntry,
     InitiativeRoll,
     roll_initiative,
+    validate_rage_spend,
 )
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.forms import in_form
 from stkit.sheet.sheet import Sheet
+from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
+from stkit.store.fight_rules import rage_cap, turn_power
 from stkit.store.hit import store_now
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import generator
+from stkit.store.scenes import find_turn_context
 
 if TYPE_CHECKING:
     from stkit.store.characters import CharacterRow
@@ -98,7 +102,6 @@ def roll_scene_initiative(
 
     Raises NotFound (no open scene, unknown name), InvalidValue (no one to order, bad dice).
     """
-    from stkit.store.characters import find_character
 
     scene_id, scene_name, turn = _open_scene(gw, chronicle, lock=True)
     wanted = list(names or []) or _scene_roster(gw, scene_id)
@@ -175,7 +178,6 @@ def acted_this_turn(gw: Gateway, row: CharacterRow, ctx: TurnContext | None) -> 
 def check_in_scene(gw: Gateway, target: Any, attacker: Any) -> None:
     """Refuse (RuleRefusal) a target out of the attacker's scene: another chronicle, or not in the initiative
     order when one was rolled in the open scene."""
-    from stkit.store.scenes import find_turn_context
 
     if target.chronicle != attacker.chronicle:
         raise RuleRefusal(
@@ -221,10 +223,6 @@ def spend_rage_for_actions(
     Raises InvalidValue for ``rage`` < 1, RuleRefusal beyond the points or the cap, or for a second spend
     in the same turn (a unique key backs it against racing processes).
     """
-    from stkit.dice.combat import validate_rage_spend
-    from stkit.store.characters import save_sheet
-    from stkit.store.fight_rules import rage_cap, turn_power
-    from stkit.store.scenes import find_turn_context
 
     sheet = row.to_sheet()
     validate_rage_spend(rage, sheet.powers["Rage"].temporary, combat)

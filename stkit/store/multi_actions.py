@@ -15,6 +15,7 @@ from stkit.errors import InvalidValue
 from stkit.sheet.pools import build_pool
 from stkit.sheet.vocab import LogKind
 from stkit.store.characters import get_character
+from stkit.store.initiative import spend_rage_for_actions
 from stkit.store.rolling import Purpose, RollOrder, SheetRoll, generator, make_roll
 from stkit.text import check_range
 
@@ -104,8 +105,6 @@ def multi_from_sheet(
             )
     rage_left: int | None = None
     if rage:
-        from stkit.store.initiative import spend_rage_for_actions
-
         rage_left = spend_rage_for_actions(gw, char, rage, combat=combat).left
     it = iter(faces or [])
     rng, _ = generator(seed)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stkit import config
-from stkit.dice import RollResult, validate_difficulty, validate_pool, validate_target
+from stkit.dice import RollResult, parse_pool_number, validate_difficulty, validate_pool, validate_target
 from stkit.dice.contest import (
     parse_interval,
 )
@@ -144,7 +144,6 @@ def numeric_pool(expression: str) -> int:
         raise InvalidValue(
             f"dice pool {expression!r} names traits but no character rolls it; give --char NAME, or a number of dice"
         )
-    from stkit.dice import parse_pool_number
 
     return validate_pool(parse_pool_number(expression))  # a 5,000-digit number gets the pool limit message
 

@@ -15,12 +15,13 @@ import random
 from dataclasses import dataclass
 
 from stkit.dice.house import RuleOverrides
-from stkit.errors import InvalidValue, NotFound
+from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.sheet.pools import build_pool
 from stkit.sheet.sheet import Sheet, check_saved_roll
 from stkit.store.characters import Edit, edit_character, find_character
 from stkit.store.db.gateway import Gateway
 from stkit.store.rolling import Purpose, RollOrder, RollOutcome, make_roll
-from stkit.text import fold_name
+from stkit.text import find_by_prefix, fold_name
 
 #: The most saved rolls one sheet keeps.
 MAX_SAVED = 40
@@ -55,7 +56,6 @@ def saved_rolls(sheet: Sheet) -> list[SavedRoll]:
 def find_saved(sheet: Sheet, name: str) -> SavedRoll:
     """The saved roll called ``name`` (case and accents ignored, or a prefix only one has); NotFound
     listing the sheet's saved rolls otherwise."""
-    from stkit.text import find_by_prefix
 
     rolls = {r.name: r for r in saved_rolls(sheet)}
     typed = (name or "").strip()
@@ -83,8 +83,6 @@ def save_roll(
     (InvalidValue / RuleRefusal from :func:`stkit.sheet.pools.build_pool` otherwise, except "no dice left",
     which is the sheet's state, not the pool's); a ``spec`` roll needs a specialty on one of its Traits.
     Raises NotFound, InvalidValue; writes nothing then."""
-    from stkit.errors import RuleRefusal
-    from stkit.sheet.pools import build_pool
 
     clean, entry = check_saved_roll(name, {"pool": pool, "difficulty": difficulty, "spec": spec})
 

@@ -28,7 +28,8 @@ from typing import Any
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.vocab import SceneStatus
 from stkit.store.db.gateway import DuplicateRow, Gateway
-from stkit.text import MAX_NAME, check_text
+from stkit.store.events import record_event
+from stkit.text import MAX_NAME, check_text, find_by_prefix, parse_whole_number, printable
 
 #: How far back the try-again count looks: past 8 failures every difficulty is already 10.
 _RETRY_LOOKBACK = 12
@@ -68,7 +69,6 @@ def iso_local(value: Any) -> str | None:
 
 def _scene_event(gw: Gateway, scene: Any, change: str) -> None:
     """The table event of a scene change ('started', 'turn', 'ended'), in the caller's transaction."""
-    from stkit.store.events import record_event
 
     record_event(
         gw,
@@ -134,7 +134,6 @@ def resolve_tracked_id(gw: Gateway, table: str, typed: str | int, what: str, lis
     :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
     ``listing``, the command that lists them) when nothing matches, InvalidValue listing the candidates
     for an ambiguous prefix or a name several rows share (then their ids)."""
-    from stkit.text import find_by_prefix, parse_whole_number, printable
 
     text = str(typed).strip()
     if text.isascii() and text.isdigit():

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
-from stkit.store.events import LinkHolder
+from stkit.store.events import LinkHolder, find_link_holder
 from stkit.text import printable
 from stkit.web.bus import EventBus
 
@@ -90,7 +90,6 @@ class Table:
 
     def holder_of(self, token: str | None) -> LinkHolder:
         """Who holds ``token`` in this chronicle; Forbidden otherwise."""
-        from stkit.store.events import find_link_holder
 
         holder = self.read(lambda gw: find_link_holder(gw, token)) if token else None
         if holder is None or holder.chronicle != self.chronicle:

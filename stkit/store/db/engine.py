@@ -15,14 +15,24 @@ Nothing here connects at import time.
 
 from __future__ import annotations
 
+import os
 import re
+import sqlite3
+import stat
+import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import quote, unquote
 
+from stkit import config
+from stkit.config import make_private_file, make_private_folder, sqlite_path
 from stkit.errors import StkitError, StoreError
+from stkit.safefile import check_writable_target
+from stkit.text import printable
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy.engine import Connection, Engine
@@ -49,14 +59,17 @@ def make_engine(url: str) -> Engine:
     Raises StoreError when the URL cannot be used."""
     if url in _engines:
         return _engines[url]
-    import warnings
 
-    from sqlalchemy import create_engine, event
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SAWarning
+    from sqlalchemy import create_engine, event  # lazy: start-up (heavy library, loaded when needed)
+    from sqlalchemy.exc import (  # lazy: start-up (heavy library, loaded when needed)
+        ArgumentError,
+        NoSuchModuleError,
+        SAWarning,
+    )
 
     try:
         if is_sqlite(url):
-            from stkit.config import sqlite_path
+            from stkit.config import sqlite_path  # lazy: optional
 
             path = sqlite_path(url)
             readonly_file = False
@@ -123,12 +136,6 @@ def prepare_sqlite_file(path: Path, url: str) -> tuple[bool, str]:
       reads work, a change says "disk full".
 
     Raises StoreError naming the path, the cause and the remedy."""
-    import os
-    import stat
-    from urllib.parse import quote
-
-    from stkit.config import make_private_file, make_private_folder
-    from stkit.text import printable
 
     shown = printable(path)
     try:
@@ -138,8 +145,6 @@ def prepare_sqlite_file(path: Path, url: str) -> tuple[bool, str]:
     except OSError as exc:
         raise StoreError(f"cannot create the database folder {printable(path.parent)}: {exc.strerror}") from None
     if info is not None and not stat.S_ISREG(info.st_mode):
-        from stkit.safefile import check_writable_target
-
         try:
             check_writable_target(path)
         except StkitError as exc:
@@ -186,7 +191,6 @@ _disk_full_engines: set[str] = set()  # ... and the URLs of their engines
 
 def disk_full(folder: Path) -> bool:
     """True when the file system holding ``folder`` has less than MIN_FREE_BYTES free for this user."""
-    import os
 
     try:
         info = os.statvfs(folder)
@@ -200,7 +204,6 @@ def needs_careful_open(path: Path) -> bool:
     immutable, or refused with a remedy) rather than plainly: the file, its folder or a -wal/-shm file
     cannot be written, or the disk is full. The
     plain sqlite3 fast path checks this first, so that it never leaves 0444 -wal/-shm files behind."""
-    import os
 
     if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
         return True
@@ -218,7 +221,6 @@ _SHM_REGION = 32 * 1024
 def _wal_empty(path: Path) -> bool:
     """True when the store at ``path`` has no write-ahead log content (no -wal file, or an empty one) and no
     complete -shm file: then opening it immutable reads exactly what is committed, and creates nothing."""
-    import os
 
     def size(suffix: str) -> int:
         try:
@@ -259,8 +261,6 @@ def lock_wait_notice() -> None:
     """Print LOCK_NOTICE on stderr, once per process: a write is waiting for another process's lock."""
     global _lock_notice_shown
     if not _lock_notice_shown:
-        import sys
-
         _lock_notice_shown = True
         sys.stderr.write(LOCK_NOTICE + "\n")
         sys.stderr.flush()
@@ -269,7 +269,6 @@ def lock_wait_notice() -> None:
 def begin_immediate(dbapi_conn) -> None:
     """``BEGIN IMMEDIATE`` on a stdlib sqlite3 connection: wait up to LOCK_NOTICE_AFTER_MS for the write
     lock, then print :data:`LOCK_NOTICE` once and wait the rest of the busy timeout as before."""
-    import sqlite3
 
     dbapi_conn.execute(f"PRAGMA busy_timeout = {LOCK_NOTICE_AFTER_MS}")
     try:
@@ -287,8 +286,8 @@ def begin_immediate(dbapi_conn) -> None:
 def _safe_url(url: str) -> str:
     """The URL with any password hidden (SQLAlchemy's own rendering; text it cannot parse is masked by
     hand, since it is shown in the error that says so)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+    from sqlalchemy.engine import make_url  # lazy: start-up (heavy library, loaded when needed)
+    from sqlalchemy.exc import ArgumentError  # lazy: start-up (heavy library, loaded when needed)
 
     try:
         return make_url(url).render_as_string(hide_password=True)
@@ -311,8 +310,8 @@ def transaction(engine: Engine, *, readonly: bool = False) -> Iterator[Session]:
     On SQLite a write transaction starts with BEGIN IMMEDIATE (writers serialize; the busy timeout makes
     them wait). ``readonly=True`` takes no write lock. Database errors become StoreError; StkitError and
     other exceptions pass through after the rollback."""
-    from sqlalchemy.exc import OperationalError
-    from sqlmodel import Session
+    from sqlalchemy.exc import OperationalError  # lazy: start-up (heavy library, loaded when needed)
+    from sqlmodel import Session  # lazy: start-up (heavy library, loaded when needed)
 
     bind = engine.execution_options(stkit_readonly=True) if readonly else engine
     session = Session(bind, expire_on_commit=False)
@@ -341,10 +340,6 @@ def _store_error(exc: Exception, engine: Engine | None = None) -> StoreError:
 
 def _shown_database(engine: Engine) -> str:
     """The database as a message shows it: the SQLite file, else the URL without its password."""
-    from urllib.parse import unquote
-
-    from stkit.config import sqlite_path
-    from stkit.text import printable
 
     url = str(engine.url)
     if url.startswith("sqlite:///file"):  # a read-only open: sqlite:///file:<quoted path>?mode=ro...
@@ -413,7 +408,7 @@ def head_revisions() -> set[str]:
 
 
 def _alembic_config() -> Any:
-    from alembic.config import Config
+    from alembic.config import Config  # lazy: start-up (heavy library, loaded when needed)
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
@@ -422,14 +417,14 @@ def _alembic_config() -> Any:
 
 def script_heads() -> set[str]:
     """The head revision ids as alembic's ScriptDirectory reads them from the migration files."""
-    from alembic.script import ScriptDirectory
+    from alembic.script import ScriptDirectory  # lazy: start-up (heavy library, loaded when needed)
 
     return set(ScriptDirectory.from_config(_alembic_config()).get_heads())
 
 
 def current_revisions(conn: Connection) -> set[str]:
     """The revisions recorded in the database's alembic_version table (empty when there is none)."""
-    from sqlalchemy import inspect, text
+    from sqlalchemy import inspect, text  # lazy: start-up (heavy library, loaded when needed)
 
     if not inspect(conn).has_table("alembic_version"):
         return set()
@@ -439,7 +434,7 @@ def current_revisions(conn: Connection) -> set[str]:
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Apply the alembic migrations up to ``revision`` in one transaction, holding the write lock
     (SQLite BEGIN IMMEDIATE, PostgreSQL advisory lock) so two first opens cannot migrate twice."""
-    from alembic import command
+    from alembic import command  # lazy: start-up (heavy library, loaded when needed)
 
     cfg = _alembic_config()
     try:
@@ -450,7 +445,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             if revision == "head" and current == head_revisions():
                 return
             if not current:
-                from sqlalchemy import inspect
+                from sqlalchemy import inspect  # lazy: optional
 
                 if inspect(conn).get_table_names():
                     raise StoreError(
@@ -502,9 +497,8 @@ def open_store(url: str | None = None) -> Engine:
     """The engine of the store at ``url`` (a URL or a file path; None: STKIT_DATABASE_URL, else the user's
     data folder), with the SQLite folder created and the schema at the newest revision.
     Raises StoreError when the database cannot be opened or migrated."""
-    from stkit.config import database_url
 
-    return open_engine(database_url(url))
+    return open_engine(config.database_url(url))
 
 
 def open_engine(url: str) -> Engine:

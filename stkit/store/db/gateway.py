@@ -25,7 +25,18 @@ from contextlib import closing, contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from stkit import config
+from stkit.config import sqlite_path
 from stkit.errors import StoreError
+from stkit.store.db.engine import (
+    SQLITE_BUSY_TIMEOUT_MS,
+    head_revisions,
+    needs_careful_open,
+    open_engine,
+    run_transaction,
+    transaction,
+    with_retries,
+)
 
 _T = TypeVar("_T")
 
@@ -118,8 +129,8 @@ class SessionGateway(Gateway):
         self.dialect = session.get_bind().dialect.name
 
     def _run(self, sql: str, params: dict) -> Any:
-        from sqlalchemy import text
-        from sqlalchemy.exc import IntegrityError
+        from sqlalchemy import text  # lazy: start-up (heavy library, loaded when needed)
+        from sqlalchemy.exc import IntegrityError  # lazy: start-up (heavy library, loaded when needed)
 
         self.session.flush()
         try:
@@ -150,7 +161,6 @@ if TYPE_CHECKING:
 def gateway_transaction(engine: Engine, *, readonly: bool = False) -> Iterator[SessionGateway]:
     """:func:`stkit.store.db.transaction` (one committed-or-rolled-back transaction on ``engine``), handed
     out as the :class:`SessionGateway` the use cases take; its ``session`` is the Session itself."""
-    from stkit.store.db.engine import transaction
 
     with transaction(engine, readonly=readonly) as session:
         yield SessionGateway(session)
@@ -159,7 +169,6 @@ def gateway_transaction(engine: Engine, *, readonly: bool = False) -> Iterator[S
 def run_gateway(engine: Engine, work: Callable[[Gateway], _T], *, attempts: int = 8, readonly: bool = False) -> _T:
     """``work(gateway)`` in :func:`stkit.store.db.run_transaction` on ``engine``: one transaction, run again
     whole on a lock or a serialization failure. Returns ``work``'s result; raises what ``work`` raises."""
-    from stkit.store.db.engine import run_transaction
 
     return run_transaction(engine, lambda session: work(SessionGateway(session)), attempts=attempts, readonly=readonly)
 
@@ -171,13 +180,10 @@ def fast_connection(url: str) -> sqlite3.Connection | None:
     """A sqlite3 connection (autocommit mode, busy timeout, foreign keys on) when the store at ``url`` (a
     URL resolved by :func:`stkit.config.database_url`) is an existing SQLite file at the head schema
     revision; else None (PostgreSQL, a file not created yet, an old schema, a URL with options)."""
-    from stkit.config import sqlite_path
-    from stkit.store.db.engine import SQLITE_BUSY_TIMEOUT_MS, head_revisions
 
     path = sqlite_path(url)
     if path is None or "?" in url or not path.is_file():
         return None
-    from stkit.store.db.engine import needs_careful_open
 
     if needs_careful_open(path):  # read-only or full: the engine opens it without leaving -wal/-shm files
         return None
@@ -205,7 +211,7 @@ def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readon
         if readonly:
             conn.execute("BEGIN")
         else:
-            from stkit.store.db.engine import begin_immediate
+            from stkit.store.db.engine import begin_immediate  # lazy: optional
 
             begin_immediate(conn)  # says once on stderr when it has to wait for another process
         result = work(SqliteGateway(conn))
@@ -238,7 +244,6 @@ def run_at(
     sqlite3 write transactions are ``BEGIN IMMEDIATE``; a 'database is locked' or serialization failure runs
     the whole unit again, up to ``attempts`` times (:func:`stkit.store.db.with_retries`). Raises what
     ``work`` raises (nothing is written then) and StoreError for database errors."""
-    from stkit.store.db.engine import with_retries
 
     if conn is not None:
         kept = conn
@@ -247,7 +252,6 @@ def run_at(
     if own is not None:
         with closing(own):
             return with_retries(lambda: _sqlite_once(own, work, readonly), attempts=attempts)
-    from stkit.store.db.engine import open_engine
 
     engine = open_engine(url)
     return run_gateway(engine, work, attempts=attempts, readonly=readonly)
@@ -257,6 +261,5 @@ def run_unit(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = 
     """:func:`run_at` on the store ``db`` (a path or URL; None: $STKIT_DATABASE_URL, else the default file),
     resolved here: for scripts and tests. An adapter opens a :class:`stkit.store.db.handle.StoreHandle` once
     and runs every unit through it."""
-    from stkit.config import database_url
 
-    return run_at(database_url(db), work, readonly=readonly, attempts=attempts)
+    return run_at(config.database_url(db), work, readonly=readonly, attempts=attempts)

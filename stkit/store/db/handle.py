@@ -11,6 +11,9 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from stkit import config
+from stkit.config import sqlite_path
+
 if TYPE_CHECKING:
     import sqlite3
 
@@ -37,9 +40,8 @@ class StoreHandle:
     Raises InvalidValue for a ``db`` that is not a usable database path or URL."""
 
     def __init__(self, db: str | None = None, *, fast: bool = True) -> None:
-        from stkit.config import database_url
 
-        self.url = database_url(db)
+        self.url = config.database_url(db)
         self.fast = fast
         self._engine: Engine | None = None
         self._conn: sqlite3.Connection | None = None
@@ -48,7 +50,6 @@ class StoreHandle:
 
     def exists(self) -> bool:
         """False only when the store is a SQLite file not created yet (nothing is created here)."""
-        from stkit.config import sqlite_path
 
         path = sqlite_path(self.url)
         return path is None or path.is_file()
@@ -57,7 +58,7 @@ class StoreHandle:
         """The SQLAlchemy engine, opened once with the schema brought to the newest revision (the SQLite
         folder and file created when missing). Raises StoreError when the store cannot be opened."""
         if self._engine is None:
-            from stkit.store.db.engine import open_engine
+            from stkit.store.db.engine import open_engine  # lazy: a plain roll does not load this
 
             self._engine = open_engine(self.url)
         return self._engine
@@ -66,12 +67,12 @@ class StoreHandle:
         """Run ``work(gateway)`` as one transaction and return its result, retried whole when the database
         is busy (see :func:`stkit.store.db.gateway.run_at`). Raises what ``work`` raises (nothing is written
         then) and StoreError for database errors."""
-        from stkit.store.db.gateway import run_at
+        from stkit.store.db.gateway import run_at  # lazy: a plain roll does not load this
 
         fast = self.fast
         if fast and self._owner is not None and self._owner == threading.get_ident():
             if self._conn is None:
-                from stkit.store.db.gateway import fast_connection
+                from stkit.store.db.gateway import fast_connection  # lazy: a plain roll does not load this
 
                 self._conn = fast_connection(self.url)
             fast = self._conn is not None  # just tried: a store not ready for sqlite3 takes the engine

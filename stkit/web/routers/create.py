@@ -10,6 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from stkit.errors import InvalidValue, StkitError
+from stkit.sheet.guided import HELP, STEPS, TITLES, Draft, new_draft
+from stkit.sheet.lifebook import check_creation
+from stkit.store.characters import create_character
 from stkit.web.deps import Change, Holder, TableDep
 
 router = APIRouter()
@@ -21,7 +24,6 @@ UNDO_DEPTH = 4
 
 
 def _page(table, draft, *, error: str = "", created: str = "", code: int = 200) -> HTMLResponse:
-    from stkit.sheet.guided import HELP, STEPS, TITLES
 
     return table.render(
         "create.html",
@@ -41,14 +43,12 @@ def _page(table, draft, *, error: str = "", created: str = "", code: int = 200) 
 
 @router.get("/create", response_class=HTMLResponse)
 def create_page(holder: Holder, table: TableDep) -> Response:
-    from stkit.sheet.guided import new_draft
 
     return _page(table, new_draft(None, table.chronicle))
 
 
 @router.post("/create", response_class=HTMLResponse)
 async def create_step(request: Request, holder: Change, table: TableDep) -> Response:
-    from stkit.sheet.guided import Draft, new_draft
 
     form = await request.form()
     text = str(form.get("draft") or "")
@@ -70,8 +70,6 @@ async def create_step(request: Request, holder: Change, table: TableDep) -> Resp
 
 
 def _finish(table, draft) -> Response:
-    from stkit.sheet.lifebook import check_creation
-    from stkit.store.characters import create_character
 
     sheet = draft.sheet
     check = check_creation(sheet)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
+from stkit.store.characters import character_by_id
 from stkit.web.deps import Holder, TableDep
 from stkit.web.table import Forbidden
 from stkit.web.views import sheet_view
@@ -20,7 +21,6 @@ def sheet(character_id: int, holder: Holder, table: TableDep) -> Response:
         raise Forbidden("A player's link shows only that player's own sheet.")
 
     def work(gw):
-        from stkit.store.characters import character_by_id
 
         row = character_by_id(gw, character_id)
         if row is None or row.chronicle != table.chronicle:

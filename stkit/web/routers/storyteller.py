@@ -9,6 +9,12 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from stkit.store import contests as contest_cases
+from stkit.store import extended as extended_cases
+from stkit.store import scenes as S
+from stkit.store.attack import attack as attack_it
+from stkit.store.characters import damage, heal, list_characters
+from stkit.store.initiative import roll_scene_initiative
 from stkit.text import MAX_NAME, MAX_SHORT_TEXT
 from stkit.web.deps import StorytellerChange, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, form_values, seed_from
@@ -18,13 +24,10 @@ router = APIRouter()
 
 @router.post("/scene/{action}")
 async def scene(action: str, request: Request, holder: StorytellerChange, table: TableDep) -> Response:
-    from stkit.store import scenes as S
 
     values = await form_values(request)
 
     def initiative(gw):
-        from stkit.store.characters import list_characters
-        from stkit.store.initiative import roll_scene_initiative
 
         names = [c.name for c in list_characters(gw, table.chronicle)]
         return roll_scene_initiative(gw, table.chronicle, names)
@@ -53,7 +56,6 @@ async def health(request: Request, holder: StorytellerChange, table: TableDep) -
     values = await form_values(request)
 
     def work(gw):
-        from stkit.store.characters import damage, heal
 
         name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
         levels = form_int(values, "levels", "health levels", 1)
@@ -67,14 +69,13 @@ async def health(request: Request, holder: StorytellerChange, table: TableDep) -
 
 @router.post("/extended/{action}")
 async def extended(action: str, request: Request, holder: StorytellerChange, table: TableDep) -> Response:
-    from stkit.store import extended as X
 
     values = await form_values(request)
 
     def start(gw):
         cid = str(values.get("character_id") or "").strip()
         name = character_name(gw, table.chronicle, form_id(values, "character_id", "character")) if cid else None
-        return X.start_extended(
+        return extended_cases.start_extended(
             gw,
             form_text(values, "name", "extended action name", limit=MAX_NAME) or "",
             chronicle=table.chronicle,
@@ -85,10 +86,10 @@ async def extended(action: str, request: Request, holder: StorytellerChange, tab
         )
 
     def roll_it(gw):
-        return X.roll_extended(gw, form_id(values, "id", "extended action"), seed=seed_from(values))
+        return extended_cases.roll_extended(gw, form_id(values, "id", "extended action"), seed=seed_from(values))
 
     def abandon(gw):
-        return X.abandon_extended(gw, form_id(values, "id", "extended action"))
+        return extended_cases.abandon_extended(gw, form_id(values, "id", "extended action"))
 
     steps = {"start": start, "roll": roll_it, "abandon": abandon}
     if action not in steps:
@@ -103,7 +104,6 @@ async def extended(action: str, request: Request, holder: StorytellerChange, tab
 
 @router.post("/contest/{action}")
 async def contest(action: str, request: Request, holder: StorytellerChange, table: TableDep) -> Response:
-    from stkit.store import contests as X
 
     values = await form_values(request)
 
@@ -114,7 +114,7 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
         return raw
 
     def start(gw):
-        return X.start_contest(
+        return contest_cases.start_contest(
             gw,
             form_text(values, "name", "contest name", limit=MAX_NAME) or "",
             chronicle=table.chronicle,
@@ -128,10 +128,10 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
         )
 
     def roll_it(gw):
-        return X.roll_contest(gw, form_id(values, "id", "contest"), seed=seed_from(values))
+        return contest_cases.roll_contest(gw, form_id(values, "id", "contest"), seed=seed_from(values))
 
     def abandon(gw):
-        return X.abandon_contest(gw, form_id(values, "id", "contest"))
+        return contest_cases.abandon_contest(gw, form_id(values, "id", "contest"))
 
     steps = {"start": start, "roll": roll_it, "abandon": abandon}
     if action not in steps:
@@ -148,7 +148,6 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
 async def attack(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
     """An attack from the tracker: the attacker's pool, on a hit the damage pool and the target's soak,
     the wounds on the target's track, every roll logged (:func:`stkit.store.attack.attack`)."""
-    from stkit.store.attack import attack as attack_it
 
     values = await form_values(request)
 

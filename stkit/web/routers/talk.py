@@ -10,8 +10,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from stkit.errors import StkitError
+from stkit.store.talk import say as say_it
+from stkit.store.talk import whisper as whisper_it
 from stkit.web.deps import Change, StorytellerChange, StorytellerHolder, TableDep
 from stkit.web.forms import apply_change, character_name, form_int, form_values
+from stkit.web.nightlog import log_view
+from stkit.web.play import LOG_KINDS
 
 router = APIRouter()
 
@@ -21,7 +25,6 @@ LOG_PAGE = 200
 
 @router.post("/say")
 async def say(request: Request, holder: Change, table: TableDep) -> Response:
-    from stkit.store.talk import say as say_it
 
     values = await form_values(request)
 
@@ -34,7 +37,6 @@ async def say(request: Request, holder: Change, table: TableDep) -> Response:
 
 @router.post("/whisper")
 async def whisper(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
-    from stkit.store.talk import whisper as whisper_it
 
     values = await form_values(request)
 
@@ -49,8 +51,6 @@ async def whisper(request: Request, holder: StorytellerChange, table: TableDep) 
 def night_log(request: Request, holder: StorytellerHolder, table: TableDep) -> Response:
     """The chronicle's events, newest first, ``LOG_PAGE`` at a time (``before``: an event id to page back
     from), filtered by ``character`` (an id), ``kind`` and ``scene`` (an id)."""
-    from stkit.web.nightlog import log_view
-    from stkit.web.play import LOG_KINDS
 
     q = request.query_params
     filters = {k: (q.get(k) or "").strip() for k in ("character", "kind", "scene", "before")}

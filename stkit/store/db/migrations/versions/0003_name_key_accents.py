@@ -10,8 +10,13 @@ keeps its old key (it stays listed; `char show` finds the other one).
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import sqlalchemy as sa
 from alembic import op
+
+from stkit.sheet.traits import name_key
 
 revision = "0003"
 down_revision = "0002"
@@ -33,14 +38,11 @@ def _recompute(key_of) -> None:
 
 
 def upgrade() -> None:
-    from stkit.sheet.traits import name_key
 
     _recompute(name_key)
 
 
 def downgrade() -> None:
-    import re
-    import unicodedata
 
     def old_key(name: str) -> str:  # the key function of revisions 0001-0002
         return " ".join(re.split(r"[\s_\-]+", unicodedata.normalize("NFKC", name).casefold())).strip()

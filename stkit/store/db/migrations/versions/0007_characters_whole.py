@@ -12,10 +12,15 @@ Storyteller can rename one of them.
 
 from __future__ import annotations
 
+import re
 import sys
+import unicodedata
 
 import sqlalchemy as sa
 from alembic import op
+
+from stkit.sheet.traits import name_key
+from stkit.text import fold_accents
 
 revision = "0007"
 down_revision = "0006"
@@ -53,16 +58,11 @@ def report(pairs: list[tuple[str, str, str]]) -> None:
 
 
 def upgrade() -> None:
-    from stkit.sheet.traits import name_key
 
     report(_recompute(name_key))
 
 
 def downgrade() -> None:
-    import re
-    import unicodedata
-
-    from stkit.text import fold_accents
 
     def key_0003(name: str) -> str:  # the key function of revisions 0003-0006
         folded = fold_accents(unicodedata.normalize("NFKC", name)).casefold()
