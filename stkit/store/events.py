@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The kinds of event: what changed. 'links' (join links rotated or revoked) is always secret and no page
 #: shows it: it tells the servers to check their open streams' links at once.
-EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "message", "whisper", "links")
+EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "message", "whisper", "links", "attack", "call")
 #: The PostgreSQL NOTIFY channel; the payload is the chronicle.
 NOTIFY_CHANNEL = "stkit_table_events"
 #: pg_advisory_xact_lock key that orders event inserts on PostgreSQL.

@@ -19,6 +19,7 @@ from stkit.dice.combat import (
     CombatRules,
     InitiativeEntry,
     InitiativeRoll,
+    order_initiative,
     roll_initiative,
     validate_rage_spend,
 )
@@ -28,7 +29,7 @@ from stkit.sheet.sheet import Sheet
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
-from stkit.store.fight_rules import rage_cap, turn_power
+from stkit.store.fight_rules import is_dead, rage_cap, turn_power
 from stkit.store.hit import store_now
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import generator
@@ -122,25 +123,78 @@ def roll_scene_initiative(
     rng, seed = generator(seed)  # in the transaction: a retry rolls the same dice
     order = roll_initiative(entries, rng=rng, dice=dice)
     result = InitiativeOrder(scene_id, scene_name, turn, order, tuple(cannot_act), None if dice else seed)
+    _store_order(gw, chronicle, result)
+    return result
+
+
+def _store_order(gw: Gateway, chronicle: str, result: InitiativeOrder, *, added: list[str] | None = None) -> None:
+    """Keep ``result`` on its scene's turn and write the 'scene' event the pages follow."""
     gw.execute(
         "UPDATE scene_turns SET initiative = :data WHERE scene_id = :sid AND turn = :turn",
         data=json.dumps(result.to_dict(), sort_keys=True),
-        sid=scene_id,
-        turn=turn,
+        sid=result.scene_id,
+        turn=result.turn,
     )
-    record_event(
-        gw,
-        chronicle=chronicle,
-        kind="scene",
-        data={
-            "scene_id": scene_id,
-            "name": scene_name,
-            "turn": turn,
-            "status": "open",
-            "change": "initiative",
-            "order": [o.name for o in order],
-        },
+    data = {
+        "scene_id": result.scene_id,
+        "name": result.scene,
+        "turn": result.turn,
+        "status": "open",
+        "change": "initiative",
+        "order": [o.name for o in result.order],
+    }
+    if added:
+        data["added"] = added
+    record_event(gw, chronicle=chronicle, kind="scene", data=data)
+
+
+def add_to_initiative(
+    gw: Gateway, chronicle: str, names: list[str], *, dice: list[int] | None = None, seed: int | None = None
+) -> InitiativeOrder:
+    """`scene initiative --add NAME`: latecomers join the open scene's current initiative order without
+    rerolling the others. Each rolls one die + Dexterity + Wits - wound penalty (``dice``: one face each,
+    in the order named); everyone already in the order keeps their die and the whole order is sorted again
+    by :data:`stkit.dice.combat.INITIATIVE_TIE_RULE` and stored on the current turn. With no order yet, it
+    is :func:`roll_scene_initiative` for ``names``.
+
+    Raises NotFound (no open scene, unknown name), InvalidValue (no name, bad dice), RuleRefusal (someone
+    already in the order, Incapacitated or dead)."""
+
+    if not names:
+        raise InvalidValue("name who joins: stkit scene initiative --add NAME")
+    scene_id, scene_name, turn = _open_scene(gw, chronicle, lock=True)
+    current = current_initiative(gw, scene_id, turn)
+    if current is None:
+        return roll_scene_initiative(gw, chronicle, names, dice=dice, seed=seed)
+    kept = [o for o in current.get("order", [])]
+    have = {o["name"] for o in kept}
+    entries: list[InitiativeEntry] = []
+    faces: list[int] = []
+    for o in kept:
+        entries.append(InitiativeEntry(o["name"], o["rating"] - o["wits"], o["wits"], o["wound_penalty"]))
+        faces.append(int(o["die"]))
+    newcomers: list[InitiativeEntry] = []
+    for name in names:
+        row = find_character(gw, name, chronicle)
+        sheet = row.to_sheet()
+        if sheet.name in have or sheet.name in [e.name for e in newcomers]:
+            raise RuleRefusal(
+                f"{sheet.name} is already in the initiative order; a full reroll is stkit scene initiative"
+            )
+        if is_dead(gw, row.id):
+            raise RuleRefusal(f"{sheet.name} is dead and takes no place in the order")
+        if sheet.incapacitated:
+            raise RuleRefusal(f"{sheet.name} is Incapacitated and cannot act")
+        newcomers.append(initiative_entry(sheet))
+    if dice is not None and len(dice) != len(newcomers):
+        raise InvalidValue(f"{len(dice)} dice given for {len(newcomers)} latecomers; give one die each, in order")
+    rng, seed = generator(seed)
+    rolled = list(dice) if dice is not None else [rng.randint(1, 10) for _ in newcomers]
+    order = order_initiative([*entries, *newcomers], [*faces, *rolled])
+    result = InitiativeOrder(
+        scene_id, scene_name, turn, order, tuple(current.get("cannot_act") or ()), None if dice else seed
     )
+    _store_order(gw, chronicle, result, added=[e.name for e in newcomers])
     return result
 
 

@@ -19,5 +19,5 @@ def page(holder: Holder, table: TableDep) -> Response:
 
 @router.get("/status", response_class=HTMLResponse)
 def status(holder: Holder, table: TableDep) -> Response:
-    data = table.read(lambda gw: status_view(gw, table.chronicle))
+    data = table.read(lambda gw: status_view(gw, table.chronicle, holder))
     return HTMLResponse(table.fragment("status.html", status=data, storyteller=holder.is_storyteller, holder=holder))

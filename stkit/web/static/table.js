@@ -14,7 +14,7 @@
   var PING = Math.max(1, parseFloat(body.getAttribute("data-ping") || "5")) * 1000;
   var WATCH = 2 * PING + 1000;
   var FEED_MAX = 200;
-  var KINDS = ["roll", "sheet", "scene", "extended", "contest", "message", "whisper", "initiative", "ping"];
+  var KINDS = ["roll", "sheet", "scene", "extended", "contest", "message", "whisper", "initiative", "attack", "call", "ping"];
   var myCharacter = body.getAttribute("data-character") || "";
   var last = parseInt(body.getAttribute("data-after") || "0", 10);
   var source = null;
@@ -107,7 +107,7 @@
     if (statusTimer) { return; }
     statusTimer = window.setTimeout(function () {
       statusTimer = null;
-      read("/status", document.getElementById("status"));
+      read("/status", document.getElementById("status"), afterStatus);
     }, 150);
   }
   function readSheet(id) {
@@ -124,8 +124,41 @@
       if (window.htmx) { window.htmx.trigger(odds[i], "refresh"); }
     }
   }
+  var seenPrompts = {};
+  var turnShown = false;
+  function readPrompts() {
+    read("/prompts", document.getElementById("prompts"), function () {
+      var mine = document.querySelectorAll("#prompts [data-mine='1']");
+      for (var i = 0; i < mine.length; i++) {
+        var id = mine[i].getAttribute("data-prompt");
+        if (seenPrompts[id]) { continue; }
+        seenPrompts[id] = true;
+        mine[i].scrollIntoView({ block: "start" });
+        if (navigator.vibrate) { navigator.vibrate([200, 80, 200]); }
+      }
+    });
+  }
+  function afterStatus() {
+    var turn = document.getElementById("your-turn");
+    if (turn && !turnShown && navigator.vibrate) { navigator.vibrate(300); }
+    turnShown = !!turn;
+  }
+  function placeCard(html, logIds) {
+    var holder = document.createElement("ol");
+    holder.innerHTML = html;
+    var card = holder.firstElementChild;
+    if (!card) { return null; }
+    (logIds || []).forEach(function (lid) {
+      var old = document.querySelectorAll("#feed > li.roll[data-log-id='" + lid + "']");
+      for (var i = 0; i < old.length; i++) { old[i].remove(); }
+    });
+    var same = card.id ? document.getElementById(card.id) : null;
+    if (same) { same.replaceWith(card); localTimes(card); return card; }
+    return addToFeed(html, null);
+  }
   function readEverything() {
     failed = {};
+    readPrompts();
     readStatus();
     readAllSheets();
     refreshOdds(null);
@@ -156,7 +189,7 @@
     return item;
   }
   function feel(item) {
-    if (!item || !item.classList.contains("roll")) { return; }
+    if (!item || !(item.classList.contains("roll") || item.classList.contains("card"))) { return; }
     var mine = myCharacter && item.getAttribute("data-character-id") === myCharacter;
     if (wants("opt-motion") && !reduced) {
       item.classList.add("rolling");
@@ -230,6 +263,14 @@
         try { cid = JSON.parse(data).character_id; } catch (e) { cid = null; }
         if (cid && document.getElementById("sheet-" + cid)) { readSheet(cid); } else { readAllSheets(); }
         readStatus();  // the party strip shows every sheet's health and points
+        break;
+      case "attack":
+      case "call":
+        var info = {};
+        try { info = JSON.parse(data); } catch (e) { info = {}; }
+        if (info.card) { feel(placeCard(info.card, info.log_ids)); }
+        readPrompts();
+        readStatus();
         break;
       case "scene":
       case "initiative":
