@@ -1,0 +1,138 @@
+"""The fight from the phones (in-process): an attack waits for the defender's own answer, with the exact
+odds of each answer; the Storyteller answers for an NPC at once and for a player only once the time is
+over; the exchange is one feed card; a latecomer joins initiative keeping the others' dice; NPCs stay off
+the players' pages; the dead are shown dead and roll nothing; a call for a roll gathers its answers."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from itertools import product
+
+from stkit.store.db.gateway import run_unit
+from tests.web.conftest import add_character
+
+HX = {"hx-request": "true"}
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).replace("&#39;", "'").strip()
+
+
+def _prompt_id(html: str) -> str:
+    return re.findall(r'id="prompt-(\d+)"', html)[0]
+
+
+def _p_success_by_hand(pool: int, difficulty: int) -> Fraction:
+    """P(at least one success) of ``pool`` d10 at ``difficulty`` by brute force: successes less 1s > 0."""
+    good = sum(1 for faces in product(range(1, 11), repeat=pool)
+               if sum(f >= difficulty for f in faces) - faces.count(1) > 0)  # fmt: skip
+    return Fraction(good, 10**pool)
+
+
+def test_the_defenders_phone_gets_the_prompt_with_exact_odds_and_answers_it(clients, table):
+    st, weston, archibald = clients("storyteller"), clients("Weston"), clients("Archibald")
+    st.post("/scene/start", data={"name": "Alley"}, headers=HX)
+    r = st.post("/attack", data={"attacker": table.archibald, "target": table.weston, "maneuver": "punch"}, headers=HX)
+    assert "waiting for Weston's answer" in _text(r.text)
+    prompts = weston.get("/prompts").text
+    assert "You are attacked!" in prompts
+    assert 'data-prompt="' not in archibald.get("/prompts").text  # only the defender's phone is asked
+    # Weston dodges with Dexterity 3 + Dodge 0 (a Talent: no penalty) = 3 dice at 6; block Dexterity 3 + Brawl 2
+    dodge = re.search(r'value="dodge">.*?succeeds <strong title="([\d/]+)"', prompts, re.S).group(1)
+    block = re.search(r'value="block">.*?succeeds <strong title="([\d/]+)"', prompts, re.S).group(1)
+    assert Fraction(dodge) == _p_success_by_hand(3, 6)
+    assert Fraction(block) == _p_success_by_hand(5, 6)
+    pid = _prompt_id(prompts)
+    early = st.post(f"/prompt/{pid}/answer", data={"answer": "take"}, headers=HX)
+    assert "has 30 s more to answer" in _text(early.text)
+    assert archibald.post(f"/prompt/{pid}/answer", data={"answer": "take"}).status_code == 403
+    done = weston.post(f"/prompt/{pid}/answer", data={"answer": "block"}, headers=HX)
+    assert re.match(r"(HIT|MISS)", _text(done.text))
+    again = weston.post(f"/prompt/{pid}/answer", data={"answer": "block"}, headers=HX)
+    assert "already answered" in _text(again.text)
+    page = weston.get("/").text
+    cards = re.findall(r'<li id="ev-\d+" class="card attack-card (hit|miss)"[^>]*data-log-ids="([\d ]+)"', page)
+    assert len(cards) == 1
+    for log_id in cards[0][1].split():  # the exchange's rolls are in the card, not beside it
+        assert f'data-log-id="{log_id}"' not in page
+    assert "Block: Dexterity 3 + Brawl 2 = 5 dice" in _text(page) or cards[0][0] == "miss"
+
+
+def test_the_storyteller_answers_for_an_npc_at_once(clients, table):
+    fomor = add_character(table.url, "Fomor", attributes={"Dexterity": 2, "Stamina": 2}, player="")
+    st = clients("storyteller")
+    st.post("/scene/start", data={"name": "Warehouse"}, headers=HX)
+    r = st.post("/attack", data={"attacker": table.weston, "target": fomor, "pool": "Dexterity + Brawl",
+                                  "damage": "Strength + 2", "damage_type": "lethal"}, headers=HX)  # fmt: skip
+    assert "waiting for the Storyteller's answer" in _text(r.text)
+    pid = _prompt_id(st.get("/prompts").text)
+    assert re.match(r"(HIT|MISS)", _text(st.post(f"/prompt/{pid}/answer", data={"answer": "dodge"}, headers=HX).text))
+
+
+def test_npcs_are_kept_off_the_players_pages(clients, table):
+    fomor = add_character(table.url, "Fomor", attributes={"Dexterity": 2, "Wits": 2}, player="")
+    st, weston = clients("storyteller"), clients("Weston")
+    st.post("/scene/start", data={"name": "Warehouse"}, headers=HX)
+    for cid in (table.weston, fomor):
+        st.post("/initiative/add", data={"character_id": cid}, headers=HX)
+    assert "Fomor" in _text(st.get("/status").text)
+    assert "Fomor" not in _text(weston.get("/status").text)
+    st.post("/roll", data={"character_id": fomor, "trait": ["Dexterity"]}, headers=HX)
+    assert "Fomor" in _text(st.get("/").text.split('id="feed"')[1])
+    assert "Fomor" not in _text(weston.get("/").text.split('id="feed"')[1])
+
+
+def test_a_latecomer_joins_initiative_and_the_others_keep_their_dice(clients, table):
+    from stkit.store.initiative import current_initiative
+    from stkit.store.scenes import open_scene
+
+    st = clients("storyteller")
+    st.post("/scene/start", data={"name": "Bridge"}, headers=HX)
+    st.post("/initiative/add", data={"character_id": table.weston, "seed": "3"}, headers=HX)
+
+    def order():
+        def read(gw):
+            scene = open_scene(gw, "default")
+            return current_initiative(gw, scene.id, scene.turn)["order"]
+
+        return run_unit(table.url, read)
+
+    first = {o["name"]: o["die"] for o in order()}
+    r = st.post("/initiative/add", data={"character_id": table.archibald}, headers=HX)
+    assert "Archibald" in _text(r.text) and "Weston" in _text(r.text)
+    after = {o["name"]: o["die"] for o in order()}
+    assert after["Weston"] == first["Weston"] and set(after) == {"Weston", "Archibald"}
+    totals = [o["total"] for o in order()]
+    assert totals == sorted(totals, reverse=True)
+
+
+def test_the_dead_are_shown_dead_and_roll_nothing(clients, table):
+    from stkit.store.characters import find_character
+    from stkit.store.fight_rules import mark_dead
+
+    run_unit(table.url, lambda gw: mark_dead(gw, find_character(gw, "Archibald", "default"), None))
+    st = clients("storyteller")
+    row = re.search(rf'<tr id="party-{table.archibald}".*?</tr>', st.get("/status").text, re.S).group(0)
+    assert "Dead" in _text(row)
+    r = st.post("/roll", data={"character_id": table.archibald, "trait": ["Dexterity"]}, headers=HX)
+    assert "Archibald is dead" in _text(r.text)
+    r = clients("Archibald").post("/roll", data={"character_id": table.archibald, "trait": ["Dexterity"]}, headers=HX)
+    assert "Archibald is dead" in _text(r.text)
+
+
+def test_a_call_for_a_roll_gathers_the_answers_in_one_card(clients, table):
+    st, weston, archibald = clients("storyteller"), clients("Weston"), clients("Archibald")
+    r = st.post("/call", data={"pool": "Dexterity + Stealth", "difficulty": "7",
+                               "characters": [str(table.weston), str(table.archibald)]}, headers=HX)  # fmt: skip
+    assert "Called for Dexterity + Stealth at 7" in _text(r.text)
+    prompt = weston.get("/prompts").text
+    assert "Dexterity 3 + Stealth 3 = 6 dice" in _text(prompt) and "Archibald" not in _text(prompt)
+    pid = _prompt_id(prompt)
+    assert weston.post(f"/call/{pid}/roll", data={"character_id": table.archibald}).status_code == 403
+    weston.post(f"/call/{pid}/roll", data={"character_id": table.weston}, headers=HX)
+    archibald.post(f"/call/{pid}/roll", data={"character_id": table.archibald}, headers=HX)
+    page = st.get("/").text
+    card = re.search(rf'<li id="call-{pid}".*?</li>\s*$', page, re.S | re.M).group(0)
+    assert "closed" in card and card.count("success") >= 2
+    assert len(re.findall(r"difficulty 7", page)) == 0  # the two rolls are in the card, not beside it
