@@ -347,12 +347,13 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         assert archibald.locator("#prompts .attack-prompt").count() == 0
         assert mari.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         shots.mkdir(parents=True, exist_ok=True)
-        prompt.screenshot(path=str(shots / "table-defender-prompt.png"))
+        prompt.evaluate("e => e.scrollIntoView({block: 'center'})")
+        mari.screenshot(path=str(shots / "table-defender-prompt.png"))  # the phone's screen, 390 px wide
         mari.click("#prompts button:has-text('Dodge')")
         for page in pages:
             page.wait_for_selector("#feed li.attack-card:has-text('Kesh attacks Mari')", timeout=3000)
         card = mari.locator("#feed li.attack-card").first
-        assert re.match(r"(HIT|MISS)", card.inner_text()) and "dodged" in card.inner_text()
+        assert re.match(r"(HIT|MISS)", card.inner_text()) and re.search("dodged|chose to dodge", card.inner_text())
         mari.wait_for_selector("#prompts .attack-prompt", state="detached", timeout=3000)
         card.screenshot(path=str(shots / "table-attack-card.png"))
         st.locator("details:has-text('Damage or heal') summary").click()
