@@ -78,7 +78,8 @@ def main() -> None:
                 page.evaluate(
                     """() => { window.__seen = {};
                     new MutationObserver(() => document.querySelectorAll('#prompts .attack-prompt').forEach(e => {
-                        const id = e.getAttribute('data-prompt'); if (!(id in window.__seen)) window.__seen[id] = Date.now();
+                        const id = e.getAttribute('data-prompt');
+                        if (!(id in window.__seen)) window.__seen[id] = Date.now();
                     })).observe(document.getElementById('prompts'), {childList: true, subtree: true}); }"""
                 )
                 for n in range(args.attacks):
@@ -107,7 +108,9 @@ def main() -> None:
     p50 = statistics.median(delays)
     p95 = delays[min(len(delays) - 1, round(0.95 * (len(delays) - 1)))]
     print(f"attacks: {len(delays)}")
-    print(f"attack posted -> defender's prompt on the phone: p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {delays[-1]:.0f} ms")
+    print(
+        f"attack posted -> defender's prompt on the phone: p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {delays[-1]:.0f} ms"
+    )
     print(f"p95 / {TARGET_MS:.0f} ms target: {p95 / TARGET_MS:.2f}")
 
 

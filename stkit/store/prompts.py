@@ -517,8 +517,10 @@ def call_for_roll(
 def call_card(prompt: Prompt) -> dict[str, Any]:
     """The feed card of a call for a roll as it stands: the pool, difficulty, secret or not, open or
     closed, and each character asked with their roll (dice, marks, successes) once made."""
-    rows = [{"name": c["name"], "id": c["id"], "done": prompt.answers.get(str(c["id"]))}
-            for c in prompt.asked.get("characters", [])]
+    rows = [
+        {"name": c["name"], "id": c["id"], "done": prompt.answers.get(str(c["id"]))}
+        for c in prompt.asked.get("characters", [])
+    ]
     return {
         "pool": prompt.asked["pool"],
         "difficulty": prompt.asked["difficulty"],

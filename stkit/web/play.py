@@ -106,7 +106,11 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = No
                 "name": s.name,
                 "place": place.get(s.name, {}).get("place"),
                 "initiative": place.get(s.name, {}).get("total"),
-                "health": "Dead" if row.id in dead else "Incapacitated" if s.incapacitated else (s.health_level or "Unhurt"),
+                "health": "Dead"
+                if row.id in dead
+                else "Incapacitated"
+                if s.incapacitated
+                else (s.health_level or "Unhurt"),
                 "dead": row.id in dead,
                 "npc": is_npc(s),
                 "penalty": s.wound_penalty,
@@ -128,7 +132,12 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = No
         "initiative": {
             "turn": initiative.get("rolled_turn") if initiative else None,
             "order": [
-                {**o, "acted": ids.get(o["name"]) in acted, "dead": ids.get(o["name"]) in dead, "id": ids.get(o["name"])}
+                {
+                    **o,
+                    "acted": ids.get(o["name"]) in acted,
+                    "dead": ids.get(o["name"]) in dead,
+                    "id": ids.get(o["name"]),
+                }
                 for o in shown
             ],
             "hidden_acting": acting in hidden,

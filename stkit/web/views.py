@@ -12,8 +12,8 @@ from stkit.store.characters import list_characters
 from stkit.store.contests import contest_status, list_contests
 from stkit.store.events import LinkHolder, TableEvent, last_event_id, recent_events
 from stkit.store.extended import extended_status, list_extended
-from stkit.store.house import rules_in_force
 from stkit.store.fight_rules import maneuver_names
+from stkit.store.house import rules_in_force
 from stkit.store.prompts import is_npc
 from stkit.store.scenes import open_scene, recent_scenes
 from stkit.web.play import LOG_KINDS, finished_tracked, party_view, roll_choices, talk_item, talk_visible
@@ -194,7 +194,11 @@ def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
     rolls = [e for e in rolls if e.data.get("log_id") not in carded and e.character_id not in hidden]
     events = sorted((e for e in [*rolls, *talk, *cards.values()] if e.id <= after), key=lambda e: -e.id)[:FEED_SIZE]
     feed = [
-        feed_item(e, storyteller=st) if e.kind == "roll" else card_item(e) if e.kind in ("attack", "call") else talk_item(e)
+        feed_item(e, storyteller=st)
+        if e.kind == "roll"
+        else card_item(e)
+        if e.kind in ("attack", "call")
+        else talk_item(e)
         for e in events
     ]
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]

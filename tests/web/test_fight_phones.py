@@ -25,8 +25,9 @@ def _prompt_id(html: str) -> str:
 
 def _p_success_by_hand(pool: int, difficulty: int) -> Fraction:
     """P(at least one success) of ``pool`` d10 at ``difficulty`` by brute force: successes less 1s > 0."""
-    good = sum(1 for faces in product(range(1, 11), repeat=pool)
-               if sum(f >= difficulty for f in faces) - faces.count(1) > 0)  # fmt: skip
+    good = sum(
+        1 for faces in product(range(1, 11), repeat=pool) if sum(f >= difficulty for f in faces) - faces.count(1) > 0
+    )
     return Fraction(good, 10**pool)
 
 
@@ -63,8 +64,17 @@ def test_the_storyteller_answers_for_an_npc_at_once(clients, table):
     fomor = add_character(table.url, "Fomor", attributes={"Dexterity": 2, "Stamina": 2}, player="")
     st = clients("storyteller")
     st.post("/scene/start", data={"name": "Warehouse"}, headers=HX)
-    r = st.post("/attack", data={"attacker": table.weston, "target": fomor, "pool": "Dexterity + Brawl",
-                                  "damage": "Strength + 2", "damage_type": "lethal"}, headers=HX)  # fmt: skip
+    r = st.post(
+        "/attack",
+        data={
+            "attacker": table.weston,
+            "target": fomor,
+            "pool": "Dexterity + Brawl",
+            "damage": "Strength + 2",
+            "damage_type": "lethal",
+        },
+        headers=HX,
+    )
     assert "waiting for the Storyteller's answer" in _text(r.text)
     pid = _prompt_id(st.get("/prompts").text)
     assert re.match(r"(HIT|MISS)", _text(st.post(f"/prompt/{pid}/answer", data={"answer": "dodge"}, headers=HX).text))
@@ -123,8 +133,15 @@ def test_the_dead_are_shown_dead_and_roll_nothing(clients, table):
 
 def test_a_call_for_a_roll_gathers_the_answers_in_one_card(clients, table):
     st, weston, archibald = clients("storyteller"), clients("Weston"), clients("Archibald")
-    r = st.post("/call", data={"pool": "Dexterity + Stealth", "difficulty": "7",
-                               "characters": [str(table.weston), str(table.archibald)]}, headers=HX)  # fmt: skip
+    r = st.post(
+        "/call",
+        data={
+            "pool": "Dexterity + Stealth",
+            "difficulty": "7",
+            "characters": [str(table.weston), str(table.archibald)],
+        },
+        headers=HX,
+    )
     assert "Called for Dexterity + Stealth at 7" in _text(r.text)
     prompt = weston.get("/prompts").text
     assert "Dexterity 3 + Stealth 3 = 6 dice" in _text(prompt) and "Archibald" not in _text(prompt)

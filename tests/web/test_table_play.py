@@ -297,17 +297,25 @@ def test_an_attack_from_the_tracker_marks_the_targets_health(clients, table):
     for seed in range(30):
         r = st.post(
             "/attack",
-            data={"attacker": str(table.weston), "target": str(table.archibald), "damage_type": "lethal",
-                  "pool": "Dexterity + Brawl", "damage": "Strength", "wait": "0"},
+            data={
+                "attacker": str(table.weston),
+                "target": str(table.archibald),
+                "damage_type": "lethal",
+                "pool": "Dexterity + Brawl",
+                "damage": "Strength",
+                "wait": "0",
+            },
             headers=HX,
-        )  # fmt: skip
+        )
         assert "waiting for Archibald's answer" in _text(r.text)  # no time given to answer: the Storyteller's
         [pid] = re.findall(r'id="prompt-(\d+)"', st.get("/prompts").text)
         r = st.post(f"/prompt/{pid}/answer", data={"answer": "take", "seed": str(seed)}, headers=HX)
         if "HIT" in r.text and "lethal" in r.text:
             break
         st.post("/scene/turn", headers=HX)
-    assert re.fullmatch(r"HIT: Archibald takes \d lethal( \(\d soaked\))?; Archibald now \w+(, -\d dice)?", _text(r.text))
+    assert re.fullmatch(
+        r"HIT: Archibald takes \d lethal( \(\d soaked\))?; Archibald now \w+(, -\d dice)?", _text(r.text)
+    )
     row = re.search(rf'<tr id="party-{table.archibald}".*?</tr>', st.get("/status").text, re.S).group(0)
     assert "lethal" in _text(row) and "Unhurt" not in _text(row)
     assert clients("Weston").post("/attack", data={"attacker": "2", "target": "1"}).status_code == 403

@@ -184,8 +184,12 @@ def _render(table: Table, event: TableEvent, storyteller: bool) -> dict:
         shown = {k: v for k, v in event.data.items() if k != "card"}
         log_ids = (event.data.get("card") or {}).get("log_ids") or []
         data = json.dumps(
-            {**shown, "character_id": event.character_id, "log_ids": log_ids,
-             "card": " ".join(card.split()) if card else None},
+            {
+                **shown,
+                "character_id": event.character_id,
+                "log_ids": log_ids,
+                "card": " ".join(card.split()) if card else None,
+            },
             ensure_ascii=False,
         )
     else:
