@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from stkit.sheet import traits as T
+from stkit.sheet.forms import FORM_NAMES
 from stkit.sheet.sheet import HEALTH_LEVELS
 from stkit.sheet.vocab import ActionStatus
 from stkit.store.characters import list_characters
@@ -217,6 +218,7 @@ def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
         "targets": [(c.id, c.name) for c in chars if st or c.id != holder.character_id],
         "weapons": sorted({str(w["name"]) for c in chars for w in c.to_sheet().weapons if w.get("name")}),
         "maneuvers": maneuver_names(),
+        "forms": FORM_NAMES,
         "ranges": ("point-blank", "normal", "long"),
         "scenes": recent_scenes(gw, table.chronicle),
         "log_kinds": LOG_KINDS,

@@ -153,3 +153,40 @@ def test_a_call_for_a_roll_gathers_the_answers_in_one_card(clients, table):
     card = re.search(rf'<li id="call-{pid}".*?</li>\s*$', page, re.S | re.M).group(0)
     assert "closed" in card and card.count("success") >= 2
     assert len(re.findall(r"difficulty 7", page)) == 0  # the two rolls are in the card, not beside it
+
+
+def _garou(url: str, name: str) -> None:
+    from stkit.store.characters import find_character, save_sheet
+
+    def change(gw):
+        row = find_character(gw, name, "default")
+        sheet = row.to_sheet()
+        sheet.breed = "Homid"
+        for power, n in (("Rage", 4), ("Gnosis", 3)):
+            sheet.powers[power].permanent = sheet.powers[power].temporary = n
+        save_sheet(gw, row, sheet, summary="a Garou")
+
+    run_unit(url, change)
+
+
+def test_the_party_strip_acts_through_the_fight_rules(clients, table):
+    _garou(table.url, "Weston")
+    st, weston = clients("storyteller"), clients("Weston")
+    st.post("/scene/start", data={"name": "Caern"}, headers=HX)
+    w = {"character_id": table.weston}
+    said = _text(weston.post("/act/shift", data={**w, "form": "Crinos", "seed": "1"}, headers=HX).text)
+    assert re.match(r"Weston (shifts|fails to shift)", said), said
+    said = _text(weston.post("/act/gnosis", data=w, headers=HX).text)
+    assert said == "Weston spends 1 Gnosis: 2/3 left"
+    # Rage and Gnosis never in one turn: the Rage action is refused with the rule's words
+    said = _text(weston.post("/act/rage", data={**w, "points": "1"}, headers=HX).text)
+    assert "Rage and Gnosis" in said
+    assert _text(weston.post("/act/willpower", data=w, headers=HX).text) == "Weston spends 1 Willpower: 2/3 left"
+    assert weston.post("/act/frenzy", data=w).status_code == 403  # the Storyteller's call
+    assert re.match(
+        r"Weston rolls Rage 4 under difficulty \d+: \d+ success", _text(st.post("/act/frenzy", data=w, headers=HX).text)
+    )
+    assert weston.post("/act/gnosis", data={"character_id": table.archibald}).status_code == 403
+    st.post("/scene/turn", headers=HX)
+    said = _text(st.post("/act/rage", data={**w, "points": "1"}, headers=HX).text)
+    assert said == "Weston spends 1 Rage for extra actions this turn: 3 left", said
