@@ -1,9 +1,10 @@
 """The table server's routes, one APIRouter per concern: ``join`` (a link sets the cookie), ``feed`` (the
 page and its status panel), ``sheets``, ``rolls`` (a roll, saved rolls and the odds), ``storyteller``
 (scenes, initiative, health, extended actions, contests), ``talk`` (messages, whispers, the night's log),
-``actions`` (the party strip's shift, regeneration, Rage, frenzy, Gnosis and Willpower), ``fight`` (attacks answered from the phones, calls for rolls, initiative latecomers), ``create`` (guided
-character creation) and ``stream`` (the server-sent events). :data:`ROUTERS` lists
-them in the order :func:`stkit.web.app.create_app` includes them."""
+``fight`` (attacks answered from the phones, calls for rolls, initiative latecomers), ``actions`` (the
+party strip's shift, regeneration, Rage, frenzy, Gnosis and Willpower), ``create`` (guided character
+creation) and ``stream`` (the server-sent events). :data:`ROUTERS` lists them in the order
+:func:`stkit.web.app.create_app` includes them."""
 
 from __future__ import annotations
 
