@@ -205,6 +205,15 @@ def post_attack(
         raise RuleRefusal(f"{t_row.name} is already Incapacitated; finishing them is a coup de grace (stkit attack)")
     if range_ is not None and weapon is None and maneuver is None:
         raise InvalidValue("a range goes with the firearms maneuver or a ranged weapon")
+    if maneuver is not None and weapon is not None:
+        if maneuver.strip().casefold() != "firearms":
+            raise InvalidValue("give a weapon or a maneuver, not both (a gun goes with the firearms maneuver)")
+        maneuver = None  # the gun's own plan: Dexterity + Firearms, its damage, the range's difficulty
+    if maneuver is not None and maneuver.strip().casefold() == "firearms" and damage is None:
+        raise InvalidValue(
+            "the firearms maneuver needs a gun: pick the attacker's weapon "
+            "(arm them with: stkit char arm NAME --weapon 'heavy pistol') or give a damage pool"
+        )
     pools = attack_pools(
         gw,
         a_row.name,
