@@ -105,11 +105,12 @@ def test_saved_rolls_from_the_page_one_tap_and_on_the_sheet(clients, table):
         },
         headers=HX,
     )
-    assert _text(saved.text) == "Saved claws: Dexterity + Brawl, difficulty 7"
+    # a player's roll is at the Storyteller's difficulty (the chronicle's 6), whatever the form says
+    assert _text(saved.text) == "Saved claws: Dexterity + Brawl, difficulty 6"
     buttons = player.get(f"/saved/{table.weston}").text
-    assert 'name="saved" value="claws"' in buttons and "Dexterity + Brawl · 7" in _text(buttons)
+    assert 'name="saved" value="claws"' in buttons and "Dexterity + Brawl · 6" in _text(buttons)
     r = player.post("/roll/saved", data={"character_id": str(table.weston), "saved": "claws"}, headers=HX)
-    assert "Dexterity 3 + Brawl 2 = 5 dice, difficulty 7" in _text(r.text)
+    assert "Dexterity 3 + Brawl 2 = 5 dice, difficulty 6" in _text(r.text)
     # another player neither sees nor rolls them
     other = clients("Archibald")
     assert other.get(f"/saved/{table.weston}").status_code == 403
