@@ -145,8 +145,11 @@ def issue(handle: StoreHandle, chronicle: str, base: str, *, rotate: bool, lifet
     return out
 
 
-def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False) -> None:
-    """The links as JSON, or one line per person (each with a QR code in the terminal when ``qr``)."""
+def print_links(
+    links: dict, *, qr: bool, json_out: bool, rotated: bool = False, hidden: frozenset[str] = frozenset()
+) -> None:
+    """The links as JSON, or one line per person (each with a QR code in the terminal when ``qr``); the
+    characters named in ``hidden`` (no player plays them, or they are dead) are left out of the lines."""
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
@@ -156,7 +159,9 @@ def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False)
 
     from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
-    people = [("Storyteller", links["storyteller"])] + [(f"Player: {n}", u) for n, u in links["players"].items()]
+    people = [("Storyteller", links["storyteller"])] + [
+        (f"Player: {n}", u) for n, u in links["players"].items() if n not in hidden
+    ]
     if rotated:
         render.print_text("Earlier links no longer work.", style="yellow")
     if links.get("expires_at"):
@@ -187,7 +192,7 @@ def serve(
     public_url: PublicUrlOpt = None,
     db: DbOpt = None,
     chronicle: ChronicleOpt = None,
-    qr: QrOpt = True,
+    qr: QrOpt = False,
     certfile: CertOpt = None,
     keyfile: KeyOpt = None,
     expires: ExpiresOpt = "never",
@@ -195,12 +200,12 @@ def serve(
 ) -> None:
     """Serve the live table: a page for the Storyteller and each player.
 
-    Prints a join link (and QR code) per person; rolls, Willpower, damage, scenes, extended actions and
-    contests show on every page as they happen, whichever process made them. With --certfile and
-    --keyfile the server speaks HTTPS (phones then allow the screen wake lock and adding the page to the
-    home screen off localhost). --public-url names the address of a reverse proxy in front of it: the
-    links carry it and the server answers to its host name. Ctrl-C stops the server; every change is
-    already stored.
+    Prints one join link per player (a QR code under each with --qr; none for NPCs or the dead); rolls,
+    Willpower, damage, scenes, extended actions and contests show on every page as they happen,
+    whichever process made them. With --certfile and --keyfile the server speaks HTTPS (phones then allow
+    the screen wake lock and adding the page to the home screen off localhost). --public-url names the
+    address of a reverse proxy in front of it: the links carry it and the server answers to its host
+    name. Ctrl-C stops the server; every change is already stored.
     """
     import os  # lazy: start-up (loaded when the command runs)
 
@@ -232,7 +237,7 @@ def serve(
             style="yellow",
             stderr=json_out,
         )
-    print_links(links, qr=qr and not json_out, json_out=json_out)
+    print_links(links, qr=qr and not json_out, json_out=json_out, hidden=handle.read(_not_players(chron)))
     import sys  # lazy: start-up (loaded when the command runs)
 
     sys.stdout.flush()
@@ -308,6 +313,21 @@ def _quiet_stop(record) -> bool:
         return False
     text = str(record.msg)  # the lifespan's report is the traceback as text
     return not (text.startswith("Traceback") and text.rstrip().endswith(("CancelledError", "KeyboardInterrupt")))
+
+
+def _not_players(chronicle: str):
+    """A read of the names of ``chronicle``'s characters whose links `stkit serve` does not print: those no
+    player plays (NPCs) and the dead."""
+
+    def read(gw) -> frozenset[str]:
+        from stkit.store.characters import list_characters  # lazy: start-up (loaded when the command runs)
+        from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
+        from stkit.store.prompts import is_npc  # lazy: start-up (loaded when the command runs)
+
+        rows = list_characters(gw, chronicle)
+        return frozenset(r.name for r in rows if is_npc(r.to_sheet()) or is_dead(gw, r.id))
+
+    return read
 
 
 def table_links(

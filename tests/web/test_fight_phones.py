@@ -190,3 +190,41 @@ def test_the_party_strip_acts_through_the_fight_rules(clients, table):
     st.post("/scene/turn", headers=HX)
     said = _text(st.post("/act/rage", data={**w, "points": "1"}, headers=HX).text)
     assert said == "Weston spends 1 Rage for extra actions this turn: 3 left", said
+
+
+def test_serve_prints_a_compact_list_of_the_players_links(table):
+    """Players only (no NPC, no dead), one line each, no QR code unless --qr."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from tests.web.conftest import free_port
+
+    add_character(table.url, "Fomor", player="")
+    port = free_port()
+    env = os.environ | {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stkit", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:  # the links are printed before the server listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the server did not listen"
+                time.sleep(0.05)
+    finally:
+        proc.send_signal(2)
+        out, _ = proc.communicate(timeout=20)
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert [line.split(": ")[0] for line in lines] == ["Storyteller", "Player", "Player"]
+    assert any(line.startswith("Player: Weston: http://127.0.0.1") for line in lines)
+    assert "Fomor" not in out and "█" not in out and "▀" not in out
