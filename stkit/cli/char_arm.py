@@ -50,7 +50,7 @@ def arm(
     --weapon knife`, or the page's Attack); armour put on replaces the armour
     worn before. Example: `stkit char arm Maria --weapon "heavy pistol"
     --armour "class three"`; `stkit char arm x --list` shows the table."""
-    from stkit.cli.char import emit_json, print_edit  # lazy: start-up (loaded when the command runs)
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
     from stkit.sheet import arms  # lazy: start-up (loaded when the command runs)
 
     if list_:
@@ -60,10 +60,8 @@ def arm(
             "sources": {k: arms.arms_data()[k]["source"] for k in ("weapons", "armour")},
         }
         if json_out:
-            emit_json(table)
+            render.print_json(table)
             return
-        from stkit.cli import render  # lazy: start-up (loaded when the command runs)
-
         out = render.console()
         for n, w in table["weapons"].items():
             damage = " + ".join(p for p in (w["damage_attribute"], str(w["damage_bonus"])) if p and p != "0")
@@ -79,7 +77,11 @@ def arm(
         lines = arms.arm(sheet, weapons=list(weapon or []), armour=list(armour or []), drop=list(drop or []))
         return Edit(sheet, f"{sheet.name} " + "; ".join(lines), [], {"changes": lines})
 
-    print_edit(run(db, lambda gw: edit_character(gw, name, chronicle, change)), json_out)
+    edit = run(db, lambda gw: edit_character(gw, name, chronicle, change))
+    if json_out:
+        render.print_json(edit.to_dict())
+    else:
+        render.console().print(render.safe_text(edit.summary, style="bold", multiline=True))
 
 
 def register(char_app: typer.Typer) -> None:

@@ -238,6 +238,8 @@ def print_initiative(order: Any, json_out: bool) -> None:
         )
     for name in order.cannot_act:
         out.print(_text(f"{name} is Incapacitated and cannot act", "yellow"))
+    for name in getattr(order, "dead", ()):
+        out.print(_text(f"{name} is dead", "yellow"))
     out.print(_text(f"Ties: {INITIATIVE_TIE_RULE}.", "dim"))
 
 

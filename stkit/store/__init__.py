@@ -22,5 +22,6 @@ Use cases:
   and maneuvers, the dead, the powers used in a turn).
 - The table: ``events`` (the event log and the join links), ``eventstream`` (the events as a stream for
   the table server), ``links`` (revoking one person's links), ``talk`` (table messages and whispers),
+  ``prompts`` (an attack waiting for the defender's answer, the Storyteller's call for a roll),
   ``completion`` (what Tab completion offers).
 """

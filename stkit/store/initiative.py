@@ -50,6 +50,7 @@ class InitiativeOrder:
     order: tuple[InitiativeRoll, ...]
     cannot_act: tuple[str, ...] = ()
     seed: int | None = None
+    dead: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,6 +59,7 @@ class InitiativeOrder:
             "turn": self.turn,
             "order": [o.to_dict() for o in self.order],
             "cannot_act": list(self.cannot_act),
+            "dead": list(self.dead),
             "seed": self.seed,
         }
 
@@ -99,7 +101,8 @@ def roll_scene_initiative(
     (default: every character who has rolled in the open scene of ``chronicle``), ordered by
     :data:`stkit.dice.combat.INITIATIVE_TIE_RULE`, stored on the scene's current turn (later turns keep it
     until initiative is rolled again). Incapacitated characters cannot act and are left out (listed in
-    ``cannot_act``). ``dice``: one face per character who can act, in the order named.
+    ``cannot_act``); the dead too (listed in ``dead``). ``dice``: one face per character who can act, in
+    the order named.
 
     Raises NotFound (no open scene, unknown name), InvalidValue (no one to order, bad dice).
     """
@@ -112,17 +115,34 @@ def roll_scene_initiative(
         )
     entries: list[InitiativeEntry] = []
     cannot_act: list[str] = []
+    dead: list[str] = []
     for name in wanted:
-        sheet = find_character(gw, name, chronicle).to_sheet()
+        row = find_character(gw, name, chronicle)
+        sheet = row.to_sheet()
+        if is_dead(gw, row.id):
+            dead.append(sheet.name)
+            continue
         if sheet.incapacitated:
             cannot_act.append(sheet.name)
             continue
         entries.append(initiative_entry(sheet))
     if not entries:
-        raise RuleRefusal(f"{', '.join(cannot_act)}: Incapacitated, nobody can act")
+        raise RuleRefusal(
+            "; ".join(
+                p
+                for p in (
+                    f"{', '.join(cannot_act)}: Incapacitated" if cannot_act else "",
+                    f"{', '.join(dead)}: dead" if dead else "",
+                )
+                if p
+            )
+            + ", nobody can act"
+        )
     rng, seed = generator(seed)  # in the transaction: a retry rolls the same dice
     order = roll_initiative(entries, rng=rng, dice=dice)
-    result = InitiativeOrder(scene_id, scene_name, turn, order, tuple(cannot_act), None if dice else seed)
+    result = InitiativeOrder(
+        scene_id, scene_name, turn, order, tuple(cannot_act), None if dice else seed, dead=tuple(dead)
+    )
     _store_order(gw, chronicle, result)
     return result
 

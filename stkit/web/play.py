@@ -142,6 +142,7 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = No
             ],
             "hidden_acting": acting in hidden,
             "cannot_act": (initiative or {}).get("cannot_act") or [],
+            "dead_out": [n for n in (initiative or {}).get("dead") or [] if n not in hidden],
             "acting": acting,
         }
         if initiative

@@ -13,7 +13,7 @@ from stkit.store.characters import list_characters
 from stkit.store.contests import contest_status, list_contests
 from stkit.store.events import LinkHolder, TableEvent, last_event_id, recent_events
 from stkit.store.extended import extended_status, list_extended
-from stkit.store.fight_rules import maneuver_names
+from stkit.store.fight_rules import is_dead, maneuver_names
 from stkit.store.house import rules_in_force
 from stkit.store.prompts import is_npc
 from stkit.store.scenes import open_scene, recent_scenes
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 FEED_SIZE = 50
 
 
-def sheet_view(row: Any) -> dict:
+def sheet_view(row: Any, *, dead: bool = False) -> dict:
     """A stored character as the sheet panel shows it: Attributes, Abilities, Rage / Gnosis / Willpower,
     Renown, health levels with the wound penalty, form, and the traits the roll form offers."""
 
@@ -57,6 +57,7 @@ def sheet_view(row: Any) -> dict:
         "health_level": sheet.health_level,
         "wound_penalty": sheet.wound_penalty,
         "incapacitated": sheet.incapacitated,
+        "dead": dead,
         "willpower_left": sheet.powers["Willpower"].temporary,
         "roll_traits": [*T.ATTRIBUTES, *(a for a, _ in abilities), *T.POWERS, *(r for r, perm, _ in renown if perm)],
         "choices": roll_choices(sheet),
@@ -202,7 +203,7 @@ def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
         else talk_item(e)
         for e in events
     ]
-    sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
+    sheets = [sheet_view(c, dead=is_dead(gw, c.id)) for c in chars if st or c.id == holder.character_id]
 
     return {
         "difficulty": rules_in_force(gw, table.chronicle).difficulty,

@@ -228,3 +228,28 @@ def test_serve_prints_a_compact_list_of_the_players_links(table):
     assert [line.split(": ")[0] for line in lines] == ["Storyteller", "Player", "Player"]
     assert any(line.startswith("Player: Weston: http://127.0.0.1") for line in lines)
     assert "Fomor" not in out and "█" not in out and "▀" not in out
+
+
+def test_the_dead_are_dead_in_char_list_scene_initiative_and_the_sheet(clients, table):
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+    from stkit.store.characters import find_character
+    from stkit.store.fight_rules import mark_dead
+
+    runner = CliRunner()
+    env = {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1", "COLUMNS": "160"}
+    assert runner.invoke(app, ["scene", "start", "Mill"], env=env).exit_code == 0
+    run_unit(table.url, lambda gw: mark_dead(gw, find_character(gw, "Archibald", "default"), None))
+    listed = runner.invoke(app, ["char", "list", "--json"], env=env)
+    dead = {c["name"]: c["dead"] for c in __import__("json").loads(listed.stdout)["characters"]}
+    assert dead == {"Archibald": True, "Weston": False}
+    table_text = runner.invoke(app, ["char", "list"], env=env).stdout
+    assert re.search(r"Archibald.*\bdead\b", table_text) and not re.search(r"Weston.*\bdead\b", table_text)
+    order = runner.invoke(app, ["scene", "initiative", "Weston", "Archibald", "--seed", "1"], env=env)
+    assert order.exit_code == 0, order.output
+    assert "Archibald is dead" in order.stdout and "Incapacitated" not in order.stdout
+    late = runner.invoke(app, ["scene", "initiative", "--add", "Archibald"], env=env)
+    assert late.exit_code == 1 and "Archibald is dead" in late.output
+    assert '<strong class="dead">Dead</strong>' in clients("storyteller").get(f"/sheet/{table.archibald}").text
+    assert "Dead: Archibald" in _text(clients("storyteller").get("/status").text)
