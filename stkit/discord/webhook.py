@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from stkit.discord.render import check_limits, event_message
@@ -37,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import httpx
 
     from stkit.store.events import TableEvent
+    from stkit.store.gateway import Gateway
     from stkit.store.handle import StoreHandle
 
 log = logging.getLogger("stkit.discord")
@@ -64,7 +66,7 @@ def _retry_after(response: httpx.Response) -> float:
     """Seconds to wait after a 429: the JSON body's ``retry_after``, else the ``Retry-After`` header, else 1."""
     try:
         body = response.json()
-        value = float(body.get("retry_after")) if isinstance(body, dict) and "retry_after" in body else None
+        value: float | None = float(body["retry_after"]) if isinstance(body, dict) and "retry_after" in body else None
     except (ValueError, TypeError):
         value = None
     if value is None:
@@ -130,6 +132,9 @@ class Follower:
         self.report_every = report_every
         self.client = client
         self.holder = secrets.token_hex(8)
+        #: True while the chronicle has no webhook set (the loop then looks every ``idle_poll`` seconds)
+        self.idle = False
+        self.idle_poll = max(poll, 2.0)
         self.posted = 0
         self.skipped = 0
         self._lease_until: dict[str, float] = {}
@@ -152,6 +157,7 @@ class Follower:
             return settings, [pending_events(gw, self.chronicle, a) for a in AUDIENCES if settings.hook(a)]
 
         settings, pendings = self.store.read(read)
+        self.idle = not pendings
         done = 0
         for pending in pendings:
             url = settings.hook(pending.audience)
@@ -191,11 +197,7 @@ class Follower:
                 if not result.ok:
                     self.skipped += 1
                     self._report(audience, f"event {event.id} was not posted and is skipped: {result.reason}")
-            moved = self.store.run(
-                lambda gw, e=event, n=int(body is not None): mark_posted(
-                    gw, self.chronicle, audience, e.id, self.holder, count=n
-                )
-            )
+            moved = self.store.run(partial(self._moved, audience, event.id, int(body is not None)))
             if not moved:  # another follower took the feed over
                 self._lease_until[audience] = 0.0
                 return done
@@ -207,6 +209,11 @@ class Follower:
                 lambda gw: mark_posted(gw, self.chronicle, audience, pending.scanned_to, self.holder, count=0)
             )
         return done
+
+    def _moved(self, audience: str, event_id: int, count: int, gw: Gateway) -> bool:
+        from stkit.store.discord_feed import mark_posted
+
+        return mark_posted(gw, self.chronicle, audience, event_id, self.holder, count=count)
 
     @staticmethod
     def message(event: TableEvent, chance: Callable[[dict], Any]) -> dict | None:
@@ -270,7 +277,7 @@ class Follower:
                     self._report("public", f"the store could not be read: {exc}")
                     busy = 0
                 if not busy:
-                    self._stop.wait(self.poll)
+                    self._stop.wait(self.idle_poll if self.idle else self.poll)
         finally:
             self._release()
 
@@ -280,7 +287,8 @@ class Follower:
         try:
             for audience in AUDIENCES:
                 if self._lease_until.get(audience):
-                    self.store.run(lambda gw, a=audience: release_lease(gw, self.chronicle, a, self.holder))
+                    mine = partial(release_lease, chronicle=self.chronicle, audience=audience, holder=self.holder)
+                    self.store.run(mine)
         except Exception:  # a store gone at shutdown: the lease runs out by itself
             pass
         if self.client is not None:

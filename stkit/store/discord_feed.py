@@ -517,3 +517,44 @@ def logged_entry(gw: Gateway, log_id: int) -> LoggedEntry:
         bool(extra.get("specialty_used")),
         bool(extra.get("secret")),
     )
+
+
+def choices_for(
+    gw: Gateway, chronicle: str, option: str, typed: str, *, character: str | None = None, limit: int = 25
+) -> list[tuple[str, str]]:
+    """Autocomplete choices (shown name, value), at most ``limit``, for the option ``option`` typed so far
+    as ``typed``: 'character' (the chronicle's characters), 'name' (the saved rolls of ``character``),
+    'action' (the chronicle's open extended actions, by id), 'pool' (the pool with its last Trait
+    completed: Attributes, Abilities, Rage, Gnosis, Willpower, Renown). Anything else: none."""
+    from stkit.store import traits as T
+    from stkit.text import fold_name
+
+    want = fold_name(typed.strip())
+    if option == "character":
+        rows = gw.rows("SELECT name FROM characters WHERE chronicle = :c ORDER BY name_key", c=chronicle)
+        return [(n, n) for (n,) in rows if fold_name(n).startswith(want)][:limit]
+    if option == "name" and character:
+        from stkit.store.characters import find_character
+        from stkit.store.saved import saved_rolls
+
+        try:
+            sheet = find_character(gw, character, chronicle).to_sheet()
+        except (NotFound, InvalidValue):
+            return []
+        return [(r.label, r.name) for r in saved_rolls(sheet) if fold_name(r.name).startswith(want)][:limit]
+    if option == "action":
+        rows = gw.rows(
+            "SELECT id, name FROM tracked_actions WHERE chronicle = :c AND status = 'open' ORDER BY id", c=chronicle
+        )
+        return [(f"{i}: {n}", str(i)) for i, n in rows if fold_name(n).startswith(want) or str(i).startswith(want)][
+            :limit
+        ]
+    if option == "pool":
+        head, _, last = typed.rpartition("+")
+        prefix = head + "+ " if head else ""
+        want = fold_name(last.strip())
+        if not want or want.isdigit():
+            return []
+        names = T.ATTRIBUTES + T.ABILITIES + T.POWERS + T.RENOWN
+        return [(prefix + n, prefix + n) for n in names if fold_name(n).startswith(want)][:limit]
+    return []

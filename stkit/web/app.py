@@ -20,6 +20,7 @@ Jinja's HTML autoescape.
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -30,6 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.formparsers import MultiPartException
 from starlette.requests import ClientDisconnect
 
+from stkit.discord.router import interactions_router, start_follower
 from stkit.errors import StkitError
 from stkit.text import printable
 from stkit.web.bus import EventBus, EventReader
@@ -66,9 +68,11 @@ def create_app(
         bus = EventBus(EventReader(store, settings.chronicle), interval=settings.interval)
         table.bus = bus
         await bus.start()
+        follower = start_follower(store, settings.chronicle)
         try:
             yield
         finally:
+            await asyncio.to_thread(follower.stop)
             await bus.stop()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -80,6 +84,7 @@ def create_app(
     app.mount("/static", StaticFiles(packages=[("stkit.web", "static")]), name="static")
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(interactions_router(store, settings.chronicle))
 
     @app.exception_handler(Forbidden)
     async def _forbidden(request: Request, exc: Forbidden) -> Response:
