@@ -13,9 +13,7 @@ import typer
 
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
 
-discord_app = typer.Typer(
-    help="Discord: the table's feed posted to a channel's webhooks, and /roll from Discord.", no_args_is_help=True
-)
+discord_app = typer.Typer(help="The table's feed in a Discord channel; /roll from Discord.", no_args_is_help=True)
 
 KeyArg = Annotated[
     str,
@@ -61,7 +59,9 @@ def discord_set(
 
 @discord_app.command("unset")
 def discord_unset(key: KeyArg, chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Remove one of the chronicle's Discord settings (a webhook's feed keeps its place).
+    """Remove one of the chronicle's Discord settings.
+
+    A webhook's feed keeps its place.
 
     Example: `stkit discord unset storyteller-webhook`.
     """
@@ -78,7 +78,9 @@ def discord_unset(key: KeyArg, chronicle: ChronicleOpt = None, db: DbOpt = None,
 
 @discord_app.command("show")
 def discord_show(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Show the chronicle's Discord settings (webhook tokens masked) and where each feed stands.
+    """Show the Discord settings (tokens masked) and the feeds.
+
+    Each feed says how many messages it posted, up to which event.
 
     Example: `stkit discord show --json`.
     """
@@ -107,7 +109,7 @@ def discord_follow(
     poll: Annotated[float, typer.Option("--poll", help="Seconds between looks at the table (0.05 to 60).")] = 0.2,
     json_out: JsonOpt = False,
 ) -> None:
-    """Post the table's events to the chronicle's webhooks until interrupted.
+    """Post the table's events to its webhooks until stopped.
 
     For a table that does not run `stkit serve` (which posts them itself). Failures are retried with
     backoff and reported at most once a minute. Example: `stkit discord follow --chronicle Sept`.
@@ -149,7 +151,9 @@ def discord_bind(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Bind a Discord server or channel to the chronicle: its commands act on it.
+    """Bind a Discord server or channel to the chronicle.
+
+    Its commands then act on that chronicle.
 
     Example: `stkit discord bind channel:123456789012345678 --chronicle Sept`.
     """
@@ -184,7 +188,9 @@ def discord_register(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Write the slash commands to Discord in one request, and say what to paste in the portal.
+    """Write the slash commands to Discord in one request.
+
+    Then it says what to paste in the Developer Portal.
 
     Example: `DISCORD_BOT_TOKEN=... stkit discord register`.
     """
