@@ -31,6 +31,8 @@ log = logging.getLogger("stkit.discord")
 
 #: Seconds of work before the answer is deferred (Discord's limit is 3).
 DEFER_AFTER = 2.0
+#: Seconds between the server's follower's looks at the event log (the table pages' SQLite poll is 0.05 s).
+FOLLOWER_POLL = 0.05
 #: Where follow-ups go: Discord's API, or $STKIT_DISCORD_API (a loopback stand-in in tests).
 API_ENV = "STKIT_DISCORD_API"
 
@@ -108,4 +110,4 @@ def start_follower(store: StoreHandle, chronicle: str) -> Follower:
     """The feed follower of ``chronicle``, started in its own thread (it idles while no webhook is set)."""
     from stkit.discord.webhook import Follower
 
-    return Follower(store, chronicle, poll=0.1).start()
+    return Follower(store, chronicle, poll=FOLLOWER_POLL).start()
