@@ -21,6 +21,8 @@ from typing import Any
 from stkit.errors import InvalidValue, StkitError
 
 API_BASE = "https://discord.com/api/v10"
+#: An environment variable naming another API base (a loopback stand-in in tests).
+API_ENV = "STKIT_DISCORD_API"
 #: Where the token may come from when no option gives it.
 TOKEN_ENV = "DISCORD_BOT_TOKEN"
 STRING, INTEGER, BOOLEAN = 3, 4, 5
@@ -121,14 +123,20 @@ def find_token(token: str | None) -> str:
     return found
 
 
-def register(application_id: str, token: str, *, api: str = API_BASE, timeout: float = 15.0) -> list[dict]:
-    """Overwrite the global commands of ``application_id`` with :data:`COMMANDS` (one PUT). Returns the
-    commands Discord stored. Raises StkitError with Discord's status (never the token) when it refuses."""
+def api_base() -> str:
+    """Discord's API: :data:`API_BASE`, or $STKIT_DISCORD_API (a loopback stand-in in tests)."""
+    return os.environ.get(API_ENV, "").strip() or API_BASE
+
+
+def register(application_id: str, token: str, *, api: str | None = None, timeout: float = 15.0) -> list[dict]:
+    """Overwrite the global commands of ``application_id`` with :data:`COMMANDS` (one PUT to ``api``, default
+    :func:`api_base`). Returns the commands Discord stored. Raises StkitError with Discord's status (never
+    the token) when it refuses."""
     import httpx
 
     from stkit.discord.webhook import USER_AGENT
 
-    url = f"{api.rstrip('/')}/applications/{application_id}/commands"
+    url = f"{(api or api_base()).rstrip('/')}/applications/{application_id}/commands"
     headers = {"Authorization": f"Bot {token}", "User-Agent": USER_AGENT}
     try:
         response = httpx.put(url, json=COMMANDS, headers=headers, timeout=timeout)

@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
+from stkit.discord.commands import api_base
 from stkit.discord.interactions import UserLimiter, answer, wants_ephemeral
 from stkit.discord.signature import verify
 
@@ -33,14 +33,6 @@ log = logging.getLogger("stkit.discord")
 DEFER_AFTER = 2.0
 #: Seconds between the server's follower's looks at the event log (the table pages' SQLite poll is 0.05 s).
 FOLLOWER_POLL = 0.05
-#: Where follow-ups go: Discord's API, or $STKIT_DISCORD_API (a loopback stand-in in tests).
-API_ENV = "STKIT_DISCORD_API"
-
-
-def api_base() -> str:
-    from stkit.discord.commands import API_BASE
-
-    return os.environ.get(API_ENV, "").strip() or API_BASE
 
 
 def interactions_router(store: StoreHandle, chronicle: str) -> APIRouter:
