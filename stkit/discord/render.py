@@ -184,6 +184,49 @@ def event_message(event: Any, *, chance: Fraction | None = None) -> dict | None:
     return fit(body)
 
 
+def attack_groups(events: list[Any]) -> list[list[Any]]:
+    """``events`` (oldest first) cut into messages: an attack (a roll event for 'attack') and the events
+    that follow it with the next ids (its damage and soak rolls, the wounds on the sheet: one transaction)
+    make one group, posted as one card; every other event is a group of its own."""
+    groups: list[list[Any]] = []
+    for event in events:
+        last = groups[-1] if groups else None
+        joins = (
+            last is not None
+            and last[0].kind == "roll"
+            and (last[0].data or {}).get("for") == "attack"
+            and event.id == last[-1].id + 1
+            and last[-1].kind == "roll"
+            and len(last) < MAX_EMBEDS
+            and (
+                event.kind == "sheet" or (event.kind == "roll" and (event.data or {}).get("for") in ("damage", "soak"))
+            )
+        )
+        if joins and last is not None:
+            last.append(event)
+        else:
+            groups.append([event])
+    return groups
+
+
+def group_message(events: list[Any], chances: list[Fraction | None]) -> dict | None:
+    """The webhook body of one group of :func:`attack_groups`: one event's own message, or an attack's card
+    (an embed per roll, the wounds as the message's text, the attacker as its author)."""
+    if len(events) == 1:
+        return event_message(events[0], chance=chances[0])
+    embeds = [roll_embed(e.data or {}, chance=c) for e, c in zip(events, chances, strict=True) if e.kind == "roll"]
+    lines = [_summary(e.kind, e.data or {}) for e in events if e.kind != "roll"]
+    body: dict[str, Any] = {
+        "allowed_mentions": NO_MENTIONS,
+        "username": username((events[0].data or {}).get("character") or "Storyteller"),
+        "embeds": embeds,
+    }
+    text = "\n".join(line for line in lines if line)
+    if text:
+        body["content"] = text
+    return fit(body)
+
+
 def _summary(kind: str, data: dict) -> str | None:
     """One line for a sheet, scene, extended or contest event (None for a kind no channel shows)."""
     if kind == "sheet":

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from stkit.discord.render import check_limits, event_message
+from stkit.discord.render import attack_groups, check_limits, group_message
 
 if TYPE_CHECKING:  # pragma: no cover
     import httpx
@@ -182,32 +182,27 @@ class Follower:
         return held
 
     def _post_all(self, pending: Any, url: str) -> int:
-        from stkit.store.discord_feed import chance_or_better, mark_posted
-
         audience = pending.audience
         done = 0
-        for event in pending.events:
+        for group in attack_groups(list(pending.events)):
             if self._stop.is_set():
                 return done
-            body = self.message(event, chance_or_better)
+            body = self.message(group)
             if body is not None:
                 result = self._deliver(audience, url, body)
-                if result is None:  # held back: the same event again after the delay
+                if result is None:  # held back: the same events again after the delay
                     return done
                 if not result.ok:
                     self.skipped += 1
-                    self._report(audience, f"event {event.id} was not posted and is skipped: {result.reason}")
-            moved = self.store.run(partial(self._moved, audience, event.id, int(body is not None)))
-            if not moved:  # another follower took the feed over
-                self._lease_until[audience] = 0.0
+                    self._report(audience, f"event {group[0].id} was not posted and is skipped: {result.reason}")
+            if not self.store.run(partial(self._moved, audience, group[-1].id, int(body is not None))):
+                self._lease_until[audience] = 0.0  # another follower took the feed over
                 return done
             if body is not None:
                 done += 1
                 self.posted += 1
         if pending.scanned_to > (pending.events[-1].id if pending.events else pending.last_event_id):
-            self.store.run(
-                lambda gw: mark_posted(gw, self.chronicle, audience, pending.scanned_to, self.holder, count=0)
-            )
+            self.store.run(partial(self._moved, audience, pending.scanned_to, 0))
         return done
 
     def _moved(self, audience: str, event_id: int, count: int, gw: Gateway) -> bool:
@@ -216,10 +211,13 @@ class Follower:
         return mark_posted(gw, self.chronicle, audience, event_id, self.holder, count=count)
 
     @staticmethod
-    def message(event: TableEvent, chance: Callable[[dict], Any]) -> dict | None:
-        """The webhook body of ``event`` (None: not shown), a roll with its chance of this result or better."""
-        odds = chance(event.data.get("roll") or {}) if event.kind == "roll" else None
-        body = event_message(event, chance=odds)
+    def message(events: list[TableEvent]) -> dict | None:
+        """The webhook body of a group of events (see :func:`stkit.discord.render.attack_groups`; None: not
+        shown), each roll with its exact chance of this result or better."""
+        from stkit.store.discord_feed import chance_or_better
+
+        chances = [chance_or_better(e.data.get("roll") or {}) if e.kind == "roll" else None for e in events]
+        body = group_message(events, chances)
         if body is not None and check_limits(body):  # fit() keeps them; a defect must not post
             raise AssertionError(f"message over Discord's limits: {check_limits(body)}")
         return body

@@ -110,3 +110,32 @@ def test_settings_are_masked_and_non_discord_urls_warned(db_url, url, warned):
     assert (change.warning is not None) == warned
     shown = store.read(lambda gw: discord_settings(gw, "default")).to_dict()["webhook"]
     assert "abc-DEF_9" not in shown and "/x" not in shown and shown.endswith("****")
+
+
+def test_an_attack_is_one_card(db_url, receiver):
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+
+    runner = CliRunner()
+    store = StoreHandle(None)
+    for args in (
+        ["char", "new", "Ana", "--set", "Dexterity=3", "--set", "Brawl=2", "--set", "Strength=3"],
+        ["char", "new", "Bo", "--set", "Stamina=3"],
+    ):
+        assert runner.invoke(app, args).exit_code == 0
+    store.run(lambda gw: set_setting(gw, "default", "webhook", receiver.url("/hook/public")))
+    done = runner.invoke(
+        app, ["attack", "Ana", "Bo", "-p", "Dexterity + Brawl", "--damage", "Strength + 1", "--soak", "--seed", "3"]
+    )
+    assert done.exit_code == 0, done.output
+    after = _roll(store, "2", 1)
+    follower = _follower(store, []).start()
+    try:
+        got = receiver.wait_for("/hook/public", 2)
+    finally:
+        follower.stop()
+    card = got[0]
+    assert [e["title"].split(" ·")[0] for e in card["embeds"]] == ["Attack", "Damage", "Soak"]
+    assert card["username"] == "Ana" and card["content"].startswith("Bo takes 2 bashing")
+    assert _log_ids(got) == [1, 2, 3, after]
