@@ -25,5 +25,6 @@ Modules:
   (Grapevine ``.gex``), ``imported`` (what reading a file gives).
 - The table: ``events`` (the event log and the join links), ``links`` (revoking one person's links),
   ``eventstream`` (reading the events as a stream for the table server), ``completion`` (what Tab
-  completion offers), ``talk`` (table messages and whispers).
+  completion offers), ``talk`` (table messages and whispers), ``discord_feed`` (what the Discord door
+  keeps: its settings, how far the feed has posted, claims and bindings).
 """
