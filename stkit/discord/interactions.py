@@ -362,12 +362,11 @@ def _saved(store: StoreHandle, asker: Asker, options: dict) -> dict:
     from stkit.store.saved import roll_saved
 
     name = str(options.get("name") or "").strip()
-    character = options.get("character") or asker.character
-    if character is None or (not asker.storyteller and options.get("character")):
-        _who_rolls(asker, "Traits", options.get("character"))
-    if character is None:
-        raise RuleRefusal("claim your character first with /claim")
+    character = _who_rolls(asker, "a saved roll", options.get("character"))
+    assert character is not None  # a saved roll is never a bare pool
     secret = bool(options.get("secret"))
+    if secret and options.get("willpower") and not asker.storyteller:
+        raise RuleRefusal("a secret roll cannot spend Willpower: the sheet would show the spend")
     done = store.run(
         lambda gw: roll_saved(
             gw, character, name, chronicle=asker.chronicle, willpower=bool(options.get("willpower")), secret=secret

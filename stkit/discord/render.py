@@ -129,9 +129,10 @@ def roll_embed(data: dict, *, chance: Fraction | None) -> dict:
     roll = data.get("roll") or {}
     who = str(data.get("character") or "")
     kind = str(data.get("for") or "roll")
-    title = f"{who}: {data.get('expression') or roll.get('pool')}" if who else f"{roll.get('pool')} dice"
+    what = escape(data.get("expression") or roll.get("pool"))
+    title = f"{escape(who)}: {what}" if who else f"{roll.get('pool')} dice"
     if kind not in ("roll", "sheet"):
-        title = f"{kind.capitalize()} · {title}"
+        title = f"{escape(kind.capitalize())} · {title}"
     lines = []
     pool_text = str(data.get("breakdown") or f"{roll.get('pool')} dice")
     lines.append(f"{escape(pool_text)}, difficulty {roll.get('difficulty')}")
@@ -140,7 +141,7 @@ def roll_embed(data: dict, *, chance: Fraction | None) -> dict:
     if chance is not None:
         lines.append(f"Chance of this or better: {percent(chance)}")
     embed: dict[str, Any] = {
-        "title": clip(escape(title), MAX_TITLE),
+        "title": clip(title, MAX_TITLE),
         "description": clip("\n".join(lines), MAX_DESCRIPTION),
         "color": _COLOURS.get(str(roll.get("outcome")), 0x757575),
     }

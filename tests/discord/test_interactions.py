@@ -254,3 +254,39 @@ def test_hostile_option_values_get_a_reply_never_an_error(door, name):
         payload = command(name, PLAYER)
         payload["data"]["options"] = [bad]
         assert door(payload).json()["data"]["flags"] == 64
+
+
+def _cli(*args: str) -> str:
+    result = CliRunner().invoke(cli_app, list(args), env={"NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_saved_extended_and_initiative(door):
+    _claim(door, PLAYER, "Weston")
+    _claim(door, STORYTELLER, "storyteller")
+    _cli("saved", "add", "claws", "Dexterity + Brawl", "-c", "Weston", "-d", "7")
+    saved = door(command("saved", PLAYER, name="claws")).json()
+    assert saved["data"]["embeds"][0]["title"] == "Weston: claws"
+    assert "difficulty 7" in saved["data"]["embeds"][0]["description"]
+    typed = command("saved", PLAYER, name="cl")
+    typed["type"] = 4
+    typed["data"]["options"][0]["focused"] = True
+    assert door(typed).json()["data"]["choices"][0]["value"] == "claws"
+    stranger = door(command("saved", STRANGER, name="claws")).json()
+    assert stranger["data"]["flags"] == 64 and "claim" in stranger["data"]["content"]
+
+    _cli("extended", "start", "Track the spoor", "--char", "Weston", "--pool", "Wits + Brawl", "--target", "30")
+    shown = door(command("extended", PLAYER, action="Track the spoor")).json()
+    assert shown["data"]["content"].startswith("**Track the spoor**: 0 of 30 successes after 0 rolls (open)")
+    rolled = door(command("extended", PLAYER, action="Track the spoor", roll=True)).json()
+    assert "after 1 roll (open)" in rolled["data"]["content"]
+    status = json.loads(_cli("extended", "status", "Track the spoor", "--json"))
+    assert status["rolls"] == 1 and f"{status['tally']} of 30" in rolled["data"]["content"]
+
+    _cli("scene", "start", "Ambush")
+    _cli("roll", "Dexterity", "-c", "Weston")
+    refused = door(command("init", PLAYER)).json()
+    assert refused["data"]["flags"] == 64
+    order = door(command("init", STORYTELLER)).json()
+    assert order["data"]["content"].startswith("**Initiative**\n1. Weston: ")
