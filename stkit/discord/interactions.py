@@ -91,31 +91,35 @@ def user_id(payload: dict) -> str:
 
 
 def options_of(payload: dict) -> dict[str, Any]:
-    """{name: value} of a command's options (a subcommand's options flattened), each checked: strings
-    at most MAX_OPTION characters, integers whole, booleans true or false. Raises InvalidValue."""
+    """{name: value} of a command's options, each checked against the command's definition
+    (:data:`stkit.discord.commands.COMMANDS`): a known option of the declared type, text at most MAX_OPTION
+    characters, a whole number within 2**53, true or false. Raises InvalidValue otherwise."""
+    from stkit.discord.commands import COMMANDS
+
+    data = payload.get("data") or {}
+    declared = {c["name"]: {o["name"]: o["type"] for o in c["options"]} for c in COMMANDS}.get(data.get("name"), {})
     found: dict[str, Any] = {}
-    stack = list((payload.get("data") or {}).get("options") or [])
-    while stack:
-        option = stack.pop(0)
+    options = data.get("options") or []
+    if not isinstance(options, list) or len(options) > 25:
+        raise InvalidValue("the options could not be read")
+    for option in options:
         if not isinstance(option, dict):
             raise InvalidValue("an option could not be read")
-        if "options" in option:
-            stack.extend(option.get("options") or [])
-            continue
-        name, value, kind = str(option.get("name", ""))[:32], option.get("value"), option.get("type")
+        name, value, kind = option.get("name"), option.get("value"), option.get("type")
+        if not isinstance(name, str) or name not in declared:
+            raise InvalidValue(f"option {render.escape(str(name)[:32])} is not one of this command's")
+        if kind != declared[name]:
+            raise InvalidValue(f"option {name} has the wrong type")
         if kind == 3:
             if not isinstance(value, str) or len(value) > MAX_OPTION:
-                raise InvalidValue(f"{render.escape(name)} must be text of at most {MAX_OPTION} characters")
+                raise InvalidValue(f"{name} must be text of at most {MAX_OPTION} characters")
         elif kind == 4:
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 2**53:
-                raise InvalidValue(f"{render.escape(name)} must be a whole number")
-        elif kind == 5:
-            if not isinstance(value, bool):
-                raise InvalidValue(f"{render.escape(name)} must be true or false")
-        else:
-            raise InvalidValue(f"option {render.escape(name)} has a type this app does not take")
+                raise InvalidValue(f"{name} must be a whole number")
+        elif not isinstance(value, bool):
+            raise InvalidValue(f"{name} must be true or false")
         found[name] = value
-        if option.get("focused"):
+        if option.get("focused") is True:
             found["__focused__"] = name
     return found
 

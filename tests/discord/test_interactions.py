@@ -14,6 +14,8 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from stkit.cli.app import app as cli_app
@@ -290,3 +292,55 @@ def test_saved_extended_and_initiative(door):
     assert refused["data"]["flags"] == 64
     order = door(command("init", STORYTELLER)).json()
     assert order["data"]["content"].startswith("**Initiative**\n1. Weston: ")
+
+
+PLAUSIBLE = st.sampled_from(["Dexterity + Brawl", "Wits", "1", "Weston", "we", "5 + 5", "3"])
+HOSTILE_TEXT = st.one_of(PLAUSIBLE, PLAUSIBLE, PLAUSIBLE, st.sampled_from(HOSTILE), st.text(max_size=250))
+SMALL_OR_HUGE = st.one_of(st.integers(2, 10), st.integers(0, 12), st.integers(-(2**60), 2**60))
+ANY_VALUE = st.one_of(HOSTILE_TEXT, st.integers(-(2**60), 2**60), st.booleans(), st.floats(allow_nan=True))
+
+
+@st.composite
+def hostile_interactions(draw):
+    from stkit.discord.commands import COMMANDS
+
+    definition = draw(st.sampled_from(COMMANDS))
+    options = []
+    for option in definition["options"]:
+        if draw(st.integers(0, 9)) < (9 if option.get("required") else 2):
+            kind = option["type"] if draw(st.integers(0, 9)) else draw(st.sampled_from([3, 4, 5, 6, 10]))
+            value = draw({3: HOSTILE_TEXT, 4: SMALL_OR_HUGE, 5: st.booleans()}.get(kind, ANY_VALUE))
+            if draw(st.integers(0, 9)) == 0:
+                value = draw(ANY_VALUE)
+            options.append({"name": option["name"], "type": kind, "value": value})
+    payload = command(definition["name"], draw(st.sampled_from([PLAYER, STORYTELLER, STRANGER])))
+    payload["data"]["options"] = options
+    payload["type"] = draw(st.sampled_from([2, 2, 2, 4]))
+    if payload["type"] == 4 and options:
+        options[draw(st.integers(0, len(options) - 1))]["focused"] = True
+    return payload
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(payload=hostile_interactions())
+def test_a_generated_hostile_sweep_over_every_commands_options(door, monkeypatch, payload):
+    from stkit.discord.interactions import UserLimiter
+
+    monkeypatch.setattr(UserLimiter, "take", lambda self, user: True)  # the sweep, not the limit, is under test
+    if not getattr(door, "claimed", False):
+        _claim(door, PLAYER, "Weston")
+        _claim(door, STORYTELLER, "storyteller")
+        door.claimed = True  # type: ignore[attr-defined]
+    answer = door(payload)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["type"] in (4, 8)
+    data = body["data"]
+    if body["type"] == 8:
+        assert len(data["choices"]) <= 25 and all(1 <= len(c["name"]) <= 100 for c in data["choices"])
+        return
+    assert check_limits(data | {"allowed_mentions": {"parse": []}}) == []
+    event("rolled" if data.get("embeds") else "refused" if data.get("flags") == 64 else "answered")
+    assert data["allowed_mentions"] == {"parse": []}
+    text = data.get("content", "") + json.dumps(data.get("embeds", []))
+    assert not re.search(r"(?<!\\)@(everyone|here)", text) and "\u202e" not in text
