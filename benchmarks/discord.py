@@ -75,8 +75,8 @@ class Receiver:
 
 def commit_to_webhook(rolls: int) -> None:
     from stkit.discord.webhook import Follower
+    from stkit.store.db.handle import StoreHandle
     from stkit.store.discord_feed import set_setting
-    from stkit.store.handle import StoreHandle
     from stkit.store.rolling import RollOrder, make_roll
 
     receiver = Receiver()
@@ -111,11 +111,11 @@ def handler_under_load(rounds: int, concurrency: int = 20) -> None:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+    from stkit.sheet.sheet import Sheet, Track
     from stkit.store.characters import create_character
+    from stkit.store.db.handle import StoreHandle
     from stkit.store.discord_feed import claim_with_code, set_setting
     from stkit.store.events import issue_links
-    from stkit.store.handle import StoreHandle
-    from stkit.store.sheet import Sheet, Track
     from stkit.web.app import create_app
 
     key = Ed25519PrivateKey.generate()

@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 WRITER = """
 import json, random, sys, time
 from stkit.dice import roll_pool
-from stkit.store.gateway import run_unit
-from stkit.store.rolls import log_plain_roll
+from stkit.store.db.gateway import run_unit
+from stkit.store.rolling import RollOrder, make_roll
 
 url, chronicle = sys.argv[1], sys.argv[2]
 rate, duration, start, me = float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
@@ -51,8 +51,7 @@ while True:
     pause = at - time.time()
     if pause > 0:
         time.sleep(pause)
-    result = roll_pool(5, 6, rng=rng)
-    entry = run_unit(url, lambda gw: log_plain_roll(gw, "5", result, chronicle=chronicle))
+    entry = run_unit(url, lambda gw: make_roll(gw, RollOrder("5", chronicle=chronicle, seed=rng.randrange(2**31))))
     done.append((entry.log_id, time.time()))
     n += 1
 print(json.dumps(done))

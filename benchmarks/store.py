@@ -34,16 +34,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from stkit.store.sheet import Sheet
-from stkit.store.traits import ABILITIES, ATTRIBUTES, name_key
+from stkit.sheet.sheet import Sheet
+from stkit.sheet.traits import ABILITIES, ATTRIBUTES, name_key
 
 
 def fill(url: str, n_chars: int, n_rolls: int) -> None:
     """Create the schema and bulk-insert the characters and the roll log (skipped when already filled)."""
     from sqlalchemy import func, select
 
-    from stkit.store.db import open_store
-    from stkit.store.models import Character, RollLog
+    from stkit.store.db.engine import open_store
+    from stkit.store.db.models import Character, RollLog
 
     engine = open_store(url)
     with engine.connect() as conn:

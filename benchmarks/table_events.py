@@ -23,9 +23,9 @@ def main() -> None:
     parser.add_argument("--rolls", type=int, default=1_000_000)
     args = parser.parse_args()
 
-    from stkit.store.db import open_store
+    from stkit.store.db.engine import open_store
+    from stkit.store.db.gateway import SqliteGateway
     from stkit.store.events import EVENT_WINDOW, PRUNE_EVERY, record_event
-    from stkit.store.gateway import SqliteGateway
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.sqlite"

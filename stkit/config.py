@@ -25,6 +25,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import platformdirs
+
+from stkit.errors import InvalidValue
+from stkit.text import MAX_NAME, check_text
+
 ENV_DATABASE_URL = "STKIT_DATABASE_URL"
 ENV_CHRONICLE = "STKIT_CHRONICLE"
 DEFAULT_CHRONICLE = "default"
@@ -32,7 +37,6 @@ DEFAULT_CHRONICLE = "default"
 
 def default_database_path() -> Path:
     """``<user data dir>/stkit.sqlite`` (the folder is not created here)."""
-    import platformdirs
 
     return Path(platformdirs.user_data_dir("stkit", appauthor=False)) / "stkit.sqlite"
 
@@ -49,7 +53,6 @@ def path_to_url(path: str | os.PathLike[str]) -> str:
 
 
 def _bad(shown: tuple[str, str], why: str) -> Exception:
-    from stkit.errors import InvalidValue
 
     return InvalidValue(f"database {shown[0]!r} (from {shown[1]}): {why}")
 
@@ -57,7 +60,6 @@ def _bad(shown: tuple[str, str], why: str) -> Exception:
 def checked_url(value: str | os.PathLike[str], *, origin: str = "--db") -> str:
     """The URL of an explicitly given database (``--db`` or STKIT_DATABASE_URL, named by ``origin``), checked
     by the rules in the module docstring. Raises InvalidValue naming the value and what is allowed."""
-    from stkit.text import check_text
 
     text = check_text(os.fspath(value).strip(), f"database (from {origin})", limit=4096)
     shown = (text, origin)
@@ -96,8 +98,6 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
     Raises InvalidValue for a value that is not a usable database path or URL."""
     if db is not None:
         if os.fspath(db).strip() == "":
-            from stkit.errors import InvalidValue
-
             raise InvalidValue("--db is empty; give a database file or URL, or leave the option out")
         return checked_url(db, origin="--db")
     env = os.environ.get(ENV_DATABASE_URL, "").strip()
@@ -122,8 +122,6 @@ def default_chronicle(chronicle: str | None = None) -> str:
     stored name is (:func:`stkit.text.check_text` with the name limit). Raises InvalidValue naming
     ``--chronicle`` or ``STKIT_CHRONICLE`` for a control character, an undecodable byte or a name over
     :data:`stkit.text.MAX_NAME` characters."""
-    from stkit.errors import InvalidValue
-    from stkit.text import MAX_NAME, check_text
 
     if chronicle is not None:
         if not chronicle.strip():

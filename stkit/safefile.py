@@ -12,6 +12,7 @@ import stat
 from pathlib import Path
 
 from stkit.errors import DataFileError
+from stkit.text import printable
 
 #: The largest file any importer reads, in bytes, unless it asks for less.
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -31,7 +32,6 @@ def _kind(mode: int) -> str:
 
 def describe(path: str | Path) -> str:
     """The path as shown in a message: ``repr``-safe for control characters."""
-    from stkit.text import printable
 
     return printable(os.fspath(path))
 

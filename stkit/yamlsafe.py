@@ -44,8 +44,8 @@ def _loader_class() -> Any:
     global _LOADER
     if _LOADER is not None:
         return _LOADER
-    import yaml
-    from yaml.constructor import ConstructorError
+    import yaml  # lazy: start-up (heavy library, loaded when needed)
+    from yaml.constructor import ConstructorError  # lazy: start-up (heavy library, loaded when needed)
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -102,7 +102,7 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
     holds more than N values ...``, ``<source>: nested more than N levels deep ...`` or ``<source>: a value
     cannot be read: ...``.
     """
-    import yaml
+    import yaml  # lazy: start-up (heavy library, loaded when needed)
 
     try:
         data = yaml.load(text, Loader=_loader_class())
@@ -112,8 +112,8 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         if not str(problem).startswith("duplicate key"):  # the parser's own words may quote the file
             problem = without_quotes(str(problem))
-        if "maximum nesting depth" in str(problem):
-            problem = f"nested too deeply; allowed: {max_depth} levels"
+        if "maximum nesting depth" in str(problem):  # libyaml's own depth limit: the same fact as below
+            raise DataFileError(f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}") from None
         raise DataFileError(f"{source}: malformed YAML{where}: {problem}") from None
     except RecursionError:
         raise DataFileError(f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}") from None

@@ -25,7 +25,7 @@ POSTGRES_ENV = "STKIT_TEST_POSTGRES_URL"
 
 
 def _dispose_engines() -> None:
-    db = sys.modules.get("stkit.store.db")
+    db = sys.modules.get("stkit.store.db.engine")
     if db is not None:
         db.dispose_engines()
 
@@ -56,7 +56,7 @@ def _postgres_params() -> list:
 @pytest.fixture(scope="session")
 def _migrated_sqlite_template(tmp_path_factory):
     """A SQLite store file at the newest schema revision, built once per test session (per xdist worker)."""
-    from stkit.store.db import dispose_engines, open_store
+    from stkit.store.db.engine import dispose_engines, open_store
 
     path = tmp_path_factory.mktemp("template") / "store.sqlite"
     open_store("sqlite:///" + str(path))

@@ -380,7 +380,7 @@ def run_case(runner, app, case: Case, *, bound: float = TIME_BOUND) -> tuple[lis
 
 def restore_store(template: Path, target: Path) -> None:
     """Put the prepared store back (engines closed first, WAL files dropped)."""
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     dispose_engines()
     for suffix in ("-wal", "-shm", "-journal"):

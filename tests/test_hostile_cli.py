@@ -56,7 +56,7 @@ def prepared(tmp_path_factory):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     dispose_engines()
     fixtures = {

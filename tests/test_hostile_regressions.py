@@ -301,7 +301,7 @@ def test_a_device_as_database_is_refused_before_sqlite_opens_it():
 
 
 def test_sqlite_errors_get_cause_and_remedy():
-    from stkit.store.db import sqlite_error_message
+    from stkit.store.db.engine import sqlite_error_message
 
     full = sqlite_error_message(sqlite3.OperationalError("database or disk is full"), "/d/s.sqlite")
     assert full == "disk full: the database /d/s.sqlite could not be written; free some disk space and try again"
@@ -327,7 +327,7 @@ def _pretend_unwritable(monkeypatch, *paths: Path) -> None:
 
 
 def test_a_read_only_store_still_reads_and_leaves_no_wal_files(tmp_path, monkeypatch):
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -346,7 +346,7 @@ def test_a_read_only_store_still_reads_and_leaves_no_wal_files(tmp_path, monkeyp
 
 
 def test_an_unwritable_wal_file_is_named_with_the_remedy(tmp_path, monkeypatch):
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     db = tmp_path / "s.sqlite"
     ok("char", "new", "Weston", "--db", str(db))
@@ -363,7 +363,7 @@ def test_an_unwritable_wal_file_is_named_with_the_remedy(tmp_path, monkeypatch):
 
 # ----- permissions ------------------------------------------------------------------------------------------
 def test_folders_0700_and_database_files_0600_whatever_the_umask(tmp_path, monkeypatch):
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     home = tmp_path / "home"
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
@@ -389,7 +389,7 @@ def test_text_stored_before_it_was_checked_never_reaches_stdout_raw(tmp_path):
     """A name holding ESC, C1 and bidi characters (written straight into the file, as an old store may
     hold) shows as escapes in tables, as JSON escapes in --json, and as YAML/JSON escapes in an export,
     which still reads back to the same text."""
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     db = tmp_path / "old.sqlite"
     ok("char", "new", "Plain", "--db", str(db))
@@ -417,7 +417,7 @@ def test_text_stored_before_it_was_checked_never_reaches_stdout_raw(tmp_path):
 def test_a_full_disk_still_reads_and_says_disk_full_for_a_change(tmp_path, monkeypatch):
     """On a full disk SQLite cannot create the store's -shm file, so every command used to fail with
     "disk I/O error": reads now work (the store is opened immutable) and a change says "disk full"."""
-    from stkit.store import db as store_db
+    from stkit.store.db import engine as store_db
 
     path = tmp_path / "s.sqlite"
     ok("char", "import", str(WESTON), "--db", str(path))

@@ -199,13 +199,47 @@ def test_sql_only_in_the_store():
     assert offenders == []
 
 
-def test_the_store_docstring_lists_its_modules():
-    """stkit/store/__init__.py names every module of the store, and no module that is gone."""
+@pytest.mark.parametrize("package", ["stkit.store", "stkit.store.db", "stkit.sheet", "stkit.formats"])
+def test_a_package_docstring_lists_its_modules(package):
+    """Each package's ``__init__`` names every module and subpackage it holds, and nothing that is gone."""
+    import importlib
     import re
 
-    import stkit.store
-
-    root = pathlib.Path(stkit.store.__file__).parent
-    modules = {p.stem for p in root.glob("*.py") if p.stem != "__init__"} | {"migrations"}
-    named = set(re.findall(r"``(\w+)``", stkit.store.__doc__ or "")) - {"gex"}
+    mod = importlib.import_module(package)
+    root = pathlib.Path(mod.__file__).parent
+    modules = {p.stem for p in root.glob("*.py") if p.stem != "__init__"}
+    modules |= {p.parent.name for p in root.glob("*/__init__.py")}
+    named = set(re.findall(r"``(\w+)``", mod.__doc__ or "")) - {"gex", "gw", "__init__"}
     assert named == modules
+
+
+def _pure_sheet_or_format(name: str) -> bool:
+    # the sheet's rules and other tools' files: no store, no adapter, no database or framework
+    return _top(name) not in FRAMEWORKS and not name.startswith(ADAPTERS_AND_STORE)
+
+
+@pytest.mark.parametrize("package", ["stkit.sheet", "stkit.formats"])
+def test_sheet_and_formats_import_no_store_adapter_or_database_statically(package):
+    assert _forbidden_imports(package, _pure_sheet_or_format) == []
+
+
+def test_sheet_uses_dice_but_not_formats_and_dice_uses_neither():
+    """The direction: dice <- sheet <- formats <- store."""
+    assert _forbidden_imports("stkit.sheet", lambda n: not n.startswith("stkit.formats")) == []
+    assert _forbidden_imports("stkit.dice", lambda n: not n.startswith(("stkit.sheet", "stkit.formats"))) == []
+
+
+def test_sheet_and_formats_load_no_framework():
+    names = sorted(m for m in all_modules() if m.startswith(("stkit.sheet", "stkit.formats")))
+    assert "stkit.sheet.sheet" in names and "stkit.formats.foundry" in names and "stkit.formats.grapevine" in names
+    body = "\n".join(f"import {n}" for n in names)
+    assert _heavy_modules(body) == []
+    proc = subprocess.run(
+        [sys.executable, "-c", body + "\nimport sys\nprint(sorted(m for m in sys.modules if m.startswith('stkit.')))"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = eval(proc.stdout)
+    assert not [m for m in loaded if m.startswith(("stkit.store", "stkit.cli", "stkit.web"))]

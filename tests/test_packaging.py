@@ -43,7 +43,7 @@ def without_psycopg(monkeypatch):
 
 
 def test_a_postgresql_url_without_the_driver_names_the_extra(without_psycopg):
-    from stkit.store.db import make_engine
+    from stkit.store.db.engine import make_engine
 
     with pytest.raises(StoreError) as caught:
         make_engine("postgresql+psycopg://stkit:secret@127.0.0.1:1/nowhere-a")

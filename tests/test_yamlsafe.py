@@ -37,7 +37,9 @@ def test_alias_bomb_is_refused_quickly():
 def test_deep_nesting_is_refused():
     with pytest.raises(DataFileError, match="nested more than 50 levels deep"):
         load("[" * 60 + "]" * 60, "deep.yaml")
-    with pytest.raises(DataFileError, match="nested too deeply"):
+    # far past the limit the parser itself may give up (libyaml's depth limit, or Python's recursion limit):
+    # the message is the same either way
+    with pytest.raises(DataFileError, match=r"nested more than 50 levels deep; allowed: 50$"):
         load("[" * 5000 + "]" * 5000, "deeper.yaml")
 
 

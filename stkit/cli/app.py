@@ -116,7 +116,7 @@ def _checked_type(param_type: click_types.ParamType, check: Callable[..., str]) 
 
         sub = type(f"Checked{base.__name__}", (base,), {"convert": convert})
         _checked_types[base] = sub
-    import copy
+    import copy  # lazy: start-up (loaded when the command runs)
 
     checked = copy.copy(param_type)
     checked.__class__ = sub
@@ -128,7 +128,7 @@ def unwrap_help(text: str) -> str:
     """A command's help with each paragraph's hard line breaks joined, so that the terminal wraps it: typer's
     rich help keeps a docstring's single newlines, which break sentences at the source's width. A paragraph
     with an indented, listed ('- ', '* ', '$ ') or ``\\b``-marked line is kept as written."""
-    import inspect
+    import inspect  # lazy: start-up (loaded when the command runs)
 
     out = []
     for para in inspect.cleandoc(text).split("\n\n"):
@@ -168,7 +168,7 @@ def check_terminal_size_variables() -> None:
     """$COLUMNS and $LINES, when set, must be whole numbers 1 to MAX_TERMINAL_SIZE in ASCII digits
     (:func:`stkit.text.parse_whole_number`): rich would otherwise read '\u0663' as 3 and fail on a
     5,000-digit value. Raises InvalidValue naming the variable."""
-    from stkit.text import parse_whole_number
+    from stkit.text import parse_whole_number  # lazy: start-up (loaded when the command runs)
 
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
@@ -209,7 +209,7 @@ def _registered_on(module_name: str) -> typer.Typer:
     """The Typer holding ``module_name``'s commands, registered once (importing the module)."""
     holder = _registered.get(module_name)
     if holder is None:
-        import importlib  # start-up: only the module of the command named is imported
+        import importlib  # lazy: start-up (loaded when the command runs)
 
         holder = typer.Typer()
         importlib.import_module(module_name).register(holder)
@@ -219,7 +219,7 @@ def _registered_on(module_name: str) -> typer.Typer:
 
 def _command_name(info: typer.models.CommandInfo) -> str:
     """The name typer gives a registered command: its own, else its function's with dashes."""
-    import typer.main  # start-up: typer's builder is needed only once a command is named
+    import typer.main  # lazy: start-up (loaded when the command runs)
 
     return info.name or typer.main.get_command_name(getattr(info.callback, "__name__", ""))
 
@@ -232,7 +232,7 @@ def load_command(name: str) -> click_core.Command | None:
         module_name = LAZY_COMMANDS.get(name)
         if module_name is None:
             return None
-        import typer.main  # start-up: typer's builder is needed only once a command is named
+        import typer.main  # lazy: start-up (loaded when the command runs)
 
         holder = _registered_on(module_name)
         one = typer.Typer()

@@ -32,6 +32,6 @@ def confirm(question: str, *, command: str) -> bool:
     ``command`` and ``--yes`` while :func:`scripted` is in force."""
     if _scripted:
         raise RuleRefusal(f"{command} asks for confirmation, and a script cannot answer: add --yes")
-    import typer
+    import typer  # lazy: start-up (loaded when the command runs)
 
     return typer.confirm(question, default=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 def local_time(iso: str) -> str:
     """'2026-12-01 10:05:00' in this computer's time zone, from a stored ISO 8601 UTC timestamp."""
-    from datetime import datetime
+    from datetime import datetime  # lazy: start-up (loaded when the command runs)
 
     try:
         return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
@@ -19,7 +19,7 @@ def local_time(iso: str) -> str:
 def csv_cell(value: object) -> object:
     """A CSV cell: text with control characters escaped, and quoted with ' when a spreadsheet would take
     it for a formula (it starts with = + - or @)."""
-    from stkit.text import printable
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     if not isinstance(value, str):
         return value

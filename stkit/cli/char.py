@@ -20,11 +20,11 @@ from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.options import DamageOnesCancelOpt, DbOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
-from stkit.store.vocab import DamageType, Power
+from stkit.sheet.vocab import DamageType, Power
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.store.gateway import Gateway
-    from stkit.store.sheet import Sheet
+    from stkit.sheet.sheet import Sheet
+    from stkit.store.db.gateway import Gateway
 
 #: The most points or health levels one command spends, regains, marks or heals (Traits and health
 #: tracks are far smaller; a larger number is a typing slip).
@@ -74,7 +74,7 @@ char_app = typer.Typer(
 # ----- helpers -------------------------------------------------------------------------------------------
 def load_sheet(db: str | None, name: str, chronicle: str | None) -> tuple[Sheet, int]:
     """(sheet, id) of the stored character ``name``; NotFound / InvalidValue as find_character raises."""
-    from stkit.store.characters import find_character
+    from stkit.store.characters import find_character  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway) -> tuple[Sheet, int]:
         row = find_character(gw, name, chronicle)
@@ -84,7 +84,7 @@ def load_sheet(db: str | None, name: str, chronicle: str | None) -> tuple[Sheet,
 
 
 def emit_json(data: object) -> None:
-    from stkit.cli.render import print_json
+    from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
     print_json(data)
 
@@ -95,7 +95,7 @@ def print_edit(edit, json_out: bool) -> None:
         emit_json(edit.to_dict())
         return
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
     out.print(render.safe_text(edit.summary, style="bold", multiline=True))
@@ -106,9 +106,9 @@ def print_edit(edit, json_out: bool) -> None:
 def printable_sheet(sheet):
     """A copy of ``sheet`` whose text shows control characters as escapes (``\x1b``): rows stored before
     text was checked must not write raw escape sequences to a terminal."""
-    import copy
+    import copy  # lazy: start-up (loaded when the command runs)
 
-    from stkit.text import printable
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     s = copy.deepcopy(sheet)
     for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack", "totem"):
@@ -145,7 +145,7 @@ def boxes(n: int, maximum: int) -> str:
 
 def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) -> dict:
     """The sheet's file shape plus derived values (form-adjusted Attributes, wound penalty...)."""
-    from stkit.store.forms import in_form
+    from stkit.sheet.forms import in_form  # lazy: start-up (loaded when the command runs)
 
     data = sheet.to_dict(player_view=player_view)
     data["id"] = char_id
@@ -162,8 +162,8 @@ def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) 
 
 
 def next_rank(sheet) -> dict | None:
-    """What the sheet's next Rank needs (stkit.store.lifebook.next_rank), or None."""
-    from stkit.store.lifebook import next_rank as needs
+    """What the sheet's next Rank needs (stkit.sheet.lifebook.next_rank), or None."""
+    from stkit.sheet.lifebook import next_rank as needs  # lazy: start-up (loaded when the command runs)
 
     return needs(sheet)
 
@@ -171,9 +171,9 @@ def next_rank(sheet) -> dict | None:
 def render_sheet(sheet, *, player_view: bool = False) -> None:
     """A readable character sheet with dots. Built from rich Text lines in fixed columns (no rich Table:
     `char show` must start fast)."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     sheet = printable_sheet(sheet)
     lines = _identity_lines(sheet) + _trait_lines(sheet) + _track_lines(sheet) + _note_lines(sheet, player_view)
@@ -183,7 +183,7 @@ def render_sheet(sheet, *, player_view: bool = False) -> None:
 
 def _identity_lines(sheet) -> list:
     """The name line and the label/value pairs (Player, Concept ... Form), two a line."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     head = Text(sheet.name, style="bold")
     head.append(f"  ({sheet.chronicle})", style="dim")
@@ -215,7 +215,7 @@ def _identity_lines(sheet) -> list:
 
 def _cell(sheet, name: str, rating: int, shown: int | None = None, width: int = 27):
     """One Trait in a fixed-width column: name, dots, and the form's rating when it differs."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     t = Text(f"{name:<14}")
     t.append(dots(rating), style="bold")
@@ -227,7 +227,7 @@ def _cell(sheet, name: str, rating: int, shown: int | None = None, width: int = 
 
 def _header(*titles: str, width: int = 27):
     """Column titles, underlined, each padded to ``width``."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     t = Text()
     for title in titles:
@@ -238,10 +238,10 @@ def _header(*titles: str, width: int = 27):
 
 def _trait_lines(sheet) -> list:
     """Attributes (with the form's ratings), Abilities, Specialties and the named lists (Backgrounds ...)."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.store import traits as T
-    from stkit.store.forms import in_form
+    from stkit.sheet import traits as T  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet.forms import in_form  # lazy: start-up (loaded when the command runs)
 
     lines = [Text(""), _header("Physical", "Social", "Mental", width=32)]
     groups = list(T.ATTRIBUTE_GROUPS.values())
@@ -285,10 +285,10 @@ def _trait_lines(sheet) -> list:
 
 def _track_lines(sheet) -> list:
     """Rage, Gnosis, Willpower and Renown (rating and points), the next Rank and the health track."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.store import traits as T
-    from stkit.store.sheet import HEALTH_LEVELS
+    from stkit.sheet import traits as T  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet.sheet import HEALTH_LEVELS  # lazy: start-up (loaded when the command runs)
 
     lines = [Text(""), _header("", "Rating", "Points")]
     for p in T.POWERS:
@@ -320,7 +320,7 @@ def _track_lines(sheet) -> list:
 
 def _note_lines(sheet, player_view: bool) -> list:
     """Experience, Biography, Notes and (unless ``player_view``) the Storyteller's notes."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     lines = [
         Text(""),
@@ -352,10 +352,10 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
     """(sheet, warnings) of `char new`: the identity ``fields`` (player ... pack, and fera, creature, breed,
     auspice looked up in the book's lists) and the TRAIT=VALUE ``sets``, a rating set with full points.
     InvalidValue for an empty name, an unknown breed/auspice/fera/creature or a --set not TRAIT=VALUE."""
-    from stkit.config import default_chronicle
-    from stkit.errors import InvalidValue
-    from stkit.store import breeds
-    from stkit.store.sheet import KIN_POWERS, Sheet, Track
+    from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet import breeds  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet.sheet import KIN_POWERS, Sheet, Track  # lazy: start-up (loaded when the command runs)
 
     if not name.strip():
         raise InvalidValue("a character needs a name")
@@ -412,7 +412,7 @@ def new(
     Attributes start at 1, everything else at 0 except Rage 1, Gnosis 1, Willpower 3, with full points:
     --set Willpower=5 gives 5 points too (unless --set "Willpower points"=N).
     Example: `stkit char new Archibald --player Kyle --set Dexterity=3 --set Drive=2`."""
-    from stkit.store.characters import create_character
+    from stkit.store.characters import create_character  # lazy: start-up (loaded when the command runs)
 
     sheet, warnings = _new_sheet(
         name,
@@ -434,7 +434,7 @@ def new(
         emit_json(sheet_json(sheet, char_id=char_id) | {"warnings": warnings})
         return
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.console().print(
         render.safe_text(f"Created {sheet.name} in chronicle {sheet.chronicle!r}", style="green bold")
@@ -463,7 +463,7 @@ def show(
 
 def _screen_rows() -> int:
     """How many characters fit the terminal's height under the table's header (at least 5)."""
-    import shutil
+    import shutil  # lazy: start-up (loaded when the command runs)
 
     return max(5, shutil.get_terminal_size((100, 24)).lines - 8)
 
@@ -493,11 +493,11 @@ def list_(
 
     Example: `stkit char list --tribe "Glass Walkers" --limit 50 --offset 50`."""
 
-    from stkit.store.characters import count_characters, list_sheets
-    from stkit.text import check_range
+    from stkit.store.characters import count_characters, list_sheets  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     if chronicle is not None:
-        from stkit.config import default_chronicle
+        from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
 
         chronicle = default_chronicle(chronicle)  # the one check every stored name gets
     if limit is not None:
@@ -554,10 +554,10 @@ def _list_json(rows: list, damaged: list, total: int, offset: int, *, paged: boo
 
 def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered: bool) -> None:
     """The `char list` text: warnings for unreadable rows, then the table (or short lines when narrow)."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
-    from stkit.text import printable
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     for c in damaged:  # one bad row must not hide the rest
         render.console().print(
@@ -620,10 +620,10 @@ def character_table(rows: list, console):
     Names, health and points never wrap; the Breed / Auspice / Tribe column wraps first, and when the
     table still does not fit, the least needed columns are left out: Breed / Auspice / Tribe, then Player,
     then Form, then Chronicle."""
-    from rich import box
-    from rich.measure import Measurement
-    from rich.table import Table
-    from rich.text import Text
+    from rich import box  # lazy: start-up (loaded when the command runs)
+    from rich.measure import Measurement  # lazy: start-up (loaded when the command runs)
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     chronicles = sorted({s.chronicle for _, s in rows})
     cells = [_character_cells(s) for _, s in rows]
@@ -682,7 +682,7 @@ def set_(
 
     Names are forgiving about case, spaces and hyphens; unknown names get a suggestion.
     Example: `stkit char set Archibald "primal urge" 2`."""
-    from stkit.store import characters
+    from stkit.store import characters  # lazy: start-up (loaded when the command runs)
 
     print_edit(
         run(db, lambda s: characters.set_trait(s, name, trait, value, chronicle=chronicle, custom=custom)), json_out
@@ -701,8 +701,8 @@ def spend(
     """Spend temporary points of Willpower, Rage or Gnosis.
 
     Refused, with nothing spent, when the character has too few points."""
-    from stkit.store import characters
-    from stkit.text import check_range
+    from stkit.store import characters  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(points, "points", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.spend(s, name, power.value, points, chronicle=chronicle)), json_out)
@@ -720,8 +720,8 @@ def regain(
     """Regain temporary points of Willpower, Rage or Gnosis.
 
     Willpower and Gnosis stop at the rating; Rage may go above it (with a warning)."""
-    from stkit.store import characters
-    from stkit.text import check_range
+    from stkit.store import characters  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(points, "points", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.regain(s, name, power.value, points, chronicle=chronicle)), json_out)
@@ -741,8 +741,8 @@ def damage(
     """Mark damage on the seven health levels.
 
     The worst damage is kept first; the deepest marked level sets the wound penalty."""
-    from stkit.store import characters
-    from stkit.text import check_range
+    from stkit.store import characters  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(levels, "health levels", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.damage(s, name, levels, kind.value, chronicle=chronicle)), json_out)
@@ -790,7 +790,7 @@ def hit(
     With --soak the character's soak roll takes its successes off the levels
     first and is logged; without it the levels go straight on the health
     track. Example: `stkit char hit Weston 3 --type lethal --soak`."""
-    from stkit.cli.combat import hit_command
+    from stkit.cli.combat import hit_command  # lazy: start-up (loaded when the command runs)
 
     hit_command(
         name,
@@ -826,8 +826,8 @@ def heal(
     """Heal health levels.
 
     The lightest damage heals first unless --type is given."""
-    from stkit.store import characters
-    from stkit.text import check_range
+    from stkit.store import characters  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(levels, "health levels", 1, MAX_COUNT)
     print_edit(
@@ -842,8 +842,8 @@ def _fight_rule(use_case: str, db: str | None, dice: str | None, seed: int | Non
     """Run the fight rule ``use_case`` (a function of :mod:`stkit.store.fight`) with ``args`` and print it
     (:func:`stkit.cli.combat.power_command`: one transaction, the seed chosen once). A rule that rolls no
     dice (moonrise) is given neither ``dice`` nor ``seed``."""
-    from stkit.cli.combat import power_command
-    from stkit.store import fight
+    from stkit.cli.combat import power_command  # lazy: start-up (loaded when the command runs)
+    from stkit.store import fight  # lazy: start-up (loaded when the command runs)
 
     work = getattr(fight, use_case)
     rolls = use_case != "moonrise"
@@ -968,10 +968,10 @@ def xp(
     """Award or spend experience, or show the experience log.
 
     Examples: `stkit char xp NAME award 3 -r "session 4"`, `stkit char xp NAME spend 2 -r "Brawl 3"`."""
-    from stkit.store import characters
+    from stkit.store import characters  # lazy: start-up (loaded when the command runs)
 
     if action is XpAction.undo:
-        from stkit.cli.char_life import xp_undo
+        from stkit.cli.char_life import xp_undo  # lazy: start-up (loaded when the command runs)
 
         xp_undo(name, chronicle, db, json_out)
         return
@@ -988,10 +988,10 @@ def xp(
                 }
             )
             return
-        from rich.table import Table
-        from rich.text import Text
+        from rich.table import Table  # lazy: start-up (loaded when the command runs)
+        from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-        from stkit.cli import render
+        from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
         shown = printable_sheet(sheet)
         t = Table(
@@ -1023,12 +1023,12 @@ def delete(
     """Delete a character (asks first).
 
     Its logged rolls are kept, under its name."""
-    from stkit.store import characters
+    from stkit.store import characters  # lazy: start-up (loaded when the command runs)
 
     if not yes:
         found = run(db, lambda s: characters.get_character(s, name, chronicle).name, readonly=True)
-        from stkit.cli.ask import confirm
-        from stkit.text import printable
+        from stkit.cli.ask import confirm  # lazy: start-up (loaded when the command runs)
+        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
         if not confirm(f"Delete {printable(found)}? This cannot be undone", command="char delete"):
             sys.stderr.write("Nothing deleted.\n")
@@ -1037,8 +1037,8 @@ def delete(
     if json_out:
         emit_json({"deleted": deleted})
     else:
-        from stkit.cli import render
-        from stkit.text import printable
+        from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
         render.print_text(f"Deleted {printable(deleted)}.")
 
@@ -1062,7 +1062,7 @@ def import_(
 
     Any bad file (malformed, unknown trait, value out of range, duplicate name) imports nothing and the
     error names the file, the field and the allowed range."""
-    from stkit.store.files import import_files
+    from stkit.store.files import import_files  # lazy: start-up (loaded when the command runs)
 
     loaded = run(db, lambda s: import_files(s, paths, chronicle=chronicle, replace=replace))
     if json_out:
@@ -1081,9 +1081,9 @@ def import_(
             }
         )
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
     for lf in loaded:
@@ -1120,15 +1120,15 @@ def export(
     """Export a character: YAML, JSON, or a Foundry VTT actor.
 
     The file re-imports without loss. Example: stkit char export Archibald --format foundry -o archibald.json"""
-    from stkit.store.files import dump
+    from stkit.store.files import dump  # lazy: start-up (loaded when the command runs)
 
     sheet, _ = load_sheet(db, name, chronicle)
     text = dump(sheet, fmt.value, player_view=player_view, foundry_layout=foundry_layout.value)
     if output is None or str(output) == "-":  # '-' is stdout, as for most command-line tools
         sys.stdout.write(text)
     else:
-        from stkit.store.files import write_file
-        from stkit.text import printable
+        from stkit.store.files import write_file  # lazy: start-up (loaded when the command runs)
+        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
         write_file(output, text)  # all or nothing: a temporary file renamed into place
         sys.stderr.write(f"Wrote {printable(output)}\n")
@@ -1180,7 +1180,7 @@ def log(
     """The roll log, newest first, in local time.
 
     Every roll made with --char (or --log, or --note). Export: `stkit log --format csv -n 10000 > rolls.csv`."""
-    from stkit.store.rolls import check_log_limit, recent_log
+    from stkit.store.rolling import check_log_limit, recent_log  # lazy: start-up (loaded when the command runs)
 
     check_log_limit(limit)  # before opening (and perhaps creating) the store
     entries = run(
@@ -1199,7 +1199,7 @@ def log(
 
 def _log_csv(entries: list[dict]) -> None:
     """The roll log as CSV on stdout, one row an entry, in LOG_CSV_COLUMNS order."""
-    import csv
+    import csv  # lazy: start-up (loaded when the command runs)
 
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(LOG_CSV_COLUMNS)
@@ -1247,9 +1247,9 @@ def _log_row(e: dict) -> tuple[str, ...]:
 
 def _print_log(entries: list[dict], *, filtered: bool) -> None:
     """The roll log as aligned lines, the result coloured by outcome."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if not entries:
         render.console().print("No rolls logged yet." if not filtered else "No rolls match.")
@@ -1268,7 +1268,7 @@ def _print_log(entries: list[dict], *, filtered: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the `char` group and the `log` command to the root app."""
-    from stkit.cli import char_life
+    from stkit.cli import char_life  # lazy: start-up (loaded when the command runs)
 
     char_life.register(char_app)
     app.add_typer(char_app, name="char")

@@ -1,7 +1,7 @@
 """`stkit char create`: guided creation in the terminal (prompt_toolkit), one step at a time, the totals
 left shown under the prompt, `undo` and `quit`; the sheet is stored only when it is finished.
 
-The steps and their rules are :mod:`stkit.store.guided`'s; this module only asks and prints.
+The steps and their rules are :mod:`stkit.sheet.guided`'s; this module only asks and prints.
 """
 
 from __future__ import annotations
@@ -20,18 +20,18 @@ def run_wizard(
 ) -> None:
     """Ask the creation steps until the sheet is finished (then store it) or the player types `quit` (or
     ends the input): nothing is stored then, exit 1. ``input`` / ``output``: prompt_toolkit's, for tests."""
-    import sys
+    import sys  # lazy: start-up (loaded when the command runs)
 
-    import typer
-    from prompt_toolkit import PromptSession
+    import typer  # lazy: start-up (loaded when the command runs)
+    from prompt_toolkit import PromptSession  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.config import default_chronicle
-    from stkit.errors import InvalidValue
-    from stkit.store.characters import create_character
-    from stkit.store.guided import new_draft
-    from stkit.text import MAX_NAME, check_text
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet.guided import new_draft  # lazy: start-up (loaded when the command runs)
+    from stkit.store.characters import create_character  # lazy: start-up (loaded when the command runs)
+    from stkit.text import MAX_NAME, check_text  # lazy: start-up (loaded when the command runs)
 
     if name is not None:
         check_text(name, "character name", limit=MAX_NAME)

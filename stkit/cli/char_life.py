@@ -18,7 +18,7 @@ from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.store.lifebook import CreationCheck
+    from stkit.sheet.lifebook import CreationCheck
 
 NameArg = Annotated[
     str,
@@ -39,7 +39,7 @@ class HistoryFormat(enum.StrEnum):
 
 
 def _out():
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     return render.console()
 
@@ -47,7 +47,7 @@ def _out():
 def print_check(result: CreationCheck) -> None:
     """The verdict of `char check` for people: pass or fail, each deviation with its rule, the freebie
     reading, what was not checked, notes."""
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     out = _out()
     if result.kind is None:
@@ -88,17 +88,17 @@ def check(name: NameArg, chronicle: ChronicleOpt = None, db: DbOpt = None, json_
     Gifts, Rage, Gnosis, Willpower and Renown by auspice, breed and tribe, Rank 1, 15 freebie points;
     Kinfolk and mortals by theirs. Recorded raises and Renown awards are taken back first. Exit 1 when
     the sheet breaks a rule. Example: `stkit char check Archibald`."""
-    from stkit.store.growth import check_character
+    from stkit.store.growth import check_character  # lazy: start-up (loaded when the command runs)
 
     result, _ = run(db, lambda gw: check_character(gw, name, chronicle), readonly=True)
     if json_out:
-        from stkit.cli.render import print_json
+        from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
         print_json(result.to_dict())
     else:
         print_check(result)
     if not result.passed:
-        from stkit.cli.render import print_text
+        from stkit.cli.render import print_text  # lazy: start-up (loaded when the command runs)
 
         n = len(result.deviations)
         print_text(
@@ -132,19 +132,19 @@ def raise_(
     Attribute: current x4; Ability: current x2 (new: 3); Gift: level x3 (outside: x5, never above Rank);
     Rite: level; Rage, Willpower: current; Gnosis: current x2. All or nothing, one transaction; undo
     with `char xp NAME undo`. Example: `stkit char raise Weston Brawl Athletics=2`."""
-    from stkit.store.growth import parse_raise, raise_traits
-    from stkit.text import check_range
+    from stkit.store.growth import parse_raise, raise_traits  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     if to is not None:
         check_range(to, "--to", 0, 10)
     items = [parse_raise(t, to) for t in traits]
     done = run(db, lambda gw: raise_traits(gw, name, items, chronicle=chronicle, outside=outside, reason=reason))
     if json_out:
-        from stkit.cli.render import print_json
+        from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
         print_json(done.to_dict())
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     out = _out()
     for p in done.purchases:
@@ -172,15 +172,15 @@ def renown(
 
     The Rank rises when the permanent Renown meets the auspice's next Rank, and the line says so.
     Example: `stkit char renown Weston Glory 4 -r "held the bridge"`."""
-    from stkit.store.growth import give_renown
+    from stkit.store.growth import give_renown  # lazy: start-up (loaded when the command runs)
 
     edit = run(db, lambda gw: give_renown(gw, name, which, points, reason, chronicle=chronicle))
     if json_out:
-        from stkit.cli.render import print_json
+        from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
         print_json(edit.to_dict())
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     out = _out()
     out.print(render.safe_text(edit.summary, style="bold"))
@@ -204,30 +204,30 @@ def history(
 
     From the experience log and the table events: edits, damage, raises, Renown, undos, Willpower spent on
     rolls. Export: `stkit char history Weston --format csv > weston.csv`."""
-    from stkit.store.growth import HISTORY_COLUMNS
-    from stkit.store.growth import history as read_history
+    from stkit.store.growth import HISTORY_COLUMNS  # lazy: start-up (loaded when the command runs)
+    from stkit.store.growth import history as read_history  # lazy: start-up (loaded when the command runs)
 
     sheet, rows = run(db, lambda gw: read_history(gw, name, chronicle), readonly=True)
     if json_out or fmt is HistoryFormat.json:
-        from stkit.cli.render import print_json
+        from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
         print_json({"name": sheet.name, "chronicle": sheet.chronicle, "history": rows})
         return
     if fmt is HistoryFormat.csv:
-        import csv
-        import sys
+        import csv  # lazy: start-up (loaded when the command runs)
+        import sys  # lazy: start-up (loaded when the command runs)
 
-        from stkit.cli.cells import csv_cell
+        from stkit.cli.cells import csv_cell  # lazy: start-up (loaded when the command runs)
 
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(HISTORY_COLUMNS)
         for r in rows:
             writer.writerow([csv_cell(r[c]) for c in HISTORY_COLUMNS])
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli.cells import local_time
-    from stkit.text import printable
+    from stkit.cli.cells import local_time  # lazy: start-up (loaded when the command runs)
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     out = _out()
     out.print(Text(f"History of {printable(sheet.name)} ({printable(sheet.chronicle)})", style="bold"))
@@ -240,15 +240,15 @@ def history(
 
 def xp_undo(name: str, chronicle: str | None, db: str | None, json_out: bool) -> None:
     """`char xp NAME undo`: take back the last `char raise` as a whole (see growth.undo_spend)."""
-    from stkit.store.growth import undo_spend
+    from stkit.store.growth import undo_spend  # lazy: start-up (loaded when the command runs)
 
     edit = run(db, lambda gw: undo_spend(gw, name, chronicle=chronicle))
     if json_out:
-        from stkit.cli.render import print_json
+        from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
         print_json(edit.to_dict())
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     _out().print(render.safe_text(edit.summary, style="bold"))
 
@@ -264,7 +264,7 @@ def create(
     Asks for the concept, then Attributes, Abilities, Backgrounds, Gifts and freebies, showing what is
     left; `undo` takes the last answer back, `quit` stops with nothing stored. The finished sheet passes
     `char check` and is stored only at the end. Example: `stkit char create`."""
-    from stkit.cli.char_create import run_wizard
+    from stkit.cli.char_create import run_wizard  # lazy: start-up (loaded when the command runs)
 
     run_wizard(name, chronicle, db, json_out)
 

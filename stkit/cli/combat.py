@@ -1,7 +1,8 @@
-"""`stkit attack`, and the output of `char hit` and `scene initiative`: thin adapters over stkit.store.combat.
+"""`stkit attack`, and the output of `char hit` and `scene initiative`: thin adapters over the store's
+attack, hit and initiative use cases (stkit.store.attack, stkit.store.hit, stkit.store.initiative).
 
 Only typer and the standard library at module level; the store, the dice engine and rich load inside the
-functions. The dice rules and their sources: stkit.dice.combat; the store's readings: stkit.store.combat.
+functions. The dice rules and their sources: stkit.dice.combat; the store's readings: stkit.store.hit.
 """
 
 from __future__ import annotations
@@ -48,20 +49,20 @@ NoSoakOpt = Annotated[
 def _faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    from stkit.dice import parse_faces
+    from stkit.dice import parse_faces  # lazy: start-up (loaded when the command runs)
 
     return parse_faces(text)
 
 
 def _console():
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     return render.console()
 
 
 def _text(value: str, style: str = ""):
     """User text made safe for the terminal: :func:`stkit.cli.render.safe_text`."""
-    from stkit.cli.render import safe_text
+    from stkit.cli.render import safe_text  # lazy: start-up (loaded when the command runs)
 
     return safe_text(value, style=style)
 
@@ -78,8 +79,8 @@ def _logged(ids: list[int] | tuple[int, ...], scene_id: int | None, turn: int | 
 def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
     """`stkit roll POOL --damage|--soak` output (``done``: the :class:`stkit.store.rolling.RollOutcome` of
     ``order``): from a sheet with its pool and log entry, else the bare roll."""
-    from stkit.cli import render
-    from stkit.store.pools import PoolBreakdown
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet.pools import PoolBreakdown  # lazy: start-up (loaded when the command runs)
 
     kind = order.purpose.value
     combat = order.combat.to_dict() if order.combat is not None else None
@@ -102,7 +103,7 @@ def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
     if not isinstance(done.pool, PoolBreakdown):
         render.print_roll(done.roll, title=f"{kind.capitalize()} roll (cannot botch)", kind=kind)
         return
-    from stkit.store.combat import pool_words
+    from stkit.store.hit import pool_words  # lazy: start-up (loaded when the command runs)
 
     out = _console()
     title = f"{kind.capitalize()} roll (cannot botch): {pool_words(done.pool)}"
@@ -118,7 +119,7 @@ def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
 def print_hit(result: Any, json_out: bool) -> None:
     """`char hit` output: the one-line summary, the log entry, warnings."""
     if json_out:
-        from stkit.cli.render import print_json
+        from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
         print_json(result.to_dict())
         return
@@ -150,11 +151,11 @@ def hit_command(
     json_out: bool,
     silver: bool = False,
 ) -> None:
-    """`char hit`: one transaction through :func:`stkit.store.combat.take_hit`, then the output."""
-    from stkit.cli.common import run
-    from stkit.dice import validate_difficulty
-    from stkit.store.combat import take_hit
-    from stkit.store.rolling import fresh_seed
+    """`char hit`: one transaction through :func:`stkit.store.hit.take_hit`, then the output."""
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import validate_difficulty  # lazy: start-up (loaded when the command runs)
+    from stkit.store.hit import take_hit  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     if difficulty is not None:
         validate_difficulty(difficulty)
@@ -190,9 +191,9 @@ def power_command(db: str | None, work: Any, *, dice: str | None, seed: int | No
     """Run a fight rule's use case ``work(gateway, faces, seed)`` in one transaction and print its
     :class:`stkit.store.fight.PowerRoll`: the summary, the roll, notes, the log row. The seed is chosen
     once, so a transaction retried after a lock rolls the same dice."""
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.rolling import fresh_seed
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
@@ -220,11 +221,11 @@ def power_command(db: str | None, work: Any, *, dice: str | None, seed: int | No
 def print_initiative(order: Any, json_out: bool) -> None:
     """`scene initiative` output: the order with each total's parts, then the tie rule."""
     if json_out:
-        from stkit.cli.render import print_json
+        from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
         print_json(order.to_dict())
         return
-    from stkit.dice.combat import INITIATIVE_TIE_RULE
+    from stkit.dice.combat import INITIATIVE_TIE_RULE  # lazy: start-up (loaded when the command runs)
 
     out = _console()
     out.print(_text(f"Initiative, scene {order.scene_id} {order.scene}, turn {order.turn}", "bold"))
@@ -250,10 +251,10 @@ def initiative_command(
     json_out: bool,
 ) -> None:
     """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output."""
-    from stkit.cli.common import run
-    from stkit.config import default_chronicle
-    from stkit.store.combat import roll_scene_initiative
-    from stkit.store.rolling import fresh_seed
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+    from stkit.store.initiative import roll_scene_initiative  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
@@ -352,10 +353,10 @@ def attack_cmd(
     Example: `stkit attack Shadow-in-the-Wood Guard --pool "Dexterity +
     Brawl" --damage "Strength + 1" --type lethal --soak`.
     """
-    from stkit.cli.common import run
-    from stkit.dice import validate_difficulty
-    from stkit.store.combat import attack
-    from stkit.store.rolling import fresh_seed
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import validate_difficulty  # lazy: start-up (loaded when the command runs)
+    from stkit.store.attack import attack  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
         if d is not None:
@@ -405,7 +406,7 @@ def attack_cmd(
         ),
     )
     if json_out:
-        from stkit.cli.render import print_json
+        from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
         data = exchange.to_dict()
         data["seed"] = None if all_given else used_seed
@@ -416,8 +417,8 @@ def attack_cmd(
 
 def print_exchange(x: Any) -> None:
     """Each step of an attack: the pools, every roll, the soak, the wounds and the target's health."""
-    from stkit.cli import render
-    from stkit.store.combat import pool_words
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.store.hit import pool_words  # lazy: start-up (loaded when the command runs)
 
     out = _console()
     r = x.result
@@ -468,7 +469,7 @@ _BOX = {"aggravated": "*", "lethal": "X", "bashing": "/", "": "."}
 def fight_board_lines(board: Any) -> list[Any]:
     """`scene show`'s fight board: the turn's initiative order, who acts next, and each combatant's
     health boxes (* aggravated, X lethal, / bashing, . unhurt), form and state."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     lines = [Text(f"Fight, turn {board.turn}" + (f", {board.moon} moon" if board.moon else ""), style="bold")]
     for c in board.combatants:

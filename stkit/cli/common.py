@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
     from stkit.dice.house import ChronicleRules, RuleOverrides
-    from stkit.store.gateway import Gateway
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.gateway import Gateway
+    from stkit.store.db.handle import StoreHandle
     from stkit.store.rolling import OddsAnswer, RollOrder, RollOutcome
 
 _T = TypeVar("_T")
@@ -25,7 +25,7 @@ def store(db: str | None) -> StoreHandle:
     """The handle on the store ``db`` (the --db value: a path or URL; None: $STKIT_DATABASE_URL, else the
     default file), resolved once here: a command takes it once and passes it on. Inside `stkit shell`
     it is the shell's open handle, with its one kept connection. Raises InvalidValue for a bad ``db``."""
-    from stkit.store.handle import handle_for
+    from stkit.store.db.handle import handle_for  # lazy: start-up (loaded when the command runs)
 
     return handle_for(db)
 
@@ -43,9 +43,9 @@ def make_roll_in(handle: StoreHandle, order: RollOrder) -> RollOutcome:
     (retried whole when the store is busy: the generator is seeded inside, so a retry rolls the same
     dice). A bare pool that logs nothing, with no store yet, rolls under the rules as written without
     creating one; it reads the store in a read transaction otherwise (a free botch claimed upgrades it)."""
-    import dataclasses
+    import dataclasses  # lazy: start-up (loaded when the command runs)
 
-    from stkit.store.rolling import fresh_seed, make_roll
+    from stkit.store.rolling import fresh_seed, make_roll  # lazy: start-up (loaded when the command runs)
 
     # the seed is chosen once, so that a retried transaction rolls the same dice
     order = dataclasses.replace(order, seed=fresh_seed(order.seed))
@@ -58,8 +58,8 @@ def make_roll_in(handle: StoreHandle, order: RollOrder) -> RollOutcome:
 def rules_in(handle: StoreHandle, chronicle: str | None, overrides: RuleOverrides) -> ChronicleRules:
     """The rules in force for ``chronicle`` in the store ``handle`` with ``overrides`` on top, read through
     :func:`stkit.store.house.rules_in_force` (no store yet: the rules as written, nothing created)."""
-    from stkit.config import default_chronicle
-    from stkit.store.house import rules_in_force
+    from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+    from stkit.store.house import rules_in_force  # lazy: start-up (loaded when the command runs)
 
     chron = default_chronicle(chronicle)
     if not handle.exists():
@@ -70,7 +70,7 @@ def rules_in(handle: StoreHandle, chronicle: str | None, overrides: RuleOverride
 def odds_in(handle: StoreHandle, order: RollOrder) -> OddsAnswer:
     """:func:`stkit.store.rolling.odds_for` of ``order`` on the store ``handle`` (a read; none without a
     store)."""
-    from stkit.store.rolling import odds_for
+    from stkit.store.rolling import odds_for  # lazy: start-up (loaded when the command runs)
 
     if order.character is None and not handle.exists():
         return odds_for(None, order)
@@ -80,7 +80,7 @@ def odds_in(handle: StoreHandle, order: RollOrder) -> OddsAnswer:
 def print_outcome(done: RollOutcome, *, json_out: bool, need: int | None, logged: bool) -> None:
     """A roll's output: ``logged`` (a roll from the sheet or with --log) prints the log entry's keys and
     lines; otherwise a plain roll's, plus the log entry when the free botch forgave it."""
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
         data = done.roll.to_dict() | {"seed": done.seed}
@@ -92,7 +92,7 @@ def print_outcome(done: RollOutcome, *, json_out: bool, need: int | None, logged
                 data |= {"forgiven_botch": done.forgiven_botch, "log_id": done.log_id}
         render.print_json(data | need_dict(done.roll, need))
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
     print_house_line(list(done.house_in_force))
@@ -129,9 +129,9 @@ def print_need(result: RollResult, need: int | None) -> None:
     """'Needed 4 successes: met' / 'Needed 4 successes: not met (2)' after a roll, nothing without --need."""
     if need is None:
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     got = result.final_successes
     word = "success" if need == 1 else "successes"
@@ -146,9 +146,9 @@ def print_house_line(in_force: list[str], json_out: bool = False) -> None:
     the output is JSON, which carries them as ``house_rules_in_force``)."""
     if not in_force or json_out:
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.console().print(Text("House rules: " + ", ".join(in_force), style="dim"))
 
@@ -157,9 +157,9 @@ def print_forgiven(forgiven: bool) -> None:
     """The free botch's line, when it forgave this roll's botch."""
     if not forgiven:
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.console().print(
         Text("Free botch: the first botch of the night is forgiven and counts as a failure", style="yellow bold")

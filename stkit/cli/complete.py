@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 #: How many names one Tab offers at most.
 MAX_COMPLETIONS = 50
@@ -34,7 +34,7 @@ def _as_typed(incomplete: str, names: list[str]) -> list[str]:
 def _read(work: Callable[[Gateway], list[str]]) -> list[str]:
     """``work(gateway)`` on the configured store, read-only; [] when there is no store or anything fails."""
     try:
-        from stkit.cli.common import store
+        from stkit.cli.common import store  # lazy: optional
 
         handle = store(None)
         if not handle.exists():
@@ -46,7 +46,7 @@ def _read(work: Callable[[Gateway], list[str]]) -> list[str]:
 
 def complete_character(incomplete: str) -> list[str]:
     """Character names starting with ``incomplete`` (case, accents, hyphens folded as in lookups)."""
-    from stkit.store.completion import character_names_starting
+    from stkit.store.completion import character_names_starting  # lazy: start-up (loaded when the command runs)
 
     return _as_typed(incomplete, _read(lambda gw: character_names_starting(gw, incomplete, limit=MAX_COMPLETIONS)))
 
@@ -54,10 +54,10 @@ def complete_character(incomplete: str) -> list[str]:
 def complete_pool(incomplete: str) -> list[str]:
     """The pool typed so far with its last Trait completed: 'dex+br' -> 'dex+Brawl'. Attributes,
     Abilities, Rage/Gnosis/Willpower and Renown (no store needed)."""
-    import re
+    import re  # lazy: start-up (loaded when the command runs)
 
-    from stkit.store import traits as T
-    from stkit.text import fold_name
+    from stkit.sheet import traits as T  # lazy: start-up (loaded when the command runs)
+    from stkit.text import fold_name  # lazy: start-up (loaded when the command runs)
 
     head, last = re.match(r"(.*?[+-]?\s*)([^+-]*)$", incomplete, re.S).groups()  # type: ignore[union-attr]
     want = fold_name(last)
@@ -68,8 +68,8 @@ def complete_pool(incomplete: str) -> list[str]:
 
 
 def _tracked(kind: str, incomplete: str) -> list[str]:
-    from stkit.store.completion import open_tracked
-    from stkit.text import fold_name
+    from stkit.store.completion import open_tracked  # lazy: start-up (loaded when the command runs)
+    from stkit.text import fold_name  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway) -> list[str]:
         rows = open_tracked(gw, kind)

@@ -25,7 +25,7 @@ KeyArg = Annotated[
 
 
 def _chronicle(chronicle: str | None) -> str:
-    from stkit.config import default_chronicle
+    from stkit.config import default_chronicle  # lazy: start-up
 
     return default_chronicle(chronicle)
 
@@ -44,9 +44,9 @@ def discord_set(
     secret and blind rolls and whispers. Any http(s) URL is taken; one that is not Discord's gets a warning.
     Example: `stkit discord set webhook https://discord.com/api/webhooks/ID/TOKEN`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.discord_feed import set_setting
+    from stkit.cli import render  # lazy: start-up
+    from stkit.cli.common import run  # lazy: start-up
+    from stkit.store.discord_feed import set_setting  # lazy: start-up
 
     done = run(db, lambda gw: set_setting(gw, _chronicle(chronicle), key, value))
     if json_out:
@@ -65,9 +65,9 @@ def discord_unset(key: KeyArg, chronicle: ChronicleOpt = None, db: DbOpt = None,
 
     Example: `stkit discord unset storyteller-webhook`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.discord_feed import unset_setting
+    from stkit.cli import render  # lazy: start-up
+    from stkit.cli.common import run  # lazy: start-up
+    from stkit.store.discord_feed import unset_setting  # lazy: start-up
 
     done = run(db, lambda gw: unset_setting(gw, _chronicle(chronicle), key))
     if json_out:
@@ -84,9 +84,9 @@ def discord_show(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: Jso
 
     Example: `stkit discord show --json`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.discord_feed import discord_settings, feed_positions
+    from stkit.cli import render  # lazy: start-up
+    from stkit.cli.common import run  # lazy: start-up
+    from stkit.store.discord_feed import discord_settings, feed_positions  # lazy: start-up
 
     name = _chronicle(chronicle)
     settings, feeds = run(db, lambda gw: (discord_settings(gw, name), feed_positions(gw, name)), readonly=True)
@@ -114,10 +114,10 @@ def discord_follow(
     For a table that does not run `stkit serve` (which posts them itself). Failures are retried with
     backoff and reported at most once a minute. Example: `stkit discord follow --chronicle Sept`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import store
-    from stkit.discord.webhook import Follower
-    from stkit.errors import InvalidValue
+    from stkit.cli import render  # lazy: start-up
+    from stkit.cli.common import store  # lazy: start-up
+    from stkit.discord.webhook import Follower  # lazy: start-up
+    from stkit.errors import InvalidValue  # lazy: start-up
 
     if not 0.05 <= poll <= 60:
         raise InvalidValue(f"--poll {poll}: allowed 0.05 to 60 seconds")
@@ -157,9 +157,9 @@ def discord_bind(
 
     Example: `stkit discord bind channel:123456789012345678 --chronicle Sept`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.discord_feed import bind_place
+    from stkit.cli import render  # lazy: start-up
+    from stkit.cli.common import run  # lazy: start-up
+    from stkit.store.discord_feed import bind_place  # lazy: start-up
 
     name = _chronicle(chronicle)
     stored = run(db, lambda gw: bind_place(gw, place, name))
@@ -194,12 +194,12 @@ def discord_register(
 
     Example: `DISCORD_BOT_TOKEN=... stkit discord register`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.discord.commands import COMMANDS, find_token
-    from stkit.discord.commands import register as put_commands
-    from stkit.errors import InvalidValue
-    from stkit.store.discord_feed import check_snowflake, discord_settings
+    from stkit.cli import render  # lazy: start-up
+    from stkit.cli.common import run  # lazy: start-up
+    from stkit.discord.commands import COMMANDS, find_token  # lazy: start-up
+    from stkit.discord.commands import register as put_commands  # lazy: start-up
+    from stkit.errors import InvalidValue  # lazy: start-up
+    from stkit.store.discord_feed import check_snowflake, discord_settings  # lazy: start-up
 
     name = _chronicle(chronicle)
     if dry_run:

@@ -27,15 +27,15 @@ _KEYS_HELP = (
 
 
 def _show(rules: ChronicleRules, chronicle: str, json_out: bool) -> None:
-    from stkit.cli import render
-    from stkit.dice.house import setting_text
-    from stkit.store.house import house_table
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.dice.house import setting_text  # lazy: start-up (loaded when the command runs)
+    from stkit.store.house import house_table  # lazy: start-up (loaded when the command runs)
 
     rows = house_table(rules)
     if json_out:
         render.print_json({"chronicle": chronicle, "rules": rows, "in_force": rules.in_force()})
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
     out.print(Text(f"House rules of chronicle {chronicle}", style="bold"), markup=False)
@@ -48,7 +48,7 @@ def _show(rules: ChronicleRules, chronicle: str, json_out: bool) -> None:
 
 
 def _chronicle(chronicle: str | None) -> str:
-    from stkit.config import default_chronicle
+    from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
 
     return default_chronicle(chronicle)
 
@@ -65,9 +65,9 @@ def house_set(
 
     Example: `stkit house set specialty double`, `stkit house set free-botch on`.
     """
-    from stkit.cli.common import run
-    from stkit.dice.house import parse_house_value
-    from stkit.store.house import set_house_rule
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.dice.house import parse_house_value  # lazy: start-up (loaded when the command runs)
+    from stkit.store.house import set_house_rule  # lazy: start-up (loaded when the command runs)
 
     chron = _chronicle(chronicle)
     parse_house_value(key, value)  # refused before the store is opened (or created)
@@ -79,8 +79,8 @@ def house_show(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     """Show the chronicle's house rules.
 
     A rule the chronicle has not set is the rules as written."""
-    from stkit.cli.common import run
-    from stkit.store.house import rules_in_force
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.store.house import rules_in_force  # lazy: start-up (loaded when the command runs)
 
     chron = _chronicle(chronicle)
     _show(run(db, lambda gw: rules_in_force(gw, chron), readonly=True), chron, json_out)
@@ -95,10 +95,10 @@ def house_reset(
     json_out: JsonOpt = False,
 ) -> None:
     """Set a house rule back to the rules as written (or --all)."""
-    from stkit.cli.common import run
-    from stkit.dice.house import validate_house_key
-    from stkit.errors import InvalidValue
-    from stkit.store.house import reset_house_rule
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.dice.house import validate_house_key  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.store.house import reset_house_rule  # lazy: start-up (loaded when the command runs)
 
     if (key is None) == (not all_keys):
         raise InvalidValue("give one house rule to reset, or --all (not both)")

@@ -86,9 +86,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object ins
 
 def _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty=None):
     """The rules an odds answer is made under: the chronicle's house rules in the store ``handle`` (a
-    :class:`stkit.store.gateway.StoreHandle`) with these flags on top (read through
+    :class:`stkit.store.db.gateway.StoreHandle`) with these flags on top (read through
     :func:`stkit.store.house.rules_in_force`, as every roll is)."""
-    from stkit.cli.common import rules_in
+    from stkit.cli.common import rules_in  # lazy: start-up (loaded when the command runs)
 
     overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
     return rules_in(handle, chronicle, overrides)
@@ -162,13 +162,13 @@ def _shown_range(probs: list[Fraction], floor: float = 1e-4) -> tuple[int, int]:
 
 
 def _console():
-    from stkit.cli.render import new_console
+    from stkit.cli.render import new_console  # lazy: start-up (loaded when the command runs)
 
     return new_console()
 
 
 def _emit(obj: dict) -> None:
-    from stkit.cli.render import print_json
+    from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
     print_json(obj, indent=None)
 
@@ -186,7 +186,7 @@ def _distribution_table(
     start: int = 0,
     tail: Fraction | None = None,
 ):
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     lo, hi = _shown_range(probs)
     table = Table(title=title, title_justify="left")
@@ -276,8 +276,8 @@ def roll_cmd(
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    from stkit.cli.common import store
-    from stkit.dice import odds as engine
+    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
     handle = store(db)
     house = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
@@ -293,8 +293,8 @@ def roll_cmd(
         return
     if botch_ends or max_turns is not None or start:
         raise typer.BadParameter("--botch-ends, --max-turns and --start need --target (an extended action)")
-    from stkit.cli.common import odds_in
-    from stkit.store.rolling import RollOrder
+    from stkit.cli.common import odds_in  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import RollOrder  # lazy: start-up (loaded when the command runs)
 
     overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
     odds = odds_in(handle, RollOrder(str(pool), chronicle=chronicle, overrides=overrides, willpower=willpower)).odds
@@ -333,8 +333,8 @@ def _chances_json(odds) -> dict:
 
 def _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target, exact, as_json) -> None:
     """`stkit odds POOL --damage` / `--soak`: the roll's odds, no botch."""
-    from stkit.dice.combat import RollPurpose, p_kind
-    from stkit.errors import InvalidValue
+    from stkit.dice.combat import RollPurpose, p_kind  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if damage and soak:
         raise InvalidValue("--damage and --soak are two different rolls; give one of them")
@@ -384,7 +384,7 @@ def _turns(mean) -> str:
 
 
 def _show_roll(odds, exact: bool, kind: str | None = None) -> None:
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     console = _console()
     extra = _rule_words(odds.rules, odds.willpower)
@@ -424,7 +424,7 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
     if as_json:
         _emit(_extended_json(ext))
         return
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     console = _console()
     extra = _rule_words(ext.rules, ext.willpower)
@@ -451,7 +451,7 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
     elif 2 * (1 - ext.p_never) < 1:
         median = "none (under even odds to finish)"
     else:
-        from stkit.dice.odds import MAX_TURNS
+        from stkit.dice.odds import MAX_TURNS  # lazy: start-up (loaded when the command runs)
 
         median = f"more than {MAX_TURNS}"
     head.add_row("Median rolls", median, *([""] if exact else []))
@@ -482,7 +482,7 @@ def _extended_json(ext) -> dict:
 
 def _show_by_turn(console, ext, exact: bool) -> None:
     """The chance to be done within k rolls, from the first roll that can finish."""
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     table = Table(title="Chance to be done within k rolls", title_justify="left")
     table.add_column("Rolls", justify="right")
@@ -537,8 +537,8 @@ def resisted_cmd(
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    from stkit.cli.common import store
-    from stkit.dice import odds as engine
+    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
     house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules = house.dice_rules()
@@ -567,7 +567,7 @@ def resisted_cmd(
 
 def _show_resisted(res, pool_a: int, pool_b: int, margins_a: list, margins_b: list, exact: bool) -> None:
     """The `odds resisted` tables: who wins, and each side's winning margins."""
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     console = _console()
     console.print(
@@ -615,8 +615,8 @@ def teamwork_cmd(
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    from stkit.cli.common import store
-    from stkit.dice import odds as engine
+    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
     house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
@@ -647,7 +647,7 @@ def teamwork_cmd(
 
 def _show_teamwork(team, pools: list[int], difficulty: int, exact: bool) -> None:
     """The `odds teamwork` tables, with and without 'one botch spoils all'."""
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     console = _console()
     console.print(f"[bold]Teamwork: {' + '.join(map(str, pools))} dice at difficulty {difficulty}[/]")
@@ -692,8 +692,8 @@ def multi_cmd(
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    from stkit.cli.common import store
-    from stkit.dice import odds as engine
+    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
     house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
@@ -736,7 +736,7 @@ def _multi_json(multi, difficulty: int, rules) -> dict:
 
 def _show_multi(multi, pools: list[int], difficulty: int, exact: bool) -> None:
     """The `odds multi` table: one row an action, impossible ones marked."""
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     console = _console()
     console.print(
@@ -843,8 +843,8 @@ class _AttackPools:
 
 
 def _sheet_pools(handle, char: str, pool: str | None, damage: str | None, **how) -> _AttackPools:
-    """`odds attack --char`: the pools built from the sheets (stkit.store.combat.attack_pools)."""
-    from stkit.store.combat import attack_pools
+    """`odds attack --char`: the pools built from the sheets (stkit.store.attack.attack_pools)."""
+    from stkit.store.attack import attack_pools  # lazy: start-up (loaded when the command runs)
 
     built = handle.read(lambda gw: attack_pools(gw, char, pool, damage, **how))
     texts = {"attack": built.attack.text, "damage": built.damage.text}
@@ -866,8 +866,8 @@ def _sheet_pools(handle, char: str, pool: str | None, damage: str | None, **how)
 def _number_pools(pool, damage, soak, dodge, armour: int, difficulty: int | None, sheet_only: dict) -> _AttackPools:
     """`odds attack` without --char: the pools as numbers. InvalidValue when a sheet-only option is given
     (``sheet_only``: option name -> value) or the attack or damage pool is missing."""
-    from stkit.dice import parse_pool_number
-    from stkit.errors import InvalidValue
+    from stkit.dice import parse_pool_number  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if sheet_only["--target"] is not None:
         raise InvalidValue("--target needs --char: the pools come from the two sheets")
@@ -918,11 +918,11 @@ def attack_cmd(
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    from stkit.dice.combat import AttackSpec, p_attack
-    from stkit.text import check_range
+    from stkit.dice.combat import AttackSpec, p_attack  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(armour, "armour dice", 0, 10)
-    from stkit.cli.common import store
+    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
 
     handle = store(db)
     if char is not None:
@@ -982,7 +982,7 @@ def _attack_json(spec, odds, pools_text: dict[str, str] | None) -> dict:
 
 def _show_attack(spec, odds, pools: _AttackPools, exact: bool) -> None:
     """The `odds attack` tables: the title, the pools' texts (with --char), the chances and the wounds."""
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     console = _console()
     extra = _rule_words(spec.rules, spec.willpower)
@@ -994,7 +994,7 @@ def _show_attack(spec, odds, pools: _AttackPools, exact: bool) -> None:
         f"extra success at {spec.damage_difficulty}; {soak_words}[/]" + (f" ({extra})" if extra else ""),
     )
     if pools.texts is not None:
-        from stkit.cli.render import safe_text
+        from stkit.cli.render import safe_text  # lazy: start-up (loaded when the command runs)
 
         for step, text in pools.texts.items():
             console.print(safe_text(f"{step.capitalize()}: {text}", style="dim"))

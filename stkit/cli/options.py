@@ -93,11 +93,11 @@ def make_combat_rules(
     damage_ones_cancel: bool = False, rage_cap: int | None = None, unsoakable: Iterable[str] = ()
 ) -> CombatRules:
     """CombatRules from the combat house-rule flags (their defaults are stkit.dice.combat.CombatRules')."""
-    from stkit.dice.combat import CombatRules
+    from stkit.dice.combat import CombatRules  # lazy: start-up (loaded when the command runs)
 
     names: frozenset[str] = frozenset()
     if unsoakable:
-        from stkit.store.sheet import damage_type  # only the store's commands take --no-soak
+        from stkit.sheet.sheet import damage_type  # lazy: start-up (loaded when the command runs)
 
         names = frozenset(damage_type(t) for t in unsoakable)
     return CombatRules(damage_ones_cancel=damage_ones_cancel, rage_cap=rage_cap, unsoakable=names)

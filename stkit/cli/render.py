@@ -27,18 +27,18 @@ def safe(value: object, *, multiline: bool = False) -> str:
     """``value`` as a string fit for rich markup: control characters shown as escapes
     (:func:`stkit.text.printable`), then square brackets escaped, so ``'[link=...]x[/link]'`` or
     ``'zzqq[/bold]'`` print as typed. Use inside f-strings that carry stkit's own markup."""
-    from rich.markup import escape
+    from rich.markup import escape  # lazy: start-up (loaded when the command runs)
 
-    from stkit.text import printable
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     return escape(printable(value, multiline=multiline))
 
 
 def safe_text(value: object, *, style: str = "", multiline: bool = False) -> Text:
     """``value`` as a rich ``Text`` (never read as markup) with control characters shown as escapes."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.text import printable
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     return Text(printable(value, multiline=multiline), style=style)
 
@@ -49,10 +49,10 @@ def _safe_console_class() -> type[Console]:
     segments (cursor moves, styles) are left alone; rich adds the colour codes after this step."""
     global _SafeConsole
     if _SafeConsole is None:
-        from rich.console import Console
-        from rich.segment import Segment
+        from rich.console import Console  # lazy: start-up (loaded when the command runs)
+        from rich.segment import Segment  # lazy: start-up (loaded when the command runs)
 
-        from stkit.text import printable
+        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
         class SafeConsole(Console):
             def _render_buffer(self, buffer: Iterable[Segment]) -> str:
@@ -93,7 +93,7 @@ def console() -> Console:
 def print_json(data: Any, *, indent: int | None = 2) -> None:
     """One JSON object on stdout (``indent=None``: on one line). Text is written as UTF-8, not \\u escapes,
     except control characters (:func:`stkit.text.escape_json_controls`); dates and paths become strings."""
-    from stkit.text import escape_json_controls
+    from stkit.text import escape_json_controls  # lazy: start-up (loaded when the command runs)
 
     text = json.dumps(data, indent=indent, ensure_ascii=False, default=str)
     sys.stdout.write(escape_json_controls(text) + "\n")  # C1 and bidi characters as \u escapes
@@ -119,9 +119,9 @@ def dice_text(roll: RollResult) -> Text:
     """The dice in roll order: successes bracketed and green, 1s in angle brackets and red, dice the rule
     of one pairs off struck through (:func:`stkit.dice.marks.die_marks`); extra dice from a re-rolled 10
     after a '+'."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.dice.marks import die_marks
+    from stkit.dice.marks import die_marks  # lazy: start-up (loaded when the command runs)
 
     text = Text()
     for i, (face, mark) in enumerate(zip(roll.dice, die_marks(roll), strict=True)):
@@ -136,7 +136,7 @@ def dice_text(roll: RollResult) -> Text:
 
 def summary_text(roll: RollResult) -> Text:
     """One line: '2 successes (marginal)', 'Failure', or a loud 'BOTCH'."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     if roll.automatic:
         return Text("1 success (marginal), automatic: no dice rolled", style="green bold")
@@ -155,7 +155,7 @@ def summary_text(roll: RollResult) -> Text:
 def roll_lines(roll: RollResult, *, title: str | None = None, kind: str | None = None) -> list[Text]:
     """Lines describing one roll for people; ``kind`` "damage" or "soak" for those rolls, whose 1s not
     cancelling is their default rather than a house rule."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     lines: list[Text] = []
     head = title + ": " if title else ""

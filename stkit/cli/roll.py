@@ -29,7 +29,7 @@ from stkit.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
     from stkit.store.rolling import RollOrder, RollOutcome
 
 
@@ -145,11 +145,11 @@ def roll(
     Each die at or above the difficulty is a success; each 1 cancels a success (the rule of one); no
     success die and any 1 is a botch. Examples: `stkit roll 5 -d 7`, `stkit roll 6 --dice 5,4,8,8,2,6`.
     """
-    from stkit.cli.common import make_roll_in, print_outcome
-    from stkit.dice import parse_faces, validate_roll_options
-    from stkit.errors import InvalidValue
-    from stkit.store.rolling import Purpose, RollOrder
-    from stkit.text import check_range
+    from stkit.cli.common import make_roll_in, print_outcome  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import parse_faces, validate_roll_options  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import Purpose, RollOrder  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     if need is not None:
         check_range(need, "required successes (--need)", 1, 1000)
@@ -161,7 +161,7 @@ def roll(
     if spec and char is None:
         raise InvalidValue("--spec needs --char: specialties are on the character's sheet")
     if task is not None:
-        from stkit.text import MAX_NAME, check_text
+        from stkit.text import MAX_NAME, check_text  # lazy: start-up (loaded when the command runs)
 
         check_text(task.strip(), "--task", limit=MAX_NAME)  # stored as a name: the name rules
     if retry >= 0:  # a negative one gets the dice engine's own message
@@ -194,14 +194,14 @@ def roll(
     if kind is None:
         print_outcome(done, json_out=json_out, need=need, logged=logged)
         return
-    from stkit.cli.combat import print_purpose_roll
+    from stkit.cli.combat import print_purpose_roll  # lazy: start-up (loaded when the command runs)
 
     print_purpose_roll(done, order, json_out=json_out)
 
 
 def _kind_of(damage: bool, soak: bool, ones_cancel: bool, *, auto: bool, retry: int, task: str | None) -> str | None:
     """'damage', 'soak' or None (an action) from the flags; refuses the flags that only fit an action."""
-    from stkit.errors import InvalidValue
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if damage and soak:
         raise InvalidValue("--damage and --soak are two different rolls; give one of them")
@@ -272,11 +272,16 @@ def multi(
     With N actions declared, the first loses N dice and each later one a die more (N+1, N+2, ...). An
     action left with no dice cannot be attempted and is not rolled. Example: `stkit multi 7 6 6` gives 4, 2, 1.
     """
-    from stkit.dice import DEFAULT_DIFFICULTY, parse_faces, parse_pool_number, validate_pool
-    from stkit.dice.actions import ActionSlot
-    from stkit.dice.request import plan_multiple_actions
-    from stkit.errors import InvalidValue
-    from stkit.store.rolling import Purpose, RollOrder, fresh_seed
+    from stkit.dice import (  # lazy: start-up (loaded when the command runs)
+        DEFAULT_DIFFICULTY,
+        parse_faces,
+        parse_pool_number,
+        validate_pool,
+    )
+    from stkit.dice.actions import ActionSlot  # lazy: start-up (loaded when the command runs)
+    from stkit.dice.request import plan_multiple_actions  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import Purpose, RollOrder, fresh_seed  # lazy: start-up (loaded when the command runs)
 
     if (rage or rage_cap is not None) and char is None:
         raise InvalidValue("--rage needs --char: the Rage points are spent from the character's sheet")
@@ -329,7 +334,7 @@ def multi(
     slots = [ActionSlot(p, pen, left, next(done).roll if left >= 1 else None) for p, pen, left in plan]
     in_force = rules_in(handle, chronicle, overrides).in_force()  # also when no action had dice left
     print_house_line(in_force, json_out)
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
         render.print_json(
@@ -350,7 +355,7 @@ def multi(
             }
         )
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
     out.print(
@@ -370,8 +375,8 @@ def _multi_from_sheet(
     pools, *, char, chronicle, db, difficulties, faces, overrides, seed, json_out, rage, combat, willpower_action
 ) -> None:
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
-    from stkit.cli.common import run
-    from stkit.store.multi_actions import multi_from_sheet
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.store.multi_actions import multi_from_sheet  # lazy: start-up (loaded when the command runs)
 
     slots = run(
         db,
@@ -392,7 +397,7 @@ def _multi_from_sheet(
     rolled = [x.rolled for x in slots if x.rolled is not None]
     in_force = list(rolled[0].house_in_force) if rolled else []
     used_seed = seed
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
         render.print_json(
@@ -404,7 +409,7 @@ def _multi_from_sheet(
             }
         )
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
     print_house_line(in_force)
@@ -483,8 +488,12 @@ def resisted(
 
     Example (the moot plea): `stkit resisted 6 7 -d 8`.
     """
-    from stkit.dice import parse_faces, parse_pool_number, resolve_resisted
-    from stkit.store.rolling import Purpose, RollOrder, fresh_seed
+    from stkit.dice import (  # lazy: start-up (loaded when the command runs)
+        parse_faces,
+        parse_pool_number,
+        resolve_resisted,
+    )
+    from stkit.store.rolling import Purpose, RollOrder, fresh_seed  # lazy: start-up (loaded when the command runs)
 
     side = _willpower_side(willpower)
     overrides = rule_overrides(specialty, extra_ones_cancel, ones_cancel)
@@ -515,7 +524,7 @@ def resisted(
     a, b = done[0].roll, done[1].roll
     who = [_who(d) for d in done]
     res = resolve_resisted(a, b)
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
         render.print_json(
@@ -531,7 +540,7 @@ def resisted(
             }
         )
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     render.print_roll(a, title=_side_title("Side A", who[0]))
     render.print_roll(b, title=_side_title("Side B", who[1]))
@@ -553,7 +562,7 @@ def make_rolls_in(handle: StoreHandle, orders: list[RollOrder]) -> list[RollOutc
     """Several rolls of one door in ONE transaction on the store ``handle``, in order, with one generator
     seeded from the first order's seed (:func:`stkit.store.rolling.make_rolls`); a door of bare pools that
     log nothing, with no store yet, rolls under the rules as written without creating one."""
-    from stkit.store.rolling import make_rolls
+    from stkit.store.rolling import make_rolls  # lazy: start-up (loaded when the command runs)
 
     writes = any(o.character is not None or o.log for o in orders)
     if not writes and not any(o.overrides.free_botch for o in orders) and not handle.exists():
@@ -563,7 +572,7 @@ def make_rolls_in(handle: StoreHandle, orders: list[RollOrder]) -> list[RollOutc
 
 def _difficulties(given: list[int] | None, n: int, what: str) -> list[int | None]:
     """One difficulty per roll: the one given for all, or one each; None each (the chronicle's) when none."""
-    from stkit.dice import pick_difficulties
+    from stkit.dice import pick_difficulties  # lazy: start-up (loaded when the command runs)
 
     return list(pick_difficulties(given, n, what)) if given else [None] * n
 
@@ -577,7 +586,7 @@ def _who(done: RollOutcome) -> tuple[str | None, str | None, int | None]:
 
 def _participant(text: str) -> tuple[str | None, str]:
     """(character name or None, pool) from a teamwork argument: 'Ana:dex+ath' or '4'."""
-    from stkit.errors import InvalidValue
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if ":" not in text:
         return None, text
@@ -601,7 +610,7 @@ def _side_title(label: str, who: tuple[str | None, str | None, int | None]) -> s
 
 def _willpower_side(text: str | None) -> str | None:
     """'a' or 'b' (any case) from --willpower on a resisted action; None when not given."""
-    from stkit.errors import InvalidValue
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if text is None:
         return None
@@ -643,10 +652,15 @@ def teamwork(
     Chapter Five, "Teamwork": each participant rolls separately and the successes are added.
     By default one botch spoils everyone's work. Example: `stkit teamwork 4 5 3 -d 7`.
     """
-    from stkit.dice import combine_teamwork, parse_faces, parse_pool_number, validate_pool
-    from stkit.dice.actions import check_teamwork_size
-    from stkit.errors import InvalidValue
-    from stkit.store.rolling import Purpose, RollOrder, fresh_seed
+    from stkit.dice import (  # lazy: start-up (loaded when the command runs)
+        combine_teamwork,
+        parse_faces,
+        parse_pool_number,
+        validate_pool,
+    )
+    from stkit.dice.actions import check_teamwork_size  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import Purpose, RollOrder, fresh_seed  # lazy: start-up (loaded when the command runs)
 
     specs = [_participant(p) for p in pools[: check_teamwork_size(len(pools))]]
     overrides = rule_overrides(specialty, extra_ones_cancel, ones_cancel)
@@ -677,7 +691,7 @@ def teamwork(
     rolls = [d.roll for d in done]
     who = [_who(d) for d in done]
     team = combine_teamwork(rolls, botch_spoils=botch_spoils)
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
         render.print_json(
@@ -693,7 +707,7 @@ def teamwork(
             }
         )
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     for i, (r, w) in enumerate(zip(rolls, who, strict=True), 1):
         render.print_roll(r, title=_side_title(f"Participant {i}", w))

@@ -14,7 +14,7 @@ import typer
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt, SeedOpt
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 saved_app = typer.Typer(help="Saved rolls: name a pool once, roll it by name.", no_args_is_help=True)
 
@@ -23,7 +23,7 @@ NameArg = Annotated[str, typer.Argument(help="The saved roll's name, e.g. claws.
 
 
 def _print_rolls(character: str, rolls: list, json_out: bool) -> None:
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
         render.print_json({"character": character, "saved_rolls": [r.to_dict() for r in rolls]})
@@ -53,9 +53,9 @@ def saved_add(
     An earlier saved roll of the same name is replaced.
     Example: `stkit saved add claws "Dexterity + Brawl" -c Shadow --spec`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.saved import save_roll
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.store.saved import save_roll  # lazy: start-up (loaded when the command runs)
 
     done = run(db, lambda gw: save_roll(gw, char, name, pool, difficulty=difficulty, spec=spec, chronicle=chronicle))
     if json_out:
@@ -70,8 +70,8 @@ def saved_list(char: CharOpt, chronicle: ChronicleOpt = None, db: DbOpt = None, 
 
     Example: `stkit saved list -c Shadow`.
     """
-    from stkit.cli.common import run
-    from stkit.store.saved import list_saved
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.store.saved import list_saved  # lazy: start-up (loaded when the command runs)
 
     character, rolls = run(db, lambda gw: list_saved(gw, char, chronicle=chronicle), readonly=True)
     _print_rolls(character, rolls, json_out)
@@ -92,9 +92,9 @@ def saved_roll(
 
     Logged like any roll from the sheet. Example: `stkit saved roll claws -c Shadow`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.saved import roll_saved
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.store.saved import roll_saved  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway):
         return roll_saved(
@@ -130,9 +130,9 @@ def saved_rm(
 
     Example: `stkit saved rm claws -c Shadow`.
     """
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.saved import remove_saved
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.store.saved import remove_saved  # lazy: start-up (loaded when the command runs)
 
     done = run(db, lambda gw: remove_saved(gw, char, name, chronicle=chronicle))
     if json_out:

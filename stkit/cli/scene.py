@@ -26,12 +26,12 @@ from stkit.cli.options import (
     Specialty,
     rule_overrides,
 )
-from stkit.store.vocab import ActionStatus, ContestMode, ContestSide
+from stkit.sheet.vocab import ActionStatus, ContestMode, ContestSide
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.contests import ContestStatus
+    from stkit.store.db.gateway import Gateway
     from stkit.store.extended import ExtendedAction, ExtendedStatus
-    from stkit.store.gateway import Gateway
     from stkit.store.scenes import SceneTimeline
 
 
@@ -60,13 +60,13 @@ _T = TypeVar("_T")
 def _run(db: str | None, work: Callable[[Gateway], _T], *, readonly: bool = False) -> _T:
     """``work(gateway)`` as one transaction, retried whole when the database is busy (over sqlite3 on an
     up-to-date SQLite file: no SQLAlchemy import)."""
-    from stkit.cli.common import run
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
 
     return run(db, work, readonly=readonly)
 
 
 def _chronicle(chronicle: str | None) -> str:
-    from stkit.config import default_chronicle
+    from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
 
     return default_chronicle(chronicle)
 
@@ -74,26 +74,26 @@ def _chronicle(chronicle: str | None) -> str:
 def _faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    from stkit.dice import parse_faces
+    from stkit.dice import parse_faces  # lazy: start-up (loaded when the command runs)
 
     return parse_faces(text)
 
 
 def _seed(seed: int | None) -> int:
-    from stkit.store.rolling import fresh_seed
+    from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     return fresh_seed(seed)
 
 
 def _print_json(data) -> None:
-    from stkit.cli.render import print_json
+    from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
     print_json(data)
 
 
 def _bar(value: int, target: int, width: int = 24):
     """A progress bar as rich Text: filled blocks for the tally, light ones for what remains."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     filled = min(width, round(width * min(value, target) / target)) if target else width
     return Text("█" * filled, style="green") + Text("░" * (width - filled), style="dim")
@@ -113,7 +113,7 @@ def scene_start(
     While it is open, rolls made with --char belong to its current turn: Willpower once per turn, and
     try-again raises for a --task failed earlier in the scene. Example: `stkit scene start "The embassy"`.
     """
-    from stkit.store.scenes import start_scene
+    from stkit.store.scenes import start_scene  # lazy: start-up (loaded when the command runs)
 
     scene = _run(db, lambda gw: start_scene(gw, _chronicle(chronicle), name))
     if json_out:
@@ -127,7 +127,7 @@ def scene_start(
             }
         )
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.console().print(
         f"Scene {scene.id} {scene.name} opened in chronicle {scene.chronicle!r}: turn 1", markup=False
@@ -138,10 +138,10 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     """Move the open scene to its next turn.
 
     Each character may spend Willpower again."""
-    from stkit.store.scenes import next_turn
+    from stkit.store.scenes import next_turn  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway) -> tuple[Any, dict | None]:
-        from stkit.store.combat import current_initiative
+        from stkit.store.initiative import current_initiative  # lazy: start-up (loaded when the command runs)
 
         scene = next_turn(gw, _chronicle(chronicle))
         return scene, current_initiative(gw, scene.id, scene.turn)
@@ -151,8 +151,8 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
         data = {"id": scene.id, "name": scene.name, "chronicle": scene.chronicle, "turn": scene.turn}
         _print_json(data | ({"initiative": order} if order else {}))
         return
-    from stkit.cli import render
-    from stkit.cli.combat import initiative_lines
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.combat import initiative_lines  # lazy: start-up (loaded when the command runs)
 
     render.console().print(f"Scene {scene.id} {scene.name}: turn {scene.turn}", markup=False)
     for line in initiative_lines(order):
@@ -178,7 +178,7 @@ def scene_initiative(
     turns keep the order until initiative is rolled again. Ties: the higher
     Dexterity + Wits, then the higher Wits; still equal, they act at the
     same moment. Example: `stkit scene initiative Weston Shadow-in-the-Wood`."""
-    from stkit.cli.combat import initiative_command
+    from stkit.cli.combat import initiative_command  # lazy: start-up (loaded when the command runs)
 
     initiative_command(names, dice=dice, seed=seed, chronicle=chronicle, db=db, json_out=json_out)
 
@@ -187,7 +187,7 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
     """Close the open scene.
 
     Extended actions and contests stay as they are and may go on in a later scene."""
-    from stkit.store.scenes import end_scene
+    from stkit.store.scenes import end_scene  # lazy: start-up (loaded when the command runs)
 
     scene = _run(db, lambda gw: end_scene(gw, _chronicle(chronicle)))
     if json_out:
@@ -201,7 +201,7 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
             }
         )
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.console().print(f"Scene {scene.id} {scene.name} ended after {scene.turn} turn(s)", markup=False)
 
@@ -216,13 +216,13 @@ def scene_moon(
 
     New 8, crescent 7, half 6, gibbous 5, full 4; `char moonrise` regains
     Rage by it. Example: `stkit scene moon full`."""
-    from stkit.store.fight import set_moon
+    from stkit.store.fight import set_moon  # lazy: start-up (loaded when the command runs)
 
     done = _run(db, lambda gw: set_moon(gw, _chronicle(chronicle), phase))
     if json_out:
         _print_json(done.to_dict())
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.console().print(
         f"The {done.phase} moon over chronicle {done.chronicle!r}: Rage rolls at difficulty {done.rage_difficulty}",
@@ -252,9 +252,15 @@ def scene_show(
 def _timeline_and_board(gw: Gateway, scene_id: str | None, chronicle: str | None) -> tuple[SceneTimeline, Any]:
     """The scene's timeline (``scene_id``, else the open scene, else the latest) and, while it is open, the
     fight board. NotFound when the chronicle has no scene."""
-    from stkit.errors import NotFound
-    from stkit.store.fight import fight_board
-    from stkit.store.scenes import get_scene, list_scenes, open_scene, scene_id_for, scene_timeline
+    from stkit.errors import NotFound  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight import fight_board  # lazy: start-up (loaded when the command runs)
+    from stkit.store.scenes import (  # lazy: start-up (loaded when the command runs)
+        get_scene,
+        list_scenes,
+        open_scene,
+        scene_id_for,
+        scene_timeline,
+    )
 
     if scene_id is not None:
         found = scene_timeline(gw, get_scene(gw, scene_id_for(gw, scene_id)))
@@ -270,7 +276,7 @@ def _timeline_and_board(gw: Gateway, scene_id: str | None, chronicle: str | None
 
 def _timeline_roll_line(r) -> Any:
     """One roll of a scene's turn as a rich Text: id, link, who, pool, dice and result."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     line = Text(f"  #{r.roll_id} ")
     if r.kind != "roll":
@@ -286,9 +292,9 @@ def _timeline_roll_line(r) -> Any:
 
 def _print_timeline(timeline: SceneTimeline, board: Any) -> None:
     """`scene show` as text: each turn with its initiative and rolls, then the tracked actions and the fight."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
     sc = timeline.scene
@@ -318,7 +324,7 @@ def _print_timeline(timeline: SceneTimeline, board: Any) -> None:
             )
         )
     if board is not None:
-        from stkit.cli.combat import fight_board_lines
+        from stkit.cli.combat import fight_board_lines  # lazy: start-up (loaded when the command runs)
 
         for line in fight_board_lines(board):
             out.print(line)
@@ -326,13 +332,13 @@ def _print_timeline(timeline: SceneTimeline, board: Any) -> None:
 
 def scene_list(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """The scenes of a chronicle, newest first."""
-    from stkit.store.scenes import list_scenes
+    from stkit.store.scenes import list_scenes  # lazy: start-up (loaded when the command runs)
 
     scenes = _run(db, lambda gw: list_scenes(gw, _chronicle(chronicle)), readonly=True)
     if json_out:
         _print_json({"scenes": [x.to_dict() for x in scenes]})
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
     if not scenes:
@@ -388,11 +394,11 @@ def extended_start(
     Example (Weston hiding from the security teams):
     `stkit extended start "Stay hidden" --char Weston --pool "Stamina + Stealth" -d 7 --target 16 --interval "30 min"`
     """
-    from stkit.store.extended import extended_status, start_extended
+    from stkit.store.extended import extended_status, start_extended  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway) -> ExtendedStatus:
-        from stkit.config import default_chronicle
-        from stkit.store.house import rules_in_force
+        from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+        from stkit.store.house import rules_in_force  # lazy: start-up (loaded when the command runs)
 
         house = rules_in_force(gw, default_chronicle(chronicle))
         action = start_extended(
@@ -418,7 +424,7 @@ def extended_start(
 
 def _print_extended_started(status: ExtendedStatus) -> None:
     """The line `extended start` prints: id, name, who rolls what, the difficulty, target and interval."""
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     a = status.action
     who = f"{status.character} rolls {a.pool_expr}" if status.character else f"{a.pool_expr} dice"
@@ -467,7 +473,12 @@ def extended_roll(
 
     A botch wipes the tally (or ends the attempt with --botch-ends); reaching the target completes it.
     """
-    from stkit.store.extended import ExtendedRollOutcome, action_id_for, extended_status, roll_extended
+    from stkit.store.extended import (  # lazy: start-up (loaded when the command runs)
+        ExtendedRollOutcome,
+        action_id_for,
+        extended_status,
+        roll_extended,
+    )
 
     faces = _faces(dice)
     used_seed = _seed(seed)
@@ -499,10 +510,10 @@ def _print_extended_roll(out: Any, status: ExtendedStatus, in_force: list, forgi
     """`extended roll` as text: the roll, the tally, and what a botch or the finish did."""
     roll, explanation, who = out.made.roll, out.made.explanation, out.made.participant.label
     tracked = out.action
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
-    from stkit.cli.common import print_forgiven, print_house_line
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import print_forgiven, print_house_line  # lazy: start-up (loaded when the command runs)
 
     con = render.console()
     print_house_line(in_force)
@@ -523,9 +534,9 @@ def _print_extended_roll(out: Any, status: ExtendedStatus, in_force: list, forgi
 
 def _tally_line(status: ExtendedStatus) -> Any:
     """'#1 Stay hidden  ████░░  3/16  (1 roll, 30 min in-game)  open' as rich Text."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.dice.contest import format_duration
+    from stkit.dice.contest import format_duration  # lazy: start-up (loaded when the command runs)
 
     a: ExtendedAction = status.action
     line = Text(f"#{a.id} {a.name}  ") + _bar(a.tally, a.target)
@@ -546,16 +557,20 @@ def extended_status_cmd(
 
     Tally against target, every roll so far and who made it, the in-game time spent, and the exact chance
     to finish within the next 1, 2, 4 and 8 rolls (exact, from the odds engine)."""
-    from stkit.store.extended import action_id_for, extended_status, get_action
+    from stkit.store.extended import (  # lazy: start-up (loaded when the command runs)
+        action_id_for,
+        extended_status,
+        get_action,
+    )
 
     status = _run(db, lambda gw: extended_status(gw, get_action(gw, action_id_for(gw, action))), readonly=True)
     if json_out:
         _print_json(status.to_dict())
         return
-    from rich.table import Table
-    from rich.text import Text
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     con = render.console()
     con.print(_tally_line(status))
@@ -597,7 +612,7 @@ def extended_list(
     """List the extended actions of a chronicle, newest first.
 
     Only the open ones unless --all."""
-    from stkit.store.extended import extended_status, list_extended
+    from stkit.store.extended import extended_status, list_extended  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway) -> list[ExtendedStatus]:
         found = list_extended(gw, chronicle=_chronicle(chronicle), status=None if all_ else ActionStatus.open)
@@ -607,7 +622,7 @@ def extended_list(
     if json_out:
         _print_json({"extended_actions": [r.to_dict(history=False) for r in rows]})
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     con = render.console()
     if not rows:
@@ -622,13 +637,17 @@ def extended_abandon(
     json_out: JsonOpt = False,
 ) -> None:
     """Give up an open extended action; it takes no more rolls."""
-    from stkit.store.extended import abandon_extended, action_id_for, extended_status
+    from stkit.store.extended import (  # lazy: start-up (loaded when the command runs)
+        abandon_extended,
+        action_id_for,
+        extended_status,
+    )
 
     status = _run(db, lambda gw: extended_status(gw, abandon_extended(gw, action_id_for(gw, action)), odds=False))
     if json_out:
         _print_json(status.to_dict())
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     a = status.action
     render.console().print(f"Extended action {a.id} {a.name!r} abandoned at {a.tally}/{a.target}", markup=False)
@@ -687,10 +706,10 @@ def contest_start(
     Example: `stkit contest start "Debate" --a Ears-of-the-Wind --pool-a "Charisma + Expression"
     --b Red-of-Teeth --pool-b "Charisma + Expression" -d 7 --target 5`
     """
-    from stkit.store.contests import contest_status, start_contest
+    from stkit.store.contests import contest_status, start_contest  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway) -> ContestStatus:
-        from stkit.store.house import rules_in_force
+        from stkit.store.house import rules_in_force  # lazy: start-up (loaded when the command runs)
 
         default = rules_in_force(gw, _chronicle(chronicle)).difficulty
         contest = start_contest(
@@ -718,7 +737,7 @@ def contest_start(
 
 def _print_contest_started(data: dict) -> None:
     """The line `contest start` prints: id, name, the two sides, the target and mode."""
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.console().print(
         f"Contest {data['id']} {data['name']!r}: {_side_label(data['a'])} against {_side_label(data['b'])}, "
@@ -770,8 +789,8 @@ def contest_roll(
 
     Both sides roll, or one with --side; the winner of the exchange adds its margin. The debate changes
     Traits each exchange: --pool-a/--pool-b and --difficulty-a/-b do that."""
-    from stkit.store.contests import contest_id_for, roll_contest
-    from stkit.store.house import rules_in_force
+    from stkit.store.contests import contest_id_for, roll_contest  # lazy: start-up (loaded when the command runs)
+    from stkit.store.house import rules_in_force  # lazy: start-up (loaded when the command runs)
 
     fa, fb = _faces(dice_a), _faces(dice_b)
     used_seed = _seed(seed)
@@ -795,10 +814,10 @@ def contest_roll(
 
 def _print_contest_roll(done: Any, data: dict, in_force: list) -> None:
     """`contest roll` as text: each side's roll, the exchange's winner (or the wait), then the standing."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
-    from stkit.cli.common import print_house_line
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import print_house_line  # lazy: start-up (loaded when the command runs)
 
     con = render.console()
     print_house_line(in_force)
@@ -833,9 +852,9 @@ def _print_contest_roll(done: Any, data: dict, in_force: list) -> None:
 
 
 def _print_contest_standing(data: dict) -> None:
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     con = render.console()
     t = data["target"]
@@ -863,7 +882,11 @@ def contest_status_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Show a contest: sides, tallies and every exchange."""
-    from stkit.store.contests import contest_id_for, contest_status, get_contest
+    from stkit.store.contests import (  # lazy: start-up (loaded when the command runs)
+        contest_id_for,
+        contest_status,
+        get_contest,
+    )
 
     data = _run(
         db, lambda gw: contest_status(gw, get_contest(gw, contest_id_for(gw, contest))), readonly=True
@@ -871,9 +894,9 @@ def contest_status_cmd(
     if json_out:
         _print_json(data)
         return
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     con = render.console()
     con.print(
@@ -906,7 +929,7 @@ def contest_list(
     """List the contests of a chronicle, newest first.
 
     Only the open ones unless --all."""
-    from stkit.store.contests import contest_status, list_contests
+    from stkit.store.contests import contest_status, list_contests  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway) -> list[dict]:
         found = list_contests(gw, chronicle=_chronicle(chronicle), status=None if all_ else ActionStatus.open)
@@ -916,7 +939,7 @@ def contest_list(
     if json_out:
         _print_json({"contests": rows})
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     con = render.console()
     if not rows:
@@ -935,13 +958,17 @@ def contest_abandon(
     json_out: JsonOpt = False,
 ) -> None:
     """Call off an open contest."""
-    from stkit.store.contests import abandon_contest, contest_id_for, contest_status
+    from stkit.store.contests import (  # lazy: start-up (loaded when the command runs)
+        abandon_contest,
+        contest_id_for,
+        contest_status,
+    )
 
     data = _run(db, lambda gw: contest_status(gw, abandon_contest(gw, contest_id_for(gw, contest)))).to_dict()
     if json_out:
         _print_json(data)
         return
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.console().print(f"Contest {data['id']} {data['name']!r} abandoned", markup=False)
 

@@ -14,7 +14,7 @@ import typer
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
 
 if TYPE_CHECKING:
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
 
 HostOpt = Annotated[
     str,
@@ -42,14 +42,14 @@ def check_tls(certfile: str | None, keyfile: str | None) -> tuple[str, str] | No
     not match the certificate)."""
     if certfile is None and keyfile is None:
         return None
-    from stkit.errors import StkitError
+    from stkit.errors import StkitError  # lazy: start-up (loaded when the command runs)
 
     if certfile is None or keyfile is None:
         raise StkitError("--certfile and --keyfile go together: give the certificate and its private key")
-    import pathlib
-    import ssl
+    import pathlib  # lazy: start-up (loaded when the command runs)
+    import ssl  # lazy: start-up (loaded when the command runs)
 
-    from stkit.text import printable
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
         if not pathlib.Path(path).is_file():
@@ -63,7 +63,7 @@ def check_tls(certfile: str | None, keyfile: str | None) -> tuple[str, str] | No
 
 
 def _check_port(port: int) -> int:
-    from stkit.text import check_range
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     return check_range(port, "--port", 1, 65535)
 
@@ -71,9 +71,9 @@ def _check_port(port: int) -> int:
 def check_host(host: str) -> str:
     """``host`` when it is an IP address or a host name (letters, digits, dots and hyphens, at most 253);
     InvalidValue naming the value otherwise."""
-    import re
+    import re  # lazy: start-up (loaded when the command runs)
 
-    from stkit.errors import InvalidValue
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     try:
         ipaddress.ip_address(host)
@@ -100,7 +100,7 @@ def link_host(host: str) -> str:
     on the local network (found by asking the OS which interface would route out; nothing is sent)."""
     if host not in ("0.0.0.0", "::", ""):
         return f"[{host}]" if ":" in host else host
-    import socket
+    import socket  # lazy: start-up (loaded when the command runs)
 
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
@@ -113,9 +113,9 @@ def link_host(host: str) -> str:
 def check_port_free(host: str, port: int) -> None:
     """Refuse (StkitError) a ``host``:``port`` that another program already listens on, before any link
     is issued or printed."""
-    import socket
+    import socket  # lazy: start-up (loaded when the command runs)
 
-    from stkit.errors import StkitError
+    from stkit.errors import StkitError  # lazy: start-up (loaded when the command runs)
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -131,7 +131,7 @@ def issue(handle: StoreHandle, chronicle: str, base: str, *, rotate: bool, lifet
     """Issue join links for ``chronicle`` in the store ``handle`` (``rotate``: revoke every earlier one;
     ``lifetime``: seconds they last, None: until revoked) and return ``{"storyteller": URL, "players":
     {"Character Name": URL}, "expires_at": ISO 8601 UTC or None}``."""
-    from stkit.store.events import issue_links
+    from stkit.store.events import issue_links  # lazy: start-up (loaded when the command runs)
 
     links = handle.run(lambda gw: issue_links(gw, chronicle, rotate=rotate, lifetime=lifetime))
     expires = links[0].expires_at if links else None
@@ -147,14 +147,14 @@ def issue(handle: StoreHandle, chronicle: str, base: str, *, rotate: bool, lifet
 
 def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False) -> None:
     """The links as JSON, or one line per person (each with a QR code in the terminal when ``qr``)."""
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
         render.print_json(links, indent=None)
         return
-    import sys
+    import sys  # lazy: start-up (loaded when the command runs)
 
-    from stkit.text import printable
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     people = [("Storyteller", links["storyteller"])] + [(f"Player: {n}", u) for n, u in links["players"].items()]
     if rotated:
@@ -164,7 +164,7 @@ def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False)
     for label, url in people:
         render.print_text(f"{printable(label)}: {url}", style="bold")
         if qr:
-            import segno
+            import segno  # lazy: start-up (loaded when the command runs)
 
             segno.make(url, error="m").terminal(out=sys.stdout, compact=True, border=2)
     if not links["players"]:
@@ -202,17 +202,17 @@ def serve(
     links carry it and the server answers to its host name. Ctrl-C stops the server; every change is
     already stored.
     """
-    import os
+    import os  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli.common import store
-    from stkit.config import default_chronicle
-    from stkit.store.events import parse_lifetime
+    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
+    from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+    from stkit.store.events import parse_lifetime  # lazy: start-up (loaded when the command runs)
 
     _check_port(port)
     check_host(host)
     lifetime = parse_lifetime(expires)
     chron = default_chronicle(chronicle)
-    from stkit.text import MAX_NAME, check_text
+    from stkit.text import MAX_NAME, check_text  # lazy: start-up (loaded when the command runs)
 
     check_text(chron, "chronicle", limit=MAX_NAME)
     tls = check_tls(certfile, keyfile)
@@ -225,7 +225,7 @@ def serve(
     base = public or f"{scheme}://{shown_host}:{port}"
     links = issue(handle, chron, base, rotate=False, lifetime=lifetime)
     if not _is_loopback(host):
-        from stkit.cli import render
+        from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
         render.print_text(
             f"Sharing on the local network ({host}:{port}): anyone on it with a link can join.",
@@ -233,22 +233,22 @@ def serve(
             stderr=json_out,
         )
     print_links(links, qr=qr and not json_out, json_out=json_out)
-    import sys
+    import sys  # lazy: start-up (loaded when the command runs)
 
     sys.stdout.flush()
-    import uvicorn
+    import uvicorn  # lazy: start-up (loaded when the command runs)
 
     # The web adapter is loaded by name: the CLI and the web layer never import each other. The app reads
     # the store and chronicle from the environment, as every stkit command does.
     os.environ["STKIT_DATABASE_URL"] = handle.url
     os.environ["STKIT_CHRONICLE"] = chron
-    import logging
+    import logging  # lazy: start-up (loaded when the command runs)
 
     logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
     os.environ["STKIT_TABLE_LISTEN"] = host  # the Host names the server answers to (stkit.web.security)
     os.environ["STKIT_TABLE_LINK_HOST"] = shown_host
     if public is not None:
-        from urllib.parse import urlsplit
+        from urllib.parse import urlsplit  # lazy: start-up (loaded when the command runs)
 
         os.environ["STKIT_TABLE_PUBLIC_HOST"] = urlsplit(public).hostname or ""
     try:
@@ -274,7 +274,7 @@ def serve(
         raise typer.Exit(130) from None
     except SystemExit as exc:  # uvicorn exits when the port is taken
         if exc.code:
-            from stkit.errors import StkitError
+            from stkit.errors import StkitError  # lazy: optional
 
             raise StkitError(f"cannot listen on {host}:{port} (is another server using the port?)") from None
 
@@ -282,10 +282,10 @@ def serve(
 def check_public_url(url: str) -> str:
     """``url`` without a trailing slash when it is http(s)://HOST[:PORT] (no path, no credentials, a host
     :func:`check_host` accepts); StkitError naming it otherwise."""
-    import re
+    import re  # lazy: start-up (loaded when the command runs)
 
-    from stkit.errors import InvalidValue
-    from stkit.text import printable
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     match = re.fullmatch(r"(https?)://([^/:@\s]+)(?::(\d{1,5}))?/?", url.strip())
     if match is None:
@@ -301,7 +301,7 @@ def check_public_url(url: str) -> str:
 def _quiet_stop(record) -> bool:
     """Drop the server log's report of the tasks it cancels when stopped at once (a second Ctrl-C): a
     stop, not an error. Every other record passes."""
-    import asyncio
+    import asyncio  # lazy: start-up (loaded when the command runs)
 
     exc = record.exc_info[1] if record.exc_info else None
     if isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt)):
@@ -335,8 +335,8 @@ def table_links(
     a second. --revoke NAME cuts off one person only. --host and --port say where `stkit serve` listens;
     --public-url gives the address of a reverse proxy in front of it instead.
     """
-    from stkit.config import default_chronicle
-    from stkit.store.events import parse_lifetime
+    from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+    from stkit.store.events import parse_lifetime  # lazy: start-up (loaded when the command runs)
 
     _check_port(port)
     check_host(host)
@@ -348,7 +348,7 @@ def table_links(
         _revoke(db, chron, revoke, json_out=json_out)
         return
     base = check_public_url(public_url) if public_url is not None else f"http://{link_host(host)}:{port}"
-    from stkit.cli.common import store
+    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
 
     links = issue(store(db), chron, base, rotate=rotate, lifetime=lifetime)
     print_links(links, qr=qr and not json_out, json_out=json_out, rotated=rotate)
@@ -356,10 +356,10 @@ def table_links(
 
 def _revoke(db: str | None, chronicle: str, who: str, *, json_out: bool) -> None:
     """`table links --revoke WHO`: revoke one person's links and say how many."""
-    from stkit.cli import render
-    from stkit.cli.common import run
-    from stkit.store.links import revoke_links
-    from stkit.text import printable
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.store.links import revoke_links  # lazy: start-up (loaded when the command runs)
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     count = run(db, lambda gw: revoke_links(gw, chronicle, who))
     if json_out:

@@ -2,7 +2,7 @@
 
 Each line is an stkit command without the `stkit` prefix, run in this process through the same command
 tree as the command line (same output, same errors, same exit codes, shown but never ending the shell).
-The store is opened once, as one :class:`stkit.store.gateway.StoreHandle` that every command finds
+The store is opened once, as one :class:`stkit.store.db.gateway.StoreHandle` that every command finds
 (:func:`stkit.cli.common.store`): on an up-to-date SQLite file it keeps one sqlite3 connection, opened
 and checked by the first command and reused by the rest; otherwise its SQLAlchemy engine. At a
 terminal the prompt (prompt_toolkit) completes like the shell completion does and keeps its history in
@@ -38,7 +38,7 @@ PROMPT = "stkit> "
 
 def history_path() -> Path:
     """The shell's history file: ``shell_history`` in the user data folder (beside the default database)."""
-    import platformdirs
+    import platformdirs  # lazy: start-up (loaded when the command runs)
 
     return Path(platformdirs.user_data_dir("stkit", appauthor=False)) / "shell_history"
 
@@ -47,9 +47,13 @@ def private_history(path: Path) -> Path:
     """``path`` ready for the history: its missing folders made 0700 and the file 0600 whatever the umask
     (the lines typed name characters and hold Storyteller notes), an existing history narrowed to 0600.
     Raises OSError when the folder cannot be made or the file is not a regular file of ours."""
-    import stat
+    import stat  # lazy: start-up (loaded when the command runs)
 
-    from stkit.config import FILE_MODE, make_private_file, make_private_folder
+    from stkit.config import (  # lazy: start-up (loaded when the command runs)
+        FILE_MODE,
+        make_private_file,
+        make_private_folder,
+    )
 
     make_private_folder(path.parent)
     make_private_file(path)
@@ -63,9 +67,9 @@ def private_history(path: Path) -> Path:
 
 def root_command() -> Command:
     """The root click command of the stkit app, built once per process."""
-    import typer.main
+    import typer.main  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli.app import app
+    from stkit.cli.app import app  # lazy: start-up (loaded when the command runs)
 
     global _ROOT
     if _ROOT is None:
@@ -85,9 +89,9 @@ def _leaves(line: str) -> bool:
 def exit_status(line: str, default: int) -> int:
     """The status a leaving line asks for: ``exit N`` gives N (0 to 255, as a shell's ``exit``), a bare
     ``exit`` / ``quit`` gives ``default``. An unreadable N is one error line and status 2."""
-    from stkit.cli.app import print_error
-    from stkit.errors import InvalidValue
-    from stkit.text import parse_whole_number
+    from stkit.cli.app import print_error  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.text import parse_whole_number  # lazy: start-up (loaded when the command runs)
 
     words = line.split("#", 1)[0].split()
     if len(words) < 2:
@@ -107,7 +111,7 @@ def run_line(line: str) -> int:
 
     A line that cannot be split (an open quote) is a usage error (2); `shell` inside the shell is refused
     (1). Every error is printed the way the command line prints it and the shell goes on."""
-    from stkit.cli.app import print_error
+    from stkit.cli.app import print_error  # lazy: start-up (loaded when the command runs)
 
     try:
         argv = shlex.split(line, comments=True)  # '# ...' is a comment, as in a shell script
@@ -137,7 +141,7 @@ def completions(text: str) -> list[tuple[str, int, str]]:
     """What Tab offers after ``text`` (the line up to the cursor): (word, start position relative to the
     cursor, help), from the command tree's own shell completion (subcommands, options, character and
     trait names, open extended actions and contests). Never raises: a broken line completes nothing."""
-    from typer._click.shell_completion import ShellComplete
+    from typer._click.shell_completion import ShellComplete  # lazy: start-up (loaded when the command runs)
 
     class _Matcher(ShellComplete):  # only the matching is used here, none of a shell's script parts
         source_template = ""
@@ -170,9 +174,13 @@ def _piped_lines() -> Iterable[str]:
 
 def interactive(*, pt_input: Input | None = None, pt_output: Output | None = None) -> None:
     """The prompt loop at a terminal (``pt_input`` / ``pt_output``: prompt_toolkit's, for tests)."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import Completer, Completion, ThreadedCompleter
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit import PromptSession  # lazy: start-up (loaded when the command runs)
+    from prompt_toolkit.completion import (  # lazy: start-up (loaded when the command runs)
+        Completer,
+        Completion,
+        ThreadedCompleter,
+    )
+    from prompt_toolkit.history import FileHistory, InMemoryHistory  # lazy: start-up (loaded when the command runs)
 
     class _Completer(Completer):
         def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
@@ -211,8 +219,8 @@ def shell(db: DbOpt = None) -> None:
     script is never asked a question: a command that would ask (`char delete` without --yes) is refused
     and the script goes on. With --db, every command uses that database (as $STKIT_DATABASE_URL would).
     """
-    from stkit.cli.ask import scripted
-    from stkit.store.handle import StoreHandle
+    from stkit.cli.ask import scripted  # lazy: start-up (loaded when the command runs)
+    from stkit.store.db.handle import StoreHandle  # lazy: start-up (loaded when the command runs)
 
     handle = StoreHandle(db)  # the store chosen once; every command of the session finds this handle
     if db is not None:

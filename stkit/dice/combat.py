@@ -74,7 +74,7 @@ class CombatRules:
             Storyteller, "Multiple Actions").
         unsoakable: damage types no form may soak, by name ("aggravated"; default none: the chapter gives no
             soak table, so every form soaks every type unless the table restricts it). The names are the
-            store's (:class:`stkit.store.vocab.DamageType`); the dice engine only compares them.
+            store's (:class:`stkit.sheet.vocab.DamageType`); the dice engine only compares them.
     """
 
     damage_ones_cancel: bool = False

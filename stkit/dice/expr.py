@@ -3,7 +3,7 @@ hand ("4,7,5,8,1"), and one difficulty for several rolls or one each.
 
 Pure standard library. Every function raises InvalidValue with one line naming the text and what is
 allowed; none of them rolls anything. Trait names ("Dexterity + Brawl") need a character sheet and are
-parsed by the store (``stkit.store.pools``), not here.
+parsed by the store (``stkit.sheet.pools``), not here.
 """
 
 from __future__ import annotations

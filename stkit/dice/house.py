@@ -42,7 +42,7 @@ class ChronicleRules:
             tally, or ``end`` the attempt.
         free_botch: the first botch of each scene-night is forgiven: reported as a failure, recorded.
         unskilled_skill: a Skill the character has no dots in: ``difficulty`` +1 (the Revised text), or
-            two ``dice`` fewer (another edition's reading); see :mod:`stkit.store.unskilled`.
+            two ``dice`` fewer (another edition's reading); see :mod:`stkit.sheet.unskilled`.
         homid_aggravated_soak: a shapeshifter in Homid form may soak aggravated damage (off: the Revised
             reading, aggravated soaked in every form but Homid; on: the W20 reading). docs/combat.md.
         rage_cap: how many Rage points a turn may buy actions: ``revised`` (no more than the lower of the

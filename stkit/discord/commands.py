@@ -18,6 +18,9 @@ import os
 import re
 from typing import Any
 
+import httpx
+
+from stkit.discord.webhook import USER_AGENT
 from stkit.errors import InvalidValue, StkitError
 
 API_BASE = "https://discord.com/api/v10"
@@ -132,9 +135,6 @@ def register(application_id: str, token: str, *, api: str | None = None, timeout
     """Overwrite the global commands of ``application_id`` with :data:`COMMANDS` (one PUT to ``api``, default
     :func:`api_base`). Returns the commands Discord stored. Raises StkitError with Discord's status (never
     the token) when it refuses."""
-    import httpx
-
-    from stkit.discord.webhook import USER_AGENT
 
     url = f"{(api or api_base()).rstrip('/')}/applications/{application_id}/commands"
     headers = {"Authorization": f"Bot {token}", "User-Agent": USER_AGENT}

@@ -26,13 +26,28 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from stkit.dice.house import RuleOverrides
 from stkit.discord import render
+from stkit.discord.commands import COMMANDS
 from stkit.errors import InvalidValue, RuleRefusal, StkitError
+from stkit.store.discord_feed import (
+    bound_chronicle,
+    chance_or_better,
+    choices_for,
+    claim_with_code,
+    find_claim,
+    logged_entry,
+)
+from stkit.store.events import dice_marks
+from stkit.store.extended import action_id_for, extended_status, get_action, roll_extended
+from stkit.store.initiative import roll_scene_initiative
+from stkit.store.rolling import Purpose, RollOrder, make_roll, odds_for
+from stkit.store.saved import roll_saved
 
 if TYPE_CHECKING:  # pragma: no cover
+    from stkit.store.db.gateway import Gateway
+    from stkit.store.db.handle import StoreHandle
     from stkit.store.discord_feed import Claim
-    from stkit.store.gateway import Gateway
-    from stkit.store.handle import StoreHandle
     from stkit.store.rolling import RollOutcome
 
 PING, COMMAND, COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
@@ -94,7 +109,6 @@ def options_of(payload: dict) -> dict[str, Any]:
     """{name: value} of a command's options, each checked against the command's definition
     (:data:`stkit.discord.commands.COMMANDS`): a known option of the declared type, text at most MAX_OPTION
     characters, a whole number within 2**53, true or false. Raises InvalidValue otherwise."""
-    from stkit.discord.commands import COMMANDS
 
     data = payload.get("data") or {}
     declared = {c["name"]: {o["name"]: o["type"] for o in c["options"]} for c in COMMANDS}.get(data.get("name"), {})
@@ -181,7 +195,6 @@ def answer(store: StoreHandle, payload: dict, *, chronicle: str, limiter: UserLi
 
 
 def _asker(gw: Gateway, payload: dict, user: str, chronicle: str) -> Asker:
-    from stkit.store.discord_feed import bound_chronicle, find_claim
 
     guild = payload.get("guild_id")
     channel = payload.get("channel_id") or (payload.get("channel") or {}).get("id")
@@ -237,8 +250,6 @@ def _who_rolls(asker: Asker, pool: str, character: str | None) -> str | None:
 
 
 def _roll(store: StoreHandle, asker: Asker, options: dict) -> dict:
-    from stkit.dice.house import RuleOverrides
-    from stkit.store.rolling import Purpose, RollOrder, make_roll
 
     pool = str(options.get("pool") or "").strip()
     if not pool:
@@ -274,8 +285,6 @@ def _roll(store: StoreHandle, asker: Asker, options: dict) -> dict:
 def roll_reply(done: RollOutcome, *, expression: str, secret: bool, blind: bool) -> dict:
     """The reply to a roll: its card (the feed's own), with buttons (odds, roll again, spend Willpower and
     roll again) unless it was secret; a blind roll's reply says only that it was rolled."""
-    from stkit.store.discord_feed import chance_or_better
-    from stkit.store.events import dice_marks
 
     if blind:
         return _reply("Rolled in secret: the Storyteller sees the dice.")
@@ -318,8 +327,6 @@ def buttons(log_id: int, *, willpower: bool) -> list[dict]:
 
 
 def _odds(store: StoreHandle, asker: Asker, options: dict) -> dict:
-    from stkit.dice.house import RuleOverrides
-    from stkit.store.rolling import RollOrder, odds_for
 
     pool = str(options.get("pool") or "").strip()
     character = _who_rolls(asker, pool, options.get("character"))
@@ -353,7 +360,6 @@ def odds_text(found: Any) -> str:
 
 
 def _claim(store: StoreHandle, asker: Asker, options: dict) -> dict:
-    from stkit.store.discord_feed import claim_with_code
 
     code = str(options.get("code") or "")
     claim = store.run(lambda gw: claim_with_code(gw, asker.user_id, code))
@@ -363,7 +369,6 @@ def _claim(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 
 def _saved(store: StoreHandle, asker: Asker, options: dict) -> dict:
-    from stkit.store.saved import roll_saved
 
     name = str(options.get("name") or "").strip()
     character = _who_rolls(asker, "a saved roll", options.get("character"))
@@ -380,7 +385,6 @@ def _saved(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 
 def _extended(store: StoreHandle, asker: Asker, options: dict) -> dict:
-    from stkit.store.extended import action_id_for, extended_status, get_action, roll_extended
 
     typed = str(options.get("action") or "").strip()
     if not typed:
@@ -407,7 +411,6 @@ def _extended(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 
 def _initiative(store: StoreHandle, asker: Asker, options: dict) -> dict:
-    from stkit.store.combat import roll_scene_initiative
 
     if not asker.storyteller:
         raise RuleRefusal("only the Storyteller rolls the scene's initiative")
@@ -421,8 +424,6 @@ def _initiative(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 
 def _component(store: StoreHandle, payload: dict, asker: Asker) -> dict:
-    from stkit.store.discord_feed import logged_entry
-    from stkit.store.rolling import Purpose, RollOrder, make_roll, odds_for
 
     custom = str((payload.get("data") or {}).get("custom_id") or "")
     action, _, ident = custom.partition(":")
@@ -437,7 +438,6 @@ def _component(store: StoreHandle, payload: dict, asker: Asker) -> dict:
         and entry.character_id != (asker.claim.character_id if asker.claim else None)
     ):
         raise RuleRefusal("only the roller or the Storyteller may use this button")
-    from stkit.dice.house import RuleOverrides
 
     order = RollOrder(
         entry.expression,
@@ -461,7 +461,6 @@ def _component(store: StoreHandle, payload: dict, asker: Asker) -> dict:
 def _choices(store: StoreHandle, payload: dict, asker: Asker) -> list[dict]:
     """Up to 25 choices for the focused option: characters, saved rolls, extended actions, or Traits of
     the roller's sheet for the last term of a pool."""
-    from stkit.store.discord_feed import choices_for
 
     options = options_of(payload)
     focused = options.get("__focused__")

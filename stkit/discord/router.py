@@ -16,16 +16,18 @@ import json
 import logging
 from typing import TYPE_CHECKING
 
+import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from stkit.discord.commands import api_base
 from stkit.discord.interactions import UserLimiter, answer, wants_ephemeral
 from stkit.discord.signature import verify
+from stkit.discord.webhook import USER_AGENT, Follower
+from stkit.store.discord_feed import discord_settings
 
 if TYPE_CHECKING:
-    from stkit.discord.webhook import Follower
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
 
 log = logging.getLogger("stkit.discord")
 
@@ -42,7 +44,6 @@ def interactions_router(store: StoreHandle, chronicle: str) -> APIRouter:
     pending: set[asyncio.Task] = set()
 
     def public_key() -> str | None:
-        from stkit.store.discord_feed import discord_settings
 
         return store.read(lambda gw: discord_settings(gw, chronicle)).public_key
 
@@ -78,9 +79,6 @@ def interactions_router(store: StoreHandle, chronicle: str) -> APIRouter:
 
 async def _follow_up(work: asyncio.Future, payload: dict) -> None:
     """When ``work`` is done, put its reply in place of the deferred answer's loading message."""
-    import httpx
-
-    from stkit.discord.webhook import USER_AGENT
 
     reply = await work
     data = dict(reply.get("data") or {})
@@ -100,6 +98,5 @@ async def _follow_up(work: asyncio.Future, payload: dict) -> None:
 
 def start_follower(store: StoreHandle, chronicle: str) -> Follower:
     """The feed follower of ``chronicle``, started in its own thread (it idles while no webhook is set)."""
-    from stkit.discord.webhook import Follower
 
     return Follower(store, chronicle, poll=FOLLOWER_POLL).start()

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import time
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 #: The most a signed timestamp may differ from this computer's clock (seconds).
 MAX_AGE = 300.0
 
@@ -20,8 +23,6 @@ def verify(public_key_hex: str, signature_hex: str, timestamp: str, body: bytes,
     """True when ``signature_hex`` is the Ed25519 signature, by the key ``public_key_hex`` (64 hex digits),
     of ``timestamp`` + ``body``, and ``timestamp`` is within :data:`MAX_AGE` seconds of ``now`` (default:
     the clock). False for anything malformed, forged, tampered or stale; never raises."""
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     if not (isinstance(signature_hex, str) and isinstance(timestamp, str)) or len(signature_hex) != 128:
         return False

@@ -32,14 +32,25 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import httpx
+
 from stkit.discord.render import attack_groups, check_limits, group_message
+from stkit.errors import StkitError
+from stkit.store.discord_feed import (
+    AUDIENCES,
+    LEASE_SECONDS,
+    chance_or_better,
+    discord_settings,
+    mark_posted,
+    pending_events,
+    release_lease,
+    take_lease,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    import httpx
-
+    from stkit.store.db.gateway import Gateway
+    from stkit.store.db.handle import StoreHandle
     from stkit.store.events import TableEvent
-    from stkit.store.gateway import Gateway
-    from stkit.store.handle import StoreHandle
 
 log = logging.getLogger("stkit.discord")
 
@@ -80,7 +91,6 @@ def _retry_after(response: httpx.Response) -> float:
 def post(client: httpx.Client, url: str, body: dict) -> PostResult:
     """Execute the webhook ``url`` once with the JSON ``body``. Never raises for an HTTP or network failure:
     the result says what happened."""
-    import httpx
 
     try:
         response = client.post(url, params={"wait": "true"}, json=body)
@@ -98,7 +108,6 @@ def post(client: httpx.Client, url: str, body: dict) -> PostResult:
 
 def make_client(timeout: float = POST_TIMEOUT) -> httpx.Client:
     """The HTTP client a follower posts with (its own connection pool, stkit's user agent)."""
-    import httpx
 
     return httpx.Client(timeout=timeout, headers={"User-Agent": USER_AGENT}, follow_redirects=False)
 
@@ -150,7 +159,6 @@ class Follower:
     def step(self) -> int:
         """One pass: post what each audience has pending (until a failure or a 429 holds it back). Returns
         the number of messages posted."""
-        from stkit.store.discord_feed import AUDIENCES, discord_settings, pending_events
 
         def read(gw):
             settings = discord_settings(gw, self.chronicle)
@@ -172,7 +180,6 @@ class Follower:
 
     def _hold(self, audience: str) -> bool:
         """Take or renew this follower's lease on the audience's feed (renewed once half of it has run)."""
-        from stkit.store.discord_feed import LEASE_SECONDS, take_lease
 
         now = time.monotonic()
         if self._lease_until.get(audience, 0.0) - now > LEASE_SECONDS / 2:
@@ -206,7 +213,6 @@ class Follower:
         return done
 
     def _moved(self, audience: str, event_id: int, count: int, gw: Gateway) -> bool:
-        from stkit.store.discord_feed import mark_posted
 
         return mark_posted(gw, self.chronicle, audience, event_id, self.holder, count=count)
 
@@ -214,7 +220,6 @@ class Follower:
     def message(events: list[TableEvent]) -> dict | None:
         """The webhook body of a group of events (see :func:`stkit.discord.render.attack_groups`; None: not
         shown), each roll with its exact chance of this result or better."""
-        from stkit.store.discord_feed import chance_or_better
 
         chances = [chance_or_better(e.data.get("roll") or {}) if e.kind == "roll" else None for e in events]
         body = group_message(events, chances)
@@ -265,7 +270,6 @@ class Follower:
     def run(self) -> None:
         """Post until :meth:`stop`: a pass, then a wait of ``poll`` seconds (none while work is left). A
         store error is reported and tried again after ``poll``; it never ends the loop."""
-        from stkit.errors import StkitError
 
         try:
             while not self._stop.is_set():
@@ -280,7 +284,6 @@ class Follower:
             self._release()
 
     def _release(self) -> None:
-        from stkit.store.discord_feed import AUDIENCES, release_lease
 
         try:
             for audience in AUDIENCES:

@@ -1,10 +1,10 @@
 """Character use cases: create, find, list, edit, delete, all through the SQL gateway
-(:mod:`stkit.store.gateway`: stdlib sqlite3 on an up-to-date SQLite file, else a SQLAlchemy connection).
+(:mod:`stkit.store.db.gateway`: stdlib sqlite3 on an up-to-date SQLite file, else a SQLAlchemy connection).
 Each function works inside the caller's transaction and locks the row it edits, so two concurrent edits of
 one character never lose each other's change (SQLite: the whole transaction holds the write lock;
 PostgreSQL: SELECT ... FOR UPDATE).
 
-Every function takes a :class:`~stkit.store.gateway.Gateway` (a SQLAlchemy Session is wrapped in one).
+Every function takes a :class:`~stkit.store.db.gateway.Gateway` (a SQLAlchemy Session is wrapped in one).
 Errors: NotFound (with a "did you mean"), InvalidValue, RuleRefusal; an edit that fails changes nothing
 because the caller's transaction is rolled back.
 """
@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from stkit.errors import InvalidValue, NotFound, StkitError
+from stkit.errors import DataFileError, InvalidValue, NotFound, StkitError
+from stkit.sheet.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
+from stkit.sheet.traits import legacy_name_key, name_key, suggest
+from stkit.sheet.vocab import TraitKind, XpKind
+from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
-from stkit.store.gateway import DuplicateRow, Gateway
-from stkit.store.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
-from stkit.store.traits import legacy_name_key, name_key, suggest
-from stkit.store.vocab import TraitKind, XpKind
+from stkit.store.fight_rules import mark_dead, use_turn_power
+from stkit.store.scenes import find_turn_context
 from stkit.text import printable
 
 #: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
@@ -187,7 +189,7 @@ def create_character(
 ) -> CharacterRow:
     """Store a new character (``version`` 1) and its one 'sheet' table event (``summary``, default
     'NAME: new character', with ``detail``'s keys in its data). A name already used in the chronicle
-    (compared with :func:`stkit.store.traits.name_key`) raises InvalidValue, unless ``replace``: then the
+    (compared with :func:`stkit.sheet.traits.name_key`) raises InvalidValue, unless ``replace``: then the
     stored sheet is overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may
     not hold."""
     check_sheet_text(sheet)
@@ -308,7 +310,6 @@ class ListedCharacter:
 def list_sheets(gw: Gateway, chronicle: str | None = None, **paging: Any) -> list[ListedCharacter]:
     """:func:`list_characters` (``paging``: its limit, offset and filters) with each row's sheet read; a row
     that cannot be read is listed with its problem instead of failing the whole list."""
-    from stkit.errors import DataFileError
 
     out = []
     for row in list_characters(gw, chronicle, **paging):
@@ -381,9 +382,6 @@ def spend(gw: Gateway, name: str, power: str, n: int = 1, *, chronicle: str | No
     Rage or Gnosis in a scene turn where the other was spent (:func:`stkit.store.fight.use_turn_power`)."""
     kind = power.strip().casefold()
     if kind in ("rage", "gnosis"):
-        from stkit.store.fight_rules import use_turn_power
-        from stkit.store.scenes import find_turn_context
-
         row = find_character(gw, name, chronicle, for_update=True)
         if row.to_sheet().powers[kind.capitalize()].temporary >= n:
             use_turn_power(gw, row, find_turn_context(gw, row), kind, n)
@@ -434,9 +432,6 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
     def change(s: Sheet) -> Edit:
         done = s.take_damage(n, kind)
         if done.killed:
-            from stkit.store.fight_rules import mark_dead
-            from stkit.store.scenes import find_turn_context
-
             row = find_character(gw, name, chronicle)
             mark_dead(gw, row, find_turn_context(gw, row))
         took = f"{done.taken} of {n}" if done.lost else str(n)

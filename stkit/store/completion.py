@@ -4,8 +4,8 @@ extended actions and contests (id and name). Read-only queries, bounded by ``lim
 
 from __future__ import annotations
 
-from stkit.store.gateway import Gateway
-from stkit.store.traits import name_key
+from stkit.sheet.traits import name_key
+from stkit.store.db.gateway import Gateway
 
 #: The tables of the two kinds of tracked action a completion lists.
 _TRACKED_TABLES = {"extended": "tracked_actions", "contest": "contests"}
@@ -18,7 +18,7 @@ def _like(prefix: str) -> str:
 
 def character_names_starting(gw: Gateway, typed: str, *, limit: int) -> list[str]:
     """Names of characters (every chronicle) whose folded name starts with the folded ``typed`` (case,
-    accents and hyphens folded as in lookups: :func:`stkit.store.traits.name_key`), at most ``limit``, in
+    accents and hyphens folded as in lookups: :func:`stkit.sheet.traits.name_key`), at most ``limit``, in
     the order of their keys."""
     rows = gw.rows(
         "SELECT DISTINCT name, name_key FROM characters WHERE name_key LIKE :p ESCAPE '\\' ORDER BY name_key LIMIT :n",

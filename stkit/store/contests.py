@@ -18,10 +18,11 @@ from stkit.dice.contest import (
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.sheet.vocab import ActionStatus, LogKind
 from stkit.store.characters import character_by_id, character_names
+from stkit.store.db.gateway import Gateway
 from stkit.store.events import record_tracked_event
 from stkit.store.extended import _Columns, abandon_row, get_locked, insert_row, newest_first, now_stamp
-from stkit.store.gateway import Gateway
 from stkit.store.participants import (
     Participant,
     check_pool,
@@ -34,8 +35,7 @@ from stkit.store.participants import (
     roll_for,
 )
 from stkit.store.rolling import generator
-from stkit.store.scenes import iso_local, open_scene
-from stkit.store.vocab import ActionStatus, LogKind
+from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
 from stkit.text import MAX_NAME, check_text
 
 # ---------------------------------------------------------------------------------------------- contests
@@ -115,7 +115,6 @@ class ContestRollRecord(_Columns):
 
 def contest_id_for(gw: Gateway, typed: str | int) -> int:
     """The contest's id from an id or a (short) name; see :func:`stkit.store.scenes.resolve_tracked_id`."""
-    from stkit.store.scenes import resolve_tracked_id
 
     return resolve_tracked_id(gw, "contests", typed, "contest", "stkit contest list")
 

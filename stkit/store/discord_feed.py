@@ -29,12 +29,18 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from stkit.dice.model import HouseRules, Specialty
+from stkit.dice.odds import roll_distribution
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.text import printable
+from stkit.sheet import traits as T
+from stkit.store.characters import find_character
+from stkit.store.events import events_after, find_link_holder, last_event_id
+from stkit.store.saved import saved_rolls
+from stkit.text import MAX_NAME, check_range, check_text, fold_name, printable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from stkit.store.db.gateway import Gateway
     from stkit.store.events import TableEvent
-    from stkit.store.gateway import Gateway
 
 #: The settings a chronicle keeps, as typed on the command line -> the attribute of DiscordSettings.
 SETTING_KEYS = {
@@ -154,7 +160,6 @@ def set_setting(gw: Gateway, chronicle: str, key: str, value: str) -> SettingCha
     """Set ``key`` of ``chronicle`` to ``value`` (see :func:`check_setting`). Setting a webhook also starts
     its feed at the chronicle's newest event, so the channel gets what happens from now on, not the past
     (an earlier position is kept: changing the URL neither repeats nor skips). Raises InvalidValue."""
-    from stkit.text import MAX_NAME, check_text
 
     check_text(chronicle, "chronicle", limit=MAX_NAME)
     stored, warning = check_setting(key, value)
@@ -221,7 +226,6 @@ def _check_audience(audience: str) -> str:
 
 def _feed_row(gw: Gateway, chronicle: str, audience: str) -> FeedPosition:
     """The feed row of (chronicle, audience), created at the chronicle's newest event when missing."""
-    from stkit.store.events import last_event_id
 
     _check_audience(audience)
     row = gw.row(
@@ -312,8 +316,6 @@ def feed_position(gw: Gateway, chronicle: str, audience: str) -> FeedPosition | 
 def pending_events(gw: Gateway, chronicle: str, audience: str, *, limit: int = 50) -> Pending:
     """The events of ``chronicle`` not yet posted to ``audience``, oldest first, looking at most ``limit``
     (1..500) events past the feed's position. Writes nothing (a feed with no row has nothing pending)."""
-    from stkit.store.events import events_after
-    from stkit.text import check_range
 
     check_range(limit, "limit", 1, 500)
     position = feed_position(gw, chronicle, audience)
@@ -378,7 +380,6 @@ def claim_with_code(gw: Gateway, user_id: str, code: str) -> Claim:
     Storyteller's link gives the Storyteller's seat, a player's link that player's character. An earlier
     claim of the user in that chronicle is replaced. Raises InvalidValue for a bad id, RuleRefusal for a
     code that is not a link in force (revoked, expired, unknown)."""
-    from stkit.store.events import find_link_holder
 
     user = check_snowflake(user_id, "user id")
     text = str(code or "").strip()
@@ -419,7 +420,6 @@ def find_claim(gw: Gateway, chronicle: str, user_id: str) -> Claim | None:
 def bind_place(gw: Gateway, place: str, chronicle: str) -> str:
     """Bind ``place`` ('guild:ID' for a server, 'channel:ID' for a channel) to ``chronicle``; returns the
     place as stored. Raises InvalidValue for a bad place or chronicle name."""
-    from stkit.text import MAX_NAME, check_text
 
     check_text(chronicle, "chronicle", limit=MAX_NAME)
     kind, _, ident = str(place).partition(":")
@@ -454,8 +454,6 @@ def chance_or_better(roll: dict[str, Any]) -> Fraction | None:
     (:meth:`stkit.dice.RollResult.to_dict`): P(result >= r) for r successes, P(no botch) for a failure, 1
     for a botch. Same dice and rules as the roll (pool, difficulty used, house rules, Willpower). None for
     an automatic success, a pool over 200 dice (the exact sum is slow there), or a shape it cannot read."""
-    from stkit.dice.model import HouseRules, Specialty
-    from stkit.dice.odds import roll_distribution
 
     try:
         if roll.get("automatic"):
@@ -496,7 +494,6 @@ class LoggedEntry:
 
 def logged_entry(gw: Gateway, log_id: int) -> LoggedEntry:
     """The roll-log entry ``log_id`` (its base difficulty, before try-again raised it). Raises NotFound."""
-    from stkit.text import check_range
 
     check_range(log_id, "roll id", 1, 2**62)
     row = gw.row(
@@ -526,17 +523,12 @@ def choices_for(
     as ``typed``: 'character' (the chronicle's characters), 'name' (the saved rolls of ``character``),
     'action' (the chronicle's open extended actions, by id), 'pool' (the pool with its last Trait
     completed: Attributes, Abilities, Rage, Gnosis, Willpower, Renown). Anything else: none."""
-    from stkit.store import traits as T
-    from stkit.text import fold_name
 
     want = fold_name(typed.strip())
     if option == "character":
         rows = gw.rows("SELECT name FROM characters WHERE chronicle = :c ORDER BY name_key", c=chronicle)
         return [(n, n) for (n,) in rows if fold_name(n).startswith(want)][:limit]
     if option == "name" and character:
-        from stkit.store.characters import find_character
-        from stkit.store.saved import saved_rolls
-
         try:
             sheet = find_character(gw, character, chronicle).to_sheet()
         except (NotFound, InvalidValue):

@@ -33,7 +33,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from stkit.dice.marks import die_marks
 from stkit.errors import InvalidValue
+from stkit.store.db.gateway import SessionGateway, iso_utc
+from stkit.text import MAX_NAME, check_range, check_text, parse_whole_number, printable
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -41,7 +44,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 #: The kinds of event: what changed. 'links' (join links rotated or revoked) is always secret and no page
 #: shows it: it tells the servers to check their open streams' links at once.
@@ -103,7 +106,6 @@ def record_event(
 ) -> None:
     """Write one event in the caller's transaction. ``kind`` is one of
     :data:`EVENT_KINDS`; ``data`` a JSON-ready dict. Raises InvalidValue for an unknown kind."""
-    from stkit.store.gateway import SessionGateway
 
     if kind not in EVENT_KINDS:
         raise InvalidValue(f"event kind {kind!r} is not one of {', '.join(EVENT_KINDS)}")
@@ -139,7 +141,7 @@ def prune_events(gw: Gateway, *, window: int | None = None, every: int | None = 
 
 def _hold_until_commit(session: Session, params: dict) -> None:
     """Queue an event on the Session; :func:`_insert_held` writes the queue just before the commit."""
-    from sqlalchemy import event
+    from sqlalchemy import event  # lazy: start-up (heavy library, loaded when needed)
 
     if _PENDING not in session.info:
         session.info[_PENDING] = []
@@ -156,7 +158,7 @@ def _insert_held(session: Session) -> None:
     held = session.info.pop(_PENDING, None)
     if not held:
         return
-    from sqlalchemy import text
+    from sqlalchemy import text  # lazy: start-up (heavy library, loaded when needed)
 
     conn = session.connection()
     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": EVENT_LOCK_KEY})
@@ -176,7 +178,6 @@ def _drop_held(session: Session) -> None:
 def dice_marks(roll: RollResult) -> list[str]:
     """How each die of ``roll`` is shown, in roll order, as stored in a roll event: the values of
     :func:`stkit.dice.marks.die_marks` ('success', 'success cancelled', 'one', 'one cancelling' or '')."""
-    from stkit.dice.marks import die_marks
 
     return [str(m) for m in die_marks(roll)]
 
@@ -212,7 +213,6 @@ def roll_event_data(
 
 
 def _event(row: tuple) -> TableEvent:
-    from stkit.store.gateway import iso_utc
 
     rid, created, chronicle, kind, secret, character_id, data = row
     return TableEvent(int(rid), iso_utc(created), chronicle, kind, bool(secret), character_id, json.loads(data or "{}"))
@@ -223,7 +223,6 @@ def events_after(
 ) -> list[TableEvent]:
     """The events of ``chronicle`` with an id above ``after_id`` (0 or more), oldest first, at most ``limit``
     (1..10000); secret ones only when ``include_secret``. Raises InvalidValue for a bad ``after_id``/``limit``."""
-    from stkit.text import check_range
 
     check_range(after_id, "event id", 0, 2**62)
     check_range(limit, "limit", 1, 10_000)
@@ -257,7 +256,6 @@ def chronicle_events(
     """The events of ``chronicle``, NEWEST first: at most ``limit`` (1..10000), secret ones only when
     ``include_secret``, of ``kind`` and of ``character_id`` when given, with an id below ``before`` when
     given (to page back)."""
-    from stkit.text import check_range
 
     check_range(limit, "limit", 1, 10_000)
     sql = f"SELECT {_COLUMNS} FROM table_events WHERE chronicle = :chronicle"
@@ -324,7 +322,6 @@ def parse_lifetime(text: str, what: str = "--expires") -> int | None:
     """A link's lifetime typed as a whole number and a unit, ``m`` (minutes), ``h`` (hours) or ``d`` (days),
     as seconds (1 minute to 366 days); ``never`` (or an empty text) is None: the link lasts until revoked.
     Raises InvalidValue naming ``what`` for anything else ('12', '1.5h', '0m', '400d')."""
-    from stkit.text import parse_whole_number, printable
 
     body = str(text).strip().lower()
     if body in ("", "never"):
@@ -339,7 +336,6 @@ def parse_lifetime(text: str, what: str = "--expires") -> int | None:
 
 
 def _stored_datetime(value: object) -> datetime:
-    from stkit.store.gateway import iso_utc
 
     return datetime.fromisoformat(iso_utc(value).replace("Z", "+00:00"))
 
@@ -349,7 +345,6 @@ def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False, lifetime: 
     lasting ``lifetime`` seconds (None: until revoked; see :func:`parse_lifetime`). With ``rotate`` every
     earlier link of the chronicle is revoked first, in the same transaction, with a 'links' event that
     ends the streams they hold. Raises InvalidValue for a bad chronicle name or lifetime."""
-    from stkit.text import MAX_NAME, check_range, check_text
 
     check_text(chronicle, "chronicle", limit=MAX_NAME)
     if lifetime is not None:

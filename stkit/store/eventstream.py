@@ -9,15 +9,19 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from stkit.config import sqlite_path
+from stkit.store.db.engine import SQLITE_BUSY_TIMEOUT_MS
+from stkit.store.db.gateway import SessionGateway, SqliteGateway
 from stkit.store.events import NOTIFY_CHANNEL, TableEvent, events_after, last_event_id, links_in_force
 
 if TYPE_CHECKING:
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.handle import StoreHandle
 
 
 class EventReader:
@@ -26,7 +30,6 @@ class EventReader:
     by a lock."""
 
     def __init__(self, store: StoreHandle, chronicle: str) -> None:
-        from stkit.config import sqlite_path
 
         self.chronicle = chronicle
         self.url = store.url
@@ -36,21 +39,16 @@ class EventReader:
         self._conn: Any = None
         path = sqlite_path(self.url)
         if self.dialect == "sqlite" and path is not None:
-            import sqlite3
-
-            from stkit.store.db import SQLITE_BUSY_TIMEOUT_MS
-
             self._conn = sqlite3.connect(
                 str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
             )
 
     def _run(self, work: Callable[[Any], Any]) -> Any:
-        from stkit.store.gateway import SessionGateway, SqliteGateway
 
         with self._lock:
             if self._conn is not None:
                 return work(SqliteGateway(self._conn))
-            from sqlmodel import Session
+            from sqlmodel import Session  # lazy: start-up (heavy library, loaded when needed)
 
             with Session(self.engine) as session:
                 return work(SessionGateway(session))
@@ -88,8 +86,8 @@ STOP_SECONDS = 2.0
 def listen_for_events(url: str, chronicle: str, stop: threading.Event, wake: Callable[[], None]) -> None:
     """PostgreSQL LISTEN until ``stop`` is set: each NOTIFY for ``chronicle`` calls ``wake()`` (from this
     thread). A lost connection is retried after a second; meanwhile the caller's poll still runs."""
-    import psycopg
-    from sqlalchemy.engine import make_url
+    import psycopg  # lazy: start-up (heavy library, loaded when needed)
+    from sqlalchemy.engine import make_url  # lazy: start-up (heavy library, loaded when needed)
 
     conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
     while not stop.is_set():

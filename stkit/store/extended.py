@@ -1,6 +1,6 @@
 """Extended actions that last across commands: start, roll (one transaction: the roll, its log entry and
 the tally), list, abandon, status with the exact odds of finishing. All SQL through the gateway
-(:mod:`stkit.store.gateway`); every function takes a Gateway first and returns frozen rows.
+(:mod:`stkit.store.db.gateway`); every function takes a Gateway first and returns frozen rows.
 
 Rules: Chapter Five: Rules, "Extended Actions" (the tally, a botch's effect) and "Teamwork" (see
 stkit.dice.contest).
@@ -27,9 +27,10 @@ from stkit.dice.contest import (
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError
+from stkit.sheet.vocab import ActionStatus, LogKind
 from stkit.store.characters import character_by_id, character_names
+from stkit.store.db.gateway import Gateway
 from stkit.store.events import record_tracked_event
-from stkit.store.gateway import Gateway
 from stkit.store.house import rules_in_force
 from stkit.store.participants import (
     Participant,
@@ -44,7 +45,6 @@ from stkit.store.participants import (
 )
 from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
-from stkit.store.vocab import ActionStatus, LogKind
 from stkit.text import MAX_NAME, check_text
 
 # ------------------------------------------------------------------------------------------ tracked rows
@@ -433,7 +433,7 @@ def finish_odds(
     if not botch_spoils:
         return {"unavailable": "the odds engine counts every botch as wiping the tally (not --no-botch-spoils)"}
     try:
-        from stkit.dice.odds import p_extended
+        from stkit.dice.odds import p_extended  # lazy: optional
     except ImportError:
         return {"unavailable": "the odds engine is not installed"}
 

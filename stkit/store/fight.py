@@ -3,7 +3,7 @@ its frenzy verdict, Rage at moonrise, and the fight board of `scene show`.
 
 The rules themselves (who soaks what, maneuvers, the Rage cap, the moon's difficulties, ...) are in
 :mod:`stkit.store.fight_rules` and re-exported here. Each use case takes a
-:class:`~stkit.store.gateway.Gateway` (one transaction: the caller's), writes a roll-log row (when dice are
+:class:`~stkit.store.db.gateway.Gateway` (one transaction: the caller's), writes a roll-log row (when dice are
 rolled) and a table event, and returns a frozen result with ``to_dict()``. A refusal raises before anything
 is written.
 """
@@ -13,9 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from stkit.dice import RollResult
+from stkit.dice import RollResult, validate_difficulty
+from stkit.dice.house import RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.store.fight_data import rules_data
+from stkit.sheet.fight_data import rules_data
+from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots, lookup_form
+from stkit.sheet.pools import PoolBreakdown, PoolPart, build_pool, unhurt_pool
+from stkit.sheet.sheet import Sheet
+from stkit.sheet.vocab import LogKind
+from stkit.store.characters import find_character, save_sheet
+from stkit.store.db.gateway import Gateway
+from stkit.store.events import record_event
 from stkit.store.fight_rules import (
     MOON_PHASES,
     AttackPlan,
@@ -44,14 +52,14 @@ from stkit.store.fight_rules import (
     weapon_plan,
     worst_healable,
 )
-from stkit.store.forms import METIS_BREEDS, breed_form, form_label, form_slots, lookup_form
-from stkit.store.gateway import Gateway
-from stkit.store.sheet import Sheet
-from stkit.store.vocab import LogKind
+from stkit.store.hit import Health
+from stkit.store.initiative import acted_this_turn, current_initiative
+from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
+from stkit.store.scenes import TurnContext, find_turn_context
 
 if TYPE_CHECKING:
+    from stkit.sheet.pools import PoolBreakdown
     from stkit.store.characters import CharacterRow
-    from stkit.store.pools import PoolBreakdown
     from stkit.store.rolling import RollOutcome
     from stkit.store.scenes import TurnContext
 
@@ -71,7 +79,7 @@ class PowerRoll:
         roll: the roll (None when nothing was rolled: calm regeneration, a shift to the breed form, ...).
         summary: one line for people.
         changes: what the sheet shows now (rule-specific keys: healed, form, frenzy, ...).
-        health: the character's health afterwards (:meth:`stkit.store.combat.Health.to_dict`).
+        health: the character's health afterwards (:meth:`stkit.store.hit.Health.to_dict`).
         log_id, scene_id, turn: the roll-log row and the open scene's turn (None outside one).
         notes: further lines.
         house_rules_in_force: the chronicle's house rules in force for the roll, a phrase each.
@@ -136,7 +144,6 @@ _POWER_KEYS = frozenset(
 
 
 def _health(sheet: Sheet) -> dict[str, Any]:
-    from stkit.store.combat import Health
 
     return Health.of(sheet).to_dict()
 
@@ -157,9 +164,6 @@ def _finish(
     """Save the sheet (its 'sheet' table event says ``summary``) and add the rule, the summary and
     ``changes`` to the detail of the roll's log row (``made``, written by :func:`_power_roll`); without
     ``save`` (no sheet change) one table event says ``summary``; the result."""
-    from stkit.store.characters import save_sheet
-    from stkit.store.events import record_event
-    from stkit.store.rolling import add_log_detail
 
     if save:
         save_sheet(gw, row, sheet, summary=summary)
@@ -207,8 +211,6 @@ def _power_roll(
     :func:`stkit.store.rolling.make_roll`: the chronicle's dice house rules (1s cancelling, the free
     botch) apply as to every roll, the generator is seeded from ``seed`` inside this transaction, and the
     log row (kind ``rule``) and its table event are written. Raises InvalidValue (bad faces)."""
-    from stkit.dice.house import RuleOverrides
-    from stkit.store.rolling import Purpose, RollOrder, make_roll
 
     order = RollOrder(
         expression=built.expression,
@@ -226,7 +228,6 @@ def _power_roll(
 
 def _points_pool(sheet: Sheet, label: str, dice: int) -> PoolBreakdown:
     """A pool of ``dice`` counted from a power track (Rage), shown as ``label``: no wound penalty."""
-    from stkit.store.pools import PoolBreakdown, PoolPart
 
     return PoolBreakdown(label, (PoolPart("Rage", dice, dice),), form=sheet.form, dice=dice)
 
@@ -250,9 +251,6 @@ def regenerate(
     Raises NotFound, InvalidValue (bad days or faces), RuleRefusal (not a shapeshifter, the breed form,
     dead, nothing to heal, already this turn); nothing is written then.
     """
-    from stkit.store.characters import find_character
-    from stkit.store.combat import unhurt_pool
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -335,14 +333,11 @@ def shift_form(
     form's difficulty, one success per form crossed among the breed's forms; fewer successes move that many
     forms toward the target. ``rage`` spends a Rage point for an instant shift (refused in a turn Gnosis was
     spent); the breed form is always instant; ``instant`` is the Storyteller's shift with no roll (between
-    scenes, a Gift). The form's Attribute changes are the breed's (:mod:`stkit.store.forms`).
+    scenes, a Gift). The form's Attribute changes are the breed's (:mod:`stkit.sheet.forms`).
 
     Raises NotFound, InvalidValue (unknown form), RuleRefusal (a form the breed lacks, not a shapeshifter,
     already in it, no Rage, dead); nothing is written then.
     """
-    from stkit.store.characters import find_character
-    from stkit.store.pools import build_pool
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -416,8 +411,6 @@ def stay_active(
     permanent Rage at difficulty 8; each success heals one level, worst first, and any success keeps them
     in the fight (entering frenzy, by the book) (``stay_active`` table). Raises RuleRefusal when the
     character is not a shapeshifter so downed, or is dead."""
-    from stkit.store.characters import find_character
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -471,9 +464,6 @@ def rage_roll(
     """`char rage NAME`: a Rage roll (the rating, or the points when they run above it) at the chronicle
     moon's difficulty (``frenzy`` table; 6 with no moon, or ``difficulty``), with the frenzy verdict: four
     or more successes. Raises RuleRefusal for no Rage or a dead character."""
-    from stkit.dice import validate_difficulty
-    from stkit.store.characters import find_character
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -509,8 +499,6 @@ def rage_roll(
 def moonrise(gw: Gateway, name: str, *, chronicle: str | None = None) -> PowerRoll:
     """`char moonrise NAME`: Rage regained at the first sight of the chronicle's moon in a night
     (:func:`moonrise_rage`). Raises NotFound when no moon is set (`stkit scene moon PHASE`)."""
-    from stkit.store.characters import find_character
-    from stkit.store.scenes import find_turn_context
 
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
@@ -545,7 +533,7 @@ class FightBoard:
         scene_id, turn: the scene and its current turn.
         moon: the chronicle's moon phase (or None).
         combatants: one dict per character in initiative order: name, place, total, acted, form,
-            form_name, health (:meth:`stkit.store.combat.Health.to_dict`), boxes (seven, worst first), dead.
+            form_name, health (:meth:`stkit.store.hit.Health.to_dict`), boxes (seven, worst first), dead.
         up_next: the first in the order who has not acted this turn and can act (None when all have).
     """
 
@@ -568,9 +556,6 @@ class FightBoard:
 def fight_board(gw: Gateway, chronicle: str) -> FightBoard | None:
     """The open scene's :class:`FightBoard` in ``chronicle``, or None when no scene is open or no
     initiative was rolled in it. Reads only."""
-    from stkit.store.characters import find_character
-    from stkit.store.combat import Health, _acted_this_turn, current_initiative
-    from stkit.store.scenes import TurnContext
 
     row = gw.row("SELECT id, turn FROM scenes WHERE chronicle = :c AND status = 'open'", c=chronicle)
     if row is None:
@@ -587,7 +572,7 @@ def fight_board(gw: Gateway, chronicle: str) -> FightBoard | None:
         except (NotFound, InvalidValue):
             continue
         sheet = char.to_sheet()
-        acted = _acted_this_turn(gw, char, ctx) is not None
+        acted = acted_this_turn(gw, char, ctx) is not None
         dead = is_dead(gw, char.id)
         if up_next is None and not acted and not dead and not sheet.incapacitated:
             up_next = sheet.name

@@ -2,7 +2,7 @@
 and weapons, the Rage cap, frenzy, regeneration and shifting verdicts, the moon, the dead, and the powers
 used in a turn.
 
-The tables of numbers are packaged data (``fight_rules.yaml``, read by :mod:`stkit.store.fight_data`),
+The tables of numbers are packaged data (``fight_rules.yaml``, read by :mod:`stkit.sheet.fight_data`),
 each with its public source named beside it; docs/combat.md restates the rules in words, with the readings
 where sources disagree (each a `stkit house` key, Revised by default: ``homid-aggravated-soak``,
 ``rage-cap``). The use cases that roll dice for these rules are in :mod:`stkit.store.fight`; this module
@@ -17,11 +17,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.store.fight_data import rules_data
-from stkit.store.forms import METIS_BREEDS, breed_form, form_label, form_slots, in_form
-from stkit.store.gateway import Gateway
-from stkit.store.sheet import Sheet
-from stkit.store.traits import did_you_mean, norm
+from stkit.sheet.fight_data import rules_data
+from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots, in_form
+from stkit.sheet.sheet import Sheet
+from stkit.sheet.traits import did_you_mean, norm
+from stkit.store.db.gateway import Gateway
+from stkit.store.events import record_event
 
 if TYPE_CHECKING:
     from stkit.store.scenes import TurnContext
@@ -331,7 +332,6 @@ class MoonSet:
 
 def set_moon(gw: Gateway, chronicle: str, phase: str) -> MoonSet:
     """`scene moon PHASE`: store the chronicle's moon (it sets Rage rolls' difficulty), with an event."""
-    from stkit.store.events import record_event
 
     moon = check_moon(phase)
     gw.execute("DELETE FROM chronicle_moon WHERE chronicle = :c", c=chronicle)

@@ -1,10 +1,10 @@
 """Character files: YAML/JSON import and export, and the other tools' files (Foundry VTT, Grapevine).
 
-A character file holds one character in the shape of :meth:`stkit.store.sheet.Sheet.to_dict` (see
+A character file holds one character in the shape of :meth:`stkit.sheet.sheet.Sheet.to_dict` (see
 docs/characters.md). YAML is read with a ``yaml.SafeLoader`` subclass only (duplicate keys, alias
 bombs and deep nesting refused). Files over MAX_FILE_BYTES are refused. A Foundry actor export (JSON with
-a ``type`` and a ``system`` block) is translated by :mod:`stkit.store.foundry`; a Grapevine exchange file
-(``.gex``, XML) by :mod:`stkit.store.grapevine`, and may hold several characters.
+a ``type`` and a ``system`` block) is translated by :mod:`stkit.formats.foundry`; a Grapevine exchange file
+(``.gex``, XML) by :mod:`stkit.formats.grapevine`, and may hold several characters.
 
 Every error is a DataFileError naming the file, the field and the allowed range; an import with any bad
 file imports nothing.
@@ -12,21 +12,28 @@ file imports nothing.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import errno
 import json
+import os
+import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
-from stkit.safefile import describe
-from stkit.store import traits as T
+from stkit.formats.foundry import dump_foundry, from_foundry
+from stkit.formats.grapevine import from_grapevine
+from stkit.formats.imported import LoadedFile
+from stkit.safefile import check_writable_target, describe, read_bytes
+from stkit.sheet import traits as T
+from stkit.sheet.sheet import Sheet, xp_log_warnings
 from stkit.store.characters import create_character
-from stkit.store.imported import LoadedFile
-from stkit.store.sheet import Sheet, xp_log_warnings
-from stkit.text import shown_key, without_quotes
+from stkit.text import escape_json_controls, printable, shown_key, without_quotes
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 CHARACTER_SUFFIXES = (".yaml", ".yml", ".json", ".gex")
 #: Largest character file read (bytes); a real sheet is a few kilobytes.
@@ -44,9 +51,9 @@ MAX_DEPTH = 20
 def _yaml_loader():
     """A yaml.SafeLoader subclass that refuses duplicate mapping keys, more than MAX_YAML_ALIASES aliases and
     nesting deeper than MAX_DEPTH (each raises yaml.YAMLError with a ``problem`` and ``problem_mark``)."""
-    import yaml
-    from yaml.constructor import ConstructorError
-    from yaml.events import AliasEvent, CollectionStartEvent
+    import yaml  # lazy: start-up (heavy library, loaded when needed)
+    from yaml.constructor import ConstructorError  # lazy: start-up (heavy library, loaded when needed)
+    from yaml.events import AliasEvent, CollectionStartEvent  # lazy: start-up (heavy library, loaded when needed)
 
     class StrictLoader(yaml.SafeLoader):
         aliases = 0
@@ -157,7 +164,6 @@ def decode_text(data: bytes, shown: str) -> str:
     """The text of a file's bytes: UTF-8 (a byte-order mark dropped), or UTF-16 / UTF-32 when the file starts
     with their byte-order mark (as Windows editors save). Line ends (CRLF, CR) become newlines. Raises
     DataFileError naming the file and the first byte that is not text."""
-    import codecs
 
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         encoding = "utf-32"
@@ -193,13 +199,10 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
     folder is refused by name): one for YAML, JSON and Foundry, any number for a Grapevine ``.gex`` (its
     other creatures skipped with a warning). ``chronicle`` overrides the file's chronicle. Raises
     DataFileError naming the file and the field."""
-    from stkit.safefile import read_bytes
 
     shown = describe(path)
     suffix = path.suffix.lower()
     if suffix == ".gex":  # XML: its own declaration names the encoding
-        from stkit.store.grapevine import from_grapevine
-
         found = from_grapevine(read_bytes(path, max_bytes=MAX_TROUPE_FILE_BYTES), source=str(path))
         for lf in found:
             lf.path = path
@@ -222,8 +225,6 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
         if not _depth_ok(data):
             raise DataFileError(f"{shown}: malformed JSON: nested too deep; allowed: {MAX_DEPTH} levels")
         if isinstance(data, dict) and isinstance(data.get("system"), dict) and "type" in data:
-            from stkit.store.foundry import from_foundry
-
             loaded = from_foundry(data, source=str(path))
             loaded.path = path
             if chronicle:
@@ -231,7 +232,7 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
             return [loaded]
         fmt = "json"
     elif suffix in (".yaml", ".yml"):
-        import yaml
+        import yaml  # lazy: start-up (heavy library, loaded when needed)
 
         try:
             data = yaml.load(text, Loader=_yaml_loader())
@@ -304,16 +305,11 @@ def import_files(
 
 def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False, foundry_layout: str = "current") -> str:
     """The character file text of ``sheet`` in ``fmt``: yaml, json, or foundry (a Foundry VTT WoD20 actor in
-    ``foundry_layout`` current or legacy, see :func:`stkit.store.foundry.to_foundry`), with no raw control
+    ``foundry_layout`` current or legacy, see :func:`stkit.formats.foundry.to_foundry`), with no raw control
     character: a control or bidi character in a stored field is written as a JSON or YAML escape.
     ``player_view`` leaves the Storyteller notes out."""
-    from stkit.text import escape_json_controls, printable
 
     if fmt == "foundry":
-        from dataclasses import replace
-
-        from stkit.store.foundry import dump_foundry
-
         shown = replace(sheet, storyteller_notes="") if player_view else sheet
         return escape_json_controls(dump_foundry(shown, foundry_layout))
     data = sheet.to_dict(player_view=player_view)
@@ -321,7 +317,7 @@ def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False, foundry_
         return escape_json_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
     if fmt != "yaml":
         raise InvalidValue(f"export format {fmt!r}; allowed: yaml, json, foundry")
-    import yaml
+    import yaml  # lazy: start-up (heavy library, loaded when needed)
 
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
     if printable(text, multiline=True) != text:  # text stored before it was checked: all escaped
@@ -334,11 +330,6 @@ def write_file(path: Path, text: str) -> None:
     renamed over ``path``, so a failed write leaves no partial file (and an old file intact). Only a new
     path or a regular file is written (:func:`stkit.safefile.check_writable_target`: a FIFO, device or
     folder is refused by name). Raises DataFileError naming the path ("disk full" for ENOSPC)."""
-    import errno
-    import os
-    import tempfile
-
-    from stkit.safefile import check_writable_target
 
     path = Path(path)
     shown = describe(path)

@@ -3,7 +3,7 @@ awarded into Rank, and the sheet's history. Use cases through the SQL gateway, e
 transaction; every change writes a ``sheet`` table event (:mod:`stkit.store.events`).
 
 Tables (revision 0013): ``xp_spends`` (one `char raise`: cost, purchases, undone or not) and
-``renown_awards`` (one `char renown`: before and after). The numbers are :mod:`stkit.store.lifebook`'s.
+``renown_awards`` (one `char renown`: before and after). The numbers are :mod:`stkit.sheet.lifebook`'s.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.store import lifebook as L
+from stkit.sheet import lifebook as L
+from stkit.sheet.sheet import Sheet
 from stkit.store.characters import Edit, find_character, save_sheet
-from stkit.store.gateway import Gateway, iso_utc
-from stkit.store.sheet import Sheet
-from stkit.text import check_text
+from stkit.store.db.gateway import Gateway, iso_utc
+from stkit.store.house import rules_in_force
+from stkit.text import check_text, parse_whole_number
 
 #: The most traits one `char raise` buys (a longer list is a typing slip).
 MAX_RAISES = 20
@@ -105,7 +106,6 @@ class Raise:
 def parse_raise(text: str, to: int | None) -> tuple[str, int | None]:
     """'Brawl' -> ('Brawl', to); 'Brawl=3' and 'gift:Razor Claws=1' -> (trait, 3 / 1). Raises InvalidValue
     for a value that is not a whole number."""
-    from stkit.text import parse_whole_number
 
     trait, sep, value = text.rpartition("=")
     if not sep:
@@ -134,7 +134,6 @@ def raise_traits(
     check_text(reason, "experience reason")
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
-    from stkit.store.house import rules_in_force
 
     rite_cost = rules_in_force(gw, row.chronicle).rite_cost
     bought: list[L.Purchase] = []

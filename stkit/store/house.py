@@ -28,7 +28,7 @@ from stkit.dice.house import (
 
 if TYPE_CHECKING:
     from stkit.dice import RollResult
-    from stkit.store.gateway import Gateway  # sqlite3: not needed by a roll without a store
+    from stkit.store.db.gateway import Gateway  # sqlite3: not needed by a roll without a store
 
 
 def get_house_rules(gw: Gateway, chronicle: str) -> ChronicleRules:

@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 
 from stkit.errors import NotFound
 from stkit.store.characters import find_character
+from stkit.store.db.gateway import Gateway
 from stkit.store.events import record_event
-from stkit.store.gateway import Gateway
+from stkit.text import MAX_NAME, check_text, fold_name
 
 
 def revoke_links(gw: Gateway, chronicle: str, who: str) -> int:
     """Revoke every link of one person in ``chronicle``: ``who`` is a character's name (found as
     `stkit char` finds it) or 'storyteller'. Writes a 'links' event so open streams end at once; returns
     how many links were revoked. Raises NotFound for an unknown character."""
-    from stkit.text import MAX_NAME, check_text, fold_name
 
     check_text(chronicle, "chronicle", limit=MAX_NAME)
     check_text(who, "whose links", limit=MAX_NAME)

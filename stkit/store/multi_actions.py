@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING
 from stkit.dice.combat import STANDARD_COMBAT, CombatRules, rage_action_penalties
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue
+from stkit.sheet.pools import build_pool
+from stkit.sheet.vocab import LogKind
 from stkit.store.characters import get_character
-from stkit.store.pools import build_pool
+from stkit.store.initiative import spend_rage_for_actions
 from stkit.store.rolling import Purpose, RollOrder, SheetRoll, generator, make_roll
-from stkit.store.vocab import LogKind
 from stkit.text import check_range
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 # ------------------------------------------------------------------------------------- multiple actions
@@ -75,7 +76,7 @@ def multi_from_sheet(
     each later one a die more; an action left with no dice is not attempted). Each attempted action is rolled
     and logged through the character store's roll use case (so it lands in the open scene's turn).
 
-    ``rage`` > 0 spends that many Rage points (see :func:`stkit.store.combat.spend_rage_for_actions`: at most
+    ``rage`` > 0 spends that many Rage points (see :func:`stkit.store.initiative.spend_rage_for_actions`: at most
     the points and ``combat``'s cap, once per turn of a scene) for the last ``rage`` actions, which take no
     penalty; the others follow the ladder for their own number (:func:`stkit.dice.combat.rage_action_penalties`).
 
@@ -104,8 +105,6 @@ def multi_from_sheet(
             )
     rage_left: int | None = None
     if rage:
-        from stkit.store.combat import spend_rage_for_actions
-
         rage_left = spend_rage_for_actions(gw, char, rage, combat=combat).left
     it = iter(faces or [])
     rng, _ = generator(seed)

@@ -16,20 +16,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stkit import config
-from stkit.dice import RollResult, validate_difficulty, validate_pool, validate_target
+from stkit.dice import RollResult, parse_pool_number, validate_difficulty, validate_pool, validate_target
 from stkit.dice.contest import (
     parse_interval,
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.store import traits as T
+from stkit.sheet import traits as T
+from stkit.sheet.forms import in_form
+from stkit.sheet.pools import build_pool, resolve_pool_trait
+from stkit.sheet.vocab import LogKind
 from stkit.store.characters import CharacterRow, get_character
-from stkit.store.forms import in_form
-from stkit.store.gateway import Gateway
-from stkit.store.pools import build_pool, resolve_pool_trait
+from stkit.store.db.gateway import Gateway
 from stkit.store.rolling import Purpose, RollOrder, make_roll
 from stkit.store.scenes import open_scene
-from stkit.store.vocab import LogKind
 from stkit.text import parse_whole_number
 
 _NUMBER = re.compile(r"^\s*\d+\s*$", re.ASCII)
@@ -144,7 +144,6 @@ def numeric_pool(expression: str) -> int:
         raise InvalidValue(
             f"dice pool {expression!r} names traits but no character rolls it; give --char NAME, or a number of dice"
         )
-    from stkit.dice import parse_pool_number
 
     return validate_pool(parse_pool_number(expression))  # a 5,000-digit number gets the pool limit message
 

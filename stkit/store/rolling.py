@@ -21,18 +21,20 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from stkit.config import default_chronicle
 from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
-from stkit.errors import InvalidValue, RuleRefusal
+from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.sheet.vocab import LogKind
 from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, rules_in_force
-from stkit.store.vocab import LogKind
+from stkit.text import check_text, find_by_prefix, parse_whole_number, printable
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
     from stkit.dice.combat import CombatRules
     from stkit.dice.odds import RollOdds
-    from stkit.store.gateway import Gateway  # sqlite3: not needed by a roll without a store
-    from stkit.store.pools import PoolBreakdown
+    from stkit.sheet.pools import PoolBreakdown
+    from stkit.store.db.gateway import Gateway  # sqlite3: not needed by a roll without a store
 
 
 class Purpose(StrEnum):
@@ -216,7 +218,6 @@ def fresh_seed(seed: int | None) -> int:
 def check_note(note: str | None) -> str | None:
     """A roll's note as stored: stripped, None when empty. Raises InvalidValue for control characters or
     more than 200 characters."""
-    from stkit.text import check_text
 
     if note is None or not note.strip():
         return None
@@ -225,7 +226,7 @@ def check_note(note: str | None) -> str | None:
 
 # ---------------------------------------------------------------------------------------------- the log
 
-#: The roll_log columns, in the order of :func:`stkit.store.rolls.log_dict` (id first).
+#: The roll_log columns, in the order of :func:`log_dict` (id first).
 LOG_COLUMNS = (
     "id",
     "created_at",
@@ -278,7 +279,7 @@ def write_log(
 ) -> LoggedRoll:
     """Insert one roll-log entry and its 'roll' table event (in the gateway's transaction) and return it
     with its id. A ``secret`` roll is marked in ``detail`` and its event is for the Storyteller only."""
-    from stkit.store.events import record_event, roll_event_data
+    from stkit.store.events import record_event, roll_event_data  # lazy: a plain roll does not load this
 
     if secret:
         detail = detail | {"secret": True}
@@ -355,8 +356,8 @@ def _detail(order: RollOrder, rules: ChronicleRules, result: RollResult, seed: i
 def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, rng: random.Random, retry: int):
     """Roll (or count, or take automatically) ``pool`` dice for ``order`` under ``rules``."""
     if order.never_botches:
-        from stkit.dice.combat import STANDARD_COMBAT as as_written
-        from stkit.dice.combat import RollPurpose, roll_kind
+        from stkit.dice.combat import STANDARD_COMBAT as as_written  # lazy: a plain roll does not load this
+        from stkit.dice.combat import RollPurpose, roll_kind  # lazy: a plain roll does not load this
 
         return roll_kind(
             RollPurpose(order.purpose.value),
@@ -421,7 +422,6 @@ def _forgive(gw: Gateway | None, chronicle: str, result: RollResult, rules: Chro
 
 def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A bare number of dice: no sheet, so no Willpower point to spend from it (its extra success stands)."""
-    from stkit.config import default_chronicle
 
     chronicle = default_chronicle(order.chronicle)
     pool = validate_pool(parse_pool_number(order.expression))
@@ -436,7 +436,7 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
         return out
     scene = None
     if order.purpose in _IN_SCENE:
-        from stkit.store.scenes import open_scene
+        from stkit.store.scenes import open_scene  # lazy: a plain roll does not load this
 
         scene = open_scene(gw, chronicle)
     detail = _detail(
@@ -478,9 +478,9 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
 def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A roll from a character's sheet (imported here: a plain roll reads no sheet, and the sheet's
     modules cost a plain roll's start-up)."""
-    from stkit.store import scenes
-    from stkit.store.characters import find_character, save_sheet
-    from stkit.store.pools import build_pool
+    from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
+    from stkit.store import scenes  # lazy: a plain roll does not load this
+    from stkit.store.characters import find_character, save_sheet  # lazy: a plain roll does not load this
 
     assert order.character is not None
     character = find_character(gw, order.character, order.chronicle, for_update=True)
@@ -489,7 +489,7 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     if order.built is not None:
         breakdown = order.built
     elif order.never_botches:
-        from stkit.store.pools import unhurt_pool
+        from stkit.sheet.pools import unhurt_pool  # lazy: a plain roll does not load this
 
         breakdown = unhurt_pool(sheet, order.expression)
     else:
@@ -497,7 +497,7 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     notes: list[str] = []
     specialty = None
     if order.spec:
-        from stkit.store.specialties import apply_specialty
+        from stkit.sheet.specialties import apply_specialty  # lazy: a plain roll does not load this
 
         _, specialty = apply_specialty(sheet, breakdown, rules.dice_rules())
         notes.append(specialty.text)
@@ -591,14 +591,13 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
     """The exact odds of the roll ``order`` describes, under the same rules :func:`make_roll` would use
     (``gw`` None: no store, the rules as written). Reads the sheet for a character's pool; writes
     nothing. Raises InvalidValue, NotFound."""
-    from stkit.config import default_chronicle
-    from stkit.dice.odds import roll_distribution
+    from stkit.dice.odds import roll_distribution  # lazy: a plain roll does not load this
 
     if order.character is not None:
         if gw is None:
             raise InvalidValue("the odds of a roll from a character sheet need the store")
-        from stkit.store.characters import find_character
-        from stkit.store.pools import build_pool
+        from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
+        from stkit.store.characters import find_character  # lazy: a plain roll does not load this
 
         row = find_character(gw, order.character, order.chronicle)
         built = build_pool(row.to_sheet(), order.expression)
@@ -611,3 +610,93 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
     used = retry_difficulty(rules.difficulty, order.retry)
     odds = roll_distribution(pool, used, rules=rules.dice_rules(), willpower=order.willpower)
     return OddsAnswer(rules, pool, label, odds)
+
+
+# ------------------------------------------------------------------------------------- the log read back
+
+
+def log_dict(values: tuple | list) -> dict:
+    """A log entry, given its :data:`LOG_COLUMNS` values in order, as the JSON ``stkit log --json`` prints."""
+    (rid, created, chron, cid, cname, kind, expr, pool, diff, dice, outcome, result, wp, scene, turn, task, detail) = (
+        values
+    )
+    from stkit.store.db.gateway import iso_utc  # lazy: a plain roll does not load this
+
+    return {
+        "id": rid,
+        "created_at": iso_utc(created),
+        "chronicle": chron,
+        "character_id": cid,
+        "character": cname or None,
+        "kind": kind,
+        "expression": expr,
+        "pool": pool,
+        "difficulty": diff,
+        "dice": json.loads(dice),
+        "outcome": outcome,
+        "result": result,
+        "willpower": bool(wp),
+        "scene_id": scene,
+        "turn": turn,
+        "task": task,
+        "detail": json.loads(detail or "{}"),
+    }
+
+
+def check_log_limit(limit: int) -> None:
+    """Raise InvalidValue unless ``limit`` (how many log entries) is 1..10000."""
+    if not 1 <= limit <= 10_000:
+        raise InvalidValue(f"--limit {limit} is outside the allowed range 1 to 10000")
+
+
+def recent_log(
+    gw: Gateway,
+    *,
+    name: str | None = None,
+    chronicle: str | None = None,
+    limit: int = 20,
+    scene: str | int | None = None,
+    task: str | None = None,
+) -> list[dict]:
+    """The newest ``limit`` (1..10000) log entries as :func:`log_dict` dicts, newest first; of one character
+    when ``name`` is given (else of ``chronicle``, else all), of one ``scene`` (an id, or a name or unique
+    prefix of one) and of one ``task`` (case-insensitive) when given. Raises NotFound, InvalidValue."""
+    check_log_limit(limit)
+    sql = f"SELECT {', '.join(LOG_COLUMNS)} FROM roll_log"
+    where: list[str] = []
+    params: dict[str, object] = {"limit": limit}
+    if name:
+        where.append("character_id = :cid")
+        from stkit.store.characters import find_character  # lazy: a plain roll does not load this
+
+        params["cid"] = find_character(gw, name, chronicle).id
+    elif chronicle:
+        where.append("chronicle = :chronicle")
+        params["chronicle"] = chronicle
+    if scene is not None:
+        where.append("scene_id = :scene")
+        params["scene"] = scene_id_of(gw, scene)
+    if task:
+        where.append("LOWER(task) = :task")
+        params["task"] = task.strip().lower()
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    return [log_dict(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
+
+
+def scene_id_of(gw: Gateway, scene: str | int) -> int:
+    """A scene's id from its id (digits), exact name or unique name prefix. Raises NotFound (none),
+    InvalidValue (several scenes match: the candidates listed)."""
+    from stkit.store.scenes import MAX_ROW_ID  # lazy: cycle (store.scenes imports this module)
+
+    text = str(scene).strip()
+    if text.isascii() and text.isdigit():
+        return parse_whole_number(text, "scene id", 1, MAX_ROW_ID)
+    rows = gw.rows("SELECT id, name FROM scenes ORDER BY id")
+    found = find_by_prefix(text, [r[1] for r in rows], "scene")
+    if found is None:
+        raise NotFound(f"no scene named {printable(text)!r}; see: stkit scene list")
+    ids = [r[0] for r in rows if r[1] == found]
+    if len(ids) > 1:
+        raise InvalidValue(f"several scenes are named {found!r} (ids {', '.join(map(str, ids))}); give the id")
+    return int(ids[0])

@@ -3,22 +3,25 @@ the specialty), rolled by name from the command line, the shell and the table pa
 
 They live in the sheet (``Sheet.saved_rolls``), so they travel with the character's file and every export
 (``saved_rolls:`` in the YAML / JSON shape, see docs/characters.md). Saving checks the pool against the
-sheet (:func:`stkit.store.pools.build_pool`); rolling goes through the one roll use case
-(:func:`stkit.store.rolling.make_roll`, by :func:`stkit.store.rolls.roll_from_sheet`), so Willpower, try
+sheet (:func:`stkit.sheet.pools.build_pool`); rolling goes through the one roll use case
+(:func:`stkit.store.rolling.make_roll`), so Willpower, try
 again, the wound penalty, the form and the house rules apply exactly as for a typed pool. Each change
 writes its ``sheet`` table event (through :func:`stkit.store.characters.edit_character`).
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
-from typing import Any
 
-from stkit.errors import InvalidValue, NotFound
+from stkit.dice.house import RuleOverrides
+from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.sheet.pools import build_pool
+from stkit.sheet.sheet import Sheet, check_saved_roll
 from stkit.store.characters import Edit, edit_character, find_character
-from stkit.store.gateway import Gateway
-from stkit.store.sheet import Sheet, check_saved_roll
-from stkit.text import fold_name
+from stkit.store.db.gateway import Gateway
+from stkit.store.rolling import Purpose, RollOrder, RollOutcome, make_roll
+from stkit.text import find_by_prefix, fold_name
 
 #: The most saved rolls one sheet keeps.
 MAX_SAVED = 40
@@ -53,7 +56,6 @@ def saved_rolls(sheet: Sheet) -> list[SavedRoll]:
 def find_saved(sheet: Sheet, name: str) -> SavedRoll:
     """The saved roll called ``name`` (case and accents ignored, or a prefix only one has); NotFound
     listing the sheet's saved rolls otherwise."""
-    from stkit.text import find_by_prefix
 
     rolls = {r.name: r for r in saved_rolls(sheet)}
     typed = (name or "").strip()
@@ -78,11 +80,9 @@ def save_roll(
     chronicle: str | None = None,
 ) -> SavedRoll:
     """Save (or replace) the roll ``name`` on ``character``'s sheet. The pool must build from the sheet
-    (InvalidValue / RuleRefusal from :func:`stkit.store.pools.build_pool` otherwise, except "no dice left",
+    (InvalidValue / RuleRefusal from :func:`stkit.sheet.pools.build_pool` otherwise, except "no dice left",
     which is the sheet's state, not the pool's); a ``spec`` roll needs a specialty on one of its Traits.
     Raises NotFound, InvalidValue; writes nothing then."""
-    from stkit.errors import RuleRefusal
-    from stkit.store.pools import build_pool
 
     clean, entry = check_saved_roll(name, {"pool": pool, "difficulty": difficulty, "spec": spec})
 
@@ -127,16 +127,39 @@ def list_saved(gw: Gateway, character: str, *, chronicle: str | None = None) -> 
     return row.name, saved_rolls(row.to_sheet())
 
 
-def roll_saved(gw: Gateway, character: str, name: str, *, chronicle: str | None = None, extra: int = 0, **options: Any):
-    """Roll the saved roll ``name`` of ``character`` through :func:`stkit.store.rolls.roll_from_sheet`
-    (``options``: its keyword arguments, e.g. willpower, rng, seed, secret, task; the saved
-    difficulty and specialty are used unless ``options`` name them; ``extra`` dice are added, or taken off
-    when negative). Returns its SheetRoll; raises what it raises, and NotFound for an unknown saved roll."""
-    from stkit.store.rolls import roll_from_sheet
-
+def roll_saved(
+    gw: Gateway,
+    character: str,
+    name: str,
+    *,
+    chronicle: str | None = None,
+    extra: int = 0,
+    difficulty: int | None = None,
+    spec: bool | None = None,
+    willpower: bool = False,
+    seed: int | None = None,
+    secret: bool = False,
+    task: str | None = None,
+    rng: random.Random | None = None,
+) -> RollOutcome:
+    """Roll the saved roll ``name`` of ``character`` through :func:`stkit.store.rolling.make_roll`: its
+    pool with ``extra`` dice added (taken off when negative), at ``difficulty`` (2..10; None: the saved
+    one), with the saved specialty unless ``spec`` says otherwise. ``rng``: a generator already made in
+    this transaction (None: one from ``seed``). Returns the roll's outcome; raises what make_roll raises,
+    and NotFound for an unknown saved roll."""
     row = find_character(gw, character, chronicle)
     roll = find_saved(row.to_sheet(), name)
-    options.setdefault("difficulty", roll.difficulty)
-    options.setdefault("spec", roll.spec)
     pool = roll.pool + (f" + {extra}" if extra > 0 else f" - {-extra}" if extra < 0 else "")
-    return roll_from_sheet(gw, row.name, pool, chronicle=row.chronicle, **options)
+    order = RollOrder(
+        pool,
+        character=row.name,
+        chronicle=row.chronicle,
+        purpose=Purpose.sheet,
+        overrides=RuleOverrides(difficulty=roll.difficulty if difficulty is None else difficulty),
+        seed=seed,
+        willpower=willpower,
+        task=task,
+        secret=secret,
+        spec=roll.spec if spec is None else spec,
+    )
+    return make_roll(gw, order, rng=rng)

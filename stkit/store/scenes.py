@@ -1,6 +1,6 @@
-"""Scenes and turns, and the scene hooks called by the character roll use case (stkit.store.rolls).
+"""Scenes and turns, and the scene hooks called by the character roll use case (stkit.store.rolling).
 
-Every function takes a :class:`~stkit.store.gateway.Gateway` (or a SQLAlchemy Session, wrapped in one)
+Every function takes a :class:`~stkit.store.db.gateway.Gateway` (or a SQLAlchemy Session, wrapped in one)
 and works inside the caller's transaction; scenes come back as frozen :class:`SceneRow` values.
 
 The hooks, called by the roll use case in the same transaction as the roll:
@@ -26,9 +26,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.store.gateway import DuplicateRow, Gateway
-from stkit.store.vocab import SceneStatus
-from stkit.text import MAX_NAME, check_text
+from stkit.sheet.vocab import SceneStatus
+from stkit.store.db.gateway import DuplicateRow, Gateway
+from stkit.store.events import record_event
+from stkit.text import MAX_NAME, check_text, find_by_prefix, parse_whole_number, printable
 
 #: How far back the try-again count looks: past 8 failures every difficulty is already 10.
 _RETRY_LOOKBACK = 12
@@ -68,7 +69,6 @@ def iso_local(value: Any) -> str | None:
 
 def _scene_event(gw: Gateway, scene: Any, change: str) -> None:
     """The table event of a scene change ('started', 'turn', 'ended'), in the caller's transaction."""
-    from stkit.store.events import record_event
 
     record_event(
         gw,
@@ -134,7 +134,6 @@ def resolve_tracked_id(gw: Gateway, table: str, typed: str | int, what: str, lis
     :func:`stkit.text.find_by_prefix`). Open rows are searched first, then all. Raises NotFound (naming
     ``listing``, the command that lists them) when nothing matches, InvalidValue listing the candidates
     for an ambiguous prefix or a name several rows share (then their ids)."""
-    from stkit.text import find_by_prefix, parse_whole_number, printable
 
     text = str(typed).strip()
     if text.isascii() and text.isdigit():
@@ -284,7 +283,7 @@ class TimelineTurn:
     turn: int
     started_at: str | None
     rolls: tuple[TimelineRoll, ...]
-    initiative: dict | None = None  # the initiative rolled in this turn (stkit.store.combat), if any
+    initiative: dict | None = None  # the initiative rolled in this turn (stkit.store.initiative), if any
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {
@@ -488,7 +487,7 @@ def _is_success(outcome: Any) -> bool:
 def record_roll_in_scene(gw: Gateway, character, log_entry, ctx: TurnContext | None, task: str | None) -> None:
     """Record what the scene must remember about a roll: a Willpower point spent in this turn.
 
-    ``log_entry``: anything with ``id`` and ``willpower`` (a RollLog or stkit.store.rolls.LoggedRoll). The
+    ``log_entry``: anything with ``id`` and ``willpower`` (a RollLog or stkit.store.rolling.LoggedRoll). The
     unique key on (scene, turn, character) makes a racing second spend fail; it is reported as the same
     RuleRefusal as :func:`check_willpower_allowed` and the whole roll is rolled back.
     """

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stkit.errors import InvalidValue
+from stkit.store.characters import find_character
 from stkit.store.events import record_event
 from stkit.text import check_text
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 #: The longest message or whisper, in characters (a line at the table, not a letter).
@@ -55,7 +56,6 @@ def _scene_id(gw: Gateway, chronicle: str) -> int | None:
 def say(gw: Gateway, chronicle: str, text: str, *, character: str | None = None) -> Said:
     """A table message from ``character`` (a name in ``chronicle``; None: the Storyteller). Raises
     InvalidValue for an empty or too long line, NotFound for an unknown character."""
-    from stkit.store.characters import find_character
 
     clean = check_message(text)
     row = find_character(gw, character, chronicle) if character else None
@@ -73,7 +73,6 @@ def say(gw: Gateway, chronicle: str, text: str, *, character: str | None = None)
 def whisper(gw: Gateway, chronicle: str, to: str, text: str) -> Said:
     """The Storyteller's whisper to the player of character ``to``: a secret event only that player's page
     (and the Storyteller's) shows. Raises InvalidValue, NotFound."""
-    from stkit.store.characters import find_character
 
     clean = check_message(text)
     row = find_character(gw, to, chronicle)

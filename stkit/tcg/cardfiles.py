@@ -8,6 +8,7 @@ not import each other.
 from __future__ import annotations
 
 import functools
+from importlib import resources
 from pathlib import Path
 
 from stkit.errors import DataFileError
@@ -49,7 +50,6 @@ def parse_card_file(path: str | Path, progress: Progress | None = None) -> Parse
 
 def builtin_cards_path() -> Path:
     """The packaged ``data/cards.yaml`` (cards whose facts the three documents give)."""
-    from importlib import resources
 
     return Path(str(resources.files("stkit.tcg") / "data" / "cards.yaml"))
 

@@ -20,6 +20,7 @@ from stkit import text as _text
 from stkit.errors import DataFileError
 from stkit.safefile import MAX_FILE_BYTES, describe, read_bytes
 from stkit.text import is_invisible
+from stkit.yamlsafe import MAX_NODES, load
 
 #: :func:`stkit.text.fold_name` itself, remembered per text: a card list folds the same few hundred
 #: keywords, types and set names thousands of times (an import of 2,000 rows spent most of its time here).
@@ -96,7 +97,6 @@ def parse_yaml(text: str, path: str | Path, *, max_nodes: int | None = None) -> 
 
     Raises DataFileError naming the file and the line and column of the problem.
     """
-    from stkit.yamlsafe import MAX_NODES, load
 
     return load(text, describe(path), max_nodes=max_nodes or MAX_NODES)
 

@@ -21,11 +21,11 @@ import os
 import re
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from stkit.errors import InvalidValue, NotFound, StoreError
+from stkit.errors import DataFileError, InvalidValue, NotFound, StoreError
 from stkit.tcg.cardfiles import builtin_cards_path, load_builtin_cards, parse_card_file
 from stkit.tcg.cards import (
     AmbiguousName,
@@ -51,7 +51,7 @@ def default_db_path() -> Path:
 
 
 def _default_location() -> Path:
-    import platformdirs
+    import platformdirs  # lazy: start-up (heavy library, loaded when needed)
 
     return Path(platformdirs.user_data_dir("stkit")) / "cards.sqlite"
 
@@ -465,7 +465,6 @@ class CardDB:
         (name, file, line, reason) for deck checks. Raises DataFileError for bad files (naming file and
         place); StoreError if the database write fails (nothing is kept).
         """
-        from stkit.errors import DataFileError
 
         parsed: ParsedFile = parse_card_file(path, progress)
         shown = printable(os.fspath(path))
@@ -588,7 +587,7 @@ class CardDB:
             k = fold_name(keyword)
             if self.conn.execute("SELECT 1 FROM cards WHERE kw LIKE ? LIMIT 1", (f"%|{_like(k)}|%",)).fetchone():
                 continue
-            from rapidfuzz import fuzz, process
+            from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
             names = {fold_name(v): v for v in self._values("keywords")}
             close = process.extract(k, list(names), scorer=fuzz.WRatio, limit=5, score_cutoff=75)
@@ -625,8 +624,6 @@ class CardDB:
             raise InvalidValue(f"limit {limit} is out of range 1..500")
         flt = filters or CardFilter()
         if type_ or keyword or playtest:
-            from dataclasses import replace
-
             flt = replace(
                 flt,
                 type=type_ or flt.type,
@@ -649,7 +646,7 @@ class CardDB:
             elif qwords and f" {qwords}" in f" {words}":
                 found[rid] = (2, 100.0 * len(q) / len(norm))
         if len(found) < limit:
-            from rapidfuzz import fuzz, process
+            from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
             choices = {rid: words for rid, _, words in rows if rid not in found}
             for _, score, rid in process.extract(qwords, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=80):
@@ -702,7 +699,7 @@ class CardDB:
             return self._find(self._card(by_name[prefixed[0]]).name, include_playtest, set_)
         if len(prefixed) > 1:
             raise AmbiguousName(name, sorted({self._card(by_name[n]).name for n in prefixed})[:12])
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
         matches = process.extract(q, list(by_name), scorer=fuzz.WRatio, limit=5, score_cutoff=85)
         if matches:
@@ -743,8 +740,6 @@ class CardDB:
             other = _card_from_json(data)
             printings.append(Printing(other.set, other_origin, other_id != rid and _comparable(other) != mine))
             if other_origin == "builtin" and other_id != rid:
-                from dataclasses import replace
-
                 card = replace(
                     card,
                     rulings=list(dict.fromkeys([*card.rulings, *other.rulings])),
@@ -797,7 +792,7 @@ class CardDB:
         """Up to ``limit`` card names close to ``name``: rapidfuzz WRatio >= 80 on the folded names and a
         whole-name similarity (ratio) >= 65, so that a name merely containing a short card name ("gift"
         inside a sentence) or sharing a few letters is never offered."""
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
         names = {norm: nm for norm, nm in self.conn.execute("SELECT norm, name FROM cards")}
         q = fold_name(name)

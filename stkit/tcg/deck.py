@@ -27,7 +27,7 @@ from typing import Any
 
 from stkit.errors import DataFileError, InvalidValue
 from stkit.tcg.cards import CHARACTER_TYPES, COMBAT_TYPES, EARLIER_SEPT_TYPES, SEPT_TYPES, TRIBES, Card
-from stkit.tcg.common import fold_name
+from stkit.tcg.common import fold_name, read_text
 from stkit.text import parse_whole_number, printable
 
 RENOWN_LEVELS = (15, 20, 25)
@@ -175,7 +175,6 @@ def parse_deck_text(text: str, path: str = "<deck>") -> DeckList:
 
 def parse_deck_file(path: str | Path) -> DeckList:
     """Read and parse a deck-list file (UTF-8). DataFileError if unreadable or malformed."""
-    from stkit.tcg.common import read_text
 
     return parse_deck_text(read_text(path), str(path))
 

@@ -17,13 +17,13 @@ import math
 import re
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from stkit.errors import DataFileError, NotFound
+from stkit.errors import DataFileError, InvalidValue, NotFound
 from stkit.tcg.cards import AmbiguousName
 from stkit.tcg.common import fold_name, fold_words, read_yaml
 from stkit.tcg.vocab import RuleKind, values
@@ -318,7 +318,6 @@ def load_rules(folder: Path | None = None) -> list[RuleEntry]:
             if entry.supersedes == entry.id:
                 raise _fail(folder / entry.file, entry.id, "an entry cannot supersede itself")
             superseded_by.setdefault(entry.supersedes, []).append(entry.id)
-    from dataclasses import replace
 
     return [
         replace(e, superseded_by=tuple(sorted(superseded_by.get(e.id, ())))) if e.id in superseded_by else e
@@ -400,7 +399,7 @@ class RulesIndex:
         (rapidfuzz ratio >= 80). Shorter unknown words are kept as typed: they match nothing, and a real
         word such as "big" is never rewritten into another one.
         """
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
         words = _WORD_RE.findall(_fold(query))
         content = [w for w in words if w not in STOP_WORDS] or words
@@ -442,7 +441,6 @@ class RulesIndex:
         one. ``mode`` says whether some entry holds every content word ("all") or none does ("any").
         ``kind`` filters to rule / ruling / conflict. Raises InvalidValue for an empty query or bad limit.
         """
-        from stkit.errors import InvalidValue
 
         if not query or not query.strip():
             raise InvalidValue("search query is empty; give one or more words")
@@ -511,7 +509,7 @@ class RulesIndex:
         key = rule_id.strip().lower()
         if key in self.entries:
             return self.entries[key]
-        from rapidfuzz import process
+        from rapidfuzz import process  # lazy: start-up (heavy library, loaded when needed)
 
         close = [m[0] for m in process.extract(key, list(self.entries), limit=3, score_cutoff=60)]
         hint = f"; did you mean {', '.join(close)}?" if close else "; try `stkit tcg rules search`"
@@ -589,9 +587,7 @@ def define(term: str, glossary: Iterable[GlossaryTerm] | None = None) -> Glossar
     several terms fit equally, NotFound (with suggestions) when none does. Source: the Equinox Update's
     "Definition of Terms", plus terms defined elsewhere in the three documents.
     """
-    from rapidfuzz import fuzz, process
-
-    from stkit.errors import InvalidValue
+    from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
     terms = tuple(glossary) if glossary is not None else _glossary()
     key = fold_name(term)

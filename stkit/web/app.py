@@ -21,19 +21,23 @@ Jinja's HTML autoescape.
 from __future__ import annotations
 
 import asyncio
+import mimetypes
+import os
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.formparsers import MultiPartException
 from starlette.requests import ClientDisconnect
 
+from stkit.config import default_chronicle
 from stkit.discord.router import interactions_router, start_follower
-from stkit.errors import StkitError
-from stkit.text import printable
+from stkit.errors import InvalidValue, StkitError
+from stkit.store.db.handle import StoreHandle
+from stkit.text import parse_whole_number, printable
 from stkit.web.bus import EventBus, EventReader
 from stkit.web.routers import ROUTERS
 from stkit.web.security import LOOPBACK_NAMES, Guard
@@ -53,8 +57,6 @@ def create_app(
     seconds between the stream's ping events (default $STKIT_TABLE_PING, else 5; 1 to 60); ``hosts``: the
     Host names it answers to (default: the loopback names). The schema is migrated when the app starts.
     Raises StoreError when the store cannot be opened."""
-    from stkit.config import default_chronicle
-    from stkit.store.handle import StoreHandle
 
     settings = TableSettings(
         db=db, chronicle=default_chronicle(chronicle), interval=interval, ping=ping_seconds(ping), hosts=hosts
@@ -78,7 +80,6 @@ def create_app(
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.table = table
     app.add_middleware(Guard, hosts=settings.hosts)
-    import mimetypes
 
     mimetypes.add_type("application/manifest+json", ".webmanifest")
     app.mount("/static", StaticFiles(packages=[("stkit.web", "static")]), name="static")
@@ -116,10 +117,6 @@ def create_app(
 
 def ping_seconds(ping: float | None) -> float:
     """The stream's ping interval: ``ping``, else $STKIT_TABLE_PING (whole seconds, 1 to 60), else 5."""
-    import os
-
-    from stkit.errors import InvalidValue
-    from stkit.text import parse_whole_number
 
     if ping is None:
         raw = os.environ.get("STKIT_TABLE_PING", "").strip()
@@ -131,7 +128,6 @@ def ping_seconds(ping: float | None) -> float:
 
 def _one_line(status: int, text: str) -> Response:
     """A one-line text answer (a refusal, never a traceback)."""
-    from fastapi.responses import PlainTextResponse
 
     return PlainTextResponse(text.replace("\n", " ") + "\n", status_code=status)
 

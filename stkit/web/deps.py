@@ -9,6 +9,7 @@ A failed check raises :class:`stkit.web.table.Forbidden` (the 403 page)."""
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
 
@@ -55,7 +56,6 @@ def same_site(request: Request) -> None:
     request was sent to (the Host, which :class:`stkit.web.security.Guard` has checked against the allowed
     names). Where the page's no-referrer policy makes a browser send ``Origin: null`` and no Referer, the
     browser's own ``Sec-Fetch-Site: same-origin`` stands for it. Anything else is Forbidden."""
-    from urllib.parse import urlsplit
 
     host = (request.headers.get("host") or "").strip().lower()
     origin = (request.headers.get("origin") or "").strip()

@@ -12,12 +12,18 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from stkit.dice import Specialty
+from stkit.dice.house import RuleOverrides
 from stkit.errors import InvalidValue, NotFound, StkitError
+from stkit.store.characters import character_by_id
 from stkit.store.events import LinkHolder
+from stkit.store.rolling import RollOrder
+from stkit.text import check_text, parse_whole_number
 from stkit.web.table import Table
+from stkit.web.views import page_data
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 #: The widest whole number a form field may hold; each use case checks its own range after.
@@ -31,7 +37,6 @@ def form_int(
 ) -> int:
     """A whole number from a form field, read by :func:`stkit.text.parse_whole_number` (ASCII digits and a
     sign only, ``low``..``high``); ``default`` when the field is empty. Raises InvalidValue naming ``what``."""
-    from stkit.text import parse_whole_number
 
     raw = str(form.get(key, "") or "").strip()
     if not raw:
@@ -49,7 +54,6 @@ def form_id(form: dict, key: str, what: str) -> int:
 def form_text(form: dict, key: str, what: str, *, limit: int) -> str | None:
     """A one-line text field checked as the CLI checks its options (:func:`stkit.text.check_text`: no
     control or bidirectional characters, at most ``limit`` characters); None when empty."""
-    from stkit.text import check_text
 
     raw = form.get(key)
     if raw is None or not str(raw).strip():
@@ -61,9 +65,6 @@ def roll_order(values: dict, *, storyteller: bool, **fields: Any):
     """The :class:`stkit.store.rolling.RollOrder` of a web form: its difficulty (empty: the chronicle's),
     and on the Storyteller's link only its house-rule choice (a player's link never chooses house rules);
     ``fields``: the order's other fields. Raises InvalidValue for a bad difficulty or 10s rule."""
-    from stkit.dice import Specialty
-    from stkit.dice.house import RuleOverrides
-    from stkit.store.rolling import RollOrder
 
     raw = str(values.get("difficulty") or "").strip()
     difficulty = form_int(values, "difficulty", "difficulty") if raw else None
@@ -82,7 +83,6 @@ def is_on(form: dict, key: str) -> bool:
 
 def character_name(gw: Gateway, chronicle: str, character_id: int) -> str:
     """The name of character ``character_id`` of ``chronicle``; NotFound otherwise."""
-    from stkit.store.characters import character_by_id
 
     row = character_by_id(gw, character_id)
     if row is None or row.chronicle != chronicle:
@@ -115,7 +115,6 @@ def apply_change(
     """Run ``work(gateway)`` in one write transaction; htmx gets a one-line fragment (the result's
     ``message`` or the error), a plain form post a redirect back to the page (or the page with the error
     beside the form ``form_name``, status 400)."""
-    from stkit.web.views import page_data
 
     htmx = request.headers.get("hx-request") == "true"
     try:
@@ -124,7 +123,7 @@ def apply_change(
         error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if htmx:
             return HTMLResponse(table.fragment("message.html", error=error))
-        ctx = table.read(lambda s: page_data(table, s, holder))
+        ctx = table.read(lambda gw: page_data(table, gw, holder))
         return table.render("page.html", code=400, error=error, error_form=form_name, **ctx)
     if htmx:
         said = message(result)  # text, or Markup the server rendered (a roll's result with its dice)

@@ -17,7 +17,7 @@ def raise_file_limit() -> int:
     """Raise the soft limit on open files to the hard one (where the platform has one) and return the
     soft limit now in force (RLIM_INFINITY read as 65536)."""
     try:
-        import resource
+        import resource  # lazy: optional
     except ImportError:  # pragma: no cover - Windows
         return 512
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -33,7 +33,7 @@ def raise_file_limit() -> int:
 def file_limit() -> int:
     """The soft limit on open files (RLIM_INFINITY read as 65536; 512 where there is none to read)."""
     try:
-        import resource
+        import resource  # lazy: optional
     except ImportError:  # pragma: no cover - Windows
         return 512
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]

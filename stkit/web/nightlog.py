@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stkit.store.events import TableEvent
+from stkit.errors import InvalidValue
+from stkit.store.characters import list_characters
+from stkit.store.events import TableEvent, chronicle_events
+from stkit.store.scenes import recent_scenes
+from stkit.text import parse_whole_number
 from stkit.web.play import LOG_KINDS, talk_item
 from stkit.web.views import feed_item
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 def log_line(event: TableEvent) -> str:
@@ -42,10 +46,6 @@ def log_view(gw: Gateway, chronicle: str, filters: dict, limit: int) -> dict:
     character id ``filters['character']`` and the scene id ``filters['scene']`` when given (an event
     outside any scene has none). Returns ``items`` (feed items, talk items or log lines), the characters
     and scenes for the filter, and ``older`` (the id to page back from, or None)."""
-    from stkit.errors import InvalidValue
-    from stkit.store.characters import list_characters
-    from stkit.store.events import chronicle_events
-    from stkit.text import parse_whole_number
 
     kinds = {k for k, _ in LOG_KINDS}
     kind = filters.get("kind") or None
@@ -81,7 +81,6 @@ def log_view(gw: Gateway, chronicle: str, filters: dict, limit: int) -> dict:
     full = len(events) >= (limit * 4 if scene else limit) or len(items) >= limit
     older = (items[-1]["id"] if len(items) >= limit else events[-1].id) if events and full else None
     chars = list_characters(gw, chronicle)
-    from stkit.store.scenes import recent_scenes
 
     return {
         "items": items,

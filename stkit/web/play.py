@@ -7,10 +7,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from stkit.sheet import traits as T
+from stkit.sheet.forms import apply_form
+from stkit.store.characters import list_characters
+from stkit.store.contests import list_contests
 from stkit.store.events import TableEvent
+from stkit.store.extended import list_extended
+from stkit.store.initiative import current_initiative
+from stkit.store.saved import saved_rolls
+from stkit.store.scenes import rolled_in_turn
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 #: Kinds of the night's log and its filter, with the words the filter shows.
@@ -40,9 +48,6 @@ def roll_choices(sheet: Any) -> dict:
     """The roll form's choices for a Sheet: every Attribute with its form-adjusted rating, every Ability
     rated or not grouped as Talents / Skills / Knowledges (unrated ones say what the unskilled rule does),
     custom Abilities, the Traits rated to 10 that roll alone, and the saved rolls."""
-    from stkit.store import traits as T
-    from stkit.store.forms import apply_form
-    from stkit.store.saved import saved_rolls
 
     def ability_label(name: str, group: str) -> str:
         n = sheet.abilities.get(name, 0)
@@ -76,9 +81,6 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None) -> dict:
     wound penalty, damage boxes, Willpower / Rage / Gnosis points and ratings, and its initiative place;
     the order of the open scene's current initiative (the latest turn that rolled it) and whose action it
     is: the first in the order who has not rolled in this turn."""
-    from stkit.store.characters import list_characters
-    from stkit.store.combat import current_initiative
-    from stkit.store.scenes import rolled_in_turn
 
     rows = list_characters(gw, chronicle)
     initiative = current_initiative(gw, scene["id"], scene["turn"]) if scene else None
@@ -124,7 +126,6 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None) -> dict:
 def finished_tracked(gw: Gateway, chronicle: str, scene: dict | None, limit: int = 5) -> tuple[list, list]:
     """Extended actions and contests that ended (done, failed, abandoned): those of the open scene, else
     the newest ``limit``; each a dict with ``id``, ``name``, ``status`` and its tallies."""
-    from stkit.store.tracked import list_contests, list_extended
 
     def keep(rows: list) -> list:
         ended = [r for r in rows if r.status != "open"]

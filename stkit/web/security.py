@@ -22,6 +22,8 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
+from stkit.web.table import COOKIE
+
 log = logging.getLogger("stkit.web")
 
 #: Added to every response (pages, fragments, redirects, static files, the event stream, errors).
@@ -162,7 +164,6 @@ def _header(headers: list, name: bytes) -> str:
 
 def _client_key(scope: dict, headers: list) -> str:
     """Who a POST counts against: the link in its cookie (hashed), else its address."""
-    from stkit.web.table import COOKIE
 
     cookie = _header(headers, b"cookie")
     for part in cookie.split(";"):

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import logging.config
+import os
 import time
 from collections import OrderedDict
 from typing import Any
@@ -37,7 +39,9 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from stkit.text import printable
+from stkit.web.app import create_app
 from stkit.web.limits import BACKLOG, MAX_HEAD_BYTES, connection_limit, file_limit, raise_file_limit
+from stkit.web.security import allowed_hosts
 
 #: The log of the table server (uvicorn's own loggers go through the same filter).
 log = logging.getLogger("stkit.web")
@@ -216,9 +220,6 @@ def serving_app() -> Any:
     """The app `stkit serve` runs (uvicorn's factory): the file limit raised, the log set up, then
     :func:`stkit.web.app.create_app` of the store and chronicle in the environment, answering to the
     host names of :func:`serving_hosts`."""
-    import logging.config
-
-    from stkit.web.app import create_app
 
     raise_file_limit()
     logging.config.dictConfig(log_config())
@@ -228,9 +229,6 @@ def serving_app() -> Any:
 def serving_hosts() -> tuple[str, ...]:
     """The Host names `stkit serve` answers to, from :data:`ENV_LISTEN`, :data:`ENV_LINK_HOST` and
     :data:`ENV_PUBLIC_HOST` (see :func:`stkit.web.security.allowed_hosts`)."""
-    import os
-
-    from stkit.web.security import allowed_hosts
 
     printed = [os.environ.get(ENV_LINK_HOST, ""), os.environ.get(ENV_PUBLIC_HOST, "")]
     return allowed_hosts(os.environ.get(ENV_LISTEN, "127.0.0.1"), printed)

@@ -11,13 +11,13 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
-from stkit.store.events import LinkHolder
+from stkit.store.events import LinkHolder, find_link_holder
 from stkit.text import printable
 from stkit.web.bus import EventBus
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
-    from stkit.store.handle import StoreHandle
+    from stkit.store.db.gateway import Gateway
+    from stkit.store.db.handle import StoreHandle
 
 _T = TypeVar("_T")
 
@@ -64,7 +64,7 @@ class TableSettings:
 
 @dataclass
 class Table:
-    """What the server holds: its ``settings``, the ``store`` (one :class:`stkit.store.gateway.StoreHandle`,
+    """What the server holds: its ``settings``, the ``store`` (one :class:`stkit.store.db.gateway.StoreHandle`,
     opened once by :func:`stkit.web.app.create_app`; every unit goes through its engine's pool), the event
     ``bus`` (set while the app runs) and the page ``templates``."""
 
@@ -90,9 +90,8 @@ class Table:
 
     def holder_of(self, token: str | None) -> LinkHolder:
         """Who holds ``token`` in this chronicle; Forbidden otherwise."""
-        from stkit.store.events import find_link_holder
 
-        holder = self.read(lambda s: find_link_holder(s, token)) if token else None
+        holder = self.read(lambda gw: find_link_holder(gw, token)) if token else None
         if holder is None or holder.chronicle != self.chronicle:
             raise Forbidden()
         return holder

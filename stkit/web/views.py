@@ -5,11 +5,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stkit.store.events import LinkHolder, TableEvent
+from stkit.sheet import traits as T
+from stkit.sheet.sheet import HEALTH_LEVELS
+from stkit.sheet.vocab import ActionStatus
+from stkit.store.characters import list_characters
+from stkit.store.contests import contest_status, list_contests
+from stkit.store.events import LinkHolder, TableEvent, last_event_id, recent_events
+from stkit.store.extended import extended_status, list_extended
+from stkit.store.house import rules_in_force
+from stkit.store.scenes import open_scene, recent_scenes
 from stkit.web.play import LOG_KINDS, finished_tracked, party_view, roll_choices, talk_item, talk_visible
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,8 +30,6 @@ FEED_SIZE = 50
 def sheet_view(row: Any) -> dict:
     """A stored character as the sheet panel shows it: Attributes, Abilities, Rage / Gnosis / Willpower,
     Renown, health levels with the wound penalty, form, and the traits the roll form offers."""
-    from stkit.store import traits as T
-    from stkit.store.sheet import HEALTH_LEVELS
 
     sheet = row.to_sheet()
     abilities = [(a, sheet.abilities[a]) for a in T.ABILITIES if sheet.abilities.get(a)]
@@ -57,9 +63,6 @@ def sheet_view(row: Any) -> dict:
 def status_view(gw: Gateway, chronicle: str) -> dict:
     """The open scene and turn, the open extended actions (progress, rolls so far, the exact chance to
     finish within 1, 2 and 4 more rolls) and the open contests (both tallies) of ``chronicle``."""
-    from stkit.store.scenes import open_scene
-    from stkit.store.tracked import contest_status, extended_status, list_contests, list_extended
-    from stkit.store.vocab import ActionStatus
 
     scene = open_scene(gw, chronicle)
     actions = [
@@ -130,9 +133,6 @@ def feed_item(event: TableEvent, *, storyteller: bool) -> dict:
 def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
     """Everything a page shows, read in one transaction: the feed, the newest event id (the stream starts
     after it), the status, the sheets this link may see and the characters of the chronicle."""
-    from stkit.store.characters import list_characters
-    from stkit.store.events import last_event_id, recent_events
-    from stkit.store.scenes import recent_scenes
 
     st = holder.is_storyteller
     after = last_event_id(gw, table.chronicle)
@@ -147,7 +147,6 @@ def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
     feed = [feed_item(e, storyteller=st) if e.kind == "roll" else talk_item(e) for e in events]
     chars = list_characters(gw, table.chronicle)
     sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
-    from stkit.store.house import rules_in_force
 
     return {
         "difficulty": rules_in_force(gw, table.chronicle).difficulty,

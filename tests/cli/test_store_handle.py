@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import stkit.config
-import stkit.store.gateway as gateway
+import stkit.store.db.gateway as gateway
 from stkit.cli import shell
 from stkit.cli.app import app
 from tests.store.test_handle import _count_calls

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import inspect, text
 
-from stkit.store import db as DB
+from stkit.store.db import engine as DB
 
 
 def _alembic(engine, action: str, revision: str) -> None:

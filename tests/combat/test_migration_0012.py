@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import inspect, text
 
-from stkit.store import db as DB
+from stkit.store.db import engine as DB
 from tests.combat.test_migration import _alembic
 
 

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.errors import DataFileError, InvalidValue
-from stkit.store.foundry import from_foundry
-from stkit.store.sheet import Sheet, specialty_trait
+from stkit.formats.foundry import from_foundry
+from stkit.sheet.sheet import Sheet, specialty_trait
 
 FOUNDRY = Path(__file__).resolve().parents[1] / "store" / "data" / "foundry-werewolf-small.json"
 runner = CliRunner()

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from stkit.cli.app import app
 from stkit.discord.interactions import UserLimiter
 from stkit.discord.webhook import Follower
+from stkit.store.db.handle import StoreHandle
 from stkit.store.discord_feed import set_setting
-from stkit.store.handle import StoreHandle
 from stkit.store.talk import whisper
 from tests.discord.receiver import Receiver
 

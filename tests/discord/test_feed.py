@@ -9,9 +9,9 @@ import pytest
 
 from stkit.discord.render import check_limits
 from stkit.discord.webhook import Follower
+from stkit.store.db.handle import StoreHandle
 from stkit.store.discord_feed import discord_settings, feed_positions, set_setting
 from stkit.store.events import events_after
-from stkit.store.handle import StoreHandle
 from stkit.store.rolling import RollOrder, make_roll
 from stkit.store.talk import say
 

@@ -26,9 +26,9 @@ def wait_at_gate(gate: str, seed: int) -> None:
 
 def main() -> None:
     mode, url, action_id = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    from stkit.store.db import open_store
+    from stkit.store.db.engine import open_store
+    from stkit.store.db.gateway import run_gateway
     from stkit.store.extended import roll_extended
-    from stkit.store.gateway import run_gateway
 
     engine = open_store(url)
     if mode == "rolls":

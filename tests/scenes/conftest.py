@@ -16,16 +16,16 @@ def store_url(migrated_db_url):
 
 @pytest.fixture
 def engine(store_url):
-    from stkit.store.db import open_store
+    from stkit.store.db.engine import open_store
 
     return open_store(store_url)
 
 
 def add_character(engine, name, *, chronicle="default", attributes=None, abilities=None, willpower=3):
     """Store a character with these Attributes/Abilities (others at the sheet defaults); returns its id."""
+    from stkit.sheet.sheet import Sheet, Track
     from stkit.store.characters import create_character
-    from stkit.store.gateway import gateway_transaction
-    from stkit.store.sheet import Sheet, Track
+    from stkit.store.db.gateway import gateway_transaction
 
     sheet = Sheet(name=name, chronicle=chronicle)
     sheet.attributes.update(attributes or {})

@@ -237,7 +237,7 @@ def test_scene_commands_skip_sqlalchemy_on_sqlite(store_url, weston):
     sqlite3 alone: SQLAlchemy is never imported, and the results are the ones the session path gives."""
     if not store_url.startswith("sqlite:///"):
         pytest.skip("the sqlite3 fast path is for SQLite files")
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     dispose_engines()
     db = store_url

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from stkit.dice.contest import replay_extended
+from stkit.store.db.gateway import gateway_transaction
 from stkit.store.extended import extended_rolls, get_action, start_extended
-from stkit.store.gateway import gateway_transaction
 
 from .conftest import add_character, sql
 

@@ -4,7 +4,7 @@ import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.store.contests import contest_rolls, contest_status, get_contest, list_contests, roll_contest, start_contest
-from stkit.store.gateway import gateway_transaction
+from stkit.store.db.gateway import gateway_transaction
 
 from .conftest import add_character, sql
 

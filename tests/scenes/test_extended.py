@@ -3,6 +3,7 @@
 import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.store.db.gateway import gateway_transaction
 from stkit.store.extended import (
     abandon_extended,
     extended_status,
@@ -12,7 +13,6 @@ from stkit.store.extended import (
     roll_extended,
     start_extended,
 )
-from stkit.store.gateway import gateway_transaction
 
 from .conftest import add_character, sql
 

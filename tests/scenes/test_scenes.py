@@ -4,8 +4,7 @@ import pytest
 
 from stkit.errors import NotFound, RuleRefusal
 from stkit.store.characters import get_character
-from stkit.store.gateway import gateway_transaction
-from stkit.store.rolls import roll_from_sheet
+from stkit.store.db.gateway import gateway_transaction
 from stkit.store.scenes import (
     end_scene,
     find_turn_context,
@@ -15,6 +14,7 @@ from stkit.store.scenes import (
     start_scene,
     task_key,
 )
+from tests.rolls import sheet_roll
 
 from .conftest import add_character, sql
 
@@ -24,7 +24,7 @@ WALL = "scale the wall"
 
 def _climb(engine, faces=NOTHING, task=WALL, **kw):
     with gateway_transaction(engine) as s:
-        return roll_from_sheet(s, "Weston", "Dexterity + Athletics", difficulty=6, task=task, faces=faces, **kw)
+        return sheet_roll(s, "Weston", "Dexterity + Athletics", difficulty=6, task=task, faces=faces, **kw)
 
 
 def test_the_embassy_wall_6_then_7_then_8(engine, weston):
@@ -84,7 +84,7 @@ def test_willpower_is_per_character(engine, weston):
         start_scene(s, "default", "The embassy")
     _climb(engine, task=None, willpower=True)
     with gateway_transaction(engine) as s:
-        r = roll_from_sheet(s, "Paper Clip", "Dexterity + Athletics", willpower=True, faces=[2, 2, 2, 2])
+        r = sheet_roll(s, "Paper Clip", "Dexterity + Athletics", willpower=True, faces=[2, 2, 2, 2])
     assert r.roll.result == 1
 
 

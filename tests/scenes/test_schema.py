@@ -6,7 +6,7 @@ import sys
 import pytest
 import sqlalchemy as sa
 
-from stkit.store import scene_models  # noqa: F401 - registers the tables on SQLModel.metadata
+from stkit.store.db import scene_models  # noqa: F401 - registers the tables on SQLModel.metadata
 
 MINE = ("scenes", "scene_turns", "willpower_spends", "tracked_actions", "tracked_rolls", "contests", "contest_rolls")
 
@@ -32,7 +32,7 @@ def test_downgrade_to_0001_and_back(engine):
     from alembic import command
     from alembic.config import Config
 
-    from stkit.store.db import MIGRATIONS_DIR, upgrade
+    from stkit.store.db.engine import MIGRATIONS_DIR, upgrade
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
@@ -48,8 +48,8 @@ def test_downgrade_to_0001_and_back(engine):
 def test_one_open_scene_is_enforced_by_the_database(engine):
     from sqlalchemy.exc import IntegrityError
 
-    from stkit.store.db import transaction
-    from stkit.store.scene_models import Scene
+    from stkit.store.db.engine import transaction
+    from stkit.store.db.scene_models import Scene
 
     with transaction(engine) as s:
         s.add(Scene(chronicle="c", name="one"))

@@ -414,7 +414,7 @@ def test_names_fold_accents(db_url):
 
 
 def test_name_key_folds_accents():
-    from stkit.store.traits import name_key
+    from stkit.sheet.traits import name_key
 
     assert name_key("Zoë") == name_key("ZOE") == "zoe"
     assert name_key("Ärchibald") == "archibald"

@@ -5,9 +5,9 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.errors import InvalidValue, NotFound
+from stkit.sheet.sheet import Sheet
 from stkit.store import characters as C
-from stkit.store.gateway import run_unit
-from stkit.store.sheet import Sheet
+from stkit.store.db.gateway import run_unit
 
 runner = CliRunner()
 

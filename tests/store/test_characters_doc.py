@@ -6,7 +6,7 @@ Page conventions: a line `...` skips output; `...` inside a line stands for any 
 trailing `\\` continues the command on the next line; `# ...` after a command is a comment. Commands that
 name "your own folder" or "your own export" get a stand-in made here: `my-sheets/` (a good a.yaml and a b.yaml
 with Wits 9), `~/Downloads/fvtt-Actor-sings-at-dusk.json` (the Foundry fixture, renamed), and
-`~/Downloads/fvtt-Actor-marrow-of-oaks.json` and `~/Downloads/lost-stars.gex` (tests/imports/data).
+`~/Downloads/fvtt-Actor-marrow-of-oaks.json` and `~/Downloads/lost-stars.gex` (tests/formats/data).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from stkit.cli.app import app
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "characters.md"
 FOUNDRY = Path(__file__).with_name("data") / "foundry-werewolf-small.json"
-IMPORTS = ROOT / "tests" / "imports" / "data"
+IMPORTS = ROOT / "tests" / "formats" / "data"
 EXAMPLES = ROOT / "examples"  # the files docs/characters.md tells a newcomer to copy
 
 

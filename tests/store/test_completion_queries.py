@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from stkit.sheet.sheet import Sheet
 from stkit.store import characters as C
 from stkit.store.completion import character_names_starting, open_tracked
-from stkit.store.db import open_store
+from stkit.store.db.engine import open_store
+from stkit.store.db.gateway import run_unit
 from stkit.store.extended import abandon_extended, start_extended
-from stkit.store.gateway import run_unit
-from stkit.store.sheet import Sheet
 
 
 def test_names_by_folded_prefix_and_open_actions_only(db_url):

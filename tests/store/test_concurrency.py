@@ -10,10 +10,10 @@ import time
 
 import pytest
 
+from stkit.sheet.sheet import Sheet
 from stkit.store import characters as C
-from stkit.store.db import open_store
-from stkit.store.gateway import gateway_transaction
-from stkit.store.sheet import Sheet
+from stkit.store.db.engine import open_store
+from stkit.store.db.gateway import gateway_transaction
 
 # Every test here races interpreters against one store: the slow set (``-m "not slow"`` skips it).
 pytestmark = pytest.mark.slow
@@ -23,9 +23,9 @@ WORKER = textwrap.dedent(
     import os, random, sys, time
     from pathlib import Path
     from stkit.store import characters as C
-    from stkit.store.db import open_store
-    from stkit.store.gateway import run_gateway
-    from stkit.store.rolls import roll_from_sheet
+    from stkit.store.db.engine import open_store
+    from stkit.store.db.gateway import run_gateway
+    from tests.rolls import sheet_roll
 
     url, go, n, me = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     engine = open_store(url)
@@ -43,7 +43,7 @@ WORKER = textwrap.dedent(
 
     for i in range(n):
         run_gateway(engine, slowly(lambda s: C.experience(s, "Shadow-in-the-Wood", "award", 1, f"{me}-{i}")))
-        run_gateway(engine, slowly(lambda s: roll_from_sheet(s, "Shadow-in-the-Wood", "Dexterity + Brawl",
+        run_gateway(engine, slowly(lambda s: sheet_roll(s, "Shadow-in-the-Wood", "Dexterity + Brawl",
                                                                  rng=random.Random(i))))
         run_gateway(engine, slowly(lambda s: C.damage(s, "Shadow-in-the-Wood", 1, "bashing")))
         run_gateway(engine, slowly(lambda s: C.heal(s, "Shadow-in-the-Wood", 1)))
@@ -75,7 +75,7 @@ def test_two_processes_lose_nothing(db_url, tmp_path):
         assert p.returncode == 0, err
     with gateway_transaction(engine, readonly=True) as session:
         sheet = C.get_character(session, "Shadow-in-the-Wood").to_sheet()
-        from stkit.store.rolls import recent_log
+        from stkit.store.rolling import recent_log
 
         logged = recent_log(session, name="Shadow-in-the-Wood", limit=1000)
     assert sheet.xp_total == 2 * n
@@ -89,7 +89,7 @@ OPENER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from stkit.store.db import open_store
+    from stkit.store.db.engine import open_store
     go = Path(sys.argv[2])
     while not go.exists():
         time.sleep(0.005)
@@ -109,7 +109,7 @@ def test_first_open_by_several_processes_migrates_once(db_url, tmp_path):
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-    from stkit.store.db import current_revisions, head_revisions, make_engine
+    from stkit.store.db.engine import current_revisions, head_revisions, make_engine
 
     with make_engine(db_url).connect() as conn:
         assert current_revisions(conn) == head_revisions()

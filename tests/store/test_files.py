@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from stkit.errors import DataFileError
+from stkit.formats.foundry import from_foundry
+from stkit.sheet.pools import build_pool
 from stkit.store import characters as C
-from stkit.store.db import open_store
+from stkit.store.db.engine import open_store
+from stkit.store.db.gateway import gateway_transaction
 from stkit.store.files import dump, import_files, load_file
-from stkit.store.foundry import from_foundry
-from stkit.store.gateway import gateway_transaction
-from stkit.store.pools import build_pool
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "characters"
@@ -65,16 +65,16 @@ def test_examples_import_with_chapter_pools(engine):
 
 
 def test_example_rolls_from_sheet(engine):
-    from stkit.store.rolls import roll_from_sheet
+    from tests.rolls import sheet_roll
 
     with gateway_transaction(engine) as s:
         import_files(s, [EXAMPLES])
     with gateway_transaction(engine) as s:  # Flashburn's botch: 4, 7, 5, 8, 1 at difficulty 9
-        done = roll_from_sheet(s, "Flashburn", "Dexterity + Firearms", difficulty=9, faces=[4, 7, 5, 8, 1])
+        done = sheet_roll(s, "Flashburn", "Dexterity + Firearms", difficulty=9, faces=[4, 7, 5, 8, 1])
         assert done.roll.outcome.value == "botch"
-        done = roll_from_sheet(s, "Paper Clip", "Intelligence + Repair", difficulty=7, faces=[4, 3, 5, 5, 6])
+        done = sheet_roll(s, "Paper Clip", "Intelligence + Repair", difficulty=7, faces=[4, 3, 5, 5, 6])
         assert done.roll.outcome.value == "failure"
-        done = roll_from_sheet(s, "Archibald", "Dexterity + Drive", rng=random.Random(5))
+        done = sheet_roll(s, "Archibald", "Dexterity + Drive", rng=random.Random(5))
         assert done.roll.pool == 5
 
 

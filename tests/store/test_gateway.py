@@ -13,9 +13,10 @@ import time
 import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.sheet.sheet import Sheet, Track
 from stkit.store import characters as C
-from stkit.store.db import open_store
-from stkit.store.gateway import (
+from stkit.store.db.engine import open_store
+from stkit.store.db.gateway import (
     SessionGateway,
     SqliteGateway,
     fast_connection,
@@ -23,9 +24,9 @@ from stkit.store.gateway import (
     run_gateway,
     run_unit,
 )
-from stkit.store.rolls import LOG_COLUMNS, log_plain_roll, roll_from_sheet
+from stkit.store.rolling import LOG_COLUMNS
 from stkit.store.scenes import next_turn, start_scene
-from stkit.store.sheet import Sheet, Track
+from tests.rolls import bare_roll, sheet_roll
 
 NOTHING = [2, 3, 4, 5, 3]  # Dexterity 3 + Athletics 2 = 5 dice: no success at 6, 7 or 8, no 1
 WALL = "scale the wall"
@@ -78,7 +79,7 @@ def _play(engine, unit) -> list:
     def roll(**kw):
         kw.setdefault("faces", NOTHING)
         try:
-            done = unit(lambda g: roll_from_sheet(g, "weston", "Dexterity + Athletics", **kw))
+            done = unit(lambda g: sheet_roll(g, "weston", "Dexterity + Athletics", **kw))
         except RuleRefusal as exc:
             out.append(("refused", str(exc)))
             return None
@@ -113,10 +114,10 @@ def _play(engine, unit) -> list:
     with gateway_transaction(engine) as s:
         next_turn(s, "default")
     roll(willpower=True)  # refused: no Willpower points left
-    out.append(unit(lambda g: log_plain_roll(g, "3", roll_plain(), seed=5)).log_id)
+    out.append(unit(lambda g: bare_roll(g, 3, seed=5)).log_id)
     for bad in (
-        lambda g: roll_from_sheet(g, "Westin", "Dexterity"),
-        lambda g: roll_from_sheet(g, "Weston", "Dexterty"),
+        lambda g: sheet_roll(g, "Westin", "Dexterity"),
+        lambda g: sheet_roll(g, "Weston", "Dexterty"),
     ):
         with pytest.raises((NotFound, InvalidValue)) as exc:
             unit(bad)
@@ -194,7 +195,7 @@ def test_edits_in_one_transaction_build_on_each_other(db_url):
     _weston(engine)
     with gateway_transaction(engine) as s:
         before = C.get_character(s, "Weston")
-        roll_from_sheet(s, "Weston", "Dexterity", willpower=True, faces=[7, 7, 7])
+        sheet_roll(s, "Weston", "Dexterity", willpower=True, faces=[7, 7, 7])
         held = C.get_character(s, "Weston")
         assert held.to_sheet().powers["Willpower"].temporary == 2 and held.version == before.version + 1
         C.spend(s, "Weston", "willpower", 1)
@@ -209,10 +210,10 @@ WORKER = textwrap.dedent(
     from pathlib import Path
     from stkit.errors import RuleRefusal
     from stkit.store import characters as C
-    from stkit.store.db import open_store
-    from stkit.store.gateway import run_gateway
-    from stkit.store.gateway import run_unit
-    from stkit.store.rolls import roll_from_sheet
+    from stkit.store.db.engine import open_store
+    from stkit.store.db.gateway import run_gateway
+    from stkit.store.db.gateway import run_unit
+    from tests.rolls import sheet_roll
 
     url, go, n, me = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     engine = open_store(url)
@@ -221,7 +222,7 @@ WORKER = textwrap.dedent(
     spent = 0
     for i in range(n):
         try:
-            run_unit(url, lambda g: roll_from_sheet(g, "Weston", "Dexterity", willpower=True, rng=random.Random(i)))
+            run_unit(url, lambda g: sheet_roll(g, "Weston", "Dexterity", willpower=True, rng=random.Random(i)))
             spent += 1
         except RuleRefusal:
             pass
@@ -259,7 +260,7 @@ def test_fast_and_orm_writers_at_once_lose_nothing(db_url, tmp_path):
         spent += json.loads(out)["spent"]
     with gateway_transaction(engine, readonly=True) as session:
         sheet = C.get_character(session, "Weston").to_sheet()
-        from stkit.store.rolls import recent_log
+        from stkit.store.rolling import recent_log
 
         logged = recent_log(session, name="Weston", limit=1000)
     assert spent == 10 and len(logged) == 10 and all(e["willpower"] for e in logged)
@@ -272,14 +273,14 @@ def test_fast_and_orm_writers_at_once_lose_nothing(db_url, tmp_path):
 def test_racing_second_willpower_spend_is_the_rules_refusal(db_url):
     """The unique key on (scene, turn, character) turns a spend that raced past the check into the same
     RuleRefusal, through either gateway."""
-    from stkit.store.rolls import LoggedRoll
+    from stkit.store.rolling import LoggedRoll
     from stkit.store.scenes import TurnContext, check_willpower_allowed, find_turn_context, record_roll_in_scene
 
     engine = open_store(db_url)
     _weston(engine)
     with gateway_transaction(engine) as s:
         start_scene(s, "default", "The moot")
-    done = run_unit(db_url, lambda g: roll_from_sheet(g, "Weston", "Dexterity", willpower=True, faces=[7, 7, 7]))
+    done = run_unit(db_url, lambda g: sheet_roll(g, "Weston", "Dexterity", willpower=True, faces=[7, 7, 7]))
 
     def race(gw):
         me = C.find_character(gw, "Weston")

@@ -11,12 +11,12 @@ import pytest
 from sqlalchemy import text
 
 from stkit.errors import RuleRefusal
-from stkit.store import db as DB
+from stkit.sheet.sheet import Sheet
 from stkit.store import growth as G
 from stkit.store.characters import create_character, experience, find_character, set_trait
+from stkit.store.db import engine as DB
+from stkit.store.db.gateway import run_unit
 from stkit.store.files import find_character_files, load_files
-from stkit.store.gateway import run_unit
-from stkit.store.sheet import Sheet
 from tests.store.test_lifebook import garou
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,7 +140,7 @@ def test_the_example_characters_are_checked():
         "Shadow-in-the-Wood": ["Renown", "Rank"],
         "Weston": ["Rage", "Renown", "Rank"],
     }
-    from stkit.store.lifebook import check_creation
+    from stkit.sheet.lifebook import check_creation
 
     for loaded in [lf for p in find_character_files(ROOT / "characters") for lf in load_files(p)]:
         check = check_creation(loaded.sheet)

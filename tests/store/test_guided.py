@@ -1,4 +1,4 @@
-"""Guided creation: the steps as a state machine (stkit.store.guided), driven end to end in the terminal
+"""Guided creation: the steps as a state machine (stkit.sheet.guided), driven end to end in the terminal
 through prompt_toolkit's pipe input (`stkit char create`)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from prompt_toolkit.output import DummyOutput
 from typer.testing import CliRunner
 
 from stkit.errors import InvalidValue
-from stkit.store import guided as G
-from stkit.store.lifebook import check_creation
+from stkit.sheet import guided as G
+from stkit.sheet.lifebook import check_creation
 
 #: A Homid Ahroun Get of Fenris made step by step: 7/5/3 (Social one short), 13/9/5, 5 Backgrounds, three
 #: Gifts, then 4 freebie points (Brawl 4: 2, Willpower 3 -> 5: 2) after one undone answer.
@@ -79,7 +79,7 @@ def test_a_draft_travels_as_data():
 def test_the_terminal_wizard_end_to_end(db_url):
     from stkit.cli.char_create import run_wizard
     from stkit.store.characters import find_character
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     with create_pipe_input() as inp:
         inp.send_text("\n".join(ANSWERS) + "\n")

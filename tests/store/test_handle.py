@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import pytest
 
 import stkit.config
-import stkit.store.gateway as gateway
-from stkit.store.gateway import SessionGateway, SqliteGateway
-from stkit.store.handle import StoreHandle, handle_for
+import stkit.store.db.gateway as gateway
+from stkit.store.db.gateway import SessionGateway, SqliteGateway
+from stkit.store.db.handle import StoreHandle, handle_for
 
 
 def _add_rule(gw) -> None:

@@ -10,7 +10,7 @@ from stkit.dice.house import ChronicleRules
 from stkit.dice.model import Specialty
 from stkit.errors import InvalidValue
 from stkit.store import house as H
-from stkit.store.gateway import run_unit
+from stkit.store.db.gateway import run_unit
 
 runner = CliRunner()
 

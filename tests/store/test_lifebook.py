@@ -1,4 +1,4 @@
-"""The character rules by the numbers (stkit.store.lifebook): creation checked against the data file's
+"""The character rules by the numbers (stkit.sheet.lifebook): creation checked against the data file's
 tables, the cheapest freebie reading against a brute-force search, every kind of experience purchase with
 its arithmetic, Renown rolling over into Rank."""
 
@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.store import lifebook as L
-from stkit.store import traits as T
-from stkit.store.sheet import Sheet
+from stkit.sheet import lifebook as L
+from stkit.sheet import traits as T
+from stkit.sheet.sheet import Sheet
 
 
 def garou(**extra) -> Sheet:

@@ -6,10 +6,10 @@ import json
 
 from sqlalchemy import inspect, text
 
-from stkit.store import db as DB
+from stkit.sheet.sheet import Sheet
 from stkit.store.characters import get_character
-from stkit.store.gateway import gateway_transaction
-from stkit.store.sheet import Sheet
+from stkit.store.db import engine as DB
+from stkit.store.db.gateway import gateway_transaction
 
 
 def test_head_constant_is_alembics_head():
@@ -115,7 +115,7 @@ def test_revision_0003_folds_accents_in_stored_name_keys(db_url):
 def test_fast_path_after_the_accent_migration(tmp_path, monkeypatch):
     """A SQLite file at 0002 is not read by the sqlite3 fast path (not at head); once opened it is at 0003
     and the fast path serves `char show` again."""
-    from stkit.store.gateway import fast_connection
+    from stkit.store.db.gateway import fast_connection
 
     db = tmp_path / "old.sqlite"
     url = "sqlite:///" + str(db)
@@ -133,7 +133,7 @@ def test_fast_path_after_the_accent_migration(tmp_path, monkeypatch):
     DB.dispose_engines()
     assert fast_connection(url) is None
     from stkit.store.characters import find_character
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     def load_sheet(db: str, name: str) -> tuple:
         return (run_unit(db, lambda gw: find_character(gw, name).to_sheet(), readonly=True),)

@@ -5,9 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from stkit.errors import InvalidValue
-from stkit.store import traits as T
-from stkit.store.pools import build_pool, resolve_pool_trait
-from stkit.store.sheet import Sheet
+from stkit.sheet import traits as T
+from stkit.sheet.pools import build_pool, resolve_pool_trait
+from stkit.sheet.sheet import Sheet
 from stkit.text import find_by_prefix, fold_name
 
 

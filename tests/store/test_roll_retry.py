@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from stkit.cli.app import app
 from stkit.dice import RollRequest, resolve_roll
 from stkit.store import rolling
-from stkit.store.gateway import run_unit
+from stkit.store.db.gateway import run_unit
 
 runner = CliRunner()
 

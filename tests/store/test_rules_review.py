@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.store.pools import build_pool
-from stkit.store.sheet import HEALTH_LEVELS, Sheet
+from stkit.sheet.pools import build_pool
+from stkit.sheet.sheet import HEALTH_LEVELS, Sheet
 
 
 def sheet(**traits) -> Sheet:

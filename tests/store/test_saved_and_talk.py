@@ -16,13 +16,13 @@ def _shadow(url: str) -> None:
 
     add_character(url, "Shadow", attributes={"Dexterity": 3}, abilities={"Brawl": 4})
     from stkit.store.characters import set_trait
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     run_unit(url, lambda gw: set_trait(gw, "Shadow", "Brawl specialty", "Claws"))
 
 
 def test_save_roll_list_and_remove(db_url):
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
     from stkit.store.saved import list_saved, remove_saved, roll_saved, save_roll
 
     _shadow(db_url)
@@ -56,7 +56,7 @@ def test_save_roll_list_and_remove(db_url):
     ],
 )
 def test_a_bad_saved_roll_is_refused_and_nothing_written(db_url, name, pool, kwargs, message):
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
     from stkit.store.saved import list_saved, save_roll
 
     _shadow(db_url)
@@ -66,8 +66,8 @@ def test_a_bad_saved_roll_is_refused_and_nothing_written(db_url, name, pool, kwa
 
 
 def test_saved_rolls_travel_with_the_character_file():
+    from stkit.sheet.sheet import Sheet
     from stkit.store.files import dump
-    from stkit.store.sheet import Sheet
 
     sheet = Sheet(name="Shadow")
     sheet.saved_rolls["claws"] = {"pool": "Dexterity + Brawl", "difficulty": 6, "spec": False}
@@ -116,8 +116,8 @@ def test_the_saved_command_group(db_url):
 
 
 def test_messages_and_whispers_are_events(db_url):
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import chronicle_events
-    from stkit.store.gateway import run_unit
     from stkit.store.talk import say, whisper
 
     _shadow(db_url)
@@ -135,8 +135,8 @@ def test_messages_and_whispers_are_events(db_url):
 
 @pytest.mark.parametrize(("text", "message"), [("", "empty"), ("x" * 301, "at most 300"), ("a\nb", "control")])
 def test_a_bad_message_is_refused(db_url, text, message):
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import chronicle_events
-    from stkit.store.gateway import run_unit
     from stkit.store.talk import say
 
     with pytest.raises(InvalidValue, match=message):
@@ -148,8 +148,8 @@ def test_a_bad_message_is_refused(db_url, text, message):
 
 
 def test_the_unskilled_rule():
-    from stkit.store.sheet import Sheet
-    from stkit.store.unskilled import unskilled
+    from stkit.sheet.sheet import Sheet
+    from stkit.sheet.unskilled import unskilled
 
     s = Sheet(name="Pup")
     s.abilities["Melee"] = 2

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
-from stkit.store.forms import FORMS, apply_form, lookup_form
-from stkit.store.pools import build_pool
-from stkit.store.sheet import Sheet
-from stkit.store.traits import name_key, norm, resolve_settable
+from stkit.sheet.forms import FORMS, apply_form, lookup_form
+from stkit.sheet.pools import build_pool
+from stkit.sheet.sheet import Sheet
+from stkit.sheet.traits import name_key, norm, resolve_settable
 
 
 def sheet(name: str = "Test", **traits) -> Sheet:

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import pytest
 
+from stkit.sheet.sheet import Sheet, Track
+from stkit.store import attack as A
 from stkit.store import characters as C
-from stkit.store import combat as K
 from stkit.store import growth as G
+from stkit.store import hit as H
+from stkit.store import initiative as I
+from stkit.store.db.gateway import run_unit
 from stkit.store.events import events_after, last_event_id
-from stkit.store.gateway import run_unit
 from stkit.store.multi_actions import multi_from_sheet
-from stkit.store.rolls import roll_from_sheet
 from stkit.store.scenes import start_scene
-from stkit.store.sheet import Sheet, Track
+from tests.rolls import sheet_roll
 
 
 def _sheet(name: str) -> Sheet:
@@ -37,11 +39,11 @@ CASES = [
     ("char damage", lambda gw: C.damage(gw, "Weston", 2, "lethal"), ["sheet"]),
     ("char heal", lambda gw: (C.damage(gw, "Weston", 1), C.heal(gw, "Weston", 1))[1], ["sheet", "sheet"]),
     ("char shift", lambda gw: C.shift(gw, "Weston", "Crinos"), ["sheet"]),
-    ("char hit", lambda gw: K.take_hit(gw, "Weston", 2, "bashing"), ["sheet"]),
-    ("char hit --soak", lambda gw: K.take_hit(gw, "Weston", 3, "bashing", soak="", faces=[2, 2, 2]), ["roll", "sheet"]),
+    ("char hit", lambda gw: H.take_hit(gw, "Weston", 2, "bashing"), ["sheet"]),
+    ("char hit --soak", lambda gw: H.take_hit(gw, "Weston", 3, "bashing", soak="", faces=[2, 2, 2]), ["roll", "sheet"]),
     (
         "attack",
-        lambda gw: K.attack(
+        lambda gw: A.attack(
             gw,
             "Weston",
             "Archibald",
@@ -54,7 +56,7 @@ CASES = [
     ),
     (
         "roll -w --char",
-        lambda gw: roll_from_sheet(gw, "Weston", "Dexterity", willpower=True, faces=[3, 4, 5]),
+        lambda gw: sheet_roll(gw, "Weston", "Dexterity", willpower=True, faces=[3, 4, 5]),
         ["sheet", "roll"],
     ),
     (
@@ -65,7 +67,7 @@ CASES = [
         ["sheet", "roll", "roll"],
     ),
     ("char delete", lambda gw: C.delete_character(gw, "Archibald"), ["sheet"]),
-    ("scene initiative", lambda gw: K.roll_scene_initiative(gw, "default", ["Weston"], dice=[7]), ["scene"]),
+    ("scene initiative", lambda gw: I.roll_scene_initiative(gw, "default", ["Weston"], dice=[7]), ["scene"]),
     (
         "char xp award, char raise",
         lambda gw: (C.experience(gw, "Weston", "award", 10), G.raise_traits(gw, "Weston", [("Brawl", None)])),

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.sheet.sheet import Sheet
 from stkit.store import characters as C
-from stkit.store.db import open_store
-from stkit.store.gateway import gateway_transaction, run_gateway
-from stkit.store.sheet import Sheet
+from stkit.store.db.engine import open_store
+from stkit.store.db.gateway import gateway_transaction, run_gateway
 
 
 def new(engine, name, chronicle="default", **traits):
@@ -84,11 +84,12 @@ def test_failed_edit_changes_nothing(engine):
 
 
 def test_delete_keeps_log(engine):
-    from stkit.store.rolls import recent_log, roll_from_sheet
+    from stkit.store.rolling import recent_log
+    from tests.rolls import sheet_roll
 
     new(engine, "Red-of-Teeth", Charisma=3, Leadership=4)
     with gateway_transaction(engine) as s:
-        roll_from_sheet(s, "Red-of-Teeth", "Charisma + Leadership", difficulty=8, rng=random.Random(1))
+        sheet_roll(s, "Red-of-Teeth", "Charisma + Leadership", difficulty=8, rng=random.Random(1))
     with gateway_transaction(engine) as s:
         assert C.delete_character(s, "red of teeth") == "Red-of-Teeth"
     with pytest.raises(NotFound):
@@ -99,14 +100,14 @@ def test_delete_keeps_log(engine):
 
 
 def test_roll_from_sheet_logs_everything(engine):
-    from stkit.store.rolls import roll_from_sheet
+    from tests.rolls import sheet_roll
 
     cid = new(engine, "Archibald", Dexterity=3, Drive=2)
     with gateway_transaction(engine) as s:
-        done = roll_from_sheet(s, "archibald", "Dexterity + Drive", difficulty=6, faces=[4, 7, 5, 8, 1])
+        done = sheet_roll(s, "archibald", "Dexterity + Drive", difficulty=6, faces=[4, 7, 5, 8, 1])
     assert done.pool.dice == 5 and done.roll.result == 1  # 7, 8 succeed; the 1 cancels one
     with gateway_transaction(engine) as s:
-        from stkit.store.models import RollLog
+        from stkit.store.db.models import RollLog
 
         e = s.session.get(RollLog, done.log_id)
         assert (e.character_id, e.expression, e.pool, e.difficulty) == (cid, "Dexterity + Drive", 5, 6)
@@ -116,23 +117,25 @@ def test_roll_from_sheet_logs_everything(engine):
 
 
 def test_willpower_spent_in_same_transaction_and_refused_when_empty(engine):
-    from stkit.store.rolls import recent_log, roll_from_sheet
+    from stkit.store.rolling import recent_log
+    from tests.rolls import sheet_roll
 
     new(engine, "Weston", Dexterity=3, Athletics=2, Willpower=1)
     with gateway_transaction(engine) as s:
-        done = roll_from_sheet(s, "Weston", "Dexterity + Athletics", willpower=True, faces=[2, 3, 1, 4, 5])
+        done = sheet_roll(s, "Weston", "Dexterity + Athletics", willpower=True, faces=[2, 3, 1, 4, 5])
     assert done.roll.result == 1 and done.roll.outcome.value == "success"  # Willpower saves the botch
     assert done.willpower_left == 0
     assert sheet_of(engine, "Weston").powers["Willpower"].temporary == 0
     with pytest.raises(RuleRefusal, match="no Willpower points left"), gateway_transaction(engine) as s:
-        roll_from_sheet(s, "Weston", "Dexterity + Athletics", willpower=True, rng=random.Random(2))
+        sheet_roll(s, "Weston", "Dexterity + Athletics", willpower=True, rng=random.Random(2))
     with gateway_transaction(engine) as s:
         assert len(recent_log(s)) == 1  # the refused roll wrote nothing
 
 
 def test_scene_hooks_called_in_order(engine, monkeypatch):
-    from stkit.store import rolls, scenes
+    from stkit.store import scenes
     from stkit.store.scenes import TurnContext
+    from tests.rolls import sheet_roll
 
     calls = []
     monkeypatch.setattr(scenes, "find_turn_context", lambda s, c: calls.append(("ctx", c.name)) or TurnContext(7, 3))
@@ -145,7 +148,7 @@ def test_scene_hooks_called_in_order(engine, monkeypatch):
     )
     new(engine, "Weston", Dexterity=3, Athletics=2, Willpower=3)
     with gateway_transaction(engine) as s:
-        done = rolls.roll_from_sheet(
+        done = sheet_roll(
             s,
             "Weston",
             "Dexterity + Athletics",
@@ -162,17 +165,19 @@ def test_scene_hooks_called_in_order(engine, monkeypatch):
 
 
 def test_scene_retry_capped_at_ten(engine, monkeypatch):
-    from stkit.store import rolls, scenes
+    from stkit.store import scenes
+    from tests.rolls import sheet_roll
 
     monkeypatch.setattr(scenes, "retry_count_for_task", lambda s, c, t: 6)
     new(engine, "Weston", Dexterity=3)
     with gateway_transaction(engine) as s:
-        done = rolls.roll_from_sheet(s, "Weston", "Dexterity", difficulty=7, retry=1, task="wall", rng=random.Random(1))
+        done = sheet_roll(s, "Weston", "Dexterity", difficulty=7, retry=1, task="wall", rng=random.Random(1))
     assert done.roll.difficulty == 10 and done.roll.retry == 7
 
 
 def test_scene_refusal_spends_nothing(engine, monkeypatch):
-    from stkit.store import rolls, scenes
+    from stkit.store import scenes
+    from tests.rolls import sheet_roll
 
     def refuse(session, character, ctx):
         raise RuleRefusal("Willpower already spent this turn")
@@ -180,18 +185,19 @@ def test_scene_refusal_spends_nothing(engine, monkeypatch):
     monkeypatch.setattr(scenes, "check_willpower_allowed", refuse)
     new(engine, "Weston", Dexterity=3)
     with pytest.raises(RuleRefusal, match="this turn"), gateway_transaction(engine) as s:
-        rolls.roll_from_sheet(s, "Weston", "Dexterity", willpower=True, rng=random.Random(1))
+        sheet_roll(s, "Weston", "Dexterity", willpower=True, rng=random.Random(1))
     assert sheet_of(engine, "Weston").powers["Willpower"].temporary == 3
 
 
 def test_recent_log_newest_first_and_limit(engine):
-    from stkit.store.rolls import recent_log, roll_from_sheet
+    from stkit.store.rolling import recent_log
+    from tests.rolls import sheet_roll
 
     new(engine, "Archibald", Dexterity=3, Drive=2)
     new(engine, "Flashburn", Dexterity=3, Firearms=2)
     for i in range(5):
-        run_gateway(engine, lambda s, i=i: roll_from_sheet(s, "Archibald", "Dexterity + Drive", rng=random.Random(i)))
-    run_gateway(engine, lambda s: roll_from_sheet(s, "Flashburn", "Dexterity + Firearms", rng=random.Random(9)))
+        run_gateway(engine, lambda s, i=i: sheet_roll(s, "Archibald", "Dexterity + Drive", rng=random.Random(i)))
+    run_gateway(engine, lambda s: sheet_roll(s, "Flashburn", "Dexterity + Firearms", rng=random.Random(9)))
     with gateway_transaction(engine) as s:
         mine = recent_log(s, name="archibald", limit=3)
         assert [e["character"] for e in mine] == ["Archibald"] * 3
@@ -204,18 +210,17 @@ def test_recent_log_newest_first_and_limit(engine):
 def test_sqlite3_and_sqlalchemy_gateways_read_alike(db_url):
     """`char show` / `log` read an up-to-date SQLite file with sqlite3; the same use cases over a SQLAlchemy
     connection (PostgreSQL, old files) must return the same sheet and log entries."""
-    from stkit.store.gateway import fast_connection, run_unit
-    from stkit.store.rolls import recent_log, roll_from_sheet
+    from stkit.store.db.gateway import fast_connection, run_unit
+    from stkit.store.rolling import recent_log
+    from tests.rolls import sheet_roll
 
     engine = open_store(db_url)
     new(engine, "Archibald", Dexterity=3, Drive=2)
     run_gateway(
         engine,
-        lambda s: roll_from_sheet(
-            s, "Archibald", "Dexterity + Drive", willpower=True, task="swerve", rng=random.Random(4)
-        ),
+        lambda s: sheet_roll(s, "Archibald", "Dexterity + Drive", willpower=True, task="swerve", rng=random.Random(4)),
     )
-    run_gateway(engine, lambda s: roll_from_sheet(s, "Archibald", "Dexterity + Drive + 1", faces=[1, 1, 2, 3, 4, 5]))
+    run_gateway(engine, lambda s: sheet_roll(s, "Archibald", "Dexterity + Drive + 1", faces=[1, 1, 2, 3, 4, 5]))
     with gateway_transaction(engine, readonly=True) as s:
         orm_log = recent_log(s, name="Archibald")
         orm_sheet = C.get_character(s, "Archibald").to_sheet()

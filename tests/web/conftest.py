@@ -13,10 +13,10 @@ import pytest
 
 def add_character(url: str, name: str, *, attributes=None, abilities=None, willpower=3, chronicle="default") -> int:
     """Store a character through the store's use case; returns its id."""
+    from stkit.sheet.sheet import Sheet, Track
     from stkit.store.characters import create_character
-    from stkit.store.db import open_store
-    from stkit.store.gateway import gateway_transaction
-    from stkit.store.sheet import Sheet, Track
+    from stkit.store.db.engine import open_store
+    from stkit.store.db.gateway import gateway_transaction
 
     sheet = Sheet(name=name, chronicle=chronicle)
     sheet.attributes.update(attributes or {})
@@ -38,8 +38,8 @@ class TableSetup:
 
 
 def issue(url: str, *, rotate: bool = False, chronicle: str = "default") -> dict:
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import issue_links
-    from stkit.store.gateway import run_unit
 
     out = {}
     for link in run_unit(url, lambda gw: issue_links(gw, chronicle, rotate=rotate)):
@@ -58,7 +58,7 @@ def table(db_url) -> TableSetup:
         abilities={"Stealth": 3, "Athletics": 2, "Brawl": 2},
     )
     archibald = add_character(db_url, "Archibald", attributes={"Wits": 2, "Dexterity": 2}, abilities={"Drive": 3})
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     # the table opens on an empty feed: the two characters' creation events are not what the tests watch
     run_unit(db_url, lambda gw: gw.execute("DELETE FROM table_events"))

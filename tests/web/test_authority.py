@@ -16,19 +16,16 @@ from tests.web.conftest import read_events
 
 
 def _roll(url: str, n: int = 5, *, secret: bool = False, seed: int = 1) -> None:
-    import random
 
-    from stkit.dice import roll_pool
-    from stkit.store.gateway import run_unit
-    from stkit.store.rolls import log_plain_roll
+    from stkit.store.db.gateway import run_unit
+    from tests.rolls import bare_roll
 
-    result = roll_pool(n, 6, rng=random.Random(seed))
-    run_unit(url, lambda gw: log_plain_roll(gw, str(n), result, chronicle="default", seed=seed, secret=secret))
+    run_unit(url, lambda gw: bare_roll(gw, n, seed=seed, secret=secret))
 
 
 def _newest(url: str) -> int:
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import last_event_id
-    from stkit.store.gateway import run_unit
 
     return run_unit(url, lambda gw: last_event_id(gw, "default"), readonly=True)
 
@@ -73,7 +70,7 @@ def test_rotating_links_ends_an_open_storyteller_stream_within_a_second(live, ta
 
 
 def test_revoking_one_player_ends_only_their_stream(live, table):
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
     from stkit.store.links import revoke_links
 
     start = _newest(table.url)
@@ -91,8 +88,8 @@ def test_revoking_one_player_ends_only_their_stream(live, table):
 def test_an_expiring_link_ends_its_stream_when_it_expires(live, table):
     from datetime import UTC, datetime, timedelta
 
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import hash_token
-    from stkit.store.gateway import run_unit
 
     token = table.token("Weston")
     soon = datetime.now(UTC) + timedelta(seconds=1.5)
@@ -124,7 +121,7 @@ def test_an_unreadable_last_event_id_replays_nothing(live, table):
     got = read_events(live, token, last_event_id=newest + 1000, seconds=1.5, until=bool)
     later.join()
     assert [g[0] for g in got] == [newest + 1]
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     rolls = run_unit(table.url, lambda gw: [r[0] for r in gw.rows("SELECT id FROM table_events WHERE kind = 'roll'")])
     replay = [g[0] for g in read_events(live, token, last_event_id=0, seconds=0.5) if g[1] == "roll"]

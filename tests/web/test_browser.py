@@ -185,7 +185,7 @@ def make_store(url: str) -> None:
     add_character(url, "Archibald", attributes={"Wits": 2, "Dexterity": 2}, abilities={"Drive": 3})
     add_character(url, "Mari", attributes={"Perception": 3, "Wits": 2}, abilities={"Alertness": 2})
     add_character(url, "Kesh", attributes={"Perception": 3, "Dexterity": 2}, abilities={"Alertness": 2})
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     dispose_engines()
 

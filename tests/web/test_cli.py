@@ -16,8 +16,8 @@ runner = CliRunner()
 
 
 def _holder(url: str, token: str):
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import find_link_holder
-    from stkit.store.gateway import run_unit
 
     return run_unit(url, lambda gw: find_link_holder(gw, token), readonly=True)
 
@@ -73,7 +73,7 @@ def test_bad_port_is_one_line(table):
 def test_a_port_in_use_is_one_line_and_no_link_is_issued(table):
     import socket
 
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     before = run_unit(table.url, lambda gw: gw.row("SELECT COUNT(*) FROM table_links")[0])
     with socket.socket() as busy:
@@ -248,7 +248,7 @@ def test_ctrl_c_is_quiet_with_pages_following(table, presses):
 def test_links_that_expire_stop_working_and_say_when(table):
     from datetime import UTC, datetime, timedelta
 
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     result = runner.invoke(app, ["table", "links", "--json", "--expires", "12h", "--db", table.url])
     assert result.exit_code == 0, result.output
@@ -271,7 +271,7 @@ def test_links_that_expire_stop_working_and_say_when(table):
 
 @pytest.mark.parametrize("bad", ["12", "1.5h", "0m", "400d", "12 hours", "\u0661\u0662h", "9" * 5000 + "h", "-3h"])
 def test_a_bad_lifetime_is_one_line_and_issues_nothing(table, bad):
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     before = run_unit(table.url, lambda gw: gw.row("SELECT COUNT(*) FROM table_links")[0])
     result = runner.invoke(app, ["table", "links", "--expires", bad, "--db", table.url])

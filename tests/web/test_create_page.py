@@ -18,9 +18,9 @@ def draft_of(html: str) -> str:
 
 
 def test_a_player_makes_a_character_step_by_step(clients, table):
+    from stkit.sheet.lifebook import check_creation
     from stkit.store.characters import find_character
-    from stkit.store.gateway import run_unit
-    from stkit.store.lifebook import check_creation
+    from stkit.store.db.gateway import run_unit
 
     c = clients("Weston")
     page = c.get("/create")
@@ -70,7 +70,7 @@ def test_guided_creation_in_a_real_browser(tmp_path):
 
     url = "sqlite:///" + str(tmp_path / "table.sqlite")
     add_character(url, "Weston")
-    from stkit.store.db import dispose_engines
+    from stkit.store.db.engine import dispose_engines
 
     dispose_engines()
     server = Server(url)

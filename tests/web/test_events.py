@@ -8,15 +8,15 @@ from stkit.errors import InvalidValue
 
 
 def _ids(url: str) -> list[int]:
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     return [r[0] for r in run_unit(url, lambda gw: gw.rows("SELECT id FROM table_events ORDER BY id"))]
 
 
 def test_an_event_is_rolled_back_with_its_change(db_url):
-    from stkit.store.db import open_store
+    from stkit.store.db.engine import open_store
+    from stkit.store.db.gateway import run_gateway, run_unit
     from stkit.store.events import record_event
-    from stkit.store.gateway import run_gateway, run_unit
 
     class Boom(Exception):
         pass
@@ -43,8 +43,8 @@ def test_an_event_is_rolled_back_with_its_change(db_url):
 
 
 def test_events_after_and_recent(db_url):
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import events_after, last_event_id, recent_events, record_event
-    from stkit.store.gateway import run_unit
 
     for n in range(5):
         run_unit(
@@ -89,7 +89,7 @@ def test_dice_marks_follow_the_rule_of_one():
 def test_migration_0005_goes_down_and_up(db_url):
     from sqlalchemy import inspect
 
-    from stkit.store import db as DB
+    from stkit.store.db import engine as DB
 
     engine = DB.open_store(db_url)
     from alembic import command
@@ -113,8 +113,8 @@ def test_migration_creates_what_the_models_declare(db_url):
     import sqlalchemy as sa
     from sqlmodel import SQLModel
 
-    from stkit.store import models  # noqa: F401 - registers the tables on SQLModel.metadata
-    from stkit.store.db import open_store
+    from stkit.store.db import models  # noqa: F401 - registers the tables on SQLModel.metadata
+    from stkit.store.db.engine import open_store
 
     insp = sa.inspect(open_store(db_url))
     for table in ("table_events", "table_links"):
@@ -135,9 +135,9 @@ def test_migration_0010_keeps_links_issued_before_it(db_url):
     from alembic.config import Config
     from sqlalchemy import inspect
 
-    from stkit.store import db as DB
+    from stkit.store.db import engine as DB
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import find_link_holder, issue_links
-    from stkit.store.gateway import run_unit
 
     engine = DB.open_store(db_url)
     cfg = Config()
@@ -169,15 +169,13 @@ def test_migration_0010_keeps_links_issued_before_it(db_url):
 
 def test_table_events_keep_a_bounded_window_and_the_roll_log_keeps_everything(db_url):
     """Past the window, older events are dropped in the writer's transaction; every roll stays logged."""
-    import random
 
-    from stkit.dice import roll_pool
     from stkit.store import events as E
-    from stkit.store.gateway import run_unit
-    from stkit.store.rolls import log_plain_roll
+    from stkit.store.db.gateway import run_unit
+    from tests.rolls import bare_roll
 
     def roll(gw, i):
-        log_plain_roll(gw, "3", roll_pool(3, 6, rng=random.Random(i)), chronicle="default", seed=i)
+        bare_roll(gw, 3, seed=i)
 
     real = (E.EVENT_WINDOW, E.PRUNE_EVERY)
     E.EVENT_WINDOW, E.PRUNE_EVERY = 20, 5

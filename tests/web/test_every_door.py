@@ -20,7 +20,7 @@ from stkit.dice import RollRequest, resolve_roll
 from stkit.dice.house import HOUSE_KEYS, STANDARD_CHRONICLE_RULES, forgive_botch, parse_house_value
 from stkit.dice.odds import roll_distribution
 from stkit.errors import InvalidValue
-from stkit.store.gateway import run_unit
+from stkit.store.db.gateway import run_unit
 from stkit.store.house import rules_in_force
 
 runner = CliRunner()

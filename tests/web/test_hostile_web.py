@@ -146,7 +146,7 @@ def test_a_player_cannot_choose_the_tens_rule(clients, table):
 
 
 def test_a_players_roll_follows_the_chronicles_house_rules(clients, table):
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
     from stkit.store.house import set_house_rule
 
     run_unit(table.url, lambda gw: set_house_rule(gw, "default", "specialty", "double"))
@@ -161,7 +161,7 @@ def test_a_players_roll_follows_the_chronicles_house_rules(clients, table):
 
 
 def test_extra_dice_stay_within_what_the_storyteller_allows(clients, table):
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
     from stkit.store.house import set_house_rule
 
     c = clients("Weston")

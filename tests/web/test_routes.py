@@ -16,14 +16,14 @@ ASK = "Ask the Storyteller for a new link."
 
 
 def _count(url: str, table: str) -> int:
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     return run_unit(url, lambda gw: gw.row(f"SELECT COUNT(*) FROM {table}")[0], readonly=True)
 
 
 def _log(url: str) -> list[dict]:
-    from stkit.store.gateway import run_unit
-    from stkit.store.rolls import recent_log
+    from stkit.store.db.gateway import run_unit
+    from stkit.store.rolling import recent_log
 
     return run_unit(url, lambda gw: recent_log(gw, limit=100), readonly=True)
 
@@ -68,8 +68,8 @@ def test_missing_or_forged_token_gets_403_page_and_changes_nothing(clients, tabl
 
 
 def test_join_sets_a_strict_httponly_cookie_and_only_the_hash_is_stored(clients, table):
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import hash_token
-    from stkit.store.gateway import run_unit
 
     token = table.token("Weston")
     assert len(token) >= 22  # 24 random bytes, URL-safe base64: 192 bits
@@ -172,8 +172,8 @@ def test_plain_dice_pool_out_of_range_has_the_clis_message(clients, table):
 
 def test_willpower_with_none_left_is_refused_and_nothing_is_stored(clients, table):
     from stkit.store.characters import spend
-    from stkit.store.db import open_store
-    from stkit.store.gateway import gateway_transaction
+    from stkit.store.db.engine import open_store
+    from stkit.store.db.gateway import gateway_transaction
 
     with gateway_transaction(open_store(table.url)) as s:
         spend(s, "Weston", "Willpower", 3)
@@ -209,8 +209,8 @@ def test_roll_from_the_sheet_matches_the_cli_for_the_same_seed(clients, table):
 
 def test_feed_shows_pool_dice_marks_and_a_loud_botch(clients, table):
     from stkit.dice import count_dice
-    from stkit.store.gateway import run_unit
-    from stkit.store.rolls import write_log
+    from stkit.store.db.gateway import run_unit
+    from stkit.store.rolling import write_log
 
     # Hand-checked: at difficulty 6, [7] and [6] succeed, one <1> cancels the lower one -> 1 success.
     roll = count_dice(4, 6, [7, 1, 6, 3])
@@ -402,7 +402,7 @@ def test_storyteller_errors_are_one_line(clients, table):
 
 
 def _event_kinds(url: str) -> list[str]:
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     return [r[0] for r in run_unit(url, lambda gw: gw.rows("SELECT kind FROM table_events ORDER BY id"))]
 

@@ -21,18 +21,15 @@ def _cli(url: str, *args: str) -> subprocess.CompletedProcess:
 
 
 def _roll(url: str, n: int = 5, *, secret: bool = False, seed: int = 1) -> None:
-    import random
 
-    from stkit.dice import roll_pool
-    from stkit.store.gateway import run_unit
-    from stkit.store.rolls import log_plain_roll
+    from stkit.store.db.gateway import run_unit
+    from tests.rolls import bare_roll
 
-    result = roll_pool(n, 6, rng=random.Random(seed))
-    run_unit(url, lambda gw: log_plain_roll(gw, str(n), result, chronicle="default", seed=seed, secret=secret))
+    run_unit(url, lambda gw: bare_roll(gw, n, seed=seed, secret=secret))
 
 
 def _event_ids(url: str, *, secret: bool | None = None) -> list[int]:
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     sql = "SELECT id FROM table_events"
     if secret is not None:
@@ -101,10 +98,10 @@ def test_many_writers_nothing_lost_nothing_twice(live, table):
     time.sleep(0.3)
     code = (
         "import random, sys\n"
-        "from stkit.store.gateway import run_unit\n"
-        "from stkit.store.rolls import roll_from_sheet\n"
+        "from stkit.store.db.gateway import run_unit\n"
+        "from stkit.store.rolling import roll_from_sheet\n"
         "for i in range(15):\n"
-        "    run_unit(sys.argv[1], lambda gw: roll_from_sheet(gw, sys.argv[2], 'Dexterity', rng=random.Random(i)))\n"
+        "    run_unit(sys.argv[1], lambda gw: sheet_roll(gw, sys.argv[2], 'Dexterity', rng=random.Random(i)))\n"
     )
     env = os.environ | {"PYTHONPATH": os.getcwd()}
     procs = [
@@ -146,7 +143,7 @@ def test_two_servers_on_one_store_both_stay_live(live, table):
 
 def test_a_player_stream_carries_only_their_own_sheet_changes(live, table):
     from stkit.store.characters import damage
-    from stkit.store.gateway import run_unit
+    from stkit.store.db.gateway import run_unit
 
     run_unit(table.url, lambda gw: damage(gw, "Archibald", 1, "bashing"))
     run_unit(table.url, lambda gw: damage(gw, "Weston", 2, "lethal"))

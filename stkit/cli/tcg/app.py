@@ -14,8 +14,8 @@ tcg_app = typer.Typer(help="Rage card game: rules search, cards, deck legality a
 def safe(value: object) -> str:
     """User or file text ready for rich: control characters shown as escapes (``\\x1b``), then markup
     escaped, so ``[link=...]`` or ``[/bold]`` in a card name prints literally."""
-    from rich.markup import escape
+    from rich.markup import escape  # lazy: start-up (loaded when the command runs)
 
-    from stkit.text import printable
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     return escape(printable(value, multiline=True))

@@ -26,13 +26,13 @@ _DOCS = {"equinox": "Equinox Update", "rulebook": "earlier rulebook", "battlefie
 
 
 def _emit(obj: Any) -> None:
-    from stkit.cli.render import print_json
+    from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
     print_json(obj, indent=None)
 
 
 def _console(stderr: bool = False):
-    from stkit.cli.render import new_console
+    from stkit.cli.render import new_console  # lazy: start-up (loaded when the command runs)
 
     return new_console(stderr=stderr)
 
@@ -70,13 +70,13 @@ def rules_search(
     """Full-text search of the rules, best match first.
 
     SQLite FTS5 with bm25 ranking; typos are corrected."""
-    from stkit.tcg.rules import search_rules
+    from stkit.tcg.rules import search_rules  # lazy: start-up (loaded when the command runs)
 
     result = search_rules(" ".join(query), limit=limit, kind=kind.value if kind else None)
     if as_json:
         _emit(result.to_dict())
         return
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     con = _console()
     if result.corrected != " ".join(w.lower() for w in query) and result.hits:
@@ -106,13 +106,13 @@ def rules_show(
     """Show one rule entry in full.
 
     Its text, source section, what it supersedes and any conflict ruling."""
-    from stkit.tcg.rules import get_rule
+    from stkit.tcg.rules import get_rule  # lazy: start-up (loaded when the command runs)
 
     e = get_rule(rule_id)
     if as_json:
         _emit(e.to_dict())
         return
-    from rich.panel import Panel
+    from rich.panel import Panel  # lazy: start-up (loaded when the command runs)
 
     lines = [safe(e.text), "", f"[dim]Source:[/] {safe(_source(e.document, e.section))}"]
     if e.keywords:
@@ -139,7 +139,7 @@ def rules_show(
 @rules_app.command("conflicts")
 def rules_conflicts(as_json: bool = typer.Option(False, "--json", help=_JSON_HELP)) -> None:
     """List the contradictions in the documents and stkit's ruling."""
-    from stkit.tcg.rules import default_index
+    from stkit.tcg.rules import default_index  # lazy: start-up (loaded when the command runs)
 
     found = [e for e in default_index().entries.values() if e.kind == "conflict"]
     if as_json:
@@ -160,8 +160,8 @@ def define_cmd(
     """Define a game term from the glossary.
 
     Case, accents and small typos are forgiven."""
-    from stkit.tcg.cards import AmbiguousName
-    from stkit.tcg.rules import define
+    from stkit.tcg.cards import AmbiguousName  # lazy: start-up (loaded when the command runs)
+    from stkit.tcg.rules import define  # lazy: start-up (loaded when the command runs)
 
     try:
         t = define(" ".join(term))
@@ -184,7 +184,7 @@ def define_cmd(
 
 
 def _open_db(path: str | None):
-    from stkit.tcg.db import CardDB
+    from stkit.tcg.db import CardDB  # lazy: start-up (loaded when the command runs)
 
     return CardDB(path)
 
@@ -201,13 +201,13 @@ def cards_import(
     """Import a card list in one transaction.
 
     Every card is validated first: nothing is half-imported."""
-    import os
+    import os  # lazy: start-up (loaded when the command runs)
 
     err = _console(stderr=True)
     big = os.path.exists(file) and os.path.getsize(file) > 100_000
     with _open_db(cards_db) as db:
         if big and not as_json and err.is_terminal:
-            from rich.progress import Progress
+            from rich.progress import Progress  # lazy: start-up (loaded when the command runs)
 
             with Progress(console=err, transient=True) as bar:
                 task = bar.add_task("Reading cards", total=None)
@@ -276,7 +276,7 @@ def cards_search(
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Search cards by name, words or text, with filters on every field."""
-    from stkit.tcg.db import CardFilter, NumberRange
+    from stkit.tcg.db import CardFilter, NumberRange  # lazy: start-up (loaded when the command runs)
 
     q = " ".join(query or [])
     given = {"renown": renown, "rage": rage, "gnosis": gnosis, "health": health}
@@ -302,7 +302,7 @@ def cards_search(
     if as_json:
         _emit({"query": q, "results": [h.to_dict() for h in hits]})
         return
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     con = _console()
     if not hits:
@@ -329,7 +329,7 @@ def cards_show(
     """Show one card in full, with its printings.
 
     An ambiguous name lists the candidates instead of guessing; printings whose text differs are named."""
-    from stkit.tcg.cards import AmbiguousName
+    from stkit.tcg.cards import AmbiguousName  # lazy: start-up (loaded when the command runs)
 
     with _open_db(cards_db) as db:
         try:
@@ -340,7 +340,7 @@ def cards_show(
     if as_json:
         _emit(view.to_dict())
         return
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
     card = view.card
     data = card.to_dict()
@@ -414,7 +414,7 @@ def deck_check(
     """Check a deck list against the deck-building rules.
 
     Exit 0 when legal, 1 when not, listing every violation with its rule id."""
-    from stkit.tcg.deck import check_deck, parse_deck_file
+    from stkit.tcg.deck import check_deck, parse_deck_file  # lazy: start-up (loaded when the command runs)
 
     deck = parse_deck_file(file)
     with _open_db(cards_db) as db:

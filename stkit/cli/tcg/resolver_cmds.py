@@ -18,7 +18,7 @@ FileArg = Annotated[Path, typer.Argument(help="YAML file describing the situatio
 
 
 def print_json(data, *, indent: int | None = None) -> None:
-    from stkit.cli import render
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     render.print_json(data, indent=indent)
 
@@ -33,7 +33,7 @@ def _emit(resolution, as_json: bool, headline: str) -> None:
         print_json(resolution.as_json(), indent=None)
         return
 
-    from stkit.cli.render import new_console
+    from stkit.cli.render import new_console  # lazy: start-up (loaded when the command runs)
 
     console = new_console()
     console.print(f"[bold]{safe(headline)}[/bold]")
@@ -66,7 +66,7 @@ def umbra_cost(
 
     Example: stkit tcg umbra-cost --level 4 --gnosis 5   (3 cards, minus 1 for Gnosis 4-6: 2)
     """
-    from stkit.tcg.resolvers.umbra import resolve_umbra_cost
+    from stkit.tcg.resolvers.umbra import resolve_umbra_cost  # lazy: start-up (loaded when the command runs)
 
     r = resolve_umbra_cost(
         level=level, points=points, gnosis=gnosis, last_minute=last_minute, human=human, spirit=spirit
@@ -92,7 +92,7 @@ def umbra_track(
 
     Example: stkit tcg umbra-track wyrm-enemy-played garou-killed alpha-pass
     """
-    from stkit.tcg.resolvers.umbra import resolve_umbra_track
+    from stkit.tcg.resolvers.umbra import resolve_umbra_track  # lazy: start-up (loaded when the command runs)
 
     r = resolve_umbra_track(list(events or []), start=start)
     _emit(r, as_json, f"The Umbra marker is on {r['points']} (level {r['level']}).")
@@ -114,7 +114,7 @@ def frenzy(
 
     Example: stkit tcg frenzy --health 5 --wounds 3 --frenzy 2   (Janus: frenzies, draws 2)
     """
-    from stkit.tcg.resolvers.frenzy import resolve_frenzy
+    from stkit.tcg.resolvers.frenzy import resolve_frenzy  # lazy: start-up (loaded when the command runs)
 
     r = resolve_frenzy(health=health, wounds=wounds, frenzy=frenzy_number, derangement=derangement)
     if r["frenzies"]:
@@ -145,7 +145,7 @@ def battlefield(
 
     Example: stkit tcg battlefield --renown 10 --defender-keywords "Wyrm,Black Spiral Dancer" --buy Kailindo,Spirit
     """
-    from stkit.tcg.resolvers.battlefield import resolve_battlefield
+    from stkit.tcg.resolvers.battlefield import resolve_battlefield  # lazy: start-up (loaded when the command runs)
 
     r = resolve_battlefield(renown=renown, defender_keywords=_split(defender_keywords), buy=_split(buy))
     kw = ", ".join(r["keywords"]) or "no Keywords"
@@ -170,9 +170,9 @@ def combat(
 
     Example: stkit tcg combat combat.yaml   (file format and a full example: docs/tcg-resolvers.md)
     """
-    from stkit.tcg.cards import Card
-    from stkit.tcg.db import CardDB, check_db_path
-    from stkit.tcg.resolvers.combat import load_combat, resolve_combat
+    from stkit.tcg.cards import Card  # lazy: start-up (loaded when the command runs)
+    from stkit.tcg.db import CardDB, check_db_path  # lazy: start-up (loaded when the command runs)
+    from stkit.tcg.resolvers.combat import load_combat, resolve_combat  # lazy: start-up (loaded when the command runs)
 
     if cards_db is not None:
         check_db_path(cards_db)  # a bad path is refused even when no play names a card
@@ -194,9 +194,9 @@ def combat(
         out.pop("log", None)  # the same lines are in each round's "log"
         print_json(out, indent=None)
         return
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
-    from stkit.cli.render import new_console
+    from stkit.cli.render import new_console  # lazy: start-up (loaded when the command runs)
 
     console = new_console()
     console.print(f"[bold]{safe(r['hunter'])} (Hunter) against {safe(r['prey'])} (Prey)[/bold]")
@@ -252,7 +252,7 @@ def moot(file: FileArg, as_json: JsonOpt = False) -> None:
 
     Example: stkit tcg moot moot.yaml   (file format: docs/tcg-resolvers.md)
     """
-    from stkit.tcg.resolvers.moot import load_moots, resolve_moots
+    from stkit.tcg.resolvers.moot import load_moots, resolve_moots  # lazy: start-up (loaded when the command runs)
 
     characters, moots = load_moots(file)
     r = resolve_moots(characters, moots)
@@ -270,7 +270,10 @@ def alpha_order(file: FileArg, as_json: JsonOpt = False) -> None:
 
     Example: stkit tcg alpha-order alphas.yaml   (file format: docs/tcg-resolvers.md)
     """
-    from stkit.tcg.resolvers.alpha import load_alphas, resolve_alpha_order
+    from stkit.tcg.resolvers.alpha import (  # lazy: start-up (loaded when the command runs)
+        load_alphas,
+        resolve_alpha_order,
+    )
 
     alphas, effects = load_alphas(file)
     r = resolve_alpha_order(alphas, effects)
@@ -285,7 +288,10 @@ def victory(file: FileArg, as_json: JsonOpt = False) -> None:
 
     Example: stkit tcg victory victory.yaml   (file format: docs/tcg-resolvers.md)
     """
-    from stkit.tcg.resolvers.victory import load_victory, resolve_victory
+    from stkit.tcg.resolvers.victory import (  # lazy: start-up (loaded when the command runs)
+        load_victory,
+        resolve_victory,
+    )
 
     r = resolve_victory(load_victory(file))
     if r["winner"]:
@@ -321,7 +327,7 @@ def regen(
 
     Example: stkit tcg regen --paw bottom   (2 turns)
     """
-    from stkit.tcg.resolvers.regen import resolve_regen
+    from stkit.tcg.resolvers.regen import resolve_regen  # lazy: start-up (loaded when the command runs)
 
     r = resolve_regen(paw=paw, turned=turned, rite=rite, stalled=stalled, wounds=wounds)
     _emit(r, as_json, f"Upright after {r['turns']} Start of Turn Phase(s).")

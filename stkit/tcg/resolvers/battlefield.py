@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 
 from stkit.errors import InvalidValue, RuleRefusal
+from stkit.tcg.cardfiles import load_builtin_cards
 from stkit.tcg.cards import KEYWORD_NAMES
 from stkit.tcg.common import fold_name as _key
 from stkit.tcg.resolvers import Resolution, RuleTrail
@@ -34,7 +35,6 @@ EFFECTS = {
 def _known_keys() -> dict[str, str]:
     """Folded Keyword -> its name: the Keywords the rules name (KEYWORD_NAMES) and those on stkit's
     built-in cards, the card data a purchase is checked against."""
-    from stkit.tcg.cardfiles import load_builtin_cards
 
     names = [*KEYWORD_NAMES, *(k for card in load_builtin_cards() for k in card.keywords)]
     return {_key(n): n for n in reversed(names)}
@@ -105,7 +105,7 @@ def resolve_battlefield(
                 + ("; buy Spirit to keep Umbral escapers in the fight)" if key == "umbral" else ")")
             )
         if key not in _known_keys():
-            from rapidfuzz import fuzz, process
+            from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
             close = process.extract(key, list(_known_keys()), scorer=fuzz.ratio, limit=3, score_cutoff=70)
             hint = f"; did you mean {', '.join(_known_keys()[c[0]] for c in close)}?" if close else ""

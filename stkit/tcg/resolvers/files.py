@@ -9,7 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from stkit.errors import DataFileError
+from stkit.errors import DataFileError, InvalidValue
+from stkit.tcg.common import fold_name, parse_yaml, read_text
+from stkit.tcg.vocab import Derangement
+from stkit.text import check_text, shown_key
 
 #: Largest situation file read, in bytes: a combat, a turn's Moots or a game's Victory Piles fit in a few KB;
 #: a multi-megabyte file is a mistake and would only make the parser crawl.
@@ -26,7 +29,6 @@ def load_yaml_mapping(path: str | Path) -> dict[str, Any]:
     not valid YAML (with line and column; a key given twice included), its top level is not a mapping, or
     it holds more than MAX_NODES values once aliases are expanded.
     """
-    from stkit.tcg.common import parse_yaml, read_text
 
     text = read_text(path, max_bytes=MAX_FILE_BYTES)
     if not text.strip():
@@ -50,14 +52,11 @@ def derangement_named(word: str) -> str:
 
     Raises InvalidValue ``derangement '<word>' is not one the rules list; did you mean <closest>? (allowed:
     ...)`` (Equinox Update, "Special Abilities: Derangements")."""
-    from stkit.errors import InvalidValue
-    from stkit.tcg.common import fold_name
-    from stkit.tcg.vocab import Derangement
 
     known = {fold_name(d.value): d.value for d in Derangement}
     value = known.get(fold_name(word))
     if value is None:
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
         best = process.extractOne(fold_name(word), list(known), scorer=fuzz.ratio, score_cutoff=60)
         hint = f"did you mean {known[best[0]].title()}? " if best else ""
@@ -68,7 +67,6 @@ def derangement_named(word: str) -> str:
 
 def _key(key: str) -> str:
     """A key read from the file, quoted when it looks like a field name, else not shown (file content)."""
-    from stkit.text import shown_key
 
     return repr(key) if shown_key(key) == key else shown_key(key)
 
@@ -138,7 +136,6 @@ class Fields:
     def derangements(self, key: str = "derangements") -> list[str]:
         """The derangements listed under ``key``, as :class:`stkit.tcg.vocab.Derangement` values (case,
         spaces and hyphens folded). A name the rules do not list is an error with the closest one."""
-        from stkit.errors import InvalidValue
 
         out = []
         for word in self.text_list(key):
@@ -162,8 +159,6 @@ class Fields:
 def _refuse_control(text: str, where: str) -> None:
     """Names and card text are printed to the terminal: an ESC or BEL in them would drive it (clear the
     screen, change its title), so a control character is a DataFileError. Tabs and line breaks are fine."""
-    from stkit.errors import InvalidValue
-    from stkit.text import check_text
 
     try:
         check_text(text, where, limit=len(text), multiline=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from stkit.errors import InvalidValue
 from stkit.tcg.resolvers import Resolution, RuleTrail
+from stkit.tcg.resolvers.files import derangement_named
 
 MAX_STAT = 100
 DERANGEMENTS = ("hysterical", "melancholic")
@@ -45,8 +46,6 @@ def resolve_frenzy(
             raise InvalidValue(f"{name} {value!r} is out of range (allowed 0 to {MAX_STAT})")
     kind = None
     if derangement is not None:  # an empty --derangement "" is a mistake, not "no derangement"
-        from stkit.tcg.resolvers.files import derangement_named
-
         kind = derangement_named(str(derangement))
         if kind not in DERANGEMENTS:
             raise InvalidValue(f"derangement {kind.title()} does not change frenzy (allowed: Hysterical, Melancholic)")

@@ -1,5 +1,5 @@
 """``GET /create`` and ``POST /create``: guided character creation on a phone, the same steps as
-`stkit char create` (:mod:`stkit.store.guided`). The draft travels in the form (nothing is stored while it
+`stkit char create` (:mod:`stkit.sheet.guided`). The draft travels in the form (nothing is stored while it
 is made); the finished sheet is stored in the table's chronicle only when it passes the creation check."""
 
 from __future__ import annotations
@@ -10,6 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from stkit.errors import InvalidValue, StkitError
+from stkit.sheet.guided import HELP, STEPS, TITLES, Draft, new_draft
+from stkit.sheet.lifebook import check_creation
+from stkit.store.characters import create_character
 from stkit.web.deps import Change, Holder, TableDep
 
 router = APIRouter()
@@ -21,7 +24,6 @@ UNDO_DEPTH = 4
 
 
 def _page(table, draft, *, error: str = "", created: str = "", code: int = 200) -> HTMLResponse:
-    from stkit.store.guided import HELP, STEPS, TITLES
 
     return table.render(
         "create.html",
@@ -41,14 +43,12 @@ def _page(table, draft, *, error: str = "", created: str = "", code: int = 200) 
 
 @router.get("/create", response_class=HTMLResponse)
 def create_page(holder: Holder, table: TableDep) -> Response:
-    from stkit.store.guided import new_draft
 
     return _page(table, new_draft(None, table.chronicle))
 
 
 @router.post("/create", response_class=HTMLResponse)
 async def create_step(request: Request, holder: Change, table: TableDep) -> Response:
-    from stkit.store.guided import Draft, new_draft
 
     form = await request.form()
     text = str(form.get("draft") or "")
@@ -70,8 +70,6 @@ async def create_step(request: Request, holder: Change, table: TableDep) -> Resp
 
 
 def _finish(table, draft) -> Response:
-    from stkit.store.characters import create_character
-    from stkit.store.lifebook import check_creation
 
     sheet = draft.sheet
     check = check_creation(sheet)
@@ -79,9 +77,9 @@ def _finish(table, draft) -> Response:
         draft.step -= 1
         return _page(table, draft, error="; ".join(d.message for d in check.deviations), code=400)
 
-    def work(s):
+    def work(gw):
         summary = f"{sheet.name} created (guided creation)"
-        return create_character(s, sheet, summary=summary, detail={"source": "create"})
+        return create_character(gw, sheet, summary=summary, detail={"source": "create"})
 
     try:
         row = table.write(work)

@@ -13,11 +13,11 @@ router = APIRouter()
 
 @router.get("/", response_class=HTMLResponse)
 def page(holder: Holder, table: TableDep) -> Response:
-    ctx = table.read(lambda s: page_data(table, s, holder))
+    ctx = table.read(lambda gw: page_data(table, gw, holder))
     return table.render("page.html", error=None, error_form=None, **ctx)
 
 
 @router.get("/status", response_class=HTMLResponse)
 def status(holder: Holder, table: TableDep) -> Response:
-    data = table.read(lambda s: status_view(s, table.chronicle))
+    data = table.read(lambda gw: status_view(gw, table.chronicle))
     return HTMLResponse(table.fragment("status.html", status=data, storyteller=holder.is_storyteller, holder=holder))

@@ -6,22 +6,30 @@ odds` do. The answer under the Roll button is the result itself (outcome and dic
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
-from stkit.dice import MAX_POOL
+from stkit.dice import MAX_POOL, validate_pool
 from stkit.errors import InvalidValue, RuleRefusal, StkitError
-from stkit.store.events import LinkHolder
+from stkit.sheet.pools import build_pool
+from stkit.sheet.unskilled import Unskilled, unskilled
+from stkit.store.characters import character_by_id, find_character
+from stkit.store.events import LinkHolder, TableEvent, dice_marks
+from stkit.store.house import rules_in_force
+from stkit.store.rolling import Purpose, make_roll, odds_for
+from stkit.store.saved import find_saved, roll_saved, save_roll, saved_rolls
+from stkit.text import MAX_NAME, check_text
 from stkit.web.deps import Change, Holder, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, roll_order, seed_from
 from stkit.web.table import Forbidden
 from stkit.web.views import feed_item
 
 if TYPE_CHECKING:
-    from stkit.store.gateway import Gateway
+    from stkit.store.db.gateway import Gateway
 
 
 router = APIRouter()
@@ -32,7 +40,7 @@ def odds(request: Request, holder: Holder, table: TableDep) -> Response:
     form: dict[str, Any] = dict(request.query_params)
     form["trait"] = request.query_params.getlist("trait")
     try:
-        ctx = table.read(lambda s: odds_view(s, table.chronicle, holder, form))
+        ctx = table.read(lambda gw: odds_view(gw, table.chronicle, holder, form))
     except StkitError as exc:
         return HTMLResponse(table.fragment("message.html", error=str(exc).splitlines()[0] if str(exc) else "error"))
     return HTMLResponse(table.fragment("odds.html", **ctx))
@@ -43,8 +51,8 @@ async def roll(request: Request, holder: Change, table: TableDep) -> Response:
     values = await _roll_values(request, holder)
     secret, blind = _secrecy(values, holder)
 
-    def work(s):
-        return roll_use_case(s, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller)
+    def work(gw):
+        return roll_use_case(gw, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller)
 
     return await asyncio.to_thread(
         apply_change, request, table, holder, "roll", _page_words(work), _result_for(table, blind)
@@ -57,9 +65,9 @@ async def roll_saved_route(request: Request, holder: Change, table: TableDep) ->
     values = await _roll_values(request, holder)
     secret, blind = _secrecy(values, holder)
 
-    def work(s):
+    def work(gw):
         return saved_roll_use_case(
-            s, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller
+            gw, table.chronicle, values, secret=secret or blind, storyteller=holder.is_storyteller
         )
 
     return await asyncio.to_thread(
@@ -70,16 +78,15 @@ async def roll_saved_route(request: Request, holder: Change, table: TableDep) ->
 @router.post("/saved")
 async def save_route(request: Request, holder: Change, table: TableDep) -> Response:
     """Save the roll the form describes (its Traits, extra dice and difficulty) under ``save_name``."""
-    from stkit.store.saved import save_roll
 
     values = await _roll_values(request, holder)
 
-    def work(s):
-        name = character_name(s, table.chronicle, form_id(values, "character_id", "character"))
+    def work(gw):
+        name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
         difficulty = form_int(values, "difficulty", "difficulty", 6)
-        limit = extra_dice_limit(s, table.chronicle, storyteller=holder.is_storyteller)
+        limit = extra_dice_limit(gw, table.chronicle, storyteller=holder.is_storyteller)
         return save_roll(
-            s,
+            gw,
             name,
             str(values.get("save_name") or ""),
             _expression(values, limit),
@@ -94,14 +101,12 @@ async def save_route(request: Request, holder: Change, table: TableDep) -> Respo
 @router.get("/saved/{character_id}", response_class=HTMLResponse)
 def saved_buttons(character_id: int, holder: Holder, table: TableDep) -> Response:
     """The saved-roll buttons of one character's roll form (read again when the sheet changes)."""
-    from stkit.store.characters import character_by_id
-    from stkit.store.saved import saved_rolls
 
     if not holder.is_storyteller and holder.character_id != character_id:
         raise Forbidden("A player's link shows only that player's own sheet.")
 
-    def work(s):
-        row = character_by_id(s, character_id) if 0 < character_id < 2**62 else None
+    def work(gw):
+        row = character_by_id(gw, character_id) if 0 < character_id < 2**62 else None
         if row is None or row.chronicle != table.chronicle:
             return None
         return {"name": row.name, "choices": {"saved": [r.to_dict() for r in saved_rolls(row.to_sheet())]}}
@@ -164,9 +169,9 @@ def check_secret_spend(values: dict, *, secret: bool, storyteller: bool, charact
 def _page_words(work):
     """``work`` with the command-line hint of a refusal said as the page's own control."""
 
-    def run(s):
+    def run(gw):
         try:
-            return work(s)
+            return work(gw)
         except RuleRefusal as exc:
             text = str(exc).replace("(next turn: stkit scene turn)", "(the Storyteller's Next turn button starts one)")
             raise RuleRefusal(text) from None
@@ -189,7 +194,6 @@ def _result_for(table: Any, blind: bool):
 
 def result_view(done: Any) -> dict:
     """A roll's result as :func:`stkit.web.views.feed_item` shows it, from the use case's answer."""
-    from stkit.store.events import TableEvent, dice_marks
 
     pool = getattr(done, "pool", None)
     data = {
@@ -207,7 +211,6 @@ MAX_TRAITS = 3
 
 def _traits(values: dict) -> list[str]:
     """The form's Traits, each checked as text (at most :data:`MAX_TRAITS` of them)."""
-    from stkit.text import MAX_NAME, check_text
 
     raw = [str(t).strip() for t in values.get("trait") or [] if str(t).strip()]
     if len(raw) > MAX_TRAITS:
@@ -218,7 +221,6 @@ def _traits(values: dict) -> list[str]:
 def extra_dice_limit(gw: Gateway, chronicle: str, *, storyteller: bool) -> int:
     """The most extra dice (or dice of penalty) the link may add to a roll: the chronicle's
     ``table-extra-dice`` for a player's link, :data:`stkit.dice.MAX_POOL` for the Storyteller's."""
-    from stkit.store.house import rules_in_force
 
     return MAX_POOL if storyteller else rules_in_force(gw, chronicle).table_extra_dice
 
@@ -227,9 +229,6 @@ def _expression(values: dict, limit: int) -> str:
     """The pool the form's Traits and extra dice make ('Dexterity + Brawl + 2'), or the one-tap ``pool``
     button's pool when that was pressed; the extra dice (in either) at most ``limit`` either way.
     Raises InvalidValue otherwise."""
-    import re
-
-    from stkit.text import check_text
 
     pool = str(values.get("pool") or "").strip()
     if pool:
@@ -251,12 +250,8 @@ def _expression(values: dict, limit: int) -> str:
 
 
 def _unskilled_of(gw: Gateway, chronicle: str, name: str, expression: str):
-    """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.store.unskilled`), with the
+    """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.sheet.unskilled`), with the
     chronicle's house rule for untrained Skills."""
-    from stkit.store.characters import find_character
-    from stkit.store.house import rules_in_force
-    from stkit.store.pools import build_pool
-    from stkit.store.unskilled import Unskilled, unskilled
 
     sheet = find_character(gw, name, chronicle).to_sheet()
     try:
@@ -274,8 +269,6 @@ def _with_dice(expression: str, change: int) -> str:
 def saved_roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, storyteller: bool):
     """A saved roll from the page (``values``: character_id, saved, willpower, specialty, confirm_visible,
     seed) through :func:`stkit.store.saved.roll_saved`, with the unskilled rule. Returns (SheetRoll, notes)."""
-    from stkit.store.characters import find_character
-    from stkit.store.saved import find_saved, roll_saved
 
     name = character_name(gw, chronicle, form_id(values, "character_id", "character"))
     check_secret_spend(values, secret=secret, storyteller=storyteller, character=name)
@@ -301,7 +294,6 @@ def _harder(gw: Gateway, chronicle: str, values: dict, change: int) -> dict:
     chronicle's house default."""
     if not change:
         return values
-    from stkit.store.house import rules_in_force
 
     raw = str(values.get("difficulty") or "").strip()
     base = form_int(values, "difficulty", "difficulty") if raw else rules_in_force(gw, chronicle).difficulty
@@ -311,11 +303,10 @@ def _harder(gw: Gateway, chronicle: str, values: dict, change: int) -> dict:
 def roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
     """A roll from the web form (``values``: character_id, trait (list) or pool, dice, difficulty,
     willpower, specialty, task, auto, seed, confirm_visible) through :func:`stkit.store.rolling.make_roll`,
-    as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.store.unskilled`) or, on the
+    as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.sheet.unskilled`) or, on the
     Storyteller's screen, a bare number of dice; under the chronicle's house rules (the Storyteller's link
     may override them). A ``secret`` roll may not spend Willpower unseen (:func:`check_secret_spend`).
     Returns (the outcome, the unskilled rule's notes); raises what it raises; nothing is written then."""
-    from stkit.store.rolling import Purpose, make_roll
 
     fields = _roll_fields(gw, chronicle, values, storyteller=storyteller)
     notes: list[str] = []
@@ -341,8 +332,6 @@ def roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, st
 def _roll_fields(gw: Gateway, chronicle: str, values: dict, *, storyteller: bool = False) -> dict:
     """Who rolls what: {character, chronicle, expression, task} from a sheet, or {expression, chronicle,
     log} for a bare number of dice. Raises InvalidValue for Traits without a character and the like."""
-    from stkit.dice import validate_pool
-    from stkit.text import MAX_NAME
 
     task = form_text(values, "task", "task", limit=MAX_NAME)
     cid = str(values.get("character_id") or "").strip()
@@ -365,8 +354,6 @@ def odds_view(gw: Gateway, chronicle: str, holder: LinkHolder, values: dict) -> 
     """The exact chances of the roll a form describes (the pool as the sheet builds it, with the unskilled
     rule's difficulty or dice and notes, or a number of dice), from :func:`stkit.store.rolling.odds_for`:
     P(botch), P(failure), P(exactly k) and P(at least k)."""
-    from stkit.dice import validate_pool
-    from stkit.store.rolling import odds_for
 
     cid = str(values.get("character_id") or "").strip()
     traits = _traits(values)

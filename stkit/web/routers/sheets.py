@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
+from stkit.store.characters import character_by_id
 from stkit.web.deps import Holder, TableDep
 from stkit.web.table import Forbidden
 from stkit.web.views import sheet_view
@@ -19,10 +20,9 @@ def sheet(character_id: int, holder: Holder, table: TableDep) -> Response:
     if not holder.is_storyteller and holder.character_id != character_id:
         raise Forbidden("A player's link shows only that player's own sheet.")
 
-    def work(s):
-        from stkit.store.characters import character_by_id
+    def work(gw):
 
-        row = character_by_id(s, character_id)
+        row = character_by_id(gw, character_id)
         if row is None or row.chronicle != table.chronicle:
             return None
         return sheet_view(row)

@@ -9,6 +9,12 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from stkit.store import contests as contest_cases
+from stkit.store import extended as extended_cases
+from stkit.store import scenes as S
+from stkit.store.attack import attack as attack_it
+from stkit.store.characters import damage, heal, list_characters
+from stkit.store.initiative import roll_scene_initiative
 from stkit.text import MAX_NAME, MAX_SHORT_TEXT
 from stkit.web.deps import StorytellerChange, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, form_values, seed_from
@@ -18,23 +24,20 @@ router = APIRouter()
 
 @router.post("/scene/{action}")
 async def scene(action: str, request: Request, holder: StorytellerChange, table: TableDep) -> Response:
-    from stkit.store import scenes as S
 
     values = await form_values(request)
 
-    def initiative(s):
-        from stkit.store.characters import list_characters
-        from stkit.store.combat import roll_scene_initiative
+    def initiative(gw):
 
-        names = [c.name for c in list_characters(s, table.chronicle)]
-        return roll_scene_initiative(s, table.chronicle, names)
+        names = [c.name for c in list_characters(gw, table.chronicle)]
+        return roll_scene_initiative(gw, table.chronicle, names)
 
     steps = {
-        "start": lambda s: S.start_scene(
-            s, table.chronicle, form_text(values, "name", "scene name", limit=MAX_NAME) or ""
+        "start": lambda gw: S.start_scene(
+            gw, table.chronicle, form_text(values, "name", "scene name", limit=MAX_NAME) or ""
         ),
-        "turn": lambda s: S.next_turn(s, table.chronicle),
-        "end": lambda s: S.end_scene(s, table.chronicle),
+        "turn": lambda gw: S.next_turn(gw, table.chronicle),
+        "end": lambda gw: S.end_scene(gw, table.chronicle),
         "initiative": initiative,
     }
     if action not in steps:
@@ -52,30 +55,28 @@ async def scene(action: str, request: Request, holder: StorytellerChange, table:
 async def health(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
     values = await form_values(request)
 
-    def work(s):
-        from stkit.store.characters import damage, heal
+    def work(gw):
 
-        name = character_name(s, table.chronicle, form_id(values, "character_id", "character"))
+        name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
         levels = form_int(values, "levels", "health levels", 1)
         kind = form_text(values, "kind", "kind of damage", limit=20) or "bashing"
         if values.get("change") == "heal":
-            return heal(s, name, levels, None, chronicle=table.chronicle)
-        return damage(s, name, levels, kind, chronicle=table.chronicle)
+            return heal(gw, name, levels, None, chronicle=table.chronicle)
+        return damage(gw, name, levels, kind, chronicle=table.chronicle)
 
     return await asyncio.to_thread(apply_change, request, table, holder, "health", work, lambda e: e.summary)
 
 
 @router.post("/extended/{action}")
 async def extended(action: str, request: Request, holder: StorytellerChange, table: TableDep) -> Response:
-    from stkit.store import tracked as X
 
     values = await form_values(request)
 
-    def start(s):
+    def start(gw):
         cid = str(values.get("character_id") or "").strip()
-        name = character_name(s, table.chronicle, form_id(values, "character_id", "character")) if cid else None
-        return X.start_extended(
-            s,
+        name = character_name(gw, table.chronicle, form_id(values, "character_id", "character")) if cid else None
+        return extended_cases.start_extended(
+            gw,
             form_text(values, "name", "extended action name", limit=MAX_NAME) or "",
             chronicle=table.chronicle,
             character=name,
@@ -84,11 +85,11 @@ async def extended(action: str, request: Request, holder: StorytellerChange, tab
             target=form_int(values, "target", "target"),
         )
 
-    def roll_it(s):
-        return X.roll_extended(s, form_id(values, "id", "extended action"), seed=seed_from(values))
+    def roll_it(gw):
+        return extended_cases.roll_extended(gw, form_id(values, "id", "extended action"), seed=seed_from(values))
 
-    def abandon(s):
-        return X.abandon_extended(s, form_id(values, "id", "extended action"))
+    def abandon(gw):
+        return extended_cases.abandon_extended(gw, form_id(values, "id", "extended action"))
 
     steps = {"start": start, "roll": roll_it, "abandon": abandon}
     if action not in steps:
@@ -103,23 +104,22 @@ async def extended(action: str, request: Request, holder: StorytellerChange, tab
 
 @router.post("/contest/{action}")
 async def contest(action: str, request: Request, holder: StorytellerChange, table: TableDep) -> Response:
-    from stkit.store import tracked as X
 
     values = await form_values(request)
 
-    def side(s, key: str) -> str:
+    def side(gw, key: str) -> str:
         raw = form_text(values, key, f"side {key.upper()}", limit=MAX_SHORT_TEXT) or ""
         if raw.startswith("#"):  # a character, by id; anything else is a number of dice
-            return character_name(s, table.chronicle, form_id({"id": raw[1:]}, "id", f"side {key.upper()}"))
+            return character_name(gw, table.chronicle, form_id({"id": raw[1:]}, "id", f"side {key.upper()}"))
         return raw
 
-    def start(s):
-        return X.start_contest(
-            s,
+    def start(gw):
+        return contest_cases.start_contest(
+            gw,
             form_text(values, "name", "contest name", limit=MAX_NAME) or "",
             chronicle=table.chronicle,
-            a=side(s, "a"),
-            b=side(s, "b"),
+            a=side(gw, "a"),
+            b=side(gw, "b"),
             pool_a=form_text(values, "pool_a", "pool A", limit=MAX_SHORT_TEXT),
             pool_b=form_text(values, "pool_b", "pool B", limit=MAX_SHORT_TEXT),
             difficulty=form_int(values, "difficulty", "difficulty", 6),
@@ -127,11 +127,11 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
             target=form_int(values, "target", "target"),
         )
 
-    def roll_it(s):
-        return X.roll_contest(s, form_id(values, "id", "contest"), seed=seed_from(values))
+    def roll_it(gw):
+        return contest_cases.roll_contest(gw, form_id(values, "id", "contest"), seed=seed_from(values))
 
-    def abandon(s):
-        return X.abandon_contest(s, form_id(values, "id", "contest"))
+    def abandon(gw):
+        return contest_cases.abandon_contest(gw, form_id(values, "id", "contest"))
 
     steps = {"start": start, "roll": roll_it, "abandon": abandon}
     if action not in steps:
@@ -147,17 +147,16 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
 @router.post("/attack")
 async def attack(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
     """An attack from the tracker: the attacker's pool, on a hit the damage pool and the target's soak,
-    the wounds on the target's track, every roll logged (:func:`stkit.store.combat.attack`)."""
-    from stkit.store.combat import attack as attack_it
+    the wounds on the target's track, every roll logged (:func:`stkit.store.attack.attack`)."""
 
     values = await form_values(request)
 
-    def work(s):
-        attacker = character_name(s, table.chronicle, form_int(values, "attacker", "attacker"))
-        target = character_name(s, table.chronicle, form_int(values, "target", "target"))
+    def work(gw):
+        attacker = character_name(gw, table.chronicle, form_int(values, "attacker", "attacker"))
+        target = character_name(gw, table.chronicle, form_int(values, "target", "target"))
         seed = seed_from(values)
         return attack_it(
-            s,
+            gw,
             attacker,
             target,
             pool=str(values.get("pool") or "Dexterity + Brawl"),

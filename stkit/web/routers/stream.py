@@ -4,13 +4,17 @@ live events), filtered by what the link may see."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
+from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 
-from stkit.store.events import LinkHolder, TableEvent
+from stkit.store.events import LinkHolder, TableEvent, hash_token
+from stkit.web.bus import END
 from stkit.web.deps import Holder, TableDep
+from stkit.web.limits import connection_limit
 from stkit.web.play import talk_item
 from stkit.web.table import COOKIE, Table
 from stkit.web.views import feed_item
@@ -21,7 +25,6 @@ log = logging.getLogger("stkit.web")
 
 def max_streams() -> int:
     """The most event streams open at once: the connection limit less room for the pages and changes."""
-    from stkit.web.limits import connection_limit
 
     limit = connection_limit()
     return max(4, limit - max(16, limit // 8))
@@ -29,9 +32,6 @@ def max_streams() -> int:
 
 @router.get("/events")
 async def events(request: Request, holder: Holder, table: TableDep) -> Response:
-    from sse_starlette.sse import EventSourceResponse
-
-    from stkit.store.events import hash_token
 
     bus = table.bus
     assert bus is not None
@@ -52,7 +52,6 @@ async def events(request: Request, holder: Holder, table: TableDep) -> Response:
 def _ping():
     """The keep-alive as a named ``ping`` event (a comment line never reaches the page's script, so it
     could not tell a quiet stream from a dead one); no id, so Last-Event-ID is left as it was."""
-    from sse_starlette.sse import ServerSentEvent
 
     return ServerSentEvent(event="ping", data="")
 
@@ -74,7 +73,6 @@ async def stream(table: Table, holder: LinkHolder, token_hash: str, after: int, 
 
     The link is checked again before every event: a stream whose link is rotated away, revoked or expired
     ends (within :data:`stkit.web.bus.AUTHORITY_SECONDS` when no event comes) and sends nothing more."""
-    from stkit.web.bus import END
 
     bus = table.bus
     assert bus is not None
@@ -85,7 +83,7 @@ async def stream(table: Table, holder: LinkHolder, token_hash: str, after: int, 
         return queue in bus.subscribers and bus.authority.allows(token_hash)
 
     try:
-        from sse_starlette.sse import ServerSentEvent
+        from sse_starlette.sse import ServerSentEvent  # lazy: optional
 
         yield ServerSentEvent(comment="stkit table", retry=1000)  # reconnect a second after a drop
         last = after
@@ -155,7 +153,6 @@ def _sse(table: Table, event: TableEvent, storyteller: bool) -> dict:
 def _render(table: Table, event: TableEvent, storyteller: bool) -> dict:
     """One event as SSE: id, name (the kind) and data (a roll, message or whisper: its feed item's HTML;
     else the event's JSON with its ``character_id``)."""
-    import json
 
     if event.kind in ("roll", "message", "whisper"):
         if event.kind == "roll":

@@ -1,0 +1,23 @@
+"""The packaged combat tables (``data/fight_rules.yaml`` beside this module), read once: the one place that
+reads the file, so the form tables (:mod:`stkit.sheet.forms`) and the fight rules
+(:mod:`stkit.store.fight_rules`) share it without importing each other."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from stkit import yamlsafe
+
+RULES_FILE = "fight_rules.yaml"
+
+
+@cache
+def rules_data() -> dict[str, Any]:
+    """The packaged combat tables, each with its public source named beside it. Raises DataFileError if
+    the file is damaged."""
+
+    text = files("stkit.sheet").joinpath("data", RULES_FILE).read_text(encoding="utf-8")
+    data: dict[str, Any] = yamlsafe.load(text, RULES_FILE)
+    return data

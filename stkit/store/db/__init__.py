@@ -1,0 +1,5 @@
+"""Running SQL for the store: ``engine`` (engines, one transaction per command, migrations), ``gateway``
+(the one way use cases run SQL: over sqlite3 for fast start-up, or over a SQLAlchemy Session), ``handle``
+(the store as an adapter opens it: the ``--db`` choice resolved once), ``models`` and ``scene_models``
+(table definitions) and ``migrations`` (alembic revisions). Importing this package loads nothing heavy.
+"""
