@@ -139,3 +139,15 @@ def test_an_attack_is_one_card(db_url, receiver):
     assert [e["title"].split(" ·")[0] for e in card["embeds"]] == ["Attack", "Damage", "Soak"]
     assert card["username"] == "Ana" and card["content"].startswith("Bo takes 2 bashing")
     assert _log_ids(got) == [1, 2, 3, after]
+
+
+def test_the_table_server_runs_the_follower(db_url, receiver):
+    from fastapi.testclient import TestClient
+
+    from stkit.web.app import create_app
+
+    store = StoreHandle(None)
+    store.run(lambda gw: set_setting(gw, "default", "webhook", receiver.url("/hook/public")))
+    with TestClient(create_app(db_url), base_url="http://127.0.0.1"):
+        rolled = _roll(store, "4", 11)
+        assert _log_ids(receiver.wait_for("/hook/public", 1)) == [rolled]
