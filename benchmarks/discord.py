@@ -114,12 +114,13 @@ def handler_under_load(rounds: int, concurrency: int = 20) -> None:
     from stkit.sheet.sheet import Sheet, Track
     from stkit.store.characters import create_character
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.discord_feed import claim_with_code, set_setting
+    from stkit.store.discord_feed import claim_with_code, set_setting, unset_setting
     from stkit.store.events import issue_links
     from stkit.web.app import create_app
 
     key = Ed25519PrivateKey.generate()
     store = StoreHandle(None)
+    store.run(lambda gw: unset_setting(gw, "default", "webhook"))  # part 1's receiver is gone
     store.run(
         lambda gw: set_setting(
             gw, "default", "public-key", key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from stkit.discord.commands import api_base
 from stkit.discord.interactions import UserLimiter, answer, wants_ephemeral
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("stkit.discord")
 
+#: Seconds a read public key is used before it is read from the store again.
+KEY_SECONDS = 5.0
 #: Seconds of work before the answer is deferred (Discord's limit is 3).
 DEFER_AFTER = 2.0
 #: Seconds between the server's follower's looks at the event log (the table pages' SQLite poll is 0.05 s).
@@ -50,7 +53,7 @@ def interactions_router(store: StoreHandle, chronicle: str) -> APIRouter:
     @router.post("/discord/interactions")
     async def interactions(request: Request) -> Response:
         body = await request.body()
-        key = await asyncio.to_thread(public_key)
+        key = await run_in_threadpool(public_key)
         signature = request.headers.get("x-signature-ed25519", "")
         stamp = request.headers.get("x-signature-timestamp", "")
         if key is None or not verify(key, signature, stamp, body):
@@ -61,7 +64,8 @@ def interactions_router(store: StoreHandle, chronicle: str) -> APIRouter:
             return PlainTextResponse("the body is not JSON\n", status_code=400)
         if not isinstance(payload, dict):
             return PlainTextResponse("the body is not a JSON object\n", status_code=400)
-        work = asyncio.ensure_future(asyncio.to_thread(answer, store, payload, chronicle=chronicle, limiter=limiter))
+        # anyio's worker threads (40), as the server's other routes use, not asyncio's small default pool
+        work = asyncio.ensure_future(run_in_threadpool(answer, store, payload, chronicle=chronicle, limiter=limiter))
         try:
             reply = await asyncio.wait_for(asyncio.shield(work), DEFER_AFTER)
         except TimeoutError:
