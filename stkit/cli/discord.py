@@ -126,7 +126,7 @@ def discord_follow(
     if once:
         while follower.step():
             pass
-        follower._release()
+        follower.close()
         if json_out:
             render.print_json({"chronicle": name, "posted": follower.posted, "skipped": follower.skipped})
         else:
@@ -183,6 +183,14 @@ def discord_register(
             show_default=False,
         ),
     ] = None,
+    client_secret: Annotated[
+        str | None,
+        typer.Option(
+            "--client-secret",
+            help="Instead of the bot token: the OAuth2 client secret (default: $DISCORD_CLIENT_SECRET).",
+            show_default=False,
+        ),
+    ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the command definitions; send nothing.")] = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
@@ -196,7 +204,7 @@ def discord_register(
     """
     from stkit.cli import render  # lazy: start-up
     from stkit.cli.common import run  # lazy: start-up
-    from stkit.discord.commands import COMMANDS, find_token  # lazy: start-up
+    from stkit.discord.commands import COMMANDS, SECRET_ENV, TOKEN_ENV, find_secret  # lazy: start-up
     from stkit.discord.commands import register as put_commands  # lazy: start-up
     from stkit.errors import InvalidValue  # lazy: start-up
     from stkit.store.discord_feed import check_snowflake, discord_settings  # lazy: start-up
@@ -209,7 +217,13 @@ def discord_register(
     if not app_id:
         raise InvalidValue("give --application-id, or set it: stkit discord set application-id ID")
     app_id = check_snowflake(app_id, "--application-id")
-    stored = put_commands(app_id, find_token(token))
+    bot = find_secret(token, TOKEN_ENV)
+    secret = None if bot else find_secret(client_secret, SECRET_ENV)
+    if bot is None and secret is None:
+        raise InvalidValue(
+            f"give the bot token (--token or {TOKEN_ENV}) or the client secret (--client-secret or {SECRET_ENV})"
+        )
+    stored = put_commands(app_id, bot, client_secret=secret)
     names = sorted(str(c.get("name")) for c in stored)
     if json_out:
         render.print_json({"application_id": app_id, "commands": names})

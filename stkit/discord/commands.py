@@ -8,8 +8,9 @@ without ``choices``. ``integration_types`` [0, 1] installs them on a server and 
 
 :func:`register` replaces the application's global commands with these in one request: ``PUT
 /applications/{application.id}/commands`` ("Bulk Overwrite Global Application Commands"), authorised with
-the bot token (``Authorization: Bot TOKEN``, developers/reference.mdx "Authentication"). The token is
-used for that request only: never stored, never printed, never logged.
+the bot token (``Authorization: Bot TOKEN``, developers/reference.mdx "Authentication") or a bearer token
+from the client credentials grant. A token or secret is used for those requests only: never stored, never
+printed, never logged.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from stkit.errors import InvalidValue, StkitError
 API_BASE = "https://discord.com/api/v10"
 #: An environment variable naming another API base (a loopback stand-in in tests).
 API_ENV = "STKIT_DISCORD_API"
-#: Where the token may come from when no option gives it.
+#: Where the bot token, or the client secret, may come from when no option gives it.
 TOKEN_ENV = "DISCORD_BOT_TOKEN"
+SECRET_ENV = "DISCORD_CLIENT_SECRET"
 STRING, INTEGER, BOOLEAN = 3, 4, 5
 
 
@@ -118,11 +120,14 @@ def check_definitions(commands: list[dict]) -> list[str]:
     return problems
 
 
-def find_token(token: str | None) -> str:
-    """The bot token: ``token`` when given, else $DISCORD_BOT_TOKEN. Raises InvalidValue when neither is."""
-    found = (token or os.environ.get(TOKEN_ENV) or "").strip()
-    if not found or len(found) > 200 or any(c.isspace() or not c.isprintable() for c in found):
-        raise InvalidValue(f"give the bot token with --token or the environment variable {TOKEN_ENV}")
+def find_secret(given: str | None, env: str) -> str | None:
+    """A secret from its option (``given``), else from the environment variable ``env``; None when neither
+    is set. Raises InvalidValue (naming the variable, never the value) for spaces or control characters."""
+    found = (given or os.environ.get(env) or "").strip()
+    if not found:
+        return None
+    if len(found) > 300 or any(c.isspace() or not c.isprintable() for c in found):
+        raise InvalidValue(f"the secret given by option or {env} has spaces or control characters")
     return found
 
 
@@ -131,16 +136,44 @@ def api_base() -> str:
     return os.environ.get(API_ENV, "").strip() or API_BASE
 
 
-def register(application_id: str, token: str, *, api: str | None = None, timeout: float = 15.0) -> list[dict]:
-    """Overwrite the global commands of ``application_id`` with :data:`COMMANDS` (one PUT to ``api``, default
-    :func:`api_base`). Returns the commands Discord stored. Raises StkitError with Discord's status (never
-    the token) when it refuses."""
-
-    url = f"{(api or api_base()).rstrip('/')}/applications/{application_id}/commands"
-    headers = {"Authorization": f"Bot {token}", "User-Agent": USER_AGENT}
+def register(
+    application_id: str,
+    token: str | None = None,
+    *,
+    client_secret: str | None = None,
+    api: str | None = None,
+    timeout: float = 15.0,
+) -> list[dict]:
+    """Overwrite the global commands of ``application_id`` with :data:`COMMANDS`: one PUT to ``api``
+    (default :func:`api_base`), authorised with the bot ``token``, or else with a bearer token the client
+    credentials grant gives for ``client_secret`` (one POST to ``/oauth2/token`` first, the application id
+    as the client id, scope ``applications.commands.update``: developers/topics/oauth2.mdx, "Client
+    Credentials Grant"). Returns the commands Discord stored. Raises StkitError with Discord's status
+    (never a secret) when it refuses or cannot be reached."""
+    base = (api or api_base()).rstrip("/")
     try:
-        response = httpx.put(url, json=COMMANDS, headers=headers, timeout=timeout)
-    except httpx.HTTPError as exc:
+        if token:
+            authorization = f"Bot {token}"
+        elif client_secret:
+            granted = httpx.post(
+                f"{base}/oauth2/token",
+                data={"grant_type": "client_credentials", "scope": "applications.commands.update"},
+                auth=(application_id, client_secret),
+                headers={"User-Agent": USER_AGENT},
+                timeout=timeout,
+            )
+            if granted.status_code != 200:
+                raise StkitError(f"Discord refused the client credentials: HTTP {granted.status_code}")
+            authorization = f"Bearer {granted.json().get('access_token', '')}"
+        else:
+            raise InvalidValue(f"give the bot token (--token or {TOKEN_ENV}) or the client secret")
+        response = httpx.put(
+            f"{base}/applications/{application_id}/commands",
+            json=COMMANDS,
+            headers={"Authorization": authorization, "User-Agent": USER_AGENT},
+            timeout=timeout,
+        )
+    except (httpx.HTTPError, ValueError) as exc:
         raise StkitError(f"Discord could not be reached ({type(exc).__name__})") from None
     if response.status_code != 200:
         raise StkitError(f"Discord refused the commands: HTTP {response.status_code}")

@@ -281,9 +281,10 @@ class Follower:
                 if not busy:
                     self._stop.wait(self.idle_poll if self.idle else self.poll)
         finally:
-            self._release()
+            self.close()
 
-    def _release(self) -> None:
+    def close(self) -> None:
+        """Give up this follower's leases (another follower may take over at once) and close its client."""
 
         try:
             for audience in AUDIENCES:

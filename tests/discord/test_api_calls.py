@@ -4,6 +4,7 @@ PUT (the token sent, never printed or stored), and a slow answer deferred then p
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import threading
@@ -31,9 +32,11 @@ class FakeDiscord:
         class Handler(BaseHTTPRequestHandler):
             def _any(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                body = json.loads(raw or b"null")
+                is_json = "json" in (self.headers.get("Content-Type") or "")
+                body = json.loads(raw or b"null") if is_json else raw.decode()
                 owner.calls.append((self.command, self.path, dict(self.headers), body))
-                data = json.dumps(body if self.command == "PUT" else {}).encode()
+                answer = {"access_token": "BEARER-1", "token_type": "Bearer"} if self.path.endswith("/token") else {}
+                data = json.dumps(body if self.command == "PUT" else answer).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -78,8 +81,22 @@ def test_register_is_one_put_and_the_token_stays_secret(db_url, fake, monkeypatc
         assert b"SECRET-TOKEN-123" not in Path(store_file).read_bytes()
 
 
+def test_register_with_client_credentials(db_url, fake, monkeypatch):
+    monkeypatch.setenv("STKIT_DISCORD_API", fake.base)
+    monkeypatch.delenv("DISCORD_BOT_TOKEN", raising=False)
+    monkeypatch.setenv("DISCORD_CLIENT_SECRET", "CLIENT-SECRET-9")
+    result = CliRunner().invoke(app, ["discord", "register", "--application-id", "42", "--json"])
+    assert result.exit_code == 0, result.output
+    (m1, p1, h1, _), (m2, p2, h2, body) = fake.calls
+    assert (m1, p1, m2, p2) == ("POST", "/api/v10/oauth2/token", "PUT", "/api/v10/applications/42/commands")
+    assert h1["Authorization"] == "Basic " + base64.b64encode(b"42:CLIENT-SECRET-9").decode()
+    assert h2["Authorization"] == "Bearer BEARER-1" and "client_credentials" in fake.calls[0][3]
+    assert body == COMMANDS and "CLIENT-SECRET-9" not in result.output
+
+
 def test_register_without_a_token_says_how_to_give_one(db_url, monkeypatch):
     monkeypatch.delenv("DISCORD_BOT_TOKEN", raising=False)
+    monkeypatch.delenv("DISCORD_CLIENT_SECRET", raising=False)
     result = CliRunner().invoke(app, ["discord", "register", "--application-id", "1"])
     assert result.exit_code == 1 and "DISCORD_BOT_TOKEN" in result.output
 
