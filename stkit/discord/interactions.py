@@ -20,6 +20,7 @@ shown is escaped by :mod:`stkit.discord.render`.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -49,6 +50,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.handle import StoreHandle
     from stkit.store.discord_feed import Claim
     from stkit.store.rolling import RollOutcome
+
+log = logging.getLogger("stkit.discord")
 
 PING, COMMAND, COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
 PONG, MESSAGE, AUTOCOMPLETE_RESULT = 1, 4, 8
@@ -192,10 +195,12 @@ def answer(store: StoreHandle, payload: dict, *, chronicle: str, limiter: UserLi
         return refusal("this kind of interaction is not supported")
     except StkitError as exc:
         return refusal(str(exc))
+    except Exception:  # the last guard: a defect is logged, the user gets one line, never a failed interaction
+        log.exception("a Discord interaction failed")
+        return refusal("internal error: this is a bug in stkit; the server's log has the details")
 
 
 def _asker(gw: Gateway, payload: dict, user: str, chronicle: str) -> Asker:
-
     guild = payload.get("guild_id")
     channel = payload.get("channel_id") or (payload.get("channel") or {}).get("id")
     here = bound_chronicle(gw, str(guild) if guild else None, str(channel) if channel else None) or chronicle
@@ -250,7 +255,6 @@ def _who_rolls(asker: Asker, pool: str, character: str | None) -> str | None:
 
 
 def _roll(store: StoreHandle, asker: Asker, options: dict) -> dict:
-
     pool = str(options.get("pool") or "").strip()
     if not pool:
         raise InvalidValue("give a pool: a number of dice, or Traits like Dexterity + Brawl")
@@ -327,7 +331,6 @@ def buttons(log_id: int, *, willpower: bool) -> list[dict]:
 
 
 def _odds(store: StoreHandle, asker: Asker, options: dict) -> dict:
-
     pool = str(options.get("pool") or "").strip()
     character = _who_rolls(asker, pool, options.get("character"))
     order = RollOrder(
@@ -360,7 +363,6 @@ def odds_text(found: Any) -> str:
 
 
 def _claim(store: StoreHandle, asker: Asker, options: dict) -> dict:
-
     code = str(options.get("code") or "")
     claim = store.run(lambda gw: claim_with_code(gw, asker.user_id, code))
     if claim.is_storyteller:
@@ -369,7 +371,6 @@ def _claim(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 
 def _saved(store: StoreHandle, asker: Asker, options: dict) -> dict:
-
     name = str(options.get("name") or "").strip()
     character = _who_rolls(asker, "a saved roll", options.get("character"))
     assert character is not None  # a saved roll is never a bare pool
@@ -385,7 +386,6 @@ def _saved(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 
 def _extended(store: StoreHandle, asker: Asker, options: dict) -> dict:
-
     typed = str(options.get("action") or "").strip()
     if not typed:
         raise InvalidValue("name the extended action (its name or id)")
@@ -411,7 +411,6 @@ def _extended(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 
 def _initiative(store: StoreHandle, asker: Asker, options: dict) -> dict:
-
     if not asker.storyteller:
         raise RuleRefusal("only the Storyteller rolls the scene's initiative")
     done = store.run(lambda gw: roll_scene_initiative(gw, asker.chronicle))
@@ -424,7 +423,6 @@ def _initiative(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 
 def _component(store: StoreHandle, payload: dict, asker: Asker) -> dict:
-
     custom = str((payload.get("data") or {}).get("custom_id") or "")
     action, _, ident = custom.partition(":")
     if action not in ("odds", "again", "wp") or not (ident.isdigit() and len(ident) <= 18):

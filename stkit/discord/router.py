@@ -47,7 +47,6 @@ def interactions_router(store: StoreHandle, chronicle: str) -> APIRouter:
     pending: set[asyncio.Task] = set()
 
     def public_key() -> str | None:
-
         return store.read(lambda gw: discord_settings(gw, chronicle)).public_key
 
     @router.post("/discord/interactions")

@@ -213,7 +213,6 @@ class Follower:
         return done
 
     def _moved(self, audience: str, event_id: int, count: int, gw: Gateway) -> bool:
-
         return mark_posted(gw, self.chronicle, audience, event_id, self.holder, count=count)
 
     @staticmethod

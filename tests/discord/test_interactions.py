@@ -344,3 +344,15 @@ def test_a_generated_hostile_sweep_over_every_commands_options(door, monkeypatch
     assert data["allowed_mentions"] == {"parse": []}
     text = data.get("content", "") + json.dumps(data.get("embeds", []))
     assert not re.search(r"(?<!\\)@(everyone|here)", text) and "\u202e" not in text
+
+
+def test_a_defect_is_one_line_not_a_failed_interaction(door, monkeypatch):
+    import stkit.discord.interactions as interactions
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom <@&1>")
+
+    monkeypatch.setattr(interactions, "_roll", broken)
+    answer = door(command("roll", STRANGER, pool="3"))
+    assert answer.status_code == 200
+    assert answer.json()["data"]["content"].startswith("internal error") and "boom" not in answer.text
