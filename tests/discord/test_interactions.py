@@ -356,3 +356,15 @@ def test_a_defect_is_one_line_not_a_failed_interaction(door, monkeypatch):
     answer = door(command("roll", STRANGER, pool="3"))
     assert answer.status_code == 200
     assert answer.json()["data"]["content"].startswith("internal error") and "boom" not in answer.text
+
+
+def test_a_button_on_a_large_message_is_read(door):
+    first = door(command("roll", STRANGER, pool="3")).json()
+    click = command("roll", STRANGER)
+    click["type"] = 3
+    click["data"] = {"custom_id": first["data"]["components"][0]["components"][0]["custom_id"], "component_type": 2}
+    click["message"] = {"id": "1", "content": "é" * 2000, "embeds": [{"description": "\\u2603" * 4000}]}
+    body = json.dumps(click).encode()
+    assert len(body) > 16 * 1024
+    answer = door(body)
+    assert answer.status_code == 200 and "Success" in answer.json()["data"]["content"]
