@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -151,3 +152,47 @@ def test_the_table_server_runs_the_follower(db_url, receiver):
     with TestClient(create_app(db_url), base_url="http://127.0.0.1"):
         rolled = _roll(store, "4", 11)
         assert _log_ids(receiver.wait_for("/hook/public", 1)) == [rolled]
+
+
+def test_a_hanging_webhook_never_holds_a_roll(db_url):
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    arrived, release = threading.Event(), threading.Event()
+    bodies: list[dict] = []
+
+    class Slow(BaseHTTPRequestHandler):
+        def do_POST(self):
+            import json
+
+            bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            arrived.set()
+            release.wait(20)
+            self.send_response(204)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    store = StoreHandle(None)
+    url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+    store.run(lambda gw: set_setting(gw, "default", "webhook", url))
+    first = _roll(store, "3", 1)
+    follower = _follower(store, []).start()
+    try:
+        assert arrived.wait(20)  # the first post is in flight, unanswered
+        later = [_roll(store, "4", i) for i in range(2, 5)]  # rolls commit meanwhile
+        assert store.read(lambda gw: len(events_after(gw, "default", 0, include_secret=True))) == 4
+        release.set()
+        deadline = time.monotonic() + 20
+        while len(bodies) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        release.set()
+        follower.stop()
+        server.shutdown()
+        server.server_close()
+    assert _log_ids(bodies) == [first, *later]
