@@ -368,3 +368,14 @@ def test_a_button_on_a_large_message_is_read(door):
     assert len(body) > 16 * 1024
     answer = door(body)
     assert answer.status_code == 200 and "Success" in answer.json()["data"]["content"]
+
+
+def test_a_bound_channel_acts_on_its_chronicle(door):
+    assert "is bound to Sept" in _cli("discord", "bind", "channel:555555555555555555", "--chronicle", "Sept")
+    door(command("roll", STRANGER, pool="2"))
+    assert [e.chronicle for e in door.store.read(lambda gw: chronicle_events(gw, "Sept", kind="roll"))] == ["Sept"]
+    assert door.store.read(lambda gw: chronicle_events(gw, "default", kind="roll")) == []
+    elsewhere = command("roll", STRANGER, pool="2")
+    elsewhere["channel_id"] = "666666666666666666"
+    door(elsewhere)
+    assert len(door.store.read(lambda gw: chronicle_events(gw, "default", kind="roll"))) == 1
