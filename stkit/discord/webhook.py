@@ -178,14 +178,15 @@ class Follower:
             done += self._post_all(pending, url)
         return done
 
-    def _hold(self, audience: str) -> bool:
-        """Take or renew this follower's lease on the audience's feed (renewed once half of it has run)."""
-
+    def _hold(self, audience: str, wait: float = 0.0) -> bool:
+        """Take or renew this follower's lease on the audience's feed, to last ``wait`` seconds more than
+        usual (a 429's wait); a lease with more than half of that left is kept as is."""
         now = time.monotonic()
-        if self._lease_until.get(audience, 0.0) - now > LEASE_SECONDS / 2:
+        span = LEASE_SECONDS + wait
+        if self._lease_until.get(audience, 0.0) - now > span / 2 + wait:
             return True
-        held = self.store.run(lambda gw: take_lease(gw, self.chronicle, audience, self.holder))
-        self._lease_until[audience] = now + LEASE_SECONDS if held else 0.0
+        held = self.store.run(lambda gw: take_lease(gw, self.chronicle, audience, self.holder, span))
+        self._lease_until[audience] = now + span if held else 0.0
         return held
 
     def _post_all(self, pending: Any, url: str) -> int:
@@ -234,7 +235,8 @@ class Follower:
         while not self._stop.is_set():
             result = post(client, url, body)
             if result.retry_after is not None:
-                if self._stop.wait(result.retry_after):
+                # the lease must outlast the wait, or another follower would post this message too
+                if not self._hold(audience, result.retry_after) or self._stop.wait(result.retry_after):
                     return None
                 continue
             if result.ok or result.skip:
