@@ -211,21 +211,18 @@ def _asker(gw: Gateway, payload: dict, user: str, chronicle: str) -> Asker:
 
 
 def _command(store: StoreHandle, payload: dict, asker: Asker) -> dict:
-    name = (payload.get("data") or {}).get("name")
-    options = options_of(payload)
-    if name == "roll":
-        return _roll(store, asker, options)
-    if name == "odds":
-        return _odds(store, asker, options)
-    if name == "claim":
-        return _claim(store, asker, options)
-    if name == "saved":
-        return _saved(store, asker, options)
-    if name == "extended":
-        return _extended(store, asker, options)
-    if name == "init":
-        return _initiative(store, asker, options)
-    return refusal(f"/{render.escape(str(name)[:32])} is not a command of this app")
+    name = str((payload.get("data") or {}).get("name"))
+    handlers = {
+        "roll": _roll,
+        "odds": _odds,
+        "claim": _claim,
+        "saved": _saved,
+        "extended": _extended,
+        "init": _initiative,
+    }
+    if name not in handlers:
+        return refusal(f"/{render.escape(name[:32])} is not a command of this app")
+    return handlers[name](store, asker, options_of(payload))
 
 
 def is_bare_pool(text: str) -> bool:

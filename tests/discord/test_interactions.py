@@ -9,6 +9,7 @@ import json
 import re
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import httpx
 import pytest
@@ -379,3 +380,16 @@ def test_a_bound_channel_acts_on_its_chronicle(door):
     elsewhere["channel_id"] = "666666666666666666"
     door(elsewhere)
     assert len(door.store.read(lambda gw: chronicle_events(gw, "default", kind="roll"))) == 1
+
+
+DOCS_EXAMPLE = Path(__file__).parent / "data" / "slash_command_interaction.json"
+
+
+def test_discords_own_example_interaction(door):
+    example = json.loads(DOCS_EXAMPLE.read_text())
+    answer = door(example).json()  # /cardsearch is not ours: one ephemeral line
+    assert answer["type"] == 4 and answer["data"]["flags"] == 64
+    assert answer["data"]["content"] == "/cardsearch is not a command of this app"
+    example["data"] = {"type": 1, "name": "roll", "id": "1", "options": [{"type": 3, "name": "pool", "value": "4"}]}
+    rolled = door(example).json()
+    assert rolled["type"] == 4 and rolled["data"]["embeds"][0]["title"] == "4 dice"
