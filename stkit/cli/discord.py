@@ -138,8 +138,9 @@ def discord_follow(
         follower.run()
     except KeyboardInterrupt:
         follower.stop()
-    if json_out:
-        render.print_json({"chronicle": name, "posted": follower.posted, "skipped": follower.skipped})
+        if json_out:
+            render.print_json({"chronicle": name, "posted": follower.posted, "skipped": follower.skipped})
+        raise typer.Exit(130) from None  # interrupted, as every stkit command
 
 
 @discord_app.command("bind")

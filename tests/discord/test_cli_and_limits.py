@@ -106,3 +106,24 @@ def test_each_user_gets_a_burst_then_one_a_second():
     limiter = UserLimiter(burst=5, per_second=1.0)
     assert [limiter.take("1") for _ in range(6)] == [True] * 5 + [False]
     assert limiter.take("2")
+
+
+def test_follow_posts_as_a_process_and_ctrl_c_ends_it(db_url, receiver):
+    import signal
+
+    StoreHandle(None).run(lambda gw: set_setting(gw, "default", "webhook", receiver.url("/hook/public")))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stkit", "discord", "follow", "--poll", "0.05"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, NO_COLOR="1"),
+    )
+    try:
+        assert proc.stderr is not None and proc.stderr.readline().startswith("Following default")
+        stkit("roll", "5", "--log")
+        assert len(receiver.wait_for("/hook/public", 1)) == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err and proc.returncode == 130
