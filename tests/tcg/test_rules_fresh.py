@@ -1,0 +1,52 @@
+"""The fresh held-out rules questions: new, never copied into the corpus, and their accuracy floor."""
+
+import re
+
+from rapidfuzz import fuzz
+
+from stkit.tcg.rules import default_index
+
+from .rules_questions import QUESTIONS
+from .rules_questions_fresh import FRESH
+from .rules_questions_heldout import HELD_OUT
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.casefold()))
+
+
+def test_fresh_questions_are_many_and_distinct():
+    assert len(FRESH) >= 60
+    assert len({_norm(q) for q, _ in FRESH}) == len(FRESH)
+    others = {_norm(q) for q, _ in QUESTIONS + HELD_OUT}
+    assert not {_norm(q) for q, _ in FRESH} & others
+
+
+def _copies(entries) -> list[tuple[str, str]]:
+    # an ask, title or sentence of an entry that reads like a held-out question would tune the search on it
+    texts = set()
+    for e in entries:
+        texts.update(_norm(a) for a in e.asks)
+        texts.add(_norm(e.title))
+        texts.update(_norm(s) for s in re.split(r"(?<=[.?!])\s+", e.text))
+    texts.discard("")
+    return [
+        (q, t)
+        for q, _ in FRESH
+        for t in texts
+        if fuzz.ratio(_norm(q), t) >= 85 or (len(_norm(q)) > 25 and _norm(q) in t)
+    ]
+
+
+def test_no_fresh_question_is_copied_into_the_corpus():
+    assert _copies(default_index().entries.values()) == []
+
+
+def test_the_copy_check_catches_a_copied_ask_and_a_sentence():
+    from dataclasses import replace
+
+    entries = list(default_index().entries.values())
+    question = FRESH[5][0]
+    asked = replace(entries[0], asks=(question.upper() + "?",))
+    told = replace(entries[1], text=entries[1].text + " So, " + FRESH[7][0] + ".")
+    assert sorted({q for q, _ in _copies([asked, told, *entries[2:]])}) == sorted([question, FRESH[7][0]])
