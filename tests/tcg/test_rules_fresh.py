@@ -50,3 +50,20 @@ def test_the_copy_check_catches_a_copied_ask_and_a_sentence():
     asked = replace(entries[0], asks=(question.upper() + "?",))
     told = replace(entries[1], text=entries[1].text + " So, " + FRESH[7][0] + ".")
     assert sorted({q for q, _ in _copies([asked, told, *entries[2:]])}) == sorted([question, FRESH[7][0]])
+
+
+def test_fresh_questions_name_real_rules():
+    index = default_index()
+    assert [i for _, ids in FRESH for i in ids if i not in index.entries] == []
+
+
+def test_the_combat_windows_have_entries_of_their_own():
+    index = default_index()
+    inout = index.entries["combat.in-out-events"]
+    assert inout.section == "Combat: Play Pre-Combat Events"
+    assert "Out event works only from a card that is not taking part" in inout.text
+    assert index.entries["combat.mid-combat"].section == "Combat: Play Mid-Combat Events"
+    assert (
+        index.search("can a character outside the fight play an out event").hits[0].entry.id == "combat.in-out-events"
+    )
+    assert index.search("mid-combat events").hits[0].entry.id == "combat.mid-combat"
