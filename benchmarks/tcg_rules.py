@@ -55,8 +55,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # the held-out sets' misses are not listed: reading them is the first step to tuning on them
     parser.add_argument("--misses", choices=["dev", "tuned"], help="list the questions of this set not answered first")
+    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated sets to measure (default: all)")
     args = parser.parse_args()
-    for name in SETS:
+    for name in args.sets.split(","):
+        if name not in SETS:
+            parser.error(f"unknown set {name!r}; choose from {', '.join(SETS)}")
         questions = load(name)
         if not questions:
             continue
