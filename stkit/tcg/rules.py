@@ -245,6 +245,7 @@ class SearchResult:
                     "id": h.entry.id,
                     "title": h.entry.title,
                     "kind": h.entry.kind,
+                    "text": h.entry.text,
                     "score": round(h.score, 4) if math.isfinite(h.score) else None,
                     "source": {"document": h.entry.document, "section": h.entry.section},
                 }

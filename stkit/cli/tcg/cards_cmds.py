@@ -67,9 +67,10 @@ def rules_search(
     kind: RuleKind | None = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Full-text search of the rules, best match first.
+    """Search the rules with a question in your own words, best match first.
 
-    SQLite FTS5 with bm25 ranking; typos are corrected."""
+    The best match is shown in full (the answer), the others by title; every hit names its rule id for
+    `stkit tcg rules show`. Slang, paraphrase and typos are read as the rules' own words."""
     from stkit.tcg.rules import search_rules
 
     result = search_rules(" ".join(query), limit=limit, kind=kind.value if kind else None)
@@ -84,18 +85,29 @@ def rules_search(
     if not result.hits:
         con.print(f"No rule matches {safe(repr(' '.join(query)))}.")
         return
-    table = Table(show_header=True, header_style="bold")
+    best, others = result.hits[0].entry, result.hits[1:]
+    con.print(f"[bold]{safe(best.title)}[/]  [cyan]{safe(best.id)}[/] {_kind_text(best)}")
+    con.print(safe(best.text))
+    if best.conflict:
+        con.print(f"[bold]stkit rules:[/] {safe(best.conflict['ruling'])}")
+    con.print(f"[dim]Source: {safe(_source(best.document, best.section))}[/]")
+    if not others:
+        return
+    con.print()
+    table = Table(show_header=True, header_style="bold", title="Also relevant", title_justify="left")
     table.add_column("id", style="cyan", no_wrap=True)
     table.add_column("title")
     table.add_column("kind")
     table.add_column("source", style="dim")
-    for hit in result.hits:
+    for hit in others:
         e = hit.entry
-        kind_text = "[red]conflict[/]" if e.kind == "conflict" else e.kind
-        if e.superseded_by:
-            kind_text += " [dim](superseded)[/]"
-        table.add_row(safe(e.id), safe(e.title), kind_text, safe(_source(e.document, e.section)))
+        table.add_row(safe(e.id), safe(e.title), _kind_text(e), safe(_source(e.document, e.section)))
     con.print(table)
+
+
+def _kind_text(e) -> str:
+    text = "[red]conflict[/]" if e.kind == "conflict" else e.kind
+    return text + (" [dim](superseded)[/]" if e.superseded_by else "")
 
 
 @rules_app.command("show")
