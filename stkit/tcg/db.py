@@ -457,8 +457,13 @@ class CardDB:
 
     # --- import ----------------------------------------------------------------------------------------
 
-    def import_file(self, path: str | Path, progress: Progress | None = None, strict: bool = False) -> ImportReport:
+    def import_file(
+        self, path: str | Path, progress: Progress | None = None, strict: bool = False, *, refresh: bool = False
+    ) -> ImportReport:
         """Validate a whole card file, then store its cards in one transaction (all or nothing).
+
+        ``refresh``: first drop every card an earlier import of a file of the same name stored, in the same
+        transaction, so the new list replaces the old one whole (a card the new list no longer has is gone).
 
         ``strict``: refuse the whole file if any Lackey row is refused or warned about (a value that
         could not be read, an unknown type, a possibly cut text, ...). The refused rows are remembered
@@ -478,6 +483,11 @@ class CardDB:
         origin = Path(path).name
         try:
             with self.conn:
+                if refresh:
+                    self.conn.execute(
+                        "DELETE FROM cards_fts WHERE rowid IN (SELECT id FROM cards WHERE origin=?)", (origin,)
+                    )
+                    self.conn.execute("DELETE FROM cards WHERE origin=?", (origin,))
                 n = self._write(parsed.cards, origin=origin, replace=True)
                 self.conn.execute("DELETE FROM refused WHERE file=?", (origin,))
                 self.conn.executemany(
@@ -507,6 +517,11 @@ class CardDB:
         """Number of cards stored."""
         q = "SELECT COUNT(*) FROM cards" + ("" if include_playtest else " WHERE playtest=0")
         return int(self.conn.execute(q).fetchone()[0])
+
+    def imported_count(self) -> int:
+        """Number of cards stored from imported or fetched lists (stkit's built-in cards left out): 0 on a
+        fresh install."""
+        return int(self.conn.execute("SELECT COUNT(*) FROM cards WHERE origin != 'builtin'").fetchone()[0])
 
     def types(self) -> list[str]:
         """Every card type present (types and subtypes), sorted."""

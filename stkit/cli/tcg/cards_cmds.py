@@ -67,7 +67,7 @@ def rules_search(
     kind: RuleKind | None = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Search the rules with a question in your own words, best match first.
+    """Ask the rules a question in your own words, best answer first.
 
     The best match is shown in full (the answer), the others by title; every hit names its rule id for
     `stkit tcg rules show`. Slang, paraphrase and typos are read as the rules' own words."""
@@ -231,9 +231,13 @@ def cards_import(
     if as_json:
         _emit(report.to_dict())
         return
+    _print_import_report(report)
+
+
+def _print_import_report(report) -> None:
     con = _console()
     extra = f" ({report.playtest} playtest)" if report.playtest else ""
-    con.print(f"Imported [bold]{report.imported}[/] cards{extra} from {safe(file)} ({report.format}).")
+    con.print(f"Imported [bold]{report.imported}[/] cards{extra} from {safe(report.path)} ({report.format}).")
     if report.merged:
         con.print(f"Merged {len(report.merged)} row(s) into the row before them or an earlier printing:")
         for e in report.merged:
@@ -255,6 +259,35 @@ def cards_import(
         con.print(f"[yellow]Refused {len(report.skipped)} row(s) that carry no card:[/]")
         for e in report.skipped:
             con.print(f"  line {e.line}: {safe(e.message)}")
+
+
+@cards_app.command("fetch")
+def cards_fetch(
+    url: str | None = typer.Option(
+        None, "--url", help="Where to download the list (a mirror): the plugin's tab-separated file or its JSON copy."
+    ),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for the server (1..600)."),
+    cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Download the community Rage card list and import it.
+
+    One command from a fresh install to the full card list; run it again to refresh. Offline, it says so
+    in one line and changes nothing."""
+    from stkit.tcg.fetch import fetch_cards
+
+    with _open_db(cards_db) as db:
+        report = fetch_cards(db, url, timeout=timeout)
+    if as_json:
+        _emit(report.to_dict())
+        return
+    _print_import_report(report)
+
+
+_NO_LIST = (
+    "no card list imported: stkit knows only its {n} built-in cards; run `stkit tcg cards fetch` "
+    "(or `stkit tcg cards import FILE`) first"
+)
 
 
 _RANGE_HELP = "a number or range: 3, 2..4, 3.. or ..5"
@@ -311,8 +344,13 @@ def cards_search(
     )
     with _open_db(cards_db) as db:
         hits = db.search(q, limit=limit, filters=flt)
+        builtin_only = db.imported_count() == 0
+        known = db.count()
+    if builtin_only:
+        # results still come from the built-in cards; the line says why so few
+        typer.echo(_NO_LIST.format(n=known), err=True)
     if as_json:
-        _emit({"query": q, "results": [h.to_dict() for h in hits]})
+        _emit({"query": q, "card_list_imported": not builtin_only, "results": [h.to_dict() for h in hits]})
         return
     from rich.table import Table
 
@@ -426,10 +464,13 @@ def deck_check(
     """Check a deck list against the deck-building rules.
 
     Exit 0 when legal, 1 when not, listing every violation with its rule id."""
+    from stkit.errors import NotFound
     from stkit.tcg.deck import check_deck, parse_deck_file
 
     deck = parse_deck_file(file)
     with _open_db(cards_db) as db:
+        if db.imported_count() == 0:
+            raise NotFound(_NO_LIST.format(n=db.count()))
         report = check_deck(deck, db, renown_level=renown_level)
     if as_json:
         _emit(report.to_dict())
