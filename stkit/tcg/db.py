@@ -598,6 +598,13 @@ class CardDB:
                 continue
             found = sorted(self._values(field_name), key=str.casefold)
             known = f"the {field_name}s on cards are {', '.join(found)}" if found else f"no card has a {field_name}"
+            if (
+                field_name != "tribe"
+                and self.conn.execute("SELECT 1 FROM cards WHERE kw LIKE ? LIMIT 1", (f"%|{_like(k)}|%",)).fetchone()
+            ):
+                # a keyword asked for as a breed ("Feline", "Hyaena" are animal kinds, not breeds)
+                written = next((v for v in self._values("keywords") if fold_name(v) == k), value)
+                known += f"; {printable(written)} is a keyword: use --keyword {printable(written)}"
             raise InvalidValue(f"{option} {printable(value)!r}: no card has that {field_name}; {known}")
         for keyword in flt.keywords:
             k = fold_name(keyword)
