@@ -350,7 +350,7 @@ def cards_search(
         # results still come from the built-in cards; the line says why so few
         typer.echo(_NO_LIST.format(n=known), err=True)
     if as_json:
-        _emit({"query": q, "card_list_imported": not builtin_only, "results": [h.to_dict() for h in hits]})
+        _emit({"query": q, "results": [h.to_dict() for h in hits], "card_list_imported": not builtin_only})
         return
     from rich.table import Table
 
