@@ -139,12 +139,18 @@ def load_paraphrases(path: Path | None = None) -> dict[tuple[str, ...], tuple[st
 
 
 @lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
-    """Lower-case English words: the frequency dictionary shipped in the pyspellchecker package (MIT,
-    built from the OpenSubtitles word counts). A question word found here is never "corrected" into a rules
-    word: "healing" stays "healing" rather than becoming "dealing". Loaded once (about 0.2 s)."""
-    resource = resources.files("spellchecker") / "resources" / "en.json.gz"
-    return frozenset(json.loads(gzip.decompress(resource.read_bytes())))
+def _english_blob() -> bytes:
+    # the word list as shipped (a JSON object of word -> count), unpacked once and searched as bytes:
+    # reading it into a set would cost ten times as long, for the few words a question needs
+    return gzip.decompress((resources.files("spellchecker") / "resources" / "en.json.gz").read_bytes())
+
+
+def is_english(word: str) -> bool:
+    """True when ``word`` (lower case) is in the English word-frequency list shipped in the pyspellchecker
+    package (MIT; counts from the OpenSubtitles corpus). A question word found there is never "corrected"
+    into a rules word: "healing" stays "healing" rather than becoming "dealing". The list is unpacked once
+    per process (a few tens of milliseconds)."""
+    return bool(word) and f'"{json.dumps(word)[1:-1]}":'.encode() in _english_blob()
 
 
 @dataclass(frozen=True)
@@ -459,7 +465,7 @@ class RulesIndex:
         A player's word or phrase found in the paraphrase map (``data/paraphrases.yaml``, longest phrase
         first: "war form" -> crinos, "grab" -> conquer / take control) becomes the rules' words it stands
         for, plus itself when the corpus uses it. A word in the corpus stays as is. A word that is neither
-        in the corpus nor an English word (see english_words) is taken for a typo: with 4+ letters that
+        in the corpus nor an English word (see is_english) is taken for a typo: with 4+ letters that
         start corpus words ("regen") it expands to up to 12 of them; with 5+ letters it becomes its closest
         vocabulary word (rapidfuzz ratio >= 80). Any other word is kept as typed: it matches nothing, and a
         real word such as "healing" or "big" is never rewritten into another one.
@@ -489,13 +495,11 @@ class RulesIndex:
         content = [(at, w) for at, w in pending if w not in STOP_WORDS]
         if not content and not placed:
             content = pending
-        english = None
         for at, word in content:
             if word in self._vocab_set or (word.isascii() and word.isdigit()) or self._stem_matches(word):
                 placed.append((at, [word]))
                 continue
-            english = english if english is not None else english_words()
-            if word in english:
+            if is_english(word):
                 placed.append((at, [word]))
                 continue
             if len(word) >= 4:
