@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
@@ -40,6 +41,7 @@ def test_json_keeps_the_ids_and_adds_each_hit_text():
     assert data["results"][0]["text"] == get_rule(data["results"][0]["id"]).text
 
 
+@pytest.mark.slow
 def test_subprocess_prints_the_answer():
     out = subprocess.run(
         [sys.executable, "-m", "stkit", "tcg", "rules", "search", "how", "long", "does", "an", "event", "last"],
