@@ -16,7 +16,7 @@ intent of those asks. Token positions come from an in-memory SQLite FTS5 index (
 folded), which also says whether any entry holds every word. Why not embeddings or a learned reranker: the
 corpus is two hundred short entries whose vocabulary a word map covers, no model ships inside a light PyPI
 package, and nothing may be downloaded at run time; BM25F with synonyms stays explainable and testable.
-The index is built once per process from the packaged YAML (a few milliseconds).
+The index is built once per process from the packaged YAML (a fraction of a second).
 """
 
 from __future__ import annotations
