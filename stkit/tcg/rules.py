@@ -403,9 +403,15 @@ def question_cues(text: str) -> list[str]:
 class RulesIndex:
     """An FTS5 index over rule entries, with bm25 ranking and typo correction against its own vocabulary."""
 
-    def __init__(self, entries: Iterable[RuleEntry]):
-        """Build the index in memory. ``entries``: validated RuleEntry objects (see load_rules)."""
+    def __init__(self, entries: Iterable[RuleEntry], glossary: Iterable[GlossaryTerm] = ()):
+        """Build the index in memory. ``entries``: validated RuleEntry objects (see load_rules);
+        ``glossary``: terms whose name and aliases are indexed with the keywords of the entries their
+        ``see`` names (the glossary's "between round" finds the Mid-Combat step)."""
         self.entries = {e.id: e for e in entries}
+        named: dict[str, list[str]] = {}
+        for term in glossary:
+            for rid in term.see:
+                named.setdefault(rid, []).extend((term.term, *term.aliases))
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
             "CREATE VIRTUAL TABLE rules USING fts5(rid UNINDEXED, title, body, keywords, cards, idwords, asks,"
@@ -417,7 +423,7 @@ class RulesIndex:
             parts = (
                 e.title,
                 e.text + " " + (e.conflict or {}).get("ruling", ""),
-                " ".join(e.keywords),
+                " ".join((*e.keywords, *named.get(e.id, ()))),
                 " ".join(e.cards),
                 e.id.replace(".", " ").replace("-", " "),
                 " ".join(e.asks),
@@ -672,8 +678,8 @@ def _paraphrases() -> dict[tuple[str, ...], tuple[str, ...]]:
 
 @lru_cache(maxsize=1)
 def default_index() -> RulesIndex:
-    """The index over the packaged rules, built once per process."""
-    return RulesIndex(load_rules())
+    """The index over the packaged rules and glossary, built once per process."""
+    return RulesIndex(load_rules(), _glossary())
 
 
 def search_rules(query: str, limit: int = 10, kind: str | None = None) -> SearchResult:
