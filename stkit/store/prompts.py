@@ -2,7 +2,7 @@
 for a roll.
 
 An attack posted from the page is not rolled at once: it is stored as an open prompt (``table_prompts``,
-revision 0014) and an 'attack' event tells the pages. The defender's own phone shows the choice (dodge,
+revision 0015) and an 'attack' event tells the pages. The defender's own phone shows the choice (dodge,
 block, parry or take it, each with its exact odds, :func:`defence_options`); the Storyteller answers for a
 character without a player (an NPC, :func:`is_npc`) at once, and for a player who has not answered by the
 prompt's ``answer_by``. The answer rolls the whole exchange through :func:`stkit.store.attack.attack`

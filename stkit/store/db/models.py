@@ -132,7 +132,7 @@ class TableLink(SQLModel, table=True):
 
 
 class TablePrompt(SQLModel, table=True):
-    """A prompt on the table's phones (revision 0014): an attack waiting for the defender's answer
+    """A prompt on the table's phones (revision 0015): an attack waiting for the defender's answer
     (``kind`` 'attack') or the Storyteller's call for a roll ('call'); ``status`` 'open' or 'closed';
     ``answer_by``: until when a player answers before the Storyteller may answer for them (None: no
     limit); ``asked`` and ``answers`` JSON objects."""

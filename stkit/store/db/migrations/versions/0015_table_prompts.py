@@ -1,7 +1,7 @@
 """Prompts on the table's phones: an attack waiting for the defender's answer, a Storyteller's call for a roll.
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 
 ``table_prompts``: one row per prompt: the chronicle, the kind ('attack' or 'call'), 'open' or 'closed',
 when it was posted and until when a player may answer before the Storyteller answers for them
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014"
-down_revision = "0013"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
