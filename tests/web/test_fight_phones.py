@@ -253,3 +253,17 @@ def test_the_dead_are_dead_in_char_list_scene_initiative_and_the_sheet(clients, 
     assert late.exit_code == 1 and "Archibald is dead" in late.output
     assert '<strong class="dead">Dead</strong>' in clients("storyteller").get(f"/sheet/{table.archibald}").text
     assert "Dead: Archibald" in _text(clients("storyteller").get("/status").text)
+
+
+def test_an_npcs_rolls_stay_off_the_players_streams(live, table):
+    from tests.rolls import sheet_roll
+    from tests.web.conftest import read_events
+
+    add_character(table.url, "Fomor", attributes={"Dexterity": 2}, player="")
+    run_unit(table.url, lambda gw: gw.execute("DELETE FROM table_events"))
+    run_unit(table.url, lambda gw: sheet_roll(gw, "Fomor", "Dexterity", seed=1))
+    run_unit(table.url, lambda gw: sheet_roll(gw, "Weston", "Dexterity", seed=2))
+    weston = read_events(live, table.token("Weston"), last_event_id=0, seconds=3, until=lambda g: len(g) >= 1)
+    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, seconds=3, until=lambda g: len(g) >= 2)
+    assert [("Fomor" in g[2], "Weston" in g[2]) for g in storyteller] == [(True, False), (False, True)]
+    assert [("Fomor" in g[2], "Weston" in g[2]) for g in weston] == [(False, True)]
