@@ -29,7 +29,7 @@ from stkit.sheet.sheet import Sheet
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
-from stkit.store.fight_rules import is_dead, rage_cap, turn_power
+from stkit.store.fight_rules import is_dead, rage_cap, turn_power, use_turn_power
 from stkit.store.hit import store_now
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import generator
@@ -216,6 +216,56 @@ def add_to_initiative(
     )
     _store_order(gw, chronicle, result, added=[e.name for e in newcomers])
     return result
+
+
+@dataclass(frozen=True)
+class HeldAction:
+    """A character holding their action in a turn: they step out of the order's count and act when they
+    choose later in the turn (their next roll)."""
+
+    character: str
+    scene_id: int
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"character": self.character, "scene_id": self.scene_id, "turn": self.turn}
+
+
+def hold_action(gw: Gateway, chronicle: str, name: str) -> HeldAction:
+    """`hold`: ``name`` holds their action this turn: the order passes to the next one who has not acted,
+    and ``name`` acts when they choose later in the turn (stkit's reading of delaying an action, not
+    checked against the book). Refused (RuleRefusal) outside the initiative order, for one who already
+    acted or already holds this turn, and for the dead; NotFound with no open scene or no such character."""
+
+    scene_id, _, turn = _open_scene(gw, chronicle)
+    row = find_character(gw, name, chronicle, for_update=True)
+    current = current_initiative(gw, scene_id, turn)
+    if current is None or row.name not in {o["name"] for o in current.get("order", [])}:
+        raise RuleRefusal(f"hold: {row.name} has no place in this turn's initiative order")
+    if is_dead(gw, row.id):
+        raise RuleRefusal(f"hold: {row.name} is dead")
+    ctx = find_turn_context(gw, row)
+    if acted_this_turn(gw, row, ctx) is not None:
+        raise RuleRefusal(f"hold: {row.name} already acted in turn {turn}")
+    if turn_power(gw, ctx, row.id, "held"):
+        raise RuleRefusal(f"hold: {row.name} already holds their action in turn {turn}")
+    use_turn_power(gw, row, ctx, "held", 1)
+    record_event(
+        gw,
+        chronicle=chronicle,
+        kind="scene",
+        data={"scene_id": scene_id, "turn": turn, "status": "open", "change": "held", "character": row.name},
+        character_id=row.id,
+    )
+    return HeldAction(row.name, scene_id, turn)
+
+
+def held_in_turn(gw: Gateway, scene_id: int, turn: int) -> set[int]:
+    """Ids of the characters holding their action in ``turn`` of the scene."""
+    rows = gw.rows(
+        "SELECT character_id FROM turn_powers WHERE scene_id = :s AND turn = :t AND power = 'held'", s=scene_id, t=turn
+    )
+    return {int(r[0]) for r in rows}
 
 
 def current_initiative(gw: Gateway, scene_id: int, turn: int) -> dict[str, Any] | None:

@@ -14,7 +14,7 @@ from stkit.store.contests import list_contests
 from stkit.store.events import TableEvent
 from stkit.store.extended import list_extended
 from stkit.store.fight_rules import is_dead
-from stkit.store.initiative import current_initiative
+from stkit.store.initiative import current_initiative, held_in_turn
 from stkit.store.prompts import is_npc
 from stkit.store.saved import saved_rolls
 from stkit.store.scenes import rolled_in_turn
@@ -94,6 +94,7 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = No
     order = (initiative or {}).get("order") or []
     place = {o["name"]: o for o in order}
     acted = rolled_in_turn(gw, scene["id"], scene["turn"]) if scene and order else set()
+    held = held_in_turn(gw, scene["id"], scene["turn"]) if scene and order else set()
     members = []
     ids = {}
     for row in rows:
@@ -123,7 +124,7 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = No
         )
     members.sort(key=lambda m: (m["place"] is None, m["place"] or 0, m["name"]))
     living = [o for o in order if ids.get(o["name"]) not in dead]
-    acting = next((o["name"] for o in living if ids.get(o["name"]) not in acted), None)
+    acting = next((o["name"] for o in living if ids.get(o["name"]) not in acted | held), None)
     mine = player and acting is not None and ids.get(acting) == holder.character_id
     shown = [o for o in order if o["name"] not in hidden]
     return {
@@ -135,6 +136,7 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = No
                 {
                     **o,
                     "acted": ids.get(o["name"]) in acted,
+                    "held": ids.get(o["name"]) in held - acted,
                     "dead": ids.get(o["name"]) in dead,
                     "id": ids.get(o["name"]),
                 }

@@ -267,3 +267,27 @@ def test_an_npcs_rolls_stay_off_the_players_streams(live, table):
     storyteller = read_events(live, table.token("storyteller"), last_event_id=0, seconds=3, until=lambda g: len(g) >= 2)
     assert [("Fomor" in g[2], "Weston" in g[2]) for g in storyteller] == [(True, False), (False, True)]
     assert [("Fomor" in g[2], "Weston" in g[2]) for g in weston] == [(False, True)]
+
+
+def test_the_acting_player_holds_their_action_and_the_turn_passes_on(clients, table):
+    st = clients("storyteller")
+    st.post("/scene/start", data={"name": "Bridge"}, headers=HX)
+    for cid in (table.weston, table.archibald):
+        st.post("/initiative/add", data={"character_id": cid}, headers=HX)
+    status = st.get("/status").text
+    first = re.search(r'aria-current="step"><span class="place">\d+</span> <strong>(\w+)</strong>', status).group(1)
+    second = "Archibald" if first == "Weston" else "Weston"
+    ids = {"Weston": table.weston, "Archibald": table.archibald}
+    player = clients(first)
+    assert "Your turn" in _text(player.get("/status").text)
+    assert clients(second).post("/initiative/hold", data={"character_id": ids[first]}).status_code == 403
+    said = player.post("/initiative/hold", data={"character_id": ids[first]}, headers=HX)
+    assert _text(said.text) == f"{first} holds their action"
+    status = st.get("/status").text
+    assert re.search(rf'aria-current="step"><span class="place">\d+</span> <strong>{second}</strong>', status)
+    assert re.search(
+        rf'<strong>{first}</strong> <span class="sub">\d+</span> <span class="badge done-badge">holding', status
+    )
+    again = player.post("/initiative/hold", data={"character_id": ids[first]}, headers=HX)
+    assert "already holds their action" in _text(again.text)
+    assert "Your turn" in _text(clients(second).get("/status").text)

@@ -2,7 +2,8 @@
 /prompt/ID/answer`` answers it (the defender's own phone, or the Storyteller for an NPC or once the
 player's time is over), ``POST /call`` (Storyteller) calls for a roll, ``POST /call/ID/roll`` rolls one
 character's answer, ``POST /prompt/ID/close`` (Storyteller) closes a prompt, ``GET /prompts`` the open
-prompts this link answers, and ``POST /initiative/add`` adds a latecomer to the initiative order. All go
+prompts this link answers, ``POST /initiative/add`` adds a latecomer to the initiative order and ``POST
+/initiative/hold`` holds the acting character's action for later in the turn. All go
 through the store's use cases (:mod:`stkit.store.prompts`, :mod:`stkit.store.initiative`)."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from stkit.errors import InvalidValue, StkitError
 from stkit.store import prompts as P
 from stkit.store.events import LinkHolder
-from stkit.store.initiative import add_to_initiative
+from stkit.store.initiative import add_to_initiative, hold_action
 from stkit.text import MAX_NAME
 from stkit.web.deps import Change, Holder, StorytellerChange, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, seed_from
@@ -244,6 +245,24 @@ def prompts_view(gw, chronicle: str, holder: LinkHolder) -> dict:
             if rows:
                 calls.append({"id": prompt.id, "asked": a, "rows": rows})
     return {"attacks": attacks, "calls": calls, "storyteller": st}
+
+
+@router.post("/initiative/hold")
+async def initiative_hold(request: Request, holder: Change, table: TableDep) -> Response:
+    """The acting character holds their action for later in the turn (the Storyteller's link, or the
+    player's own)."""
+    form = await request.form()
+    values: dict[str, Any] = {k: form.get(k) for k in form}
+
+    def work(gw):
+        cid = form_id(values, "character_id", "character")
+        if not holder.is_storyteller and cid != holder.character_id:
+            raise Forbidden("A player's link holds only that player's own action.")
+        return hold_action(gw, table.chronicle, character_name(gw, table.chronicle, cid))
+
+    return await asyncio.to_thread(
+        apply_change, request, table, holder, "scene", work, lambda h: f"{h.character} holds their action"
+    )
 
 
 @router.post("/initiative/add")
