@@ -291,3 +291,15 @@ def test_the_acting_player_holds_their_action_and_the_turn_passes_on(clients, ta
     again = player.post("/initiative/hold", data={"character_id": ids[first]}, headers=HX)
     assert "already holds their action" in _text(again.text)
     assert "Your turn" in _text(clients(second).get("/status").text)
+
+
+def test_the_storyteller_hands_a_player_a_new_link_with_its_qr_code(clients, table):
+    st = clients("storyteller")
+    r = st.post("/link/new", data={"character_id": table.archibald}, headers=HX)
+    url = re.search(r'<a href="(http://127\.0\.0\.1:8000/join/[\w-]+)">', r.text).group(1)
+    assert "<svg" in r.text and "Join link of Archibald" in r.text
+    assert clients("Weston").post("/link/new", data={"character_id": table.weston}).status_code == 403
+    fresh = clients(None)
+    fresh.get(url.replace("http://127.0.0.1:8000", ""))
+    assert "Archibald&#39;s page" in fresh.get("/").text
+    assert "Archibald&#39;s page" in clients("Archibald").get("/").text  # the earlier link still works

@@ -11,13 +11,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 
 from stkit.errors import InvalidValue, StkitError
 from stkit.store import prompts as P
 from stkit.store.events import LinkHolder
 from stkit.store.initiative import add_to_initiative, hold_action
+from stkit.store.links import issue_player_link
 from stkit.text import MAX_NAME
 from stkit.web.deps import Change, Holder, StorytellerChange, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, seed_from
@@ -245,6 +248,25 @@ def prompts_view(gw, chronicle: str, holder: LinkHolder) -> dict:
             if rows:
                 calls.append({"id": prompt.id, "asked": a, "rows": rows})
     return {"attacks": attacks, "calls": calls, "storyteller": st}
+
+
+@router.post("/link/new")
+async def new_link(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
+    """The Storyteller hands one player a new join link, shown with its QR code (the earlier links keep
+    working)."""
+    form = await request.form()
+    values: dict[str, Any] = {k: form.get(k) for k in form}
+
+    def work(gw):
+        name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
+        return issue_player_link(gw, table.chronicle, name)
+
+    def message(link) -> Markup:
+        url = str(request.base_url).rstrip("/") + f"/join/{link.token}"
+        qr = Markup(segno.make(url, error="m").svg_inline(scale=4, title=f"Join link of {link.character}"))
+        return Markup(table.fragment("link.html", who=link.character, url=url, qr=qr))
+
+    return await asyncio.to_thread(apply_change, request, table, holder, "scene", work, message)
 
 
 @router.post("/initiative/hold")
