@@ -361,6 +361,10 @@ def _step(roll: RollResult | None, label: str) -> dict[str, Any] | None:
     }
 
 
+def _dice_word(n: int) -> str:
+    return "die" if n == 1 else "dice"
+
+
 def attack_card(done: AttackExchange, answer: str, by: str) -> dict[str, Any]:
     """The feed card of one answered attack: hit or miss, each step's dice (attack, defence, damage,
     soak), the soak, the wounds and the target's health after; ``answer``: the defender's, ``by``:
@@ -382,7 +386,7 @@ def attack_card(done: AttackExchange, answer: str, by: str) -> dict[str, Any]:
                     f"{(done.defence_kind or answer).capitalize()}: "
                     f"{done.defence_pool.text if done.defence_pool else ''}",
                 ),
-                _step(r.damage, f"Damage ({done.damage_type.value}): {r.damage_pool} dice"),
+                _step(r.damage, f"Damage ({done.damage_type.value}): {r.damage_pool} {_dice_word(r.damage_pool)}"),
                 _step(r.soak, f"Soak: {done.soak_pool.text if done.soak_pool else ''}"),
             )
             if s is not None
