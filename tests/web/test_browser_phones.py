@@ -99,6 +99,24 @@ def test_phones_at_the_table(browser, store):
         assert st.locator("#feed li.call-card").count() == 1
         mari.wait_for_selector("#prompts .call-prompt", state="detached", timeout=3000)
 
+        # an attack on Weston whose player does not answer: when his time is over the Storyteller's screen
+        # offers the answer by itself, and the Storyteller's "Take it" rolls the exchange
+        st.evaluate(
+            "() => { const o = document.createElement('option'); o.value = '2'; o.textContent = '2 s';"
+            " document.getElementById('atk-wait').appendChild(o); }"
+        )
+        st.select_option("#atk-who", label="Kesh")
+        st.select_option("#atk-target", label="Weston")
+        st.select_option("#atk-maneuver", "punch")
+        st.select_option("#atk-wait", "2")
+        st.click("#attack-form button:has-text('Attack')")
+        st.wait_for_selector('#prompts .attack-prompt:has-text("Waiting for Weston\'s player")', timeout=3000)
+        weston.wait_for_selector("#prompts .attack-prompt:has-text('You are attacked!')", timeout=3000)
+        st.wait_for_selector('#prompts :text("Waiting for Weston\'s player")', state="detached", timeout=8000)
+        st.click("#prompts .attack-prompt button:has-text('Take it')")
+        weston.wait_for_selector("#feed li.attack-card:has-text('Weston took it (the Storyteller')", timeout=3000)
+        weston.wait_for_selector("#prompts .attack-prompt", state="detached", timeout=3000)
+
         # a roll saved from a phone: the message, and the new one-tap button
         form = kesh.locator("form.roll-form")
         form.locator("select[name='trait']").nth(0).select_option("Perception")

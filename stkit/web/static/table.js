@@ -163,8 +163,18 @@
   }
   var seenPrompts = {};
   var turnShown = false;
+  var promptTimer = null;
   function readPrompts() {
     read("/prompts", document.getElementById("prompts"), function () {
+      // a player's time to answer runs out: read the prompts again then (the Storyteller may answer)
+      var waits = document.querySelectorAll("#prompts .attack-prompt time[datetime]");
+      var soonest = null;
+      for (var w = 0; w < waits.length; w++) {
+        var at = new Date(waits[w].getAttribute("datetime")).getTime() - Date.now();
+        if (!isNaN(at) && at > 0 && (soonest === null || at < soonest)) { soonest = at; }
+      }
+      if (promptTimer) { window.clearTimeout(promptTimer); promptTimer = null; }
+      if (soonest !== null) { promptTimer = window.setTimeout(readPrompts, soonest + 250); }
       var mine = document.querySelectorAll("#prompts [data-mine='1']");
       for (var i = 0; i < mine.length; i++) {
         var id = mine[i].getAttribute("data-prompt");
