@@ -4,6 +4,7 @@ store, no terminal."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -66,7 +67,13 @@ def armour_entry(name: str) -> dict[str, Any]:
     return entry
 
 
-def arm(sheet: Sheet, *, weapons: list[str] = (), armour: list[str] = (), drop: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+def arm(
+    sheet: Sheet,
+    *,
+    weapons: Sequence[str] = (),
+    armour: Sequence[str] = (),
+    drop: Sequence[str] = (),
+) -> list[str]:
     """Put the table's ``weapons`` and ``armour`` on ``sheet`` (equipped; a piece of armour put on takes
     the place of the armour worn before) and take off the entries named in ``drop``. Returns one line per
     change. Raises InvalidValue (a name the table lacks), RuleRefusal (a weapon already held, a name to

@@ -237,7 +237,7 @@ def hold_action(gw: Gateway, chronicle: str, name: str) -> HeldAction:
     checked against the book). Refused (RuleRefusal) outside the initiative order, for one who already
     acted or already holds this turn, and for the dead; NotFound with no open scene or no such character."""
 
-    scene_id, _, turn = _open_scene(gw, chronicle)
+    scene_id, scene_name, turn = _open_scene(gw, chronicle)
     row = find_character(gw, name, chronicle, for_update=True)
     current = current_initiative(gw, scene_id, turn)
     if current is None or row.name not in {o["name"] for o in current.get("order", [])}:
@@ -254,7 +254,14 @@ def hold_action(gw: Gateway, chronicle: str, name: str) -> HeldAction:
         gw,
         chronicle=chronicle,
         kind="scene",
-        data={"scene_id": scene_id, "turn": turn, "status": "open", "change": "held", "character": row.name},
+        data={
+            "scene_id": scene_id,
+            "name": scene_name,
+            "turn": turn,
+            "status": "open",
+            "change": "held",
+            "character": row.name,
+        },
         character_id=row.id,
     )
     return HeldAction(row.name, scene_id, turn)
