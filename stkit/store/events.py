@@ -35,13 +35,14 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from stkit.dice.marks import die_marks
 from stkit.errors import InvalidValue
-from stkit.store.db.gateway import SessionGateway, iso_utc
+from stkit.store.db.gateway import PgGateway, SessionGateway, iso_utc
 from stkit.text import MAX_NAME, check_range, check_text, parse_whole_number, printable
 
 if TYPE_CHECKING:
@@ -127,6 +128,8 @@ def record_event(
     }
     if gw.dialect == "postgresql" and isinstance(gw, SessionGateway):
         _hold_until_commit(gw.session, params)
+    elif isinstance(gw, PgGateway):
+        gw.before_commit(_PENDING, params, _write_held)
     else:
         gw.execute(_INSERT, **params)
         prune_events(gw)
@@ -177,15 +180,31 @@ def _insert_held(session: Session) -> None:
     from sqlalchemy import text  # lazy: start-up (heavy library, loaded when needed)
 
     conn = session.connection()
+
+    def run(sql: str, params: dict) -> list:
+        result = conn.execute(text(sql), params)
+        return list(result) if result.returns_rows else []
+
+    _insert_under_locks(run, held)
+
+
+def _write_held(gw: PgGateway, held: list[dict]) -> None:
+    _insert_under_locks(lambda sql, params: gw.rows(sql, **params), held)
+
+
+def _insert_under_locks(run: Callable[[str, dict], list], held: list[dict]) -> None:
+    """Insert the ``held`` events of a transaction about to commit: first each chronicle's advisory lock,
+    in key order, then the rows (pruning the window), then one NOTIFY per chronicle. ``run(sql, params)``
+    returns the rows of a query."""
     for first, second in sorted({event_lock_keys(p["chronicle"]) for p in held}):
-        conn.execute(text("SELECT pg_advisory_xact_lock(:a, :b)"), {"a": first, "b": second})
+        run("SELECT pg_advisory_xact_lock(:a, :b)", {"a": first, "b": second})
     for params in held:
-        conn.execute(text(_INSERT), params)
-        newest = conn.execute(text("SELECT MAX(id) FROM table_events")).scalar() or 0
+        run(_INSERT, params)
+        newest = run("SELECT MAX(id) FROM table_events", {})[0][0] or 0
         if newest % PRUNE_EVERY == 0:
-            conn.execute(text("DELETE FROM table_events WHERE id <= :edge"), {"edge": newest - EVENT_WINDOW})
+            run("DELETE FROM table_events WHERE id <= :edge", {"edge": newest - EVENT_WINDOW})
     for chronicle in sorted({p["chronicle"] for p in held}):
-        conn.execute(text("SELECT pg_notify(:ch, :chronicle)"), {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
+        run("SELECT pg_notify(:ch, :chronicle)", {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
 
 
 def _drop_held(session: Session) -> None:

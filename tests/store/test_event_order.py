@@ -73,7 +73,7 @@ def test_many_writers_on_many_chronicles_lose_and_repeat_nothing(db_url):
         last = 0
         while True:
             ending = stop.is_set()
-            for e in run_unit(db_url, lambda gw: events_after(gw, chronicle, last, include_secret=True)):
+            for e in run_unit(db_url, lambda gw, last=last: events_after(gw, chronicle, last, include_secret=True)):
                 seen[chronicle].append(e.id)
                 last = e.id
             if ending:
@@ -83,7 +83,7 @@ def test_many_writers_on_many_chronicles_lose_and_repeat_nothing(db_url):
         cursors = dict.fromkeys(chronicles, 0)
         while True:
             ending = stop.is_set()
-            for e in run_unit(db_url, lambda gw: events_after_each(gw, cursors, include_secret=True)):
+            for e in run_unit(db_url, lambda gw: events_after_each(gw, dict(cursors), include_secret=True)):
                 seen_all[e.chronicle].append(e.id)
                 cursors[e.chronicle] = e.id
             if ending:
