@@ -21,6 +21,7 @@ Jinja's HTML autoescape.
 
 from __future__ import annotations
 
+import json
 import mimetypes
 import os
 from contextlib import asynccontextmanager
@@ -62,6 +63,8 @@ def create_app(
     :class:`stkit.web.table.PostBudget`). The schema is migrated when the app starts. Raises StoreError
     when the store cannot be opened, InvalidValue for a bad chronicle name or post limit."""
 
+    if chronicles == ():
+        chronicles = chronicles_from_env()
     served = None if chronicles is None else tuple(check_text(c, "chronicle", limit=MAX_NAME) for c in chronicles)
     check_range(posts_per_minute, "posts per minute", 1, 100_000)
     settings = TableSettings(
@@ -123,6 +126,23 @@ def create_app(
         return _one_line(400, "This form could not be read.")
 
     return app
+
+
+def chronicles_from_env() -> tuple[str, ...] | None:
+    """The chronicles `stkit serve` asks for in $STKIT_TABLE_CHRONICLES: ``*`` (None: every chronicle), a
+    JSON list of names, or unset (an empty tuple: $STKIT_CHRONICLE alone). Raises InvalidValue otherwise."""
+    raw = os.environ.get("STKIT_TABLE_CHRONICLES", "").strip()
+    if not raw:
+        return ()
+    if raw == "*":
+        return None
+    try:
+        names = json.loads(raw)
+    except ValueError:
+        names = None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise InvalidValue("STKIT_TABLE_CHRONICLES must be * or a JSON list of chronicle names")
+    return tuple(names)
 
 
 def ping_seconds(ping: float | None) -> float:

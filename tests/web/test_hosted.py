@@ -174,3 +174,85 @@ def test_streams_are_limited_per_chronicle(monkeypatch):
         assert "server (3)" in (south.refusal(3) or "")
 
     asyncio.run(fill())
+
+
+def _serve(url: str, *args: str):
+    import os
+    import subprocess
+    import sys
+
+    env = os.environ | {"STKIT_DATABASE_URL": url, "NO_COLOR": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "stkit", "serve", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _page(base: str, token: str) -> str:
+    """The page a link opens, once the server listens (the links are printed before it does)."""
+    import time
+
+    import httpx
+
+    deadline = time.monotonic() + 60
+    with httpx.Client(base_url=base, timeout=30) as client:
+        while True:
+            try:
+                joined = client.get(f"/join/{token}")
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline, "the server did not start listening"
+                time.sleep(0.05)
+        assert joined.status_code == 303  # the cookie set
+        return client.get("/").text
+
+
+def test_serve_all_as_a_command_serves_each_link_its_own_chronicle(db_url, two):
+    import json
+
+    from tests.web.conftest import free_port
+
+    port = free_port()
+    proc = _serve(db_url, "--all", "--port", str(port), "--json")
+    try:
+        said = json.loads(proc.stdout.readline())
+        assert said == {"url": f"http://127.0.0.1:{port}", "chronicles": "all"}
+        north, south = _page(said["url"], two["north"][1]["Ana"]), _page(said["url"], two["south"][1]["storyteller"])
+        assert "Ana" in north and "Bo" not in north
+        assert "Bo" in south and "Ana" not in south
+    finally:
+        proc.send_signal(2)
+        _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err
+
+
+def test_serve_several_chronicles_prints_the_links_of_each(db_url, two):
+    import json
+
+    from tests.web.conftest import free_port
+
+    port = free_port()
+    proc = _serve(db_url, "--chronicle", "north", "--chronicle", "south", "--port", str(port), "--json", "--no-qr")
+    try:
+        said = json.loads(proc.stdout.readline())
+        assert sorted(said["chronicles"]) == ["north", "south"]
+        assert list(said["chronicles"]["south"]["players"]) == ["Bo"]
+        page = _page(said["url"], said["chronicles"]["north"]["storyteller"].rsplit("/", 1)[1])
+        assert "Ana" in page and "Bo" not in page
+    finally:
+        proc.send_signal(2)
+        _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err
+
+
+def test_serve_all_and_a_chronicle_do_not_go_together(db_url):
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+
+    result = CliRunner().invoke(app, ["serve", "--all", "--chronicle", "x", "--db", db_url])
+    assert result.exit_code == 2
+    assert "give either --all or --chronicle" in result.output
