@@ -41,7 +41,7 @@ def chronicle_new(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Start a chronicle: its house rules and its Storyteller's join link (shown once).
+    """Start a chronicle with its house rules and Storyteller link.
 
     Example: `stkit chronicle new "Glass Walkers of Lyon" --house specialty=double`. Characters join it
     with `stkit char new NAME --chronicle CHRONICLE`; `stkit serve --all` serves it beside the others."""
@@ -72,7 +72,7 @@ def chronicle_new(
 
 @chronicle_app.command("list")
 def chronicle_list(db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """List the chronicles of the store: characters, house rules set, links in force, rolls logged."""
+    """List the chronicles of the store."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.store.chronicles import list_chronicles  # lazy: start-up (loaded when the command runs)
     from stkit.text import printable  # lazy: start-up (loaded when the command runs)
@@ -93,7 +93,7 @@ def chronicle_list(db: DbOpt = None, json_out: JsonOpt = False) -> None:
 
 @chronicle_app.command("show")
 def chronicle_show(name: NameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Show one chronicle: its characters, the house rules it set, its links in force and rolls logged."""
+    """Show one chronicle: characters, house rules, links, rolls."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.store.chronicles import chronicle_summary  # lazy: start-up (loaded when the command runs)
     from stkit.text import printable  # lazy: start-up (loaded when the command runs)
@@ -118,7 +118,9 @@ def chronicle_rm(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Remove a chronicle and everything of it: characters, logs, scenes, house rules, links (asks first)."""
+    """Remove a chronicle and everything of it (asks first).
+
+    Its characters, logged rolls, scenes, house rules and join links go; open pages stop."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.store.chronicles import (  # lazy: start-up (loaded when the command runs)
         chronicle_summary,

@@ -22,5 +22,6 @@ Use cases:
   and maneuvers, the dead, the powers used in a turn).
 - The table: ``events`` (the event log and the join links), ``eventstream`` (the events as a stream for
   the table server), ``links`` (revoking one person's links), ``talk`` (table messages and whispers),
-  ``completion`` (what Tab completion offers).
+  ``completion`` (what Tab completion offers), ``chronicles`` (a store's chronicles as a whole: start, list,
+  show, remove).
 """

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 import time
 from datetime import UTC, datetime
@@ -238,7 +239,13 @@ class EventHub:
         def wake(chronicle: str) -> None:
             loop.call_soon_threadsafe(noted, chronicle)
 
-        listen_for_events(self.reader.url, self._stop, wake)
+        listen_for_events(listen_url(self.reader.url), self._stop, wake)
+
+
+def listen_url(store_url: str) -> str:
+    """Where the LISTEN connection goes: $STKIT_LISTEN_DATABASE_URL when set (PostgreSQL itself, when the
+    store's URL goes through a pooler in transaction mode, which cannot carry LISTEN), else the store's."""
+    return os.environ.get("STKIT_LISTEN_DATABASE_URL", "").strip() or store_url
 
 
 class EventBus:
