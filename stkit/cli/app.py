@@ -198,6 +198,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "table": "stkit.cli.serve",
     "saved": "stkit.cli.saved",
     "chronicle": "stkit.cli.chronicle",
+    "discord": "stkit.cli.discord",
 }
 #: module -> the Typer its ``register`` filled (decorators only: nothing is built yet).
 _registered: dict[str, typer.Typer] = {}

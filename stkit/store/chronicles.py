@@ -33,6 +33,10 @@ _BY_PARENT = (
     ("character_fates", "character_id", "characters"),
 )
 CHRONICLE_TABLES = (
+    "discord_bindings",
+    "discord_claims",
+    "discord_feed",
+    "discord_settings",
     "free_botches",
     "table_events",
     "table_links",

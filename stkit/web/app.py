@@ -21,6 +21,7 @@ Jinja's HTML autoescape.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import mimetypes
 import os
@@ -35,6 +36,7 @@ from starlette.formparsers import MultiPartException
 from starlette.requests import ClientDisconnect
 
 from stkit.config import default_chronicle
+from stkit.discord.router import interactions_router, start_follower
 from stkit.errors import InvalidValue, StkitError
 from stkit.store.db.handle import StoreHandle
 from stkit.text import MAX_NAME, check_range, check_text, parse_whole_number, printable
@@ -85,9 +87,11 @@ def create_app(
         hub = EventHub(EventReader(store), interval=settings.interval)
         tables.hub = hub
         await hub.start(settings.served or ())
+        follower = start_follower(store, settings.chronicle)
         try:
             yield
         finally:
+            await asyncio.to_thread(follower.stop)
             await hub.stop()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -98,6 +102,7 @@ def create_app(
     app.mount("/static", StaticFiles(packages=[("stkit.web", "static")]), name="static")
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(interactions_router(store, settings.chronicle))
 
     @app.exception_handler(Forbidden)
     async def _forbidden(request: Request, exc: Forbidden) -> Response:
