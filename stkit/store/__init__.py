@@ -23,6 +23,7 @@ Use cases:
 - The table: ``events`` (the event log and the join links), ``eventstream`` (the events as a stream for
   the table server), ``links`` (revoking one person's links), ``talk`` (table messages and whispers),
   ``prompts`` (an attack waiting for the defender's answer, the Storyteller's call for a roll),
-  ``completion`` (what Tab completion offers), ``discord_feed`` (what the Discord door keeps: its
-  settings, how far the feed has posted, claims and bindings).
+  ``completion`` (what Tab completion offers), ``chronicles`` (a store's chronicles as a whole: start, list,
+  show, remove), ``discord_feed`` (what the Discord door keeps: its settings, how far the feed has posted,
+  claims and bindings).
 """

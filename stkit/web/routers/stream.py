@@ -36,8 +36,9 @@ async def events(request: Request, holder: Holder, table: TableDep) -> Response:
 
     bus = table.bus
     assert bus is not None
-    if len(bus.subscribers) >= max_streams():
-        log.warning("stream limit (%d) reached: new streams get 503", max_streams())
+    refusal = bus.refusal(max_streams())
+    if refusal is not None:
+        log.warning("%s: new streams get 503", refusal)
         return PlainTextResponse("The table is full; try again in a moment.\n", status_code=503)
     raw = request.headers.get("last-event-id") or request.query_params.get("after")
     newest = await asyncio.to_thread(bus.reader.last_id)
