@@ -38,6 +38,7 @@ CHRONICLE_TABLES = (
     "discord_feed",
     "discord_settings",
     "free_botches",
+    "table_prompts",
     "table_events",
     "table_links",
     "house_rules",
