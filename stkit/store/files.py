@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
-from stkit.formats.foundry import dump_foundry, from_foundry
+from stkit.formats.foundry import UnsupportedActor, dump_foundry, from_foundry
 from stkit.formats.grapevine import from_grapevine
 from stkit.formats.imported import LoadedFile
 from stkit.safefile import check_writable_target, describe, read_bytes
@@ -270,9 +270,16 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
     if not files and not errors:
         raise DataFileError(f"{', '.join(map(str, paths))}: no .yaml, .yml, .json or .gex character files found")
     seen: dict[tuple[str, str], Path] = {}
+    skipped: list[str] = []
     for f in files:
         try:
             found = load_files(f, chronicle=chronicle)
+        except UnsupportedActor as exc:  # another game's creature among the characters: skipped, like Grapevine's
+            if len(files) == 1:
+                errors.append(str(exc))
+            else:
+                skipped.append(f"{exc}; skipped")
+            continue
         except DataFileError as exc:
             errors.append(str(exc))
             continue
@@ -286,6 +293,10 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
     if errors:
         more = f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
         raise DataFileError(errors[0] + more + "; nothing was imported")
+    if not loaded and skipped:
+        raise DataFileError(f"{skipped[0]}: no character left to import; nothing was imported")
+    if skipped:
+        loaded[0].warnings[:0] = skipped
     return loaded
 
 
