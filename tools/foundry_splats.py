@@ -134,7 +134,10 @@ def main(argv: list[str]) -> int:
         "splats": splats,
     }
     lines = [json.dumps(payload["source"], ensure_ascii=False)]
-    lines += [f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False, sort_keys=True)}" for k, v in splats.items()]
+    lines += [
+        f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False, sort_keys=True)}"
+        for k, v in splats.items()
+    ]
     text = '{"source": ' + lines[0] + ',\n"splats": {\n' + ",\n".join(lines[1:]) + "\n}}\n"
     json.loads(text)
     out.write_text(text, encoding="utf-8")

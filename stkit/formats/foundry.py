@@ -827,7 +827,11 @@ def _to_legacy(sheet: Sheet) -> dict:
     }
     if not kin:
         system["shapes"] = {
-            f.lower(): {"label": f"wod.shapes.{f.lower()}", "diff": _LEGACY_SHIFT_DIFFICULTY[f], "isactive": f == sheet.form}
+            f.lower(): {
+                "label": f"wod.shapes.{f.lower()}",
+                "diff": _LEGACY_SHIFT_DIFFICULTY[f],
+                "isactive": f == sheet.form,
+            }
             for f in FORM_NAMES
         }
     items: list[dict] = []

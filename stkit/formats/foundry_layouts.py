@@ -315,7 +315,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
     advantages: dict[str, dict] = {}
     renown: dict[str, Any] = {}
     shapes: dict[str, dict] = {}
-    fera_renown: dict[str, tuple[dict, str, int]] = {}
+    fera_renown: dict[str, tuple[dict, str]] = {}
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             continue
@@ -346,7 +346,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
             elif aid == "rank":
                 renown["rank"] = isys.get("permanent", 0)
             elif aid in _FERA_RENOWN:
-                fera_renown[aid] = (track, where, i)
+                fera_renown[aid] = (track, where)
             elif isys.get("permanent") or isys.get("temporary"):
                 warnings.append(f"{where}: not kept: not a Werewolf Revised trait")
                 items[i] = None
@@ -379,7 +379,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
     except Exception:  # an unknown Changing Breed: the reader names it
         slots = {}
     by_name = {norm(n): slot.lower() for slot, n in slots.items()}
-    for aid, (track, where, i) in fera_renown.items():
+    for aid, (track, where) in fera_renown.items():
         if aid in by_name and by_name[aid] not in renown:
             renown[by_name[aid]] = track
         else:

@@ -24,6 +24,8 @@ from stkit.sheet.sheet import HEALTH_LEVELS, Sheet
 #: Health box marks by damage type (the Revised sheet's convention).
 DAMAGE_MARKS = {"bashing": "/", "lethal": "X", "aggravated": "*", "": ""}
 MAX_DOTS_SHOWN = 5
+#: A printed row: (label, (filled, of) dots or None, value text).
+Row = tuple[str, tuple[int, int] | None, str]
 
 
 @dataclass
@@ -33,8 +35,8 @@ class Printed:
 
     title: str
     identity: list[tuple[str, str]] = field(default_factory=list)
-    columns: list[tuple[str, list[tuple[str, tuple[int, int] | None, str]]]] = field(default_factory=list)
-    lists: list[tuple[str, list[tuple[str, tuple[int, int] | None, str]]]] = field(default_factory=list)
+    columns: list[tuple[str, list[Row]]] = field(default_factory=list)
+    lists: list[tuple[str, list[Row]]] = field(default_factory=list)
     health: list[tuple[str, str, str]] = field(default_factory=list)
     notes: str = ""
 
@@ -62,15 +64,15 @@ def layout(sheet: Sheet) -> Printed:
         ("Totem", sheet.totem),
     ]
     p.identity = [(k, v) for k, v in ident if v]
-    for group, names in T.ATTRIBUTE_GROUPS.items():
-        rows = [(a, _dots(sheet.attributes.get(a, 0)), str(sheet.attributes.get(a, 0))) for a in names]
+    for group, attrs in T.ATTRIBUTE_GROUPS.items():
+        rows: list[Row] = [(a, _dots(sheet.attributes.get(a, 0)), str(sheet.attributes.get(a, 0))) for a in attrs]
         p.columns.append((f"{group} Attributes", rows))
     for group in ("Talents", "Skills", "Knowledges"):
-        names = list(T.ABILITY_GROUPS[group])
+        abilities = list(T.ABILITY_GROUPS[group])
         if group == "Knowledges":
-            names += [a for a in T.SECONDARY_ABILITIES if sheet.abilities.get(a)]
+            abilities += [a for a in T.SECONDARY_ABILITIES if sheet.abilities.get(a)]
         rows = []
-        for a in names:
+        for a in abilities:
             n = sheet.abilities.get(a, 0)
             spec = sheet.specialties.get(a, "")
             rows.append((f"{a} ({spec})" if spec else a, _dots(n), str(n)))
@@ -79,12 +81,14 @@ def layout(sheet: Sheet) -> Printed:
                 spec = sheet.specialties.get(a, "")
                 rows.append((f"{a} ({spec})" if spec else a, _dots(n), str(n)))
         p.columns.append((group, rows))
-    adv: list[tuple[str, tuple[int, int] | None, str]] = []
+    adv: list[Row] = []
     for power, track in sheet.powers.items():
         if power != "Willpower" and not shifter and not (track.permanent or track.temporary):
             continue
         adv.append((power, _dots(track.permanent, 10), f"{track.permanent} pts {track.temporary}"))
-    names = B.renown_names(sheet.fera) if shifter else dict(zip(B.RENOWN_SLOTS, B.RENOWN_SLOTS, strict=True))
+    names: dict[str, str] = (
+        B.renown_names(sheet.fera) if shifter else dict(zip(B.RENOWN_SLOTS, B.RENOWN_SLOTS, strict=True))
+    )
     for slot, track in sheet.renown.items():
         if slot in names and (shifter or track.permanent or track.temporary):
             adv.append((names[slot], _dots(track.permanent, 10), f"{track.permanent} temp {track.temporary}"))
@@ -101,21 +105,22 @@ def layout(sheet: Sheet) -> Printed:
     p.lists.append(
         ("Fetishes", [(f["name"], None, f"level {f['level']}, Gnosis {f['gnosis']}") for f in sheet.fetishes])
     )
-    weapons = []
+    weapons: list[Row] = []
     for w in sheet.weapons:
         pool = " + ".join(t for t in (w["attack_attribute"], w["attack_ability"]) if t)
-        damage = " + ".join(x for x in (w["damage_attribute"], str(w["damage_bonus"]) if w["damage_bonus"] else "") if x)
+        bonus = str(w["damage_bonus"]) if w["damage_bonus"] else ""
+        damage = " + ".join(x for x in (w["damage_attribute"], bonus) if x)
         text = f"{pool or '-'}, diff {w['difficulty']}, damage {damage or '0'} {w['damage_type']}"
         if w["kind"] == "ranged":
             text += f", range {w['range']}, rate {w['rate']}, clip {w.get('loaded', 0)}/{w['clip']}"
         weapons.append((w["name"], None, text))
     p.lists.append(("Weapons", weapons))
-    armour = []
-    for a in sheet.armor:
-        text = f"soak {a['bashing']}/{a['lethal']}/{a['aggravated']} (B/L/A)"
-        if a["dexterity_penalty"]:
-            text += f", Dexterity -{a['dexterity_penalty']}"
-        armour.append((a["name"], None, text))
+    armour: list[Row] = []
+    for piece in sheet.armor:
+        text = f"soak {piece['bashing']}/{piece['lethal']}/{piece['aggravated']} (B/L/A)"
+        if piece["dexterity_penalty"]:
+            text += f", Dexterity -{piece['dexterity_penalty']}"
+        armour.append((piece["name"], None, text))
     p.lists.append(("Armour", armour))
     boxes = sheet.health_boxes()
     for (level, penalty), mark in zip(HEALTH_LEVELS, boxes, strict=True):
@@ -131,7 +136,7 @@ def _latin1(text: str) -> str:
 
 def to_pdf(sheets: list[Sheet]) -> bytes:
     """One A4 page per sheet, as PDF bytes (fpdf2, core fonts)."""
-    from fpdf import FPDF  # lazy: start-up (only `char print --pdf` draws a PDF)
+    from fpdf import FPDF  # type: ignore[import-untyped]  # lazy: start-up (only `char print --pdf` draws a PDF)
 
     pdf = FPDF(orientation="P", unit="mm", format="A4")
     pdf.set_auto_page_break(False)

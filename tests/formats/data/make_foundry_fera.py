@@ -35,7 +35,8 @@ def build(docs: dict, splat_name: str, name: str, values: dict, fields: dict) ->
     sysd["settings"]["splat"] = st["id"]
     sysd["settings"]["soak"] = copy.deepcopy(st["soak"])
     sysd["bio"]["splatfields"] = {
-        f["key"]: {k: f.get(k, "") for k in ("label", "value", "type", "listdata")} | {"isremovable": False, "isvisible": True}
+        f["key"]: {k: f.get(k, "") for k in ("label", "value", "type", "listdata")}
+        | {"isremovable": False, "isvisible": True}
         for f in splat["system"]["bio"]
     }
     for key, value in fields.items():
