@@ -330,7 +330,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
             kept = {"bio", "abilities", "advantages", "features", "powers", "health", "description"}
         elif itype == "Ability":
             group = str(isys.get("type") or "").rsplit(".", 1)[-1]
-            key = str(isys.get("id") or "") or norm(name)
+            key = str(isys.get("id") or "") or name  # a custom Ability by its own name: "N" and "n" are two
             entry = {"value": isys.get("value", 0), "speciality": isys.get("speciality", "")}
             if not isys.get("id") or norm(name) != key:
                 entry["altlabel"] = name
