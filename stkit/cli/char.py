@@ -1268,9 +1268,10 @@ def _print_log(entries: list[dict], *, filtered: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the `char` group and the `log` command to the root app."""
-    from stkit.cli import char_life, char_print  # lazy: start-up (loaded when the command runs)
+    from stkit.cli import char_life, char_print, char_use  # lazy: start-up (loaded when the command runs)
 
     char_life.register(char_app)
     char_print.register(char_app)
+    char_use.register(char_app)
     app.add_typer(char_app, name="char")
     app.command("log")(log)
