@@ -383,6 +383,10 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
             raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
         pairs.append((trait, value.strip()))
     warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
+    from stkit.sheet.guided import creation_defaults  # lazy: start-up (loaded when the command runs)
+
+    given = any(trait.strip().casefold() == "rank" for trait, _ in pairs)
+    warnings += creation_defaults(sheet, rank_given=given)
     return sheet, warnings
 
 

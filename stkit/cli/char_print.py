@@ -34,7 +34,7 @@ def print_sheet(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Print a character sheet: one page in stkit's own layout, as PDF or HTML.
+    """Print a character sheet (PDF or HTML), one page each.
 
     Dots, health boxes, Renown, Gifts, Rites, fetishes, weapons, armour and notes. A file that exists is
     left alone unless --force. Example: stkit char print Archibald --pdf archibald.pdf"""

@@ -40,7 +40,7 @@ def use(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Use a Gift or fetish: spend its cost, roll its pool, log the roll.
+    """Use a Gift or fetish: pay, roll and log it.
 
     A fetish rolls Gnosis against the fetish's Gnosis (or --spend-gnosis); a Gift uses stkit's table of
     common Gifts (pool, difficulty, cost). Example: stkit char use Marrow "Fang Dagger\""""
