@@ -57,7 +57,8 @@ def gift_standing(sheet: Sheet, gift: str) -> tuple[str, list[str]]:
         return "unknown", []
     key = T.norm(gift)
     own = {_list_key(x) for x in (sheet.breed, sheet.auspice, sheet.tribe) if x}
-    mine, others = [], []
+    mine: list[str] = []
+    others: list[str] = []
     for name, gifts in gift_lists().items():
         for g, level in gifts.items():
             if T.norm(g) == key:
