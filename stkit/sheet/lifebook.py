@@ -92,6 +92,36 @@ def creation_kind(sheet: Sheet) -> str | None:
     return None
 
 
+def _tribe_key(text: str) -> str:
+    k = T.norm(text)
+    return k[:-3] + "y" if k.endswith("ies") else k.removesuffix("s")
+
+
+def _tribe_backgrounds(sheet: Sheet, dev: Any, out: Any) -> None:
+    """The tribe's Background limits at creation (character_rules.yaml ``tribe_backgrounds``)."""
+    limits = next(
+        (v for k, v in (rules().get("tribe_backgrounds") or {}).items() if _tribe_key(k) == _tribe_key(sheet.tribe)),
+        None,
+    )
+    if limits is None:
+        if sheet.tribe:
+            out.notes.append(f"Backgrounds: the {sheet.tribe} have no Background limits in stkit's table")
+        return
+    have = {T.norm(k): (k, v) for k, v in sheet.backgrounds.items() if v}
+    for bg in limits.get("restricted") or []:
+        if T.norm(bg) in have:
+            name, n = have[T.norm(bg)]
+            dev(Deviation("Backgrounds", f"{name} {n}: the {sheet.tribe} may not take {bg} at creation"))
+    for bg, top in (limits.get("max") or {}).items():
+        name, n = have.get(T.norm(bg), (bg, 0))
+        if n > int(top):
+            dev(Deviation("Backgrounds", f"{name} {n}: the {sheet.tribe} start with at most {top}"))
+    for bg, low in (limits.get("min") or {}).items():
+        name, n = have.get(T.norm(bg), (bg, 0))
+        if n < int(low):
+            dev(Deviation("Backgrounds", f"{name} {n}: the {sheet.tribe} start with at least {low}"))
+
+
 def tribe_willpower(tribe: str) -> int | None:
     """The starting Willpower of the Garou tribe ``tribe`` (case, spaces and the plural ignored: Black Fury is
     Black Furies), or None."""
@@ -365,7 +395,11 @@ def check_creation(sheet: Sheet) -> CreationCheck:
             if wp is not None
             else (f"the tribe {sheet.tribe!r} is not in the table" if sheet.tribe else "no tribe on the sheet")
         )
+        sourced = {_tribe_key(t) for t in rules().get("tribes_sourced") or []}
+        if wp is not None and _tribe_key(sheet.tribe) not in sourced:
+            wp, why = None, f"the starting Willpower of the {sheet.tribe} has no public source in stkit's table"
         power("Willpower", wp, why)
+        _tribe_backgrounds(sheet, dev, out)
         renown_start = ausp
     elif kind == "ratkin":
         rage = book["rage_by_auspice"].get(sheet.auspice)

@@ -126,9 +126,30 @@ def test_every_deviation_is_named_with_its_rule():
 
 def test_flaws_give_back_at_most_seven():
     s = garou(willpower=9, flaws=[{"name": "Nightmares", "points": 5}, {"name": "Amnesia", "points": 4}])
-    check = L.check_creation(s)  # Willpower 9, 6 above the tribe's 3: 6 points of 22
-    assert (check.spent, check.available, check.passed) == (6, 22, True)
+    # the Get of Fenris' starting Willpower has no public source: not judged, so no freebies spent on it
+    check = L.check_creation(s)
+    assert (check.spent, check.available, check.passed) == (0, 22, True)
+    assert any(line.startswith("Willpower: the starting Willpower of the Get of Fenris") for line in check.not_checked)
     assert "Flaws: 9 points taken, only 7 give freebie points back" in check.notes
+
+
+def test_willpower_is_judged_only_for_a_sourced_tribe():
+    s = garou(tribe="Black Furies", willpower=2)
+    assert any(d.message == "Willpower 2: the tribe Black Furies starts with 3" for d in L.check_creation(s).deviations)
+
+
+@pytest.mark.parametrize(
+    ("tribe", "backgrounds", "message"),
+    [
+        ("Bone Gnawers", {"Pure Breed": 3}, "Pure Breed 3: the Bone Gnawers may not take Pure Breed at creation"),
+        ("Bone Gnawer", {"Resources": 4}, "Resources 4: the Bone Gnawer start with at most 3"),
+        ("Silver Fangs", {"Resources": 2}, "Pure Breed 0: the Silver Fangs start with at least 1"),
+        ("Glass Walkers", {"Mentor": 1}, "Mentor 1: the Glass Walkers may not take Mentor at creation"),
+    ],
+)
+def test_tribe_background_limits(tribe, backgrounds, message):
+    s = garou(tribe=tribe, backgrounds=backgrounds)
+    assert message in [d.message for d in L.check_creation(s).deviations]
 
 
 def test_ragabash_renown_in_any_combination():
