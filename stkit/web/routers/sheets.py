@@ -8,6 +8,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from stkit.formats.printsheet import to_html
 from stkit.store.characters import character_by_id
+from stkit.store.fight_rules import is_dead
 from stkit.web.deps import Holder, TableDep
 from stkit.web.table import Forbidden
 from stkit.web.views import sheet_view
@@ -27,7 +28,7 @@ def sheet(character_id: int, holder: Holder, table: TableDep) -> Response:
         row = character_by_id(gw, character_id)
         if row is None or row.chronicle != table.chronicle:
             return None
-        return sheet_view(row)
+        return sheet_view(row, dead=is_dead(gw, row.id))
 
     view = table.read(work)
     if view is None:
