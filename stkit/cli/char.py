@@ -383,6 +383,10 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
             raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
         pairs.append((trait, value.strip()))
     warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
+    from stkit.sheet.guided import creation_defaults  # lazy: start-up (loaded when the command runs)
+
+    given = any(trait.strip().casefold() == "rank" for trait, _ in pairs)
+    warnings += creation_defaults(sheet, rank_given=given)
     return sheet, warnings
 
 
@@ -1272,9 +1276,11 @@ def _print_log(entries: list[dict], *, filtered: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the `char` group and the `log` command to the root app."""
-    from stkit.cli import char_arm, char_life  # lazy: start-up (loaded when the command runs)
+    from stkit.cli import char_arm, char_life, char_print, char_use  # lazy: start-up (loaded when the command runs)
 
     char_life.register(char_app)
     char_arm.register(char_app)
+    char_print.register(char_app)
+    char_use.register(char_app)
     app.add_typer(char_app, name="char")
     app.command("log")(log)

@@ -13,7 +13,8 @@ Use cases:
   character's saved rolls).
 - Characters: ``characters`` (create, find, list, edit, delete), ``growth`` (the creation check, raises,
   undo, Renown, history), ``files`` (YAML/JSON import and export, and other tools' files through
-  :mod:`stkit.formats`).
+  :mod:`stkit.formats`; the sheets `char print` puts on paper), ``powers`` (`char use`: a Gift or fetish
+  rolled and paid for).
 - Scenes and actions that last: ``scenes`` (scenes and turns), ``participants``, ``extended`` and
   ``contests`` (tracked actions across commands), ``multi_actions`` (several actions in one turn).
 - The fight: ``initiative`` (who acts when, who acted, Rage for extra actions), ``attack`` (a whole
