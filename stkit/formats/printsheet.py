@@ -136,7 +136,7 @@ def _latin1(text: str) -> str:
 
 def to_pdf(sheets: list[Sheet]) -> bytes:
     """One A4 page per sheet, as PDF bytes (fpdf2, core fonts)."""
-    from fpdf import FPDF  # type: ignore[import-untyped]  # lazy: start-up (only `char print --pdf` draws a PDF)
+    from fpdf import FPDF  # lazy: start-up (only `char print --pdf` draws a PDF)
 
     pdf = FPDF(orientation="P", unit="mm", format="A4")
     pdf.set_auto_page_break(False)
