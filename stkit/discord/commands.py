@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 
+from stkit.deadline import Deadline, DeadlinePassed, within
 from stkit.discord.webhook import USER_AGENT
 from stkit.errors import InvalidValue, StkitError
 
@@ -148,31 +149,39 @@ def register(
     (default :func:`api_base`), authorised with the bot ``token``, or else with a bearer token the client
     credentials grant gives for ``client_secret`` (one POST to ``/oauth2/token`` first, the application id
     as the client id, scope ``applications.commands.update``: developers/topics/oauth2.mdx, "Client
-    Credentials Grant"). Returns the commands Discord stored. Raises StkitError with Discord's status
+    Credentials Grant"). Both calls together get ``timeout`` seconds, however slowly an answer comes.
+    Returns the commands Discord stored. Raises StkitError with Discord's status
     (never a secret) when it refuses or cannot be reached."""
     base = (api or api_base()).rstrip("/")
-    try:
+    if not (token or client_secret):
+        raise InvalidValue(f"give the bot token (--token or {TOKEN_ENV}) or the client secret")
+
+    def calls(deadline: Deadline) -> httpx.Response:
         if token:
             authorization = f"Bot {token}"
-        elif client_secret:
+        else:
             granted = httpx.post(
                 f"{base}/oauth2/token",
                 data={"grant_type": "client_credentials", "scope": "applications.commands.update"},
-                auth=(application_id, client_secret),
+                auth=(application_id, client_secret or ""),
                 headers={"User-Agent": USER_AGENT},
-                timeout=timeout,
+                timeout=deadline.left(),
             )
             if granted.status_code != 200:
                 raise StkitError(f"Discord refused the client credentials: HTTP {granted.status_code}")
             authorization = f"Bearer {granted.json().get('access_token', '')}"
-        else:
-            raise InvalidValue(f"give the bot token (--token or {TOKEN_ENV}) or the client secret")
-        response = httpx.put(
+        deadline.check()
+        return httpx.put(
             f"{base}/applications/{application_id}/commands",
             json=COMMANDS,
             headers={"Authorization": authorization, "User-Agent": USER_AGENT},
-            timeout=timeout,
+            timeout=deadline.left(),
         )
+
+    try:
+        response = within(timeout, calls)
+    except DeadlinePassed:
+        raise StkitError(f"Discord could not be reached (no complete answer within {timeout:g} s)") from None
     except (httpx.HTTPError, ValueError) as exc:
         raise StkitError(f"Discord could not be reached ({type(exc).__name__})") from None
     if response.status_code != 200:

@@ -48,7 +48,7 @@ from stkit.store.saved import roll_saved
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.gateway import Gateway
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.discord_feed import Claim
+    from stkit.store.discord_feed import Claim, LoggedEntry
     from stkit.store.rolling import RollOutcome
 
 log = logging.getLogger("stkit.discord")
@@ -85,6 +85,26 @@ class UserLimiter:
             return True
 
 
+class SeenIds:
+    """The interaction ids (or bodies) one process has answered: the last ``size`` of them, in memory, so a
+    signed body replayed within the signature's 300-second window is refused. A restart forgets them."""
+
+    def __init__(self, size: int = 65536) -> None:
+        self.size = size
+        self._seen: OrderedDict[object, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def first(self, key: object) -> bool:
+        """True the first time ``key`` is seen (it is then remembered), False after."""
+        with self._lock:
+            if key in self._seen:
+                return False
+            self._seen[key] = None
+            if len(self._seen) > self.size:
+                self._seen.popitem(last=False)
+            return True
+
+
 @dataclass(frozen=True)
 class Asker:
     """Who sent an interaction, where: the Discord user, the chronicle it acts on, the user's claim there."""
@@ -92,6 +112,8 @@ class Asker:
     user_id: str
     chronicle: str
     claim: Claim | None
+    #: the name Discord shows for the user (a server nickname, a global name or the user name; may be "")
+    name: str = ""
 
     @property
     def storyteller(self) -> bool:
@@ -102,10 +124,64 @@ class Asker:
         return self.claim.character if self.claim is not None else None
 
 
+_OBJECTS = ("member", "user", "data", "channel", "message", "guild")
+_TEXTS = ("id", "application_id", "token", "guild_id", "channel_id", "locale", "guild_locale")
+
+
+def shape_problem(payload: dict) -> str | None:
+    """What makes ``payload`` not an interaction object (developers/interactions/receiving-and-responding.mdx,
+    "Interaction Object"), in one line, or None: ``type`` a whole number 1 to 5; ``member``, ``user``,
+    ``data``, ``channel``, ``message``, ``guild`` objects when given (``member.user`` too); ids, the token
+    and locales text; ``data.options`` a list."""
+    kind = payload.get("type")
+    if isinstance(kind, bool) or not isinstance(kind, int) or not 1 <= kind <= 5:
+        return "type must be an interaction type, a whole number 1 to 5"
+    for key in _OBJECTS:
+        if payload.get(key) is not None and not isinstance(payload[key], dict):
+            return f"{key} must be an object"
+    for key in _TEXTS:
+        if payload.get(key) is not None and not isinstance(payload[key], str):
+            return f"{key} must be text"
+    member = payload.get("member") or {}
+    if member.get("user") is not None and not isinstance(member["user"], dict):
+        return "member.user must be an object"
+    data = payload.get("data") or {}
+    if data.get("options") is not None and not isinstance(data["options"], list):
+        return "data.options must be a list"
+    for key in ("name", "custom_id"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            return f"data.{key} must be text"
+    if (payload.get("channel") or {}).get("id") is not None and not isinstance(payload["channel"]["id"], str):
+        return "channel.id must be text"
+    return None
+
+
 def user_id(payload: dict) -> str:
     """The invoking user's id: ``member.user.id`` in a server, ``user.id`` elsewhere."""
     user = (payload.get("member") or {}).get("user") or payload.get("user") or {}
     return str(user.get("id") or "")
+
+
+def display_name(payload: dict) -> str:
+    """The invoking user's shown name: the server nickname, else the global name, else the user name
+    (developers/resources/guild.mdx "Guild Member Object", resources/user.mdx "User Object"); "" if none."""
+    member: dict = payload["member"] if isinstance(payload.get("member"), dict) else {}
+    user = member["user"] if isinstance(member.get("user"), dict) else payload.get("user")
+    user = user if isinstance(user, dict) else {}
+    for value in (member.get("nick"), user.get("global_name"), user.get("username")):
+        if isinstance(value, str) and value.strip():
+            return value[:MAX_OPTION]
+    return ""
+
+
+def _made_by(asker: Asker) -> dict[str, str]:
+    """The log detail of a bare pool rolled from Discord: who made it (the only player who may press its
+    buttons) and the name the feed posts it under (none for the Storyteller's: the feed says Storyteller;
+    a player's character; else the user's own name marked as a guest)."""
+    made: dict[str, str] = {"discord_user": asker.user_id}
+    if not asker.storyteller:
+        made["by"] = asker.character or render.guest_name(asker.name)
+    return made
 
 
 def options_of(payload: dict) -> dict[str, Any]:
@@ -204,7 +280,7 @@ def _asker(gw: Gateway, payload: dict, user: str, chronicle: str) -> Asker:
     guild = payload.get("guild_id")
     channel = payload.get("channel_id") or (payload.get("channel") or {}).get("id")
     here = bound_chronicle(gw, str(guild) if guild else None, str(channel) if channel else None) or chronicle
-    return Asker(user, here, find_claim(gw, here, user))
+    return Asker(user, here, find_claim(gw, here, user), display_name(payload))
 
 
 # ------------------------------------------------------------------------------------------------ commands
@@ -278,6 +354,7 @@ def _roll(store: StoreHandle, asker: Asker, options: dict) -> dict:
         secret=secret,
         note=None,
         log=True,
+        extra=_made_by(asker) if character is None else {},
     )
     done = store.run(lambda gw: make_roll(gw, order))
     return roll_reply(done, expression=pool, secret=secret, blind=secret and not asker.storyteller)
@@ -418,21 +495,37 @@ def _initiative(store: StoreHandle, asker: Asker, options: dict) -> dict:
 
 # ------------------------------------------------------------------------------------------------ buttons
 
+#: The one refusal of a button the asker may not press, whatever the reason (another chronicle's roll, a
+#: roll that is not in the log, someone else's roll, a secret roll), so it tells nothing about other rolls.
+NOT_YOURS = "this button is not yours to press"
+
+
+def may_press(entry: LoggedEntry, asker: Asker) -> bool:
+    """Whether ``asker`` may press a button of the logged roll ``entry``: a roll of the asker's chronicle,
+    and then the Storyteller always; nobody else a secret roll's; the character's claimant a sheet roll's;
+    the Discord user who made it a bare pool's."""
+    if entry.chronicle != asker.chronicle:
+        return False
+    if asker.storyteller:
+        return True
+    if entry.secret:
+        return False
+    if entry.character is not None:
+        return asker.claim is not None and entry.character_id == asker.claim.character_id
+    return entry.discord_user is not None and entry.discord_user == asker.user_id
+
 
 def _component(store: StoreHandle, payload: dict, asker: Asker) -> dict:
     custom = str((payload.get("data") or {}).get("custom_id") or "")
     action, _, ident = custom.partition(":")
     if action not in ("odds", "again", "wp") or not (ident.isdigit() and len(ident) <= 18):
         return refusal("this button is not one of this app's")
-    entry = store.read(lambda gw: logged_entry(gw, int(ident)))
-    if entry.chronicle != asker.chronicle:
-        raise RuleRefusal("that roll is not in this table's chronicle")
-    if (
-        entry.character is not None
-        and not asker.storyteller
-        and entry.character_id != (asker.claim.character_id if asker.claim else None)
-    ):
-        raise RuleRefusal("only the roller or the Storyteller may use this button")
+    try:
+        entry = store.read(lambda gw: logged_entry(gw, int(ident)))
+    except StkitError:
+        entry = None
+    if entry is None or not may_press(entry, asker):
+        return refusal(NOT_YOURS)
 
     order = RollOrder(
         entry.expression,
@@ -443,6 +536,7 @@ def _component(store: StoreHandle, payload: dict, asker: Asker) -> dict:
         spec=entry.spec,
         willpower=action == "wp",
         log=True,
+        extra=_made_by(asker) if entry.character is None else {},
     )
     if action == "odds":
         return _reply(odds_text(store.read(lambda gw: odds_for(gw, order))))

@@ -78,6 +78,23 @@ def username(name: object) -> str:
     return clip(text, MAX_USERNAME)
 
 
+#: The longest guest name shown before " (guest)".
+MAX_GUEST = 32
+_NOT_IN_NAME = re.compile(r"[@#:`*_~|>\\\[\]()<]")
+
+
+def guest_name(name: object) -> str:
+    """The webhook username of an unclaimed Discord user's roll: their shown name, on one line, without
+    markdown or mention characters, at most MAX_GUEST characters, then " (guest)". A name Discord refuses
+    for a webhook (containing 'discord' or 'clyde', or 'everyone' or 'here';
+    developers/resources/webhook.mdx, "Create Webhook") or nothing left becomes "Player"."""
+    text = " ".join(_NOT_IN_NAME.sub("", printable(name)).split())[:MAX_GUEST].strip()
+    low = text.casefold()
+    if not text or "discord" in low or "clyde" in low or low in ("everyone", "here", "storyteller"):
+        text = "Player"
+    return f"{text} (guest)"
+
+
 def percent(p: Fraction) -> str:
     """A probability as a percentage with one decimal ('<0.1%' and '>99.9%' at the ends, never rounded to
     0 or 100 when it is not exactly that)."""
@@ -164,7 +181,7 @@ def event_message(event: Any, *, chance: Fraction | None = None) -> dict | None:
     body: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
     kind = event.kind
     if kind == "roll":
-        body["username"] = username(data.get("character") or "Storyteller")
+        body["username"] = username(data.get("character") or data.get("by") or "Storyteller")
         body["embeds"] = [roll_embed(data, chance=chance)]
         if event.secret:
             body["content"] = "Secret roll (Storyteller only)"

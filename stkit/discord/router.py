@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from stkit.discord.commands import api_base
-from stkit.discord.interactions import UserLimiter, answer, wants_ephemeral
+from stkit.discord.interactions import PING, SeenIds, UserLimiter, answer, shape_problem, wants_ephemeral
 from stkit.discord.signature import verify
 from stkit.discord.webhook import USER_AGENT, Follower
 from stkit.store.discord_feed import discord_settings
@@ -36,6 +36,8 @@ log = logging.getLogger("stkit.discord")
 KEY_SECONDS = 5.0
 #: Seconds of work before the answer is deferred (Discord's limit is 3).
 DEFER_AFTER = 2.0
+#: Seconds the whole PATCH of a deferred reply may take.
+PATCH_TIMEOUT = 10.0
 #: Seconds between the server's follower's looks at the event log (the table pages' SQLite poll is 0.05 s).
 FOLLOWER_POLL = 0.05
 
@@ -44,6 +46,7 @@ def interactions_router(store: StoreHandle, chronicle: str) -> APIRouter:
     """The router of ``POST /discord/interactions`` for the table of ``chronicle`` in ``store``."""
     router = APIRouter()
     limiter = UserLimiter()
+    seen = SeenIds()
     pending: set[asyncio.Task] = set()
 
     def public_key() -> str | None:
@@ -63,6 +66,11 @@ def interactions_router(store: StoreHandle, chronicle: str) -> APIRouter:
             return PlainTextResponse("the body is not JSON\n", status_code=400)
         if not isinstance(payload, dict):
             return PlainTextResponse("the body is not a JSON object\n", status_code=400)
+        problem = shape_problem(payload)
+        if problem is not None:
+            return PlainTextResponse(f"not an interaction: {problem}\n", status_code=400)
+        if payload.get("type") != PING and not seen.first(payload.get("id") or body):
+            return PlainTextResponse("this interaction was already received\n", status_code=409)
         # anyio's worker threads (40), as the server's other routes use, not asyncio's small default pool
         work = asyncio.ensure_future(run_in_threadpool(answer, store, payload, chronicle=chronicle, limiter=limiter))
         try:
@@ -91,11 +99,11 @@ async def _follow_up(work: asyncio.Future, payload: dict) -> None:
         return
     url = f"{api_base().rstrip('/')}/webhooks/{app_id}/{token}/messages/@original"
     try:
-        async with httpx.AsyncClient(timeout=10.0, headers={"User-Agent": USER_AGENT}) as client:
-            response = await client.patch(url, json=data)
+        async with httpx.AsyncClient(timeout=PATCH_TIMEOUT, headers={"User-Agent": USER_AGENT}) as client:
+            response = await asyncio.wait_for(client.patch(url, json=data), PATCH_TIMEOUT)
         if response.status_code >= 300:
             log.warning("a deferred Discord reply was refused: HTTP %d", response.status_code)
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, TimeoutError) as exc:
         log.warning("a deferred Discord reply could not be sent (%s)", type(exc).__name__)
 
 

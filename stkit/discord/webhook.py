@@ -9,8 +9,9 @@ again: Discord's webhooks take no idempotency key).
 
 Failures (developers/topics/rate-limits.mdx, "Exceeding A Rate Limit"):
 
-- 429: wait the body's ``retry_after`` (seconds, a float), else the ``Retry-After`` header, then post the
-  same message again; it is not counted as a failure.
+- 429: wait the body's ``retry_after`` (seconds, a float), else the ``Retry-After`` header, brought
+  into 1 to 60 seconds (NaN or no number: 1), and at least a delay doubling from ``backoff`` over 429s in
+  a row, then post the same message again; it is not counted as a failure.
 - A network error, a timeout, a 5xx, or 401/403/404 (the webhook deleted or its token wrong): the same
   message is retried after a delay doubling from ``backoff`` to ``max_backoff`` seconds; the feed waits
   (order is kept) and one report line is written at most once a minute (``report_every``).
@@ -24,6 +25,7 @@ failing Discord never blocks or fails a roll: a roll only writes its event row.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import threading
 import time
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from stkit.deadline import DeadlinePassed, within
 from stkit.discord.render import attack_groups, check_limits, group_message
 from stkit.errors import StkitError
 from stkit.store.discord_feed import (
@@ -56,8 +59,10 @@ log = logging.getLogger("stkit.discord")
 
 #: Seconds a post may take (connect, read) before it counts as failed.
 POST_TIMEOUT = 10.0
-#: The longest wait a 429 is allowed to impose before the post is tried again (seconds).
-MAX_RETRY_AFTER = 3600.0
+#: The shortest and the longest wait a 429 imposes before the post is tried again (seconds): a nonsense
+#: value (negative, NaN, huge) must neither hammer the webhook nor stop the feed for hours.
+MIN_RETRY_AFTER = 1.0
+MAX_RETRY_AFTER = 60.0
 USER_AGENT = "DiscordBot (https://github.com/stkit/stkit, 0.1.0) stkit"
 
 
@@ -73,27 +78,43 @@ class PostResult:
     reason: str = ""
 
 
+def _seconds(value: object) -> float | None:
+    """``value`` as a finite number of seconds, or None (NaN, infinities, text that is no number)."""
+    try:
+        seconds = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return seconds if math.isfinite(seconds) else None
+
+
 def _retry_after(response: httpx.Response) -> float:
-    """Seconds to wait after a 429: the JSON body's ``retry_after``, else the ``Retry-After`` header, else 1."""
+    """Seconds to wait after a 429, MIN_RETRY_AFTER to MAX_RETRY_AFTER: the JSON body's ``retry_after``,
+    else the ``Retry-After`` header, else 1; a value that is no finite number counts as absent, and one out
+    of range is brought into it."""
+    value: float | None = None
     try:
         body = response.json()
-        value: float | None = float(body["retry_after"]) if isinstance(body, dict) and "retry_after" in body else None
-    except (ValueError, TypeError):
-        value = None
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and not isinstance(body.get("retry_after"), bool):
+        value = _seconds(body.get("retry_after"))
     if value is None:
-        try:
-            value = float(response.headers.get("retry-after", "1"))
-        except ValueError:
-            value = 1.0
-    return min(max(value, 0.0), MAX_RETRY_AFTER)
+        value = _seconds(response.headers.get("retry-after", "1"))
+    if value is None:
+        value = 1.0
+    return min(max(value, MIN_RETRY_AFTER), MAX_RETRY_AFTER)
 
 
 def post(client: httpx.Client, url: str, body: dict) -> PostResult:
-    """Execute the webhook ``url`` once with the JSON ``body``. Never raises for an HTTP or network failure:
-    the result says what happened."""
+    """Execute the webhook ``url`` once with the JSON ``body``, the whole exchange within POST_TIMEOUT
+    seconds (past it ``client`` is closed). Never raises for an HTTP or network failure: the result says
+    what happened."""
 
     try:
-        response = client.post(url, params={"wait": "true"}, json=body)
+        response = within(POST_TIMEOUT, lambda _: client.post(url, params={"wait": "true"}, json=body))
+    except DeadlinePassed:
+        client.close()  # the abandoned post ends at its socket's next timeout; the caller makes a new client
+        return PostResult(False, None, reason=f"no complete answer within {POST_TIMEOUT:g} s")
     except httpx.HTTPError as exc:
         return PostResult(False, None, reason=f"no answer ({type(exc).__name__})")
     status = response.status_code
@@ -149,8 +170,10 @@ class Follower:
         self._lease_until: dict[str, float] = {}
         self._retry_at: dict[str, float] = {}
         self._delay: dict[str, float] = {}
+        self._limited: dict[str, float] = {}
         self._failures: dict[str, int] = {}
         self._reported_at: dict[str, float] = {}
+        self._trouble = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -234,11 +257,18 @@ class Follower:
         self.client = client
         while not self._stop.is_set():
             result = post(client, url, body)
+            if client.is_closed:
+                client = self.client = make_client()
             if result.retry_after is not None:
+                # 429s in a row wait longer each time (doubling from backoff), never less than Discord asks
+                limited = min(self._limited.get(audience, self.backoff / 2) * 2, self.max_backoff)
+                self._limited[audience] = limited
+                wait = max(result.retry_after, limited)
                 # the lease must outlast the wait, or another follower would post this message too
-                if not self._hold(audience, result.retry_after) or self._stop.wait(result.retry_after):
+                if not self._hold(audience, wait) or self._stop.wait(wait):
                     return None
                 continue
+            self._limited.pop(audience, None)
             if result.ok or result.skip:
                 self._delay.pop(audience, None)
                 self._retry_at.pop(audience, None)
@@ -270,15 +300,23 @@ class Follower:
 
     def run(self) -> None:
         """Post until :meth:`stop`: a pass, then a wait of ``poll`` seconds (none while work is left). A
-        store error is reported and tried again after ``poll``; it never ends the loop."""
+        store error is reported and tried again after ``poll``; any other exception is reported (at most once
+        a minute) and tried again after a delay doubling from ``backoff``: nothing ends the loop."""
 
         try:
             while not self._stop.is_set():
                 try:
                     busy = self.step()
+                    self._trouble = 0.0
                 except StkitError as exc:
                     self._report("public", f"the store could not be read: {exc}")
                     busy = 0
+                except Exception as exc:  # a defect: reported, then tried again after a growing wait
+                    self._trouble = min(max(self._trouble * 2, self.backoff), self.max_backoff)
+                    self._report("public", f"the follower failed ({type(exc).__name__}: {exc}); trying again")
+                    log.debug("the Discord follower failed", exc_info=True)
+                    self._stop.wait(self._trouble)
+                    continue
                 if not busy:
                     self._stop.wait(self.idle_poll if self.idle else self.poll)
         finally:

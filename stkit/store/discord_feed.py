@@ -490,6 +490,8 @@ class LoggedEntry:
     difficulty: int
     spec: bool
     secret: bool
+    #: the Discord user who made the roll (None: another door made it)
+    discord_user: str | None = None
 
 
 def logged_entry(gw: Gateway, log_id: int) -> LoggedEntry:
@@ -513,6 +515,7 @@ def logged_entry(gw: Gateway, log_id: int) -> LoggedEntry:
         int(extra.get("base_difficulty") or difficulty),
         bool(extra.get("specialty_used")),
         bool(extra.get("secret")),
+        str(extra["discord_user"]) if extra.get("discord_user") else None,
     )
 
 

@@ -318,7 +318,8 @@ def write_log(
             turn=turn,
             task=task,
             kind=str(kind),
-        ),
+        )
+        | ({"by": str(detail["by"])} if detail.get("by") else {}),
     )
     return LoggedRoll(log_id, bool(values["willpower"]), scene_id, turn, task)
 

@@ -9,7 +9,8 @@ source; ``url`` takes a mirror holding either shape: the plugin's tab-separated 
 is turned back into the plugin's tab-separated rows so that one reader (:mod:`stkit.tcg.lackey`) judges every
 row whichever way it came.
 
-Only ``http`` and ``https`` addresses are fetched, at most MAX_CARD_FILE_BYTES, within ``timeout`` seconds.
+Only ``http`` and ``https`` addresses are fetched, at most MAX_CARD_FILE_BYTES, the whole download within
+``timeout`` seconds.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from stkit.deadline import Deadline, DeadlinePassed, within
 from stkit.errors import DataFileError, InvalidValue, StkitError
 from stkit.tcg.cards import MAX_CARD_FILE_BYTES
 
@@ -55,22 +57,41 @@ def _check_url(url: str) -> str:
 
 
 def download(url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = MAX_CARD_FILE_BYTES) -> bytes:
-    """The bytes at ``url`` (http or https), at most ``max_bytes``, waiting at most ``timeout`` seconds
-    for each network step. Raises InvalidValue for another kind of address or a timeout outside 1..600,
-    FetchError (one line) when the address cannot be reached, answers with an error status, or sends more
-    than ``max_bytes``."""
+    """The bytes at ``url`` (http or https), at most ``max_bytes``, the whole download (connecting,
+    redirects, every byte) within ``timeout`` seconds. Raises InvalidValue for another kind of address or a
+    timeout outside 1..600, FetchError (one line) when the address cannot be reached, answers with an error
+    status, sends more than ``max_bytes`` or is not done within ``timeout``."""
     url = _check_url(url)
     if not 1 <= timeout <= 600:
         raise InvalidValue(f"--timeout {timeout:g} is out of range 1..600 seconds")
     host = urlsplit(url).hostname
     request = urllib.request.Request(url, headers={"User-Agent": "stkit card fetch"})
-    try:
+
+    def fetch(deadline: Deadline) -> bytes:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            data = response.read(max_bytes + 1)
+            chunks: list[bytes] = []
+            size = 0
+            while size <= max_bytes:
+                deadline.check()
+                chunk = response.read1(min(65536, max_bytes + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            return b"".join(chunks)
+
+    try:
+        data = within(timeout, fetch)
+    except DeadlinePassed:
+        raise FetchError(
+            f"{url}: the download did not finish within --timeout {timeout:g} seconds; nothing imported"
+        ) from None
     except urllib.error.HTTPError as exc:
-        raise FetchError(f"{url}: the server answered {exc.code} {exc.reason}; give a copy with --url") from None
+        raise FetchError(
+            f"{url}: the server answered {exc.code} {one_line(exc.reason)}; give a copy with --url"
+        ) from None
     except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
+        reason = one_line(getattr(exc, "reason", exc))
         raise FetchError(
             f"cannot reach {host} ({reason}); are you offline? Try again when connected, or give a mirror with"
             " --url, or import a downloaded copy with `stkit tcg cards import FILE`"
@@ -80,6 +101,11 @@ def download(url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = MAX_CA
     if not data.strip():
         raise FetchError(f"{url}: the server sent an empty file; nothing imported")
     return data
+
+
+def one_line(text: object) -> str:
+    """``text`` on one line: its line breaks and runs of spaces as single spaces."""
+    return " ".join(str(text).split())
 
 
 def _cell(value: Any) -> str:
