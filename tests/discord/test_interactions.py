@@ -214,13 +214,14 @@ def test_buttons_roll_again_for_the_roller_only(door):
     again = door(click).json()
     assert again["type"] == 4 and "difficulty 8" in again["data"]["embeds"][0]["description"]
     click["member"]["user"]["id"] = STRANGER
+    click["id"] = str(next(_ids))
     refused = door(click).json()
-    assert refused["data"]["flags"] == 64 and "roller" in refused["data"]["content"]
-    wp = dict(click, data={"custom_id": again_id.replace("again", "wp"), "component_type": 2})
+    assert refused["data"]["flags"] == 64 and "not yours" in refused["data"]["content"]
+    wp = dict(click, id=str(next(_ids)), data={"custom_id": again_id.replace("again", "wp"), "component_type": 2})
     wp["member"] = {"user": {"id": PLAYER}}
     spent = door(wp).json()
     assert "Willpower left: 2" in spent["data"]["embeds"][0]["description"]
-    odds = dict(wp, data={"custom_id": again_id.replace("again", "odds"), "component_type": 2})
+    odds = dict(wp, id=str(next(_ids)), data={"custom_id": again_id.replace("again", "odds"), "component_type": 2})
     assert "Success" in door(odds).json()["data"]["content"]
 
 
@@ -390,6 +391,7 @@ def test_discords_own_example_interaction(door):
     answer = door(example).json()  # /cardsearch is not ours: one ephemeral line
     assert answer["type"] == 4 and answer["data"]["flags"] == 64
     assert answer["data"]["content"] == "/cardsearch is not a command of this app"
+    example["id"] = str(int(example["id"]) + 1)  # another interaction: the same id is a replay
     example["data"] = {"type": 1, "name": "roll", "id": "1", "options": [{"type": 3, "name": "pool", "value": "4"}]}
     rolled = door(example).json()
     assert rolled["type"] == 4 and rolled["data"]["embeds"][0]["title"] == "4 dice"
