@@ -200,7 +200,7 @@ def options_of(payload: dict) -> dict[str, Any]:
             raise InvalidValue("an option could not be read")
         name, value, kind = option.get("name"), option.get("value"), option.get("type")
         if not isinstance(name, str) or name not in declared:
-            raise InvalidValue(f"option {render.escape(str(name)[:32])} is not one of this command's")
+            raise InvalidValue(f"option {str(name)[:32]} is not one of this command's")  # refusal() escapes
         if kind != declared[name]:
             raise InvalidValue(f"option {name} has the wrong type")
         if kind == 3:
@@ -297,7 +297,7 @@ def _command(store: StoreHandle, payload: dict, asker: Asker) -> dict:
         "init": _initiative,
     }
     if name not in handlers:
-        return refusal(f"/{render.escape(name[:32])} is not a command of this app")
+        return refusal(f"/{name[:32]} is not a command of this app")  # refusal() escapes
     return handlers[name](store, asker, options_of(payload))
 
 

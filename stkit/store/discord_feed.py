@@ -55,6 +55,9 @@ AUDIENCES = ("public", "storyteller")
 DISCORD_HOSTS = ("discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com")
 #: A snowflake is a 64-bit unsigned integer sent as a string of digits (developers/reference.mdx, "Snowflakes").
 _SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+#: Public keys refused though well formed: all zeros, and the encoded identity point (a key anyone can
+#: forge for; RFC 8032 section 5.1.3 decodes both).
+_NO_KEYS = ("0" * 64, "01" + "0" * 62)
 _WEBHOOK_PATH = re.compile(r"/api(?:/v[0-9]+)?/webhooks/([0-9]{1,20})/([A-Za-z0-9_.-]{1,200})/?")
 MAX_URL = 2000
 #: How long a follower's lease on a feed row lasts without being renewed (seconds).
@@ -146,9 +149,11 @@ def check_setting(key: str, value: str) -> tuple[str, str | None]:
     if key == "public-key":
         if not re.fullmatch(r"[0-9a-fA-F]{64}", text):
             raise InvalidValue(f"public-key {printable(text)[:80]!r} is not 64 hex digits (the portal's Public Key)")
+        if text.lower() in _NO_KEYS:
+            raise InvalidValue(f"public-key {text[:16]}... is not a usable Ed25519 key; copy the portal's Public Key")
         return text.lower(), None
-    if not _SNOWFLAKE.fullmatch(text):
-        raise InvalidValue(f"application-id {printable(text)[:40]!r} is not an id of 1 to 20 digits")
+    if not _SNOWFLAKE.fullmatch(text) or int(text) == 0:
+        raise InvalidValue(f"application-id {printable(text)[:40]!r} is not an id of 1 to 20 digits (not 0)")
     return text, None
 
 

@@ -266,7 +266,7 @@ def cards_fetch(
     url: str | None = typer.Option(
         None, "--url", help="Where to download the list (a mirror): the plugin's tab-separated file or its JSON copy."
     ),
-    timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for the server (1..600)."),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds the whole download may take (1..600)."),
     cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
