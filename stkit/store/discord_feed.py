@@ -530,23 +530,31 @@ def choices_for(
     """Autocomplete choices (shown name, value), at most ``limit``, for the option ``option`` typed so far
     as ``typed``: 'character' (the chronicle's characters), 'name' (the saved rolls of ``character``),
     'action' (the chronicle's open extended actions, by id), 'pool' (the pool with its last Trait
-    completed: Attributes, Abilities, Rage, Gnosis, Willpower, Renown). Anything else: none."""
+    completed: Attributes, Abilities, Rage, Gnosis, Willpower, Renown). Anything else: none. Names match
+    by :func:`stkit.text.fold_name` prefix; typed text holding '%', '_' or a backslash matches only names starting with
+    it literally (case aside)."""
 
-    want = fold_name(typed.strip())
+    def starts(name: str, text: str) -> bool:
+        # '%', '_' and '\\' are taken literally (no wildcard or escape, as in a LIKE pattern, and not
+        # dropped as punctuation, which would make '%' match every name)
+        if any(c in text for c in "%_\\"):
+            return name.casefold().startswith(text.strip().casefold())
+        return fold_name(name).startswith(fold_name(text.strip()))
+
     if option == "character":
         rows = gw.rows("SELECT name FROM characters WHERE chronicle = :c ORDER BY name_key", c=chronicle)
-        return [(n, n) for (n,) in rows if fold_name(n).startswith(want)][:limit]
+        return [(n, n) for (n,) in rows if starts(n, typed)][:limit]
     if option == "name" and character:
         try:
             sheet = find_character(gw, character, chronicle).to_sheet()
         except (NotFound, InvalidValue):
             return []
-        return [(r.label, r.name) for r in saved_rolls(sheet) if fold_name(r.name).startswith(want)][:limit]
+        return [(r.label, r.name) for r in saved_rolls(sheet) if starts(r.name, typed)][:limit]
     if option == "action":
         rows = gw.rows(
             "SELECT id, name FROM tracked_actions WHERE chronicle = :c AND status = 'open' ORDER BY id", c=chronicle
         )
-        return [(f"{i}: {n}", str(i)) for i, n in rows if fold_name(n).startswith(want) or str(i).startswith(want)][
+        return [(f"{i}: {n}", str(i)) for i, n in rows if starts(n, typed) or str(i).startswith(typed.strip())][
             :limit
         ]
     if option == "pool":
@@ -556,5 +564,5 @@ def choices_for(
         if not want or want.isdigit():
             return []
         names = T.ATTRIBUTES + T.ABILITIES + T.POWERS + T.RENOWN
-        return [(prefix + n, prefix + n) for n in names if fold_name(n).startswith(want)][:limit]
+        return [(prefix + n, prefix + n) for n in names if starts(n, last)][:limit]
     return []
