@@ -1,4 +1,4 @@
-"""The Discord door under attack: who may press a roll's buttons, 429s with nonsense waits, bodies of the
+"""The Discord table under attack: who may press a roll's buttons, 429s with nonsense waits, bodies of the
 wrong shape, the name a guest's roll is posted under, slow servers, replays and double escapes. Real signed
 payloads (tests.discord.test_interactions' key) and real loopback servers."""
 
@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import socket
 import threading
 import time
 
@@ -24,18 +23,25 @@ from stkit.store.db.handle import StoreHandle
 from stkit.store.discord_feed import check_setting, set_setting
 from stkit.store.events import events_after
 from tests.discord.receiver import Receiver
-from tests.discord.test_interactions import (  # noqa: F401  (door is a fixture)
+from tests.discord.test_interactions import (
     PLAYER,
     STORYTELLER,
     STRANGER,
     _claim,
     _ids,
     command,
-    door,
     signed,
 )
+from tests.discord.test_interactions import door as door  # the fixture, used by table's
+from tests.drip import Dripper
 
 OTHER = "666666666666666666"
+
+
+@pytest.fixture
+def table(door):
+    """test_interactions' door: post a payload (signed) to the table server's app."""
+    return door
 
 
 def _cli_json(*args: str) -> dict:
@@ -44,11 +50,11 @@ def _cli_json(*args: str) -> dict:
     return json.loads(result.stdout)
 
 
-def press(door, user: str, custom_id: str) -> dict:
+def press(table, user: str, custom_id: str) -> dict:
     click = command("roll", user)
     click["type"] = 3
     click["data"] = {"custom_id": custom_id, "component_type": 2}
-    answer = door(click)
+    answer = table(click)
     assert answer.status_code == 200, answer.text
     return answer.json()
 
@@ -64,49 +70,49 @@ def _events(store: StoreHandle) -> int:
 # ------------------------------------------------------------------------------------------------ 1. buttons
 
 
-def test_a_secret_bare_pool_is_the_storytellers_alone(door):
+def test_a_secret_bare_pool_is_the_storytellers_alone(table):
     log_id = _cli_json("roll", "7", "--difficulty", "9", "--secret")["log_id"]
-    before = _events(door.store)
+    before = _events(table.store)
     for user in (STRANGER, PLAYER):
         for action in ("odds", "again", "wp"):
-            answer = press(door, user, f"{action}:{log_id}")
+            answer = press(table, user, f"{action}:{log_id}")
             assert _refused(answer), answer
             assert "7 dice" not in json.dumps(answer)
-    _claim(door, PLAYER, "Weston")  # a claimed player may not either
-    assert _refused(press(door, PLAYER, f"again:{log_id}"))
-    assert _events(door.store) == before  # nothing re-rolled
-    _claim(door, STORYTELLER, "storyteller")
-    odds = press(door, STORYTELLER, f"odds:{log_id}")
+    _claim(table, PLAYER, "Weston")  # a claimed player may not either
+    assert _refused(press(table, PLAYER, f"again:{log_id}"))
+    assert _events(table.store) == before  # nothing re-rolled
+    _claim(table, STORYTELLER, "storyteller")
+    odds = press(table, STORYTELLER, f"odds:{log_id}")
     assert odds["data"]["content"].startswith("**7 dice**, difficulty 9")
 
 
-def test_a_bare_pool_from_discord_is_its_rollers_and_the_storytellers(door):
-    first = door(command("roll", STRANGER, pool="5", difficulty=7)).json()
+def test_a_bare_pool_from_discord_is_its_rollers_and_the_storytellers(table):
+    first = table(command("roll", STRANGER, pool="5", difficulty=7)).json()
     again_id = first["data"]["components"][0]["components"][1]["custom_id"]
-    assert _refused(press(door, OTHER, again_id))
-    assert _refused(press(door, OTHER, again_id.replace("again", "odds")))
-    mine = press(door, STRANGER, again_id)
+    assert _refused(press(table, OTHER, again_id))
+    assert _refused(press(table, OTHER, again_id.replace("again", "odds")))
+    mine = press(table, STRANGER, again_id)
     assert "5 dice, difficulty 7" in mine["data"]["embeds"][0]["description"]
     # the re-roll is the roller's too
     next_id = mine["data"]["components"][0]["components"][1]["custom_id"]
-    assert next_id != again_id and _refused(press(door, OTHER, next_id))
-    _claim(door, STORYTELLER, "storyteller")
-    assert "5 dice" in press(door, STORYTELLER, again_id.replace("again", "odds"))["data"]["content"]
+    assert next_id != again_id and _refused(press(table, OTHER, next_id))
+    _claim(table, STORYTELLER, "storyteller")
+    assert "5 dice" in press(table, STORYTELLER, again_id.replace("again", "odds"))["data"]["content"]
     # a roll of the command line (no Discord user) is the Storyteller's only
     cli_roll = _cli_json("roll", "4", "--log")["log_id"]
-    assert _refused(press(door, STRANGER, f"again:{cli_roll}"))
+    assert _refused(press(table, STRANGER, f"again:{cli_roll}"))
 
 
-def test_every_refusal_is_the_same_line(door, db_url):
+def test_every_refusal_is_the_same_line(table, db_url):
     from tests.web.conftest import add_character
 
     add_character(db_url, "Elsewhere", chronicle="other")
     other_id = _cli_json("roll", "3", "--chronicle", "other", "--log")["log_id"]
-    _claim(door, STORYTELLER, "storyteller")
+    _claim(table, STORYTELLER, "storyteller")
     answers = [
-        press(door, STORYTELLER, f"odds:{other_id}"),  # another chronicle's, even for the Storyteller
-        press(door, STRANGER, "odds:999999"),  # no such roll
-        press(door, STRANGER, f"odds:{_cli_json('roll', '4', '--log')['log_id']}"),  # someone else's
+        press(table, STORYTELLER, f"odds:{other_id}"),  # another chronicle's, even for the Storyteller
+        press(table, STRANGER, "odds:999999"),  # no such roll
+        press(table, STRANGER, f"odds:{_cli_json('roll', '4', '--log')['log_id']}"),  # someone else's
     ]
     assert all(_refused(a) for a in answers), answers
     assert len({json.dumps(a, sort_keys=True) for a in answers}) == 1
@@ -224,12 +230,12 @@ def test_the_follower_loop_outlives_a_defect(db_url, receiver):
         {"data": {"name": ["roll"]}},
     ],
 )
-def test_a_body_of_the_wrong_shape_is_a_400_line(door, change):
+def test_a_body_of_the_wrong_shape_is_a_400_line(table, change):
     payload = command("roll", STRANGER, pool="5")
     payload.pop("member")
     payload["user"] = {"id": STRANGER}
     payload |= change
-    answer = door(payload)
+    answer = table(payload)
     assert answer.status_code == 400, answer.text
     assert answer.text.startswith("not an interaction: ") and answer.text.count("\n") == 1
 
@@ -249,8 +255,8 @@ def test_a_body_of_the_wrong_shape_is_a_400_line(door, change):
         ({"nick": "x" * 90}, "x" * 32 + " (guest)"),
     ],
 )
-def test_a_guests_roll_is_posted_under_their_name(door, member, name):
-    store = door.store
+def test_a_guests_roll_is_posted_under_their_name(table, member, name):
+    store = table.store
     receiver = Receiver()
     try:
         store.run(lambda gw: set_setting(gw, "default", "webhook", receiver.url("/hook/public")))
@@ -260,11 +266,11 @@ def test_a_guests_roll_is_posted_under_their_name(door, member, name):
         payload["member"]["user"] = {"id": STRANGER, "username": "u"} | member.get("user", {})
         if "username" not in member.get("user", {}):
             payload["member"]["user"].pop("username")
-        assert door(payload).status_code == 200
-        _claim(door, PLAYER, "Weston")
-        door(command("roll", PLAYER, pool="3"))  # a player's bare pool: their character's name
-        _claim(door, STORYTELLER, "storyteller")
-        door(command("roll", STORYTELLER, pool="2"))
+        assert table(payload).status_code == 200
+        _claim(table, PLAYER, "Weston")
+        table(command("roll", PLAYER, pool="3"))  # a player's bare pool: their character's name
+        _claim(table, STORYTELLER, "storyteller")
+        table(command("roll", STORYTELLER, pool="2"))
         follower = Follower(store, "default")
         while follower.step():
             pass
@@ -276,47 +282,6 @@ def test_a_guests_roll_is_posted_under_their_name(door, member, name):
 
 
 # ------------------------------------------------------------------------------------------------ 5. slow servers
-
-
-class Dripper:
-    """A loopback HTTP server that answers every request with headers promising a large body, then sends
-    one byte every ``every`` seconds until the client goes or the server is closed."""
-
-    def __init__(self, every: float = 0.2) -> None:
-        self.every = every
-        self.stop = threading.Event()
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-
-    def _serve(self) -> None:
-        self.sock.settimeout(0.1)
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
-
-    def _drip(self, conn: socket.socket) -> None:
-        with conn:
-            try:
-                conn.settimeout(5)
-                conn.recv(65536)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
-                while not self.stop.wait(self.every):
-                    conn.sendall(b" ")
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(5)
-        self.sock.close()
 
 
 @pytest.fixture
@@ -360,35 +325,35 @@ def test_a_webhook_post_has_a_total_deadline(dripper, monkeypatch):
 # ------------------------------------------------------------------------------------------------ 6. the rest
 
 
-def test_a_replayed_interaction_is_answered_once(door):
+def test_a_replayed_interaction_is_answered_once(table):
     body = json.dumps(command("roll", STRANGER, pool="5")).encode()
     headers = signed(body)
-    before = _events(door.store)
-    assert door(body, headers).status_code == 200
-    again = door(body, headers)
+    before = _events(table.store)
+    assert table(body, headers).status_code == 200
+    again = table(body, headers)
     assert again.status_code == 409 and again.text == "this interaction was already received\n"
-    assert _events(door.store) == before + 1
+    assert _events(table.store) == before + 1
 
 
 @pytest.mark.parametrize("typed", ["%", "_", "W%", "_eston", "\\"])
-def test_autocomplete_takes_wildcards_literally(door, typed):
-    _claim(door, STORYTELLER, "storyteller")
+def test_autocomplete_takes_wildcards_literally(table, typed):
+    _claim(table, STORYTELLER, "storyteller")
     payload = command("roll", STORYTELLER, pool="5")
     payload["type"] = 4
     payload["data"]["options"] = [{"name": "character", "type": 3, "value": typed, "focused": True}]
-    assert door(payload).json() == {"type": 8, "data": {"choices": []}}
+    assert table(payload).json() == {"type": 8, "data": {"choices": []}}
     payload["id"] = str(next(_ids))
     payload["data"]["options"][0]["value"] = "W"
-    assert door(payload).json()["data"]["choices"] == [{"name": "Weston", "value": "Weston"}]
+    assert table(payload).json()["data"]["choices"] == [{"name": "Weston", "value": "Weston"}]
 
 
-def test_a_refusal_is_escaped_once(door):
+def test_a_refusal_is_escaped_once(table):
     payload = command("roll", STRANGER)
     payload["data"]["options"] = [{"name": "@everyone", "type": 3, "value": "5"}]
-    line = door(payload).json()["data"]["content"]
+    line = table(payload).json()["data"]["content"]
     assert line == "option \\@everyone is not one of this command's"
     payload = command("@here", STRANGER)
-    assert door(payload).json()["data"]["content"] == "/\\@here is not a command of this app"
+    assert table(payload).json()["data"]["content"] == "/\\@here is not a command of this app"
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,85 @@
+"""`stkit tcg cards fetch --timeout`: a deadline for the whole download, against real loopback servers
+that drip a byte at a time (no single read ever times out) or redirect in a loop."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+
+import pytest
+from typer.testing import CliRunner
+
+from stkit.cli.app import app
+from stkit.tcg.fetch import FetchError, download
+from tests.drip import Dripper
+
+
+@pytest.fixture
+def dripper():
+    d = Dripper(every=0.2)
+    yield d
+    d.close()
+
+
+def _ends_within(call, deadline: float = 15.0):
+    box: list = []
+
+    def run():
+        try:
+            box.append(("ok", call()))
+        except Exception as exc:
+            box.append(("raised", exc))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(deadline)
+    assert box, f"still running after {deadline} s"
+    return box[0]
+
+
+def test_a_byte_a_second_server_meets_the_whole_download_deadline(dripper):
+    kind, found = _ends_within(lambda: download(dripper.url + "/cards.json", timeout=1))
+    assert kind == "raised" and isinstance(found, FetchError)
+    assert (
+        str(found)
+        == f"{dripper.url}/cards.json: the download did not finish within --timeout 1 seconds; nothing imported"
+    )
+
+
+def test_the_command_says_so_in_one_line(dripper, _cards_db_in_tmp):
+    def run():
+        return CliRunner().invoke(
+            app, ["tcg", "cards", "fetch", "--url", dripper.url, "--timeout", "1"], env={"NO_COLOR": "1"}
+        )
+
+    kind, result = _ends_within(run)
+    assert kind == "ok" and result.exit_code == 1, result.output
+    assert "did not finish within --timeout 1 seconds" in result.output
+    assert "Traceback" not in result.output
+
+
+class _Loop(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(308)
+        self.send_header("Location", "/loop")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_redirect_loop_is_one_line():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Loop)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/loop"
+        with pytest.raises(FetchError) as caught:
+            download(url, timeout=10)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
+    line = str(caught.value)
+    assert "\n" not in line and "\\n" not in line and line.startswith(f"{url}: the server answered 308 ")
