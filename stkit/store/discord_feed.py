@@ -554,9 +554,7 @@ def choices_for(
         rows = gw.rows(
             "SELECT id, name FROM tracked_actions WHERE chronicle = :c AND status = 'open' ORDER BY id", c=chronicle
         )
-        return [(f"{i}: {n}", str(i)) for i, n in rows if starts(n, typed) or str(i).startswith(typed.strip())][
-            :limit
-        ]
+        return [(f"{i}: {n}", str(i)) for i, n in rows if starts(n, typed) or str(i).startswith(typed.strip())][:limit]
     if option == "pool":
         head, _, last = typed.rpartition("+")
         prefix = head + "+ " if head else ""
