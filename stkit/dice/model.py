@@ -120,6 +120,8 @@ class HouseRules:
         reads_specialty = (
             self.specialty is not Specialty.NONE or self.tens is Tens.EXPLODE_UNSPECIALISED or not self.specialty_botch
         )
+        if self.specialty is not Specialty.REROLL and self.tens is Tens.ONCE:
+            object.__setattr__(self, "extra_ones_cancel", False)  # no extra dice, so no extra 1s
         if not reads_specialty:
             # one value for rules that score alike, whatever the roll names (equality, caches)
             object.__setattr__(self, "specialised", True)

@@ -231,7 +231,7 @@ def cancelled_dice(roll: RollResult) -> tuple[set[int], set[int]]:
     if roll.cancelled <= 0:
         return set(), set()
     scores = face_scores(roll.pool, roll.difficulty, roll.dice, roll.rules)
-    ones_idx = [i for i, s in enumerate(scores) if s.cancels]
+    ones_idx = [i for i, s in enumerate(scores) if s.counted_one]
     # 10s that took 1s away leave the last 1s standing
     ones_idx = ones_idx[len(ones_idx) - roll.ones :] if roll.ones else []
     succ_idx = sorted((i for i, s in enumerate(scores) if s.successes), key=lambda i: roll.dice[i])

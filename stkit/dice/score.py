@@ -29,6 +29,8 @@ class FaceScore:
     Attributes:
         successes: successes it adds (0, 1, or 2 for a doubled 10).
         cancels: 1 when it is a 1 that takes a success away, else 0.
+        counted_one: 1 when it is a 1 the rule of one counts (a pool die, or an extra die under
+            ``extra_ones_cancel``), whether or not 1s cancel (``ones_cancel``), else 0.
         cancels_one: 1 when it is a 10 that takes one 1 away first (``tens_cancel_ones``), else 0.
         again: True when it brings one more die (a 10 under ``reroll`` or exploding tens).
         hit: True when it reached the difficulty (a roll with a hit cannot botch).
@@ -38,6 +40,7 @@ class FaceScore:
     successes: int = 0
     cancels: int = 0
     cancels_one: int = 0
+    counted_one: int = 0
     again: bool = False
     hit: bool = False
     one: bool = False
@@ -67,9 +70,10 @@ def score_face(face: int, difficulty: int, rules: HouseRules, *, extra: bool = F
         doubled = face == 10 and rules.specialised and rules.specialty is Specialty.DOUBLE
         successes = 2 if doubled else 1
     one = face == 1
-    cancels = 1 if one and rules.ones_cancel and (not extra or rules.extra_ones_cancel) else 0
+    counted = 1 if one and (not extra or rules.extra_ones_cancel) else 0
+    cancels = counted if rules.ones_cancel else 0
     cancels_one = 1 if face == 10 and rules.tens_cancel_ones else 0
-    return FaceScore(successes, cancels, cancels_one, face == 10 and tens_explode(rules), hit, one)
+    return FaceScore(successes, cancels, cancels_one, counted, face == 10 and tens_explode(rules), hit, one)
 
 
 def may_botch(rules: HouseRules, willpower: bool) -> bool:
@@ -96,7 +100,8 @@ class PoolScore:
 
     Attributes:
         successes: successes the dice show, automatic ones not included.
-        ones: 1s that cancel, after any 10s took some away.
+        ones: 1s the rule of one counts, after any 10s took some away (they cancel only under
+            ``ones_cancel``).
         net: ``successes + automatic - ones`` (may be negative).
         final: ``max(net, 0)`` plus Willpower's success.
         outcome: success when ``final >= 1``; botch when nothing hit, a 1 showed, the final result is 0 and
@@ -116,8 +121,9 @@ def pool_result(
     """Sum the faces' scores into a pool's result. ``automatic``: successes given without dice (0..), which
     the 1s cancel like rolled ones."""
     successes = sum(s.successes for s in scores)
-    ones = net_ones(sum(s.cancels for s in scores), sum(s.cancels_one for s in scores))
-    net = successes + automatic - ones
+    tens = sum(s.cancels_one for s in scores)
+    ones = net_ones(sum(s.counted_one for s in scores), tens)
+    net = successes + automatic - net_ones(sum(s.cancels for s in scores), tens)
     final = max(net, 0) + willpower_success(rules, willpower)
     hit = any(s.hit for s in scores)
     one = any(s.one for s in scores)

@@ -403,7 +403,7 @@ def attack(
         if a_sheet.powers["Willpower"].temporary < 1:
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
     in_force = rules_in_force(gw, a_row.chronicle, overrides.at_difficulty(difficulty))
-    rules = in_force.dice_rules()
+    rules = in_force.dice_rules(spec)
     rage_count = None
     if rage_action:
         rage_count = spend_rage_action(gw, a_row, a_sheet, ctx, in_force.rage_cap)
