@@ -50,7 +50,7 @@ def count(
     if willpower and rules.get("willpower", "success") == "success":
         total += 1
     any_hit = any(HITS[f][difficulty] for f in base + extra)
-    can_botch = not willpower and not (specialised and rules.get("specialty-botch") == "no")
+    can_botch = not willpower and not (specialised and rules.get("specialty-botch") in ("no", "off"))
     if total > 0:
         return Count(total, "success")
     if not any_hit and 1 in base + extra and can_botch:
