@@ -207,7 +207,7 @@ def _botch_weight(pool: int, difficulty: int, rules: HouseRules, automatic: int)
     other_ones = sum(1 for s in scores if not s.hit and s.one and not s.cancels)
     blank = sum(1 for s in scores if not s.hit and not s.one)
     if automatic == 0:
-        return (cancelling + other_ones + blank) ** pool - blank**pool
+        return int((cancelling + other_ones + blank) ** pool - blank**pool)
     rest = other_ones + blank
     return sum(comb(pool, k) * cancelling**k * rest ** (pool - k) for k in range(automatic, pool + 1))
 
