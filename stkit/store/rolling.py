@@ -511,6 +511,10 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
         _, specialty = apply_specialty(sheet, breakdown, rules.dice_rules(True))
         notes.append(specialty.text)
     ctx = scenes.find_turn_context(gw, character)
+    if not order.never_botches and any(p.name.startswith("Gnosis") for p in breakdown.parts):
+        from stkit.store.fight_rules import use_turn_power  # lazy: a plain roll does not load this
+
+        use_turn_power(gw, character, ctx, "gnosis roll", 1)
     if order.willpower:
         scenes.check_willpower_allowed(gw, character, ctx)
         if sheet.powers["Willpower"].temporary < 1:

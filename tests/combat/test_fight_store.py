@@ -101,3 +101,15 @@ def test_soak_rules_on_a_hit(db_url):
     assert ok_json("char", "hit", "Wolf", "1", "--type", "aggravated", "--soak")["soak"] is None
     ok("house", "set", "homid-aggravated-soak", "on")
     assert ok_json("char", "hit", "Wolf", "1", "--type", "aggravated", "--soak", "--dice", "9,2,2")["soaked"] == 1
+
+
+def test_a_gnosis_roll_shuts_rage_out_of_the_turn(db_url):
+    """Revised, "Rage and Gnosis": Rage and Gnosis are not both used in one turn. Rolling the Gnosis pool is
+    a use, like a point spent: Wolf rolls Gnosis, then a Rage action is refused; next turn it is allowed.
+    (A Gnosis roll left Rage free before: only a Gnosis spend locked it.)"""
+    _fighters()
+    ok("char", "set", "Wolf", "Gnosis", "3")
+    ok("roll", "Gnosis", "-c", "Wolf", "--seed", "1")
+    fails("attack", "Wolf", "Mook", "--maneuver", "punch", "--rage", "--seed", "5", match="already rolled Gnosis")
+    ok("scene", "next")
+    ok("attack", "Wolf", "Mook", "--maneuver", "punch", "--rage", "--seed", "5")
