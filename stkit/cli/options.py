@@ -189,17 +189,6 @@ HouseSpecialtyBotchOpt = Annotated[
         rich_help_panel=HOUSE_PANEL,
     ),
 ]
-HouseWillpowerOpt = Annotated[
-    WillpowerRule | None,
-    typer.Option(
-        "--willpower-rule",
-        case_sensitive=False,
-        metavar="RULE",
-        help="HOUSE RULE: what --willpower buys: success (as written) or three-dice (three dice, no botch).",
-        show_default=False,
-        rich_help_panel=HOUSE_PANEL,
-    ),
-]
 SuccessesOpt = Annotated[
     int,
     typer.Option(

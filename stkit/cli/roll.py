@@ -24,7 +24,6 @@ from stkit.cli.options import (
     HouseSpecialtyOpt,
     HouseTensCancelOpt,
     HouseTensOpt,
-    HouseWillpowerOpt,
     JsonOpt,
     RollDifficultyOpt,
     SeedOpt,
@@ -95,7 +94,6 @@ def roll(
     tens: HouseTensOpt = None,
     tens_cancel_ones: HouseTensCancelOpt = None,
     specialty_botch: HouseSpecialtyBotchOpt = None,
-    willpower_rule: HouseWillpowerOpt = None,
     successes: SuccessesOpt = 0,
     note: NoteOpt = None,
     seed: SeedOpt = None,
@@ -186,7 +184,6 @@ def roll(
         tens=tens,
         tens_cancel_ones=tens_cancel_ones,
         specialty_botch=specialty_botch,
-        willpower=willpower_rule,
     )
     if kind is None and difficulty is not None:
         validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
