@@ -152,3 +152,15 @@ def test_each_scoring_key_changes_some_count():
 
 
 SCORING_FIELD = {key: HOUSE_KEYS[key][0] for key in SCORING_KEYS}
+
+
+@pytest.mark.parametrize("pool", [2, 3])
+def test_tens_cancel_ones_on_pools_where_a_10_meets_a_1(pool):
+    """Two dice or more, where a 10 and a 1 can fall together: the die-by-die count of the odds agrees."""
+    cases = []
+    for specialised, willpower, automatic in itertools.product((False, True), (False, True), (0, 1)):
+        settings = dict(COMBOS[0]) | {"tens-cancel-ones": "on"}
+        cases.append(
+            (settings, specialised, willpower, automatic, rules_from_settings(settings).dice_rules(specialised))
+        )
+    _check(pool, 6, cases)
