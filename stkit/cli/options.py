@@ -180,15 +180,6 @@ HouseTensCancelOpt = Annotated[
         rich_help_panel=HOUSE_PANEL,
     ),
 ]
-HouseSpecialtyBotchOpt = Annotated[
-    bool | None,
-    typer.Option(
-        "--specialty-botch/--no-specialty-botch",
-        help="HOUSE RULE: whether a roll naming a specialty (--spec) may botch.",
-        show_default=False,
-        rich_help_panel=HOUSE_PANEL,
-    ),
-]
 SuccessesOpt = Annotated[
     int,
     typer.Option(

@@ -20,7 +20,6 @@ from stkit.cli.options import (
     FreeBotchOpt,
     HouseExtraOnesOpt,
     HouseOnesOpt,
-    HouseSpecialtyBotchOpt,
     HouseSpecialtyOpt,
     HouseTensCancelOpt,
     HouseTensOpt,
@@ -93,7 +92,6 @@ def roll(
     free_botch: FreeBotchOpt = None,
     tens: HouseTensOpt = None,
     tens_cancel_ones: HouseTensCancelOpt = None,
-    specialty_botch: HouseSpecialtyBotchOpt = None,
     successes: SuccessesOpt = 0,
     note: NoteOpt = None,
     seed: SeedOpt = None,
@@ -183,7 +181,6 @@ def roll(
         free_botch,
         tens=tens,
         tens_cancel_ones=tens_cancel_ones,
-        specialty_botch=specialty_botch,
     )
     if kind is None and difficulty is not None:
         validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)

@@ -127,7 +127,7 @@ class ChronicleRules:
         if overrides.specialty is not None and overrides.specialty is not Specialty.NONE:
             out = dataclasses.replace(out, specialty_given=True)
         if overrides.extra_ones_cancel and out.specialty is not Specialty.REROLL and out.tens is Tens.ONCE:
-            raise InvalidValue("--extra-ones-cancel only applies where 10s roll again (--specialty reroll, tens)")
+            raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
         return out
 
 

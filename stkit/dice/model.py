@@ -128,10 +128,13 @@ class HouseRules:
 
     @property
     def explodes(self) -> bool:
-        """True when a 10 brings one more die (see :func:`stkit.dice.score.tens_explode`)."""
-        from stkit.dice.score import tens_explode  # lazy: cycle (score imports this module)
-
-        return tens_explode(self)
+        """True when a 10 brings one more die: the ``reroll`` specialty on a specialised roll, ``tens``
+        ``explode``, or ``explode-unspecialised`` on a roll without a specialty. The score reads it here."""
+        if self.specialised and self.specialty is Specialty.REROLL:
+            return True
+        if self.tens is Tens.EXPLODE:
+            return True
+        return self.tens is Tens.EXPLODE_UNSPECIALISED and not self.specialised
 
     @property
     def is_standard(self) -> bool:

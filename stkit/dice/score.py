@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stkit.dice.model import HouseRules, Outcome, Specialty, Tens, WillpowerRule
+from stkit.dice.model import HouseRules, Outcome, Specialty, WillpowerRule
 
 FACES = range(1, 11)
 
@@ -52,13 +52,8 @@ class FaceScore:
 
 
 def tens_explode(rules: HouseRules) -> bool:
-    """Whether a 10 brings one more die under ``rules`` (the ``reroll`` specialty on a specialised roll, or
-    the ``tens`` house rule ``explode``, or ``explode-unspecialised`` on a roll without a specialty)."""
-    if rules.specialised and rules.specialty is Specialty.REROLL:
-        return True
-    if rules.tens is Tens.EXPLODE:
-        return True
-    return rules.tens is Tens.EXPLODE_UNSPECIALISED and not rules.specialised
+    """Whether a 10 brings one more die under ``rules`` (:attr:`HouseRules.explodes`)."""
+    return rules.explodes
 
 
 def score_face(face: int, difficulty: int, rules: HouseRules, *, extra: bool = False) -> FaceScore:

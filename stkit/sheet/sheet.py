@@ -517,9 +517,7 @@ class Sheet:
             lighter = [d for d in reversed(T.DAMAGE_TYPES) if self.health[d] and _worse(kind, d)]
             if kind == "bashing" or mortal or not lighter:
                 report.lost = n - i
-                # downed by lethal or worse, whether by an earlier hit or by this one's first levels: the
-                # same damage kills however it is split
-                report.killed = mortal or was_down_lethal or not self.health["bashing"]
+                report.killed = mortal or was_down_lethal
                 break
             self.health[lighter[0]] -= 1
             self.health[kind] += 1
