@@ -237,6 +237,8 @@ def print_initiative(order: Any, json_out: bool) -> None:
         )
     for name in order.cannot_act:
         out.print(_text(f"{name} is Incapacitated and cannot act", "yellow"))
+    for name in getattr(order, "dead", ()):
+        out.print(_text(f"{name} is dead", "yellow"))
     out.print(_text(f"Ties: {INITIATIVE_TIE_RULE}.", "dim"))
 
 
@@ -248,18 +250,26 @@ def initiative_command(
     chronicle: str | None,
     db: str | None,
     json_out: bool,
+    add: list[str] | None = None,
 ) -> None:
-    """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output."""
+    """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output;
+    with ``add``, the latecomers join the stored order without rerolling the others."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
-    from stkit.store.initiative import roll_scene_initiative  # lazy: start-up (loaded when the command runs)
+    from stkit.store.initiative import (  # lazy: start-up (loaded when the command runs)
+        add_to_initiative,
+        roll_scene_initiative,
+    )
     from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
-    order = run(
-        db, lambda gw: roll_scene_initiative(gw, default_chronicle(chronicle), names, dice=faces, seed=used_seed)
-    )
+    if add:
+        order = run(db, lambda gw: add_to_initiative(gw, default_chronicle(chronicle), add, dice=faces, seed=used_seed))
+    else:
+        order = run(
+            db, lambda gw: roll_scene_initiative(gw, default_chronicle(chronicle), names, dice=faces, seed=used_seed)
+        )
     print_initiative(order, json_out)
 
 

@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
-from stkit.formats.foundry import dump_foundry, from_foundry
+from stkit.formats.foundry import UnsupportedActor, dump_foundry, from_foundry
 from stkit.formats.grapevine import from_grapevine
 from stkit.formats.imported import LoadedFile
 from stkit.safefile import check_writable_target, describe, read_bytes
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import Sheet, xp_log_warnings
-from stkit.store.characters import create_character
+from stkit.store.characters import create_character, find_character, list_characters
 from stkit.text import escape_json_controls, printable, shown_key, without_quotes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -270,9 +270,16 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
     if not files and not errors:
         raise DataFileError(f"{', '.join(map(str, paths))}: no .yaml, .yml, .json or .gex character files found")
     seen: dict[tuple[str, str], Path] = {}
+    skipped: list[str] = []
     for f in files:
         try:
             found = load_files(f, chronicle=chronicle)
+        except UnsupportedActor as exc:  # another game's creature among the characters: skipped, like Grapevine's
+            if len(files) == 1:
+                errors.append(str(exc))
+            else:
+                skipped.append(f"{exc}; skipped")
+            continue
         except DataFileError as exc:
             errors.append(str(exc))
             continue
@@ -286,6 +293,10 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
     if errors:
         more = f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
         raise DataFileError(errors[0] + more + "; nothing was imported")
+    if not loaded and skipped:
+        raise DataFileError(f"{skipped[0]}: no character left to import; nothing was imported")
+    if skipped:
+        loaded[0].warnings[:0] = skipped
     return loaded
 
 
@@ -325,12 +336,39 @@ def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False, foundry_
     return text
 
 
+def print_sheets(gw: Gateway, name: str | None, chronicle: str | None = None, *, every: bool = False) -> list[Sheet]:
+    """The sheets `char print` puts on paper: the character ``name``, or with ``every`` each character of
+    ``chronicle`` (every chronicle when None), by chronicle and name. Raises NotFound as find_character does,
+    InvalidValue when ``every`` finds none or neither a name nor ``every`` is given."""
+    if every:
+        rows = list_characters(gw, chronicle)
+        if not rows:
+            raise InvalidValue(f"no characters to print{f' in chronicle {chronicle!r}' if chronicle else ''}")
+        return [row.to_sheet() for row in rows]
+    if not name:
+        raise InvalidValue("give a character's name, or --all for every character")
+    return [find_character(gw, name, chronicle).to_sheet()]
+
+
+def write_new_file(path: Path, data: bytes, *, force: bool = False) -> None:
+    """:func:`write_file` for bytes, refusing to replace an existing file unless ``force`` (DataFileError
+    naming the path and --force)."""
+    path = Path(path)
+    if path.exists() and not force and not path.is_dir():
+        raise DataFileError(f"{describe(path)}: already exists; use --force to overwrite it")
+    _write_atomic(path, data)
+
+
 def write_file(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` all at once: written to a temporary file in the same folder, then
     renamed over ``path``, so a failed write leaves no partial file (and an old file intact). Only a new
     path or a regular file is written (:func:`stkit.safefile.check_writable_target`: a FIFO, device or
     folder is refused by name). Raises DataFileError naming the path ("disk full" for ENOSPC)."""
 
+    _write_atomic(Path(path), text.encode("utf-8"))
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
     path = Path(path)
     shown = describe(path)
     if path.is_dir():
@@ -339,7 +377,6 @@ def write_file(path: Path, text: str) -> None:
     if not parent.is_dir():
         raise DataFileError(f"{shown}: the folder {describe(parent)} does not exist; create it first")
     check_writable_target(path)  # a FIFO would wait for a reader forever; a device cannot hold the file
-    data = text.encode("utf-8")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
         try:

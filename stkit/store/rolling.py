@@ -490,9 +490,11 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
     from stkit.store import scenes  # lazy: a plain roll does not load this
     from stkit.store.characters import find_character, save_sheet  # lazy: a plain roll does not load this
+    from stkit.store.fight_rules import refuse_dead  # lazy: a plain roll does not load this
 
     assert order.character is not None
     character = find_character(gw, order.character, order.chronicle, for_update=True)
+    refuse_dead(gw, character, "roll")  # the dead roll nothing, by any door
     rules = rules_in_force(gw, character.chronicle, order.overrides)
     sheet = character.to_sheet()
     if order.built is not None:
