@@ -23,7 +23,6 @@ from stkit.cli.options import (
     flag_overrides,
     make_combat_rules,
 )
-from stkit.dice.model import Specialty  # standard library only, light to import
 
 _CONTEXT = {"ignore_unknown_options": True}
 
@@ -160,7 +159,7 @@ def hit_command(
     if difficulty is not None:
         validate_difficulty(difficulty)
     combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
-    overrides = flag_overrides(Specialty.NONE, False, ones_dont_cancel)
+    overrides = flag_overrides(None, False, ones_dont_cancel)
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
     soak_expr = soak_pool if soak_pool is not None else ("" if soak else None)
@@ -345,7 +344,7 @@ def attack_cmd(
     dice_attack: Annotated[str | None, typer.Option("--dice-attack", help="Physical dice of the attack roll.")] = None,
     dice_damage: Annotated[str | None, typer.Option("--dice-damage", help="Physical dice of the damage roll.")] = None,
     dice_soak: Annotated[str | None, typer.Option("--dice-soak", help="Physical dice of the soak roll.")] = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,

@@ -119,3 +119,15 @@ def test_the_dead_do_not_heal(tmp_path, monkeypatch):
     healed = runner.invoke(app, ["char", "heal", "Mort", "8"])
     assert healed.exit_code == 1
     assert "heal: Mort is dead" in healed.output
+
+
+def test_a_gnosis_roll_shuts_rage_out_of_the_turn(db_url):
+    """Revised, "Rage and Gnosis": Rage and Gnosis are not both used in one turn. Rolling the Gnosis pool is
+    a use, like a point spent: Wolf rolls Gnosis, then a Rage action is refused; next turn it is allowed.
+    (A Gnosis roll left Rage free before: only a Gnosis spend locked it.)"""
+    _fighters()
+    ok("char", "set", "Wolf", "Gnosis", "3")
+    ok("roll", "Gnosis", "-c", "Wolf", "--seed", "1")
+    fails("attack", "Wolf", "Mook", "--maneuver", "punch", "--rage", "--seed", "5", match="already rolled Gnosis")
+    ok("scene", "next")
+    ok("attack", "Wolf", "Mook", "--maneuver", "punch", "--rage", "--seed", "5")
