@@ -38,6 +38,7 @@ from stkit.store.fight_rules import (
     soak_rule,
     spend_rage_action,
     weapon_plan,
+    wound_kind,
 )
 from stkit.store.hit import Health, soak_expression
 from stkit.store.house import rules_in_force
@@ -279,15 +280,23 @@ def _soak_pool(
 
 
 def _wound(
-    gw: Gateway, t_row: CharacterRow, t_sheet: Sheet, wounds: int, kind: DamageType, ctx: TurnContext | None
+    gw: Gateway,
+    t_row: CharacterRow,
+    t_sheet: Sheet,
+    wounds: int,
+    kind: DamageType,
+    ctx: TurnContext | None,
+    silver: bool = False,
 ) -> tuple[dict[str, Any] | None, list[str], bool]:
-    """Put ``wounds`` levels of ``kind`` on the target's health track and save it (a killing level marks them
-    dead): (what was taken, or None for no wound; warnings; dead)."""
+    """Put ``wounds`` levels of ``kind`` (a silver weapon's as :func:`wound_kind` says) on the target's
+    health track and save it (a killing level marks them dead): (what was taken, or None for no wound;
+    warnings; dead)."""
 
     if not wounds:
         return None, [], False
-    report = t_sheet.take_damage(wounds, kind.value)
-    save_sheet(gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {wounds} {kind.value}: {Health.of(t_sheet).words}")
+    marked = wound_kind(t_sheet, kind.value, silver=silver)
+    report = t_sheet.take_damage(wounds, marked)
+    save_sheet(gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {wounds} {marked}: {Health.of(t_sheet).words}")
     if report.killed:
         mark_dead(gw, t_row, ctx)
     return report.to_dict(), report.warnings(t_sheet.name), report.killed
@@ -456,7 +465,7 @@ def attack(
     result = made.result
     if made.forgiven:
         notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
-    taken, warnings, dead = _wound(gw, t_row, t_sheet, result.wounds, kind, ctx)
+    taken, warnings, dead = _wound(gw, t_row, t_sheet, result.wounds, kind, ctx, silver)
     _attacker_costs(gw, a_row, a_sheet, willpower, rage_count, in_force.rage_cap, notes)
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     return AttackExchange(

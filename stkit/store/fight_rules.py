@@ -116,6 +116,15 @@ def soak_rule(sheet: Sheet, damage_type: str, *, silver: bool = False, homid_agg
     return SoakRule(stamina, kind, armour, why)
 
 
+def wound_kind(sheet: Sheet, damage_type: str, *, silver: bool = False) -> str:
+    """The damage type a hit's wounds are marked as on ``sheet``'s track: a silver weapon's against a
+    shapeshifter by the soak rules (lethal in the breed form, aggravated elsewhere; Mirror Play Pantheon's
+    silver rules, as for the soak above), any other hit as dealt."""
+    if silver and sheet.creature == "shapeshifter":
+        return soak_rule(sheet, damage_type, silver=True).soaks_as
+    return str(damage_type)
+
+
 # ------------------------------------------------------------------------------------------ maneuvers
 
 

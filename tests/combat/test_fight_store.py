@@ -131,3 +131,17 @@ def test_a_gnosis_roll_shuts_rage_out_of_the_turn(db_url):
     fails("attack", "Wolf", "Mook", "--maneuver", "punch", "--rage", "--seed", "5", match="already rolled Gnosis")
     ok("scene", "next")
     ok("attack", "Wolf", "Mook", "--maneuver", "punch", "--rage", "--seed", "5")
+
+
+def test_unsoaked_silver_on_a_homid_in_homid_is_marked_lethal(db_url):
+    """docs/combat.md, "Who soaks what" (Mirror Play Pantheon's silver rules): a homid-born Garou in Homid,
+    her breed form, takes silver as lethal damage; in Crinos it stays aggravated. Two levels unsoaked:
+    Homid 2 lethal, Crinos 2 aggravated. (Homid was marked aggravated before.)"""
+    ok("char", "new", "Mari", "--breed", "homid")
+    done = ok_json("char", "hit", "Mari", "2", "--type", "aggravated", "--silver")
+    assert done["health"]["damage"] == {"aggravated": 0, "lethal": 2, "bashing": 0}
+    assert done["taken"]["kind"] == "lethal"
+    ok("char", "new", "Kes", "--breed", "homid")
+    ok("char", "shift", "Kes", "Crinos", "--instant")
+    done = ok_json("char", "hit", "Kes", "2", "--type", "aggravated", "--silver")
+    assert done["health"]["damage"] == {"aggravated": 2, "lethal": 0, "bashing": 0}
