@@ -19,7 +19,7 @@ from stkit.cli.common import run
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
-from stkit.cli.options import DamageOnesCancelOpt, DbOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
+from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
 from stkit.sheet.vocab import DamageType, Power
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -1114,6 +1114,7 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout ('-': stdout).")
     ] = None,
+    force: ForceOpt = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -1130,7 +1131,7 @@ def export(
         from stkit.store.files import write_file  # lazy: start-up (loaded when the command runs)
         from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
-        write_file(output, text)  # all or nothing: a temporary file renamed into place
+        write_file(output, text, force=force)  # all or nothing: a temporary file renamed into place
         sys.stderr.write(f"Wrote {printable(output)}\n")
 
 
