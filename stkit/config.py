@@ -106,6 +106,25 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
     return path_to_url(default_database_path())
 
 
+def check_db_option(db: str | os.PathLike[str]) -> None:
+    """Check a ``--db`` value as every command does before it runs, whether it opens the store or not: the
+    rules of :func:`database_url`, and a SQLite file that exists must be a regular file (a FIFO, device or
+    folder is refused by name, :func:`stkit.safefile.check_writable_target`). Raises InvalidValue or
+    DataFileError naming the value."""
+    from stkit.safefile import check_writable_target  # lazy: start-up (only when --db is given)
+
+    from stkit.errors import DataFileError  # lazy: start-up (only when --db is given)
+
+    if os.fspath(db).strip() == "":
+        raise InvalidValue("--db is empty; give a database file or URL, or leave the option out")
+    path = sqlite_path(checked_url(db, origin="--db"))
+    if path is not None:
+        try:
+            check_writable_target(path)
+        except DataFileError as exc:
+            raise InvalidValue(f"database {exc}; give the path of a database file, e.g. ./stkit.sqlite") from None
+
+
 def sqlite_path(url: str) -> Path | None:
     """The file behind a ``sqlite:///`` URL (None for another database or an in-memory SQLite)."""
     for prefix in ("sqlite:///", "sqlite+pysqlite:///"):

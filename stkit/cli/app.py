@@ -99,6 +99,16 @@ def check_typed_path(text: str, param: click_core.Parameter, ctx: click_core.Con
     return text
 
 
+def check_typed_db(text: str, param: click_core.Parameter, ctx: click_core.Context | None) -> str:
+    """A ``--db`` value, checked by every command before it runs (:func:`stkit.config.check_db_option`),
+    also by those that never open the store."""
+    from stkit.config import check_db_option  # lazy: start-up (only when --db is given)
+
+    check_typed_text(text, param, ctx)
+    check_db_option(text)
+    return text
+
+
 _checked_types: dict[type, type] = {}
 
 
@@ -149,7 +159,9 @@ def harden(command: click_core.Command) -> click_core.Command:
     if command.help:
         command.help = unwrap_help(command.help)
     for param in command.params:
-        if isinstance(param.type, click_types.IntParamType):
+        if param.name == "db" and type(param.type) is click_types.StringParamType:
+            param.type = _checked_type(param.type, check_typed_db)
+        elif isinstance(param.type, click_types.IntParamType):
             param.type = _checked_type(param.type, check_typed_int)
         elif type(param.type) is click_types.StringParamType:
             param.type = _checked_type(param.type, check_typed_text)

@@ -355,11 +355,13 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
     from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.sheet import breeds  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet.lifebook import check_tribe  # lazy: start-up (loaded when the command runs)
     from stkit.sheet.sheet import KIN_POWERS, Sheet, Track  # lazy: start-up (loaded when the command runs)
 
     if not name.strip():
         raise InvalidValue("a character needs a name")
     kind = breeds.get_changing_breed(fields["fera"]).name
+    tribe, tribe_warnings = check_tribe(fields["tribe"], kind)
     sheet = Sheet(
         name=name.strip(),
         chronicle=default_chronicle(chronicle),
@@ -371,7 +373,7 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
         creature=breeds.lookup_creature(fields["creature"]),
         breed=breeds.lookup_breed(fields["breed"], kind),
         auspice=breeds.lookup_auspice(fields["auspice"], kind),
-        tribe=fields["tribe"],
+        tribe=tribe,
         pack=fields["pack"],
     )
     if sheet.creature != "shapeshifter":
@@ -382,7 +384,7 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
         if not sep:
             raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
         pairs.append((trait, value.strip()))
-    warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
+    warnings = tribe_warnings + sheet.set_new_traits(pairs)  # a rating set here comes with full points
     return sheet, warnings
 
 

@@ -361,6 +361,14 @@ def attack_cmd(
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
         if d is not None:
             validate_difficulty(d)
+    from stkit.dice.expr import check_typed_pool  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
+
+    for label, typed in (("--pool", pool), ("--damage", damage), ("--dodge", dodge), ("--block", block)):
+        check_typed_pool(typed, label)
+    check_typed_pool(parry, "--parry")
+    check_typed_pool(soak_pool, "--soak-pool")
+    check_range(defender_actions, "--defender-actions", 1, MAX_DEFENDER_ACTIONS)
     defences = [(k, v) for k, v in (("dodge", dodge), ("block", block), ("parry", parry)) if v is not None]
     if len(defences) > 1:
         raise typer.BadParameter("give one of --dodge, --block, --parry")
@@ -413,6 +421,11 @@ def attack_cmd(
         print_json(data)
         return
     print_exchange(exchange)
+
+
+#: The most actions a defender may have taken in one turn (a Garou with Rage and Celerity-like Gifts takes a
+#: handful; a larger number is a typing slip).
+MAX_DEFENDER_ACTIONS = 20
 
 
 def print_exchange(x: Any) -> None:

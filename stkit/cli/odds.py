@@ -871,17 +871,28 @@ def _number_pools(pool, damage, soak, dodge, armour: int, difficulty: int | None
 
     if sheet_only["--target"] is not None:
         raise InvalidValue("--target needs --char: the pools come from the two sheets")
-    if any(v not in (None, False) for k, v in sheet_only.items() if k != "--target"):
-        raise InvalidValue("--weapon, --maneuver, --type and --silver need --char (and --target): they read sheets")
+    given = [k for k, v in sheet_only.items() if k != "--target" and v not in (None, False)]
+    if given:
+        raise InvalidValue(
+            f"{given[0]} needs --char (and --target): --weapon, --maneuver, --range, --type and --silver read sheets"
+        )
     if pool is None or damage is None:
         raise InvalidValue("give the attack pool and --damage (numbers, or pools with --char)")
     return _AttackPools(
         attack=parse_pool_number(pool, "attack pool"),
         damage=parse_pool_number(damage, "damage pool"),
         soak=(0 if soak is None else parse_pool_number(soak, "soak pool")) + armour,
-        dodge=0 if dodge is None else parse_pool_number(dodge, "dodge pool"),
+        dodge=0 if dodge is None else _positive(parse_pool_number(dodge, "dodge pool"), "--dodge", dodge),
         difficulty=difficulty,
     )
+
+
+def _positive(dice: int, label: str, typed: str) -> int:
+    """``dice`` when 1 to MAX_POOL; else InvalidValue naming the option and the typed text."""
+    from stkit.dice.expr import check_typed_pool  # lazy: start-up (loaded when the command runs)
+
+    check_typed_pool(typed, label)
+    return dice
 
 
 @odds_app.command(
@@ -930,7 +941,8 @@ def attack_cmd(
         how |= dict(maneuver=maneuver, range_=range_, damage_type=damage_type, difficulty=difficulty)
         pools = _sheet_pools(handle, char, pool, damage, defence=dodge, silver=silver, **how)
     else:
-        sheet_only = {"--target": target, "--weapon": weapon, "--maneuver": maneuver, "--type": damage_type}
+        sheet_only = {"--target": target, "--weapon": weapon, "--maneuver": maneuver, "--range": range_}
+        sheet_only["--type"] = damage_type
         pools = _number_pools(pool, damage, soak, dodge, armour, difficulty, sheet_only | {"--silver": silver})
     rules = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel)
     spec = AttackSpec(
