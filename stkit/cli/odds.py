@@ -80,7 +80,51 @@ HouseChronicleOpt = Annotated[
     str | None,
     typer.Option("--chronicle", help="Whose house rules apply (default: $STKIT_CHRONICLE, else 'default')."),
 ]
-ExactOpt = Annotated[bool, typer.Option("--exact", help="Also show every chance as an exact fraction.")]
+ExactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--exact", help="Also show every chance as an exact fraction (tables up to 300 dice; --json has them all)."
+    ),
+]
+
+#: Bounds on the work the CLI asks of the exact odds engine, so that every answer it accepts comes within a
+#: second (benchmarks/odds.py measures them). The largest pool whose exact fractions a table prints: they
+#: run to thousands of digits each, and folding them into a terminal table is what takes the time.
+MAX_EXACT_TABLE_DICE = 300
+#: The largest product of the two pools of `odds resisted`, by the 10s' house rule: the margins are a
+#: convolution of the two sides' distributions, whose lengths grow with the pools (doubled under 'double',
+#: longer still under 'reroll').
+MAX_RESISTED_WORK = {Specialty.NONE: 250_000, Specialty.DOUBLE: 160_000, Specialty.REROLL: 30_000}
+
+#: The largest attack plus damage pool of `odds attack` under --specialty double (a 10 counting twice lengthens
+#: the damage pool's range, and the composition grows with it); the engine's own bound covers the rest.
+MAX_ATTACK_DOUBLE_DICE = 140
+
+
+def _check_exact_table(exact: bool, as_json: bool, dice: int) -> None:
+    """InvalidValue when ``--exact`` asks a table for the fractions of more than MAX_EXACT_TABLE_DICE dice."""
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+
+    if exact and not as_json and dice > MAX_EXACT_TABLE_DICE:
+        raise InvalidValue(
+            f"--exact with a pool of {dice} dice would fill the screen with thousand-digit fractions; allowed: "
+            f"--exact up to {MAX_EXACT_TABLE_DICE} dice, or --json, which gives every exact fraction"
+        )
+
+
+def _check_resisted_work(pool_a: int, pool_b: int, specialty: Specialty) -> None:
+    """InvalidValue when the two pools of `odds resisted` are beyond MAX_RESISTED_WORK for ``specialty``."""
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+
+    limit = MAX_RESISTED_WORK[specialty]
+    if pool_a * pool_b > limit:
+        rule = "" if specialty is Specialty.NONE else f" with --specialty {specialty.value}"
+        raise InvalidValue(
+            f"{pool_a} against {pool_b} dice{rule} is too large for exact resisted odds; allowed: pools whose "
+            f"product is at most {limit:,} (e.g. {int(limit**0.5)} against {int(limit**0.5)})"
+        )
+
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 
 
@@ -279,6 +323,7 @@ def roll_cmd(
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
+    _check_exact_table(exact, as_json, pool)
     handle = store(db)
     house = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
@@ -540,8 +585,10 @@ def resisted_cmd(
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
+    _check_exact_table(exact, as_json, max(pool_a, pool_b))
     house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules = house.dice_rules()
+    _check_resisted_work(pool_a, pool_b, rules.specialty)
     res = engine.p_resisted(pool_a, pool_b, house.difficulty, difficulty_b=difficulty_b, rules=rules)
     margins_a = [res.p_margin("a", m) for m in range(1, len(res.margin_a))]
     margins_b = [res.p_margin("b", m) for m in range(1, len(res.margin_b))]
@@ -695,6 +742,7 @@ def multi_cmd(
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
+    _check_exact_table(exact, as_json, max(pools, default=0))
     house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
     multi = engine.p_multiple(pools, difficulty, rules=rules)
@@ -958,6 +1006,13 @@ def attack_cmd(
         defence_pool=pools.dodge,
         defence_difficulty=dodge_difficulty,
     )
+    if spec.rules.specialty is Specialty.DOUBLE and spec.attack_pool + spec.damage_pool > MAX_ATTACK_DOUBLE_DICE:
+        from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+
+        raise InvalidValue(
+            f"an attack of {spec.attack_pool} dice with a damage pool of {spec.damage_pool} under --specialty double "
+            f"is too large for exact odds; allowed: the two pools adding up to at most {MAX_ATTACK_DOUBLE_DICE} dice"
+        )
     odds = p_attack(spec)
     if as_json:
         _emit(_attack_json(spec, odds, pools.texts))

@@ -97,3 +97,27 @@ def test_the_control_scan_agrees_with_the_per_character_rule():
         ch = chr(code)
         for multiline in (True, False):
             assert T._has_control("ab" + ch, multiline) == T._is_control(ch, multiline), (hex(code), multiline)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (
+            ["odds", "resisted", "1000", "1000", "-d", "2", "--difficulty-b", "10", "--specialty", "reroll"],
+            "1000 against 1000 dice with --specialty reroll is too large for exact resisted odds; allowed: pools "
+            "whose product is at most 30,000",
+        ),
+        (["odds", "resisted", "1000", "1000", "--exact"], "--exact with a pool of 1000 dice"),
+        (["odds", "resisted", "600", "500"], "600 against 500 dice is too large"),
+        (["odds", "roll", "301", "--exact"], "allowed: --exact up to 300 dice, or --json"),
+        (["odds", "multi", "400", "3", "--exact"], "--exact with a pool of 400 dice"),
+        (["odds", "attack", "100", "--damage", "41", "--specialty", "double"], "at most 140 dice"),
+    ],
+)
+def test_exact_odds_beyond_the_bounds_are_refused_at_once(store, args, words):
+    assert words in refused(*args)
+
+
+def test_exact_odds_within_the_bounds_are_answered(store):
+    for args in (["odds", "roll", "300", "--exact"], ["odds", "resisted", "500", "500", "--json"]):
+        assert runner.invoke(app, args).exit_code == 0, args
