@@ -73,7 +73,16 @@ def test_bash_completion_in_a_real_process(tmp_path) -> None:
         timeout=60,
     )
     assert proc.stdout.split() == ["--specialty"], (proc.returncode, proc.stdout, proc.stderr)
-    script = runner.invoke(app, ["--show-completion", "bash"])
-    assert script.exit_code == 0, (script.output, script.exception)
+    # typer finds the shell by walking up the process tree (shellingham): run the console script under bash,
+    # as a user would, so a test worker's own parents (execnet, no shell) do not decide the answer
+    env.pop("_STKIT_COMPLETE")
+    script = subprocess.run(
+        ["bash", "-c", '"$0" --show-completion bash; exit $?', os.path.join(os.path.dirname(sys.executable), "stkit")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert script.returncode == 0, (script.stdout, script.stderr)
     assert "_STKIT_COMPLETE=complete_bash" in script.stdout
     assert "complete -o default -F _stkit_completion stkit" in script.stdout

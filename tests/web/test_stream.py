@@ -99,7 +99,7 @@ def test_many_writers_nothing_lost_nothing_twice(live, table):
     code = (
         "import random, sys\n"
         "from stkit.store.db.gateway import run_unit\n"
-        "from stkit.store.rolling import roll_from_sheet\n"
+        "from tests.rolls import sheet_roll\n"
         "for i in range(15):\n"
         "    run_unit(sys.argv[1], lambda gw: sheet_roll(gw, sys.argv[2], 'Dexterity', rng=random.Random(i)))\n"
     )
