@@ -111,9 +111,8 @@ def check_db_option(db: str | os.PathLike[str]) -> None:
     rules of :func:`database_url`, and a SQLite file that exists must be a regular file (a FIFO, device or
     folder is refused by name, :func:`stkit.safefile.check_writable_target`). Raises InvalidValue or
     DataFileError naming the value."""
-    from stkit.safefile import check_writable_target  # lazy: start-up (only when --db is given)
-
     from stkit.errors import DataFileError  # lazy: start-up (only when --db is given)
+    from stkit.safefile import check_writable_target  # lazy: start-up (only when --db is given)
 
     if os.fspath(db).strip() == "":
         raise InvalidValue("--db is empty; give a database file or URL, or leave the option out")

@@ -331,7 +331,7 @@ class StkitGroup(TyperGroup):
             hint = ""
             ctx = getattr(exc, "ctx", None)
             if ctx is not None and isinstance(exc, click_errors.UsageError):
-                hint = f" (see '{ctx.command_path} --help')"
+                hint = f" (see '{ctx.meta.get('stkit.typed_path', ctx.command_path)} --help')"
             print_error(exc.format_message() + hint)
             code = exc.exit_code
         except typer.Abort:

@@ -477,6 +477,7 @@ def list_(
         int | None,
         typer.Option(
             "--limit",
+            "-n",
             help="Show at most N characters (1 to 10000; default: a screenful, all with --json).",
             show_default=False,
         ),
@@ -1119,6 +1120,7 @@ def export(
     force: ForceOpt = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Export a character: YAML, JSON, or a Foundry VTT actor.
 
@@ -1127,14 +1129,20 @@ def export(
 
     sheet, _ = load_sheet(db, name, chronicle)
     text = dump(sheet, fmt.value, player_view=player_view, foundry_layout=foundry_layout.value)
-    if output is None or str(output) == "-":  # '-' is stdout, as for most command-line tools
-        sys.stdout.write(text)
-    else:
+    to_file = output is not None and str(output) != "-"  # '-' is stdout, as for most command-line tools
+    if output is not None and to_file:
         from stkit.store.files import write_file  # lazy: start-up (loaded when the command runs)
-        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
         write_file(output, text, force=force)  # all or nothing: a temporary file renamed into place
+    if json_out:
+        shown = {"character": sheet.name, "chronicle": sheet.chronicle, "format": fmt.value}
+        emit_json(shown | ({"output": str(output)} if to_file else {"output": None, "text": text}))
+    elif to_file:
+        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
+
         sys.stderr.write(f"Wrote {printable(output)}\n")
+    else:
+        sys.stdout.write(text)
 
 
 class LogFormat(enum.StrEnum):
@@ -1175,7 +1183,7 @@ def log(
     task: Annotated[str | None, typer.Option("--task", help="Only the rolls of this task.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
     fmt: Annotated[
-        LogFormat, typer.Option("--format", help="table (local time), csv or json.", case_sensitive=False)
+        LogFormat, typer.Option("--format", "-f", help="table (local time), csv or json.", case_sensitive=False)
     ] = LogFormat.table,
     db: DbOpt = None,
     json_out: JsonOpt = False,

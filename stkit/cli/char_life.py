@@ -194,7 +194,7 @@ def renown(
 def history(
     name: NameArg,
     fmt: Annotated[
-        HistoryFormat, typer.Option("--format", help="table, csv or json.", case_sensitive=False)
+        HistoryFormat, typer.Option("--format", "-f", help="table, csv or json.", case_sensitive=False)
     ] = HistoryFormat.table,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,

@@ -52,6 +52,7 @@ class OddsGroup(TyperGroup):
     def parse_args(self, ctx, args):
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = [DEFAULT_COMMAND, *args]
+            ctx.meta["stkit.typed_path"] = ctx.command_path  # a usage error names `stkit odds`, as typed
         return super().parse_args(ctx, args)
 
 
@@ -276,7 +277,6 @@ _ExtendedTargetOpt = Annotated[
     int | None,
     typer.Option(
         "--target",
-        "-t",
         help="Extended action: successes to collect "
         "(1 to 100; pool x target at most 5000). Shows how many rolls it takes.",
     ),
@@ -302,7 +302,10 @@ _MaxTurnsOpt = Annotated[
     "with --target of an extended action.",
 )
 def roll_cmd(
-    pool: Annotated[int, typer.Argument(help="Dice in the pool, 1 to 1000.")],
+    pool: Annotated[
+        str,
+        typer.Argument(help="Dice in the pool, 1 to 1000; with --char a pool from the sheet or a saved roll's name."),
+    ],
     difficulty: DifficultyOpt = None,
     willpower: _WillpowerOpt = False,
     specialty: SpecialtyOpt = Specialty.NONE,
@@ -315,37 +318,52 @@ def roll_cmd(
     damage: Annotated[bool, typer.Option("--damage", help="A damage roll: it never botches.")] = False,
     soak: Annotated[bool, typer.Option("--soak", help="A soak roll: it never botches.")] = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
+    char: Annotated[
+        str | None, typer.Option("--char", "-c", help="Build the pool from this character's sheet (its wounds count).")
+    ] = None,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import odds_in, store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import parse_pool_number, validate_pool  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import RollOrder  # lazy: start-up (loaded when the command runs)
 
-    _check_exact_table(exact, as_json, pool)
     handle = store(db)
+    overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel)
+    if difficulty is not None:  # else the chronicle's (or a saved roll's) difficulty
+        overrides = overrides.at_difficulty(difficulty)
     house = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
+    order = RollOrder(pool, character=char, chronicle=chronicle, overrides=overrides, willpower=willpower)
+    answer = None
+    if char is not None:
+        answer = odds_in(handle, order)  # the sheet's pool (or saved roll) and its chronicle's house rules
+        dice, rules, difficulty = answer.pool, answer.rules.dice_rules(), answer.rules.difficulty
+    else:
+        dice = validate_pool(parse_pool_number(pool))
+    _check_exact_table(exact, as_json, dice)
     if damage or soak or damage_ones_cancel:
         combat = make_combat_rules(damage_ones_cancel)
-        _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target, exact, as_json)
+        _kind_odds(damage, soak, dice, difficulty, rules, combat, willpower, target, exact, as_json)
         return
     if target is not None:
         how = dict(start=start, botch_ends=botch_ends, max_turns=max_turns, rules=rules, willpower=willpower)
-        ext = engine.p_extended(pool, difficulty, target, **how)
+        ext = engine.p_extended(dice, difficulty, target, **how)
         _show_extended(ext, exact, as_json)
         return
     if botch_ends or max_turns is not None or start:
         raise typer.BadParameter("--botch-ends, --max-turns and --start need --target (an extended action)")
-    from stkit.cli.common import odds_in  # lazy: start-up (loaded when the command runs)
-    from stkit.store.rolling import RollOrder  # lazy: start-up (loaded when the command runs)
-
-    overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
-    odds = odds_in(handle, RollOrder(str(pool), chronicle=chronicle, overrides=overrides, willpower=willpower)).odds
+    odds = (answer or odds_in(handle, order)).odds
     if as_json:
         _emit(_roll_json(odds, rules))
         return
+    if answer is not None:
+        from stkit.cli.render import safe_text  # lazy: start-up (loaded when the command runs)
+
+        _console().print(safe_text(f"{answer.character}: {answer.label}", style="bold"))
     _show_roll(odds, exact)
 
 
@@ -952,6 +970,9 @@ def _positive(dice: int, label: str, typed: str) -> int:
 )
 def attack_cmd(
     pool: _PoolArg = None,
+    pool_opt: Annotated[
+        str | None, typer.Option("--pool", "-p", help="The attack pool, as `stkit attack` takes it (or give POOL).")
+    ] = None,
     damage: _DamageOpt = None,
     dodge: _DodgeOpt = None,
     dodge_difficulty: _DodgeDifficultyOpt = 6,
@@ -981,6 +1002,12 @@ def attack_cmd(
     from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(armour, "armour dice", 0, 10)
+    if pool_opt is not None:
+        if pool is not None and pool != pool_opt:
+            from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+
+            raise InvalidValue(f"two attack pools: POOL {pool!r} and --pool {pool_opt!r}; give one of them")
+        pool = pool_opt
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
 
     handle = store(db)

@@ -1,0 +1,73 @@
+"""A newcomer's evening: the neighbouring commands speak alike (saved rolls by name, -c on odds and extended,
+usage errors naming the command typed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from stkit.cli.app import app
+
+REPO = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "s.sqlite"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "100")
+    for args in (
+        ["char", "new", "Runs", "--set", "Dexterity=3", "--set", "Brawl=2", "--set", "Stealth=1"],
+        ["saved", "add", "claws", "Dexterity + Brawl", "-c", "Runs", "-d", "7"],
+        ["saved", "add", "stealth", "Dexterity + Stealth", "-c", "Runs", "-d", "8"],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, (args, result.output)
+    return tmp_path
+
+
+def ok(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, (args, result.output)
+    return result.stdout
+
+
+def test_a_saved_roll_rolls_by_its_name(store):
+    data = json.loads(ok("roll", "claws", "-c", "runs", "--seed", "1", "--json"))
+    assert (data["pool"], data["difficulty"]) == (5, 7)
+    out = ok("roll", "claws", "-c", "runs", "--seed", "1")
+    assert "Runs: Dexterity 3 + Brawl 2 = 5 dice" in out and "5 dice at difficulty 7" in out
+    # the roll's own -d wins over the saved difficulty
+    assert json.loads(ok("roll", "claws", "-c", "runs", "-d", "5", "--seed", "1", "--json"))["difficulty"] == 5
+
+
+def test_a_trait_of_the_same_name_comes_first(store):
+    data = json.loads(ok("roll", "stealth", "-c", "runs", "--seed", "1", "--json"))
+    assert (data["pool"], data["difficulty"]) == (1, 6)
+
+
+def test_odds_take_a_character_and_a_saved_roll(store):
+    out = ok("odds", "claws", "-c", "runs")
+    assert "Runs: Dexterity 3 + Brawl 2 = 5 dice" in out and "5 dice at difficulty 7" in out
+    assert "5 dice at difficulty 6" in ok("odds", "dex+brawl", "-c", "runs")
+
+
+def test_extended_takes_c_and_p(store):
+    out = ok("extended", "start", "Climb", "-c", "runs", "-p", "Dexterity + Brawl", "--target", "5")
+    assert "Runs rolls Dexterity + Brawl" in out
+
+
+def test_odds_attack_takes_p_as_attack_does(store):
+    assert ok("odds", "attack", "-p", "5", "--damage", "3") == ok("odds", "attack", "5", "--damage", "3")
+
+
+def test_a_usage_error_names_the_command_typed(store):
+    result = runner.invoke(app, ["odds", "5", "--bogus"])
+    assert result.exit_code == 2
+    assert result.stderr == "Error: no such option --bogus (see 'stkit odds --help')\n"
+    result = runner.invoke(app, ["odds", "resisted", "5", "4", "--bogus"])
+    assert result.stderr == "Error: no such option --bogus (see 'stkit odds resisted --help')\n"
