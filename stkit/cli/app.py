@@ -275,8 +275,14 @@ class StkitGroup(TyperGroup):
         return adopt(harden(command)) if command is not None else None
 
     def invoke(self, ctx):
+        from stkit.notices import collecting  # lazy: start-up (loaded when the command runs)
+
         try:
-            return super().invoke(ctx)
+            with collecting() as notes:
+                done = super().invoke(ctx)
+            for text in notes:  # on stderr, after the result: --json on stdout stays one object
+                sys.stderr.write(f"Note: {printable(text)}\n")
+            return done
         except StkitError as exc:
             print_error(str(exc))
             raise typer.Exit(1) from None

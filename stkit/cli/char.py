@@ -756,8 +756,11 @@ def hit(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels the hit deals (1 or more), before soak.")],
     kind: Annotated[
-        DamageType, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
-    ] = DamageType.bashing,
+        DamageType | None,
+        typer.Option(
+            "--type", "-t", help="bashing, lethal or aggravated (default bashing, said so).", case_sensitive=False
+        ),
+    ] = None,
     soak: Annotated[
         bool, typer.Option("--soak", help="Roll soak first (Stamina, with the form's change; it never botches).")
     ] = False,
@@ -798,7 +801,8 @@ def hit(
     hit_command(
         name,
         levels,
-        damage_type=kind.value,
+        damage_type=(kind or DamageType.bashing).value,
+        type_given=kind is not None,
         soak=soak,
         soak_pool=soak_pool,
         difficulty=difficulty,
@@ -1241,6 +1245,8 @@ def _log_row(e: dict) -> tuple[str, ...]:
     res = e["outcome"] if e["outcome"] != "success" else f"{e['result']} success{'es' if e['result'] != 1 else ''}"
     if e["willpower"]:
         res += " +WP"
+    if isinstance(e["detail"], dict) and e["detail"].get("secret"):
+        res += " (secret)"
     who = e["character"] or "-"
     if e.get("scene_id"):
         who += f" (scene {e['scene_id']}/{e['turn']})"

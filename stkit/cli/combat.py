@@ -116,15 +116,22 @@ def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
 # ------------------------------------------------------------------------------------------------- char hit
 
 
-def print_hit(result: Any, json_out: bool) -> None:
-    """`char hit` output: the one-line summary, the log entry, warnings."""
+def print_hit(result: Any, json_out: bool, *, soaked: bool = True, type_given: bool = True) -> None:
+    """`char hit` output: the one-line summary, the log entry, warnings; a plain line when no soak was rolled
+    (``soaked`` False) and when the damage type is the default (``type_given`` False)."""
     if json_out:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
-        print_json(result.to_dict())
+        print_json(result.to_dict() | {"soak_rolled": soaked, "type_given": type_given})
         return
     out = _console()
     out.print(_text(f"{result.character}: ", "bold") + _text(result.summary))
+    if not type_given:
+        out.print(
+            _text("No --type given: taken as bashing (-t lethal or -t aggravated for blades, claws, fangs).", "yellow")
+        )
+    if not soaked:
+        out.print(_text(f"Not soaked: {result.character} rolled no soak (add --soak to roll it first).", "yellow"))
     for note in result.notes:
         out.print(_text(note, "dim"))
     if result.log_id is not None:
@@ -150,6 +157,7 @@ def hit_command(
     db: str | None,
     json_out: bool,
     silver: bool = False,
+    type_given: bool = True,
 ) -> None:
     """`char hit`: one transaction through :func:`stkit.store.hit.take_hit`, then the output."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
@@ -181,7 +189,7 @@ def hit_command(
             silver=silver,
         ),
     )
-    print_hit(result, json_out)
+    print_hit(result, json_out, soaked=soak_expr is not None, type_given=type_given)
 
 
 # ------------------------------------------------------------------- regen, shift, stay-active, rage

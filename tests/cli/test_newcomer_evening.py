@@ -71,3 +71,29 @@ def test_a_usage_error_names_the_command_typed(store):
     assert result.stderr == "Error: no such option --bogus (see 'stkit odds --help')\n"
     result = runner.invoke(app, ["odds", "resisted", "5", "4", "--bogus"])
     assert result.stderr == "Error: no such option --bogus (see 'stkit odds resisted --help')\n"
+
+
+def test_char_hit_says_what_it_did_not_do(store):
+    result = runner.invoke(app, ["char", "hit", "Runs", "2"])
+    assert result.exit_code == 0
+    assert "No --type given: taken as bashing" in result.stdout
+    assert "Not soaked: Runs rolled no soak (add --soak to roll it first)." in result.stdout
+    quiet = runner.invoke(app, ["char", "hit", "Runs", "1", "-t", "lethal", "--soak", "--seed", "1"])
+    assert "No --type" not in quiet.stdout and "Not soaked" not in quiet.stdout
+    data = json.loads(ok("char", "hit", "Runs", "1", "--json"))
+    assert (data["soak_rolled"], data["type_given"]) == (False, False)
+
+
+def test_a_secret_roll_is_marked_in_the_cli_and_the_log(store):
+    assert ok("roll", "5", "--secret", "--seed", "1").startswith("Secret roll: for the Storyteller's screen only\n")
+    assert json.loads(ok("roll", "5", "--secret", "--seed", "1", "--json"))["secret"] is True
+    assert "Secret roll" in ok("saved", "roll", "claws", "-c", "runs", "--secret", "--seed", "1")
+    assert "1 success (secret)" in ok("log", "-n", "1") or "(secret)" in ok("log", "-n", "1")
+
+
+def test_the_default_chronicle_is_preferred_with_a_note(store):
+    ok("char", "new", "Runs", "--chronicle", "other")
+    result = runner.invoke(app, ["char", "show", "Runs", "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["chronicle"] == "default"
+    assert result.stderr == "Note: Runs is also in 'other'; took the one in 'default' (choose with --chronicle)\n"
