@@ -122,6 +122,12 @@ def main() -> None:
             start = time.perf_counter()
             index = default_index()
             print(f"rules index build ({len(index.entries)} entries): {(time.perf_counter() - start) * 1000:.1f} ms")
+            # loaded once per process, by the first question holding a word the rules never use
+            from stkit.tcg.rules import is_english
+
+            start = time.perf_counter()
+            is_english("healing")
+            print(f"English word list, loaded once: {(time.perf_counter() - start) * 1000:.1f} ms")
             worst = 0.0
             for query in (
                 "combat deck moons",

@@ -168,6 +168,8 @@ def ordinary_values(fixtures: dict[str, Path]) -> dict[tuple[str, ...], dict[str
         ("tcg", "rules", "search"): {"query": ["rage"]},
         ("tcg", "rules", "show"): {"rule_id": ["deck.size"]},
         ("tcg", "cards", "import"): {"file": [str(fixtures["cards"])]},
+        # a loopback port nothing listens on: the sweep never reaches the network
+        ("tcg", "cards", "fetch"): {"url": ["http://127.0.0.1:9/carddata.txt"]},
         ("tcg", "cards", "show"): {"name": ["Gaia's Claws"]},
         ("tcg", "deck", "check"): {"file": [str(fixtures["deck"])]},
     }

@@ -96,6 +96,10 @@ def _sweep(prepared, tmp_path, monkeypatch, path, command, *, thorough: bool) ->
     import uvicorn
 
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    # likewise `stkit discord follow` would follow until stopped
+    from stkit.discord.webhook import Follower
+
+    monkeypatch.setattr(Follower, "run", lambda self: None)
     dirty = True
     problems: list[str] = []
     expected: list[str] = []

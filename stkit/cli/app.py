@@ -209,6 +209,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "serve": "stkit.cli.serve",
     "table": "stkit.cli.serve",
     "saved": "stkit.cli.saved",
+    "discord": "stkit.cli.discord",
 }
 #: module -> the Typer its ``register`` filled (decorators only: nothing is built yet).
 _registered: dict[str, typer.Typer] = {}

@@ -22,5 +22,6 @@ Use cases:
   and maneuvers, the dead, the powers used in a turn).
 - The table: ``events`` (the event log and the join links), ``eventstream`` (the events as a stream for
   the table server), ``links`` (revoking one person's links), ``talk`` (table messages and whispers),
-  ``completion`` (what Tab completion offers).
+  ``completion`` (what Tab completion offers), ``discord_feed`` (what the Discord door keeps: its
+  settings, how far the feed has posted, claims and bindings).
 """

@@ -173,10 +173,12 @@ KNOWN_KEYWORDS = frozenset(k.casefold() for k in KEYWORD_NAMES)
 
 
 #: The werecreatures that are not Garou (Equinox Update, "Other Shapeshifters", which names the Bastet;
-#: the others are the Changing Breeds of the World of Darkness a card list may carry), folded. A card is an
-#: alternate shapeshifter when its type, subtypes or keywords name one of these.
+#: the others are the Changing Breeds of the World of Darkness a card list may carry, as the White Wolf
+#: Wiki's "Fera" page lists them, the Ajaba werehyenas included), folded. A card is an alternate
+#: shapeshifter when its type, subtypes or keywords name one of these.
 SHAPESHIFTER_KINDS = frozenset(
     {
+        "ajaba",
         "bastet",
         "corax",
         "gurahl",
@@ -201,10 +203,13 @@ SHAPESHIFTER_KINDS = frozenset(
 def is_alternate_shapeshifter(type_: str | None, subtypes: Iterable[str], keywords: Iterable[str]) -> bool:
     """True when a character card is another werecreature: not a Garou, and its type, subtypes or
     keywords name a shapeshifter kind (SHAPESHIFTER_KINDS). What a card lacks (no Garou keyword, a Crinos
-    column left over) never makes it one: a human, a fomor, a Bane or a vampire is no shapeshifter."""
+    column left over) never makes it one: a human, a fomor, a Bane or a vampire is no shapeshifter. A
+    keyword in parentheses only qualifies the card ("(Rokea)" on a Bane that counts as a Rokea for its
+    Combat cards) and names no kind."""
     if type_ not in CHARACTER_TYPES or type_ == "Garou":
         return False
-    return any(fold_name(w) in SHAPESHIFTER_KINDS for w in (type_, *subtypes, *keywords))
+    words = (type_, *subtypes, *(k for k in keywords if not k.strip().startswith("(")))
+    return any(fold_name(w) in SHAPESHIFTER_KINDS for w in words)
 
 
 class AmbiguousName(NotFound):

@@ -457,8 +457,13 @@ class CardDB:
 
     # --- import ----------------------------------------------------------------------------------------
 
-    def import_file(self, path: str | Path, progress: Progress | None = None, strict: bool = False) -> ImportReport:
+    def import_file(
+        self, path: str | Path, progress: Progress | None = None, strict: bool = False, *, refresh: bool = False
+    ) -> ImportReport:
         """Validate a whole card file, then store its cards in one transaction (all or nothing).
+
+        ``refresh``: first drop every card an earlier import of a file of the same name stored, in the same
+        transaction, so the new list replaces the old one whole (a card the new list no longer has is gone).
 
         ``strict``: refuse the whole file if any Lackey row is refused or warned about (a value that
         could not be read, an unknown type, a possibly cut text, ...). The refused rows are remembered
@@ -477,6 +482,11 @@ class CardDB:
         origin = Path(path).name
         try:
             with self.conn:
+                if refresh:
+                    self.conn.execute(
+                        "DELETE FROM cards_fts WHERE rowid IN (SELECT id FROM cards WHERE origin=?)", (origin,)
+                    )
+                    self.conn.execute("DELETE FROM cards WHERE origin=?", (origin,))
                 n = self._write(parsed.cards, origin=origin, replace=True)
                 self.conn.execute("DELETE FROM refused WHERE file=?", (origin,))
                 self.conn.executemany(
@@ -506,6 +516,11 @@ class CardDB:
         """Number of cards stored."""
         q = "SELECT COUNT(*) FROM cards" + ("" if include_playtest else " WHERE playtest=0")
         return int(self.conn.execute(q).fetchone()[0])
+
+    def imported_count(self) -> int:
+        """Number of cards stored from imported or fetched lists (stkit's built-in cards left out): 0 on a
+        fresh install."""
+        return int(self.conn.execute("SELECT COUNT(*) FROM cards WHERE origin != 'builtin'").fetchone()[0])
 
     def types(self) -> list[str]:
         """Every card type present (types and subtypes), sorted."""
@@ -582,6 +597,13 @@ class CardDB:
                 continue
             found = sorted(self._values(field_name), key=str.casefold)
             known = f"the {field_name}s on cards are {', '.join(found)}" if found else f"no card has a {field_name}"
+            if (
+                field_name != "tribe"
+                and self.conn.execute("SELECT 1 FROM cards WHERE kw LIKE ? LIMIT 1", (f"%|{_like(k)}|%",)).fetchone()
+            ):
+                # a keyword asked for as a breed ("Feline", "Hyaena" are animal kinds, not breeds)
+                written = next((v for v in self._values("keywords") if fold_name(v) == k), value)
+                known += f"; {printable(written)} is a keyword: use --keyword {printable(written)}"
             raise InvalidValue(f"{option} {printable(value)!r}: no card has that {field_name}; {known}")
         for keyword in flt.keywords:
             k = fold_name(keyword)

@@ -171,7 +171,8 @@ _KIND_TEXT = (
         "defense",
         re.compile(
             r"\bplay(?:ed)? (?:only )?(?:when|while) (?:your )?opponent has (?:the )?initiative\b"
-            r"|\bplay(?:ed)? as a defen[cs]e\b|\bin reaction to damage\b",
+            r"|\bplay(?:ed)? as a defen[cs]e\b|\bin reaction to damage\b"
+            r"|\bdodges? (?:one|an|any|all|1|up to \w+) (?:\w+ )?attacks?\b",
             re.I,
         ),
     ),
@@ -193,6 +194,8 @@ class _Record:
     notes: list[str] = field(default_factory=list)
     #: sentences of continuation rows (a row holding only its first field) that belong to this card's text
     tails: list[str] = field(default_factory=list)
+    #: the rest of this card's errata, from a continuation row that also held the rest of its text
+    errata_tails: list[str] = field(default_factory=list)
 
 
 def _looks_like_sentence(value: str) -> bool:
@@ -263,11 +266,18 @@ def _number(value: str, column: str, warnings: list[str], allow_x: bool = False)
     return None
 
 
-def _split_list(value: str, comma_names: frozenset[str] = frozenset()) -> list[str]:
-    """A keyword or requirement list: items joined with " - " (or ";"); a "," separates items too, except
+def _split_list(value: str, comma_names: frozenset[str] | None = None) -> list[str]:
+    """A keyword or requirement list: items joined with " - " (or ";"). ``comma_names`` None: a comma never
+    separates items (the plugin's own lists, joined with " - ", hold commas inside one item: "Fomori,
+    Iliad", "Black Spiral Dancer, Hellcat", "Any Gaia Garou in the Umbra, or one who has been in the
+    Umbra"). Else, for a list whose file joins its lists with commas, a "," separates items too, except
     inside a name of ``comma_names`` (folded card names holding a comma, "Den of Rorth, Son of Bast")."""
     out: list[str] = []
     for part in _LIST_PARTS.split(value):
+        if comma_names is None:
+            if part.strip():
+                out.append(part.strip())
+            continue
         pieces = [p.strip() for p in part.split(",")]
         i = 0
         while i < len(pieces):
@@ -301,8 +311,9 @@ def _card_mapping(
     values: dict[str, str],
     extra: dict[str, str],
     warnings: list[str],
-    comma_names: frozenset[str] = frozenset(),
+    comma_names: frozenset[str] | None = None,
     tails: list[str] | None = None,
+    errata_tails: list[str] | None = None,
 ) -> dict[str, Any]:
     """Turn one record's column values into a mapping in stkit's card schema. ``tails``: sentences of the
     continuation rows below the record, appended to its errata when they are errata (they say so, or
@@ -310,7 +321,9 @@ def _card_mapping(
     item: dict[str, Any] = {"name": values.get("name", "").strip()}
     for tail in tails or ():
         column = "errata" if values.get("errata", "").strip() or fold_name(tail).startswith("errata") else "text"
-        values[column] = (values.get(column, "").rstrip() + " " + tail).strip()
+        values[column] = _joined(values.get(column, ""), tail)
+    for tail in errata_tails or ():
+        values["errata"] = _joined(values.get("errata", ""), tail)
     keywords = _split_list(values.get("keywords", ""), comma_names)
     item["keywords"] = keywords
     item["requirements"] = _split_list(values.get("requirements", ""), comma_names)
@@ -391,6 +404,17 @@ def _card_mapping(
     return item
 
 
+def _joined(text: str, tail: str) -> str:
+    """``text`` with the rest of it from a continuation row: after a line without closing punctuation a
+    tail starting with a capital is a new line of the card (the plugin had a line break there: "Requires:
+    Beast-of-War, Glass Walkers" then "Spirit. These ..."), else the same sentence running on."""
+    text = text.rstrip()
+    if not text:
+        return tail.strip()
+    new_line = text[-1:] not in ".!?;:)\"'\u201d\ufffd" and tail.lstrip()[:1].isupper()
+    return text + ("\n" if new_line else " ") + tail.strip()
+
+
 def _sentence_at(text: str, pos: int) -> str:
     """The sentence of ``text`` holding character ``pos``."""
     starts = [m.end() for m in re.finditer(r"[.!?](?:\s|$)", text[:pos])]
@@ -401,8 +425,24 @@ def _sentence_at(text: str, pos: int) -> str:
 
 def _combat_kind(item: dict[str, Any], keywords: list[str], text: str) -> str | None:
     """The kind a Combat Action's keywords, text or numbers give (Equinox Update, "Combat": attacks deal
-    Damage, defenses Block, flexes use either, counterattacks hurt instead of blocking), or None."""
-    words = [fold_name(k) for k in keywords] + [fold_name(t) for t in item.get("subtypes", [])]
+    Damage, defenses Block, flexes use either, counterattacks hurt instead of blocking), or None. A
+    keyword in parentheses ("(Block)": it blocks only in some case the text gives) names no kind, and a
+    defense that also deals Damage (a Dodge or Block card with a Damage number) is played either way: a
+    flex."""
+    kind = _kind_of(item, keywords, text)
+    damage = item.get("damage")
+    if kind == CombatKind.DEFENSE.value and (damage == "X" or (isinstance(damage, int) and damage > 0)):
+        return CombatKind.FLEX.value
+    return kind
+
+
+def _plain_keywords(keywords: list[str]) -> list[str]:
+    # the keywords that say what a card is: one in parentheses only qualifies it
+    return [k for k in keywords if not k.strip().startswith("(")]
+
+
+def _kind_of(item: dict[str, Any], keywords: list[str], text: str) -> str | None:
+    words = [fold_name(k) for k in _plain_keywords(keywords)] + [fold_name(t) for t in item.get("subtypes", [])]
     kinds = list(dict.fromkeys(_KIND_WORDS[w] for w in words if w in _KIND_WORDS))
     if len(kinds) == 1:
         return kinds[0]
@@ -428,7 +468,7 @@ def _combat_fields(item: dict[str, Any], keywords: list[str], text: str) -> None
     """Read the kind, speed and block amount a Combat card gives only in its keywords or text, keep a value
     the text makes conditional apart (``conditional``), and list the fields whose value stays in the text
     alone (Equinox Update, "Combat")."""
-    folded = {fold_name(k) for k in keywords}
+    folded = {fold_name(k) for k in _plain_keywords(keywords)}
     if "speed" not in item:
         if folded & {"faststriking", "fast"}:
             item["speed"] = Speed.FAST.value
@@ -469,7 +509,7 @@ def parse_lackey(
 ) -> ParsedFile:
     """A LackeyCCG plugin card list, read whole (the rules for each row are in the module docstring).
     ``known_names``: card names from outside the file (the built-in cards) whose commas are no list
-    separators.
+    separators in a file whose lists are joined with commas.
 
     Returns every card read, with the rows refused (``errors``), merged (``merged``) and the warnings about
     cards kept (``warnings``), each with its 1-based line. Raises DataFileError for a file without a
@@ -513,11 +553,23 @@ def parse_lackey(
             merged.append(RowError(n, f"the rest of line {prev.line} (its row was split over two lines)"))
             continue
         filled = [i for i, value in enumerate(parts) if value.strip()]
-        if prev is not None and filled == [0] and (len(parts) <= reach or _looks_like_sentence(parts[0])):
-            # a continuation row: only its first field is filled, with a sentence of the card above
+        only_first = filled == [0] and (type_idx is not None or len(parts) <= reach or _looks_like_sentence(parts[0]))
+        if prev is not None and only_first:
+            # a continuation row: only its first field is filled, with a sentence (or a cut-off fragment,
+            # "Frenzied opponents act at -") of the card above; no type, no set: never a card of its own
             prev.tails.append(parts[0].strip())
             merged.append(
                 RowError(n, f"a continuation of line {prev.line}'s text, appended to it (no card of its own)")
+            )
+            continue
+        if prev is not None and filled == [0, 1] and not starts_card and _looks_like_sentence(parts[0]):
+            # the rest of the card above's last two fields: its text ran on past a line break, then its errata
+            prev.tails.append(parts[0].strip())
+            prev.errata_tails.append(parts[1].strip())
+            merged.append(
+                RowError(
+                    n, f"a continuation of line {prev.line}'s text and errata, appended to them (no card of its own)"
+                )
             )
             continue
         if len(parts) > ncols:
@@ -530,9 +582,9 @@ def parse_lackey(
     cards: list[Card] = []
     warnings: list[RowError] = []
     untyped: list[RowError] = []
+    comma_names = _comma_names(records, columns, name_idx, known_names)
     seen: dict[tuple[str, str], tuple[int, Card]] = {}
     total = len(records)
-    comma_names = _comma_names(records, name_idx, known_names)
     for i, rec in enumerate(records):
         if progress and (i % 200 == 0 or i == total - 1):
             progress(i + 1, total)
@@ -565,9 +617,15 @@ def parse_lackey(
     return ParsedFile(str(path), "lackey", cards, refused, merged, warnings, lines=rows, untyped=untyped)
 
 
-def _comma_names(records: list[_Record], name_idx: int, known_names: Iterable[str]) -> frozenset[str]:
-    """The folded names holding a comma among the file's cards and ``known_names``: list items that must
-    not be split at their comma."""
+def _comma_names(
+    records: list[_Record], columns: list[str | None], name_idx: int, known_names: Iterable[str]
+) -> frozenset[str] | None:
+    """None when the file joins its lists with " - " (the plugin's way: a comma then never separates
+    items); else the folded names holding a comma among the file's cards and ``known_names``, list items
+    that must not be split at their comma."""
+    lists = [i for i, c in enumerate(columns) if c in ("keywords", "requirements", "benefits")]
+    if any(len(r.parts) > i and _LIST_PARTS.search(r.parts[i].strip()) for r in records for i in lists):
+        return None
     names = {_name_of(rec, name_idx) or "" for rec in records} | set(known_names)
     return frozenset(fold_name(n) for n in names if "," in n)
 
@@ -589,7 +647,11 @@ def _name_of(rec: _Record, name_idx: int) -> str | None:
 
 
 def _build(
-    rec: _Record, columns: list[str | None], names: list[str], ncols: int, comma_names: frozenset[str] = frozenset()
+    rec: _Record,
+    columns: list[str | None],
+    names: list[str],
+    ncols: int,
+    comma_names: frozenset[str] | None = None,
 ) -> tuple[Card | None, list[str], str | None]:
     notes = list(rec.notes)
     parts = rec.parts
@@ -614,7 +676,9 @@ def _build(
         return None, notes, "no card name (the Name field is empty)" if filled else "an empty row of tabs"
     try:
         card = card_from_mapping(
-            _card_mapping(values, extra, notes, comma_names, rec.tails), known_keywords=None, open_types=True
+            _card_mapping(values, extra, notes, comma_names, rec.tails, rec.errata_tails),
+            known_keywords=None,
+            open_types=True,
         )
     except CardError as exc:
         return None, notes, str(exc)

@@ -4,15 +4,25 @@ Rule entries live in ``stkit/tcg/data/rules/*.yaml`` (one top-level list per top
 folder is read, whoever wrote it). Each entry restates a rule of the Equinox Update, the earlier rulebook or
 the Battlefields supplement in stkit's own words and names the section it comes from.
 
-Search uses an in-memory SQLite FTS5 table (porter stemming, accents folded) ranked with bm25, title and
-keywords weighted above body text. Typo tolerance: every query word that is not in the corpus vocabulary is
-replaced by its closest vocabulary word (rapidfuzz ratio >= 75) before querying; the corrected query is
-reported back. Words are ANDed first; if nothing matches, they are ORed so a partial query still answers.
-The index is built once per process from the packaged YAML (a few milliseconds).
+Search reads a player's question the way a player puts it. The question's words become groups of rules
+words: slang and paraphrase through ``data/paraphrases.yaml`` ("war form" -> Crinos, "grab" -> conquer or
+take control), typos corrected only for words that are neither rules words nor English words (an English
+word list from the pyspellchecker package), so "healing" is never turned into "dealing". Entries are ranked
+with BM25F over their fields (title, text, keywords, card names, id words, asks, question cues), each group
+of synonyms counted as one term, times the share of the question's groups an entry holds (so one rare word
+does not outweigh the rest), plus how closely one of the entry's own questions ("asks") reads like the
+question, and the question's intent (when, how long, how many, what happens, who, can I) matched against the
+intent of those asks. Token positions come from an in-memory SQLite FTS5 index (porter stemming, accents
+folded), which also says whether any entry holds every word. Why not embeddings or a learned reranker: the
+corpus is two hundred short entries whose vocabulary a word map covers, no model ships inside a light PyPI
+package, and nothing may be downloaded at run time; BM25F with synonyms stays explainable and testable.
+The index is built once per process from the packaged YAML (a fraction of a second).
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 import math
 import re
 import sqlite3
@@ -39,10 +49,15 @@ _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 _ENTRY_KEYS = {"id", "title", "kind", "text", "asks", "keywords", "source", "supersedes", "cards", "conflict"}
 _REQUIRED = ("id", "title", "kind", "text", "keywords", "source")
 _WORD_RE = re.compile(r"[a-z0-9]+")
-#: bm25 weights of the title, the text, the keywords, the card names, the id's words, the asks (the
-#: questions an entry answers) and the question cues: tuned on the question set in
-#: tests/tcg/rules_questions.py only, never on the held-out set (titles, ids and asks name the topic).
-BM25_WEIGHTS = (4.0, 1.0, 1.0, 0.5, 3.0, 4.0, 1.5)
+#: BM25F weights of the title, the text, the keywords, the card names, the id's words, the asks (the
+#: questions an entry answers) and the question cues: tuned on the question sets in
+#: tests/tcg/rules_questions.py and rules_questions_dev.py only, never on a held-out set.
+BM25_WEIGHTS = (4.0, 1.0, 1.0, 0.5, 3.0, 4.0, 3.0)
+_FIELDS = ("title", "body", "keywords", "cards", "idwords", "asks", "cues")
+_FIELD_WEIGHT = dict(zip(_FIELDS, BM25_WEIGHTS, strict=True))
+#: BM25's term-frequency saturation and length normalisation (the usual values).
+BM25_K1 = 1.2
+BM25_B = 0.75
 #: What a question asks for, read from its wording: the time something happens or how long it lasts, a
 #: count, what follows from an event, who does something, where something goes. An entry's ``asks`` give
 #: it the same cues, so "how long does an event last" prefers an entry that answers a how-long question
@@ -58,10 +73,20 @@ _CUES = (
     ("cuecount", re.compile(r"\bhow (?:many|much|far)\b|\bnumber of\b")),
     ("cueafter", re.compile(r"\bwhat happens\b|\bwhat if\b|\bwhat becomes\b|\bhappens? (?:to|when|if)\b|\btie[ds]?\b")),
     ("cuewho", re.compile(r"\bwho\b|\bwhose\b|\bwhich player\b")),
+    (
+        "cuecan",
+        re.compile(
+            r"\b(?:can|may|must|could) (?:i|a|an|my|the|you|we|he|she|it|they|someone)\b|\ballowed\b|\blegal\b"
+            r"|\bhave to\b"
+        ),
+    ),
     ("cuewhere", re.compile(r"\bwhere\b")),
 )
 #: Added to the bm25 score (lower is better) of an earlier-rulebook or superseded entry.
 OLDER_PENALTY = 0.5
+#: Added to the score of a conflict entry: it weighs two readings against each other, while a player's
+#: question is mostly answered by the rule itself; the conflict still ranks first when it matches clearly.
+CONFLICT_PENALTY = 0.5
 #: Taken off the score of an entry in proportion to how closely one of its asks reads like the question
 #: (the share of content words the two have in common): a question put the way an entry's own question is
 #: put is the strongest sign that the entry answers it. Tuned with BM25_WEIGHTS.
@@ -77,32 +102,55 @@ STOP_WORDS = frozenset(
 )
 
 
-#: Words a player uses for what the rules say otherwise, each looked for with its rules words (an OR group):
-#: consequence words (a death, a tie, a win) and timing words (how long something lasts, a swap of turns).
-SYNONYMS = {
-    "tie": ("tie", "equal", "same"),
-    "tied": ("tie", "equal", "same"),
-    "ties": ("tie", "equal", "same"),
-    "even": ("equal", "tie"),
-    "die": ("die", "dies", "dead", "death", "killed"),
-    "dies": ("die", "dies", "dead", "death", "killed"),
-    "died": ("die", "dies", "dead", "death", "killed"),
-    "dead": ("dead", "death", "killed", "die"),
-    "killed": ("killed", "kill", "dead", "death"),
-    "won": ("win", "wins"),
-    "winning": ("win", "wins"),
-    "winner": ("win", "wins", "winners"),
-    "lasts": ("last", "until"),
-    "last": ("last", "until"),
-    "switch": ("swap", "swaps", "change"),
-    "switches": ("swap", "swaps", "change"),
-    "refuse": ("refuse", "decline"),
-    "controls": ("control", "plays", "play"),
-    "finish": ("finish", "complete", "completes", "upright"),
-    "leave": ("leave", "return", "go back"),
-    "heal": ("heal", "regenerate", "wounds removed"),
-    "heals": ("heal", "regenerate", "wounds removed"),
-}
+#: Weight of the share of a question's findable word groups an entry matches: the bm25 score is multiplied
+#: by ``coverage ** COVERAGE_POWER``, so one rare word shared with an entry no longer outranks an entry
+#: holding most of the question's words (Lucene's old coordination factor). Tuned on the tuning sets.
+COVERAGE_POWER = 0.5
+
+
+def load_paraphrases(path: Path | None = None) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Read the player-words map (default: packaged ``data/paraphrases.yaml``).
+
+    Returns folded phrase (as a tuple of words) -> the rules' words or phrases to look for instead, in file
+    order. Raises DataFileError naming the file and item when an item is not ``{says: [...], means: [...]}``
+    of non-empty text, or when a phrase is given twice.
+    """
+    path = path or data_dir() / "paraphrases.yaml"
+    data = read_yaml(path)
+    if not isinstance(data, list):
+        raise _fail(path, "top level", "must be a list of {says: [...], means: [...]} items")
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for i, raw in enumerate(data):
+        where = f"item {i + 1}"
+        if not isinstance(raw, dict) or set(raw) != {"says", "means"}:
+            raise _fail(path, where, "must be {says: [...], means: [...]}")
+        says = _str_list(raw["says"], path, where, "says")
+        means = tuple(fold_words(m) for m in _str_list(raw["means"], path, where, "means"))
+        if not says or not means or not all(means):
+            raise _fail(path, where, "'says' and 'means' each need at least one word")
+        for phrase in says:
+            key = tuple(_WORD_RE.findall(fold_words(phrase)))
+            if not key:
+                raise _fail(path, where, f"phrase {phrase!r} has no letters or digits")
+            if key in out:
+                raise _fail(path, where, f"phrase {phrase!r} is already mapped")
+            out[key] = means
+    return out
+
+
+@lru_cache(maxsize=1)
+def _english_blob() -> bytes:
+    # the word list as shipped (a JSON object of word -> count), unpacked once and searched as bytes:
+    # reading it into a set would cost ten times as long, for the few words a question needs
+    return gzip.decompress((resources.files("spellchecker") / "resources" / "en.json.gz").read_bytes())
+
+
+def is_english(word: str) -> bool:
+    """True when ``word`` (lower case) is in the English word-frequency list shipped in the pyspellchecker
+    package (MIT; counts from the OpenSubtitles corpus). A question word found there is never "corrected"
+    into a rules word: "healing" stays "healing" rather than becoming "dealing". The list is unpacked once
+    per process (a few tens of milliseconds)."""
+    return bool(word) and f'"{json.dumps(word)[1:-1]}":'.encode() in _english_blob()
 
 
 @dataclass(frozen=True)
@@ -203,6 +251,7 @@ class SearchResult:
                     "id": h.entry.id,
                     "title": h.entry.title,
                     "kind": h.entry.kind,
+                    "text": h.entry.text,
                     "score": round(h.score, 4) if math.isfinite(h.score) else None,
                     "source": {"document": h.entry.document, "section": h.entry.section},
                 }
@@ -353,9 +402,15 @@ def question_cues(text: str) -> list[str]:
 class RulesIndex:
     """An FTS5 index over rule entries, with bm25 ranking and typo correction against its own vocabulary."""
 
-    def __init__(self, entries: Iterable[RuleEntry]):
-        """Build the index in memory. ``entries``: validated RuleEntry objects (see load_rules)."""
+    def __init__(self, entries: Iterable[RuleEntry], glossary: Iterable[GlossaryTerm] = ()):
+        """Build the index in memory. ``entries``: validated RuleEntry objects (see load_rules);
+        ``glossary``: terms whose name and aliases are indexed with the keywords of the entries their
+        ``see`` names (the glossary's "between round" finds the Mid-Combat step)."""
         self.entries = {e.id: e for e in entries}
+        named: dict[str, list[str]] = {}
+        for term in glossary:
+            for rid in term.see:
+                named.setdefault(rid, []).extend((term.term, *term.aliases))
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
             "CREATE VIRTUAL TABLE rules USING fts5(rid UNINDEXED, title, body, keywords, cards, idwords, asks,"
@@ -367,7 +422,7 @@ class RulesIndex:
             parts = (
                 e.title,
                 e.text + " " + (e.conflict or {}).get("ruling", ""),
-                " ".join(e.keywords),
+                " ".join((*e.keywords, *named.get(e.id, ()))),
                 " ".join(e.cards),
                 e.id.replace(".", " ").replace("-", " "),
                 " ".join(e.asks),
@@ -389,40 +444,132 @@ class RulesIndex:
                     self._ask_postings.setdefault(w, []).append((e.id, n))
         self.vocabulary = sorted(vocab)
         self._vocab_set = vocab
+        # stemmed token positions, read back from the FTS5 index itself so the ranking stems exactly as the
+        # index does (porter): term -> {(entry id, column): [token offsets]}, and each column's length
+        self._db.execute("CREATE VIRTUAL TABLE rules_terms USING fts5vocab(rules, 'instance')")
+        self._db.execute(
+            "CREATE VIRTUAL TABLE stemmer USING fts5(w, tokenize = 'porter unicode61 remove_diacritics 2')"
+        )
+        self._db.execute("CREATE VIRTUAL TABLE stemmer_terms USING fts5vocab(stemmer, 'instance')")
+        rid_of = dict(self._db.execute("SELECT rowid, rid FROM rules"))
+        self._postings: dict[str, dict[tuple[str, str], list[int]]] = {}
+        self._lengths: dict[tuple[str, str], int] = {}
+        for term, doc, col, offset in self._db.execute("SELECT term, doc, col, offset FROM rules_terms"):
+            key = (rid_of[doc], col)
+            self._postings.setdefault(term, {}).setdefault(key, []).append(offset)
+            self._lengths[key] = max(self._lengths.get(key, 0), offset + 1)
+        self._avg_length = {
+            col: sum(n for (_, c), n in self._lengths.items() if c == col) / max(len(self.entries), 1)
+            for col in _FIELDS
+        }
 
     def correct(self, query: str) -> list[list[str]]:
         """The query's content words (folded; filler words such as "how", "can", "the" left out unless
-        the query has nothing else), each as a group of corpus words to look for.
+        the query has nothing else), each as a group of corpus words or phrases to look for.
 
-        A word in the corpus stays as is; a word of 4+ letters that starts corpus words ("regen") expands
-        to up to 12 of them; another word of 5+ letters is replaced by its closest vocabulary word
-        (rapidfuzz ratio >= 80). Shorter unknown words are kept as typed: they match nothing, and a real
-        word such as "big" is never rewritten into another one.
+        A player's word or phrase found in the paraphrase map (``data/paraphrases.yaml``, longest phrase
+        first: "war form" -> crinos, "grab" -> conquer / take control) becomes the rules' words it stands
+        for, plus itself when the corpus uses it. A word in the corpus stays as is. A word that is neither
+        in the corpus nor an English word (see is_english) is taken for a typo: with 4+ letters that
+        start corpus words ("regen") it expands to up to 12 of them; with 5+ letters it becomes its closest
+        vocabulary word (rapidfuzz ratio >= 80). Any other word is kept as typed: it matches nothing, and a
+        real word such as "healing" or "big" is never rewritten into another one.
         """
         from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
         words = _WORD_RE.findall(_fold(query))
-        content = [w for w in words if w not in STOP_WORDS] or words
-        groups: list[list[str]] = []
-        for word in content:
-            if word in SYNONYMS:
-                found = [w for w in SYNONYMS[word] if all(p in self._vocab_set for p in w.split())]
-                if found:
-                    groups.append(list(dict.fromkeys([word, *found])) if word in self._vocab_set else found)
-                    continue
+        paraphrases = _paraphrases()
+        longest = max((len(k) for k in paraphrases), default=1)
+        placed: list[tuple[int, list[str]]] = []  # (position in the query, group), put back in order at the end
+        pending: list[tuple[int, str]] = []  # words not taken by a phrase, filtered for filler below
+        i = 0
+        while i < len(words):
+            for n in range(min(longest, len(words) - i), 0, -1):
+                key = tuple(words[i : i + n])
+                if key in paraphrases and not (n == 1 and key[0] in STOP_WORDS):
+                    found = [m for m in paraphrases[key] if all(p in self._vocab_set for p in m.split())]
+                    if found:
+                        own = " ".join(key)
+                        keep = own in self._vocab_set and own not in found
+                        placed.append((i, [own, *found] if keep else found))
+                        i += n
+                        break
+            else:
+                pending.append((i, words[i]))
+                i += 1
+        content = [(at, w) for at, w in pending if w not in STOP_WORDS]
+        if not content and not placed:
+            content = pending
+        for at, word in content:
             if word in self._vocab_set or (word.isascii() and word.isdigit()) or self._stem_matches(word):
-                groups.append([word])
+                placed.append((at, [word]))
+                continue
+            if is_english(word):
+                placed.append((at, [word]))
                 continue
             if len(word) >= 4:
                 longer = [v for v in self.vocabulary if v.startswith(word)]
                 if longer:
-                    groups.append(longer[:12])
+                    placed.append((at, longer[:12]))
                     continue
             best = None
             if len(word) >= 5:
                 best = process.extractOne(word, self.vocabulary, scorer=fuzz.ratio, score_cutoff=80)
-            groups.append([best[0] if best else word])
-        return groups
+            placed.append((at, [best[0] if best else word]))
+        return [group for _, group in sorted(placed, key=lambda p: p[0])]
+
+    def _stems(self, phrases: list[str]) -> list[tuple[str, ...]]:
+        # each phrase as the index's own stemmed tokens, through a scratch FTS5 table
+        self._db.executemany("INSERT INTO stemmer (rowid, w) VALUES (?, ?)", list(enumerate(phrases, 1)))
+        out: dict[int, list[tuple[int, str]]] = {}
+        for term, doc, offset in self._db.execute("SELECT term, doc, offset FROM stemmer_terms"):
+            out.setdefault(doc, []).append((offset, term))
+        self._db.execute("DELETE FROM stemmer")
+        return [tuple(t for _, t in sorted(out.get(i, []))) for i in range(1, len(phrases) + 1)]
+
+    def _occurrences(self, phrase: tuple[str, ...]) -> dict[tuple[str, str], int]:
+        # (entry id, column) -> how often the stemmed phrase occurs there, its words adjacent and in order
+        if not phrase:
+            return {}
+        first = self._postings.get(phrase[0], {})
+        if len(phrase) == 1:
+            return {k: len(v) for k, v in first.items()}
+        out = {}
+        for key, offsets in first.items():
+            rest = [set(self._postings.get(t, {}).get(key, ())) for t in phrase[1:]]
+            n = sum(all(o + i + 1 in r for i, r in enumerate(rest)) for o in offsets)
+            if n:
+                out[key] = n
+        return out
+
+    def _bm25f(
+        self, groups: list[list[tuple[str, ...]]], only: str | None = None
+    ) -> tuple[dict[str, float], dict[str, int], int]:
+        """BM25F over the fields, each group of alternatives scored as one term (a synonym set): its field
+        frequencies are summed over the alternatives, weighted per field (BM25_WEIGHTS) and length-normalised,
+        then saturated once, so three synonyms of one word do not count three times. Returns (score per entry,
+        higher is better; number of groups each entry holds; number of groups some entry holds). ``only``
+        restricts the count to one column."""
+        n_docs = len(self.entries)
+        scores: dict[str, float] = {}
+        held: dict[str, int] = {}
+        findable = 0
+        for group in groups:
+            tf: dict[str, float] = {}
+            for phrase in dict.fromkeys(group):
+                for (rid, col), count in self._occurrences(phrase).items():
+                    if only is not None and col != only:
+                        continue
+                    norm = 1 - BM25_B + BM25_B * self._lengths[(rid, col)] / (self._avg_length[col] or 1)
+                    tf[rid] = tf.get(rid, 0.0) + _FIELD_WEIGHT[col] * count / norm
+            if not tf:
+                continue
+            findable += 1
+            idf = math.log(1 + (n_docs - len(tf) + 0.5) / (len(tf) + 0.5))
+            for rid, f in tf.items():
+                scores[rid] = scores.get(rid, 0.0) + idf * f / (BM25_K1 + f)
+                held[rid] = held.get(rid, 0) + 1
+        return scores, held, findable
 
     def _stem_matches(self, word: str) -> bool:
         # the index stems words ("give" finds "gives"): a word whose stem is in the corpus needs no fixing
@@ -433,12 +580,13 @@ class RulesIndex:
     def search(self, query: str, limit: int = 10, kind: str | None = None) -> SearchResult:
         """Rank entries for ``query`` (free text), best first, at most ``limit`` (1..100).
 
-        Ranking: bm25 over any of the query's content words (titles and asks weigh 4, the id's words 3, the
-        text and keywords 1, card names 0.5), with synonyms for consequence and timing words (SYNONYMS) and
-        the question's cues (when, how long, how many, what happens, who, where) matched against the cues
-        of each entry's asks, so an entry matching more and rarer words ranks higher; an entry of
-        the earlier rulebook or one superseded by another loses a little (OLDER_PENALTY) against a current
-        one. ``mode`` says whether some entry holds every content word ("all") or none does ("any").
+        Ranking (lower score is better): minus the BM25F score of the question's word groups (see correct;
+        titles and asks weigh 4, the id's words 3, the text and keywords 1, card names 0.5) times the share
+        of findable groups the entry holds to the power COVERAGE_POWER, minus the BM25F score of the
+        question's cues (when, how long, how many, what happens, who, can I, where) against the cues of the
+        entry's asks, minus ASK_MATCH_WEIGHT times the closest ask's word overlap; an entry of the earlier
+        rulebook or one superseded by another gets OLDER_PENALTY added, a conflict entry CONFLICT_PENALTY.
+        ``mode`` says whether some entry holds every content word ("all") or none does ("any").
         ``kind`` filters to rule / ruling / conflict. Raises InvalidValue for an empty query or bad limit.
         """
 
@@ -459,14 +607,18 @@ class RulesIndex:
             result.hits = hits
             return result
         terms = ["(" + " OR ".join(f'"{w}"' for w in g) + ")" for g in groups]
-        # the cues only rank: they are optional terms in the OR query and never part of "all words"
-        cue_terms = [f"cues:{c}" for c in question_cues(query)]
+        flat = [w for g in groups for w in g]
+        stems = dict(zip(flat, self._stems(flat), strict=True))
+        word_scores, held, findable = self._bm25f([[stems[w] for w in g] for g in groups])
+        # the cues only rank: each is one more optional term, looked for in the cues column alone
+        cues = question_cues(query)
+        cue_scores, _, _ = self._bm25f([[stem] for stem in self._stems(cues)], only="cues") if cues else ({}, {}, 0)
         scores: dict[str, float] = {}
-        for rid, score in self._db.execute(
-            "SELECT rid, bm25(rules, 0.0, ?, ?, ?, ?, ?, ?, ?) FROM rules WHERE rules MATCH ?",
-            (*BM25_WEIGHTS, " OR ".join(terms + cue_terms)),
-        ):
-            scores[rid] = score
+        for rid, score in word_scores.items():
+            # the share of the question's findable groups the entry holds (see COVERAGE_POWER)
+            scores[rid] = -score * (held[rid] / findable) ** COVERAGE_POWER
+        for rid, score in cue_scores.items():
+            scores[rid] = scores.get(rid, 0.0) - score
         every = self._db.execute("SELECT 1 FROM rules WHERE rules MATCH ? LIMIT 1", (" AND ".join(terms),))
         result.mode = "all" if every.fetchone() else "any"
 
@@ -489,7 +641,8 @@ class RulesIndex:
             # the Equinox Update wins over the earlier rulebook, and an entry over the one it supersedes
             older = e.document == "rulebook" or bool(e.superseded_by)
             bonus = ASK_MATCH_WEIGHT * ask_match(rid) if asked else 0.0
-            return (scores[rid] + (OLDER_PENALTY if older else 0.0) - bonus, rid)
+            penalty = (OLDER_PENALTY if older else 0.0) + (CONFLICT_PENALTY if e.kind == "conflict" else 0.0)
+            return (scores[rid] + penalty - bonus, rid)
 
         ranked = sorted(rank(rid) for rid in scores)
         seen = {h.entry.id for h in hits}
@@ -517,9 +670,14 @@ class RulesIndex:
 
 
 @lru_cache(maxsize=1)
+def _paraphrases() -> dict[tuple[str, ...], tuple[str, ...]]:
+    return load_paraphrases()
+
+
+@lru_cache(maxsize=1)
 def default_index() -> RulesIndex:
-    """The index over the packaged rules, built once per process."""
-    return RulesIndex(load_rules())
+    """The index over the packaged rules and glossary, built once per process."""
+    return RulesIndex(load_rules(), _glossary())
 
 
 def search_rules(query: str, limit: int = 10, kind: str | None = None) -> SearchResult:

@@ -20,6 +20,7 @@ Jinja's HTML autoescape.
 
 from __future__ import annotations
 
+import asyncio
 import mimetypes
 import os
 from contextlib import asynccontextmanager
@@ -33,6 +34,7 @@ from starlette.formparsers import MultiPartException
 from starlette.requests import ClientDisconnect
 
 from stkit.config import default_chronicle
+from stkit.discord.router import interactions_router, start_follower
 from stkit.errors import InvalidValue, StkitError
 from stkit.store.db.handle import StoreHandle
 from stkit.text import parse_whole_number, printable
@@ -68,9 +70,11 @@ def create_app(
         bus = EventBus(EventReader(store, settings.chronicle), interval=settings.interval)
         table.bus = bus
         await bus.start()
+        follower = start_follower(store, settings.chronicle)
         try:
             yield
         finally:
+            await asyncio.to_thread(follower.stop)
             await bus.stop()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -81,6 +85,7 @@ def create_app(
     app.mount("/static", StaticFiles(packages=[("stkit.web", "static")]), name="static")
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(interactions_router(store, settings.chronicle))
 
     @app.exception_handler(Forbidden)
     async def _forbidden(request: Request, exc: Forbidden) -> Response:

@@ -214,7 +214,10 @@ QUESTIONS += [
     ("how many wounds kill a garou in crinos", ("combat.end-death",)),
     ("what happens to rage spent in breed form after flipping", ("combat.crinos-flip",)),
     ("who goes first in combat round two", ("combat.initiative",)),
-    ("when do mid-combat events happen", ("combat.attack-or-pass", "conflicts.combat-event-timing")),
+    (
+        "when do mid-combat events happen",
+        ("combat.attack-or-pass", "conflicts.combat-event-timing", "combat.mid-combat"),
+    ),
     ("what happens if i cannot pay for a combat card", ("combat.ineligible-card", "combat.pay-rage")),
     ("can the same gift be on two garou", ("anatomy.gifts",)),
     ("how many sept cards to leave the umbra at level 1", ("umbra.level-discard",)),

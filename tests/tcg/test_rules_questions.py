@@ -101,7 +101,9 @@ def test_question_cues_read_consequence_and_timing():
     from stkit.tcg.rules import question_cues
 
     assert question_cues("How long does an Event last?") == ["cuelong"]
-    assert question_cues("when can I use it") == ["cuewhen"]
+    assert question_cues("when can I use it") == ["cuewhen", "cuecan"]
+    assert question_cues("may a regenerating garou vote") == ["cuecan"]
+    assert question_cues("do i have to pick an alpha") == ["cuecan"]
     assert question_cues("what happens if the vote is tied") == ["cueafter"]
     assert question_cues("how many cards do I draw") == ["cuecount"]
     assert question_cues("who plays the enemy") == ["cuewho"]

@@ -67,9 +67,10 @@ def rules_search(
     kind: RuleKind | None = typer.Option(None, "--kind", help="Only this kind: rule, ruling or conflict."),
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
-    """Full-text search of the rules, best match first.
+    """Ask the rules a question in your own words, best answer first.
 
-    SQLite FTS5 with bm25 ranking; typos are corrected."""
+    The best match is shown in full (the answer), the others by title; every hit names its rule id for
+    `stkit tcg rules show`. Slang, paraphrase and typos are read as the rules' own words."""
     from stkit.tcg.rules import search_rules  # lazy: start-up (loaded when the command runs)
 
     result = search_rules(" ".join(query), limit=limit, kind=kind.value if kind else None)
@@ -84,18 +85,29 @@ def rules_search(
     if not result.hits:
         con.print(f"No rule matches {safe(repr(' '.join(query)))}.")
         return
-    table = Table(show_header=True, header_style="bold")
+    best, others = result.hits[0].entry, result.hits[1:]
+    con.print(f"[bold]{safe(best.title)}[/]  [cyan]{safe(best.id)}[/] {_kind_text(best)}")
+    con.print(safe(best.text))
+    if best.conflict:
+        con.print(f"[bold]stkit rules:[/] {safe(best.conflict['ruling'])}")
+    con.print(f"[dim]Source: {safe(_source(best.document, best.section))}[/]")
+    if not others:
+        return
+    con.print()
+    table = Table(show_header=True, header_style="bold", title="Also relevant", title_justify="left")
     table.add_column("id", style="cyan", no_wrap=True)
     table.add_column("title")
     table.add_column("kind")
     table.add_column("source", style="dim")
-    for hit in result.hits:
+    for hit in others:
         e = hit.entry
-        kind_text = "[red]conflict[/]" if e.kind == "conflict" else e.kind
-        if e.superseded_by:
-            kind_text += " [dim](superseded)[/]"
-        table.add_row(safe(e.id), safe(e.title), kind_text, safe(_source(e.document, e.section)))
+        table.add_row(safe(e.id), safe(e.title), _kind_text(e), safe(_source(e.document, e.section)))
     con.print(table)
+
+
+def _kind_text(e) -> str:
+    text = "[red]conflict[/]" if e.kind == "conflict" else e.kind
+    return text + (" [dim](superseded)[/]" if e.superseded_by else "")
 
 
 @rules_app.command("show")
@@ -219,9 +231,13 @@ def cards_import(
     if as_json:
         _emit(report.to_dict())
         return
+    _print_import_report(report)
+
+
+def _print_import_report(report) -> None:
     con = _console()
     extra = f" ({report.playtest} playtest)" if report.playtest else ""
-    con.print(f"Imported [bold]{report.imported}[/] cards{extra} from {safe(file)} ({report.format}).")
+    con.print(f"Imported [bold]{report.imported}[/] cards{extra} from {safe(report.path)} ({report.format}).")
     if report.merged:
         con.print(f"Merged {len(report.merged)} row(s) into the row before them or an earlier printing:")
         for e in report.merged:
@@ -243,6 +259,35 @@ def cards_import(
         con.print(f"[yellow]Refused {len(report.skipped)} row(s) that carry no card:[/]")
         for e in report.skipped:
             con.print(f"  line {e.line}: {safe(e.message)}")
+
+
+@cards_app.command("fetch")
+def cards_fetch(
+    url: str | None = typer.Option(
+        None, "--url", help="Where to download the list (a mirror): the plugin's tab-separated file or its JSON copy."
+    ),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for the server (1..600)."),
+    cards_db: str | None = typer.Option(None, "--cards-db", help=_DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+) -> None:
+    """Download the community Rage card list and import it.
+
+    One command from a fresh install to the full card list; run it again to refresh. Offline, it says so
+    in one line and changes nothing."""
+    from stkit.tcg.fetch import fetch_cards  # lazy: start-up (loaded when the command runs)
+
+    with _open_db(cards_db) as db:
+        report = fetch_cards(db, url, timeout=timeout)
+    if as_json:
+        _emit(report.to_dict())
+        return
+    _print_import_report(report)
+
+
+_NO_LIST = (
+    "no card list imported: stkit knows only its {n} built-in cards; run `stkit tcg cards fetch` "
+    "(or `stkit tcg cards import FILE`) first"
+)
 
 
 _RANGE_HELP = "a number or range: 3, 2..4, 3.. or ..5"
@@ -299,8 +344,13 @@ def cards_search(
     )
     with _open_db(cards_db) as db:
         hits = db.search(q, limit=limit, filters=flt)
+        builtin_only = db.imported_count() == 0
+        known = db.count()
+    if builtin_only:
+        # results still come from the built-in cards; the line says why so few
+        typer.echo(_NO_LIST.format(n=known), err=True)
     if as_json:
-        _emit({"query": q, "results": [h.to_dict() for h in hits]})
+        _emit({"query": q, "results": [h.to_dict() for h in hits], "card_list_imported": not builtin_only})
         return
     from rich.table import Table  # lazy: start-up (loaded when the command runs)
 
@@ -414,10 +464,13 @@ def deck_check(
     """Check a deck list against the deck-building rules.
 
     Exit 0 when legal, 1 when not, listing every violation with its rule id."""
+    from stkit.errors import NotFound  # lazy: start-up (loaded when the command runs)
     from stkit.tcg.deck import check_deck, parse_deck_file  # lazy: start-up (loaded when the command runs)
 
     deck = parse_deck_file(file)
     with _open_db(cards_db) as db:
+        if db.imported_count() == 0:
+            raise NotFound(_NO_LIST.format(n=db.count()))
         report = check_deck(deck, db, renown_level=renown_level)
     if as_json:
         _emit(report.to_dict())
