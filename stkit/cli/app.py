@@ -148,6 +148,22 @@ def unwrap_help(text: str) -> str:
     return "\n\n".join(out)
 
 
+def _usage_metavar(param: click_core.Parameter) -> Callable[..., str]:
+    """``param``'s metavar with the usage line's conventions: a required argument in capitals (POOL), an
+    optional one in brackets ([POOL]), repeatable ones with '...'; never typer's braces ({pool})."""
+    original = param.make_metavar
+
+    def make_metavar(ctx: Any = None, *, usage: bool = False) -> str:
+        if not usage:
+            return original(ctx, usage=usage)
+        var = (param.metavar or param.name or "value").upper().strip("[]{}")
+        if param.nargs != 1:
+            var += "..."
+        return var if param.required else f"[{var}]"
+
+    return make_metavar
+
+
 def harden(command: click_core.Command) -> click_core.Command:
     """Give every integer, text and path parameter of ``command`` (and of its sub-commands) the checks of
     :func:`check_typed_int`, :func:`check_typed_text` and :func:`check_typed_path`, once: no command
@@ -159,6 +175,8 @@ def harden(command: click_core.Command) -> click_core.Command:
     if command.help:
         command.help = unwrap_help(command.help)
     for param in command.params:
+        if param.param_type_name == "argument" and hasattr(param, "make_metavar"):
+            param.make_metavar = _usage_metavar(param)  # type: ignore[method-assign]
         if param.name == "db" and type(param.type) is click_types.StringParamType:
             param.type = _checked_type(param.type, check_typed_db)
         elif isinstance(param.type, click_types.IntParamType):

@@ -97,3 +97,30 @@ def test_the_default_chronicle_is_preferred_with_a_note(store):
     assert result.exit_code == 0
     assert json.loads(result.stdout)["chronicle"] == "default"
     assert result.stderr == "Note: Runs is also in 'other'; took the one in 'default' (choose with --chronicle)\n"
+
+
+def test_the_shell_answers_help_a_leading_stkit_and_a_pipe(capsys):
+    from stkit.cli import shell
+
+    assert shell.run_line("help") == 0
+    out = capsys.readouterr().out
+    assert "no pipes (|)" in out and "roll " in out and "char " in out
+    assert shell.run_line("help roll") == 0
+    assert "Usage: stkit roll [OPTIONS] POOL" in capsys.readouterr().out
+    assert shell.run_line("stkit roll 6 --dice 5,4,8,8,2,6") == 0
+    assert "Dice: 5 4 [8] [8] 2 [6]" in capsys.readouterr().out
+    assert shell.run_line("roll 5 --json | head -2") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Error: the shell runs stkit commands only: '|' belongs to your system shell")
+
+
+def test_usage_lines_have_no_braces():
+    from tests.cli.tree import leaf_commands
+
+    braces = []
+    for path, command in leaf_commands():
+        result = runner.invoke(app, [*path, "--help"], env={"NO_COLOR": "1", "COLUMNS": "200"})
+        usage = next(line for line in result.stdout.splitlines() if "Usage:" in line)
+        if "{" in usage:
+            braces.append(usage.strip())
+    assert braces == []
