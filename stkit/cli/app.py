@@ -155,7 +155,7 @@ def _usage_metavar(param: click_core.Parameter) -> Callable[..., str]:
 
     def make_metavar(ctx: Any = None, *, usage: bool = False) -> str:
         if not usage:
-            return original(ctx, usage=usage)
+            return original(ctx, usage=usage)  # type: ignore[call-arg]
         var = (param.metavar or param.name or "value").upper().strip("[]{}")
         if param.nargs != 1:
             var += "..."

@@ -118,7 +118,7 @@ def test_usage_lines_have_no_braces():
     from tests.cli.tree import leaf_commands
 
     braces = []
-    for path, command in leaf_commands():
+    for path, _command in leaf_commands():
         result = runner.invoke(app, [*path, "--help"], env={"NO_COLOR": "1", "COLUMNS": "200"})
         usage = next(line for line in result.stdout.splitlines() if "Usage:" in line)
         if "{" in usage:
