@@ -262,10 +262,6 @@ def _trait_lines(sheet) -> list:
         lines.append(
             Text("Other abilities: ", style="bold") + Text(", ".join(f"{k} {dots(v)}" for k, v in others.items()))
         )
-    if sheet.specialties:
-        lines.append(
-            Text("Specialties: ", style="bold") + Text(", ".join(f"{k} ({v})" for k, v in sheet.specialties.items()))
-        )
     lines.append(Text(""))
     for label, items in (
         ("Backgrounds", [f"{k} {dots(v)}" for k, v in sheet.backgrounds.items()]),
@@ -1007,7 +1003,7 @@ def xp(
         for col in ("When", "Kind", "Points", "Reason"):
             t.add_column(col)
         for e in shown.xp_log:  # Text cells: a reason like '[bold]' is printed as typed, never as markup
-            t.add_row(Text(e["at"]), Text(e["kind"]), str(e["amount"]), Text(e["reason"]))
+            t.add_row(Text(local_time(e["at"])), Text(e["kind"]), str(e["amount"]), Text(e["reason"]))
         render.console().print(t)
         return
     print_edit(

@@ -527,7 +527,13 @@ def _print_extended_roll(out: Any, status: ExtendedStatus, in_force: list, forgi
     if out.spoiled and tracked.status == "failed":
         con.print(Text("The botch ends the attempt.", style="red bold"))
     elif out.spoiled and out.tally_before:
-        con.print(Text(f"The botch wipes the {out.tally_before} successes gathered: back to zero.", style="red bold"))
+        con.print(
+            Text(
+                f"The botch wipes the {out.tally_before} success{'es' if out.tally_before != 1 else ''} gathered: "
+                "back to zero.",
+                style="red bold",
+            )
+        )
     elif out.spoiled:
         con.print(Text("Botch: nothing was gathered yet, the tally stays at zero.", style="red bold"))
     elif roll.botch:

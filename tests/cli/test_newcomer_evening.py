@@ -124,3 +124,41 @@ def test_usage_lines_have_no_braces():
         if "{" in usage:
             braces.append(usage.strip())
     assert braces == []
+
+
+def test_specialties_are_printed_once(store):
+    ok("char", "set", "Runs", "Brawl", "4")
+    ok("char", "set", "Runs", "Brawl specialty", "Claws")
+    out = ok("char", "show", "Runs")
+    assert out.count("Claws") == 1, out
+
+
+def test_char_xp_shows_local_time_and_json_the_utc_offset(store, monkeypatch):
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Kolkata")  # UTC+05:30, no summer time
+    time.tzset()
+    try:
+        ok("char", "xp", "Runs", "award", "3", "-r", "session")
+        data = json.loads(ok("char", "xp", "Runs", "--json"))
+        at = next(e["at"] for e in data["log"])
+        assert at.endswith("+00:00")
+        from datetime import datetime
+
+        local = datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        assert local in ok("char", "xp", "Runs") and at[:19].replace("T", " ") != local
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+@pytest.mark.parametrize(
+    ("args", "words", "never"),
+    [
+        (["roll", "1", "--dice", "1,2"], "give exactly 1 face", "1 faces"),
+        (["roll", "3", "--dice", "1,5,6", "--ones-dont-cancel"], "a 1 not cancelling", "1 1s"),
+    ],
+)
+def test_counts_in_the_right_number(store, args, words, never):
+    result = runner.invoke(app, args)
+    assert words in result.output and never not in result.output
