@@ -162,3 +162,32 @@ def test_char_xp_shows_local_time_and_json_the_utc_offset(store, monkeypatch):
 def test_counts_in_the_right_number(store, args, words, never):
     result = runner.invoke(app, args)
     assert words in result.output and never not in result.output
+
+
+def test_docs_walkthroughs_make_their_files_in_a_temporary_folder():
+    """A page that makes a file by a relative name (a store, an export) moves to a temporary folder first,
+    so that following it leaves the clone clean."""
+    import re
+
+    offenders = []
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        in_temp = False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith('$ cd "$(mktemp -d)"'):
+                in_temp = True
+            made = re.search(r"sqlite:///([^/\s]\S*)|\s(?:-o|--output)\s+([^/~\s-]\S*)", line)
+            if line.startswith("$ ") and made and not in_temp:
+                offenders.append(f"{page.name}: {line}")
+    assert offenders == []
+
+
+def test_the_readme_shows_a_virtual_environment_and_a_light_install():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    setup = text.split("<!-- setup:begin -->", 1)[1].split("<!-- setup:end -->", 1)[0]
+    assert [ln for ln in setup.splitlines() if ln and not ln.startswith("```")] == [
+        "pip install -e '.[test]'",
+        "python -m pytest",
+    ]
+    after = text.split("<!-- setup:end -->", 1)[1].split("\n## ", 1)[0]
+    assert "python3 -m venv .venv" in after
+    assert "pipx install ." in after and "pip install ." in after
