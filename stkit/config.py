@@ -23,6 +23,7 @@ What stkit creates is private: data folders 0700, database files 0600, whatever 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import platformdirs
@@ -106,6 +107,10 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
     return path_to_url(default_database_path())
 
 
+#: The URL schemes of the stores stkit runs on (SQLite, PostgreSQL with any driver).
+_STORE_SCHEME = re.compile(r"(sqlite|postgres(ql)?)(\+[a-z0-9_]+)?://", re.IGNORECASE)
+
+
 def check_db_option(db: str | os.PathLike[str]) -> None:
     """Check a ``--db`` value as every command does before it runs, whether it opens the store or not: the
     rules of :func:`database_url`, and a SQLite file that exists must be a regular file (a FIFO, device or
@@ -116,7 +121,13 @@ def check_db_option(db: str | os.PathLike[str]) -> None:
 
     if os.fspath(db).strip() == "":
         raise InvalidValue("--db is empty; give a database file or URL, or leave the option out")
-    path = sqlite_path(checked_url(db, origin="--db"))
+    url = checked_url(db, origin="--db")
+    if "://" in url and not _STORE_SCHEME.match(url):
+        raise _bad(
+            (os.fspath(db), "--db"),
+            "not a database stkit can use; give a file path, a sqlite:/// URL or a postgresql+psycopg:// URL",
+        )
+    path = sqlite_path(url)
     if path is not None:
         try:
             check_writable_target(path)
