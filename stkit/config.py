@@ -123,9 +123,9 @@ def check_db_option(db: str | os.PathLike[str]) -> None:
         raise InvalidValue("--db is empty; give a database file or URL, or leave the option out")
     url = checked_url(db, origin="--db")
     if "://" in url and not _STORE_SCHEME.match(url):
-        raise _bad(
-            (os.fspath(db), "--db"),
-            "not a database stkit can use; give a file path, a sqlite:/// URL or a postgresql+psycopg:// URL",
+        raise InvalidValue(
+            f"cannot use the database URL {url!r}: stkit runs on SQLite or PostgreSQL; give a file path, "
+            "a sqlite:/// URL or a postgresql+psycopg:// URL"
         )
     path = sqlite_path(url)
     if path is not None:
