@@ -262,6 +262,10 @@ def _trait_lines(sheet) -> list:
         lines.append(
             Text("Other abilities: ", style="bold") + Text(", ".join(f"{k} {dots(v)}" for k, v in others.items()))
         )
+    if sheet.specialties:
+        lines.append(
+            Text("Specialties: ", style="bold") + Text(", ".join(f"{k} ({v})" for k, v in sheet.specialties.items()))
+        )
     lines.append(Text(""))
     for label, items in (
         ("Backgrounds", [f"{k} {dots(v)}" for k, v in sheet.backgrounds.items()]),
@@ -272,7 +276,6 @@ def _trait_lines(sheet) -> list:
         ("Rites", [f"{r['name']} ({r['level']})" for r in sheet.rites]),
         ("Merits", [f"{m['name']} ({m['points']})" for m in sheet.merits]),
         ("Flaws", [f"{f['name']} ({f['points']})" for f in sheet.flaws]),
-        ("Specialties", [f"{t}: {text}" for t, text in sheet.specialties.items()]),
     ):
         if items or label in ("Backgrounds", "Gifts", "Rites"):
             lines.append(Text(f"{label:<13}", style="bold") + Text(", ".join(items) or "-"))
