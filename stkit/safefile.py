@@ -96,7 +96,7 @@ NEW_FILE_MODE = 0o600
 def write_atomic(path: str | Path, data: bytes, *, force: bool = False) -> None:
     """Write ``data`` to ``path`` all at once, never losing a file.
 
-    - An existing file is refused unless ``force`` (``<path>: already exists; add --force to replace it``).
+    - An existing file is refused unless ``force`` (``<path>: already exists; use --force to replace it``).
     - Only a new path or a regular file is written (:func:`check_writable_target`); the folder must exist.
     - The bytes go to a temporary file in the same folder, flushed to disk, then renamed over ``path``:
       a failed write leaves no partial file and the old file intact.
@@ -119,7 +119,7 @@ def write_atomic(path: str | Path, data: bytes, *, force: bool = False) -> None:
     mode = NEW_FILE_MODE
     if os.path.lexists(target):
         if not force:
-            raise DataFileError(f"{shown}: already exists; add --force to replace it")
+            raise DataFileError(f"{shown}: already exists; use --force to replace it")
         with contextlib.suppress(OSError):
             mode = stat.S_IMODE(os.stat(target).st_mode)
     try:

@@ -227,6 +227,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "serve": "stkit.cli.serve",
     "table": "stkit.cli.serve",
     "saved": "stkit.cli.saved",
+    "chronicle": "stkit.cli.chronicle",
     "discord": "stkit.cli.discord",
 }
 #: module -> the Typer its ``register`` filled (decorators only: nothing is built yet).

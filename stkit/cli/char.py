@@ -384,6 +384,10 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
             raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
         pairs.append((trait, value.strip()))
     warnings = tribe_warnings + sheet.set_new_traits(pairs)  # a rating set here comes with full points
+    from stkit.sheet.guided import creation_defaults  # lazy: start-up (loaded when the command runs)
+
+    given = any(trait.strip().casefold() == "rank" for trait, _ in pairs)
+    warnings += creation_defaults(sheet, rank_given=given)
     return sheet, warnings
 
 
@@ -509,20 +513,22 @@ def list_(
     filters = {"name": name, "breed": breed, "auspice": auspice, "tribe": tribe}
 
     def work(gw):
+        from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
+
         found = list_sheets(gw, chronicle, limit=shown, offset=offset, **filters)
         total = count_characters(gw, chronicle, **filters) if shown is not None else len(found) + offset
-        return found, total
+        return found, total, {c.id for c in found if is_dead(gw, c.id)}
 
-    listed, total = run(db, work, readonly=True)
+    listed, total, dead = run(db, work, readonly=True)
     rows = [(c.id, c.sheet) for c in listed if c.sheet is not None]
     damaged = [c for c in listed if c.sheet is None]
     if json_out:
-        emit_json(_list_json(rows, damaged, total, offset, paged=limit is not None or bool(offset)))
+        emit_json(_list_json(rows, damaged, total, offset, paged=limit is not None or bool(offset), dead=dead))
         return
-    _print_list(rows, damaged, total, offset, filtered=any(filters.values()))
+    _print_list(rows, damaged, total, offset, filtered=any(filters.values()), dead=dead)
 
 
-def _list_json(rows: list, damaged: list, total: int, offset: int, *, paged: bool) -> dict:
+def _list_json(rows: list, damaged: list, total: int, offset: int, *, paged: bool, dead: set | None = None) -> dict:
     """The `char list --json` object: characters, plus total/offset when paged and damaged rows if any."""
     return (
         ({"total": total, "offset": offset} if paged else {})
@@ -538,6 +544,7 @@ def _list_json(rows: list, damaged: list, total: int, offset: int, *, paged: boo
                     "tribe": s.tribe,
                     "form": s.form,
                     "health_level": s.health_level,
+                    "dead": i in (dead or set()),
                     "willpower": s.powers["Willpower"].to_dict(),
                     "rage": s.powers["Rage"].to_dict(),
                     "gnosis": s.powers["Gnosis"].to_dict(),
@@ -554,7 +561,7 @@ def _list_json(rows: list, damaged: list, total: int, offset: int, *, paged: boo
     )
 
 
-def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered: bool) -> None:
+def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered: bool, dead: set | None = None) -> None:
     """The `char list` text: warnings for unreadable rows, then the table (or short lines when narrow)."""
     from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
@@ -586,35 +593,36 @@ def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered:
         if more > 0
         else None
     )
-    table = character_table(rows, console)
+    table = character_table(rows, console, dead=dead)
     if table is not None:
         console.print(table)
         if footer:
             render.print_text(footer, style="dim")
         return
-    for _, s in rows:  # too narrow for any table: three short lines per character
+    for i, s in rows:  # too narrow for any table: three short lines per character
         console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
-        console.print(f"  {s.form}, {s.health_level or 'unhurt'}", markup=False)
+        health = "dead" if i in (dead or set()) else s.health_level or "unhurt"
+        console.print(f"  {s.form}, {health}", markup=False)
         console.print(
             "  "
             + "  ".join(f"{p} {s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower"))
         )
 
 
-def _character_cells(s) -> dict[str, str]:
-    """One `char list` row: column title -> text, in the table's column order."""
+def _character_cells(s, dead: bool = False) -> dict[str, str]:
+    """One `char list` row: column title -> text, in the table's column order (``dead``: Health says so)."""
     return {
         "Name": s.name,
         "Chronicle": s.chronicle,
         "Player": s.player or "-",
         "Breed / Auspice / Tribe": " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-",
         "Form": s.form,
-        "Health": s.health_level or "unhurt",
+        "Health": "dead" if dead else s.health_level or "unhurt",
         **{p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")},
     }
 
 
-def character_table(rows: list, console):
+def character_table(rows: list, console, *, dead: set | None = None):
     """The `char list` table, fitted to the console's width without ever cutting a name; None when even
     the narrowest table (name, health and points) is too wide.
 
@@ -628,7 +636,7 @@ def character_table(rows: list, console):
     from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     chronicles = sorted({s.chronicle for _, s in rows})
-    cells = [_character_cells(s) for _, s in rows]
+    cells = [_character_cells(s, i in (dead or set())) for i, s in rows]
     columns = list(cells[0])
     if len(chronicles) == 1:
         columns.remove("Chronicle")
@@ -1284,8 +1292,11 @@ def _print_log(entries: list[dict], *, filtered: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the `char` group and the `log` command to the root app."""
-    from stkit.cli import char_life  # lazy: start-up (loaded when the command runs)
+    from stkit.cli import char_arm, char_life, char_print, char_use  # lazy: start-up (loaded when the command runs)
 
     char_life.register(char_app)
+    char_arm.register(char_app)
+    char_print.register(char_app)
+    char_use.register(char_app)
     app.add_typer(char_app, name="char")
     app.command("log")(log)

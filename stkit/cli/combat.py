@@ -23,7 +23,6 @@ from stkit.cli.options import (
     flag_overrides,
     make_combat_rules,
 )
-from stkit.dice.model import Specialty  # standard library only, light to import
 
 _CONTEXT = {"ignore_unknown_options": True}
 
@@ -168,7 +167,7 @@ def hit_command(
     if difficulty is not None:
         validate_difficulty(difficulty)
     combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
-    overrides = flag_overrides(Specialty.NONE, False, ones_dont_cancel)
+    overrides = flag_overrides(None, False, ones_dont_cancel)
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
     soak_expr = soak_pool if soak_pool is not None else ("" if soak else None)
@@ -246,6 +245,8 @@ def print_initiative(order: Any, json_out: bool) -> None:
         )
     for name in order.cannot_act:
         out.print(_text(f"{name} is Incapacitated and cannot act", "yellow"))
+    for name in getattr(order, "dead", ()):
+        out.print(_text(f"{name} is dead", "yellow"))
     out.print(_text(f"Ties: {INITIATIVE_TIE_RULE}.", "dim"))
 
 
@@ -257,18 +258,26 @@ def initiative_command(
     chronicle: str | None,
     db: str | None,
     json_out: bool,
+    add: list[str] | None = None,
 ) -> None:
-    """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output."""
+    """`scene initiative`: roll, order and store on the scene's turn in one transaction, then the output;
+    with ``add``, the latecomers join the stored order without rerolling the others."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
-    from stkit.store.initiative import roll_scene_initiative  # lazy: start-up (loaded when the command runs)
+    from stkit.store.initiative import (  # lazy: start-up (loaded when the command runs)
+        add_to_initiative,
+        roll_scene_initiative,
+    )
     from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
-    order = run(
-        db, lambda gw: roll_scene_initiative(gw, default_chronicle(chronicle), names, dice=faces, seed=used_seed)
-    )
+    if add:
+        order = run(db, lambda gw: add_to_initiative(gw, default_chronicle(chronicle), add, dice=faces, seed=used_seed))
+    else:
+        order = run(
+            db, lambda gw: roll_scene_initiative(gw, default_chronicle(chronicle), names, dice=faces, seed=used_seed)
+        )
     print_initiative(order, json_out)
 
 
@@ -343,7 +352,7 @@ def attack_cmd(
     dice_attack: Annotated[str | None, typer.Option("--dice-attack", help="Physical dice of the attack roll.")] = None,
     dice_damage: Annotated[str | None, typer.Option("--dice-damage", help="Physical dice of the damage roll.")] = None,
     dice_soak: Annotated[str | None, typer.Option("--dice-soak", help="Physical dice of the soak roll.")] = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,

@@ -20,11 +20,11 @@ from stkit.cli.options import (
     DbOpt,
     ExtraOnesOpt,
     OnesDontCancelOpt,
-    Specialty,
     SpecialtyOpt,
     flag_overrides,
     make_combat_rules,
 )
+from stkit.dice.model import Specialty
 
 DEFAULT_COMMAND = "roll"
 
@@ -308,7 +308,7 @@ def roll_cmd(
     ],
     difficulty: DifficultyOpt = None,
     willpower: _WillpowerOpt = False,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     target: _ExtendedTargetOpt = None,
@@ -592,7 +592,7 @@ def resisted_cmd(
     pool_b: Annotated[int, typer.Argument(help="Side B's dice pool, 1 to 1000.")],
     difficulty: _DifficultyAOpt = None,
     difficulty_b: _DifficultyBOpt = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -672,7 +672,7 @@ def teamwork_cmd(
         list[int], typer.Argument(help="Each participant's dice pool, 1 to 1000; two or more participants.")
     ],
     difficulty: DifficultyOpt = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -749,7 +749,7 @@ def _show_teamwork(team, pools: list[int], difficulty: int, exact: bool) -> None
 def multi_cmd(
     pools: Annotated[list[int], typer.Argument(help="Each action's dice pool before the penalty, in order.")],
     difficulty: DifficultyOpt = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -989,7 +989,7 @@ def attack_cmd(
     damage_difficulty: _DamageDifficultyOpt = 6,
     soak_difficulty: _SoakDifficultyOpt = 6,
     willpower: _AttackWillpowerOpt = False,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,

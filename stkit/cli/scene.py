@@ -171,16 +171,23 @@ def scene_initiative(
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
+    add: Annotated[
+        list[str] | None,
+        typer.Option("--add", help="A latecomer joins the order; the others keep their rolls. Repeatable."),
+    ] = None,
 ) -> None:
     """Roll initiative and store the order on the current turn.
 
     One die + Dexterity (the form's) + Wits - wound penalties each; later
     turns keep the order until initiative is rolled again. Ties: the higher
     Dexterity + Wits, then the higher Wits; still equal, they act at the
-    same moment. Example: `stkit scene initiative Weston Shadow-in-the-Wood`."""
+    same moment. Example: `stkit scene initiative Weston Shadow-in-the-Wood`;
+    a latecomer: `stkit scene initiative --add "Fomor two"`."""
     from stkit.cli.combat import initiative_command  # lazy: start-up (loaded when the command runs)
 
-    initiative_command(names, dice=dice, seed=seed, chronicle=chronicle, db=db, json_out=json_out)
+    if add and names:
+        raise typer.BadParameter("give names to reroll everyone named, or --add NAME for a latecomer, not both")
+    initiative_command(names, dice=dice, seed=seed, chronicle=chronicle, db=db, json_out=json_out, add=add)
 
 
 def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOpt = False) -> None:

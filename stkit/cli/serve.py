@@ -145,8 +145,11 @@ def issue(handle: StoreHandle, chronicle: str, base: str, *, rotate: bool, lifet
     return out
 
 
-def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False) -> None:
-    """The links as JSON, or one line per person (each with a QR code in the terminal when ``qr``)."""
+def print_links(
+    links: dict, *, qr: bool, json_out: bool, rotated: bool = False, hidden: frozenset[str] = frozenset()
+) -> None:
+    """The links as JSON, or one line per person (each with a QR code in the terminal when ``qr``); the
+    characters named in ``hidden`` (no player plays them, or they are dead) are left out of the lines."""
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
@@ -156,7 +159,9 @@ def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False)
 
     from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
-    people = [("Storyteller", links["storyteller"])] + [(f"Player: {n}", u) for n, u in links["players"].items()]
+    people = [("Storyteller", links["storyteller"])] + [
+        (f"Player: {n}", u) for n, u in links["players"].items() if n not in hidden
+    ]
     if rotated:
         render.print_text("Earlier links no longer work.", style="yellow")
     if links.get("expires_at"):
@@ -171,6 +176,25 @@ def print_links(links: dict, *, qr: bool, json_out: bool, rotated: bool = False)
         render.print_text("No characters in this chronicle yet: add them with `stkit char new` or `stkit char import`.")
 
 
+def _print_served(base: str, issued: dict, *, qr: bool, json_out: bool, hidden: dict | None = None) -> None:
+    """What a server of several chronicles prints: ``{"url": base, "chronicles": {name: links}}`` as JSON
+    (``"chronicles": "all"`` for --all), else each chronicle's links under its name."""
+    from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+
+    if json_out:
+        render.print_json({"url": base, "chronicles": issued or "all"}, indent=None)
+        return
+    if not issued:
+        render.print_text(f"Serving every chronicle of the store at {base}.", style="bold")
+        render.print_text("A chronicle's links: `stkit table links --chronicle NAME` (or `stkit chronicle new`).")
+        return
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
+
+    for name, links in issued.items():
+        render.print_text(f"Chronicle {printable(name)}:", style="bold underline")
+        print_links(links, qr=qr, json_out=False, hidden=(hidden or {}).get(name, frozenset()))
+
+
 PublicUrlOpt = Annotated[
     str | None,
     typer.Option(
@@ -181,13 +205,27 @@ PublicUrlOpt = Annotated[
 ]
 
 
+ChroniclesOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--chronicle",
+        help="Chronicle to serve; give it several times to serve several (default: $STKIT_CHRONICLE, else 'default').",
+        show_default=False,
+    ),
+]
+AllOpt = Annotated[
+    bool, typer.Option("--all", help="Serve every chronicle of the store, each link in its own (no links printed).")
+]
+
+
 def serve(
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
     public_url: PublicUrlOpt = None,
     db: DbOpt = None,
-    chronicle: ChronicleOpt = None,
-    qr: QrOpt = True,
+    chronicle: ChroniclesOpt = None,
+    every: AllOpt = False,
+    qr: QrOpt = False,
     certfile: CertOpt = None,
     keyfile: KeyOpt = None,
     expires: ExpiresOpt = "never",
@@ -195,13 +233,15 @@ def serve(
 ) -> None:
     """Serve the live table: a page for the Storyteller and each player.
 
-    Prints a join link (and QR code) per person; rolls, Willpower, damage, scenes, extended actions and
-    contests show on every page as they happen, whichever process made them. With --certfile and
-    --keyfile the server speaks HTTPS (phones then allow the screen wake lock and adding the page to the
-    home screen off localhost). --public-url names the address of a reverse proxy in front of it: the
-    links carry it and the server answers to its host name. Ctrl-C stops the server; every change is
-    already stored.
+    Prints one join link per player (a QR code under each with --qr; none for NPCs or the dead); rolls,
+    Willpower, damage, scenes, extended actions and contests show on every page as they happen,
+    whichever process made them. With --certfile and --keyfile the server speaks HTTPS (phones then allow
+    the screen wake lock and adding the page to the home screen off localhost). --public-url names the
+    address of a reverse proxy in front of it: the links carry it and the server answers to its host
+    name. Ctrl-C stops the server; every change is already stored. --chronicle given several times, or
+    --all, serves several chronicles from one process: each link reaches only its own chronicle.
     """
+    import json  # lazy: start-up (loaded when the command runs)
     import os  # lazy: start-up (loaded when the command runs)
 
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
@@ -211,9 +251,12 @@ def serve(
     _check_port(port)
     check_host(host)
     lifetime = parse_lifetime(expires)
-    chron = default_chronicle(chronicle)
     from stkit.text import MAX_NAME, check_text  # lazy: start-up (loaded when the command runs)
 
+    if every and chronicle:
+        raise typer.BadParameter("--all serves every chronicle: give either --all or --chronicle, not both")
+    served = [check_text(c, "chronicle", limit=MAX_NAME) for c in dict.fromkeys(chronicle or [])]
+    chron = served[0] if served else default_chronicle(None)
     check_text(chron, "chronicle", limit=MAX_NAME)
     tls = check_tls(certfile, keyfile)
     public = check_public_url(public_url) if public_url is not None else None
@@ -223,7 +266,7 @@ def serve(
     shown_host = link_host(host)
     scheme = "https" if tls else "http"
     base = public or f"{scheme}://{shown_host}:{port}"
-    links = issue(handle, chron, base, rotate=False, lifetime=lifetime)
+    issued = {} if every else {c: issue(handle, c, base, rotate=False, lifetime=lifetime) for c in served or [chron]}
     if not _is_loopback(host):
         from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
@@ -232,7 +275,12 @@ def serve(
             style="yellow",
             stderr=json_out,
         )
-    print_links(links, qr=qr and not json_out, json_out=json_out)
+    if every or len(issued) > 1:
+        hidden = {name: handle.read(_not_players(name)) for name in issued}
+        _print_served(base, issued, qr=qr, json_out=json_out, hidden=hidden)
+    else:
+        hidden_here = handle.read(_not_players(chron))
+        print_links(issued[chron], qr=qr and not json_out, json_out=json_out, hidden=hidden_here)
     import sys  # lazy: start-up (loaded when the command runs)
 
     sys.stdout.flush()
@@ -242,6 +290,10 @@ def serve(
     # the store and chronicle from the environment, as every stkit command does.
     os.environ["STKIT_DATABASE_URL"] = handle.url
     os.environ["STKIT_CHRONICLE"] = chron
+    if every or len(issued) > 1:  # read by stkit.web.app.create_app
+        os.environ["STKIT_TABLE_CHRONICLES"] = "*" if every else json.dumps(list(issued))
+    else:
+        os.environ.pop("STKIT_TABLE_CHRONICLES", None)
     import logging  # lazy: start-up (loaded when the command runs)
 
     logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
@@ -308,6 +360,21 @@ def _quiet_stop(record) -> bool:
         return False
     text = str(record.msg)  # the lifespan's report is the traceback as text
     return not (text.startswith("Traceback") and text.rstrip().endswith(("CancelledError", "KeyboardInterrupt")))
+
+
+def _not_players(chronicle: str):
+    """A read of the names of ``chronicle``'s characters whose links `stkit serve` does not print: those no
+    player plays (NPCs) and the dead."""
+
+    def read(gw) -> frozenset[str]:
+        from stkit.store.characters import list_characters  # lazy: start-up (loaded when the command runs)
+        from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
+        from stkit.store.prompts import is_npc  # lazy: start-up (loaded when the command runs)
+
+        rows = list_characters(gw, chronicle)
+        return frozenset(r.name for r in rows if is_npc(r.to_sheet()) or is_dead(gw, r.id))
+
+    return read
 
 
 def table_links(

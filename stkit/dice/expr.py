@@ -21,7 +21,27 @@ _POOL_TERM = re.compile(r"([+-]?)\s*(\d+)", re.ASCII)
 #: ``int()`` away from huge digit strings.
 _MAX_TERM_DIGITS = 6
 
-__all__ = ["check_typed_pool", "eval_pool_sum", "is_pool_sum", "parse_faces", "parse_pool_number", "pick_difficulties"]
+#: Automatic successes written in a pool: '+2s' (BCDice's '+y', Tzimisce's autos).
+_AUTO_TERM = re.compile(r"\s*\+\s*(\d{1,4})\s*s\s*(?=$|[+-])", re.ASCII | re.IGNORECASE)
+
+__all__ = [
+    "check_typed_pool",
+    "eval_pool_sum",
+    "is_pool_sum",
+    "parse_faces",
+    "parse_pool_number",
+    "pick_difficulties",
+    "split_automatic",
+]
+
+
+def split_automatic(text: str) -> tuple[str, int]:
+    """(``text`` without its '+Ns' terms, the automatic successes they add): '5 + 2s' -> ('5', 2),
+    'Dexterity + Brawl +1s' -> ('Dexterity + Brawl', 1). Text without such a term comes back as it is."""
+    found = [int(n) for n in _AUTO_TERM.findall(text)]
+    if not found:
+        return text, 0
+    return _AUTO_TERM.sub("", text).strip(), sum(found)
 
 
 def parse_pool_number(text: str, what: str = "dice pool") -> int:

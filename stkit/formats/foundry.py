@@ -35,7 +35,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from stkit.errors import DataFileError, InvalidValue
+from stkit.errors import DataFileError, InvalidValue, RuleRefusal
+from stkit.formats import foundry_splats as FS
 from stkit.formats.foundry_layouts import (
     ADVANTAGE_IDS,
     CURRENT_VERSION,
@@ -48,7 +49,7 @@ from stkit.formats.htmltext import round_trips, text_to_html
 from stkit.formats.imported import LoadedFile
 from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
-from stkit.sheet.forms import FORM_NAMES
+from stkit.sheet.forms import FORM_NAMES, form_label, form_slots, lookup_form
 from stkit.sheet.sheet import HEALTH_LEVELS, MAX_XP, Sheet, drop_low_specialties, xp_log_warnings
 
 #: The actor types stkit reads, and the creature each becomes.
@@ -153,6 +154,10 @@ _QUIET_SYSTEM = {"traits", "settings", "soak", "initiative", "isequipped", "move
 _ADVANTAGES = ("rage", "gnosis", "willpower")
 
 
+class UnsupportedActor(DataFileError):
+    """A Foundry actor of a type stkit does not keep (a spirit, a vampire): a folder import skips it."""
+
+
 def _label(key: str) -> str:
     return FOUNDRY_LABELS.get(key, key.capitalize())
 
@@ -251,10 +256,10 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
         data, _layout, r.warnings = normalise(data)
     kind = data.get("type")
     if kind not in SUPPORTED_TYPES:
-        raise r.fail(
-            "type",
+        raise UnsupportedActor(
+            f"{source}: type: "
             f"{kind!r} is not supported; stkit reads Werewolf, Changing Breed, Mortal and PC actors "
-            "(Garou, Fera, Kinfolk and mortals)",
+            "(Garou, Fera, Kinfolk and mortals)"
         )
     sysd: dict = data["system"]
     flags = r.block(r.block(data.get("flags"), "flags").get("stkit"), "flags.stkit")
@@ -409,6 +414,15 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
             "temporary": r.num(b.get("temporary", 0), f"{where}.temporary", 0, 99),
         }
         r.drop_rest(b, where, {"permanent", "temporary"})
+    for key, b in r.block(flags.get("renown"), "flags.stkit.renown").items():  # stkit's own, from an export
+        slot = T.lookup_renown(str(key))
+        if slot is None:
+            raise r.fail(f"flags.stkit.renown.{key}", "unknown Renown; allowed: Glory, Honor, Wisdom")
+        b = r.block(b, f"flags.stkit.renown.{key}")
+        out["renown"][slot] = {
+            k: r.num(b.get(k, 0), f"flags.stkit.renown.{key}.{k}", 0, T.MAX_POWER if k == "permanent" else 99)
+            for k in ("permanent", "temporary")
+        }
     out["rank"] = r.num(ren.get("rank", 0), "system.renown.rank", 0, T.MAX_RANK)
     r.drop_rest(ren, "system.renown", {"glory", "honor", "wisdom", "rank"})
 
@@ -430,10 +444,14 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
     out["form"] = "Homid"
     for key, shape in r.block(sysd.get("shapes"), "system.shapes").items():
         if isinstance(shape, dict) and shape.get("isactive"):
-            form = {T.norm(f): f for f in FORM_NAMES}.get(T.norm(key))
+            try:
+                form: str | None = lookup_form(key, fera)
+            except (InvalidValue, RuleRefusal):
+                form = None
             if form is None:
                 r.warnings.append(
-                    f"system.shapes.{key}: the active form; not kept: stkit's forms are {', '.join(FORM_NAMES)}"
+                    f"system.shapes.{key}: the active form; not kept: the {fera}'s forms are "
+                    f"{', '.join(form_label(f, fera) for f in form_slots(fera))}"
                 )
             elif creature != "shapeshifter" and form != "Homid":
                 r.warnings.append(f"system.shapes.{key}: the active form; not kept: a {creature} is in Homid form")
@@ -631,8 +649,6 @@ def _weapon(r: _Reader, name: str, isys: dict, where: str, ranged: bool) -> dict
     for k, v in damage.items():
         if k not in ("attribute", "bonus", "type", "isrollable"):
             r.drop(v, f"{where}.system.damage.{k}")
-    if clip.get("value") not in (None, 0, "0", clip.get("max")):
-        r.warnings.append(f"{where}.system.clip.value: rounds loaded; not kept (the clip's size is)")
     if ranged:
         r.drop(isys.get("mode"), f"{where}.system.mode")
     return {
@@ -667,6 +683,7 @@ def _weapon(r: _Reader, name: str, isys: dict, where: str, ranged: bool) -> dict
         "range": r.num(isys.get("range", 0), f"{where}.system.range", 0, 10_000),
         "rate": r.num(isys.get("rate", 0), f"{where}.system.rate", 0, 100),
         "clip": r.num(clip.get("max", 0), f"{where}.system.clip.max", 0, 1000),
+        "loaded": r.num(clip.get("value", 0), f"{where}.system.clip.value", 0, 1000),
     }
 
 
@@ -713,6 +730,10 @@ def to_foundry(sheet: Sheet, layout: str = "current") -> dict:
         raise InvalidValue(f"Foundry layout {layout!r}; allowed: current, legacy")
     legacy = _to_legacy(sheet)
     return _to_current(sheet, legacy) if layout == "current" else legacy
+
+
+#: The shift difficulty of each form in the template actors (template.json, ``Actor.templates.werewolf.shapes``).
+_LEGACY_SHIFT_DIFFICULTY = {"Homid": 6, "Glabro": 7, "Crinos": 6, "Hispo": 7, "Lupus": 6}
 
 
 def _to_legacy(sheet: Sheet) -> dict:
@@ -774,6 +795,10 @@ def _to_legacy(sheet: Sheet) -> dict:
             "hasgnosis": not kin or sheet.powers["Gnosis"].permanent > 0,
             "haswillpower": sheet.powers["Willpower"].permanent > 0,
             "version": LAYOUT_VERSIONS["legacy"],
+            # module/scripts/create-helpers.js: a werewolf soaks all three kinds, a mortal only bashing
+            "soak": {
+                d: {"bonus": 0, "isrollable": d == "bashing" or not kin} for d in ("bashing", "lethal", "aggravated")
+            },
         },
         "nature": sheet.nature,
         "demeanor": sheet.demeanor,
@@ -802,7 +827,12 @@ def _to_legacy(sheet: Sheet) -> dict:
     }
     if not kin:
         system["shapes"] = {
-            f.lower(): {"label": f"wod.shapes.{f.lower()}", "isactive": f == sheet.form} for f in FORM_NAMES
+            f.lower(): {
+                "label": f"wod.shapes.{f.lower()}",
+                "diff": _LEGACY_SHIFT_DIFFICULTY[f],
+                "isactive": f == sheet.form,
+            }
+            for f in FORM_NAMES
         }
     items: list[dict] = []
     for section, sub in (("gifts", "gift"), ("rites", "rite")):
@@ -909,7 +939,7 @@ def _weapon_system(w: dict) -> dict:
     if w["kind"] == "melee" or w["natural"]:  # template.json gives only melee weapons isnatural
         system["isnatural"] = w["natural"]
     if w["kind"] == "ranged":
-        system |= {"range": w["range"], "rate": w["rate"], "clip": {"value": 0, "max": w["clip"]}}
+        system |= {"range": w["range"], "rate": w["rate"], "clip": {"value": w.get("loaded", 0), "max": w["clip"]}}
     return system
 
 
@@ -1023,6 +1053,13 @@ def _advantage(sheet: Sheet, aid: str, name: str, permanent: int, temporary: int
     return _item(sheet, "Advantage", name, system, order)
 
 
+def _from_template(sheet: Sheet, template: dict, index: int, **values: Any) -> dict:
+    """A copy of one of a Splat's items (an Advantage or a shapeform) with ``values`` set in its system."""
+    system = copy.deepcopy(template["system"])
+    system.update(values)
+    return _item(sheet, template["type"], template["name"], system, index)
+
+
 def _to_current(sheet: Sheet, legacy: dict) -> dict:
     """The ``PC`` actor a 7.x install keeps of ``sheet``: only the fields of the PC data model
     (module/actor/datamodel/pc-actor-datamodel.js) in ``system``; the creature as a ``Splat`` item, every
@@ -1031,7 +1068,8 @@ def _to_current(sheet: Sheet, legacy: dict) -> dict:
     ``Trait`` shapeform items with the current one active; the other items as in :func:`_to_legacy`."""
     lsys = legacy["system"]
     shifter = sheet.creature == "shapeshifter"
-    splat_name, splat = _splat(sheet)
+    splat_name = FS.splat_name(sheet.creature, sheet.fera, sheet.tribe, sheet.breed)
+    splat = {k: FS.splats()[splat_name]["settings"][k] for k in ("id", "game", "variant", "variantsheet")}
     p = sheet.powers
     items: list[dict] = [
         _item(
@@ -1039,7 +1077,12 @@ def _to_current(sheet: Sheet, legacy: dict) -> dict:
             "Splat",
             splat_name,
             {
-                "settings": {**splat, "era": "modern", "version": CURRENT_VERSION},
+                "settings": {
+                    **splat,
+                    "era": "modern",
+                    "version": CURRENT_VERSION,
+                    "soak": copy.deepcopy(FS.splats()[splat_name]["settings"]["soak"]),
+                },
                 "bio": [],
                 "abilities": [],
                 "advantages": [],
@@ -1050,7 +1093,6 @@ def _to_current(sheet: Sheet, legacy: dict) -> dict:
             0,
         )
     ]
-    order = 0
     for group, keys in FOUNDRY_ABILITIES.items():
         for key, visible in keys:
             entry = lsys["abilities"][group][key]
@@ -1065,7 +1107,7 @@ def _to_current(sheet: Sheet, legacy: dict) -> dict:
                 "max": T.MAX_DOTS,
                 "speciality": entry["speciality"],
             }
-            items.append(_item(sheet, "Ability", _label(key), system_a, len(items)))
+            items.append(_item(sheet, "Ability", FS.ability_names().get(key, _label(key)), system_a, len(items)))
     placed = {T.norm(i["name"]) for i in items if i["type"] == "Ability"}
     for name, n in {**sheet.abilities, **sheet.custom_abilities}.items():
         if T.norm(name) in placed or _foundry_key(name):
@@ -1085,26 +1127,44 @@ def _to_current(sheet: Sheet, legacy: dict) -> dict:
         "gnosis": shifter or p["Gnosis"].permanent + p["Gnosis"].temporary > 0,
         "willpower": p["Willpower"].permanent + p["Willpower"].temporary > 0,
     }
+    template = FS.splats()[splat_name]
+    slot_of = {T.norm(n): slot for slot, n in B.renown_names(sheet.fera).items()} if shifter else {}
+    written: set[str] = set()
+    for adv in template["advantages"]:
+        aid = str(adv["system"]["id"])
+        if aid in ADVANTAGE_IDS and not has[aid]:
+            continue
+        if aid in ADVANTAGE_IDS:
+            t = p[aid.capitalize()]
+            perm, temp = t.permanent, t.temporary
+        elif aid == "rank":
+            perm, temp = sheet.rank, 0
+        elif aid in slot_of:
+            t = sheet.renown[slot_of[aid]]
+            perm, temp = t.permanent, t.temporary
+        else:  # an Advantage stkit has no value for (the Ananasi's blood pool): empty, as on a new actor
+            perm, temp = 0, 0
+        asys = adv["system"]
+        item = _advantage(sheet, aid, adv["name"], perm, temp, int(asys["settings"].get("order", 0)), asys["group"])
+        item["system"]["max"] = asys.get("max", item["system"]["max"])
+        items.append(item)
+        written.add(aid)
+    order = len(template["advantages"])
     for aid in ADVANTAGE_IDS:
-        if has[aid]:
+        if has[aid] and aid not in written:
             t = p[aid.capitalize()]
             items.append(_advantage(sheet, aid, aid.capitalize(), t.permanent, t.temporary, order))
             order += 1
     renowned = shifter or sheet.rank > 0 or any(t.permanent or t.temporary for t in sheet.renown.values())
-    if renowned:
+    if renowned and not shifter:
         for r, t in sheet.renown.items():
             items.append(_advantage(sheet, r.lower(), f"Renown - {r}", t.permanent, t.temporary, order, "renown"))
             order += 1
         items.append(_advantage(sheet, "rank", "Rank", sheet.rank, 0, order, "renown"))
     if shifter:
-        for i, f in enumerate(FORM_NAMES):
-            system_t = {
-                "type": "wod.types.shapeform",
-                "label": f"wod.shapes.{f.lower()}",
-                "isactive": f == sheet.form,
-                "order": i,
-            }
-            items.append(_item(sheet, "Trait", f, system_t, len(items)))
+        for shape in template["shapeforms"]:
+            slot = FS.shape_slot(shape, sheet.fera)
+            items.append(_from_template(sheet, shape, len(items), isactive=slot == sheet.form))
     items += legacy["items"]
     attributes = {}
     for sort, (key, kind) in enumerate(_PC_ATTRIBUTES, start=1):
@@ -1136,6 +1196,7 @@ def _to_current(sheet: Sheet, legacy: dict) -> dict:
         "game": splat["game"],
         "variant": splat["variant"],
         "variantsheet": splat["variantsheet"],
+        "soak": copy.deepcopy(FS.splats()[splat_name]["settings"]["soak"]),
     }
     system = {
         "settings": settings,
@@ -1151,6 +1212,14 @@ def _to_current(sheet: Sheet, legacy: dict) -> dict:
         "health": {"damage": dict(lsys["health"]["damage"])},
     }
     flags = copy.deepcopy(legacy["flags"])
+    if shifter:  # Renown the breed's Splat has no row for (the Nagah have none)
+        homeless = {
+            r: t.to_dict()
+            for r, t in sheet.renown.items()
+            if r not in slot_of.values() and (t.permanent or t.temporary)
+        }
+        if homeless:
+            flags["stkit"]["renown"] = homeless
     flags["stkit"].pop("abilities", None)
     flags["stkit"].pop("specialties", None)
     return {**legacy, "type": "PC", "system": system, "items": items, "flags": flags}

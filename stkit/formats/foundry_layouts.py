@@ -97,6 +97,8 @@ SPLAT_FIELDS = {
 ADVANTAGE_IDS = ("rage", "gnosis", "willpower")
 RENOWN_IDS = ("glory", "honor", "wisdom")
 _GROUPS = ("talent", "skill", "knowledge")
+#: Every Changing Breed's Renown ids (folded), Garou's among them.
+_FERA_RENOWN = {norm(n) for names in B.RENOWN_NAMES.values() for n in names}
 _FORM_KEYS = ("glabro", "crinos", "hispo", "lupus")
 #: Quiet fields of the items the PC layout translates (bookkeeping, derived values, presentation).
 _ITEM_QUIET = {
@@ -313,6 +315,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
     advantages: dict[str, dict] = {}
     renown: dict[str, Any] = {}
     shapes: dict[str, dict] = {}
+    fera_renown: dict[str, tuple[dict, str]] = {}
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             continue
@@ -327,7 +330,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
             kept = {"bio", "abilities", "advantages", "features", "powers", "health", "description"}
         elif itype == "Ability":
             group = str(isys.get("type") or "").rsplit(".", 1)[-1]
-            key = str(isys.get("id") or "") or norm(name)
+            key = str(isys.get("id") or "") or name  # a custom Ability by its own name: "N" and "n" are two
             entry = {"value": isys.get("value", 0), "speciality": isys.get("speciality", "")}
             if not isys.get("id") or norm(name) != key:
                 entry["altlabel"] = name
@@ -342,8 +345,13 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
                 renown[aid] = track
             elif aid == "rank":
                 renown["rank"] = isys.get("permanent", 0)
-            else:
+            elif aid in _FERA_RENOWN:
+                fera_renown[aid] = (track, where)
+            elif isys.get("permanent") or isys.get("temporary"):
                 warnings.append(f"{where}: not kept: not a Werewolf Revised trait")
+                items[i] = None
+                continue
+            else:  # an empty row of another game's trait (the Ananasi's blood pool): nothing to keep
                 items[i] = None
                 continue
             kept = {"permanent", "temporary", "bearingtext"}
@@ -365,6 +373,17 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
             sysd["changingbreed"] = "Mokole" if variant in ("mokole", "mokolé") else variant.capitalize()
     elif variant == "kinfolk":
         settings["variant"] = "kinfolk"
+    # a Fera's own Renown goes to the sheet's slot for it (breeds.RENOWN_NAMES: a Bastet's Ferocity in Glory)
+    try:
+        slots = B.renown_names(str(sysd.get("changingbreed") or B.GAROU)) if out.get("type") != "PC" else {}
+    except Exception:  # an unknown Changing Breed: the reader names it
+        slots = {}
+    by_name = {norm(n): slot.lower() for slot, n in slots.items()}
+    for aid, (track, where) in fera_renown.items():
+        if aid in by_name and by_name[aid] not in renown:
+            renown[by_name[aid]] = track
+        else:
+            warnings.append(f"{where}: not kept: not a Renown of this breed")
     if advantages.get("rage"):
         settings["hasrage"] = True
     if advantages.get("gnosis"):

@@ -11,7 +11,8 @@ Modules:
 - ``pools``: dice pools read from a sheet; ``specialties``: specialties in a pool; ``unskilled``: rolling a
   Trait with no dots.
 - ``lifebook``: creation, experience and Renown over a sheet; ``guided``: guided creation as steps.
-- ``fight_data``: the packaged combat tables (``data/fight_rules.yaml``), read once.
+- ``fight_data``: the packaged combat tables (``data/fight_rules.yaml``), read once; ``arms``: the
+  packaged weapon and armour table (``data/arms.yaml``) and arming a sheet from it.
 
 Every table of numbers is a packaged data file in ``data/`` that names its public source beside it.
 """

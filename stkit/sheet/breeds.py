@@ -101,6 +101,32 @@ _BY_KEY: dict[str, ChangingBreed] = {norm(b.name): b for b in CHANGING_BREEDS}
 ALIASES: dict[str, str] = {"arachnos": "Arachnid", "strike": "Striking"}
 FERA_NAMES: tuple[str, ...] = tuple(b.name for b in CHANGING_BREEDS)
 GAROU = "Garou"
+#: Each breed's three Renown, in the order of the sheet's three Renown slots (Glory, Honor, Wisdom): a
+#: Bastet's Ferocity is kept in the Glory slot, its Cunning in the Wisdom slot; a name shared with the Garou
+#: keeps its own slot. The names are those of the Foundry VTT WoD20 system's Splat items (github
+#: JohanFalt/Foundry_WoD20 v7.2.5, packs/splats, "Renown - ..." Advantage items); the Nagah have none.
+RENOWN_NAMES: dict[str, tuple[str, ...]] = {
+    "Garou": ("Glory", "Honor", "Wisdom"),
+    "Ananasi": ("Obedience", "Cunning", "Wisdom"),
+    "Bastet": ("Ferocity", "Honor", "Cunning"),
+    "Corax": ("Glory", "Honor", "Wisdom"),
+    "Gurahl": ("Succor", "Honor", "Wisdom"),
+    "Kitsune": ("Chie", "Toku", "Kagayaki"),
+    "Mokole": ("Glory", "Honor", "Wisdom"),
+    "Nagah": (),
+    "Nuwisha": ("Glory", "Humor", "Cunning"),
+    "Ratkin": ("Infamy", "Obligation", "Cunning"),
+    "Rokea": ("Valor", "Harmony", "Innovation"),
+}
+#: The sheet's Renown slots, in order.
+RENOWN_SLOTS: tuple[str, ...] = ("Glory", "Honor", "Wisdom")
+
+
+def renown_names(fera: str = GAROU) -> dict[str, str]:
+    """{slot: the breed's own name} for ``fera`` ('Bastet' -> {'Glory': 'Ferocity', 'Honor': 'Honor',
+    'Wisdom': 'Cunning'}); empty for a breed without Renown (the Nagah)."""
+    names = RENOWN_NAMES.get(get_changing_breed(fera).name, RENOWN_SLOTS)
+    return dict(zip(RENOWN_SLOTS, names, strict=False))
 
 
 def get_changing_breed(text: str) -> ChangingBreed:

@@ -19,6 +19,7 @@ from stkit.errors import InvalidValue, StkitError
 from stkit.sheet import breeds as B
 from stkit.sheet import lifebook as L
 from stkit.sheet import traits as T
+from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots
 from stkit.sheet.sheet import Sheet
 
 STEPS = ("character", "attributes", "abilities", "backgrounds", "gifts", "freebies", "done")
@@ -287,6 +288,27 @@ def _starting_values(s: Sheet) -> None:
     if wp is not None:
         s.set_trait("Willpower", wp, fill_points=True)
     s.rank = 1
+    creation_defaults(s)
+
+
+def creation_defaults(s: Sheet, *, rank_given: bool = False) -> list[str]:
+    """What a new sheet starts with that follows from the rest: a shapeshifter starts in its breed form
+    (Homid for the human breed, the animal form for the animal breed, Crinos for a metis: Revised, breed
+    forms; :func:`stkit.sheet.forms.breed_form`), and a Garou's Rank is the highest its Renown meets (the
+    auspice's Rank table, :func:`stkit.sheet.lifebook.qualifying_rank`) unless ``rank_given``. Returns the
+    notes for the player (one per change)."""
+    notes: list[str] = []
+    if s.creature == "shapeshifter" and s.breed:
+        home = breed_form(s.fera, s.breed) or ("Crinos" if s.breed in METIS_BREEDS else None)
+        if home and home in form_slots(s.fera) and home != s.form:
+            s.form = home
+            notes.append(f"{s.name} starts in {form_label(home, s.fera)} form, the {s.breed} breed form")
+    if not rank_given:
+        qualified = L.qualifying_rank(s)
+        if qualified is not None and qualified > s.rank:
+            s.rank = qualified
+            notes.append(f"{s.name} is Rank {qualified}: the Renown meets it")
+    return notes
 
 
 def new_draft(name: str | None = None, chronicle: str = "default") -> Draft:

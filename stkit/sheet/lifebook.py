@@ -7,9 +7,12 @@ Rank needs by auspice). The store use cases that write these changes are in :mod
 
 Readings of stkit's own (docs/characters.md, "Readings of the rules"):
 
-- stkit has no Gift lists, so it cannot tell which list a level-one Gift comes from: any three level-one
-  Gifts are the three a new character is given, and a raise says with ``outside`` whether a Gift is from
-  outside breed, auspice and tribe.
+- The Garou's Gift lists (``data/gift_lists.yaml``, names and levels from a partial public summary of the
+  Revised core book) judge a Gift only where they know it: a Gift in the character's breed, auspice or
+  tribe list is priced in-list, one known only in other lists is outside (refused by ``char raise``
+  unless the Storyteller allows it, ``outside``), and a Gift the lists do not know is not checked (the
+  raise's ``outside`` says which price). Which of the three starting Gifts came from which list is not
+  checked.
 - Secondary and custom Abilities may count in whichever Ability group is cheapest.
 - An Attribute or power at 0 raised by experience costs as if it were rated 1 (the table prices by the
   current rating, which would make the first dot free).
@@ -34,6 +37,40 @@ PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 
 
 @functools.cache
+def gift_lists() -> dict[str, dict[str, int]]:
+    """{list name (a Garou breed, auspice or tribe): {Gift: level}} from ``data/gift_lists.yaml``."""
+    text = (resources.files("stkit.sheet") / "data" / "gift_lists.yaml").read_text(encoding="utf-8")
+    data: dict[str, Any] = load(text, "gift_lists.yaml")
+    return {str(k): {str(g): int(n) for g, n in v.items()} for k, v in data["lists"].items()}
+
+
+def _list_key(text: str) -> str:
+    key = T.norm(text)
+    return key[:-1] if key.endswith("s") else key  # "Red Talon" and "Red Talons" are one tribe
+
+
+def gift_standing(sheet: Sheet, gift: str) -> tuple[str, list[str]]:
+    """Where the Gift ``gift`` stands for ``sheet``: ("in", ["Ahroun level 1", ...]) when one of its breed,
+    auspice or tribe lists has it; ("outside", [the lists that have it]) when only other lists do;
+    ("unknown", []) when no list knows it, or the sheet is not a Garou (only the Garou's lists are kept)."""
+    if sheet.fera != "Garou" or sheet.creature != "shapeshifter":
+        return "unknown", []
+    key = T.norm(gift)
+    own = {_list_key(x) for x in (sheet.breed, sheet.auspice, sheet.tribe) if x}
+    mine: list[str] = []
+    others: list[str] = []
+    for name, gifts in gift_lists().items():
+        for g, level in gifts.items():
+            if T.norm(g) == key:
+                (mine if _list_key(name) in own else others).append(f"{name} level {level}")
+    if mine:
+        return "in", mine
+    if others:
+        return "outside", [o.rsplit(" level ", 1)[0] for o in others]
+    return "unknown", []
+
+
+@functools.cache
 def rules() -> dict[str, Any]:
     """The parsed data file (cached). Raises DataFileError if the packaged file is damaged."""
 
@@ -53,6 +90,36 @@ def creation_kind(sheet: Sheet) -> str | None:
     if sheet.fera == "Ratkin":
         return "ratkin"
     return None
+
+
+def _tribe_key(text: str) -> str:
+    k = T.norm(text)
+    return k[:-3] + "y" if k.endswith("ies") else k.removesuffix("s")
+
+
+def _tribe_backgrounds(sheet: Sheet, dev: Any, out: Any) -> None:
+    """The tribe's Background limits at creation (character_rules.yaml ``tribe_backgrounds``)."""
+    limits = next(
+        (v for k, v in (rules().get("tribe_backgrounds") or {}).items() if _tribe_key(k) == _tribe_key(sheet.tribe)),
+        None,
+    )
+    if limits is None:
+        if sheet.tribe:
+            out.notes.append(f"Backgrounds: the {sheet.tribe} have no Background limits in stkit's table")
+        return
+    have = {T.norm(k): (k, v) for k, v in sheet.backgrounds.items() if v}
+    for bg in limits.get("restricted") or []:
+        if T.norm(bg) in have:
+            name, n = have[T.norm(bg)]
+            dev(Deviation("Backgrounds", f"{name} {n}: the {sheet.tribe} may not take {bg} at creation"))
+    for bg, top in (limits.get("max") or {}).items():
+        name, n = have.get(T.norm(bg), (bg, 0))
+        if n > int(top):
+            dev(Deviation("Backgrounds", f"{name} {n}: the {sheet.tribe} start with at most {top}"))
+    for bg, low in (limits.get("min") or {}).items():
+        name, n = have.get(T.norm(bg), (bg, 0))
+        if n < int(low):
+            dev(Deviation("Backgrounds", f"{name} {n}: the {sheet.tribe} start with at least {low}"))
 
 
 def tribe_willpower(tribe: str) -> int | None:
@@ -290,7 +357,23 @@ def check_creation(sheet: Sheet) -> CreationCheck:
     elif allowed and len(ones) < allowed:
         out.notes.append(f"Gifts: {len(ones)} of the {allowed} level-one Gifts chosen")
     if allowed:
-        out.not_checked.append("Gifts: which breed, auspice or tribe list each comes from (stkit has no Gift lists)")
+        unknown = []
+        for gift in ones:
+            standing, where = gift_standing(sheet, gift["name"])
+            if standing == "outside":
+                dev(
+                    Deviation(
+                        "Gifts",
+                        f"{gift['name']} is a Gift of {', '.join(where)}, not of the character's breed, "
+                        "auspice or tribe (gift_lists.yaml)",
+                    )
+                )
+            elif standing == "unknown":
+                unknown.append(gift["name"])
+        if unknown:
+            out.not_checked.append(
+                f"Gifts: {', '.join(unknown)}: not in stkit's Gift lists (a partial summary of the Revised core book)"
+            )
     if sheet.rites:
         out.not_checked.append("Rites: they come with the Rites Background (its dots are checked with the Backgrounds)")
 
@@ -328,7 +411,11 @@ def check_creation(sheet: Sheet) -> CreationCheck:
             if wp is not None
             else (f"the tribe {sheet.tribe!r} is not in the table" if sheet.tribe else "no tribe on the sheet")
         )
+        sourced = {_tribe_key(t) for t in rules().get("tribes_sourced") or []}
+        if wp is not None and _tribe_key(sheet.tribe) not in sourced:
+            wp, why = None, f"the starting Willpower of the {sheet.tribe} has no public source in stkit's table"
         power("Willpower", wp, why)
+        _tribe_backgrounds(sheet, dev, out)
         renown_start = ausp
     elif kind == "ratkin":
         rage = book["rage_by_auspice"].get(sheet.auspice)
@@ -453,6 +540,16 @@ def price(
                 f"{sheet.name} already knows the {ref.kind} {known[0]['name']} (level {known[0]['level']})"
             )
         if ref.kind == TraitKind.gift:
+            standing, where = gift_standing(sheet, ref.name)
+            if standing == "in" and to is None:
+                level = int(where[0].rsplit(" level ", 1)[1])
+            if standing == "outside" and not outside:
+                raise RuleRefusal(
+                    f"{ref.name} is a Gift of {', '.join(where)}, not of {sheet.name}'s breed, auspice or tribe; "
+                    "with the Storyteller's leave buy it from outside the lists (--outside, level x5)"
+                )
+            if standing == "in":
+                outside = False
             if level > sheet.rank:
                 raise RuleRefusal(
                     f"{ref.name} is a level {level} Gift and {sheet.name} is Rank {sheet.rank}: "

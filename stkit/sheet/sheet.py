@@ -70,6 +70,7 @@ WEAPON_FIELDS: dict[str, tuple] = {
     "range": ("int", 0, 0, 10_000),
     "rate": ("int", 0, 0, 100),
     "clip": ("int", 0, 0, 1000),
+    "loaded": ("int", 0, 0, 1000),  # rounds in the clip now
 }
 #: The fields of a piece of armour: soak dice by damage type, the Dexterity penalty (dice lost), the forms
 #: it can be worn in.

@@ -13,7 +13,8 @@ Use cases:
   character's saved rolls).
 - Characters: ``characters`` (create, find, list, edit, delete), ``growth`` (the creation check, raises,
   undo, Renown, history), ``files`` (YAML/JSON import and export, and other tools' files through
-  :mod:`stkit.formats`).
+  :mod:`stkit.formats`; the sheets `char print` puts on paper), ``powers`` (`char use`: a Gift or fetish
+  rolled and paid for).
 - Scenes and actions that last: ``scenes`` (scenes and turns), ``participants``, ``extended`` and
   ``contests`` (tracked actions across commands), ``multi_actions`` (several actions in one turn).
 - The fight: ``initiative`` (who acts when, who acted, Rage for extra actions), ``attack`` (a whole
@@ -22,6 +23,8 @@ Use cases:
   and maneuvers, the dead, the powers used in a turn).
 - The table: ``events`` (the event log and the join links), ``eventstream`` (the events as a stream for
   the table server), ``links`` (revoking one person's links), ``talk`` (table messages and whispers),
-  ``completion`` (what Tab completion offers), ``discord_feed`` (what the Discord door keeps: its
-  settings, how far the feed has posted, claims and bindings).
+  ``prompts`` (an attack waiting for the defender's answer, the Storyteller's call for a roll),
+  ``completion`` (what Tab completion offers), ``chronicles`` (a store's chronicles as a whole: start, list,
+  show, remove), ``discord_feed`` (what the Discord door keeps: its settings, how far the feed has posted,
+  claims and bindings).
 """

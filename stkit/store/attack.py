@@ -23,7 +23,7 @@ from stkit.dice.combat import (
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.sheet.pools import PoolBreakdown, build_pool, unhurt_pool
+from stkit.sheet.pools import PoolBreakdown, build_pool, pool_trait_names, unhurt_pool
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.sheet import damage_type as check_damage_type
 from stkit.sheet.specialties import SpecialtyUse, apply_specialty
@@ -144,7 +144,7 @@ def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
     """``expression`` less the worn armour's Dexterity penalty when it rolls Dexterity."""
 
     penalty = armour_penalty(sheet)
-    if penalty and "dexterity" in expression.casefold():
+    if penalty and "Dexterity" in pool_trait_names(sheet, expression):
         notes.append(f"{sheet.name}'s armour: -{penalty} Dexterity dice")
         return f"{expression} - {penalty}"
     return expression
@@ -403,7 +403,7 @@ def attack(
         if a_sheet.powers["Willpower"].temporary < 1:
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
     in_force = rules_in_force(gw, a_row.chronicle, overrides.at_difficulty(difficulty))
-    rules = in_force.dice_rules()
+    rules = in_force.dice_rules(spec)
     rage_count = None
     if rage_action:
         rage_count = spend_rage_action(gw, a_row, a_sheet, ctx, in_force.rage_cap)

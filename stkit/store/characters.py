@@ -24,7 +24,7 @@ from stkit.sheet.traits import legacy_name_key, name_key, suggest
 from stkit.sheet.vocab import TraitKind, XpKind
 from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
-from stkit.store.fight_rules import mark_dead, use_turn_power
+from stkit.store.fight_rules import mark_dead, refuse_dead, use_turn_power
 from stkit.store.scenes import find_turn_context
 from stkit.text import printable
 
@@ -456,7 +456,9 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
 
 
 def heal(gw: Gateway, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
-    """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first)."""
+    """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first). Raises RuleRefusal for a
+    dead character: the dead do not heal (docs/combat.md: the dead no longer act, are hit or heal)."""
+    refuse_dead(gw, find_character(gw, name, chronicle), "heal")
 
     def change(s: Sheet) -> Edit:
         healed = s.heal(n, kind)

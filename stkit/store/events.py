@@ -11,9 +11,15 @@ Event ids grow in commit order, so "every id above the last one seen" never skip
 - SQLite: every write transaction holds the database's write lock (``BEGIN IMMEDIATE``), so writers commit
   one after another and each takes the next id (AUTOINCREMENT, never reused).
 - PostgreSQL: a sequence hands out ids at insert time, not at commit time, so two writers could commit out
-  of order. The rows are therefore held back until the transaction commits, then inserted under one
-  transaction-scoped advisory lock (released when the commit is visible), with a ``NOTIFY`` for the server's
-  LISTEN. The lock is the last one a transaction takes, so it cannot deadlock with row locks.
+  of order. The rows are therefore held back until the transaction commits, then inserted under a
+  transaction-scoped advisory lock PER CHRONICLE (:func:`event_lock_keys`; released when the commit is
+  visible), with a ``NOTIFY`` for the servers' LISTEN. The locks are the last ones a transaction takes, in
+  key order, so they cannot deadlock with row locks or with each other.
+
+So ids grow in commit order WITHIN a chronicle, not across chronicles: on PostgreSQL an event of one
+chronicle may commit after a higher id of another. A reader therefore keeps one cursor per chronicle
+(``chronicle = :c AND id > :last_of_c``, as :func:`events_after` and :func:`events_after_each` read);
+one cursor over several chronicles could skip a row.
 
 ``secret`` events (a Storyteller's secret roll) are returned only to readers allowed to see them.
 
@@ -29,13 +35,14 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from stkit.dice.marks import die_marks
 from stkit.errors import InvalidValue
-from stkit.store.db.gateway import SessionGateway, iso_utc
+from stkit.store.db.gateway import PgGateway, SessionGateway, iso_utc
 from stkit.text import MAX_NAME, check_range, check_text, parse_whole_number, printable
 
 if TYPE_CHECKING:
@@ -48,10 +55,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The kinds of event: what changed. 'links' (join links rotated or revoked) is always secret and no page
 #: shows it: it tells the servers to check their open streams' links at once.
-EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "message", "whisper", "links")
-#: The PostgreSQL NOTIFY channel; the payload is the chronicle.
+EVENT_KINDS = ("roll", "sheet", "scene", "extended", "contest", "message", "whisper", "links", "attack", "call")
+#: The PostgreSQL NOTIFY channel; the payload is the chronicle (at most MAX_NAME characters, far below
+#: PostgreSQL's 8,000-byte payload limit).
 NOTIFY_CHANNEL = "stkit_table_events"
-#: pg_advisory_xact_lock key that orders event inserts on PostgreSQL.
+#: The first key of the two-key ``pg_advisory_xact_lock(int, int)`` that orders one chronicle's event
+#: inserts on PostgreSQL; the second is the chronicle's hash (:func:`event_lock_keys`).
 EVENT_LOCK_KEY = 0x57A8
 #: Token size in bytes (192 bits; at least 128 are asked for).
 TOKEN_BYTES = 24
@@ -119,6 +128,8 @@ def record_event(
     }
     if gw.dialect == "postgresql" and isinstance(gw, SessionGateway):
         _hold_until_commit(gw.session, params)
+    elif isinstance(gw, PgGateway):
+        gw.before_commit(_PENDING, params, _write_held)
     else:
         gw.execute(_INSERT, **params)
         prune_events(gw)
@@ -137,6 +148,14 @@ def prune_events(gw: Gateway, *, window: int | None = None, every: int | None = 
     old = gw.row("SELECT COUNT(*) FROM table_events WHERE id <= :edge", edge=newest - window)
     gw.execute("DELETE FROM table_events WHERE id <= :edge", edge=newest - window)
     return int(old[0]) if old else 0
+
+
+def event_lock_keys(chronicle: str) -> tuple[int, int]:
+    """The two 32-bit keys of the advisory lock that orders ``chronicle``'s event inserts on PostgreSQL:
+    (:data:`EVENT_LOCK_KEY`, the first four bytes of the name's SHA-256 as a signed int). Two chronicles
+    whose hashes meet share a lock: slower, never wrong."""
+    digest = hashlib.sha256(chronicle.encode("utf-8", "surrogatepass")).digest()
+    return EVENT_LOCK_KEY, int.from_bytes(digest[:4], "big", signed=True)
 
 
 def _hold_until_commit(session: Session, params: dict) -> None:
@@ -161,14 +180,31 @@ def _insert_held(session: Session) -> None:
     from sqlalchemy import text  # lazy: start-up (heavy library, loaded when needed)
 
     conn = session.connection()
-    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": EVENT_LOCK_KEY})
+
+    def run(sql: str, params: dict) -> list:
+        result = conn.execute(text(sql), params)
+        return list(result) if result.returns_rows else []
+
+    _insert_under_locks(run, held)
+
+
+def _write_held(gw: PgGateway, held: list[dict]) -> None:
+    _insert_under_locks(lambda sql, params: gw.rows(sql, **params), held)
+
+
+def _insert_under_locks(run: Callable[[str, dict], list], held: list[dict]) -> None:
+    """Insert the ``held`` events of a transaction about to commit: first each chronicle's advisory lock,
+    in key order, then the rows (pruning the window), then one NOTIFY per chronicle. ``run(sql, params)``
+    returns the rows of a query."""
+    for first, second in sorted({event_lock_keys(p["chronicle"]) for p in held}):
+        run("SELECT pg_advisory_xact_lock(:a, :b)", {"a": first, "b": second})
     for params in held:
-        conn.execute(text(_INSERT), params)
-        newest = conn.execute(text("SELECT MAX(id) FROM table_events")).scalar() or 0
+        run(_INSERT, params)
+        newest = run("SELECT MAX(id) FROM table_events", {})[0][0] or 0
         if newest % PRUNE_EVERY == 0:
-            conn.execute(text("DELETE FROM table_events WHERE id <= :edge"), {"edge": newest - EVENT_WINDOW})
+            run("DELETE FROM table_events WHERE id <= :edge", {"edge": newest - EVENT_WINDOW})
     for chronicle in sorted({p["chronicle"] for p in held}):
-        conn.execute(text("SELECT pg_notify(:ch, :chronicle)"), {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
+        run("SELECT pg_notify(:ch, :chronicle)", {"ch": NOTIFY_CHANNEL, "chronicle": chronicle})
 
 
 def _drop_held(session: Session) -> None:
@@ -235,6 +271,31 @@ def events_after(
     return [_event(r) for r in gw.rows(sql + " ORDER BY id LIMIT :limit", **params)]
 
 
+def events_after_each(
+    gw: Gateway, cursors: dict[str, int], *, include_secret: bool, limit: int = 500
+) -> list[TableEvent]:
+    """The events of several chronicles in one query, each after its own cursor: ``cursors`` maps a chronicle
+    to the id its reader last saw (0 or more; at most 200 chronicles). Oldest id first, at most ``limit``
+    (1..10000); whatever the limit cuts, each chronicle's rows are the oldest of its own, so moving each
+    cursor to its chronicle's last row returned never skips one. Raises InvalidValue for a bad cursor,
+    limit or count."""
+
+    check_range(limit, "limit", 1, 10_000)
+    check_range(len(cursors), "chronicles read at once", 0, 200)
+    if not cursors:
+        return []
+    params: dict[str, Any] = {"limit": limit}
+    terms = []
+    for n, (chronicle, after_id) in enumerate(sorted(cursors.items())):
+        check_range(after_id, "event id", 0, 2**62)
+        terms.append(f"(chronicle = :c{n} AND id > :a{n})")
+        params[f"c{n}"], params[f"a{n}"] = chronicle, after_id
+    sql = f"SELECT {_COLUMNS} FROM table_events WHERE ({' OR '.join(terms)})"
+    if not include_secret:
+        sql, params["no"] = sql + " AND secret = :no", False
+    return [_event(r) for r in gw.rows(sql + " ORDER BY id LIMIT :limit", **params)]
+
+
 def recent_events(
     gw: Gateway, chronicle: str, *, kind: str | None = None, include_secret: bool, limit: int = 50
 ) -> list[TableEvent]:
@@ -269,6 +330,19 @@ def chronicle_events(
     if before is not None:
         sql, params["before"] = sql + " AND id < :before", before
     return [_event(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
+
+
+def last_event_ids(gw: Gateway, chronicles: list[str]) -> dict[str, int]:
+    """{chronicle: the id of its newest event (0: none)} for each of ``chronicles`` (one query)."""
+    if not chronicles:
+        return {}
+    names = {f"c{n}": c for n, c in enumerate(sorted(set(chronicles)))}
+    marks = ", ".join(":" + k for k in names)
+    rows = gw.rows(
+        f"SELECT chronicle, MAX(id) FROM table_events WHERE chronicle IN ({marks}) GROUP BY chronicle", **names
+    )
+    found = {c: int(m) for c, m in rows if m is not None}
+    return {c: found.get(c, 0) for c in names.values()}
 
 
 def last_event_id(gw: Gateway, chronicle: str) -> int:
@@ -405,11 +479,21 @@ def find_link_holder(gw: Gateway, token: str | None) -> LinkHolder | None:
 def links_in_force(gw: Gateway, chronicle: str) -> dict[str, datetime | None]:
     """{token hash: expiry (None: none)} of every link of ``chronicle`` that works now: what a server
     checks its open streams against."""
+    return links_in_force_of(gw, [chronicle])
+
+
+def links_in_force_of(gw: Gateway, chronicles: list[str]) -> dict[str, datetime | None]:
+    """:func:`links_in_force` of several chronicles at once (one query; at most 1,000 chronicles)."""
+    check_range(len(chronicles), "chronicles read at once", 0, 1000)
+    if not chronicles:
+        return {}
+    names = {f"c{n}": c for n, c in enumerate(sorted(set(chronicles)))}
+    marks = ", ".join(":" + k for k in names)
     rows = gw.rows(
         "SELECT l.token_hash, l.expires_at FROM table_links l LEFT JOIN characters c ON c.id = l.character_id "
-        f"WHERE l.chronicle = :chronicle AND {_VALID}",
-        chronicle=chronicle,
+        f"WHERE l.chronicle IN ({marks}) AND {_VALID}",
         now=gw.timestamp(datetime.now(UTC)),
+        **names,
     )
     return {h: (_stored_datetime(e) if e is not None else None) for h, e in rows}
 

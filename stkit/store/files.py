@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stkit.errors import DataFileError, InvalidValue
-from stkit.formats.foundry import dump_foundry, from_foundry
+from stkit.formats.foundry import UnsupportedActor, dump_foundry, from_foundry
 from stkit.formats.grapevine import from_grapevine
 from stkit.formats.imported import LoadedFile
 from stkit.safefile import describe, read_bytes, write_atomic
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import Sheet, xp_log_warnings
-from stkit.store.characters import create_character
+from stkit.store.characters import create_character, find_character, list_characters
 from stkit.text import escape_json_controls, printable, shown_key, without_quotes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -266,9 +266,16 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
     if not files and not errors:
         raise DataFileError(f"{', '.join(map(str, paths))}: no .yaml, .yml, .json or .gex character files found")
     seen: dict[tuple[str, str], Path] = {}
+    skipped: list[str] = []
     for f in files:
         try:
             found = load_files(f, chronicle=chronicle)
+        except UnsupportedActor as exc:  # another game's creature among the characters: skipped, like Grapevine's
+            if len(files) == 1:
+                errors.append(str(exc))
+            else:
+                skipped.append(f"{exc}; skipped")
+            continue
         except DataFileError as exc:
             errors.append(str(exc))
             continue
@@ -282,6 +289,10 @@ def load_all(paths: list[Path], *, chronicle: str | None = None) -> list[LoadedF
     if errors:
         more = f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
         raise DataFileError(errors[0] + more + "; nothing was imported")
+    if not loaded and skipped:
+        raise DataFileError(f"{skipped[0]}: no character left to import; nothing was imported")
+    if skipped:
+        loaded[0].warnings[:0] = skipped
     return loaded
 
 
@@ -319,6 +330,26 @@ def dump(sheet: Sheet, fmt: str = "yaml", *, player_view: bool = False, foundry_
     if printable(text, multiline=True) != text:  # text stored before it was checked: all escaped
         text = yaml.safe_dump(data, sort_keys=False, allow_unicode=False, default_flow_style=False)
     return text
+
+
+def print_sheets(gw: Gateway, name: str | None, chronicle: str | None = None, *, every: bool = False) -> list[Sheet]:
+    """The sheets `char print` puts on paper: the character ``name``, or with ``every`` each character of
+    ``chronicle`` (every chronicle when None), by chronicle and name. Raises NotFound as find_character does,
+    InvalidValue when ``every`` finds none or neither a name nor ``every`` is given."""
+    if every:
+        rows = list_characters(gw, chronicle)
+        if not rows:
+            raise InvalidValue(f"no characters to print{f' in chronicle {chronicle!r}' if chronicle else ''}")
+        return [row.to_sheet() for row in rows]
+    if not name:
+        raise InvalidValue("give a character's name, or --all for every character")
+    return [find_character(gw, name, chronicle).to_sheet()]
+
+
+def write_new_file(path: Path, data: bytes, *, force: bool = False) -> None:
+    """Write ``data`` to ``path`` with :func:`stkit.safefile.write_atomic`: all at once, an existing file only
+    with ``force`` (its mode kept). Raises DataFileError naming the path (and --force)."""
+    write_atomic(path, data, force=force)
 
 
 def write_file(path: Path, text: str, *, force: bool = False) -> None:

@@ -19,6 +19,7 @@ from stkit.dice.combat import (
     CombatRules,
     InitiativeEntry,
     InitiativeRoll,
+    order_initiative,
     roll_initiative,
     validate_rage_spend,
 )
@@ -28,7 +29,7 @@ from stkit.sheet.sheet import Sheet
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
-from stkit.store.fight_rules import rage_cap, turn_power
+from stkit.store.fight_rules import is_dead, rage_cap, turn_power, use_turn_power
 from stkit.store.hit import store_now
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import generator
@@ -49,6 +50,7 @@ class InitiativeOrder:
     order: tuple[InitiativeRoll, ...]
     cannot_act: tuple[str, ...] = ()
     seed: int | None = None
+    dead: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,6 +59,7 @@ class InitiativeOrder:
             "turn": self.turn,
             "order": [o.to_dict() for o in self.order],
             "cannot_act": list(self.cannot_act),
+            "dead": list(self.dead),
             "seed": self.seed,
         }
 
@@ -98,7 +101,8 @@ def roll_scene_initiative(
     (default: every character who has rolled in the open scene of ``chronicle``), ordered by
     :data:`stkit.dice.combat.INITIATIVE_TIE_RULE`, stored on the scene's current turn (later turns keep it
     until initiative is rolled again). Incapacitated characters cannot act and are left out (listed in
-    ``cannot_act``). ``dice``: one face per character who can act, in the order named.
+    ``cannot_act``); the dead too (listed in ``dead``). ``dice``: one face per character who can act, in
+    the order named.
 
     Raises NotFound (no open scene, unknown name), InvalidValue (no one to order, bad dice).
     """
@@ -111,23 +115,141 @@ def roll_scene_initiative(
         )
     entries: list[InitiativeEntry] = []
     cannot_act: list[str] = []
+    dead: list[str] = []
     for name in wanted:
-        sheet = find_character(gw, name, chronicle).to_sheet()
+        row = find_character(gw, name, chronicle)
+        sheet = row.to_sheet()
+        if is_dead(gw, row.id):
+            dead.append(sheet.name)
+            continue
         if sheet.incapacitated:
             cannot_act.append(sheet.name)
             continue
         entries.append(initiative_entry(sheet))
     if not entries:
-        raise RuleRefusal(f"{', '.join(cannot_act)}: Incapacitated, nobody can act")
+        raise RuleRefusal(
+            "; ".join(
+                p
+                for p in (
+                    f"{', '.join(cannot_act)}: Incapacitated" if cannot_act else "",
+                    f"{', '.join(dead)}: dead" if dead else "",
+                )
+                if p
+            )
+            + ", nobody can act"
+        )
     rng, seed = generator(seed)  # in the transaction: a retry rolls the same dice
     order = roll_initiative(entries, rng=rng, dice=dice)
-    result = InitiativeOrder(scene_id, scene_name, turn, order, tuple(cannot_act), None if dice else seed)
+    result = InitiativeOrder(
+        scene_id, scene_name, turn, order, tuple(cannot_act), None if dice else seed, dead=tuple(dead)
+    )
+    _store_order(gw, chronicle, result)
+    return result
+
+
+def _store_order(gw: Gateway, chronicle: str, result: InitiativeOrder, *, added: list[str] | None = None) -> None:
+    """Keep ``result`` on its scene's turn and write the 'scene' event the pages follow."""
     gw.execute(
         "UPDATE scene_turns SET initiative = :data WHERE scene_id = :sid AND turn = :turn",
         data=json.dumps(result.to_dict(), sort_keys=True),
-        sid=scene_id,
-        turn=turn,
+        sid=result.scene_id,
+        turn=result.turn,
     )
+    data = {
+        "scene_id": result.scene_id,
+        "name": result.scene,
+        "turn": result.turn,
+        "status": "open",
+        "change": "initiative",
+        "order": [o.name for o in result.order],
+    }
+    if added:
+        data["added"] = added
+    record_event(gw, chronicle=chronicle, kind="scene", data=data)
+
+
+def add_to_initiative(
+    gw: Gateway, chronicle: str, names: list[str], *, dice: list[int] | None = None, seed: int | None = None
+) -> InitiativeOrder:
+    """`scene initiative --add NAME`: latecomers join the open scene's current initiative order without
+    rerolling the others. Each rolls one die + Dexterity + Wits - wound penalty (``dice``: one face each,
+    in the order named); everyone already in the order keeps their die and the whole order is sorted again
+    by :data:`stkit.dice.combat.INITIATIVE_TIE_RULE` and stored on the current turn. With no order yet, it
+    is :func:`roll_scene_initiative` for ``names``.
+
+    Raises NotFound (no open scene, unknown name), InvalidValue (no name, bad dice), RuleRefusal (someone
+    already in the order, Incapacitated or dead)."""
+
+    if not names:
+        raise InvalidValue("name who joins: stkit scene initiative --add NAME")
+    scene_id, scene_name, turn = _open_scene(gw, chronicle, lock=True)
+    current = current_initiative(gw, scene_id, turn)
+    if current is None:
+        return roll_scene_initiative(gw, chronicle, names, dice=dice, seed=seed)
+    kept = [o for o in current.get("order", [])]
+    have = {o["name"] for o in kept}
+    entries: list[InitiativeEntry] = []
+    faces: list[int] = []
+    for o in kept:
+        entries.append(InitiativeEntry(o["name"], o["rating"] - o["wits"], o["wits"], o["wound_penalty"]))
+        faces.append(int(o["die"]))
+    newcomers: list[InitiativeEntry] = []
+    for name in names:
+        row = find_character(gw, name, chronicle)
+        sheet = row.to_sheet()
+        if sheet.name in have or sheet.name in [e.name for e in newcomers]:
+            raise RuleRefusal(
+                f"{sheet.name} is already in the initiative order; a full reroll is stkit scene initiative"
+            )
+        if is_dead(gw, row.id):
+            raise RuleRefusal(f"{sheet.name} is dead and takes no place in the order")
+        if sheet.incapacitated:
+            raise RuleRefusal(f"{sheet.name} is Incapacitated and cannot act")
+        newcomers.append(initiative_entry(sheet))
+    if dice is not None and len(dice) != len(newcomers):
+        raise InvalidValue(f"{len(dice)} dice given for {len(newcomers)} latecomers; give one die each, in order")
+    rng, seed = generator(seed)
+    rolled = list(dice) if dice is not None else [rng.randint(1, 10) for _ in newcomers]
+    order = order_initiative([*entries, *newcomers], [*faces, *rolled])
+    result = InitiativeOrder(
+        scene_id, scene_name, turn, order, tuple(current.get("cannot_act") or ()), None if dice else seed
+    )
+    _store_order(gw, chronicle, result, added=[e.name for e in newcomers])
+    return result
+
+
+@dataclass(frozen=True)
+class HeldAction:
+    """A character holding their action in a turn: they step out of the order's count and act when they
+    choose later in the turn (their next roll)."""
+
+    character: str
+    scene_id: int
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"character": self.character, "scene_id": self.scene_id, "turn": self.turn}
+
+
+def hold_action(gw: Gateway, chronicle: str, name: str) -> HeldAction:
+    """`hold`: ``name`` holds their action this turn: the order passes to the next one who has not acted,
+    and ``name`` acts when they choose later in the turn (stkit's reading of delaying an action, not
+    checked against the book). Refused (RuleRefusal) outside the initiative order, for one who already
+    acted or already holds this turn, and for the dead; NotFound with no open scene or no such character."""
+
+    scene_id, scene_name, turn = _open_scene(gw, chronicle)
+    row = find_character(gw, name, chronicle, for_update=True)
+    current = current_initiative(gw, scene_id, turn)
+    if current is None or row.name not in {o["name"] for o in current.get("order", [])}:
+        raise RuleRefusal(f"hold: {row.name} has no place in this turn's initiative order")
+    if is_dead(gw, row.id):
+        raise RuleRefusal(f"hold: {row.name} is dead")
+    ctx = find_turn_context(gw, row)
+    if acted_this_turn(gw, row, ctx) is not None:
+        raise RuleRefusal(f"hold: {row.name} already acted in turn {turn}")
+    if turn_power(gw, ctx, row.id, "held"):
+        raise RuleRefusal(f"hold: {row.name} already holds their action in turn {turn}")
+    use_turn_power(gw, row, ctx, "held", 1)
     record_event(
         gw,
         chronicle=chronicle,
@@ -137,11 +259,20 @@ def roll_scene_initiative(
             "name": scene_name,
             "turn": turn,
             "status": "open",
-            "change": "initiative",
-            "order": [o.name for o in order],
+            "change": "held",
+            "character": row.name,
         },
+        character_id=row.id,
     )
-    return result
+    return HeldAction(row.name, scene_id, turn)
+
+
+def held_in_turn(gw: Gateway, scene_id: int, turn: int) -> set[int]:
+    """Ids of the characters holding their action in ``turn`` of the scene."""
+    rows = gw.rows(
+        "SELECT character_id FROM turn_powers WHERE scene_id = :s AND turn = :t AND power = 'held'", s=scene_id, t=turn
+    )
+    return {int(r[0]) for r in rows}
 
 
 def current_initiative(gw: Gateway, scene_id: int, turn: int) -> dict[str, Any] | None:
@@ -237,9 +368,10 @@ def spend_rage_for_actions(
                 f"{done} spent already and {rage} more would make {done + rage}"
             )
         gnosis = turn_power(gw, ctx, row.id, "gnosis")
-        if gnosis:
+        if gnosis or turn_power(gw, ctx, row.id, "gnosis roll"):
+            what = f"spent {gnosis} Gnosis" if gnosis else "rolled Gnosis"
             raise RuleRefusal(
-                f"Rage and Gnosis: {sheet.name} already spent {gnosis} Gnosis in turn {ctx.turn}; "
+                f"Rage and Gnosis: {sheet.name} already {what} in turn {ctx.turn}; "
                 f"Rage and Gnosis cannot both be spent in one turn"
             )
     elif cap is not None and rage > cap:

@@ -1,14 +1,16 @@
-"""Revoking one person's join links (`stkit table links --revoke`): the links themselves, their tokens and
-the check of a token live in :mod:`stkit.store.events`; this use case also needs the character lookup."""
+"""Revoking one person's join links (`stkit table links --revoke`) and issuing one player a new link (the
+Storyteller's page): the links themselves, their tokens and the check of a token live in
+:mod:`stkit.store.events`; these use cases also need the character lookup."""
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 
 from stkit.errors import NotFound
 from stkit.store.characters import find_character
 from stkit.store.db.gateway import Gateway
-from stkit.store.events import record_event
+from stkit.store.events import TOKEN_BYTES, IssuedLink, hash_token, record_event
 from stkit.text import MAX_NAME, check_text, fold_name
 
 
@@ -44,3 +46,21 @@ def revoke_links(gw: Gateway, chronicle: str, who: str) -> int:
         gw, chronicle=chronicle, kind="links", data={"change": "revoked", "role": role}, secret=True, character_id=cid
     )
     return int(count[0])
+
+
+def issue_player_link(gw: Gateway, chronicle: str, name: str) -> IssuedLink:
+    """A new join link for one character's player in ``chronicle`` (their earlier links keep working);
+    the token is returned once, only its hash is stored. Raises NotFound for an unknown character."""
+
+    check_text(chronicle, "chronicle", limit=MAX_NAME)
+    row = find_character(gw, name, chronicle)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    gw.execute(
+        "INSERT INTO table_links (chronicle, role, character_id, token_hash, created_at, expires_at) "
+        "VALUES (:chronicle, 'player', :cid, :hash, :now, NULL)",
+        chronicle=chronicle,
+        cid=row.id,
+        hash=hash_token(token),
+        now=gw.timestamp(datetime.now(UTC)),
+    )
+    return IssuedLink("player", row.name, row.id, token)

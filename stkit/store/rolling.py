@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from stkit.config import default_chronicle
 from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
+from stkit.dice.expr import split_automatic
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.vocab import LogKind
@@ -94,6 +95,8 @@ class RollOrder:
         extra: more keys for the log entry's detail (a hit's levels and type, say).
         built: the pool as the door built it from the sheet (a fight rule's Stamina with no wound
             penalty, a Rage rating), rolled as is; None: built from ``expression``.
+        successes: automatic successes added to the dice's (``--successes N``; a '+Ns' term in
+            ``expression`` adds to them), 0..1000; 1s cancel them.
     """
 
     expression: str
@@ -116,9 +119,14 @@ class RollOrder:
     log_kind: LogKind | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     built: PoolBreakdown | None = None
+    successes: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "purpose", Purpose(self.purpose))
+        expression, automatic = split_automatic(self.expression)
+        if automatic:
+            object.__setattr__(self, "expression", expression)
+            object.__setattr__(self, "successes", self.successes + automatic)
         if self.faces is not None:
             object.__setattr__(self, "faces", tuple(self.faces))
 
@@ -335,7 +343,7 @@ def add_log_detail(gw: Gateway, log_id: int | None, **more: Any) -> None:
 
 def _detail(order: RollOrder, rules: ChronicleRules, result: RollResult, seed: int | None, **more: Any) -> dict:
     """The log entry's detail: how the roll was made, the same keys from every door."""
-    dice = rules.dice_rules()
+    dice = result.rules
     out: dict[str, Any] = {
         "seed": _shown_seed(order, seed),
         "retry": result.retry,
@@ -365,19 +373,20 @@ def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, r
             difficulty,
             rng=rng,
             faces=order.faces,
-            rules=rules.dice_rules(),
+            rules=rules.dice_rules(order.spec),
             combat=order.combat or as_written,
             willpower=order.willpower,
         )
     request = RollRequest(
         pool,
         difficulty,
-        rules=rules.dice_rules(),
+        rules=rules.dice_rules(order.spec),
         willpower=order.willpower,
         retry=retry,
         automatic=order.auto,
         stressful=order.stressful,
         faces=order.faces,
+        successes=order.successes,
     )
     return resolve_roll(request, rng=rng)
 
@@ -510,9 +519,11 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
     from stkit.store import scenes  # lazy: a plain roll does not load this
     from stkit.store.characters import find_character, save_sheet  # lazy: a plain roll does not load this
+    from stkit.store.fight_rules import refuse_dead  # lazy: a plain roll does not load this
 
     assert order.character is not None
     character = find_character(gw, order.character, order.chronicle, for_update=True)
+    refuse_dead(gw, character, "roll")  # the dead roll nothing, by any door
     sheet = character.to_sheet()
     if order.built is None:
         order = saved_instead(sheet, order)  # `roll claws -c NAME` rolls the saved roll 'claws'
@@ -530,9 +541,13 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     if order.spec:
         from stkit.sheet.specialties import apply_specialty  # lazy: a plain roll does not load this
 
-        _, specialty = apply_specialty(sheet, breakdown, rules.dice_rules())
+        _, specialty = apply_specialty(sheet, breakdown, rules.dice_rules(True))
         notes.append(specialty.text)
     ctx = scenes.find_turn_context(gw, character)
+    if not order.never_botches and any(p.name.startswith("Gnosis") for p in breakdown.parts):
+        from stkit.store.fight_rules import use_turn_power  # lazy: a plain roll does not load this
+
+        use_turn_power(gw, character, ctx, "gnosis roll", 1)
     if order.willpower:
         scenes.check_willpower_allowed(gw, character, ctx)
         if sheet.powers["Willpower"].temporary < 1:
@@ -641,7 +656,9 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
         label, name = f"{pool} dice", None
     rules = rules_in_force(gw, chronicle, order.overrides)
     used = retry_difficulty(rules.difficulty, order.retry)
-    odds = roll_distribution(pool, used, rules=rules.dice_rules(), willpower=order.willpower)
+    odds = roll_distribution(
+        pool, used, rules=rules.dice_rules(order.spec), willpower=order.willpower, automatic=order.successes
+    )
     return OddsAnswer(rules, pool, label, odds, name)
 
 

@@ -1,4 +1,5 @@
-"""The table server: one chronicle on one live page (FastAPI + Jinja2 + htmx + server-sent events).
+"""The table server: a chronicle on one live page (one server may serve many chronicles, see
+:class:`stkit.web.table.Tables`) (FastAPI + Jinja2 + htmx + server-sent events).
 
 An adapter like ``stkit.cli``: every change goes through the store's use cases (rolls, Willpower, damage
 and healing, scenes, extended actions, contests), so the rules hold exactly as on the command line and each
@@ -21,13 +22,14 @@ Jinja's HTML autoescape.
 from __future__ import annotations
 
 import asyncio
+import json
 import mimetypes
 import os
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.formparsers import MultiPartException
@@ -37,11 +39,11 @@ from stkit.config import default_chronicle
 from stkit.discord.router import interactions_router, start_follower
 from stkit.errors import InvalidValue, StkitError
 from stkit.store.db.handle import StoreHandle
-from stkit.text import parse_whole_number, printable
-from stkit.web.bus import EventBus, EventReader
+from stkit.text import MAX_NAME, check_range, check_text, parse_whole_number, printable
+from stkit.web.bus import EventHub, EventReader
 from stkit.web.routers import ROUTERS
 from stkit.web.security import LOOPBACK_NAMES, Guard
-from stkit.web.table import Forbidden, Table, TableSettings
+from stkit.web.table import Forbidden, Tables, TableSettings
 
 
 def create_app(
@@ -51,34 +53,49 @@ def create_app(
     interval: float = 0.05,
     ping: float | None = None,
     hosts: tuple[str, ...] | None = LOOPBACK_NAMES,
+    chronicles: tuple[str, ...] | None = (),
+    posts_per_minute: int = 600,
 ) -> FastAPI:
     """The table server's ASGI app for ``chronicle`` (default: $STKIT_CHRONICLE, else 'default') of the store
     ``db`` (a path or URL; None: the usual database). ``interval``: seconds between SQLite polls; ``ping``:
     seconds between the stream's ping events (default $STKIT_TABLE_PING, else 5; 1 to 60); ``hosts``: the
-    Host names it answers to (default: the loopback names). The schema is migrated when the app starts.
-    Raises StoreError when the store cannot be opened."""
+    Host names it answers to (default: the loopback names). ``chronicles``: the chronicles served, each
+    request by its link's (None: every chronicle of the store; empty: ``chronicle`` alone);
+    ``posts_per_minute``: the changes a chronicle may make a minute (see
+    :class:`stkit.web.table.PostBudget`). The schema is migrated when the app starts. Raises StoreError
+    when the store cannot be opened, InvalidValue for a bad chronicle name or post limit."""
 
+    if chronicles == ():
+        chronicles = chronicles_from_env()
+    served = None if chronicles is None else tuple(check_text(c, "chronicle", limit=MAX_NAME) for c in chronicles)
+    check_range(posts_per_minute, "posts per minute", 1, 100_000)
     settings = TableSettings(
-        db=db, chronicle=default_chronicle(chronicle), interval=interval, ping=ping_seconds(ping), hosts=hosts
+        db=db,
+        chronicle=default_chronicle(chronicle) if not served else served[0],
+        interval=interval,
+        ping=ping_seconds(ping),
+        hosts=hosts,
+        chronicles=served,
+        posts_per_minute=posts_per_minute,
     )
     store = StoreHandle(db, fast=False)  # the request threads share the engine's pool
     store.engine()  # opened (and migrated) now: a bad store fails before the server starts
-    table = Table(settings, store)
+    tables = Tables(settings, store)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        bus = EventBus(EventReader(store, settings.chronicle), interval=settings.interval)
-        table.bus = bus
-        await bus.start()
+        hub = EventHub(EventReader(store), interval=settings.interval)
+        tables.hub = hub
+        await hub.start(settings.served or ())
         follower = start_follower(store, settings.chronicle)
         try:
             yield
         finally:
             await asyncio.to_thread(follower.stop)
-            await bus.stop()
+            await hub.stop()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.table = table
+    app.state.tables = tables
     app.add_middleware(Guard, hosts=settings.hosts)
 
     mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -89,7 +106,8 @@ def create_app(
 
     @app.exception_handler(Forbidden)
     async def _forbidden(request: Request, exc: Forbidden) -> Response:
-        return table.render("forbidden.html", code=403, reason=exc.reason)
+        page = tables.templates.get_template("forbidden.html").render(reason=exc.reason)
+        return HTMLResponse(page, status_code=403)
 
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, exc: RequestValidationError) -> Response:
@@ -113,6 +131,23 @@ def create_app(
         return _one_line(400, "This form could not be read.")
 
     return app
+
+
+def chronicles_from_env() -> tuple[str, ...] | None:
+    """The chronicles `stkit serve` asks for in $STKIT_TABLE_CHRONICLES: ``*`` (None: every chronicle), a
+    JSON list of names, or unset (an empty tuple: $STKIT_CHRONICLE alone). Raises InvalidValue otherwise."""
+    raw = os.environ.get("STKIT_TABLE_CHRONICLES", "").strip()
+    if not raw:
+        return ()
+    if raw == "*":
+        return None
+    try:
+        names = json.loads(raw)
+    except ValueError:
+        names = None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise InvalidValue("STKIT_TABLE_CHRONICLES must be * or a JSON list of chronicle names")
+    return tuple(names)
 
 
 def ping_seconds(ping: float | None) -> float:

@@ -8,18 +8,31 @@ A failed check raises :class:`stkit.web.table.Forbidden` (the 403 page)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request
 
 from stkit.store.events import LinkHolder
-from stkit.web.table import COOKIE, Forbidden, Table, TableSettings
+from stkit.web.table import COOKIE, Forbidden, Table, Tables, TableSettings
 
 
-def get_table(request: Request) -> Table:
-    """The store handle of the app serving ``request``."""
-    return request.app.state.table
+async def get_table(request: Request) -> Table:
+    """The :class:`Table` of the chronicle ``request`` is about: the server's one chronicle, else the
+    chronicle of the request's link (the join path's token, else the cookie's), which the server must
+    serve; Forbidden otherwise. Its events are followed from here on."""
+    tables: Tables = request.app.state.tables
+    table = tables.only()
+    if table is not None:
+        return table
+    token = request.path_params.get("token") or request.cookies.get(COOKIE)  # only /join/{token} has one
+    holder = await asyncio.to_thread(tables.holder_of, token)
+    if holder is None:
+        raise Forbidden()
+    if tables.hub is not None:
+        await tables.hub.follow(holder.chronicle)
+    return tables.table(holder.chronicle)
 
 
 TableDep = Annotated[Table, Depends(get_table)]
@@ -76,9 +89,13 @@ def same_site(request: Request) -> None:
 
 
 def change_by_link(request: Request, table: TableDep) -> LinkHolder:
-    """A change by any valid link: same site first, then the link."""
+    """A change by any valid link: same site first, then the link, then the chronicle's post budget
+    (a 429 when it is spent)."""
     same_site(request)
-    return link_holder(request, table)
+    holder = link_holder(request, table)
+    if not table.may_post():
+        raise HTTPException(429, "This chronicle is making changes too fast for this server; wait a moment.")
+    return holder
 
 
 Change = Annotated[LinkHolder, Depends(change_by_link)]

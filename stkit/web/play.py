@@ -13,7 +13,9 @@ from stkit.store.characters import list_characters
 from stkit.store.contests import list_contests
 from stkit.store.events import TableEvent
 from stkit.store.extended import list_extended
-from stkit.store.initiative import current_initiative
+from stkit.store.fight_rules import is_dead
+from stkit.store.initiative import current_initiative, held_in_turn
+from stkit.store.prompts import is_npc
 from stkit.store.saved import saved_rolls
 from stkit.store.scenes import rolled_in_turn
 
@@ -76,17 +78,23 @@ def roll_choices(sheet: Any) -> dict:
     }
 
 
-def party_view(gw: Gateway, chronicle: str, scene: dict | None) -> dict:
+def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = None) -> dict:
     """The party strip and the initiative order: for each character of ``chronicle`` its health level and
     wound penalty, damage boxes, Willpower / Rage / Gnosis points and ratings, and its initiative place;
     the order of the open scene's current initiative (the latest turn that rolled it) and whose action it
-    is: the first in the order who has not rolled in this turn."""
+    is: the first in the order who has not rolled in this turn. The dead are shown dead. A player's
+    ``holder`` sees neither the characters no player plays (NPCs) nor their places in the order; ``mine``
+    says whether the acting one is the holder's own character (None: the Storyteller)."""
 
     rows = list_characters(gw, chronicle)
+    dead = {r.id for r in rows if is_dead(gw, r.id)}
+    player = holder is not None and not holder.is_storyteller
+    hidden = {r.name for r in rows if is_npc(r.to_sheet())} if player else set()
     initiative = current_initiative(gw, scene["id"], scene["turn"]) if scene else None
     order = (initiative or {}).get("order") or []
     place = {o["name"]: o for o in order}
     acted = rolled_in_turn(gw, scene["id"], scene["turn"]) if scene and order else set()
+    held = held_in_turn(gw, scene["id"], scene["turn"]) if scene and order else set()
     members = []
     ids = {}
     for row in rows:
@@ -99,7 +107,13 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None) -> dict:
                 "name": s.name,
                 "place": place.get(s.name, {}).get("place"),
                 "initiative": place.get(s.name, {}).get("total"),
-                "health": "Incapacitated" if s.incapacitated else (s.health_level or "Unhurt"),
+                "health": "Dead"
+                if row.id in dead
+                else "Incapacitated"
+                if s.incapacitated
+                else (s.health_level or "Unhurt"),
+                "dead": row.id in dead,
+                "npc": is_npc(s),
                 "penalty": s.wound_penalty,
                 "boxes": list(boxes),
                 "willpower": (s.powers["Willpower"].temporary, s.powers["Willpower"].permanent),
@@ -109,13 +123,28 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None) -> dict:
             }
         )
     members.sort(key=lambda m: (m["place"] is None, m["place"] or 0, m["name"]))
-    acting = next((o["name"] for o in order if ids.get(o["name"]) not in acted), None)
+    living = [o for o in order if ids.get(o["name"]) not in dead]
+    acting = next((o["name"] for o in living if ids.get(o["name"]) not in acted | held), None)
+    mine = player and acting is not None and ids.get(acting) == holder.character_id
+    shown = [o for o in order if o["name"] not in hidden]
     return {
-        "party": members,
+        "party": [m for m in members if m["name"] not in hidden],
+        "your_turn": mine,
         "initiative": {
             "turn": initiative.get("rolled_turn") if initiative else None,
-            "order": [{**o, "acted": ids.get(o["name"]) in acted} for o in order],
+            "order": [
+                {
+                    **o,
+                    "acted": ids.get(o["name"]) in acted,
+                    "held": ids.get(o["name"]) in held - acted,
+                    "dead": ids.get(o["name"]) in dead,
+                    "id": ids.get(o["name"]),
+                }
+                for o in shown
+            ],
+            "hidden_acting": acting in hidden,
             "cannot_act": (initiative or {}).get("cannot_act") or [],
+            "dead_out": [n for n in (initiative or {}).get("dead") or [] if n not in hidden],
             "acting": acting,
         }
         if initiative

@@ -1,10 +1,15 @@
 """What the table server serves: its settings, the store handle, the event bus, the templates and the
-link check, shared by every router through :mod:`stkit.web.deps`."""
+link check, shared by every router through :mod:`stkit.web.deps`.
+
+One server process may serve several chronicles (:class:`Tables`): each request is answered by the
+:class:`Table` of the chronicle its link belongs to, so a link reaches only its own chronicle."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi.responses import HTMLResponse
@@ -13,7 +18,7 @@ from markupsafe import Markup
 
 from stkit.store.events import LinkHolder, find_link_holder
 from stkit.text import printable
-from stkit.web.bus import EventBus
+from stkit.web.bus import EventBus, EventHub
 
 if TYPE_CHECKING:
     from stkit.store.db.gateway import Gateway
@@ -53,13 +58,47 @@ class TableSettings:
     """How one server runs: the store ``db`` (a path or URL, None: the usual database), the ``chronicle``,
     ``interval``, the seconds between SQLite polls of the event table, ``ping``, the seconds between the
     event stream's ``ping`` events (a page that hears nothing for about two of them reconnects), and
-    ``hosts``, the Host names it answers to (see :func:`stkit.web.security.allowed_hosts`; None: any)."""
+    ``hosts``, the Host names it answers to (see :func:`stkit.web.security.allowed_hosts`; None: any),
+    ``chronicles``, the chronicles served (None: every chronicle of the store; empty: ``chronicle`` alone),
+    and ``posts_per_minute``, the changes one chronicle may make a minute through this server (1 to
+    100,000; a burst of a tenth of it at once)."""
 
     db: str | None
     chronicle: str
     interval: float = 0.05
     ping: float = 5.0
     hosts: tuple[str, ...] | None = ("127.0.0.1", "localhost", "::1")
+    chronicles: tuple[str, ...] | None = ()
+    posts_per_minute: int = 600
+
+    @property
+    def served(self) -> tuple[str, ...] | None:
+        """The chronicles served: a tuple of names, or None for every chronicle of the store."""
+        if self.chronicles is None:
+            return None
+        return tuple(dict.fromkeys(self.chronicles)) or (self.chronicle,)
+
+
+class PostBudget:
+    """A token bucket: ``per_minute`` changes a minute on average, at most a tenth of them (at least 5) at
+    once; :meth:`take` says whether one more may go now."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = max(5.0, per_minute / 10.0)
+        self.tokens = self.burst
+        self.at = time.monotonic()
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self._lock:
+            now = time.monotonic()
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+            self.at = now
+            if self.tokens < 1.0:
+                return False
+            self.tokens -= 1.0
+            return True
 
 
 @dataclass
@@ -74,6 +113,7 @@ class Table:
     templates: Environment = field(default_factory=make_templates)
     #: the event stream's rendered events, (event id, for the Storyteller?) -> SSE fields
     rendered: dict[tuple[int, bool], dict] = field(default_factory=dict)
+    posts: PostBudget | None = None
 
     @property
     def chronicle(self) -> str:
@@ -101,3 +141,48 @@ class Table:
 
     def fragment(self, name: str, **ctx: Any) -> str:
         return self.templates.get_template(name).render(**ctx)
+
+    def may_post(self) -> bool:
+        """Whether the chronicle may make one more change now (see :class:`PostBudget`)."""
+        if self.posts is None:
+            self.posts = PostBudget(self.settings.posts_per_minute)
+        return self.posts.take()
+
+
+@dataclass
+class Tables:
+    """Every chronicle a server process serves: the shared ``settings`` (whose ``served`` says which),
+    ``store``, event ``hub`` (set while the app runs) and ``templates``, and one :class:`Table` per
+    chronicle, made when its first request comes."""
+
+    settings: TableSettings
+    store: StoreHandle
+    hub: EventHub | None = None
+    templates: Environment = field(default_factory=make_templates)
+    by_chronicle: dict[str, Table] = field(default_factory=dict)
+
+    def serves(self, chronicle: str) -> bool:
+        served = self.settings.served
+        return served is None or chronicle in served
+
+    def only(self) -> Table | None:
+        """The one Table when the server serves a single chronicle, else None."""
+        served = self.settings.served
+        return self.table(served[0]) if served is not None and len(served) == 1 else None
+
+    def table(self, chronicle: str) -> Table:
+        """``chronicle``'s Table (made on first use)."""
+        found = self.by_chronicle.get(chronicle)
+        if found is None:
+            bus = self.hub.bus(chronicle) if self.hub is not None else None
+            settings = replace(self.settings, chronicle=chronicle)
+            found = Table(settings, self.store, bus, self.templates)
+            self.by_chronicle[chronicle] = found
+        elif found.bus is None and self.hub is not None:
+            found.bus = self.hub.bus(chronicle)
+        return found
+
+    def holder_of(self, token: str | None) -> LinkHolder | None:
+        """Who holds ``token`` in any chronicle served, or None."""
+        holder = self.store.read(lambda gw: find_link_holder(gw, token)) if token else None
+        return holder if holder is not None and self.serves(holder.chronicle) else None

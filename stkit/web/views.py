@@ -6,13 +6,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from stkit.sheet import traits as T
+from stkit.sheet.forms import FORM_NAMES
 from stkit.sheet.sheet import HEALTH_LEVELS
 from stkit.sheet.vocab import ActionStatus
 from stkit.store.characters import list_characters
 from stkit.store.contests import contest_status, list_contests
 from stkit.store.events import LinkHolder, TableEvent, last_event_id, recent_events
 from stkit.store.extended import extended_status, list_extended
+from stkit.store.fight_rules import is_dead, maneuver_names
 from stkit.store.house import rules_in_force
+from stkit.store.prompts import is_npc
 from stkit.store.scenes import open_scene, recent_scenes
 from stkit.web.play import LOG_KINDS, finished_tracked, party_view, roll_choices, talk_item, talk_visible
 
@@ -27,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 FEED_SIZE = 50
 
 
-def sheet_view(row: Any) -> dict:
+def sheet_view(row: Any, *, dead: bool = False) -> dict:
     """A stored character as the sheet panel shows it: Attributes, Abilities, Rage / Gnosis / Willpower,
     Renown, health levels with the wound penalty, form, and the traits the roll form offers."""
 
@@ -54,15 +57,18 @@ def sheet_view(row: Any) -> dict:
         "health_level": sheet.health_level,
         "wound_penalty": sheet.wound_penalty,
         "incapacitated": sheet.incapacitated,
+        "dead": dead,
         "willpower_left": sheet.powers["Willpower"].temporary,
         "roll_traits": [*T.ATTRIBUTES, *(a for a, _ in abilities), *T.POWERS, *(r for r, perm, _ in renown if perm)],
         "choices": roll_choices(sheet),
     }
 
 
-def status_view(gw: Gateway, chronicle: str) -> dict:
+def status_view(gw: Gateway, chronicle: str, holder: LinkHolder | None = None) -> dict:
     """The open scene and turn, the open extended actions (progress, rolls so far, the exact chance to
-    finish within 1, 2 and 4 more rolls) and the open contests (both tallies) of ``chronicle``."""
+    finish within 1, 2 and 4 more rolls) and the open contests (both tallies) of ``chronicle``; the party
+    and the initiative order as :func:`stkit.web.play.party_view` shows them to ``holder`` (None: the
+    Storyteller)."""
 
     scene = open_scene(gw, chronicle)
     actions = [
@@ -85,7 +91,7 @@ def status_view(gw: Gateway, chronicle: str) -> dict:
         "contests": contests,
         "finished_extended": finished_extended,
         "finished_contests": finished_contests,
-        **party_view(gw, chronicle, scene_view),
+        **party_view(gw, chronicle, scene_view, holder),
     }
 
 
@@ -130,6 +136,41 @@ def feed_item(event: TableEvent, *, storyteller: bool) -> dict:
     }
 
 
+def card_item(event: TableEvent) -> dict | None:
+    """An 'attack' or 'call' event as its feed card (None: the event carries no card: an attack still
+    waiting for its answer, a prompt taken back)."""
+    card = event.data.get("card")
+    if not card:
+        return None
+    return {
+        **card,
+        "kind": event.kind,
+        "event_id": event.id,
+        "prompt": event.data.get("prompt"),
+        "scene_id": event.data.get("scene_id"),
+        "at": event.created_at[11:19],
+        "at_iso": event.created_at,
+    }
+
+
+def card_html(table: Table, event: TableEvent) -> str | None:
+    """The feed card's HTML of an 'attack' or 'call' event, or None."""
+    c = card_item(event)
+    if c is None:
+        return None
+    return table.fragment("attack_card.html" if event.kind == "attack" else "call_card.html", c=c)
+
+
+def chronicle_title(chronicle: str) -> str:
+    """The chronicle's name as the page's title shows it ('default' is the unnamed chronicle)."""
+    return "The chronicle" if chronicle == "default" else chronicle
+
+
+def npc_ids(gw: Gateway, chronicle: str) -> set[int]:
+    """Ids of the characters of ``chronicle`` no player plays (:func:`stkit.store.prompts.is_npc`)."""
+    return {c.id for c in list_characters(gw, chronicle) if is_npc(c.to_sheet())}
+
+
 def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
     """Everything a page shows, read in one transaction: the feed, the newest event id (the stream starts
     after it), the status, the sheets this link may see and the characters of the chronicle."""
@@ -143,21 +184,43 @@ def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
         for e in recent_events(gw, table.chronicle, kind=kind, include_secret=True, limit=FEED_SIZE)
         if talk_visible(e, holder)
     ]
-    events = sorted((e for e in [*rolls, *talk] if e.id <= after), key=lambda e: -e.id)[:FEED_SIZE]
-    feed = [feed_item(e, storyteller=st) if e.kind == "roll" else talk_item(e) for e in events]
+    cards: dict[tuple[str, int], TableEvent] = {}
+    for kind in ("attack", "call"):
+        for e in recent_events(gw, table.chronicle, kind=kind, include_secret=st, limit=FEED_SIZE):
+            key = (kind, int(e.data.get("prompt") or 0))
+            if e.data.get("card") and (key not in cards or cards[key].id < e.id):
+                cards[key] = e  # a call's newest card stands for it
+    carded = {i for e in cards.values() for i in e.data["card"].get("log_ids", [])}
     chars = list_characters(gw, table.chronicle)
-    sheets = [sheet_view(c) for c in chars if st or c.id == holder.character_id]
+    hidden = set() if st else {c.id for c in chars if is_npc(c.to_sheet())}
+    rolls = [e for e in rolls if e.data.get("log_id") not in carded and e.character_id not in hidden]
+    events = sorted((e for e in [*rolls, *talk, *cards.values()] if e.id <= after), key=lambda e: -e.id)[:FEED_SIZE]
+    feed = [
+        feed_item(e, storyteller=st)
+        if e.kind == "roll"
+        else card_item(e)
+        if e.kind in ("attack", "call")
+        else talk_item(e)
+        for e in events
+    ]
+    sheets = [sheet_view(c, dead=is_dead(gw, c.id)) for c in chars if st or c.id == holder.character_id]
 
     return {
         "difficulty": rules_in_force(gw, table.chronicle).difficulty,
         "holder": holder,
         "storyteller": st,
         "chronicle": table.chronicle,
+        "chronicle_name": chronicle_title(table.chronicle),
         "feed": feed,
         "after": after,
-        "status": status_view(gw, table.chronicle),
+        "status": status_view(gw, table.chronicle, holder),
         "sheets": sheets,
         "characters": [(c.id, c.name) for c in chars],
+        "targets": [(c.id, c.name) for c in chars if st or c.id != holder.character_id],
+        "weapons": sorted({str(w["name"]) for c in chars for w in c.to_sheet().weapons if w.get("name")}),
+        "maneuvers": maneuver_names(),
+        "forms": FORM_NAMES,
+        "ranges": ("point-blank", "normal", "long"),
         "scenes": recent_scenes(gw, table.chronicle),
         "log_kinds": LOG_KINDS,
         "ping": table.settings.ping,

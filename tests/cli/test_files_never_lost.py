@@ -34,7 +34,7 @@ def test_export_refuses_an_existing_file_without_force(store):
     target.write_text("keep\n")
     result = runner.invoke(app, ["char", "export", "Weston", "-o", str(target)])
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {target}: already exists; add --force to replace it\n"
+    assert result.stderr == f"Error: {target}: already exists; use --force to replace it\n"
     assert target.read_text() == "keep\n"
     assert sorted(p.name for p in store.iterdir() if p.name.startswith(".f.txt")) == []
 
@@ -60,7 +60,7 @@ def test_a_symlink_to_a_file_counts_as_existing(tmp_path):
     real.write_text("keep\n")
     link = tmp_path / "link.txt"
     link.symlink_to(real)
-    with pytest.raises(DataFileError, match="already exists; add --force"):
+    with pytest.raises(DataFileError, match="already exists; use --force"):
         write_atomic(link, b"new\n")
     assert real.read_text() == "keep\n"
 
@@ -109,5 +109,5 @@ def test_real_process_keeps_an_existing_file(tmp_path):
         timeout=60,
         check=False,
     )
-    assert proc.returncode == 1 and "already exists; add --force" in proc.stderr
+    assert proc.returncode == 1 and "already exists; use --force" in proc.stderr
     assert target.read_text() == "keep\n"

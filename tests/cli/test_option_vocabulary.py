@@ -32,7 +32,10 @@ SHARED: dict[str, tuple[str, ...]] = {
 SHORT = {short: long for long, spellings in SHARED.items() for short in spellings if not short.startswith("--")}
 
 #: Known departures in commands another engineer owns (stkit/cli/tcg): (command, option) -> why.
-ELSEWHERE = {("tcg umbra-cost", "-p"): "the card game's --points; its owner decides (reported)"}
+ELSEWHERE = {
+    ("tcg umbra-cost", "-p"): "the card game's --points; its owner decides (reported)",
+    ("char arm", "-w"): "--weapon, a new command of the table pages' owner (reported)",
+}
 
 #: Commands without --json: an interactive prompt has no single result to print.
 NO_JSON = {"shell"}

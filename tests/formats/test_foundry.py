@@ -91,6 +91,7 @@ def test_marrow_every_value_imported():
         "range": 0,
         "rate": 0,
         "clip": 0,
+        "loaded": 0,
     }
     assert (claw["natural"], claw["damage_type"], claw["difficulty"]) == (True, "aggravated", 6)
     assert (pistol["kind"], pistol["damage_attribute"], pistol["damage_bonus"], pistol["range"], pistol["rate"]) == (
@@ -314,6 +315,12 @@ def test_legacy_export_of_kinfolk_is_a_pc_with_rage_switched_off():
         "hasgnosis": True,
         "haswillpower": True,
         "version": "2.2.0",
+        # a mortal soaks bashing only (module/scripts/create-helpers.js, SetMortalAttributesv2)
+        "soak": {
+            "bashing": {"bonus": 0, "isrollable": True},
+            "lethal": {"bonus": 0, "isrollable": False},
+            "aggravated": {"bonus": 0, "isrollable": False},
+        },
     }
     assert "shapes" not in data["system"]
 

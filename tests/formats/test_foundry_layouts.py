@@ -127,7 +127,7 @@ def test_pc_item_values_stkit_cannot_hold_are_named_by_path():
     assert read(data).warnings == [
         "items[2] (Ability 'Brawl'): not kept: system.bonus",
         "items[8] (Advantage 'Gnosis'): not kept: system.description",
-        "items[18] (Advantage 'Renown - Cunning'): not kept: not a Werewolf Revised trait",
+        "items[18] (Advantage 'Renown - Cunning'): not kept: not a Renown of this breed",
         "system.bio.splatfields.camp.value: not kept",
     ]
 

@@ -72,7 +72,7 @@ def test_delete_takes_the_whole_name(db_url: str) -> None:
 def test_roll_dex_plus_brawl_with_a_short_name(db_url: str) -> None:
     result = runner.invoke(
         app,
-        ["char", "new", "Shadow-in-the-Wood", "--breed", "lupus", "--set", "Dexterity=3", "--set", "Brawl=2"],
+        ["char", "new", "Shadow-in-the-Wood", "--set", "Dexterity=3", "--set", "Brawl=2"],
         env={"NO_COLOR": "1"},
     )
     assert result.exit_code == 0, result.output

@@ -17,6 +17,7 @@ from stkit.sheet.sheet import Sheet, Track
 from stkit.store import characters as C
 from stkit.store.db.engine import open_store
 from stkit.store.db.gateway import (
+    PgGateway,
     SessionGateway,
     SqliteGateway,
     fast_connection,
@@ -165,8 +166,7 @@ def test_fast_and_session_paths_write_the_same(tmp_path):
     assert 'did you mean "Weston"' in fast[-2] and "Dexterty" in fast[-1]
 
 
-def test_session_gateway_on_every_database(db_url):
-    """The same night through SessionGateway on SQLite and PostgreSQL (where it is the only path)."""
+def _night_through(db_url, unit_of):
     engine = open_store(db_url)
     _weston(engine)
     seen = []
@@ -176,16 +176,31 @@ def test_session_gateway_on_every_database(db_url):
             seen.append(type(gw))
             return work(gw)
 
-        return run_unit(db_url, spy)
+        return unit_of(engine, spy)
 
     out = _play(engine, unit)
-    assert set(seen) == ({SqliteGateway} if db_url.startswith("sqlite") else {SessionGateway})
     snap = _snapshot(engine)
     assert len(snap["log"]) == 10 and [r["willpower"] for r in snap["log"]].count(True) == 3
     assert [r["difficulty"] for r in snap["log"] if r["task"] == WALL] == [6, 6, 7, 8, 9, 6]
     assert next(x[1] for x in out if isinstance(x, tuple) and x[0] == "refused").startswith(
         "Weston already spent Willpower in turn 1"
     )
+    return seen, snap
+
+
+def test_session_gateway_on_every_database(db_url):
+    """The same night through SessionGateway on SQLite and PostgreSQL (the table server's path)."""
+    seen, _ = _night_through(db_url, lambda engine, work: run_gateway(engine, work))
+    assert set(seen) == {SessionGateway}
+
+
+def test_fast_gateway_on_every_database(db_url):
+    """The same night through the path a command takes: sqlite3 on SQLite, psycopg without SQLAlchemy on
+    PostgreSQL; the table events go in as the engine's path writes them."""
+    seen, snap = _night_through(db_url, lambda engine, work: run_unit(db_url, work))
+    assert set(seen) == ({SqliteGateway} if db_url.startswith("sqlite") else {PgGateway})
+    events = run_unit(db_url, lambda gw: gw.rows("SELECT kind, chronicle FROM table_events ORDER BY id"))
+    assert [k for k, _ in events].count("roll") == len(snap["log"])
 
 
 def test_edits_in_one_transaction_build_on_each_other(db_url):

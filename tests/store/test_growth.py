@@ -43,13 +43,13 @@ def events(db_url) -> list[dict]:
 
 
 def test_raise_several_traits_in_one_spend(stored):
-    """Brawl 3->4 (3x2 = 6), Linguistics new (3), Willpower 3->4 (3x1 = 3), Gift Sense Wyrm (1x3 = 3): 15."""
+    """Brawl 3->4 (3x2 = 6), Linguistics new (3), Willpower 3->4 (3x1 = 3), Gift Falling Touch (1x3 = 3): 15."""
     done = unit(
         stored,
         lambda gw: G.raise_traits(
             gw,
             "sees",
-            [("Brawl", None), ("Linguistics", 1), ("Willpower", None), ("gift:Sense Wyrm", None)],
+            [("Brawl", None), ("Linguistics", 1), ("Willpower", None), ("gift:Falling Touch", None)],
             reason="chapter one",
         ),
     )
@@ -57,9 +57,9 @@ def test_raise_several_traits_in_one_spend(stored):
     s = sheet_of(stored)
     assert (s.abilities["Brawl"], s.abilities["Linguistics"], s.powers["Willpower"].permanent) == (4, 1, 4)
     assert (s.xp_spent, s.xp_available) == (15, 15)
-    assert s.xp_log[-1]["reason"] == "chapter one: Brawl 3->4, Linguistics 0->1, Willpower 3->4, Gift Sense Wyrm (1)"
+    assert s.xp_log[-1]["reason"] == "chapter one: Brawl 3->4, Linguistics 0->1, Willpower 3->4, Gift Falling Touch (1)"
     assert events(stored)[-1]["summary"] == (
-        "Sees-Far raises Brawl 3->4, Linguistics 0->1, Willpower 3->4, Gift Sense Wyrm (1) for 15 experience"
+        "Sees-Far raises Brawl 3->4, Linguistics 0->1, Willpower 3->4, Gift Falling Touch (1) for 15 experience"
     )
 
 
@@ -135,7 +135,7 @@ def test_the_example_characters_are_checked():
         "Archibald": ["Rank"],
         "Ears-of-the-Wind": ["Rank"],
         "Flashburn": ["Renown", "Rank"],
-        "Paper Clip": ["Rage", "Willpower", "Renown", "Rank"],
+        "Paper Clip": ["Rage", "Renown", "Rank"],
         "Red-of-Teeth": ["Rank"],
         "Shadow-in-the-Wood": ["Renown", "Rank"],
         "Weston": ["Rage", "Renown", "Rank"],

@@ -126,9 +126,30 @@ def test_every_deviation_is_named_with_its_rule():
 
 def test_flaws_give_back_at_most_seven():
     s = garou(willpower=9, flaws=[{"name": "Nightmares", "points": 5}, {"name": "Amnesia", "points": 4}])
-    check = L.check_creation(s)  # Willpower 9, 6 above the tribe's 3: 6 points of 22
-    assert (check.spent, check.available, check.passed) == (6, 22, True)
+    # the Get of Fenris' starting Willpower has no public source: not judged, so no freebies spent on it
+    check = L.check_creation(s)
+    assert (check.spent, check.available, check.passed) == (0, 22, True)
+    assert any(line.startswith("Willpower: the starting Willpower of the Get of Fenris") for line in check.not_checked)
     assert "Flaws: 9 points taken, only 7 give freebie points back" in check.notes
+
+
+def test_willpower_is_judged_only_for_a_sourced_tribe():
+    s = garou(tribe="Black Furies", willpower=2)
+    assert any(d.message == "Willpower 2: the tribe Black Furies starts with 3" for d in L.check_creation(s).deviations)
+
+
+@pytest.mark.parametrize(
+    ("tribe", "backgrounds", "message"),
+    [
+        ("Bone Gnawers", {"Pure Breed": 3}, "Pure Breed 3: the Bone Gnawers may not take Pure Breed at creation"),
+        ("Bone Gnawer", {"Resources": 4}, "Resources 4: the Bone Gnawer start with at most 3"),
+        ("Silver Fangs", {"Resources": 2}, "Pure Breed 0: the Silver Fangs start with at least 1"),
+        ("Glass Walkers", {"Mentor": 1}, "Mentor 1: the Glass Walkers may not take Mentor at creation"),
+    ],
+)
+def test_tribe_background_limits(tribe, backgrounds, message):
+    s = garou(tribe=tribe, backgrounds=backgrounds)
+    assert message in [d.message for d in L.check_creation(s).deviations]
 
 
 def test_ragabash_renown_in_any_combination():
@@ -319,8 +340,42 @@ def test_custom_ability():
 
 
 def test_gift_of_breed_auspice_tribe():
-    """A level-one Gift of the character's own lists: level 1 x 3 = 3."""
-    assert L.price(garou(), "gift:Sense Wyrm").cost == 3
+    """A level-one Gift of the character's own lists (Falling Touch: Ahroun 1): level 1 x 3 = 3."""
+    assert L.price(garou(), "gift:Falling Touch").cost == 3
+    # the lists give the level: Sense Silver is Ahroun level 2, 2 x 3 = 6 at Rank 2
+    p = L.price(garou(rank=2), "gift:Sense Silver")
+    assert (p.new, p.cost) == (2, 6)
+
+
+def test_a_gift_of_other_lists_needs_the_storytellers_leave():
+    """Sense Wyrm is a Metis, Theurge (and other tribes') Gift: refused for a Homid Ahroun Get of Fenris,
+    priced from outside (level 1 x 5 = 5) when the Storyteller allows it."""
+    with pytest.raises(RuleRefusal, match="Sense Wyrm is a Gift of Metis, Theurge"):
+        L.price(garou(), "gift:Sense Wyrm")
+    assert L.price(garou(), "gift:Sense Wyrm", outside=True).cost == 5
+    # an in-list Gift is in-list even when --outside is given
+    assert L.price(garou(), "gift:Falling Touch", outside=True).cost == 3
+
+
+def test_gift_standing_by_the_lists():
+    assert L.gift_standing(garou(), "visage of fenris") == ("in", ["Get of Fenris level 1"])
+    assert L.gift_standing(garou(), "Blur of the Milky Eye") == ("outside", ["Ragabash"])
+    assert L.gift_standing(garou(), "Call of the Wyld") == ("unknown", [])
+    talon = garou(tribe="Red Talon")  # the tribe written in the singular still finds its list
+    assert L.gift_standing(talon, "Scent of Running Water")[0] == "in"
+
+
+def test_creation_check_judges_starting_gifts_by_the_lists():
+    s = garou()
+    s.gifts = [
+        {"name": "Falling Touch", "level": 1},
+        {"name": "Blur of the Milky Eye", "level": 1},
+        {"name": "Call of the Wyld", "level": 1},
+    ]
+    result = L.check_creation(s)
+    assert any("Blur of the Milky Eye is a Gift of Ragabash" in d.message for d in result.deviations)
+    assert not any("Falling Touch" in d.message for d in result.deviations)
+    assert any("Call of the Wyld: not in stkit's Gift lists" in line for line in result.not_checked)
 
 
 def test_gift_from_outside():
@@ -374,7 +429,7 @@ def test_what_experience_cannot_buy():
 
 def test_purchase_and_revert_round_trip():
     s = garou()
-    for trait, to in (("Brawl", 4), ("gift:Sense Wyrm", 1), ("Linguistics", 1), ("Gnosis", 2)):
+    for trait, to in (("Brawl", 4), ("gift:Falling Touch", 1), ("Linguistics", 1), ("Gnosis", 2)):
         p = L.price(s, trait, to)
         L.apply_purchase(s, p)
         back = garou()

@@ -212,8 +212,8 @@ def test_recent_log_newest_first_and_limit(engine):
 
 
 def test_sqlite3_and_sqlalchemy_gateways_read_alike(db_url):
-    """`char show` / `log` read an up-to-date SQLite file with sqlite3; the same use cases over a SQLAlchemy
-    connection (PostgreSQL, old files) must return the same sheet and log entries."""
+    """`char show` / `log` read an up-to-date store with the driver alone (sqlite3, psycopg); the same use
+    cases over a SQLAlchemy connection (the server, old files) must return the same sheet and log entries."""
     from stkit.store.db.gateway import fast_connection, run_unit
     from stkit.store.rolling import recent_log
     from tests.rolls import sheet_roll
@@ -233,7 +233,7 @@ def test_sqlite3_and_sqlalchemy_gateways_read_alike(db_url):
     assert run_unit(db_url, lambda gw: C.find_character(gw, "ARCHIBALD").to_sheet(), readonly=True) == orm_sheet
     assert [e["outcome"] for e in orm_log] == ["botch", orm_log[1]["outcome"]]
     assert orm_log[1]["willpower"] is True and orm_log[1]["task"] == "swerve"
-    if db_url.startswith("sqlite"):
-        assert fast_connection(db_url) is not None  # the fast path is really taken
-    else:
-        assert fast_connection(db_url) is None
+    conn = fast_connection(db_url)
+    assert conn is not None  # the fast path is really taken: sqlite3, or psycopg without SQLAlchemy
+    assert type(conn).__module__.startswith("sqlite3" if db_url.startswith("sqlite") else "psycopg")
+    conn.close()

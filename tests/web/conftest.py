@@ -11,14 +11,17 @@ from dataclasses import dataclass
 import pytest
 
 
-def add_character(url: str, name: str, *, attributes=None, abilities=None, willpower=3, chronicle="default") -> int:
-    """Store a character through the store's use case; returns its id."""
+def add_character(
+    url: str, name: str, *, attributes=None, abilities=None, willpower=3, chronicle="default", player=None
+) -> int:
+    """Store a character through the store's use case; returns its id. ``player``: who plays it (None:
+    'player of NAME'; '' for an NPC, which players' pages do not show)."""
     from stkit.sheet.sheet import Sheet, Track
     from stkit.store.characters import create_character
     from stkit.store.db.engine import open_store
     from stkit.store.db.gateway import gateway_transaction
 
-    sheet = Sheet(name=name, chronicle=chronicle)
+    sheet = Sheet(name=name, chronicle=chronicle, player=f"player of {name}" if player is None else player)
     sheet.attributes.update(attributes or {})
     sheet.abilities.update(abilities or {})
     sheet.powers["Willpower"] = Track(willpower, willpower)

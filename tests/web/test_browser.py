@@ -1,6 +1,6 @@
 """End to end in a real headless Chromium (Debian's /usr/bin/chromium driven by Playwright) against a real
 `stkit serve` in a subprocess: a fight night with the Storyteller at 1366x900 and four phones at 390x844.
-Initiative, an attack and damage, rolls from the phones with their results, a blind roll, a whisper, a
+Initiative, an attack answered from the defender's phone and damage, rolls from the phones with their results, a blind roll, a whisper, a
 table message, a stream that goes silent behind a loopback proxy (open, carrying nothing) and recovers,
 a follow-up read that fails and is retried, a server restart with every page catching up, local times,
 axe-core on every page at both sizes, touch targets.
@@ -335,12 +335,27 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         ares = archibald.wait_for_selector("form.roll-form .form-result .result", timeout=3000)
         assert "Dexterity 2 + Brawl 0 = 2 dice" in ares.inner_text() and "a Talent" in ares.inner_text()
 
-        # the Storyteller attacks and deals damage from the tracker; the odds preview follows the sheet
-        st.locator("details:has-text('Attack') summary").first.click()
+        # the Storyteller posts Kesh's attack on Mari; Mari's own phone asks her to dodge, block, parry or
+        # take it, each with its odds; she dodges, and every page shows the exchange as one card
         st.select_option("#atk-who", label="Kesh")
-        st.select_option("#atk-target", label="Archibald")
-        st.click("form[action='/attack'] button:has-text('Attack')")
-        st.wait_for_selector("#st-result:has-text('Kesh attacks Archibald')", timeout=3000)
+        st.select_option("#atk-target", label="Mari")
+        st.select_option("#atk-maneuver", "punch")
+        st.click("#attack-form button:has-text('Attack')")
+        st.wait_for_selector("#attack-result:has-text('Kesh attacks Mari: waiting for Mari')", timeout=3000)
+        prompt = mari.wait_for_selector("#prompts .attack-prompt:has-text('You are attacked!')", timeout=3000)
+        assert "Dodge" in prompt.inner_text() and re.search(r"hit \d+\.\d%", prompt.inner_text())
+        assert archibald.locator("#prompts .attack-prompt").count() == 0
+        assert mari.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shots.mkdir(parents=True, exist_ok=True)
+        prompt.evaluate("e => e.scrollIntoView({block: 'center'})")
+        mari.screenshot(path=str(shots / "table-defender-prompt.png"))  # the phone's screen, 390 px wide
+        mari.click("#prompts button:has-text('Dodge')")
+        for page in pages:
+            page.wait_for_selector("#feed li.attack-card:has-text('Kesh attacks Mari')", timeout=3000)
+        card = mari.locator("#feed li.attack-card").first
+        assert re.match(r"(HIT|MISS)", card.inner_text()) and re.search("dodged|chose to dodge", card.inner_text())
+        mari.wait_for_selector("#prompts .attack-prompt", state="detached", timeout=3000)
+        card.screenshot(path=str(shots / "table-attack-card.png"))
         st.locator("details:has-text('Damage or heal') summary").click()
         st.select_option("#hurt-who", label="Weston")
         st.fill("#hurt-levels", "2")

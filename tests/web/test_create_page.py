@@ -95,3 +95,18 @@ def test_guided_creation_in_a_real_browser(tmp_path):
         assert "Sees-Far passes character creation (garou rules)" in out
     finally:
         server.stop()
+
+
+def test_a_character_made_on_the_storytellers_link_ends_with_the_players_link(clients, table):
+    st = clients("storyteller")
+    assert 'href="/create"' in st.get("/").text  # guided creation is linked from the table
+    draft = draft_of(st.get("/create").text)
+    for answer in ANSWERS:
+        r = st.post("/create", data={"draft": draft, "answer": answer})
+        if r.status_code == 200 and "Created" not in r.text:
+            draft = draft_of(r.text)
+    assert "Created Sees-Far" in r.text and "<svg" in r.text
+    url = re.search(r'<a href="(http://127\.0\.0\.1:8000/join/[\w-]+)">', r.text).group(1)
+    newcomer = clients(None)
+    newcomer.get(url.replace("http://127.0.0.1:8000", ""))
+    assert "Sees-Far&#39;s page" in newcomer.get("/").text

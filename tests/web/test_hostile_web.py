@@ -152,8 +152,11 @@ def test_a_players_roll_follows_the_chronicles_house_rules(clients, table):
     run_unit(table.url, lambda gw: set_house_rule(gw, "default", "specialty", "double"))
     run_unit(table.url, lambda gw: set_house_rule(gw, "default", "difficulty", "8"))
     c = clients("Weston")
-    assert "<option selected>8</option>" in c.get("/").text  # the page shows the difficulty a roll naming none gets
-    r = c.post("/roll", data={"character_id": str(table.weston), "trait": ["Dexterity"]}, headers=HX)
+    assert (
+        '<strong>8</strong> <span class="sub">(the Storyteller\'s)</span>' in c.get("/").text
+    )  # a player's difficulty
+    # a difficulty of 2 posted by a player's link is not theirs to choose: the Storyteller's 8 stands
+    r = c.post("/roll", data={"character_id": str(table.weston), "trait": ["Dexterity"], "difficulty": "2"}, headers=HX)
     assert r.status_code == 200 and 'class="error"' not in r.text
     [entry] = _log(table.url)
     assert entry["difficulty"] == 8

@@ -105,11 +105,12 @@ def test_saved_rolls_from_the_page_one_tap_and_on_the_sheet(clients, table):
         },
         headers=HX,
     )
-    assert _text(saved.text) == "Saved claws: Dexterity + Brawl, difficulty 7"
+    # a player's roll is at the Storyteller's difficulty (the chronicle's 6), whatever the form says
+    assert _text(saved.text) == "Saved claws: Dexterity + Brawl, difficulty 6"
     buttons = player.get(f"/saved/{table.weston}").text
-    assert 'name="saved" value="claws"' in buttons and "Dexterity + Brawl · 7" in _text(buttons)
+    assert 'name="saved" value="claws"' in buttons and "Dexterity + Brawl · 6" in _text(buttons)
     r = player.post("/roll/saved", data={"character_id": str(table.weston), "saved": "claws"}, headers=HX)
-    assert "Dexterity 3 + Brawl 2 = 5 dice, difficulty 7" in _text(r.text)
+    assert "Dexterity 3 + Brawl 2 = 5 dice, difficulty 6" in _text(r.text)
     # another player neither sees nor rolls them
     other = clients("Archibald")
     assert other.get(f"/saved/{table.weston}").status_code == 403
@@ -301,16 +302,24 @@ def test_an_attack_from_the_tracker_marks_the_targets_health(clients, table):
                 "attacker": str(table.weston),
                 "target": str(table.archibald),
                 "damage_type": "lethal",
-                "seed": str(seed),
+                "pool": "Dexterity + Brawl",
+                "damage": "Strength",
+                "wait": "0",
             },
             headers=HX,
         )
-        if "lethal; Archibald now" in _text(r.text):
+        assert "waiting for Archibald's answer" in _text(r.text)  # no time given to answer: the Storyteller's
+        [pid] = re.findall(r'id="prompt-(\d+)"', st.get("/prompts").text)
+        r = st.post(f"/prompt/{pid}/answer", data={"answer": "take", "seed": str(seed)}, headers=HX)
+        if "HIT" in r.text and "lethal" in r.text:
             break
-    assert re.fullmatch(r"Weston attacks Archibald: \d lethal; Archibald now \w+(, -\d dice)?", _text(r.text))
+        st.post("/scene/turn", headers=HX)
+    assert re.fullmatch(
+        r"HIT: Archibald takes \d lethal( \(\d soaked\))?; Archibald now \w+(, -\d dice)?", _text(r.text)
+    )
     row = re.search(rf'<tr id="party-{table.archibald}".*?</tr>', st.get("/status").text, re.S).group(0)
     assert "lethal" in _text(row) and "Unhurt" not in _text(row)
-    assert clients("Weston").post("/attack", data={"attacker": "1", "target": "2"}).status_code == 403
+    assert clients("Weston").post("/attack", data={"attacker": "2", "target": "1"}).status_code == 403
 
 
 def test_a_finished_contest_is_marked_with_its_winner(clients, table):

@@ -6,7 +6,9 @@ SQLAlchemy's ``text()`` accept) and run through one of two gateways:
 - :class:`SqliteGateway`, over a stdlib ``sqlite3`` connection: used by :func:`run_at` when the store is
   a SQLite file already at the newest schema revision. It does not import SQLAlchemy, whose import alone
   costs more than twice the start-up of ``stkit --version``.
-- :class:`SessionGateway`, over a SQLAlchemy/sqlmodel Session: PostgreSQL, new or old databases (which
+- :class:`PgGateway`, over a psycopg connection: a PostgreSQL store at the newest revision, for the same
+  reason (see :mod:`stkit.store.db.pgfast`).
+- :class:`SessionGateway`, over a SQLAlchemy/sqlmodel Session: the server, new or old databases (which
   need alembic first); :func:`gateway_transaction` and :func:`run_gateway` hand one out over an
   engine (the table server, tests).
 
@@ -21,13 +23,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from stkit import config
 from stkit.config import sqlite_path
 from stkit.errors import StoreError
+from stkit.store.db import pgfast
 from stkit.store.db.engine import (
     SQLITE_BUSY_TIMEOUT_MS,
     head_revisions,
@@ -152,6 +155,39 @@ class SessionGateway(Gateway):
                 self.session.refresh(obj)
 
 
+class PgGateway(Gateway):
+    """Over a psycopg connection (:mod:`stkit.store.db.pgfast`, autocommit mode; :func:`pg_once` issues
+    BEGIN/COMMIT). A unique-key violation raises DuplicateRow; :meth:`before_commit` holds work (the
+    table events) to the end of the transaction."""
+
+    dialect = "postgresql"
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self._held: dict[str, tuple[list, Callable[[Any, list], None]]] = {}
+
+    def rows(self, sql: str, **params: Any) -> list[tuple]:
+        try:
+            cur = self.conn.execute(pgfast.driver_sql(sql), params, prepare=False)
+        except Exception as exc:
+            if _is_unique_violation(exc):
+                raise DuplicateRow(str(exc)) from exc
+            raise
+        return [tuple(r) for r in cur.fetchall()] if cur.description else []
+
+    def before_commit(self, key: str, item: Any, write: Callable[[Any, list], None]) -> None:
+        """Hold ``item`` under ``key``; just before the commit ``write(gateway, items)`` runs once per key."""
+        self._held.setdefault(key, ([], write))[0].append(item)
+
+    def flush_held(self) -> None:
+        held, self._held = self._held, {}
+        for items, write in held.values():
+            write(self, items)
+
+    def execute(self, sql: str, **params: Any) -> None:
+        self.rows(sql, **params)
+
+
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
     from sqlalchemy.orm import Session
@@ -176,13 +212,17 @@ def run_gateway(engine: Engine, work: Callable[[Gateway], _T], *, attempts: int 
 # ------------------------------------------------------------------------------------- the SQLite fast path
 
 
-def fast_connection(url: str) -> sqlite3.Connection | None:
-    """A sqlite3 connection (autocommit mode, busy timeout, foreign keys on) when the store at ``url`` (a
-    URL resolved by :func:`stkit.config.database_url`) is an existing SQLite file at the head schema
-    revision; else None (PostgreSQL, a file not created yet, an old schema, a URL with options)."""
+def fast_connection(url: str) -> Any | None:
+    """A driver connection for a unit of work without SQLAlchemy: sqlite3 (autocommit mode, busy timeout,
+    foreign keys on) when the store at ``url`` (a URL resolved by :func:`stkit.config.database_url`) is an
+    existing SQLite file at the head schema revision; psycopg (:func:`stkit.store.db.pgfast.connect`) for
+    a PostgreSQL store at the head revision; else None (a file not created yet, an old schema, a SQLite URL
+    with options, another driver, a server that does not answer)."""
 
     path = sqlite_path(url)
-    if path is None or "?" in url or not path.is_file():
+    if path is None:
+        return pgfast.connect(url, head_revisions())
+    if "?" in url or not path.is_file():
         return None
 
     if needs_careful_open(path):  # read-only or full: the engine opens it without leaving -wal/-shm files
@@ -226,13 +266,33 @@ def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readon
         raise
 
 
+def pg_once(conn: Any, work: Callable[[Gateway], _T], readonly: bool) -> _T:
+    """One transaction on ``conn``: BEGIN, ``work(PgGateway)``, the held
+    events, COMMIT; ROLLBACK on any error. Driver errors become StoreError (with the driver's error as
+    cause, so a serialization failure is retried by the caller)."""
+    gw = PgGateway(conn)
+    try:
+        conn.execute("BEGIN")  # not READ ONLY: the engine path never was, and reads may lock rows
+        result = work(gw)
+        gw.flush_held()
+        conn.execute("COMMIT")
+        return result
+    except BaseException as exc:
+        with suppress(Exception):  # the connection may be gone: the error says so
+            conn.execute("ROLLBACK")
+        if type(exc).__module__.startswith("psycopg"):
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise StoreError(f"database error: {first}") from exc
+        raise
+
+
 def run_at(
     url: str,
     work: Callable[[Gateway], _T],
     *,
     readonly: bool = False,
     attempts: int = 8,
-    conn: sqlite3.Connection | None = None,
+    conn: Any | None = None,
     fast: bool = True,
 ) -> _T:
     """Run ``work(gateway)`` as one transaction on the store at ``url`` (resolved by
@@ -247,11 +307,13 @@ def run_at(
 
     if conn is not None:
         kept = conn
-        return with_retries(lambda: _sqlite_once(kept, work, readonly), attempts=attempts)
+        once = pg_once if pgfast.is_pg_connection(kept) else _sqlite_once
+        return with_retries(lambda: once(kept, work, readonly), attempts=attempts)
     own = fast_connection(url) if fast else None
     if own is not None:
+        own_once = pg_once if pgfast.is_pg_connection(own) else _sqlite_once
         with closing(own):
-            return with_retries(lambda: _sqlite_once(own, work, readonly), attempts=attempts)
+            return with_retries(lambda: own_once(own, work, readonly), attempts=attempts)
 
     engine = open_engine(url)
     return run_gateway(engine, work, attempts=attempts, readonly=readonly)

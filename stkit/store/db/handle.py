@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stkit import config
 from stkit.config import sqlite_path
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from sqlalchemy.engine import Engine
 
     from stkit.store.db.gateway import Gateway
@@ -29,7 +27,8 @@ class StoreHandle:
     the default file) resolved once into :attr:`url`, and what runs a unit of work on it
     (:func:`stkit.store.db.gateway.run_at`).
 
-    - On an up-to-date SQLite file a unit runs over sqlite3 (no SQLAlchemy import). While the handle is
+    - On an up-to-date SQLite file a unit runs over sqlite3, on an up-to-date PostgreSQL store over psycopg
+      (no SQLAlchemy import either way). While the handle is
       open as a context manager (a whole `stkit shell` session) it keeps one connection, opened and
       checked on first use and reused by every unit of the thread that opened the handle; otherwise (and
       on other threads) each unit opens its own and closes it.
@@ -44,7 +43,7 @@ class StoreHandle:
         self.url = config.database_url(db)
         self.fast = fast
         self._engine: Engine | None = None
-        self._conn: sqlite3.Connection | None = None
+        self._conn: Any = None  # sqlite3 or psycopg
         #: the thread that opened the handle (the kept connection is its alone); None while not open
         self._owner: int | None = None
 
@@ -78,7 +77,7 @@ class StoreHandle:
             fast = self._conn is not None  # just tried: a store not ready for sqlite3 takes the engine
         return run_at(self.url, work, readonly=readonly, attempts=attempts, conn=self._kept(), fast=fast)
 
-    def _kept(self) -> sqlite3.Connection | None:
+    def _kept(self) -> Any:
         return self._conn if self._owner == threading.get_ident() else None
 
     def read(self, work: Callable[[Gateway], _T]) -> _T:

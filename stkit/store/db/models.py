@@ -129,3 +129,22 @@ class TableLink(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     revoked_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     expires_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class TablePrompt(SQLModel, table=True):
+    """A prompt on the table's phones (revision 0015): an attack waiting for the defender's answer
+    (``kind`` 'attack') or the Storyteller's call for a roll ('call'); ``status`` 'open' or 'closed';
+    ``answer_by``: until when a player answers before the Storyteller may answer for them (None: no
+    limit); ``asked`` and ``answers`` JSON objects."""
+
+    __tablename__ = "table_prompts"
+    __table_args__ = (Index("ix_table_prompts_chronicle_status", "chronicle", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    chronicle: str
+    kind: str
+    status: str
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    answer_by: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    asked: str = Field(sa_column=Column(Text, nullable=False))
+    answers: str = Field(sa_column=Column(Text, nullable=False))

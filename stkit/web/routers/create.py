@@ -1,18 +1,22 @@
 """``GET /create`` and ``POST /create``: guided character creation on a phone, the same steps as
 `stkit char create` (:mod:`stkit.sheet.guided`). The draft travels in the form (nothing is stored while it
-is made); the finished sheet is stored in the table's chronicle only when it passes the creation check."""
+is made); the finished sheet is stored in the table's chronicle only when it passes the creation check.
+Made on the Storyteller's link, the page ends with the new player's own join link and its QR code."""
 
 from __future__ import annotations
 
 import json
 
+import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 
 from stkit.errors import InvalidValue, StkitError
 from stkit.sheet.guided import HELP, STEPS, TITLES, Draft, new_draft
 from stkit.sheet.lifebook import check_creation
 from stkit.store.characters import create_character
+from stkit.store.links import issue_player_link
 from stkit.web.deps import Change, Holder, TableDep
 
 router = APIRouter()
@@ -23,7 +27,9 @@ MAX_DRAFT = 100_000
 UNDO_DEPTH = 4
 
 
-def _page(table, draft, *, error: str = "", created: str = "", code: int = 200) -> HTMLResponse:
+def _page(
+    table, draft, *, error: str = "", created: str = "", code: int = 200, link: str = "", qr: str = ""
+) -> HTMLResponse:
 
     return table.render(
         "create.html",
@@ -38,6 +44,8 @@ def _page(table, draft, *, error: str = "", created: str = "", code: int = 200) 
         error=error,
         created=created,
         chronicle=table.chronicle,
+        link=link,
+        qr=Markup(qr),
     )
 
 
@@ -66,10 +74,10 @@ async def create_step(request: Request, holder: Change, table: TableDep) -> Resp
         return _page(table, draft, error=str(exc).splitlines()[0], code=400)
     if not draft.finished:
         return _page(table, draft)
-    return _finish(table, draft)
+    return _finish(table, draft, holder, str(request.base_url).rstrip("/"))
 
 
-def _finish(table, draft) -> Response:
+def _finish(table, draft, holder, base: str) -> Response:
 
     sheet = draft.sheet
     check = check_creation(sheet)
@@ -79,11 +87,18 @@ def _finish(table, draft) -> Response:
 
     def work(gw):
         summary = f"{sheet.name} created (guided creation)"
-        return create_character(gw, sheet, summary=summary, detail={"source": "create"})
+        row = create_character(gw, sheet, summary=summary, detail={"source": "create"})
+        # made on the Storyteller's link: the new player's own link comes with it, to hand over
+        link = issue_player_link(gw, table.chronicle, row.name) if holder.is_storyteller else None
+        return row, link
 
     try:
-        row = table.write(work)
+        row, link = table.write(work)
     except StkitError as exc:
         draft.step -= 1
         return _page(table, draft, error=str(exc).splitlines()[0], code=400)
-    return _page(table, draft, created=row.name)
+    if link is None:
+        return _page(table, draft, created=row.name)
+    url = f"{base}/join/{link.token}"
+    qr = segno.make(url, error="m").svg_inline(scale=4, title=f"Join link of {row.name}")
+    return _page(table, draft, created=row.name, link=url, qr=qr)

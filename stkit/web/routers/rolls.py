@@ -39,6 +39,7 @@ router = APIRouter()
 def odds(request: Request, holder: Holder, table: TableDep) -> Response:
     form: dict[str, Any] = dict(request.query_params)
     form["trait"] = request.query_params.getlist("trait")
+    drop_players_difficulty(form, holder)
     try:
         ctx = table.read(lambda gw: odds_view(gw, table.chronicle, holder, form))
     except StkitError as exc:
@@ -83,7 +84,7 @@ async def save_route(request: Request, holder: Change, table: TableDep) -> Respo
 
     def work(gw):
         name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
-        difficulty = form_int(values, "difficulty", "difficulty", 6)
+        difficulty = form_int(values, "difficulty", "difficulty", rules_in_force(gw, table.chronicle).difficulty)
         limit = extra_dice_limit(gw, table.chronicle, storyteller=holder.is_storyteller)
         return save_roll(
             gw,
@@ -124,7 +125,19 @@ async def _roll_values(request: Request, holder: LinkHolder) -> dict[str, Any]:
     values: dict[str, Any] = {k: form.get(k) for k in form}
     values["trait"] = form.getlist("trait")
     check_roll_permission(values, holder)
+    drop_players_difficulty(values, holder)
     return values
+
+
+def drop_players_difficulty(values: dict, holder: LinkHolder) -> None:
+    """A player's roll is at the Storyteller's difficulty (the chronicle's): a difficulty a player's link
+    posts is dropped when it is one a roll could have (2 to 10); anything else stays, for the roll's own
+    check to refuse in its words."""
+    if holder.is_storyteller:
+        return
+    raw = str(values.get("difficulty") or "").strip()
+    if raw.isascii() and raw.isdigit() and 2 <= int(raw) <= 10:
+        values.pop("difficulty", None)
 
 
 def check_roll_permission(values: dict, holder: LinkHolder) -> None:

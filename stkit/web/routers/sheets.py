@@ -1,11 +1,14 @@
-"""``GET /sheet/ID``: one character's sheet panel (a player sees only their own)."""
+"""``GET /sheet/ID``: one character's sheet panel; ``GET /sheet/ID/print``: its printable page (a player sees
+only their own)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
+from stkit.formats.printsheet import to_html
 from stkit.store.characters import character_by_id
+from stkit.store.fight_rules import is_dead
 from stkit.web.deps import Holder, TableDep
 from stkit.web.table import Forbidden
 from stkit.web.views import sheet_view
@@ -25,9 +28,29 @@ def sheet(character_id: int, holder: Holder, table: TableDep) -> Response:
         row = character_by_id(gw, character_id)
         if row is None or row.chronicle != table.chronicle:
             return None
-        return sheet_view(row)
+        return sheet_view(row, dead=is_dead(gw, row.id))
 
     view = table.read(work)
     if view is None:
         return HTMLResponse("<p>That character is gone.</p>", status_code=404)
     return HTMLResponse(table.fragment("sheet.html", s=view, storyteller=holder.is_storyteller))
+
+
+@router.get("/sheet/{character_id}/print", response_class=HTMLResponse)
+def sheet_print(character_id: int, holder: Holder, table: TableDep) -> Response:
+    """The character's printable page (stkit.formats.printsheet): one A4 page with print CSS."""
+    if not 0 < character_id < 2**62:
+        return HTMLResponse("<p>No such character.</p>", status_code=404)
+    if not holder.is_storyteller and holder.character_id != character_id:
+        raise Forbidden("A player's link shows only that player's own sheet.")
+
+    def work(gw):
+        row = character_by_id(gw, character_id)
+        if row is None or row.chronicle != table.chronicle:
+            return None
+        return row.to_sheet()
+
+    found = table.read(work)
+    if found is None:
+        return HTMLResponse("<p>That character is gone.</p>", status_code=404)
+    return HTMLResponse(to_html([found], print_button=True))

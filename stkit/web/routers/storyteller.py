@@ -12,7 +12,6 @@ from fastapi.responses import HTMLResponse, Response
 from stkit.store import contests as contest_cases
 from stkit.store import extended as extended_cases
 from stkit.store import scenes as S
-from stkit.store.attack import attack as attack_it
 from stkit.store.characters import damage, heal, list_characters
 from stkit.store.initiative import roll_scene_initiative
 from stkit.text import MAX_NAME, MAX_SHORT_TEXT
@@ -142,35 +141,3 @@ async def contest(action: str, request: Request, holder: StorytellerChange, tabl
         return f"{row.name}: A {row.tally_a} - B {row.tally_b} ({row.status})"
 
     return await asyncio.to_thread(apply_change, request, table, holder, "contest", steps[action], message)
-
-
-@router.post("/attack")
-async def attack(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
-    """An attack from the tracker: the attacker's pool, on a hit the damage pool and the target's soak,
-    the wounds on the target's track, every roll logged (:func:`stkit.store.attack.attack`)."""
-
-    values = await form_values(request)
-
-    def work(gw):
-        attacker = character_name(gw, table.chronicle, form_int(values, "attacker", "attacker"))
-        target = character_name(gw, table.chronicle, form_int(values, "target", "target"))
-        seed = seed_from(values)
-        return attack_it(
-            gw,
-            attacker,
-            target,
-            pool=str(values.get("pool") or "Dexterity + Brawl"),
-            damage=str(values.get("damage") or "Strength"),
-            difficulty=form_int(values, "difficulty", "difficulty", 6),
-            damage_type=str(values.get("damage_type") or "bashing"),
-            soak="",
-            chronicle=table.chronicle,
-            seed=seed,
-        )
-
-    def message(out) -> str:
-        taken = out.taken or {}
-        wounds = f"{taken.get('marked', 0)} {out.damage_type.value}" if out.taken else "no wounds"
-        return f"{out.attacker} attacks {out.target}: {wounds}; {out.target} {out.health.words}"
-
-    return await asyncio.to_thread(apply_change, request, table, holder, "health", work, message)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
@@ -17,7 +18,7 @@ from stkit.web.deps import Holder, TableDep
 from stkit.web.limits import connection_limit
 from stkit.web.play import talk_item
 from stkit.web.table import COOKIE, Table
-from stkit.web.views import feed_item
+from stkit.web.views import card_html, feed_item, npc_ids
 
 router = APIRouter()
 log = logging.getLogger("stkit.web")
@@ -35,8 +36,9 @@ async def events(request: Request, holder: Holder, table: TableDep) -> Response:
 
     bus = table.bus
     assert bus is not None
-    if len(bus.subscribers) >= max_streams():
-        log.warning("stream limit (%d) reached: new streams get 503", max_streams())
+    refusal = bus.refusal(max_streams())
+    if refusal is not None:
+        log.warning("%s: new streams get 503", refusal)
         return PlainTextResponse("The table is full; try again in a moment.\n", status_code=503)
     raw = request.headers.get("last-event-id") or request.query_params.get("after")
     newest = await asyncio.to_thread(bus.reader.last_id)
@@ -95,7 +97,7 @@ async def stream(table: Table, holder: LinkHolder, token_hash: str, after: int, 
                     await bus.check_links()  # a change the follower has not reached yet
                 if not allowed():
                     return
-                if visible(event, holder):
+                if visible(event, holder) and (st or not await _npc_roll(table, event)):
                     yield _sse(table, event, st)
                 last = event.id
             if len(backlog) < 500:
@@ -111,11 +113,29 @@ async def stream(table: Table, holder: LinkHolder, token_hash: str, after: int, 
                 return
             if event.id <= last:
                 continue
-            if visible(event, holder):
+            if visible(event, holder) and (st or not await _npc_roll(table, event)):
                 yield _sse(table, event, st)
             last = event.id
     finally:
         bus.unsubscribe(queue)
+
+
+#: Each server's NPC ids as last read: id(table) -> (time.monotonic() of the read, ids).
+_NPCS: dict[int, tuple[float, set[int]]] = {}
+#: How long a server trusts its list of NPCs before reading it again (seconds).
+NPC_SECONDS = 1.0
+
+
+async def _npc_roll(table: Table, event: TableEvent) -> bool:
+    """Whether ``event`` is a roll of a character no player plays (kept from players' streams)."""
+    if event.kind != "roll" or event.character_id is None:
+        return False
+    now = time.monotonic()
+    known = _NPCS.get(id(table))
+    if known is None or now - known[0] > NPC_SECONDS:
+        ids = await asyncio.to_thread(table.read, lambda gw: npc_ids(gw, table.chronicle))
+        known = _NPCS[id(table)] = (now, ids)
+    return event.character_id in known[1]
 
 
 def visible(event: TableEvent, holder: LinkHolder) -> bool:
@@ -160,6 +180,19 @@ def _render(table: Table, event: TableEvent, storyteller: bool) -> dict:
         else:
             data = table.fragment("talk_item.html", m=talk_item(event))
         data = " ".join(data.split())  # one line: the feed item HTML has no pre-formatted text
+    elif event.kind in ("attack", "call"):
+        card = card_html(table, event)
+        shown = {k: v for k, v in event.data.items() if k != "card"}
+        log_ids = (event.data.get("card") or {}).get("log_ids") or []
+        data = json.dumps(
+            {
+                **shown,
+                "character_id": event.character_id,
+                "log_ids": log_ids,
+                "card": " ".join(card.split()) if card else None,
+            },
+            ensure_ascii=False,
+        )
     else:
         data = json.dumps({**event.data, "character_id": event.character_id}, ensure_ascii=False)
     return {"id": str(event.id), "event": event.kind, "data": data}

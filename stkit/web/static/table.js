@@ -14,7 +14,7 @@
   var PING = Math.max(1, parseFloat(body.getAttribute("data-ping") || "5")) * 1000;
   var WATCH = 2 * PING + 1000;
   var FEED_MAX = 200;
-  var KINDS = ["roll", "sheet", "scene", "extended", "contest", "message", "whisper", "initiative", "ping"];
+  var KINDS = ["roll", "sheet", "scene", "extended", "contest", "message", "whisper", "initiative", "attack", "call", "ping"];
   var myCharacter = body.getAttribute("data-character") || "";
   var last = parseInt(body.getAttribute("data-after") || "0", 10);
   var source = null;
@@ -63,7 +63,7 @@
   // ------------------------------------------------------------------ the indicator
   function indicate() {
     var live = document.getElementById("live");
-    if (!live) { return; }
+    if (!live || revoked) { return; }
     var open = source && source.readyState === 1;
     var recent = Date.now() - heard < WATCH;
     var current = open && recent && Object.keys(failed).length === 0;
@@ -81,6 +81,30 @@
     body.setAttribute("data-stale", "1");
   }
 
+  // ------------------------------------------------------------------ a link that stopped working
+  var revoked = false;
+  function linkRevoked() {
+    if (revoked) { return; }
+    revoked = true;
+    if (source) { source.close(); }
+    if (retryTimer) { window.clearTimeout(retryTimer); retryTimer = null; }
+    var live = document.getElementById("live");
+    if (live) {
+      live.textContent = "this link no longer works (revoked or replaced): ask the Storyteller for a new one";
+      live.className = "offline";
+    }
+    body.setAttribute("data-stale", "1");
+    body.setAttribute("data-revoked", "1");
+    var old = document.querySelectorAll(".form-result, #prompts");
+    for (var i = 0; i < old.length; i++) { old[i].innerHTML = ""; }  // nothing on screen passes for new
+  }
+  // the stream ended for good: a 403 from the page's own status says the link is gone, else retry
+  function checkLink(then) {
+    fetch("/status", { credentials: "same-origin", headers: { "HX-Request": "true" }, cache: "no-store" })
+      .then(function (r) { if (r.status === 403) { linkRevoked(); } else { then(); } })
+      .catch(function () { then(); });
+  }
+
   // ------------------------------------------------------------------ follow-up reads
   function replace(el, html) {
     el.innerHTML = html;
@@ -95,6 +119,7 @@
     };
     fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" }, cache: "no-store" })
       .then(function (r) {
+        if (r.status === 403) { linkRevoked(); }
         if (!r.ok) { throw new Error("HTTP " + r.status); }
         return r.text();
       })
@@ -107,7 +132,7 @@
     if (statusTimer) { return; }
     statusTimer = window.setTimeout(function () {
       statusTimer = null;
-      read("/status", document.getElementById("status"));
+      read("/status", document.getElementById("status"), afterStatus);
     }, 150);
   }
   function readSheet(id) {
@@ -118,20 +143,114 @@
     var sheets = document.querySelectorAll(".sheet[data-character-id]");
     for (var i = 0; i < sheets.length; i++) { readSheet(sheets[i].getAttribute("data-character-id")); }
   }
-  function refreshOdds(id) {
-    var odds = document.querySelectorAll(id ? "#roll-form-" + id + " .odds" : ".roll-form .odds");
+  // one odds read per burst of reasons (the stream opening, a sheet read, a roll): each preview once
+  var oddsDue = [];
+  var oddsTimer = null;
+  function refreshOdds(id, selector) {
+    var odds = document.querySelectorAll(selector || (id ? "#roll-form-" + id + " .odds" : ".roll-form .odds"));
     for (var i = 0; i < odds.length; i++) {
-      if (window.htmx) { window.htmx.trigger(odds[i], "refresh"); }
+      if (oddsDue.indexOf(odds[i]) < 0) { oddsDue.push(odds[i]); }
     }
+    if (oddsTimer) { return; }
+    oddsTimer = window.setTimeout(function () {
+      var due = oddsDue;
+      oddsDue = [];
+      oddsTimer = null;
+      for (var j = 0; j < due.length; j++) {
+        if (window.htmx) { window.htmx.trigger(due[j], "refresh"); }
+      }
+    }, 80);
+  }
+  var seenPrompts = {};
+  var turnShown = false;
+  var promptTimer = null;
+  function readPrompts() {
+    read("/prompts", document.getElementById("prompts"), function () {
+      // a player's time to answer runs out: read the prompts again then (the Storyteller may answer)
+      var waits = document.querySelectorAll("#prompts .attack-prompt time[datetime]");
+      var soonest = null;
+      for (var w = 0; w < waits.length; w++) {
+        var at = new Date(waits[w].getAttribute("datetime")).getTime() - Date.now();
+        if (!isNaN(at) && at > 0 && (soonest === null || at < soonest)) { soonest = at; }
+      }
+      if (promptTimer) { window.clearTimeout(promptTimer); promptTimer = null; }
+      if (soonest !== null) { promptTimer = window.setTimeout(readPrompts, soonest + 250); }
+      var mine = document.querySelectorAll("#prompts [data-mine='1']");
+      for (var i = 0; i < mine.length; i++) {
+        var id = mine[i].getAttribute("data-prompt");
+        if (seenPrompts[id]) { continue; }
+        seenPrompts[id] = true;
+        mine[i].scrollIntoView({ block: "start" });
+        if (navigator.vibrate) { navigator.vibrate([200, 80, 200]); }
+      }
+    });
+  }
+  function afterStatus() {
+    var turn = document.getElementById("your-turn");
+    if (turn && !turnShown && navigator.vibrate) { navigator.vibrate(300); }
+    turnShown = !!turn;
+  }
+  function placeCard(html, logIds) {
+    var holder = document.createElement("ol");
+    holder.innerHTML = html;
+    var card = holder.firstElementChild;
+    if (!card) { return null; }
+    (logIds || []).forEach(function (lid) {
+      var old = document.querySelectorAll("#feed > li.roll[data-log-id='" + lid + "']");
+      for (var i = 0; i < old.length; i++) { old[i].remove(); }
+    });
+    var same = card.id ? document.getElementById(card.id) : null;
+    if (same) { same.replaceWith(card); localTimes(card); return card; }
+    return addToFeed(html, null);
+  }
+  // every character select follows the chronicle's characters (one made mid-evening reaches them all)
+  var known = {};
+  function noteKnown(list) {
+    known = {};
+    for (var i = 0; i < list.length; i++) { known[String(list[i][0])] = true; }
+  }
+  (function () {
+    var first = document.querySelector("select.character-select");
+    var opts = first ? first.options : [];
+    for (var i = 0; i < opts.length; i++) { if (opts[i].value) { known[opts[i].value.replace("#", "")] = true; } }
+  })();
+  function readCharacters() {
+    fetch("/characters", { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
+      .then(function (list) {
+        noteKnown(list);
+        var selects = document.querySelectorAll("select.character-select");
+        for (var i = 0; i < selects.length; i++) {
+          var sel = selects[i];
+          var prefix = sel.getAttribute("data-prefix") || "";
+          var chosen = sel.value;
+          var keep = [];
+          for (var k = 0; k < sel.options.length; k++) { if (!sel.options[k].value) { keep.push(sel.options[k]); } }
+          sel.innerHTML = "";
+          keep.forEach(function (o) { sel.appendChild(o); });
+          for (var j = 0; j < list.length; j++) {
+            if (sel.getAttribute("data-others") && String(list[j][0]) === myCharacter) { continue; }
+            var opt = document.createElement("option");
+            opt.value = prefix + list[j][0];
+            opt.textContent = list[j][1];
+            sel.appendChild(opt);
+          }
+          sel.value = chosen;
+          if (sel.value !== chosen && sel.options.length) { sel.selectedIndex = 0; }
+        }
+      })
+      .catch(function () { /* the next sheet event tries again */ });
   }
   function readEverything() {
     failed = {};
+    readPrompts();
     readStatus();
-    readAllSheets();
-    refreshOdds(null);
+    readAllSheets();  // each sheet read refreshes its own form's odds
+    refreshOdds(null, "#plain-roll .odds");
+    readCharacters();
   }
   function scheduleRetry() {
-    if (retryTimer) { return; }
+    if (retryTimer || revoked) { return; }
     retryTimer = window.setTimeout(function () {
       retryTimer = null;
       if (Object.keys(failed).length) { readEverything(); }
@@ -156,7 +275,7 @@
     return item;
   }
   function feel(item) {
-    if (!item || !item.classList.contains("roll")) { return; }
+    if (!item || !(item.classList.contains("roll") || item.classList.contains("card"))) { return; }
     var mine = myCharacter && item.getAttribute("data-character-id") === myCharacter;
     if (wants("opt-motion") && !reduced) {
       item.classList.add("rolling");
@@ -228,8 +347,17 @@
       case "sheet":
         var cid = null;
         try { cid = JSON.parse(data).character_id; } catch (e) { cid = null; }
+        if (cid && !known[String(cid)]) { readCharacters(); }
         if (cid && document.getElementById("sheet-" + cid)) { readSheet(cid); } else { readAllSheets(); }
         readStatus();  // the party strip shows every sheet's health and points
+        break;
+      case "attack":
+      case "call":
+        var info = {};
+        try { info = JSON.parse(data); } catch (e) { info = {}; }
+        if (info.card) { feel(placeCard(info.card, info.log_ids)); }
+        readPrompts();
+        readStatus();
         break;
       case "scene":
       case "initiative":
@@ -243,13 +371,16 @@
     indicate();
   }
   function open() {
+    if (revoked) { return; }
     if (source) { source.close(); }
     heard = Date.now();
     source = new EventSource("/events?after=" + last);
     source.onopen = function () { heard = Date.now(); readEverything(); indicate(); };
     source.onerror = function () {
       indicate();
-      if (source.readyState === 2) { window.setTimeout(open, 1000); }  // closed for good: start again
+      if (source.readyState === 2) {  // closed for good: start again, unless the link is gone
+        window.setTimeout(function () { checkLink(open); }, 1000);
+      }
     };
     for (var i = 0; i < KINDS.length; i++) { source.addEventListener(KINDS[i], onEvent); }
     indicate();
@@ -260,8 +391,9 @@
     indicate();
     open();
   }
-  window.setInterval(function () {
-    if (Date.now() - heard > WATCH) { reopen(); } else { indicate(); }
+  var watchdog = window.setInterval(function () {
+    if (revoked) { window.clearInterval(watchdog); return; }
+    if (Date.now() - heard > WATCH) { checkLink(reopen); } else { indicate(); }
   }, 1000);
   window.addEventListener("online", reopen);
   document.addEventListener("visibilitychange", function () {
@@ -293,6 +425,7 @@
           window.setTimeout(function () { result.classList.remove("rolling"); }, 700);
         }
         if (result.classList.contains("botch") && navigator.vibrate) { navigator.vibrate([120, 60, 120]); }
+        result.scrollIntoView({ block: "nearest" });
       }
     }
     if (body.classList.contains("storyteller") && !form.classList.contains("roll-form")) {

@@ -1,0 +1,71 @@
+"""The party strip's actions (``POST /act/ACTION``): shift form (with its roll), regenerate, spend Rage for
+extra actions, a frenzy check (the Storyteller's), and spend a point of Gnosis or Willpower. The
+Storyteller acts for anyone; a player's link only for its own character. Each goes through the store's
+use case (:mod:`stkit.store.fight`, :mod:`stkit.store.initiative`, :mod:`stkit.store.characters`), which
+refuses what the rules refuse; the dead act no more."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from stkit.store import fight as F
+from stkit.store.characters import find_character, spend
+from stkit.store.fight_rules import refuse_dead
+from stkit.store.initiative import spend_rage_for_actions
+from stkit.text import MAX_NAME
+from stkit.web.deps import Change, TableDep
+from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, seed_from
+from stkit.web.table import Forbidden
+
+router = APIRouter()
+
+#: The actions, with whether a player's link may take them for its own character.
+ACTIONS = {
+    "shift": True,
+    "regenerate": True,
+    "rage": True,
+    "gnosis": True,
+    "willpower": True,
+    "frenzy": False,
+}
+
+
+@router.post("/act/{action}")
+async def act(action: str, request: Request, holder: Change, table: TableDep) -> Response:
+    if action not in ACTIONS:
+        return HTMLResponse("Not found", status_code=404)
+    form = await request.form()
+    values: dict[str, Any] = {k: form.get(k) for k in form}
+    if not holder.is_storyteller and not ACTIONS[action]:
+        raise Forbidden("Only the Storyteller's link may call for this.")
+
+    def work(gw):
+        cid = form_id(values, "character_id", "character")
+        if not holder.is_storyteller and cid != holder.character_id:
+            raise Forbidden("A player's link acts only for that player's own character.")
+        name = character_name(gw, table.chronicle, cid)
+        row = find_character(gw, name, table.chronicle, for_update=True)
+        refuse_dead(gw, row, action)
+        seed = seed_from(values) if holder.is_storyteller else None
+        if action == "shift":
+            form_name = form_text(values, "form", "form", limit=MAX_NAME) or ""
+            return F.shift_form(gw, name, form_name, rage=is_on(values, "rage"), chronicle=table.chronicle, seed=seed)
+        if action == "regenerate":
+            return F.regenerate(gw, name, calm=is_on(values, "calm"), chronicle=table.chronicle, seed=seed)
+        if action == "frenzy":
+            return F.rage_roll(gw, name, chronicle=table.chronicle, seed=seed)
+        if action == "rage":
+            points = form_int(values, "points", "Rage points", 1, low=1, high=10)
+            return spend_rage_for_actions(gw, row, points)
+        return spend(gw, name, action.capitalize(), 1, chronicle=table.chronicle)
+
+    def message(out) -> str:
+        if hasattr(out, "left") and hasattr(out, "points"):
+            return f"{out.character} spends {out.points} Rage for extra actions this turn: {out.left} left"
+        return str(getattr(out, "summary", "") or "done")
+
+    return await asyncio.to_thread(apply_change, request, table, holder, "act", work, message)
