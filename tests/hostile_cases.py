@@ -79,6 +79,11 @@ HOSTILE_TEXTS: list[tuple[str, str, bool]] = [
 ]
 
 
+#: The hostile texts as --db values: none is a database path or URL, so each must be refused.
+
+#: The hostile texts as --db values: none is a database path or URL, so each must be refused.
+HOSTILE_TEXTS_ALWAYS_BAD = [(k, v, True) for k, v, _ in HOSTILE_TEXTS]
+
 #: File kinds that are not regular files: never a legal character, card, deck or situation file.
 NOT_REGULAR = ("folder", "fifo", "symlink-to-fifo", "dev-zero", "symlink-to-dev-zero", "dev-null")
 
@@ -243,7 +248,11 @@ def values_for(target, files: dict[str, Path], path: tuple[str, ...] = ()) -> tu
         return "number-text", HOSTILE_INTS
     # Only a path that is not a regular file can never be legal: a new or existing regular file may be a
     # legal output (--output) or a new database (--db), and --db may go unused by a plain roll.
-    file_values = [(f"file-{k}", str(v), k in NOT_REGULAR and target.name != "db") for k, v in files.items()]
+    # --db is checked by every command before it runs (stkit.config.check_db_option), also by those that never
+    # open the store: a folder, FIFO or device there always fails, and so does every hostile text.
+    file_values = [(f"file-{k}", str(v), k in NOT_REGULAR) for k, v in files.items()]
+    if target.name == "db":
+        return "db", HOSTILE_TEXTS_ALWAYS_BAD + file_values
     kind = _kind_of(target)
     if kind == "int":
         return "int", HOSTILE_INTS
@@ -257,7 +266,7 @@ def values_for(target, files: dict[str, Path], path: tuple[str, ...] = ()) -> tu
         # the card database opens a device path as SQLite today and leaves /dev/null-journal behind (as
         # root): devices stay out of the sweep until that is fixed in stkit/tcg
         return "text+regular-files", HOSTILE_TEXTS + [v for v in file_values if "dev-" not in v[0]]
-    if target.name in ("file", "db"):
+    if target.name == "file":
         return "text+files", HOSTILE_TEXTS + file_values
     return "text", HOSTILE_TEXTS
 

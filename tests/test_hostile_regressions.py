@@ -187,7 +187,7 @@ def test_a_negative_contest_difficulty_is_refused():
 
 
 def test_resisted_odds_with_vanishing_chances_do_not_divide_by_zero():
-    out = ok("odds", "resisted", "1000", "300", "-d", "2", "--difficulty-b", "10")
+    out = ok("odds", "resisted", "1000", "250", "-d", "2", "--difficulty-b", "10")
     assert "A's winning margin" in out
 
 

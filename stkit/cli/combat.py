@@ -115,15 +115,22 @@ def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
 # ------------------------------------------------------------------------------------------------- char hit
 
 
-def print_hit(result: Any, json_out: bool) -> None:
-    """`char hit` output: the one-line summary, the log entry, warnings."""
+def print_hit(result: Any, json_out: bool, *, soaked: bool = True, type_given: bool = True) -> None:
+    """`char hit` output: the one-line summary, the log entry, warnings; a plain line when no soak was rolled
+    (``soaked`` False) and when the damage type is the default (``type_given`` False)."""
     if json_out:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
-        print_json(result.to_dict())
+        print_json(result.to_dict() | {"soak_rolled": soaked, "type_given": type_given})
         return
     out = _console()
     out.print(_text(f"{result.character}: ", "bold") + _text(result.summary))
+    if not type_given:
+        out.print(
+            _text("No --type given: taken as bashing (-t lethal or -t aggravated for blades, claws, fangs).", "yellow")
+        )
+    if not soaked:
+        out.print(_text(f"Not soaked: {result.character} rolled no soak (add --soak to roll it first).", "yellow"))
     for note in result.notes:
         out.print(_text(note, "dim"))
     if result.log_id is not None:
@@ -149,6 +156,7 @@ def hit_command(
     db: str | None,
     json_out: bool,
     silver: bool = False,
+    type_given: bool = True,
 ) -> None:
     """`char hit`: one transaction through :func:`stkit.store.hit.take_hit`, then the output."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
@@ -180,7 +188,7 @@ def hit_command(
             silver=silver,
         ),
     )
-    print_hit(result, json_out)
+    print_hit(result, json_out, soaked=soak_expr is not None, type_given=type_given)
 
 
 # ------------------------------------------------------------------- regen, shift, stay-active, rage
@@ -370,6 +378,14 @@ def attack_cmd(
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
         if d is not None:
             validate_difficulty(d)
+    from stkit.dice.expr import check_typed_pool  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
+
+    for label, typed in (("--pool", pool), ("--damage", damage), ("--dodge", dodge), ("--block", block)):
+        check_typed_pool(typed, label)
+    check_typed_pool(parry, "--parry")
+    check_typed_pool(soak_pool, "--soak-pool")
+    check_range(defender_actions, "--defender-actions", 1, MAX_DEFENDER_ACTIONS)
     defences = [(k, v) for k, v in (("dodge", dodge), ("block", block), ("parry", parry)) if v is not None]
     if len(defences) > 1:
         raise typer.BadParameter("give one of --dodge, --block, --parry")
@@ -422,6 +438,11 @@ def attack_cmd(
         print_json(data)
         return
     print_exchange(exchange)
+
+
+#: The most actions a defender may have taken in one turn (a Garou with Rage and Celerity-like Gifts takes a
+#: handful; a larger number is a typing slip).
+MAX_DEFENDER_ACTIONS = 20
 
 
 def print_exchange(x: Any) -> None:

@@ -79,6 +79,9 @@ DbOpt = Annotated[
         "user data folder.",
     ),
 ]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace the output file if it exists (its permissions are kept).")
+]
 # Two meanings of --chronicle: where a new thing goes (scenes, new characters) ...
 ChronicleOpt = Annotated[
     str | None, typer.Option("--chronicle", help="Chronicle (default: $STKIT_CHRONICLE, else 'default').")

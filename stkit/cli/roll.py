@@ -207,7 +207,7 @@ def roll(
     )
     done = make_roll_in(store(db), order)
     if kind is None:
-        print_outcome(done, json_out=json_out, need=need, logged=logged)
+        print_outcome(done, json_out=json_out, need=need, logged=logged, secret=secret)
         return
     from stkit.cli.combat import print_purpose_roll  # lazy: start-up (loaded when the command runs)
 

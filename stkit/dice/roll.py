@@ -48,7 +48,9 @@ def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RUL
     base = list(dice[:pool])
     extra = list(dice[pool:])
     if len(base) < pool:
-        raise InvalidValue(f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} faces")
+        raise InvalidValue(
+            f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} face{'s' if pool != 1 else ''}"
+        )
     if rules.explodes:
         # Each 10 (in the pool or among the extra dice) must have exactly one extra die behind it.
         needed, given = _extra_dice_needed(base, difficulty, rules), 0
@@ -61,7 +63,9 @@ def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RUL
                 f"{pool + needed} faces (each 10 adds one extra die)"
             )
     elif extra:
-        raise InvalidValue(f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} faces")
+        raise InvalidValue(
+            f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} face{'s' if pool != 1 else ''}"
+        )
 
 
 def face_scores(pool: int, difficulty: int, dice: Sequence[int], rules: HouseRules) -> list[FaceScore]:

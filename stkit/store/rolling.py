@@ -484,6 +484,35 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
     )
 
 
+def saved_instead(sheet: Any, order: RollOrder) -> RollOrder:
+    """``order`` rolling the sheet's saved roll when its expression is a saved roll's name (case and accents
+    ignored) that names no Trait: the saved pool, with the saved difficulty and specialty unless the order
+    gives its own. Any other order is returned unchanged."""
+    from dataclasses import replace  # lazy: a plain roll does not load this
+
+    from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
+    from stkit.text import fold_name  # lazy: a plain roll does not load this
+
+    key = fold_name(order.expression.strip())
+    hit = next((e for n, e in sheet.saved_rolls.items() if fold_name(n) == key), None)
+    if hit is None:
+        return order
+    try:
+        build_pool(sheet, order.expression)
+        return order  # a Trait of that name comes first
+    except RuleRefusal:
+        return order  # a Trait of that name, with no dice left today
+    except InvalidValue:
+        pass
+    difficulty = order.overrides.difficulty if order.overrides.difficulty is not None else hit["difficulty"]
+    return replace(
+        order,
+        expression=str(hit["pool"]),
+        overrides=replace(order.overrides, difficulty=difficulty),
+        spec=order.spec or bool(hit["spec"]),
+    )
+
+
 def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A roll from a character's sheet (imported here: a plain roll reads no sheet, and the sheet's
     modules cost a plain roll's start-up)."""
@@ -495,8 +524,10 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     assert order.character is not None
     character = find_character(gw, order.character, order.chronicle, for_update=True)
     refuse_dead(gw, character, "roll")  # the dead roll nothing, by any door
-    rules = rules_in_force(gw, character.chronicle, order.overrides)
     sheet = character.to_sheet()
+    if order.built is None:
+        order = saved_instead(sheet, order)  # `roll claws -c NAME` rolls the saved roll 'claws'
+    rules = rules_in_force(gw, character.chronicle, order.overrides)
     if order.built is not None:
         breakdown = order.built
     elif order.never_botches:
@@ -600,6 +631,7 @@ class OddsAnswer:
     pool: int
     label: str
     odds: RollOdds
+    character: str | None = None  # the sheet's name, for a pool built from a sheet
 
 
 def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
@@ -615,18 +647,19 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
         from stkit.store.characters import find_character  # lazy: a plain roll does not load this
 
         row = find_character(gw, order.character, order.chronicle)
+        order = saved_instead(row.to_sheet(), order)
         built = build_pool(row.to_sheet(), order.expression)
-        chronicle, pool, label = row.chronicle, built.dice, built.text
+        chronicle, pool, label, name = row.chronicle, built.dice, built.text, row.name
     else:
         chronicle = default_chronicle(order.chronicle)
         pool = validate_pool(parse_pool_number(order.expression))
-        label = f"{pool} dice"
+        label, name = f"{pool} dice", None
     rules = rules_in_force(gw, chronicle, order.overrides)
     used = retry_difficulty(rules.difficulty, order.retry)
     odds = roll_distribution(
         pool, used, rules=rules.dice_rules(order.spec), willpower=order.willpower, automatic=order.successes
     )
-    return OddsAnswer(rules, pool, label, odds)
+    return OddsAnswer(rules, pool, label, odds, name)
 
 
 # ------------------------------------------------------------------------------------- the log read back
