@@ -285,6 +285,7 @@ def test_fight_rule_doors_roll_the_same_dice(table, case, settings, seed):
     cli(url, "char", "shift", "Wolf", "crinos", "--instant")
     cli(url, "char", "damage", "Wolf", "1", "--type", "lethal")
     door("regen", ("regen", "Wolf"), 6, 8)
+    cli(url, "char", "heal", "Wolf", "7")  # whatever regeneration healed: seven levels then fill the track exactly
     cli(url, "char", "damage", "Wolf", "7", "--type", "lethal")
     door("stay-active", ("stay-active", "Wolf"), 4, 8)
 
