@@ -232,51 +232,79 @@ def serve(
             style="yellow",
             stderr=json_out,
         )
-    print_links(links, qr=qr and not json_out, json_out=json_out)
-    import sys
+    try:  # from here on a Ctrl-C, wherever it lands, is exit 130 (the links are stored already)
+        print_links(links, qr=qr and not json_out, json_out=json_out)
+        import sys
 
-    sys.stdout.flush()
+        sys.stdout.flush()
+        # The web adapter is loaded by name: the CLI and the web layer never import each other. The app
+        # reads the store and chronicle from the environment, as every stkit command does.
+        os.environ["STKIT_DATABASE_URL"] = handle.url
+        os.environ["STKIT_CHRONICLE"] = chron
+        os.environ["STKIT_TABLE_LISTEN"] = host  # the Host names the server answers to (stkit.web.security)
+        os.environ["STKIT_TABLE_LINK_HOST"] = shown_host
+        if public is not None:
+            from urllib.parse import urlsplit
+
+            os.environ["STKIT_TABLE_PUBLIC_HOST"] = urlsplit(public).hostname or ""
+        interrupted = _run_uvicorn(host, port, tls)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def _run_uvicorn(host: str, port: int, tls: tuple[str, str] | None) -> bool:
+    """Run the table server until it is stopped; True when a Ctrl-C (SIGINT) stopped it.
+
+    uvicorn catches SIGINT while it runs, shuts down gracefully and raises the signal again afterwards;
+    ``uvicorn.run`` then swallows the KeyboardInterrupt and returns as if nothing happened (exit 0). The
+    server is therefore run directly, and a SIGINT it caught is reported here, so that a Ctrl-C landing
+    before, during or after uvicorn's start-up ends the same way. StkitError when it cannot listen."""
+    import logging
+    import signal
+
     import uvicorn
 
-    # The web adapter is loaded by name: the CLI and the web layer never import each other. The app reads
-    # the store and chronicle from the environment, as every stkit command does.
-    os.environ["STKIT_DATABASE_URL"] = handle.url
-    os.environ["STKIT_CHRONICLE"] = chron
-    import logging
-
     logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
-    os.environ["STKIT_TABLE_LISTEN"] = host  # the Host names the server answers to (stkit.web.security)
-    os.environ["STKIT_TABLE_LINK_HOST"] = shown_host
-    if public is not None:
-        from urllib.parse import urlsplit
 
-        os.environ["STKIT_TABLE_PUBLIC_HOST"] = urlsplit(public).hostname or ""
+    class Server(uvicorn.Server):
+        interrupted = False
+
+        def handle_exit(self, sig: int, frame: object) -> None:
+            if sig == signal.SIGINT:
+                self.interrupted = True
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    config = uvicorn.Config(
+        "stkit.web.server:serving_app",  # create_app, with the file limit raised and a quiet log
+        factory=True,
+        host=host,
+        port=port,
+        http="stkit.web.server:GuardedH11Protocol",  # request deadline and connection limit
+        backlog=64,  # stkit.web.server.BACKLOG: counted against the file limit
+        h11_max_incomplete_event_size=16 * 1024,
+        timeout_keep_alive=5,
+        proxy_headers=False,  # no proxy in front: X-Forwarded-For is whatever a client says
+        server_header=False,
+        log_config=None,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=3,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
+    )
+    server = Server(config)
     try:
-        uvicorn.run(
-            "stkit.web.server:serving_app",  # create_app, with the file limit raised and a quiet log
-            factory=True,
-            host=host,
-            port=port,
-            http="stkit.web.server:GuardedH11Protocol",  # request deadline and connection limit
-            backlog=64,  # stkit.web.server.BACKLOG: counted against the file limit
-            h11_max_incomplete_event_size=16 * 1024,
-            timeout_keep_alive=5,
-            proxy_headers=False,  # no proxy in front: X-Forwarded-For is whatever a client says
-            server_header=False,
-            log_config=None,
-            log_level="warning",
-            access_log=False,
-            timeout_graceful_shutdown=3,
-            ssl_certfile=tls[0] if tls else None,
-            ssl_keyfile=tls[1] if tls else None,
-        )
-    except KeyboardInterrupt:  # a second Ctrl-C while stopping: stop now, quietly (every change is stored)
-        raise typer.Exit(130) from None
+        server.run()
+    except KeyboardInterrupt:  # the SIGINT uvicorn raises again once stopped, or a second Ctrl-C
+        return True
     except SystemExit as exc:  # uvicorn exits when the port is taken
         if exc.code:
             from stkit.errors import StkitError
 
             raise StkitError(f"cannot listen on {host}:{port} (is another server using the port?)") from None
+    return server.interrupted
 
 
 def check_public_url(url: str) -> str:
