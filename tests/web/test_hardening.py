@@ -172,7 +172,7 @@ def test_the_allowed_hosts_are_the_ones_the_server_prints(listen, printed, expec
 def test_serve_behind_a_reverse_proxy_answers_to_its_public_name(tmp_path, monkeypatch):
     """`stkit serve --public-url https://table.example.org`: the printed links carry the public address and
     the server answers to that host name (a proxy such as Caddy forwards the original Host), on top of the
-    loopback names it listens on; nothing is served here (uvicorn.run is replaced)."""
+    loopback names it listens on; nothing is served here (uvicorn's Server.run is replaced)."""
     import json
     import socket
 
@@ -185,7 +185,7 @@ def test_serve_behind_a_reverse_proxy_answers_to_its_public_name(tmp_path, monke
     for name in (ENV_LISTEN, ENV_LINK_HOST, ENV_PUBLIC_HOST, "STKIT_DATABASE_URL", "STKIT_CHRONICLE"):
         monkeypatch.setenv(name, "")  # restored after the test: serve sets them for its app
     ran = []
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: ran.append(k))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.append(self.config))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -194,7 +194,7 @@ def test_serve_behind_a_reverse_proxy_answers_to_its_public_name(tmp_path, monke
         app, ["serve", "--public-url", "https://table.example.org", "--port", str(port), "--db", db, "--json"]
     )
     assert out.exit_code == 0, out.output
-    assert ran and ran[0]["host"] == "127.0.0.1"
+    assert ran and ran[0].host == "127.0.0.1"
     links = json.loads(out.stdout)
     assert links["storyteller"].startswith("https://table.example.org/join/")
     assert set(serving_hosts()) == {"table.example.org", "127.0.0.1", "localhost", "::1"}
