@@ -81,7 +81,6 @@ def test_a_cli_roll_in_another_process_arrives_on_an_open_stream(live, table):
 
 @pytest.mark.slow
 def test_many_writers_nothing_lost_nothing_twice(live, table):
-    import threading
 
     reader, got = follow(live, table.token("storyteller"), until=lambda g: len(g) >= 30)
     code = (
