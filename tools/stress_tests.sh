@@ -51,7 +51,7 @@ started=$SECONDS
 for ((i = 1; i <= runs; i++)); do
   log="$logs/run-$i.log"
   run_start=$SECONDS
-  "$python" -m pytest -p no:xdist -q -rfE "$@" >"$log" 2>&1
+  "$python" -m pytest -p no:xdist -q -rfE --durations=5 "$@" >"$log" 2>&1
   status=$?
   failures=$(grep -cE '^(FAILED|ERROR) ' "$log")
   load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")

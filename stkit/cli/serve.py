@@ -7,7 +7,7 @@ store and segno load inside the commands, so a plain `stkit roll` never imports 
 from __future__ import annotations
 
 import ipaddress
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -232,7 +232,11 @@ def serve(
             style="yellow",
             stderr=json_out,
         )
-    try:  # from here on a Ctrl-C, wherever it lands, is exit 130 (the links are stored already)
+    import signal  # lazy: only `stkit serve` handles Ctrl-C itself
+
+    stop = _Interrupted()
+    previous = signal.signal(signal.SIGINT, stop.handle)  # from here on a Ctrl-C is exit 130, wherever it lands
+    try:
         print_links(links, qr=qr and not json_out, json_out=json_out)
         import sys
 
@@ -247,35 +251,46 @@ def serve(
             from urllib.parse import urlsplit
 
             os.environ["STKIT_TABLE_PUBLIC_HOST"] = urlsplit(public).hostname or ""
-        interrupted = _run_uvicorn(host, port, tls)
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
-    if interrupted:
+        _run_uvicorn(host, port, tls, stop)
+    except KeyboardInterrupt:  # a second Ctrl-C before the server ran: stop now
+        stop.count += 1
+    finally:
+        if not stop.count:  # once interrupted, a further Ctrl-C while exiting is counted, not raised
+            signal.signal(signal.SIGINT, previous)
+    if stop.count:
         raise typer.Exit(130)
 
 
-def _run_uvicorn(host: str, port: int, tls: tuple[str, str] | None) -> bool:
-    """Run the table server until it is stopped; True when a Ctrl-C (SIGINT) stopped it.
+class _Interrupted:
+    """The SIGINT handler of `stkit serve` from the moment its links are printed: it counts the Ctrl-Cs
+    and asks the server (once there is one) to stop, instead of raising KeyboardInterrupt at whatever line
+    runs then (where a clean-up could swallow it and leave the server running). uvicorn puts its own
+    handler in place while it serves and, once stopped, raises each signal it caught again, which lands
+    here. A second Ctrl-C before the server runs raises KeyboardInterrupt, so a stuck start can still be
+    left."""
 
-    uvicorn catches SIGINT while it runs, shuts down gracefully and raises the signal again afterwards;
-    ``uvicorn.run`` then swallows the KeyboardInterrupt and returns as if nothing happened (exit 0). The
-    server is therefore run directly, and a SIGINT it caught is reported here, so that a Ctrl-C landing
-    before, during or after uvicorn's start-up ends the same way. StkitError when it cannot listen."""
-    import logging
-    import signal
+    def __init__(self) -> None:
+        self.count = 0
+        self.server: Any = None  # the uvicorn Server, once made
 
-    import uvicorn
+    def handle(self, signum: int, frame: object) -> None:
+        self.count += 1
+        if self.server is not None:
+            self.server.should_exit = True
+        elif self.count > 1:
+            raise KeyboardInterrupt
+
+
+def _run_uvicorn(host: str, port: int, tls: tuple[str, str] | None, stop: _Interrupted) -> None:
+    """Run the table server until it is stopped (at once when ``stop`` already counts a Ctrl-C).
+
+    uvicorn is run through its Server, not ``uvicorn.run``: that catches the KeyboardInterrupt of a
+    Ctrl-C and returns as if nothing happened (exit 0). StkitError when it cannot listen."""
+    import logging  # lazy: the server's log is set up only when it runs
+
+    import uvicorn  # lazy: the web server loads only for `stkit serve`
 
     logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
-
-    class Server(uvicorn.Server):
-        interrupted = False
-
-        def handle_exit(self, sig: int, frame: object) -> None:
-            if sig == signal.SIGINT:
-                self.interrupted = True
-            super().handle_exit(sig, frame)  # type: ignore[arg-type]
-
     config = uvicorn.Config(
         "stkit.web.server:serving_app",  # create_app, with the file limit raised and a quiet log
         factory=True,
@@ -294,17 +309,17 @@ def _run_uvicorn(host: str, port: int, tls: tuple[str, str] | None) -> bool:
         ssl_certfile=tls[0] if tls else None,
         ssl_keyfile=tls[1] if tls else None,
     )
-    server = Server(config)
+    server = uvicorn.Server(config)
+    stop.server = server
+    if stop.count:
+        return
     try:
         server.run()
-    except KeyboardInterrupt:  # the SIGINT uvicorn raises again once stopped, or a second Ctrl-C
-        return True
     except SystemExit as exc:  # uvicorn exits when the port is taken
         if exc.code:
             from stkit.errors import StkitError
 
             raise StkitError(f"cannot listen on {host}:{port} (is another server using the port?)") from None
-    return server.interrupted
 
 
 def check_public_url(url: str) -> str:

@@ -106,6 +106,17 @@ def test_the_local_network_address_is_put_in_links():
     assert shared != "0.0.0.0" and shared.count(".") == 3
 
 
+def _stopped(proc: subprocess.Popen) -> str:
+    """What ``proc`` wrote on stderr once it ended; it is killed (and the test fails) if it has not ended
+    within the deadline, so that no server outlives its test."""
+    try:
+        return proc.communicate(timeout=DEADLINE)[1]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        err = proc.communicate()[1]
+        raise AssertionError(f"the server did not stop within {DEADLINE:g} s of Ctrl-C: {err[-1000:]}") from None
+
+
 def _answers(url: str, **kwargs) -> bool:
     """Whether the server at ``url`` answers yet (False while it is still starting)."""
     import httpx
@@ -134,7 +145,7 @@ def test_serve_on_the_network_says_so_and_prints_links(table, when):
             wait_until(lambda: _answers(f"http://127.0.0.1:{port}/static/table.css"), "the server to answer")
     finally:
         proc.send_signal(2)
-        _, err = proc.communicate(timeout=DEADLINE)
+        err = _stopped(proc)
     assert err.splitlines()[0] == (f"Sharing on the local network (0.0.0.0:{port}): anyone on it with a link can join.")
     assert "Traceback" not in err
     assert proc.returncode == 130  # interrupted (Ctrl-C), as every stkit command
@@ -209,7 +220,7 @@ def test_serve_over_https(table, tmp_path):
         assert r.status_code == 303 and "secure" in r.headers["set-cookie"].lower()
     finally:
         proc.send_signal(2)
-        proc.communicate(timeout=DEADLINE)
+        _stopped(proc)
 
 
 @pytest.mark.slow
@@ -249,7 +260,7 @@ def test_ctrl_c_is_quiet_with_pages_following(table, presses):
     for _ in range(presses):
         proc.send_signal(2)
         time.sleep(0.2)  # two presses, not one signal the system may merge with the next
-    _, err = proc.communicate(timeout=DEADLINE)
+    err = _stopped(proc)
     assert "Traceback" not in err and "ERROR" not in err, err
     assert proc.returncode == 130
 
