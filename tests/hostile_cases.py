@@ -24,7 +24,7 @@ from typer._click import types as click_types
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: Seconds any one in-process run may take before it counts as a hang.
+#: CPU seconds any one in-process run may take (six times as many on the clock count as a hang).
 TIME_BOUND = 10.0
 
 
@@ -349,19 +349,20 @@ def run_case(runner, app, case: Case, *, bound: float = TIME_BOUND) -> tuple[lis
     for a hang)."""
     problems: list[str] = []
     old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, bound)
-    start = time.monotonic()
+    hang = bound * 6  # the wall-clock deadline, generous: only a run that never ends reaches it
+    signal.setitimer(signal.ITIMER_REAL, hang)
+    start = time.process_time()  # CPU time for the bound: a busy machine stretches only the alarm's
     try:
         result = runner.invoke(app, list(case.args), env={"NO_COLOR": "1", "COLUMNS": "100"})
     except Hang:
-        return [f"hang: no answer within {bound} s"], None
+        return [f"hang: no answer within {hang} s"], None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
-    elapsed = time.monotonic() - start
+    elapsed = time.process_time() - start
     out, err = result.stdout, result.stderr
     if isinstance(result.exception, Hang):
-        return [f"hang: no answer within {bound} s"], None
+        return [f"hang: no answer within {hang} s"], None
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         problems.append(f"exception {type(result.exception).__name__}: {result.exception}")
     if result.exit_code not in (0, 1, 2):
@@ -385,7 +386,7 @@ def run_case(runner, app, case: Case, *, bound: float = TIME_BOUND) -> tuple[lis
     if case.must_fail and result.exit_code == 0:
         problems.append("a value that can never be legal was accepted (exit 0)")
     if elapsed > bound:
-        problems.append(f"took {elapsed:.1f} s")
+        problems.append(f"took {elapsed:.1f} s of CPU time")
     return problems, result.exit_code
 
 

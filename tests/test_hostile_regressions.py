@@ -536,10 +536,10 @@ def test_export_to_dash_writes_stdout_and_no_file():
 def test_teamwork_helpers_are_bounded_before_any_roll():
     import time
 
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: a busy machine does not stretch it
     line = error("teamwork", *(["1000"] * 2000))
     assert line == "Error: teamwork of 2000 participants is too many; allowed: at most 100"
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     assert "successes" in ok("teamwork", *(["1"] * 100), "--seed", "1")
 
 
