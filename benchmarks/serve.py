@@ -1,15 +1,16 @@
 """The table server under a table's load: clients following the event stream while other processes roll.
 
 Starts `stkit serve` in a subprocess on a fresh store (SQLite by default, or --db URL, e.g. PostgreSQL),
-opens --clients event streams (Storyteller links) in this process, and runs --writers processes that
+opens --clients event streams in this process, each on a Storyteller link of its own (the server keeps
+at most a few streams per link, as one person has few pages), and runs --writers processes that
 together make --rate rolls a second for --duration seconds through the store's roll use case. Each writer
 notes the wall-clock time right after each roll's transaction commits; each client notes when the roll's
 event arrives. Prints the p50 and p95 of (arrival - commit) over every client and roll, the events lost or
 received twice (both must be 0), and the server's resident memory.
 
-With --pages N (default 5) as many real pages (headless Chromium, /usr/bin/chromium through Playwright)
-follow the Storyteller's page meanwhile, each reading the status panel again after every roll as a page
-does; 0 leaves them out (no browser needed).
+With --pages N (default 5) as many real pages (headless Chromium, /usr/bin/chromium through Playwright),
+each joined by a Storyteller link of its own, follow the table meanwhile, each reading the status panel
+again after every roll as a page does; 0 leaves them out (no browser needed).
 
 Target: p95 under 150 ms, nothing lost.
 
@@ -59,14 +60,14 @@ print(json.dumps(done))
 
 
 PAGES = """
-import sys, time
+import json, sys, time
 from playwright.sync_api import sync_playwright
-link, n, until = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+links, until = json.loads(sys.argv[1]), float(sys.argv[2])
 args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 with sync_playwright() as p:
     browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=args, headless=True)
     pages = []
-    for _ in range(n):
+    for link in links:
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         page.goto(link)
         page.wait_for_selector("#live.live", timeout=20000)
@@ -106,30 +107,45 @@ async def _follow(base: str, token: str, arrivals: dict, ready: asyncio.Event, s
         async for line in response.aiter_lines():
             if line.startswith("event:"):
                 event = line[6:].strip()
-            elif line.startswith("data:"):
-                data = line[5:].strip()
-            elif line == "" and event == "roll" and data is not None:
-                now = time.time()
-                marker = data.split('data-log-id="', 1)[1].split('"', 1)[0] if 'data-log-id="' in data else None
-                if marker is not None:
-                    arrivals.setdefault(int(marker), []).append((n, now))
+            elif line.startswith("data:"):  # an event's data may span several lines
+                data = (data + "\n" if data is not None else "") + line[5:].strip()
+            elif line == "":  # the end of an event (or of a comment, a ping)
+                if event == "roll" and data is not None and 'data-log-id="' in data:
+                    marker = data.split('data-log-id="', 1)[1].split('"', 1)[0]
+                    arrivals.setdefault(int(marker), []).append((n, time.time()))
                 event, data = None, None
             if stop.is_set():
                 return
 
 
-async def _run_clients(base: str, token: str, clients: int, until: float, arrivals: dict) -> None:
+def _storyteller_tokens(url: str, chronicle: str, n: int) -> list[str]:
+    """``n`` new Storyteller links of ``chronicle`` in the store ``url`` (one per client), as tokens."""
+    from stkit.store.gateway import run_unit
+
+    from stkit.store.events import issue_links
+
+    tokens = []
+    for _ in range(n):
+        links = run_unit(url, lambda gw: issue_links(gw, chronicle, rotate=False))
+        tokens += [link.token for link in links if link.role == "storyteller"]
+    return tokens
+
+
+async def _run_clients(base: str, tokens: list[str], arrivals: dict, start_writers) -> list:
+    """Open a stream per token, start the writers once every stream is open (``start_writers()`` returns
+    them and the time the rolling ends), follow until three seconds after that, and return the writers."""
     stop = asyncio.Event()
-    readies = [asyncio.Event() for _ in range(clients)]
-    tasks = [asyncio.create_task(_follow(base, token, arrivals, readies[i], stop, i)) for i in range(clients)]
+    readies = [asyncio.Event() for _ in tokens]
+    tasks = [asyncio.create_task(_follow(base, token, arrivals, readies[i], stop, i)) for i, token in enumerate(tokens)]
     await asyncio.gather(*(r.wait() for r in readies))
-    Path(os.environ["STKIT_BENCH_READY"]).write_text("ready")
-    while time.time() < until:
+    writers, until = start_writers()
+    while time.time() < until + 3.0:
         await asyncio.sleep(0.1)
     stop.set()
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    return writers
 
 
 def main() -> None:
@@ -150,8 +166,9 @@ def main() -> None:
         "STKIT_CHRONICLE": chronicle,
         "PYTHONPATH": str(ROOT),
         "NO_COLOR": "1",
-        "STKIT_BENCH_READY": os.path.join(tmp, "ready"),
     }
+    sys.path.insert(0, str(ROOT))
+    tokens = _storyteller_tokens(url, chronicle, args.clients + args.pages)
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "stkit", "serve", "--port", str(port), "--json", "--no-qr"],
@@ -161,8 +178,7 @@ def main() -> None:
     )
     try:
         assert server.stdout is not None
-        links = json.loads(server.stdout.readline())
-        token = links["storyteller"].rsplit("/", 1)[1]
+        json.loads(server.stdout.readline())  # the links it printed: the clients have their own
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):
             try:
@@ -170,40 +186,48 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.05)
-        os.environ["STKIT_BENCH_READY"] = env["STKIT_BENCH_READY"]
         browsers = None
         if args.pages:
             browsers = subprocess.Popen(
-                [sys.executable, "-c", PAGES, links["storyteller"], str(args.pages), str(time.time() + 3600)],
+                [
+                    sys.executable,
+                    "-c",
+                    PAGES,
+                    json.dumps([f"{base}/join/{t}" for t in tokens[args.clients :]]),
+                    str(time.time() + 3600),
+                ],
                 env=env,
                 stdout=subprocess.PIPE,
                 text=True,
             )
             assert browsers.stdout is not None
             assert browsers.stdout.readline().strip() == "ready", "the browser pages did not open"
-        start = time.time() + 3.0  # clients connect first
-        until = start + args.duration + 3.0
-        writers = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-c",
-                    WRITER,
-                    url,
-                    chronicle,
-                    str(args.rate / args.writers),
-                    str(args.duration),
-                    str(start + i / args.rate),
-                    str(i),
-                ],
-                env=env,
-                stdout=subprocess.PIPE,
-                text=True,
-            )
-            for i in range(args.writers)
-        ]
+
+        def start_writers() -> tuple[list, float]:
+            start = time.time() + 0.5  # every client's stream is open: the rolls start now
+            writers = [
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-c",
+                        WRITER,
+                        url,
+                        chronicle,
+                        str(args.rate / args.writers),
+                        str(args.duration),
+                        str(start + i / args.rate),
+                        str(i),
+                    ],
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+                for i in range(args.writers)
+            ]
+            return writers, start + args.duration
+
         arrivals: dict[int, list[tuple[int, float]]] = {}
-        asyncio.run(_run_clients(base, token, args.clients, until, arrivals))
+        writers = asyncio.run(_run_clients(base, tokens[: args.clients], arrivals, start_writers))
         committed: dict[int, float] = {}
         for w in writers:
             out, _ = w.communicate(timeout=60)

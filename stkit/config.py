@@ -23,6 +23,7 @@ What stkit creates is private: data folders 0700, database files 0600, whatever 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import platformdirs
@@ -104,6 +105,34 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
     if env:
         return checked_url(env, origin=ENV_DATABASE_URL)
     return path_to_url(default_database_path())
+
+
+#: The URL schemes of the stores stkit runs on (SQLite, PostgreSQL with any driver).
+_STORE_SCHEME = re.compile(r"(sqlite|postgres(ql)?)(\+[a-z0-9_]+)?://", re.IGNORECASE)
+
+
+def check_db_option(db: str | os.PathLike[str]) -> None:
+    """Check a ``--db`` value as every command does before it runs, whether it opens the store or not: the
+    rules of :func:`database_url`, and a SQLite file that exists must be a regular file (a FIFO, device or
+    folder is refused by name, :func:`stkit.safefile.check_writable_target`). Raises InvalidValue or
+    DataFileError naming the value."""
+    from stkit.errors import DataFileError  # lazy: start-up (only when --db is given)
+    from stkit.safefile import check_writable_target  # lazy: start-up (only when --db is given)
+
+    if os.fspath(db).strip() == "":
+        raise InvalidValue("--db is empty; give a database file or URL, or leave the option out")
+    url = checked_url(db, origin="--db")
+    if "://" in url and not _STORE_SCHEME.match(url):
+        raise InvalidValue(
+            f"cannot use the database URL {url!r}: stkit runs on SQLite or PostgreSQL; give a file path, "
+            "a sqlite:/// URL or a postgresql+psycopg:// URL"
+        )
+    path = sqlite_path(url)
+    if path is not None:
+        try:
+            check_writable_target(path)
+        except DataFileError as exc:
+            raise InvalidValue(f"database {exc}; give the path of a database file, e.g. ./stkit.sqlite") from None
 
 
 def sqlite_path(url: str) -> Path | None:

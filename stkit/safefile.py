@@ -86,3 +86,55 @@ def check_writable_target(path: str | Path) -> None:
         raise DataFileError(f"{describe(path)}: cannot write: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
         raise DataFileError(f"{describe(path)}: is {_kind(info.st_mode)}, not a regular file to write")
+
+
+#: The mode of a new file written by :func:`write_atomic`: read and write for its owner only (character
+#: sheets and logs may hold a Storyteller's notes).
+NEW_FILE_MODE = 0o600
+
+
+def write_atomic(path: str | Path, data: bytes, *, force: bool = False) -> None:
+    """Write ``data`` to ``path`` all at once, never losing a file.
+
+    - An existing file is refused unless ``force`` (``<path>: already exists; use --force to replace it``).
+    - Only a new path or a regular file is written (:func:`check_writable_target`); the folder must exist.
+    - The bytes go to a temporary file in the same folder, flushed to disk, then renamed over ``path``:
+      a failed write leaves no partial file and the old file intact.
+    - A replaced file keeps its permission bits; a new file gets :data:`NEW_FILE_MODE`.
+
+    Raises DataFileError naming the path ("disk full" for ENOSPC).
+    """
+    import contextlib  # lazy: start-up (only a command that writes a file needs it)
+    import errno  # lazy: start-up (only a command that writes a file needs it)
+    import tempfile  # lazy: start-up (only a command that writes a file needs it)
+
+    target = Path(path)
+    shown = describe(target)
+    if target.is_dir():
+        raise DataFileError(f"{shown}: is a folder; give a file name, e.g. {describe(target / 'character.yaml')}")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise DataFileError(f"{shown}: the folder {describe(parent)} does not exist; create it first")
+    check_writable_target(target)  # a FIFO would wait for a reader forever; a device cannot hold the file
+    mode = NEW_FILE_MODE
+    if os.path.lexists(target):
+        if not force:
+            raise DataFileError(f"{shown}: already exists; use --force to replace it")
+        with contextlib.suppress(OSError):
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fchmod(fh.fileno(), mode)
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        reason = "disk full (No space left on device)" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+        raise DataFileError(f"{shown}: cannot be written: {reason}") from None

@@ -96,3 +96,17 @@ def db_url(request, tmp_path, monkeypatch) -> str:
     _dispose_engines()
     with psycopg.connect(plain, autocommit=True) as conn:
         conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """End the run with one line saying how many PostgreSQL tests were skipped and how to run them (none
+    when STKIT_TEST_POSTGRES_URL is set: they ran)."""
+    if os.environ.get(POSTGRES_ENV):
+        return
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "postgresql" in getattr(r, "keywords", {})]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} PostgreSQL tests skipped: {POSTGRES_ENV} is not set. To run them too, start a "
+            "throwaway server on loopback with `source .ci/postgres.sh` (needs PostgreSQL's server binaries), "
+            "then run the tests again."
+        )

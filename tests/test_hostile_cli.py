@@ -95,7 +95,7 @@ def _sweep(prepared, tmp_path, monkeypatch, path, command, *, thorough: bool) ->
     # `stkit serve` would serve until stopped: the sweep checks how it takes its values, not the serving
     import uvicorn
 
-    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     # likewise `stkit discord follow` would follow until stopped
     from stkit.discord.webhook import Follower
 

@@ -187,7 +187,7 @@ def test_a_negative_contest_difficulty_is_refused():
 
 
 def test_resisted_odds_with_vanishing_chances_do_not_divide_by_zero():
-    out = ok("odds", "resisted", "1000", "300", "-d", "2", "--difficulty-b", "10")
+    out = ok("odds", "resisted", "1000", "250", "-d", "2", "--difficulty-b", "10")
     assert "A's winning margin" in out
 
 
@@ -536,10 +536,10 @@ def test_export_to_dash_writes_stdout_and_no_file():
 def test_teamwork_helpers_are_bounded_before_any_roll():
     import time
 
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: a busy machine does not stretch it
     line = error("teamwork", *(["1000"] * 2000))
     assert line == "Error: teamwork of 2000 participants is too many; allowed: at most 100"
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     assert "successes" in ok("teamwork", *(["1"] * 100), "--seed", "1")
 
 

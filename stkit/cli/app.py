@@ -99,6 +99,16 @@ def check_typed_path(text: str, param: click_core.Parameter, ctx: click_core.Con
     return text
 
 
+def check_typed_db(text: str, param: click_core.Parameter, ctx: click_core.Context | None) -> str:
+    """A ``--db`` value, checked by every command before it runs (:func:`stkit.config.check_db_option`),
+    also by those that never open the store."""
+    from stkit.config import check_db_option  # lazy: start-up (only when --db is given)
+
+    check_typed_text(text, param, ctx)
+    check_db_option(text)
+    return text
+
+
 _checked_types: dict[type, type] = {}
 
 
@@ -138,6 +148,22 @@ def unwrap_help(text: str) -> str:
     return "\n\n".join(out)
 
 
+def _usage_metavar(param: click_core.Parameter) -> Callable[..., str]:
+    """``param``'s metavar with the usage line's conventions: a required argument in capitals (POOL), an
+    optional one in brackets ([POOL]), repeatable ones with '...'; never typer's braces ({pool})."""
+    original = param.make_metavar
+
+    def make_metavar(ctx: Any = None, *, usage: bool = False) -> str:
+        if not usage:
+            return original(ctx, usage=usage)  # type: ignore[call-arg]
+        var = (param.metavar or param.name or "value").upper().strip("[]{}")
+        if param.nargs != 1:
+            var += "..."
+        return var if param.required else f"[{var}]"
+
+    return make_metavar
+
+
 def harden(command: click_core.Command) -> click_core.Command:
     """Give every integer, text and path parameter of ``command`` (and of its sub-commands) the checks of
     :func:`check_typed_int`, :func:`check_typed_text` and :func:`check_typed_path`, once: no command
@@ -149,7 +175,11 @@ def harden(command: click_core.Command) -> click_core.Command:
     if command.help:
         command.help = unwrap_help(command.help)
     for param in command.params:
-        if isinstance(param.type, click_types.IntParamType):
+        if param.param_type_name == "argument" and hasattr(param, "make_metavar"):
+            param.make_metavar = _usage_metavar(param)  # type: ignore[method-assign]
+        if param.name == "db" and type(param.type) is click_types.StringParamType:
+            param.type = _checked_type(param.type, check_typed_db)
+        elif isinstance(param.type, click_types.IntParamType):
             param.type = _checked_type(param.type, check_typed_int)
         elif type(param.type) is click_types.StringParamType:
             param.type = _checked_type(param.type, check_typed_text)
@@ -265,8 +295,14 @@ class StkitGroup(TyperGroup):
         return adopt(harden(command)) if command is not None else None
 
     def invoke(self, ctx):
+        from stkit.notices import collecting  # lazy: start-up (loaded when the command runs)
+
         try:
-            return super().invoke(ctx)
+            with collecting() as notes:
+                done = super().invoke(ctx)
+            for text in notes:  # on stderr, after the result: --json on stdout stays one object
+                sys.stderr.write(f"Note: {printable(text)}\n")
+            return done
         except StkitError as exc:
             print_error(str(exc))
             raise typer.Exit(1) from None
@@ -321,7 +357,7 @@ class StkitGroup(TyperGroup):
             hint = ""
             ctx = getattr(exc, "ctx", None)
             if ctx is not None and isinstance(exc, click_errors.UsageError):
-                hint = f" (see '{ctx.command_path} --help')"
+                hint = f" (see '{ctx.meta.get('stkit.typed_path', ctx.command_path)} --help')"
             print_error(exc.format_message() + hint)
             code = exc.exit_code
         except typer.Abort:

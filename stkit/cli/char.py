@@ -19,7 +19,7 @@ from stkit.cli.common import run
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
-from stkit.cli.options import DamageOnesCancelOpt, DbOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
+from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
 from stkit.sheet.vocab import DamageType, Power
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -276,7 +276,6 @@ def _trait_lines(sheet) -> list:
         ("Rites", [f"{r['name']} ({r['level']})" for r in sheet.rites]),
         ("Merits", [f"{m['name']} ({m['points']})" for m in sheet.merits]),
         ("Flaws", [f"{f['name']} ({f['points']})" for f in sheet.flaws]),
-        ("Specialties", [f"{t}: {text}" for t, text in sheet.specialties.items()]),
     ):
         if items or label in ("Backgrounds", "Gifts", "Rites"):
             lines.append(Text(f"{label:<13}", style="bold") + Text(", ".join(items) or "-"))
@@ -355,11 +354,13 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
     from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.sheet import breeds  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet.lifebook import check_tribe  # lazy: start-up (loaded when the command runs)
     from stkit.sheet.sheet import KIN_POWERS, Sheet, Track  # lazy: start-up (loaded when the command runs)
 
     if not name.strip():
         raise InvalidValue("a character needs a name")
     kind = breeds.get_changing_breed(fields["fera"]).name
+    tribe, tribe_warnings = check_tribe(fields["tribe"], kind)
     sheet = Sheet(
         name=name.strip(),
         chronicle=default_chronicle(chronicle),
@@ -371,7 +372,7 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
         creature=breeds.lookup_creature(fields["creature"]),
         breed=breeds.lookup_breed(fields["breed"], kind),
         auspice=breeds.lookup_auspice(fields["auspice"], kind),
-        tribe=fields["tribe"],
+        tribe=tribe,
         pack=fields["pack"],
     )
     if sheet.creature != "shapeshifter":
@@ -382,7 +383,7 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
         if not sep:
             raise InvalidValue(f"--set {item!r} needs the form TRAIT=VALUE, e.g. --set Dexterity=3")
         pairs.append((trait, value.strip()))
-    warnings = sheet.set_new_traits(pairs)  # a rating set here comes with full points
+    warnings = tribe_warnings + sheet.set_new_traits(pairs)  # a rating set here comes with full points
     from stkit.sheet.guided import creation_defaults  # lazy: start-up (loaded when the command runs)
 
     given = any(trait.strip().casefold() == "rank" for trait, _ in pairs)
@@ -479,6 +480,7 @@ def list_(
         int | None,
         typer.Option(
             "--limit",
+            "-n",
             help="Show at most N characters (1 to 10000; default: a screenful, all with --json).",
             show_default=False,
         ),
@@ -761,8 +763,11 @@ def hit(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels the hit deals (1 or more), before soak.")],
     kind: Annotated[
-        DamageType, typer.Option("--type", "-t", help="bashing, lethal or aggravated.", case_sensitive=False)
-    ] = DamageType.bashing,
+        DamageType | None,
+        typer.Option(
+            "--type", "-t", help="bashing, lethal or aggravated (default bashing, said so).", case_sensitive=False
+        ),
+    ] = None,
     soak: Annotated[
         bool, typer.Option("--soak", help="Roll soak first (Stamina, with the form's change; it never botches).")
     ] = False,
@@ -803,7 +808,8 @@ def hit(
     hit_command(
         name,
         levels,
-        damage_type=kind.value,
+        damage_type=(kind or DamageType.bashing).value,
+        type_given=kind is not None,
         soak=soak,
         soak_pool=soak_pool,
         difficulty=difficulty,
@@ -1008,7 +1014,7 @@ def xp(
         for col in ("When", "Kind", "Points", "Reason"):
             t.add_column(col)
         for e in shown.xp_log:  # Text cells: a reason like '[bold]' is printed as typed, never as markup
-            t.add_row(Text(e["at"]), Text(e["kind"]), str(e["amount"]), Text(e["reason"]))
+            t.add_row(Text(local_time(e["at"])), Text(e["kind"]), str(e["amount"]), Text(e["reason"]))
         render.console().print(t)
         return
     print_edit(
@@ -1122,8 +1128,10 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout ('-': stdout).")
     ] = None,
+    force: ForceOpt = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Export a character: YAML, JSON, or a Foundry VTT actor.
 
@@ -1132,14 +1140,20 @@ def export(
 
     sheet, _ = load_sheet(db, name, chronicle)
     text = dump(sheet, fmt.value, player_view=player_view, foundry_layout=foundry_layout.value)
-    if output is None or str(output) == "-":  # '-' is stdout, as for most command-line tools
-        sys.stdout.write(text)
-    else:
+    to_file = output is not None and str(output) != "-"  # '-' is stdout, as for most command-line tools
+    if output is not None and to_file:
         from stkit.store.files import write_file  # lazy: start-up (loaded when the command runs)
+
+        write_file(output, text, force=force)  # all or nothing: a temporary file renamed into place
+    if json_out:
+        shown = {"character": sheet.name, "chronicle": sheet.chronicle, "format": fmt.value}
+        emit_json(shown | ({"output": str(output)} if to_file else {"output": None, "text": text}))
+    elif to_file:
         from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
-        write_file(output, text)  # all or nothing: a temporary file renamed into place
         sys.stderr.write(f"Wrote {printable(output)}\n")
+    else:
+        sys.stdout.write(text)
 
 
 class LogFormat(enum.StrEnum):
@@ -1180,7 +1194,7 @@ def log(
     task: Annotated[str | None, typer.Option("--task", help="Only the rolls of this task.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
     fmt: Annotated[
-        LogFormat, typer.Option("--format", help="table (local time), csv or json.", case_sensitive=False)
+        LogFormat, typer.Option("--format", "-f", help="table (local time), csv or json.", case_sensitive=False)
     ] = LogFormat.table,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -1238,6 +1252,8 @@ def _log_row(e: dict) -> tuple[str, ...]:
     res = e["outcome"] if e["outcome"] != "success" else f"{e['result']} success{'es' if e['result'] != 1 else ''}"
     if e["willpower"]:
         res += " +WP"
+    if isinstance(e["detail"], dict) and e["detail"].get("secret"):
+        res += " (secret)"
     who = e["character"] or "-"
     if e.get("scene_id"):
         who += f" (scene {e['scene_id']}/{e['turn']})"

@@ -70,7 +70,10 @@ def print_check(result: CreationCheck) -> None:
         out.print(render.safe_text(f"Freebie points: {result.spent} of {result.available} spent"))
         for s in result.spends:
             out.print(
-                render.safe_text(f"  {s.what}: {s.detail}; {s.dots} dot{'s' if s.dots != 1 else ''}, {s.points} points")
+                render.safe_text(
+                    f"  {s.what}: {s.detail}; {s.dots} dot{'s' if s.dots != 1 else ''}, "
+                    f"{s.points} point{'s' if s.points != 1 else ''}"
+                )
             )
         for what, groups in result.priorities.items():
             shown = ", ".join(f"{g} {p}" for g, p in groups.items())
@@ -194,7 +197,7 @@ def renown(
 def history(
     name: NameArg,
     fmt: Annotated[
-        HistoryFormat, typer.Option("--format", help="table, csv or json.", case_sensitive=False)
+        HistoryFormat, typer.Option("--format", "-f", help="table, csv or json.", case_sensitive=False)
     ] = HistoryFormat.table,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,

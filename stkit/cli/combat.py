@@ -23,7 +23,6 @@ from stkit.cli.options import (
     flag_overrides,
     make_combat_rules,
 )
-from stkit.dice.model import Specialty  # standard library only, light to import
 
 _CONTEXT = {"ignore_unknown_options": True}
 
@@ -116,15 +115,22 @@ def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
 # ------------------------------------------------------------------------------------------------- char hit
 
 
-def print_hit(result: Any, json_out: bool) -> None:
-    """`char hit` output: the one-line summary, the log entry, warnings."""
+def print_hit(result: Any, json_out: bool, *, soaked: bool = True, type_given: bool = True) -> None:
+    """`char hit` output: the one-line summary, the log entry, warnings; a plain line when no soak was rolled
+    (``soaked`` False) and when the damage type is the default (``type_given`` False)."""
     if json_out:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
-        print_json(result.to_dict())
+        print_json(result.to_dict() | {"soak_rolled": soaked, "type_given": type_given})
         return
     out = _console()
     out.print(_text(f"{result.character}: ", "bold") + _text(result.summary))
+    if not type_given:
+        out.print(
+            _text("No --type given: taken as bashing (-t lethal or -t aggravated for blades, claws, fangs).", "yellow")
+        )
+    if not soaked:
+        out.print(_text(f"Not soaked: {result.character} rolled no soak (add --soak to roll it first).", "yellow"))
     for note in result.notes:
         out.print(_text(note, "dim"))
     if result.log_id is not None:
@@ -150,6 +156,7 @@ def hit_command(
     db: str | None,
     json_out: bool,
     silver: bool = False,
+    type_given: bool = True,
 ) -> None:
     """`char hit`: one transaction through :func:`stkit.store.hit.take_hit`, then the output."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
@@ -160,7 +167,7 @@ def hit_command(
     if difficulty is not None:
         validate_difficulty(difficulty)
     combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
-    overrides = flag_overrides(Specialty.NONE, False, ones_dont_cancel)
+    overrides = flag_overrides(None, False, ones_dont_cancel)
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
     soak_expr = soak_pool if soak_pool is not None else ("" if soak else None)
@@ -181,7 +188,7 @@ def hit_command(
             silver=silver,
         ),
     )
-    print_hit(result, json_out)
+    print_hit(result, json_out, soaked=soak_expr is not None, type_given=type_given)
 
 
 # ------------------------------------------------------------------- regen, shift, stay-active, rage
@@ -345,7 +352,7 @@ def attack_cmd(
     dice_attack: Annotated[str | None, typer.Option("--dice-attack", help="Physical dice of the attack roll.")] = None,
     dice_damage: Annotated[str | None, typer.Option("--dice-damage", help="Physical dice of the damage roll.")] = None,
     dice_soak: Annotated[str | None, typer.Option("--dice-soak", help="Physical dice of the soak roll.")] = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
@@ -371,6 +378,14 @@ def attack_cmd(
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
         if d is not None:
             validate_difficulty(d)
+    from stkit.dice.expr import check_typed_pool  # lazy: start-up (loaded when the command runs)
+    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
+
+    for label, typed in (("--pool", pool), ("--damage", damage), ("--dodge", dodge), ("--block", block)):
+        check_typed_pool(typed, label)
+    check_typed_pool(parry, "--parry")
+    check_typed_pool(soak_pool, "--soak-pool")
+    check_range(defender_actions, "--defender-actions", 1, MAX_DEFENDER_ACTIONS)
     defences = [(k, v) for k, v in (("dodge", dodge), ("block", block), ("parry", parry)) if v is not None]
     if len(defences) > 1:
         raise typer.BadParameter("give one of --dodge, --block, --parry")
@@ -423,6 +438,11 @@ def attack_cmd(
         print_json(data)
         return
     print_exchange(exchange)
+
+
+#: The most actions a defender may have taken in one turn (a Garou with Rage and Celerity-like Gifts takes a
+#: handful; a larger number is a typing slip).
+MAX_DEFENDER_ACTIONS = 20
 
 
 def print_exchange(x: Any) -> None:

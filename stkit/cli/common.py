@@ -77,9 +77,10 @@ def odds_in(handle: StoreHandle, order: RollOrder) -> OddsAnswer:
     return handle.read(lambda gw: odds_for(gw, order))
 
 
-def print_outcome(done: RollOutcome, *, json_out: bool, need: int | None, logged: bool) -> None:
+def print_outcome(done: RollOutcome, *, json_out: bool, need: int | None, logged: bool, secret: bool = False) -> None:
     """A roll's output: ``logged`` (a roll from the sheet or with --log) prints the log entry's keys and
-    lines; otherwise a plain roll's, plus the log entry when the free botch forgave it."""
+    lines; otherwise a plain roll's, plus the log entry when the free botch forgave it. A ``secret`` roll
+    says so first (and carries ``"secret": true`` in JSON)."""
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     if json_out:
@@ -90,11 +91,13 @@ def print_outcome(done: RollOutcome, *, json_out: bool, need: int | None, logged
             data["house_rules_in_force"] = list(done.house_in_force)
             if done.log_id is not None:
                 data |= {"forgiven_botch": done.forgiven_botch, "log_id": done.log_id}
-        render.print_json(data | need_dict(done.roll, need))
+        render.print_json(data | need_dict(done.roll, need) | ({"secret": True} if secret else {}))
         return
     from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     out = render.console()
+    if secret:
+        out.print(Text("Secret roll: for the Storyteller's screen only", style="magenta bold"))
     print_house_line(list(done.house_in_force))
     if done.pool is not None:
         out.print(render.safe_text(f"{done.character}: ", style="bold") + render.safe_text(done.pool.text))

@@ -20,11 +20,11 @@ from stkit.cli.options import (
     DbOpt,
     ExtraOnesOpt,
     OnesDontCancelOpt,
-    Specialty,
     SpecialtyOpt,
     flag_overrides,
     make_combat_rules,
 )
+from stkit.dice.model import Specialty
 
 DEFAULT_COMMAND = "roll"
 
@@ -52,6 +52,7 @@ class OddsGroup(TyperGroup):
     def parse_args(self, ctx, args):
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = [DEFAULT_COMMAND, *args]
+            ctx.meta["stkit.typed_path"] = ctx.command_path  # a usage error names `stkit odds`, as typed
         return super().parse_args(ctx, args)
 
 
@@ -80,7 +81,51 @@ HouseChronicleOpt = Annotated[
     str | None,
     typer.Option("--chronicle", help="Whose house rules apply (default: $STKIT_CHRONICLE, else 'default')."),
 ]
-ExactOpt = Annotated[bool, typer.Option("--exact", help="Also show every chance as an exact fraction.")]
+ExactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--exact", help="Also show every chance as an exact fraction (tables up to 300 dice; --json has them all)."
+    ),
+]
+
+#: Bounds on the work the CLI asks of the exact odds engine, so that every answer it accepts comes within a
+#: second (benchmarks/odds.py measures them). The largest pool whose exact fractions a table prints: they
+#: run to thousands of digits each, and folding them into a terminal table is what takes the time.
+MAX_EXACT_TABLE_DICE = 300
+#: The largest product of the two pools of `odds resisted`, by the 10s' house rule: the margins are a
+#: convolution of the two sides' distributions, whose lengths grow with the pools (doubled under 'double',
+#: longer still under 'reroll').
+MAX_RESISTED_WORK = {Specialty.NONE: 250_000, Specialty.DOUBLE: 160_000, Specialty.REROLL: 30_000}
+
+#: The largest attack plus damage pool of `odds attack` under --specialty double (a 10 counting twice lengthens
+#: the damage pool's range, and the composition grows with it); the engine's own bound covers the rest.
+MAX_ATTACK_DOUBLE_DICE = 140
+
+
+def _check_exact_table(exact: bool, as_json: bool, dice: int) -> None:
+    """InvalidValue when ``--exact`` asks a table for the fractions of more than MAX_EXACT_TABLE_DICE dice."""
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+
+    if exact and not as_json and dice > MAX_EXACT_TABLE_DICE:
+        raise InvalidValue(
+            f"--exact with a pool of {dice} dice would fill the screen with thousand-digit fractions; allowed: "
+            f"--exact up to {MAX_EXACT_TABLE_DICE} dice, or --json, which gives every exact fraction"
+        )
+
+
+def _check_resisted_work(pool_a: int, pool_b: int, specialty: Specialty) -> None:
+    """InvalidValue when the two pools of `odds resisted` are beyond MAX_RESISTED_WORK for ``specialty``."""
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+
+    limit = MAX_RESISTED_WORK[specialty]
+    if pool_a * pool_b > limit:
+        rule = "" if specialty is Specialty.NONE else f" with --specialty {specialty.value}"
+        raise InvalidValue(
+            f"{pool_a} against {pool_b} dice{rule} is too large for exact resisted odds; allowed: pools whose "
+            f"product is at most {limit:,} (e.g. {int(limit**0.5)} against {int(limit**0.5)})"
+        )
+
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 
 
@@ -232,7 +277,6 @@ _ExtendedTargetOpt = Annotated[
     int | None,
     typer.Option(
         "--target",
-        "-t",
         help="Extended action: successes to collect "
         "(1 to 100; pool x target at most 5000). Shows how many rolls it takes.",
     ),
@@ -258,10 +302,13 @@ _MaxTurnsOpt = Annotated[
     "with --target of an extended action.",
 )
 def roll_cmd(
-    pool: Annotated[int, typer.Argument(help="Dice in the pool, 1 to 1000.")],
+    pool: Annotated[
+        str,
+        typer.Argument(help="Dice in the pool, 1 to 1000; with --char a pool from the sheet or a saved roll's name."),
+    ],
     difficulty: DifficultyOpt = None,
     willpower: _WillpowerOpt = False,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     target: _ExtendedTargetOpt = None,
@@ -271,36 +318,52 @@ def roll_cmd(
     damage: Annotated[bool, typer.Option("--damage", help="A damage roll: it never botches.")] = False,
     soak: Annotated[bool, typer.Option("--soak", help="A soak roll: it never botches.")] = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
+    char: Annotated[
+        str | None, typer.Option("--char", "-c", help="Build the pool from this character's sheet (its wounds count).")
+    ] = None,
     exact: ExactOpt = False,
     as_json: JsonOpt = False,
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
-    from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import odds_in, store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
+    from stkit.dice import parse_pool_number, validate_pool  # lazy: start-up (loaded when the command runs)
+    from stkit.store.rolling import RollOrder  # lazy: start-up (loaded when the command runs)
 
     handle = store(db)
+    overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel)
+    if difficulty is not None:  # else the chronicle's (or a saved roll's) difficulty
+        overrides = overrides.at_difficulty(difficulty)
     house = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
+    order = RollOrder(pool, character=char, chronicle=chronicle, overrides=overrides, willpower=willpower)
+    answer = None
+    if char is not None:
+        answer = odds_in(handle, order)  # the sheet's pool (or saved roll) and its chronicle's house rules
+        dice, rules, difficulty = answer.pool, answer.rules.dice_rules(), answer.rules.difficulty
+    else:
+        dice = validate_pool(parse_pool_number(pool))
+    _check_exact_table(exact, as_json, dice)
     if damage or soak or damage_ones_cancel:
         combat = make_combat_rules(damage_ones_cancel)
-        _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target, exact, as_json)
+        _kind_odds(damage, soak, dice, difficulty, rules, combat, willpower, target, exact, as_json)
         return
     if target is not None:
         how = dict(start=start, botch_ends=botch_ends, max_turns=max_turns, rules=rules, willpower=willpower)
-        ext = engine.p_extended(pool, difficulty, target, **how)
+        ext = engine.p_extended(dice, difficulty, target, **how)
         _show_extended(ext, exact, as_json)
         return
     if botch_ends or max_turns is not None or start:
         raise typer.BadParameter("--botch-ends, --max-turns and --start need --target (an extended action)")
-    from stkit.cli.common import odds_in  # lazy: start-up (loaded when the command runs)
-    from stkit.store.rolling import RollOrder  # lazy: start-up (loaded when the command runs)
-
-    overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel).at_difficulty(difficulty)
-    odds = odds_in(handle, RollOrder(str(pool), chronicle=chronicle, overrides=overrides, willpower=willpower)).odds
+    odds = (answer or odds_in(handle, order)).odds
     if as_json:
         _emit(_roll_json(odds, rules))
         return
+    if answer is not None:
+        from stkit.cli.render import safe_text  # lazy: start-up (loaded when the command runs)
+
+        _console().print(safe_text(f"{answer.character}: {answer.label}", style="bold"))
     _show_roll(odds, exact)
 
 
@@ -529,7 +592,7 @@ def resisted_cmd(
     pool_b: Annotated[int, typer.Argument(help="Side B's dice pool, 1 to 1000.")],
     difficulty: _DifficultyAOpt = None,
     difficulty_b: _DifficultyBOpt = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -540,8 +603,10 @@ def resisted_cmd(
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
+    _check_exact_table(exact, as_json, max(pool_a, pool_b))
     house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules = house.dice_rules()
+    _check_resisted_work(pool_a, pool_b, rules.specialty)
     res = engine.p_resisted(pool_a, pool_b, house.difficulty, difficulty_b=difficulty_b, rules=rules)
     margins_a = [res.p_margin("a", m) for m in range(1, len(res.margin_a))]
     margins_b = [res.p_margin("b", m) for m in range(1, len(res.margin_b))]
@@ -607,7 +672,7 @@ def teamwork_cmd(
         list[int], typer.Argument(help="Each participant's dice pool, 1 to 1000; two or more participants.")
     ],
     difficulty: DifficultyOpt = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -684,7 +749,7 @@ def _show_teamwork(team, pools: list[int], difficulty: int, exact: bool) -> None
 def multi_cmd(
     pools: Annotated[list[int], typer.Argument(help="Each action's dice pool before the penalty, in order.")],
     difficulty: DifficultyOpt = None,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
@@ -695,6 +760,7 @@ def multi_cmd(
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
+    _check_exact_table(exact, as_json, max(pools, default=0))
     house = _rules(store(db), chronicle, specialty, extra_ones_cancel, ones_dont_cancel, difficulty)
     rules, difficulty = house.dice_rules(), house.difficulty
     multi = engine.p_multiple(pools, difficulty, rules=rules)
@@ -871,17 +937,28 @@ def _number_pools(pool, damage, soak, dodge, armour: int, difficulty: int | None
 
     if sheet_only["--target"] is not None:
         raise InvalidValue("--target needs --char: the pools come from the two sheets")
-    if any(v not in (None, False) for k, v in sheet_only.items() if k != "--target"):
-        raise InvalidValue("--weapon, --maneuver, --type and --silver need --char (and --target): they read sheets")
+    given = [k for k, v in sheet_only.items() if k != "--target" and v not in (None, False)]
+    if given:
+        raise InvalidValue(
+            f"{given[0]} needs --char (and --target): --weapon, --maneuver, --range, --type and --silver read sheets"
+        )
     if pool is None or damage is None:
         raise InvalidValue("give the attack pool and --damage (numbers, or pools with --char)")
     return _AttackPools(
         attack=parse_pool_number(pool, "attack pool"),
         damage=parse_pool_number(damage, "damage pool"),
         soak=(0 if soak is None else parse_pool_number(soak, "soak pool")) + armour,
-        dodge=0 if dodge is None else parse_pool_number(dodge, "dodge pool"),
+        dodge=0 if dodge is None else _positive(parse_pool_number(dodge, "dodge pool"), "--dodge", dodge),
         difficulty=difficulty,
     )
+
+
+def _positive(dice: int, label: str, typed: str) -> int:
+    """``dice`` when 1 to MAX_POOL; else InvalidValue naming the option and the typed text."""
+    from stkit.dice.expr import check_typed_pool  # lazy: start-up (loaded when the command runs)
+
+    check_typed_pool(typed, label)
+    return dice
 
 
 @odds_app.command(
@@ -893,6 +970,9 @@ def _number_pools(pool, damage, soak, dodge, armour: int, difficulty: int | None
 )
 def attack_cmd(
     pool: _PoolArg = None,
+    pool_opt: Annotated[
+        str | None, typer.Option("--pool", "-p", help="The attack pool, as `stkit attack` takes it (or give POOL).")
+    ] = None,
     damage: _DamageOpt = None,
     dodge: _DodgeOpt = None,
     dodge_difficulty: _DodgeDifficultyOpt = 6,
@@ -909,7 +989,7 @@ def attack_cmd(
     damage_difficulty: _DamageDifficultyOpt = 6,
     soak_difficulty: _SoakDifficultyOpt = 6,
     willpower: _AttackWillpowerOpt = False,
-    specialty: SpecialtyOpt = Specialty.NONE,
+    specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
@@ -922,6 +1002,12 @@ def attack_cmd(
     from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(armour, "armour dice", 0, 10)
+    if pool_opt is not None:
+        if pool is not None and pool != pool_opt:
+            from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+
+            raise InvalidValue(f"two attack pools: POOL {pool!r} and --pool {pool_opt!r}; give one of them")
+        pool = pool_opt
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
 
     handle = store(db)
@@ -930,7 +1016,8 @@ def attack_cmd(
         how |= dict(maneuver=maneuver, range_=range_, damage_type=damage_type, difficulty=difficulty)
         pools = _sheet_pools(handle, char, pool, damage, defence=dodge, silver=silver, **how)
     else:
-        sheet_only = {"--target": target, "--weapon": weapon, "--maneuver": maneuver, "--type": damage_type}
+        sheet_only = {"--target": target, "--weapon": weapon, "--maneuver": maneuver, "--range": range_}
+        sheet_only["--type"] = damage_type
         pools = _number_pools(pool, damage, soak, dodge, armour, difficulty, sheet_only | {"--silver": silver})
     rules = _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel)
     spec = AttackSpec(
@@ -946,6 +1033,13 @@ def attack_cmd(
         defence_pool=pools.dodge,
         defence_difficulty=dodge_difficulty,
     )
+    if spec.rules.specialty is Specialty.DOUBLE and spec.attack_pool + spec.damage_pool > MAX_ATTACK_DOUBLE_DICE:
+        from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+
+        raise InvalidValue(
+            f"an attack of {spec.attack_pool} dice with a damage pool of {spec.damage_pool} under --specialty double "
+            f"is too large for exact odds; allowed: the two pools adding up to at most {MAX_ATTACK_DOUBLE_DICE} dice"
+        )
     odds = p_attack(spec)
     if as_json:
         _emit(_attack_json(spec, odds, pools.texts))

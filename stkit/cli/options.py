@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from stkit.dice.house import RuleOverrides  # standard library only, light to import
-from stkit.dice.model import Specialty
+from stkit.dice.model import Specialty, Tens, WillpowerRule
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -32,14 +32,15 @@ SeedOpt = Annotated[
     int | None, typer.Option("--seed", help="Seed the dice (0 or more) so the roll can be replayed exactly.")
 ]
 SpecialtyOpt = Annotated[
-    Specialty,
+    Specialty | None,
     typer.Option(
         "--specialty",
         case_sensitive=False,
         # A short metavar: the choices are in the help, and the long '[none|double|reroll]' squeezed the
         # option names of the help table at 80 columns.
         metavar="RULE",
-        help="HOUSE RULE for 10s, off by default (none). 'double': a 10 counts two successes "
+        help="HOUSE RULE for 10s on this roll (default: the chronicle's; 'none' switches it off). "
+        "'double': a 10 counts two successes "
         "(20th-anniversary style). 'reroll': each 10 rolls one extra die, which must reach the difficulty "
         "itself and may roll 10 again.",
     ),
@@ -77,6 +78,9 @@ DbOpt = Annotated[
         help="Database file or SQLAlchemy URL. Default: $STKIT_DATABASE_URL if set, else stkit.sqlite in the "
         "user data folder.",
     ),
+]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace the output file if it exists (its permissions are kept).")
 ]
 # Two meanings of --chronicle: where a new thing goes (scenes, new characters) ...
 ChronicleOpt = Annotated[
@@ -159,23 +163,70 @@ FreeBotchOpt = Annotated[
 ]
 
 
+HouseTensOpt = Annotated[
+    Tens | None,
+    typer.Option(
+        "--tens",
+        case_sensitive=False,
+        metavar="RULE",
+        help="HOUSE RULE for 10s on every roll: once (as written), explode, explode-unspecialised.",
+        show_default=False,
+        rich_help_panel=HOUSE_PANEL,
+    ),
+]
+HouseTensCancelOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--tens-cancel-ones/--no-tens-cancel-ones",
+        help="HOUSE RULE: each 10 takes away one 1 before the 1s cancel successes.",
+        show_default=False,
+        rich_help_panel=HOUSE_PANEL,
+    ),
+]
+SuccessesOpt = Annotated[
+    int,
+    typer.Option(
+        "--successes",
+        min=0,
+        max=1000,
+        help="Automatic successes added to the dice's (0 to 1000); 1s cancel them. '+2s' in the pool says the same.",
+    ),
+]
+
+
 def rule_overrides(
     specialty: Specialty | None = None,
     extra_ones_cancel: bool | None = None,
     ones_cancel: bool | None = None,
     difficulty: int | None = None,
     free_botch: bool | None = None,
+    *,
+    tens: Tens | None = None,
+    tens_cancel_ones: bool | None = None,
+    specialty_botch: bool | None = None,
+    willpower: WillpowerRule | None = None,
 ) -> RuleOverrides:
     """This roll's house-rule options (the option bundle above; None: the chronicle's) as one value.
     Raises InvalidValue for a difficulty outside 2..10."""
-    return RuleOverrides(specialty, extra_ones_cancel, ones_cancel, difficulty, free_botch)
-
-
-def flag_overrides(specialty: Specialty, extra_ones_cancel: bool, ones_dont_cancel: bool) -> RuleOverrides:
-    """The overrides of the on-only house-rule flags (--specialty with a default of none, --extra-ones-cancel,
-    --ones-dont-cancel): a flag left at its default keeps the chronicle's setting."""
     return RuleOverrides(
-        specialty=None if specialty is Specialty.NONE else specialty,
+        specialty,
+        extra_ones_cancel,
+        ones_cancel,
+        difficulty,
+        free_botch,
+        tens=tens,
+        tens_cancel_ones=tens_cancel_ones,
+        specialty_botch=specialty_botch,
+        willpower=willpower,
+    )
+
+
+def flag_overrides(specialty: Specialty | None, extra_ones_cancel: bool, ones_dont_cancel: bool) -> RuleOverrides:
+    """The overrides of the on-only house-rule flags (--specialty, --extra-ones-cancel, --ones-dont-cancel):
+    a flag not given keeps the chronicle's setting; ``--specialty none`` given switches a chronicle's
+    specialty rule off for this roll."""
+    return RuleOverrides(
+        specialty=specialty,
         extra_ones_cancel=True if extra_ones_cancel else None,
         ones_cancel=False if ones_dont_cancel else None,
     )

@@ -172,7 +172,7 @@ def roll_lines(roll: RollResult, *, title: str | None = None, kind: str | None =
         notes.append(f"rule of one: {roll.cancelled} success{'es' if roll.cancelled != 1 else ''} cancelled by 1s")
     elif roll.ones and not roll.rules.ones_cancel:
         why = f"a {kind} roll" if kind in ("damage", "soak") else "house rule"
-        notes.append(f"{roll.ones} 1s not cancelling ({why})")
+        notes.append(f"{'a 1' if roll.ones == 1 else f'{roll.ones} 1s'} not cancelling ({why})")
     if roll.willpower:
         notes.append("+1 success from Willpower")
     if roll.extra_dice:

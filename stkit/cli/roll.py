@@ -21,9 +21,12 @@ from stkit.cli.options import (
     HouseExtraOnesOpt,
     HouseOnesOpt,
     HouseSpecialtyOpt,
+    HouseTensCancelOpt,
+    HouseTensOpt,
     JsonOpt,
     RollDifficultyOpt,
     SeedOpt,
+    SuccessesOpt,
     make_combat_rules,
     rule_overrides,
 )
@@ -87,6 +90,9 @@ def roll(
     extra_ones_cancel: HouseExtraOnesOpt = None,
     ones_cancel: HouseOnesOpt = None,
     free_botch: FreeBotchOpt = None,
+    tens: HouseTensOpt = None,
+    tens_cancel_ones: HouseTensCancelOpt = None,
+    successes: SuccessesOpt = 0,
     note: NoteOpt = None,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
@@ -167,7 +173,15 @@ def roll(
     if retry >= 0:  # a negative one gets the dice engine's own message
         check_range(retry, "--retry", 0, MAX_RETRY)
     faces = parse_faces(dice) if dice is not None else None
-    overrides = rule_overrides(specialty, extra_ones_cancel, ones_cancel, difficulty, free_botch)
+    overrides = rule_overrides(
+        specialty,
+        extra_ones_cancel,
+        ones_cancel,
+        difficulty,
+        free_botch,
+        tens=tens,
+        tens_cancel_ones=tens_cancel_ones,
+    )
     if kind is None and difficulty is not None:
         validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
     logged = char is not None or log_roll or secret or note is not None
@@ -189,10 +203,11 @@ def roll(
         spec=spec,
         log=logged,
         combat=make_combat_rules(damage_ones_cancel) if kind else None,
+        successes=successes,
     )
     done = make_roll_in(store(db), order)
     if kind is None:
-        print_outcome(done, json_out=json_out, need=need, logged=logged)
+        print_outcome(done, json_out=json_out, need=need, logged=logged, secret=secret)
         return
     from stkit.cli.combat import print_purpose_roll  # lazy: start-up (loaded when the command runs)
 

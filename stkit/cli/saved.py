@@ -109,15 +109,18 @@ def saved_roll(
 
     done = run(db, work)
     if json_out:
-        render.print_json({"roll": done.roll.to_dict(), **done.to_dict()})
+        render.print_json({"roll": done.roll.to_dict(), **done.to_dict(), **({"secret": True} if secret else {})})
         return
+    if secret:
+        render.print_text("Secret roll: for the Storyteller's screen only", style="magenta bold")
     if done.pool is not None:
         render.print_text(f"{render.safe(done.character)}: {render.safe(done.pool.text)}", style="bold")
     render.print_roll(done.roll)
     for note in done.notes:
         render.print_text(render.safe(note))
     if done.willpower_left is not None:
-        render.print_text(f"Willpower spent: {done.willpower_left} points left")
+        left = done.willpower_left
+        render.print_text(f"Willpower spent: {left} point{'s' if left != 1 else ''} left")
     if done.log_id is not None:
         render.print_text(f"Logged as roll #{done.log_id}")
 

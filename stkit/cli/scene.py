@@ -378,10 +378,13 @@ def extended_start(
     name: Annotated[str, typer.Argument(help="What is being done, e.g. 'Stay hidden'.")],
     char: Annotated[
         str | None,
-        typer.Option("--char", help="The character who rolls it from the sheet.", autocompletion=complete_character),
+        typer.Option(
+            "--char", "-c", help="The character who rolls it from the sheet.", autocompletion=complete_character
+        ),
     ] = None,
     pool: Annotated[
-        str, typer.Option("--pool", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice.")
+        str,
+        typer.Option("--pool", "-p", help="Sheet expression ('Stamina + Stealth') with --char, else a number of dice."),
     ] = "",
     difficulty: DifficultyOpt = None,
     target: Annotated[int, typer.Option("--target", help="Successes needed to finish (at least 1).")] = 0,
@@ -446,6 +449,7 @@ _ParticipantOpt = Annotated[
     str | None,
     typer.Option(
         "--char",
+        "-c",
         help="Another participant rolls this time (teamwork over time).",
         autocompletion=complete_character,
     ),
@@ -464,7 +468,7 @@ _SheetWillpowerOpt = Annotated[
 def extended_roll(
     action: _ExtendedArg,
     char: _ParticipantOpt = None,
-    pool: Annotated[str | None, typer.Option("--pool", help="This roller's pool, if not the action's.")] = None,
+    pool: Annotated[str | None, typer.Option("--pool", "-p", help="This roller's pool, if not the action's.")] = None,
     difficulty: _RollDifficultyOpt = None,
     dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
     willpower: _SheetWillpowerOpt = False,
@@ -530,7 +534,13 @@ def _print_extended_roll(out: Any, status: ExtendedStatus, in_force: list, forgi
     if out.spoiled and tracked.status == "failed":
         con.print(Text("The botch ends the attempt.", style="red bold"))
     elif out.spoiled and out.tally_before:
-        con.print(Text(f"The botch wipes the {out.tally_before} successes gathered: back to zero.", style="red bold"))
+        con.print(
+            Text(
+                f"The botch wipes the {out.tally_before} success{'es' if out.tally_before != 1 else ''} gathered: "
+                "back to zero.",
+                style="red bold",
+            )
+        )
     elif out.spoiled:
         con.print(Text("Botch: nothing was gathered yet, the tally stays at zero.", style="red bold"))
     elif roll.botch:

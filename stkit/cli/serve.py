@@ -7,7 +7,7 @@ store and segno load inside the commands, so a plain `stkit roll` never imports 
 from __future__ import annotations
 
 import ipaddress
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -275,55 +275,98 @@ def serve(
             style="yellow",
             stderr=json_out,
         )
-    if every or len(issued) > 1:
-        hidden = {name: handle.read(_not_players(name)) for name in issued}
-        _print_served(base, issued, qr=qr, json_out=json_out, hidden=hidden)
-    else:
-        hidden_here = handle.read(_not_players(chron))
-        print_links(issued[chron], qr=qr and not json_out, json_out=json_out, hidden=hidden_here)
-    import sys  # lazy: start-up (loaded when the command runs)
+    import signal  # lazy: start-up (only `stkit serve` handles Ctrl-C itself)
 
-    sys.stdout.flush()
-    import uvicorn  # lazy: start-up (loaded when the command runs)
+    stop = _Interrupted()
+    previous = signal.signal(signal.SIGINT, stop.handle)  # from here on a Ctrl-C is exit 130, wherever it lands
+    try:
+        if every or len(issued) > 1:
+            hidden = {name: handle.read(_not_players(name)) for name in issued}
+            _print_served(base, issued, qr=qr, json_out=json_out, hidden=hidden)
+        else:
+            hidden_here = handle.read(_not_players(chron))
+            print_links(issued[chron], qr=qr and not json_out, json_out=json_out, hidden=hidden_here)
+        import sys  # lazy: start-up (loaded when the command runs)
 
-    # The web adapter is loaded by name: the CLI and the web layer never import each other. The app reads
-    # the store and chronicle from the environment, as every stkit command does.
-    os.environ["STKIT_DATABASE_URL"] = handle.url
-    os.environ["STKIT_CHRONICLE"] = chron
-    if every or len(issued) > 1:  # read by stkit.web.app.create_app
-        os.environ["STKIT_TABLE_CHRONICLES"] = "*" if every else json.dumps(list(issued))
-    else:
-        os.environ.pop("STKIT_TABLE_CHRONICLES", None)
-    import logging  # lazy: start-up (loaded when the command runs)
+        sys.stdout.flush()
+        # The web adapter is loaded by name: the CLI and the web layer never import each other. The app
+        # reads the store and chronicle from the environment, as every stkit command does.
+        os.environ["STKIT_DATABASE_URL"] = handle.url
+        os.environ["STKIT_CHRONICLE"] = chron
+        if every or len(issued) > 1:  # read by stkit.web.app.create_app
+            os.environ["STKIT_TABLE_CHRONICLES"] = "*" if every else json.dumps(list(issued))
+        else:
+            os.environ.pop("STKIT_TABLE_CHRONICLES", None)
+        os.environ["STKIT_TABLE_LISTEN"] = host  # the Host names the server answers to (stkit.web.security)
+        os.environ["STKIT_TABLE_LINK_HOST"] = shown_host
+        if public is not None:
+            from urllib.parse import urlsplit  # lazy: start-up (loaded when the command runs)
+
+            os.environ["STKIT_TABLE_PUBLIC_HOST"] = urlsplit(public).hostname or ""
+        _run_uvicorn(host, port, tls, stop)
+    except KeyboardInterrupt:  # a second Ctrl-C before the server ran: stop now
+        stop.count += 1
+    finally:
+        if not stop.count:  # once interrupted, a further Ctrl-C while exiting is counted, not raised
+            signal.signal(signal.SIGINT, previous)
+    if stop.count:
+        raise typer.Exit(130)
+
+
+class _Interrupted:
+    """The SIGINT handler of `stkit serve` from the moment its links are printed: it counts the Ctrl-Cs
+    and asks the server (once there is one) to stop, instead of raising KeyboardInterrupt at whatever line
+    runs then (where a clean-up could swallow it and leave the server running). uvicorn puts its own
+    handler in place while it serves and, once stopped, raises each signal it caught again, which lands
+    here. A second Ctrl-C before the server runs raises KeyboardInterrupt, so a stuck start can still be
+    left."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.server: Any = None  # the uvicorn Server, once made
+
+    def handle(self, signum: int, frame: object) -> None:
+        self.count += 1
+        if self.server is not None:
+            self.server.should_exit = True
+        elif self.count > 1:
+            raise KeyboardInterrupt
+
+
+def _run_uvicorn(host: str, port: int, tls: tuple[str, str] | None, stop: _Interrupted) -> None:
+    """Run the table server until it is stopped (at once when ``stop`` already counts a Ctrl-C).
+
+    uvicorn is run through its Server, not ``uvicorn.run``: that catches the KeyboardInterrupt of a
+    Ctrl-C and returns as if nothing happened (exit 0). StkitError when it cannot listen."""
+    import logging  # lazy: start-up (the server's log is set up only when it runs)
+
+    import uvicorn  # lazy: start-up (the web server loads only for `stkit serve`)
 
     logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
-    os.environ["STKIT_TABLE_LISTEN"] = host  # the Host names the server answers to (stkit.web.security)
-    os.environ["STKIT_TABLE_LINK_HOST"] = shown_host
-    if public is not None:
-        from urllib.parse import urlsplit  # lazy: start-up (loaded when the command runs)
-
-        os.environ["STKIT_TABLE_PUBLIC_HOST"] = urlsplit(public).hostname or ""
+    config = uvicorn.Config(
+        "stkit.web.server:serving_app",  # create_app, with the file limit raised and a quiet log
+        factory=True,
+        host=host,
+        port=port,
+        http="stkit.web.server:GuardedH11Protocol",  # request deadline and connection limit
+        backlog=64,  # stkit.web.server.BACKLOG: counted against the file limit
+        h11_max_incomplete_event_size=16 * 1024,
+        timeout_keep_alive=5,
+        proxy_headers=False,  # no proxy in front: X-Forwarded-For is whatever a client says
+        server_header=False,
+        log_config=None,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=3,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
+    )
+    server = uvicorn.Server(config)
+    stop.server = server
+    if stop.count:
+        return
     try:
-        uvicorn.run(
-            "stkit.web.server:serving_app",  # create_app, with the file limit raised and a quiet log
-            factory=True,
-            host=host,
-            port=port,
-            http="stkit.web.server:GuardedH11Protocol",  # request deadline and connection limit
-            backlog=64,  # stkit.web.server.BACKLOG: counted against the file limit
-            h11_max_incomplete_event_size=16 * 1024,
-            timeout_keep_alive=5,
-            proxy_headers=False,  # no proxy in front: X-Forwarded-For is whatever a client says
-            server_header=False,
-            log_config=None,
-            log_level="warning",
-            access_log=False,
-            timeout_graceful_shutdown=3,
-            ssl_certfile=tls[0] if tls else None,
-            ssl_keyfile=tls[1] if tls else None,
-        )
-    except KeyboardInterrupt:  # a second Ctrl-C while stopping: stop now, quietly (every change is stored)
-        raise typer.Exit(130) from None
+        server.run()
     except SystemExit as exc:  # uvicorn exits when the port is taken
         if exc.code:
             from stkit.errors import StkitError  # lazy: optional

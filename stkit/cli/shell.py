@@ -106,6 +106,18 @@ def exit_status(line: str, default: int) -> int:
         return 2
 
 
+#: Words of a system shell the stkit shell does not run: pipes, redirections and command lists.
+PIPE_WORDS = frozenset({"|", "||", "&&", ";", ">", ">>", "<", "2>", "&"})
+
+#: What `help` prints before the list of commands.
+SHELL_HELP = """In the stkit shell, type a command without `stkit` (a leading `stkit` is fine too):
+  roll 5 -d 7        char show Grins        help roll  (the help of one command)
+`exit` or Ctrl-D leaves; Ctrl-C cancels the line. The shell runs stkit commands only: no pipes (|),
+redirections (>) or system commands; run `stkit roll 5 --json | head -2` from your system shell.
+
+"""
+
+
 def run_line(line: str) -> int:
     """Run one shell line as an stkit command in this process; returns its exit code (0 for a blank line).
 
@@ -118,8 +130,20 @@ def run_line(line: str) -> int:
     except ValueError as exc:
         print_error(f"cannot read the line: {exc}")
         return 2
+    if argv and argv[0] == "stkit":  # typed out of habit: `stkit roll 5` is `roll 5`
+        argv = argv[1:]
     if not argv:
         return 0
+    if argv[0] == "help":  # `help` lists the commands, `help roll` is `roll --help`
+        argv = [*argv[1:], "--help"]
+        if len(argv) == 1:
+            sys.stdout.write(SHELL_HELP)
+    if any(word in PIPE_WORDS for word in argv):
+        print_error(
+            f"the shell runs stkit commands only: {next(w for w in argv if w in PIPE_WORDS)!r} belongs to your "
+            "system shell; run it there, e.g. stkit roll 5 --json | head -2"
+        )
+        return 2
     if argv[0] == "shell":
         print_error("already in the shell")
         return 1

@@ -236,8 +236,10 @@ class AttackSpec:
 
     @property
     def follow_rules(self) -> HouseRules:
-        """The house rules the damage and soak rolls are scored under (before :func:`kind_rules`)."""
-        return HouseRules(ones_cancel=self.rules.ones_cancel)
+        """The house rules the defence, damage and soak rolls are scored under (before :func:`kind_rules`):
+        the attack's, except that no specialty reaches them (the specialty is the attacker's, on the attack
+        roll). The one place that decides it; docs/combat.md states it."""
+        return replace(self.rules, specialised=False)
 
 
 def net_attack(attack_result: int, defence_result: int) -> int:

@@ -21,7 +21,27 @@ _POOL_TERM = re.compile(r"([+-]?)\s*(\d+)", re.ASCII)
 #: ``int()`` away from huge digit strings.
 _MAX_TERM_DIGITS = 6
 
-__all__ = ["eval_pool_sum", "parse_faces", "parse_pool_number", "pick_difficulties"]
+#: Automatic successes written in a pool: '+2s' (BCDice's '+y', Tzimisce's autos).
+_AUTO_TERM = re.compile(r"\s*\+\s*(\d{1,4})\s*s\s*(?=$|[+-])", re.ASCII | re.IGNORECASE)
+
+__all__ = [
+    "check_typed_pool",
+    "eval_pool_sum",
+    "is_pool_sum",
+    "parse_faces",
+    "parse_pool_number",
+    "pick_difficulties",
+    "split_automatic",
+]
+
+
+def split_automatic(text: str) -> tuple[str, int]:
+    """(``text`` without its '+Ns' terms, the automatic successes they add): '5 + 2s' -> ('5', 2),
+    'Dexterity + Brawl +1s' -> ('Dexterity + Brawl', 1). Text without such a term comes back as it is."""
+    found = [int(n) for n in _AUTO_TERM.findall(text)]
+    if not found:
+        return text, 0
+    return _AUTO_TERM.sub("", text).strip(), sum(found)
 
 
 def parse_pool_number(text: str, what: str = "dice pool") -> int:
@@ -37,6 +57,25 @@ def parse_pool_number(text: str, what: str = "dice pool") -> int:
             f"'Dexterity + Brawl' need a character: --char NAME"
         )
     return eval_pool_sum(text)
+
+
+def is_pool_sum(text: str) -> bool:
+    """True when ``text`` is digits joined by + and - ('5', '-5', '3 + 2'): a pool typed as a number."""
+    return bool(_POOL_SUM.match(text))
+
+
+def check_typed_pool(text: str | None, what: str) -> None:
+    """A pool as typed (None: not given): empty text, or a plain number ('-5', '0', '3 - 4') that does not
+    come to 1 to MAX_POOL dice, is a slip, never a pool; Trait pools ('Dexterity + Dodge') are checked
+    against the sheet elsewhere. Raises InvalidValue naming ``what`` (an option such as ``--dodge``), the
+    text and what is allowed."""
+    if text is None:
+        return
+    allowed = f"allowed: 1 to {MAX_POOL} dice, or Traits like 'Dexterity + Brawl'"
+    if not text.strip():
+        raise InvalidValue(f"{what} is empty; {allowed}")
+    if is_pool_sum(text) and not 1 <= eval_pool_sum(text) <= MAX_POOL:
+        raise InvalidValue(f"{what} {text.strip()!r} is not a pool; {allowed}")
 
 
 def eval_pool_sum(text: str) -> int:

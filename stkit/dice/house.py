@@ -18,7 +18,16 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from stkit.dice.model import DEFAULT_DIFFICULTY, HouseRules, Outcome, RollResult, Specialty, validate_difficulty
+from stkit.dice.model import (
+    DEFAULT_DIFFICULTY,
+    HouseRules,
+    Outcome,
+    RollResult,
+    Specialty,
+    Tens,
+    WillpowerRule,
+    validate_difficulty,
+)
 from stkit.errors import InvalidValue
 from stkit.text import parse_whole_number
 
@@ -65,17 +74,27 @@ class ChronicleRules:
     table_extra_dice: int = DEFAULT_TABLE_EXTRA_DICE
     #: what learning a Rite costs with `char raise`: ``level`` experience per level, or ``taught`` (none).
     rite_cost: str = "level"
+    #: the 10s of every roll: ``once``, ``explode`` or ``explode-unspecialised`` (:class:`Tens`).
+    tens: Tens = Tens.ONCE
+    #: each 10 takes away one 1 before the 1s cancel successes (Dice Maiden #231).
+    tens_cancel_ones: bool = False
+    #: False: a roll naming a specialty cannot botch (Foundry WoD20 #1063).
+    specialty_botch: bool = True
+    #: what Willpower buys: ``success`` or ``three-dice`` (:class:`WillpowerRule`).
+    willpower: WillpowerRule = WillpowerRule.SUCCESS
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
+    #: True when this roll named its own specialty rule (``--specialty``): the roll counts as specialised.
+    specialty_given: bool = dataclasses.field(default=False, compare=False)
     #: The `stkit house` keys the chronicle has set (the others are the rules as written).
     set_keys: frozenset[str] = dataclasses.field(default=frozenset(), compare=False)
 
-    def dice_rules(self) -> HouseRules:
-        """The dice engine's HouseRules: every field of it taken from the same-named rule here (extra 1s
-        cancel only under ``reroll``, where extra dice exist)."""
-        given = {f.name: getattr(self, f.name) for f in dataclasses.fields(HouseRules)}
-        given["extra_ones_cancel"] = self.extra_ones_cancel and self.specialty is Specialty.REROLL
-        return HouseRules(**given)
+    def dice_rules(self, specialised: bool = False) -> HouseRules:
+        """The dice engine's HouseRules for one roll: every field taken from the same-named rule here.
+        ``specialised``: the roll names a specialty (``--spec``); a roll that chose its own ``--specialty``
+        rule counts as specialised too. The specialty rules touch no other roll."""
+        given = {f.name: getattr(self, f.name) for f in dataclasses.fields(HouseRules) if f.name != "specialised"}
+        return HouseRules(**given, specialised=specialised or self.specialty_given)
 
     def in_force(self) -> list[str]:
         """One short phrase per rule that differs from the rules as written, in key order; [] when none."""
@@ -94,7 +113,7 @@ class ChronicleRules:
         out = {}
         for key, (name, _allowed) in HOUSE_KEYS.items():
             value = getattr(self, name)
-            out[key] = value.value if isinstance(value, Specialty) else value
+            out[key] = value.value if isinstance(value, (Specialty, Tens, WillpowerRule)) else value
         return out
 
     def override(self, overrides: RuleOverrides) -> ChronicleRules:
@@ -105,7 +124,9 @@ class ChronicleRules:
         out = dataclasses.replace(self, **{k: v for k, v in given.items() if v is not None})
         if overrides.difficulty is not None:
             out = dataclasses.replace(out, difficulty_given=True)
-        if overrides.extra_ones_cancel and out.specialty is not Specialty.REROLL:
+        if overrides.specialty is not None and overrides.specialty is not Specialty.NONE:
+            out = dataclasses.replace(out, specialty_given=True)
+        if overrides.extra_ones_cancel and out.specialty is not Specialty.REROLL and out.tens is Tens.ONCE:
             raise InvalidValue("--extra-ones-cancel only applies with --specialty reroll")
         return out
 
@@ -121,6 +142,7 @@ class RuleOverrides:
         ones_cancel: whether 1s cancel successes, or None.
         difficulty: this roll's difficulty (2..10), or None for the chronicle's default.
         free_botch: whether the night's first botch is forgiven, or None.
+        tens, tens_cancel_ones, specialty_botch, willpower: the same-named house rules, or None.
 
     Raises InvalidValue for a difficulty outside 2..10.
     """
@@ -130,12 +152,22 @@ class RuleOverrides:
     ones_cancel: bool | None = None
     difficulty: int | None = None
     free_botch: bool | None = None
+    tens: Tens | None = None
+    tens_cancel_ones: bool | None = None
+    specialty_botch: bool | None = None
+    willpower: WillpowerRule | None = None
 
     def __post_init__(self) -> None:
         if self.difficulty is not None:
             validate_difficulty(self.difficulty)
-        if self.specialty is not None:
-            object.__setattr__(self, "specialty", Specialty(self.specialty))
+        for name, kind in (("specialty", Specialty), ("tens", Tens), ("willpower", WillpowerRule)):
+            value = getattr(self, name)
+            if value is not None:
+                try:
+                    object.__setattr__(self, name, kind(value))
+                except ValueError:
+                    allowed = ", ".join(v.value for v in kind)
+                    raise InvalidValue(f"{name} {value!r} is not allowed; allowed: {allowed}") from None
 
     def at_difficulty(self, difficulty: int | None) -> RuleOverrides:
         """These overrides with ``difficulty`` (None: keep this one's)."""
@@ -145,7 +177,16 @@ class RuleOverrides:
     def of(cls, rules: HouseRules, difficulty: int | None = None) -> RuleOverrides:
         """Overrides that give exactly the dice rules ``rules`` at ``difficulty`` (the free botch left to
         the chronicle)."""
-        return cls(rules.specialty, rules.extra_ones_cancel, rules.ones_cancel, difficulty)
+        return cls(
+            rules.specialty,
+            rules.extra_ones_cancel,
+            rules.ones_cancel,
+            difficulty,
+            tens=rules.tens,
+            tens_cancel_ones=rules.tens_cancel_ones,
+            specialty_botch=rules.specialty_botch,
+            willpower=rules.willpower,
+        )
 
 
 #: No per-roll choice: the chronicle's house rules as they stand.
@@ -159,7 +200,13 @@ _WRITTEN = {f.name: f.default for f in dataclasses.fields(ChronicleRules)}
 #: How a rule in force is said, where its key and value would not say it well (others: 'KEY VALUE').
 _PHRASES: dict[str, Any] = {
     "specialty": lambda rules, v: f"specialty {v.value}",
-    "extra-ones-cancel": lambda rules, v: "1s on extra dice cancel" if rules.specialty is Specialty.REROLL else None,
+    "extra-ones-cancel": lambda rules, v: (
+        "1s on extra dice cancel" if rules.specialty is Specialty.REROLL or rules.tens is not Tens.ONCE else None
+    ),
+    "tens": lambda rules, v: {Tens.EXPLODE: "10s explode", Tens.EXPLODE_UNSPECIALISED: "10s explode unspecialised"}[v],
+    "tens-cancel-ones": lambda rules, v: "10s cancel 1s",
+    "specialty-botch": lambda rules, v: "no botch with a specialty",
+    "willpower": lambda rules, v: "Willpower buys three dice",
     "ones-cancel": lambda rules, v: "1s do not cancel successes",
     "difficulty": lambda rules, v: None if rules.difficulty_given else f"default difficulty {v}",
     "extended-botch": lambda rules, v: "a botch ends extended actions",
@@ -189,6 +236,22 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "rage-cap": ("rage_cap", "revised, w20 or points"),
     "table-extra-dice": ("table_extra_dice", f"0 to {MAX_TABLE_EXTRA_DICE}"),
     "rite-cost": ("rite_cost", "level or taught"),
+    "tens": ("tens", "once, explode or explode-unspecialised"),
+    "tens-cancel-ones": ("tens_cancel_ones", "on or off"),
+    "specialty-botch": ("specialty_botch", "yes or no"),
+    "willpower": ("willpower", "success or three-dice"),
+}
+
+#: The house keys that change what a die or a pool scores (:mod:`stkit.dice.score`), with every value each
+#: may take: the every-door and brute-force tests are generated from this table.
+SCORING_KEYS: dict[str, tuple[Any, ...]] = {
+    "specialty": tuple(Specialty),
+    "extra-ones-cancel": (False, True),
+    "ones-cancel": (True, False),
+    "tens": tuple(Tens),
+    "tens-cancel-ones": (False, True),
+    "specialty-botch": (True, False),
+    "willpower": tuple(WillpowerRule),
 }
 
 #: The house rules whose value is one of a few words (field -> the words).
@@ -219,11 +282,16 @@ def parse_house_value(key: str, value: str) -> Any:
     def bad() -> InvalidValue:
         return InvalidValue(f"house rule {key}: {value!r} is not allowed; allowed: {allowed}")
 
-    if field == "specialty":
-        try:
-            return Specialty(text)
-        except ValueError:
-            raise bad() from None
+    for name, kind in (("specialty", Specialty), ("tens", Tens), ("willpower", WillpowerRule)):
+        if field == name:
+            try:
+                return kind(text)
+            except ValueError:
+                raise bad() from None
+    if field == "specialty_botch":
+        if text not in ("yes", "no", "on", "off"):
+            raise bad()
+        return text in ("yes", "on")
     if field == "difficulty":
         if not (text.isascii() and text.isdigit()):
             raise bad()
@@ -259,7 +327,7 @@ def setting_text(value: Any) -> str:
     """How a typed house-rule value is stored and shown: 'on'/'off', '7', 'double'."""
     if isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, Specialty):
+    if isinstance(value, (Specialty, Tens, WillpowerRule)):
         return value.value
     return str(value)
 

@@ -63,26 +63,78 @@ class Specialty(StrEnum):
     REROLL = "reroll"
 
 
+class Tens(StrEnum):
+    """House rule on 10s for every roll (not in the Revised chapter; sources in docs/dice.md).
+
+    - ``once``: a 10 is a die like any other (the rules as written).
+    - ``explode``: every 10 rolls one more die, again while 10s come up (Foundry WoD20 issue #577).
+    - ``explode-unspecialised``: 10s explode only on a roll without a specialty (Foundry WoD20 issue #1422).
+    """
+
+    ONCE = "once"
+    EXPLODE = "explode"
+    EXPLODE_UNSPECIALISED = "explode-unspecialised"
+
+
+class WillpowerRule(StrEnum):
+    """What a Willpower point buys on a roll: ``success`` (one success no 1 cancels: Chapter Five,
+    "Automatic Successes") or ``three-dice`` (three more dice and no botch: Foundry WoD20 issue #1089)."""
+
+    SUCCESS = "success"
+    THREE_DICE = "three-dice"
+
+
 @dataclass(frozen=True)
 class HouseRules:
-    """The optional rules a table may turn on. The default is the rules chapter as written.
+    """The rules one roll is scored under. The default is the rules chapter as written. What each field
+    does to a face is decided in one place, :func:`stkit.dice.score.score_face`.
 
     Attributes:
-        specialty: what a 10 does (see :class:`Specialty`).
-        extra_ones_cancel: with ``reroll``, whether a 1 on an extra die cancels a success like any other 1.
+        specialty: what a 10 does on a specialised roll (see :class:`Specialty`).
+        extra_ones_cancel: with extra dice, whether a 1 on an extra die cancels a success like any other 1.
         ones_cancel: False for the ``--ones-dont-cancel`` house rule: 1s still make a botch when nothing
             succeeded, but never cancel a success.
+        specialised: the roll names a specialty (``specialty``, ``specialty_botch`` and
+            ``explode-unspecialised`` read it). True by default, so that a bare ``specialty`` given to
+            the engine applies; the store passes False unless the roll names one.
+        tens: the 10s house rule for every roll (:class:`Tens`).
+        tens_cancel_ones: each 10 takes away one 1 before the 1s cancel successes (Dice Maiden issue #231,
+            dicemaiden-rs pull request #80: "10s cancel 1s"; here the 10 still counts its success).
+        specialty_botch: False: a specialised roll cannot botch (Foundry WoD20 issue #1063).
+        willpower: what Willpower buys (:class:`WillpowerRule`).
     """
 
     specialty: Specialty = Specialty.NONE
     extra_ones_cancel: bool = False
     ones_cancel: bool = True
+    specialised: bool = True
+    tens: Tens = Tens.ONCE
+    tens_cancel_ones: bool = False
+    specialty_botch: bool = True
+    willpower: WillpowerRule = WillpowerRule.SUCCESS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "specialty", Specialty(self.specialty))
+        object.__setattr__(self, "tens", Tens(self.tens))
+        object.__setattr__(self, "willpower", WillpowerRule(self.willpower))
+        reads_specialty = (
+            self.specialty is not Specialty.NONE or self.tens is Tens.EXPLODE_UNSPECIALISED or not self.specialty_botch
+        )
+        if self.specialty is not Specialty.REROLL and self.tens is Tens.ONCE:
+            object.__setattr__(self, "extra_ones_cancel", False)  # no extra dice, so no extra 1s
+        if not reads_specialty:
+            # one value for rules that score alike, whatever the roll names (equality, caches)
+            object.__setattr__(self, "specialised", True)
 
     @property
-    def ten_value(self) -> int:
-        """The successes one 10 is worth when it reaches the difficulty (2 under ``double``); every scorer
-        of dice (rolls and exact odds) reads it here."""
-        return 2 if self.specialty is Specialty.DOUBLE else 1
+    def explodes(self) -> bool:
+        """True when a 10 brings one more die: the ``reroll`` specialty on a specialised roll, ``tens``
+        ``explode``, or ``explode-unspecialised`` on a roll without a specialty. The score reads it here."""
+        if self.specialised and self.specialty is Specialty.REROLL:
+            return True
+        if self.tens is Tens.EXPLODE:
+            return True
+        return self.tens is Tens.EXPLODE_UNSPECIALISED and not self.specialised
 
     @property
     def is_standard(self) -> bool:
@@ -116,6 +168,7 @@ class RollResult:
         base_difficulty: the difficulty before a try-again raise.
         retry: which retry of a failed task this is (0 for the first attempt).
         rules: the house rules in force.
+        automatic_successes: successes given without dice (``--successes N``, ``+Ns``), counted in ``net``.
     """
 
     pool: int
@@ -132,6 +185,7 @@ class RollResult:
     base_difficulty: int | None = None
     retry: int = 0
     rules: HouseRules = STANDARD_RULES
+    automatic_successes: int = 0
 
     @property
     def successes(self) -> int:
@@ -160,7 +214,7 @@ class RollResult:
         """How many successes the 1s cancelled (each such success is paired with one 1)."""
         if not self.rules.ones_cancel:
             return 0
-        return min(self.successes_rolled, self.ones)
+        return min(self.successes_rolled + self.automatic_successes, self.ones)
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict with the keys the CLI's ``--json`` promises (``successes`` is
@@ -184,7 +238,13 @@ class RollResult:
                 "specialty": self.rules.specialty.value,
                 "extra_ones_cancel": self.rules.extra_ones_cancel,
                 "ones_cancel": self.rules.ones_cancel,
+                "specialised": self.rules.specialised,
+                "tens": self.rules.tens.value,
+                "tens_cancel_ones": self.rules.tens_cancel_ones,
+                "specialty_botch": self.rules.specialty_botch,
+                "willpower": self.rules.willpower.value,
             },
+            "automatic_successes": self.automatic_successes,
         }
 
 

@@ -25,7 +25,8 @@ from stkit.dice.model import (
     validate_difficulty,
     validate_pool,
 )
-from stkit.dice.roll import RandomSource, check_faces, count_dice, roll_pool, take_automatic_success
+from stkit.dice.roll import RandomSource, check_automatic, check_faces, count_dice, roll_pool, take_automatic_success
+from stkit.dice.score import willpower_dice
 from stkit.errors import InvalidValue
 from stkit.text import check_range
 
@@ -90,7 +91,9 @@ class RollRequest:
         automatic: take one marginal success without rolling (Chapter Five, "Automatic Successes").
         stressful: combat or another stressful situation, where no automatic success may be taken.
         faces: the faces of dice rolled by hand, each 1..10: exactly ``pool`` of them, plus one extra face
-            per 10 under the ``reroll`` specialty; None to roll with a random source.
+            per 10 that rolls again (three more under the ``three-dice`` Willpower reading); None to roll
+            with a random source.
+        successes: automatic successes added to the dice's (``--successes N``), 0..MAX_POOL; 1s cancel them.
 
     Raises InvalidValue for any value out of range, a face list that does not fit the pool, or an
     automatic success asked together with Willpower or faces.
@@ -104,6 +107,7 @@ class RollRequest:
     automatic: bool = False
     stressful: bool = False
     faces: tuple[int, ...] | None = None
+    successes: int = 0
 
     def __post_init__(self) -> None:
         validate_pool(self.pool)
@@ -117,7 +121,9 @@ class RollRequest:
         if self.faces is not None:
             # A list given by a caller is kept as an immutable tuple.
             object.__setattr__(self, "faces", tuple(self.faces))
-            check_faces(self.pool, self.faces, self.rules)
+            rolled = self.pool + willpower_dice(self.rules, self.willpower)
+            check_faces(rolled, self.faces, self.rules, self.used_difficulty)
+        check_automatic(self.successes)
 
     @property
     def kind(self) -> RollKind:
@@ -158,6 +164,7 @@ def resolve_roll(request: RollRequest, *, rng: RandomSource | None = None) -> Ro
             rules=request.rules,
             willpower=request.willpower,
             retry=request.retry,
+            automatic=request.successes,
         )
     if rng is None:
         raise InvalidValue("a roll needs a random source (or the faces of dice rolled by hand)")
@@ -168,6 +175,7 @@ def resolve_roll(request: RollRequest, *, rng: RandomSource | None = None) -> Ro
         rules=request.rules,
         willpower=request.willpower,
         retry=request.retry,
+        automatic=request.successes,
     )
 
 

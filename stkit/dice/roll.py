@@ -10,16 +10,17 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from stkit.dice.model import (
+    MAX_POOL,
     STANDARD_RULES,
     Degree,
     HouseRules,
     Outcome,
     RollResult,
-    Specialty,
     retry_difficulty,
     validate_difficulty,
     validate_pool,
 )
+from stkit.dice.score import FaceScore, pool_result, score_face, willpower_dice
 from stkit.errors import InvalidValue, RuleRefusal
 
 
@@ -29,14 +30,15 @@ class RandomSource(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
-def _extra_dice_needed(faces: Sequence[int]) -> int:
-    """Under ``reroll``, each 10 asks for one more die: how many extra dice ``faces`` call for in all."""
-    return sum(1 for f in faces if f == 10)
+def _extra_dice_needed(faces: Sequence[int], difficulty: int, rules: HouseRules, *, extra: bool = False) -> int:
+    """How many extra dice ``faces`` call for (one per face whose score says it rolls again)."""
+    return sum(1 for f in faces if score_face(f, difficulty, rules, extra=extra).again)
 
 
-def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RULES) -> None:
+def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RULES, difficulty: int = 6) -> None:
     """Check that ``dice`` are faces a pool of ``pool`` dice can show: each a whole number 1..10, exactly
-    ``pool`` of them, plus under ``reroll`` exactly one extra face behind every 10 (extra faces included).
+    ``pool`` of them, plus, where 10s roll again, exactly one extra face behind every 10 (extra faces
+    included).
 
     Raises InvalidValue naming the face or the count expected.
     """
@@ -46,12 +48,14 @@ def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RUL
     base = list(dice[:pool])
     extra = list(dice[pool:])
     if len(base) < pool:
-        raise InvalidValue(f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} faces")
-    if rules.specialty is Specialty.REROLL:
+        raise InvalidValue(
+            f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} face{'s' if pool != 1 else ''}"
+        )
+    if rules.explodes:
         # Each 10 (in the pool or among the extra dice) must have exactly one extra die behind it.
-        needed, given = _extra_dice_needed(base), 0
+        needed, given = _extra_dice_needed(base, difficulty, rules), 0
         while given < needed and given < len(extra):
-            needed += 1 if extra[given] == 10 else 0
+            needed += _extra_dice_needed(extra[given : given + 1], difficulty, rules, extra=True)
             given += 1
         if len(extra) != needed:
             raise InvalidValue(
@@ -59,7 +63,14 @@ def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RUL
                 f"{pool + needed} faces (each 10 adds one extra die)"
             )
     elif extra:
-        raise InvalidValue(f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} faces")
+        raise InvalidValue(
+            f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} face{'s' if pool != 1 else ''}"
+        )
+
+
+def face_scores(pool: int, difficulty: int, dice: Sequence[int], rules: HouseRules) -> list[FaceScore]:
+    """The :class:`FaceScore` of each face of ``dice`` (the pool's ``pool`` faces, then extra dice)."""
+    return [score_face(f, difficulty, rules, extra=i >= pool) for i, f in enumerate(dice)]
 
 
 def score_dice(
@@ -71,63 +82,62 @@ def score_dice(
     willpower: bool = False,
     base_difficulty: int | None = None,
     retry: int = 0,
+    automatic: int = 0,
 ) -> RollResult:
-    """Score faces already rolled. ``dice`` holds the pool's faces, then any extra ``reroll`` dice.
+    """Score faces already rolled. ``dice`` holds the pool's faces (``pool`` of them, plus three under the
+    ``three-dice`` Willpower reading when Willpower is spent), then any extra dice 10s brought.
 
-    The rules (Chapter Five): a die at or above the difficulty is a success; each 1 cancels one success;
-    a botch is no die at or above the difficulty and at least one 1; Willpower adds one success that 1s
-    cannot cancel, so the roll cannot fail or botch.
+    What each face is worth is :func:`stkit.dice.score.score_face`; what the pool comes to is
+    :func:`stkit.dice.score.pool_result` (Chapter Five: a die at or above the difficulty is a success; each
+    1 cancels one success; a botch is no die at or above the difficulty and at least one 1; Willpower adds
+    one success that 1s cannot cancel). ``automatic``: successes given without dice (0..), which 1s cancel.
 
-    Raises InvalidValue for a face outside 1..10 or a count of dice that does not fit the pool.
+    Raises InvalidValue for a face outside 1..10, a count of dice that does not fit the pool, or a
+    negative ``automatic``.
     """
     validate_pool(pool)
     validate_difficulty(difficulty)
-    check_faces(pool, dice, rules)
-    base = dice[:pool]
-    extra = dice[pool:]
-    per_ten = rules.ten_value
-    success_dice = sum(1 for f in dice if f >= difficulty)
-    successes_rolled = sum((per_ten if f == 10 else 1) for f in dice if f >= difficulty)
-    ones = sum(1 for f in base if f == 1)
-    if rules.extra_ones_cancel:
-        ones += sum(1 for f in extra if f == 1)
-    any_one = any(f == 1 for f in dice)
-    net = successes_rolled - ones if rules.ones_cancel else successes_rolled
-    final = max(net, 0) + (1 if willpower else 0)
-    if final >= 1:
-        outcome = Outcome.SUCCESS
-    elif success_dice == 0 and any_one:
-        outcome = Outcome.BOTCH
-    else:
-        outcome = Outcome.FAILURE
+    check_automatic(automatic)
+    rolled = pool + willpower_dice(rules, willpower)
+    check_faces(rolled, dice, rules, difficulty)
+    total = pool_result(face_scores(rolled, difficulty, dice, rules), rules, willpower=willpower, automatic=automatic)
     return RollResult(
-        pool=pool,
+        pool=rolled,
         difficulty=difficulty,
         dice=tuple(dice),
-        successes_rolled=successes_rolled,
-        ones=ones,
-        net=net,
-        final_successes=final,
-        outcome=outcome,
-        degree=Degree.of(final),
+        successes_rolled=total.successes,
+        ones=total.ones,
+        net=total.net,
+        final_successes=total.final,
+        outcome=total.outcome,
+        degree=Degree.of(total.final),
         willpower=willpower,
         automatic=False,
         base_difficulty=base_difficulty if base_difficulty is not None else difficulty,
         retry=retry,
         rules=rules,
+        automatic_successes=automatic,
     )
 
 
-def roll_faces(pool: int, *, rng: RandomSource, rules: HouseRules = STANDARD_RULES) -> tuple[int, ...]:
-    """Roll ``pool`` ten-sided dice, then under ``reroll`` one extra die per 10 (extra dice included)."""
+def check_automatic(automatic: int) -> int:
+    """``automatic`` (successes given without dice) if it is a whole number 0..MAX_POOL; else InvalidValue."""
+    if isinstance(automatic, bool) or not isinstance(automatic, int) or not 0 <= automatic <= MAX_POOL:
+        raise InvalidValue(f"automatic successes {automatic!r}: allowed 0 to {MAX_POOL}")
+    return automatic
+
+
+def roll_faces(
+    pool: int, *, rng: RandomSource, rules: HouseRules = STANDARD_RULES, difficulty: int = 6
+) -> tuple[int, ...]:
+    """Roll ``pool`` ten-sided dice, then one extra die per face that rolls again (extra dice included)."""
     validate_pool(pool)
     faces = [rng.randint(1, 10) for _ in range(pool)]
-    if rules.specialty is Specialty.REROLL:
-        pending = _extra_dice_needed(faces)
-        while pending:
-            face = rng.randint(1, 10)
-            faces.append(face)
-            pending += (1 if face == 10 else 0) - 1
+    pending = _extra_dice_needed(faces, difficulty, rules)
+    while pending:
+        face = rng.randint(1, 10)
+        faces.append(face)
+        pending += _extra_dice_needed([face], difficulty, rules, extra=True) - 1
     return tuple(faces)
 
 
@@ -139,6 +149,7 @@ def roll_pool(
     rules: HouseRules = STANDARD_RULES,
     willpower: bool = False,
     retry: int = 0,
+    automatic: int = 0,
 ) -> RollResult:
     """Roll a dice pool of ``pool`` d10 (1..MAX_POOL) against ``difficulty`` (2..10).
 
@@ -146,8 +157,17 @@ def roll_pool(
     capped at 10 (Chapter Five, "Try, Try Again"). Raises InvalidValue for a pool or difficulty out of range.
     """
     used = retry_difficulty(difficulty, retry)
-    faces = roll_faces(pool, rng=rng, rules=rules)
-    return score_dice(pool, used, faces, rules=rules, willpower=willpower, base_difficulty=difficulty, retry=retry)
+    faces = roll_faces(validate_pool(pool) + willpower_dice(rules, willpower), rng=rng, rules=rules, difficulty=used)
+    return score_dice(
+        pool,
+        used,
+        faces,
+        rules=rules,
+        willpower=willpower,
+        base_difficulty=difficulty,
+        retry=retry,
+        automatic=automatic,
+    )
 
 
 def count_dice(
@@ -158,12 +178,21 @@ def count_dice(
     rules: HouseRules = STANDARD_RULES,
     willpower: bool = False,
     retry: int = 0,
+    automatic: int = 0,
 ) -> RollResult:
-    """Score physical dice a player rolled by hand: exactly ``pool`` faces (plus one extra face per 10
-    under the ``reroll`` specialty), each 1..10. Same rules and errors as :func:`roll_pool`."""
+    """Score physical dice a player rolled by hand: exactly ``pool`` faces (three more under the
+    ``three-dice`` Willpower reading, plus one extra face per 10 that rolls again), each 1..10. Same rules
+    and errors as :func:`roll_pool`."""
     used = retry_difficulty(difficulty, retry)
     return score_dice(
-        pool, used, tuple(faces), rules=rules, willpower=willpower, base_difficulty=difficulty, retry=retry
+        pool,
+        used,
+        tuple(faces),
+        rules=rules,
+        willpower=willpower,
+        base_difficulty=difficulty,
+        retry=retry,
+        automatic=automatic,
     )
 
 
@@ -201,21 +230,23 @@ def take_automatic_success(pool: int, difficulty: int = 6, *, stressful: bool = 
 def cancelled_dice(roll: RollResult) -> tuple[set[int], set[int]]:
     """Which dice (indices into ``roll.dice``) the rule of one pairs off, for showing a roll: (the success
     dice struck out, the 1s that struck them). The lowest successes go first, one 1 each (a doubled 10
-    needs two 1s to be struck out). Chapter Five, "Rolling Dice" (each 1 cancels a success)."""
+    needs two 1s to be struck out); automatic successes are struck before any die. Chapter Five, "Rolling
+    Dice" (each 1 cancels a success)."""
     if roll.cancelled <= 0:
         return set(), set()
-    rules = roll.rules
-    ones_idx = [i for i, f in enumerate(roll.dice) if f == 1 and (i < roll.pool or rules.extra_ones_cancel)]
-    succ_idx = sorted((i for i, f in enumerate(roll.dice) if f >= roll.difficulty), key=lambda i: roll.dice[i])
-    per_ten = rules.ten_value
-    left = roll.cancelled
+    scores = face_scores(roll.pool, roll.difficulty, roll.dice, roll.rules)
+    ones_idx = [i for i, s in enumerate(scores) if s.counted_one]
+    # 10s that took 1s away leave the last 1s standing
+    ones_idx = ones_idx[len(ones_idx) - roll.ones :] if roll.ones else []
+    succ_idx = sorted((i for i, s in enumerate(scores) if s.successes), key=lambda i: roll.dice[i])
+    left = roll.cancelled - min(roll.automatic_successes, roll.cancelled)
+    ones_iter = iter(ones_idx[roll.cancelled - left :])
     struck: set[int] = set()
-    used_ones: set[int] = set()
-    ones_iter = iter(ones_idx)
+    used_ones: set[int] = set(ones_idx[: roll.cancelled - left])
     for i in succ_idx:
         if left <= 0:
             break
-        worth = per_ten if roll.dice[i] == 10 else 1
+        worth = scores[i].successes
         take = min(worth, left)
         for _ in range(take):
             used_ones.add(next(ones_iter))

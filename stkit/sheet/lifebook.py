@@ -137,6 +137,22 @@ def tribe_willpower(tribe: str) -> int | None:
     return None
 
 
+def check_tribe(tribe: str, fera: str = "Garou") -> tuple[str, list[str]]:
+    """(the tribe as kept, warnings) for a new character of the Changing Breed ``fera``: '' stays ''; a name
+    without a letter ('999') is refused (InvalidValue naming the Garou tribes); a Garou tribe outside the
+    book's thirteen is kept with a warning (lost tribes and house tribes exist); another Fera's tribe is
+    kept as typed."""
+    text = tribe.strip()
+    if not text:
+        return "", []
+    names = ", ".join(rules()["tribes"])
+    if not any(ch.isalpha() for ch in text):
+        raise InvalidValue(f"tribe {text!r} is not a tribe's name; allowed: a name, e.g. one of {names}")
+    if T.norm(fera) == "garou" and tribe_willpower(text) is None:
+        return text, [f"tribe {text!r} is not one of the book's Garou tribes ({names}); kept as typed"]
+    return text, []
+
+
 # ----- creation ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Deviation:

@@ -20,6 +20,36 @@ from stkit.sheet.sheet import Sheet
 from stkit.text import find_by_prefix
 
 _TERM = re.compile(r"\s*([+-]?)\s*([^+-]+)")
+#: A hyphen inside a name ("Primal-Urge"): letters right on both sides. Kept out of the split on signs.
+_NAME_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+_HELD = "\x00"
+
+
+def pool_terms(text: str) -> list[tuple[str, str]]:
+    """``text`` split into (sign, term) pairs on '+' and '-', a hyphen inside a name ('Primal-Urge') kept
+    in the name. The one reading of a pool's text: every door's pool goes through it."""
+    held = _NAME_HYPHEN.sub(_HELD, text)
+    return [(sign, term.replace(_HELD, "-")) for sign, term in _TERM.findall(held)]
+
+
+def pool_trait_names(sheet: Sheet, expression: str) -> list[str]:
+    """The canonical names of the Traits ``expression`` rolls ('dex+firearms' -> ['Dexterity',
+    'Firearms']), read as :func:`build_pool` reads them; numbers and unreadable terms left out (build_pool
+    says what is wrong with those)."""
+    names = []
+    for _sign, term in pool_terms(expression or ""):
+        term = term.strip()
+        if not term or (term.isascii() and term.isdigit()):
+            continue
+        points = points_trait(sheet, term)
+        if points is not None:
+            names.append(points[0])
+            continue
+        try:
+            names.append(resolve_pool_trait(sheet, term)[0])
+        except InvalidValue:
+            continue
+    return names
 
 
 @dataclass(frozen=True)
@@ -185,7 +215,7 @@ def build_pool(character: object, expression: str, *, empty_ok: bool = False) ->
     text = (expression or "").strip()
     if not text:
         raise InvalidValue("the dice pool is empty; write Traits like 'Dexterity + Brawl'")
-    terms = _TERM.findall(text)
+    terms = pool_terms(text)
     if "".join(s + t for s, t in terms).replace(" ", "") != text.replace(" ", ""):
         raise InvalidValue(f"dice pool {expression!r} is not Traits and numbers joined by + and -")
     parts: list[PoolPart] = []

@@ -497,7 +497,8 @@ class Sheet:
         A level with nothing left to turn has nowhere to go (``lost`` counts them). For a mortal it kills;
         a shapeshifter whose Incapacitated level comes to hold lethal or worse instead falls back to the
         breed form (``reverted_to``; the sheet's form changes; a metis stays in Crinos) with the Rage roll
-        to stay active offered, and dies only of a level that finds them already so downed (``killed``).
+        to stay active offered, and dies of the next level that finds them so downed, in this hit or a later one
+        (``killed``): 9 levels at once kill as 7 then 2 do.
         Raises InvalidValue for a bad kind or ``n`` below 1."""
 
         kind = damage_type(kind)
@@ -518,7 +519,9 @@ class Sheet:
             lighter = [d for d in reversed(T.DAMAGE_TYPES) if self.health[d] and _worse(kind, d)]
             if kind == "bashing" or mortal or not lighter:
                 report.lost = n - i
-                report.killed = mortal or was_down_lethal
+                # downed by lethal or worse, by an earlier hit or by this one's first levels: the same
+                # damage kills however it is split
+                report.killed = mortal or was_down_lethal or not self.health["bashing"]
                 break
             self.health[lighter[0]] -= 1
             self.health[kind] += 1

@@ -23,7 +23,7 @@ from stkit.dice.combat import (
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
-from stkit.sheet.pools import PoolBreakdown, build_pool, unhurt_pool
+from stkit.sheet.pools import PoolBreakdown, build_pool, pool_trait_names, unhurt_pool
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.sheet import damage_type as check_damage_type
 from stkit.sheet.specialties import SpecialtyUse, apply_specialty
@@ -38,6 +38,7 @@ from stkit.store.fight_rules import (
     soak_rule,
     spend_rage_action,
     weapon_plan,
+    wound_kind,
 )
 from stkit.store.hit import Health, soak_expression
 from stkit.store.house import rules_in_force
@@ -144,7 +145,7 @@ def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
     """``expression`` less the worn armour's Dexterity penalty when it rolls Dexterity."""
 
     penalty = armour_penalty(sheet)
-    if penalty and "dexterity" in expression.casefold():
+    if penalty and "Dexterity" in pool_trait_names(sheet, expression):
         notes.append(f"{sheet.name}'s armour: -{penalty} Dexterity dice")
         return f"{expression} - {penalty}"
     return expression
@@ -279,15 +280,23 @@ def _soak_pool(
 
 
 def _wound(
-    gw: Gateway, t_row: CharacterRow, t_sheet: Sheet, wounds: int, kind: DamageType, ctx: TurnContext | None
+    gw: Gateway,
+    t_row: CharacterRow,
+    t_sheet: Sheet,
+    wounds: int,
+    kind: DamageType,
+    ctx: TurnContext | None,
+    silver: bool = False,
 ) -> tuple[dict[str, Any] | None, list[str], bool]:
-    """Put ``wounds`` levels of ``kind`` on the target's health track and save it (a killing level marks them
-    dead): (what was taken, or None for no wound; warnings; dead)."""
+    """Put ``wounds`` levels of ``kind`` (a silver weapon's as :func:`wound_kind` says) on the target's
+    health track and save it (a killing level marks them dead): (what was taken, or None for no wound;
+    warnings; dead)."""
 
     if not wounds:
         return None, [], False
-    report = t_sheet.take_damage(wounds, kind.value)
-    save_sheet(gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {wounds} {kind.value}: {Health.of(t_sheet).words}")
+    marked = wound_kind(t_sheet, kind.value, silver=silver)
+    report = t_sheet.take_damage(wounds, marked)
+    save_sheet(gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {wounds} {marked}: {Health.of(t_sheet).words}")
     if report.killed:
         mark_dead(gw, t_row, ctx)
     return report.to_dict(), report.warnings(t_sheet.name), report.killed
@@ -403,7 +412,7 @@ def attack(
         if a_sheet.powers["Willpower"].temporary < 1:
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
     in_force = rules_in_force(gw, a_row.chronicle, overrides.at_difficulty(difficulty))
-    rules = in_force.dice_rules()
+    rules = in_force.dice_rules(spec)
     rage_count = None
     if rage_action:
         rage_count = spend_rage_action(gw, a_row, a_sheet, ctx, in_force.rage_cap)
@@ -456,7 +465,7 @@ def attack(
     result = made.result
     if made.forgiven:
         notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
-    taken, warnings, dead = _wound(gw, t_row, t_sheet, result.wounds, kind, ctx)
+    taken, warnings, dead = _wound(gw, t_row, t_sheet, result.wounds, kind, ctx, silver)
     _attacker_costs(gw, a_row, a_sheet, willpower, rage_count, in_force.rage_cap, notes)
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     return AttackExchange(

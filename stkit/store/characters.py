@@ -16,13 +16,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from stkit.config import default_chronicle
 from stkit.errors import DataFileError, InvalidValue, NotFound, StkitError
+from stkit.notices import note
 from stkit.sheet.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.sheet.traits import legacy_name_key, name_key, suggest
 from stkit.sheet.vocab import TraitKind, XpKind
 from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
-from stkit.store.fight_rules import mark_dead, use_turn_power
+from stkit.store.fight_rules import mark_dead, refuse_dead, use_turn_power
 from stkit.store.scenes import find_turn_context
 from stkit.text import printable
 
@@ -94,6 +96,13 @@ def find_character(gw: Gateway, name: str, chronicle: str | None = None, *, for_
         rows = _rows_by_prefix(gw, name, chronicle, for_update)
     if len(rows) == 1:
         return CharacterRow(*rows[0])
+    if not chronicle and rows:
+        preferred = default_chronicle(None)
+        mine = [r for r in rows if r[1] == preferred]
+        if len(mine) == 1:  # one name in several chronicles: the default chronicle's, said so
+            others = ", ".join(repr(r[1]) for r in rows if r is not mine[0])
+            note(f"{mine[0][2]} is also in {others}; took the one in {preferred!r} (choose with --chronicle)")
+            return CharacterRow(*mine[0])
     raise _lookup_error(gw, name, chronicle, [r[1] for r in rows])
 
 
@@ -447,7 +456,9 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
 
 
 def heal(gw: Gateway, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
-    """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first)."""
+    """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first). Raises RuleRefusal for a
+    dead character: the dead do not heal (docs/combat.md: the dead no longer act, are hit or heal)."""
+    refuse_dead(gw, find_character(gw, name, chronicle), "heal")
 
     def change(s: Sheet) -> Edit:
         healed = s.heal(n, kind)

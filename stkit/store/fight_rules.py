@@ -116,6 +116,15 @@ def soak_rule(sheet: Sheet, damage_type: str, *, silver: bool = False, homid_agg
     return SoakRule(stamina, kind, armour, why)
 
 
+def wound_kind(sheet: Sheet, damage_type: str, *, silver: bool = False) -> str:
+    """The damage type a hit's wounds are marked as on ``sheet``'s track: a silver weapon's against a
+    shapeshifter by the soak rules (lethal in the breed form, aggravated elsewhere; Mirror Play Pantheon's
+    silver rules, as for the soak above), any other hit as dealt."""
+    if silver and sheet.creature == "shapeshifter":
+        return soak_rule(sheet, damage_type, silver=True).soaks_as
+    return str(damage_type)
+
+
 # ------------------------------------------------------------------------------------------ maneuvers
 
 
@@ -397,6 +406,11 @@ def legacy_rage_actions(gw: Gateway, ctx: TurnContext | None, character_id: int)
     return 0 if row is None else int(row[0])
 
 
+#: The uses of Gnosis that shut Rage out of the turn: a point spent, or a roll of the Gnosis pool (Revised,
+#: "Rage and Gnosis": a character may not use both in one turn).
+GNOSIS_USES = ("gnosis", "gnosis roll")
+
+
 def use_turn_power(gw: Gateway, row: _Row, ctx: TurnContext | None, power: str, points: int) -> int:
     """Count ``points`` of ``power`` used by ``row`` in the turn ``ctx`` (nothing outside a scene) and return
     the turn's total. Rage (for actions or anything else) and Gnosis are never both spent in one turn
@@ -404,13 +418,13 @@ def use_turn_power(gw: Gateway, row: _Row, ctx: TurnContext | None, power: str, 
     if ctx is None:
         return points
     rage = power.startswith("rage")
-    other = ("gnosis",) if rage else ("rage", "rage actions") if power == "gnosis" else ()
+    other = GNOSIS_USES if rage else ("rage", "rage actions") if power in GNOSIS_USES else ()
     for o in other:
         used = turn_power(gw, ctx, row.id, o) + (legacy_rage_actions(gw, ctx, row.id) if o == "rage actions" else 0)
         if used:
-            what = "Gnosis" if o == "gnosis" else "Rage"
+            what = "rolled Gnosis" if o == "gnosis roll" else f"spent {used} {'Gnosis' if o == 'gnosis' else 'Rage'}"
             raise RuleRefusal(
-                f"Rage and Gnosis: {row.name} already spent {used} {what} in turn {ctx.turn}; "
+                f"Rage and Gnosis: {row.name} already {what} in turn {ctx.turn}; "
                 f"Rage and Gnosis cannot both be spent in one turn"
             )
     total = turn_power(gw, ctx, row.id, power) + points

@@ -13,11 +13,7 @@ file imports nothing.
 from __future__ import annotations
 
 import codecs
-import contextlib
-import errno
 import json
-import os
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,7 +22,7 @@ from stkit.errors import DataFileError, InvalidValue
 from stkit.formats.foundry import UnsupportedActor, dump_foundry, from_foundry
 from stkit.formats.grapevine import from_grapevine
 from stkit.formats.imported import LoadedFile
-from stkit.safefile import check_writable_target, describe, read_bytes
+from stkit.safefile import describe, read_bytes, write_atomic
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import Sheet, xp_log_warnings
 from stkit.store.characters import create_character, find_character, list_characters
@@ -351,44 +347,14 @@ def print_sheets(gw: Gateway, name: str | None, chronicle: str | None = None, *,
 
 
 def write_new_file(path: Path, data: bytes, *, force: bool = False) -> None:
-    """:func:`write_file` for bytes, refusing to replace an existing file unless ``force`` (DataFileError
-    naming the path and --force)."""
-    path = Path(path)
-    if path.exists() and not force and not path.is_dir():
-        raise DataFileError(f"{describe(path)}: already exists; use --force to overwrite it")
-    _write_atomic(path, data)
+    """Write ``data`` to ``path`` with :func:`stkit.safefile.write_atomic`: all at once, an existing file only
+    with ``force`` (its mode kept). Raises DataFileError naming the path (and --force)."""
+    write_atomic(path, data, force=force)
 
 
-def write_file(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` all at once: written to a temporary file in the same folder, then
-    renamed over ``path``, so a failed write leaves no partial file (and an old file intact). Only a new
-    path or a regular file is written (:func:`stkit.safefile.check_writable_target`: a FIFO, device or
-    folder is refused by name). Raises DataFileError naming the path ("disk full" for ENOSPC)."""
+def write_file(path: Path, text: str, *, force: bool = False) -> None:
+    """Write ``text`` (UTF-8) to ``path`` with :func:`stkit.safefile.write_atomic`: all at once (a temporary
+    file renamed into place), an existing file only with ``force`` (its mode kept), a FIFO, device or folder
+    refused by name. Raises DataFileError naming the path."""
 
-    _write_atomic(Path(path), text.encode("utf-8"))
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path = Path(path)
-    shown = describe(path)
-    if path.is_dir():
-        raise DataFileError(f"{shown}: is a folder; give a file name, e.g. {describe(path / 'character.yaml')}")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise DataFileError(f"{shown}: the folder {describe(parent)} does not exist; create it first")
-    check_writable_target(path)  # a FIFO would wait for a reader forever; a device cannot hold the file
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except OSError as exc:
-        reason = "disk full (No space left on device)" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
-        raise DataFileError(f"{shown}: cannot be written: {reason}") from None
+    write_atomic(path, text.encode("utf-8"), force=force)

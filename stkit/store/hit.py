@@ -33,7 +33,7 @@ from stkit.sheet.sheet import damage_type as check_damage_type
 from stkit.sheet.vocab import DamageType
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import Gateway
-from stkit.store.fight_rules import mark_dead, refuse_dead, soak_rule
+from stkit.store.fight_rules import mark_dead, refuse_dead, soak_rule, wound_kind
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
 from stkit.store.scenes import find_turn_context
@@ -336,10 +336,11 @@ def take_hit(
     warnings: list[str] = []
     ctx = find_turn_context(gw, row)
     if left:
-        report = sheet.take_damage(left, kind.value)
+        marked = wound_kind(sheet, kind.value, silver=silver)
+        report = sheet.take_damage(left, marked)
         taken = report.to_dict()
         warnings = report.warnings(sheet.name)
-        save_sheet(gw, row, sheet, summary=f"{sheet.name} takes {left} {kind.value}: {Health.of(sheet).words}")
+        save_sheet(gw, row, sheet, summary=f"{sheet.name} takes {left} {marked}: {Health.of(sheet).words}")
         if report.killed:
             mark_dead(gw, row, ctx)
     return HitResult(

@@ -368,9 +368,10 @@ def spend_rage_for_actions(
                 f"{done} spent already and {rage} more would make {done + rage}"
             )
         gnosis = turn_power(gw, ctx, row.id, "gnosis")
-        if gnosis:
+        if gnosis or turn_power(gw, ctx, row.id, "gnosis roll"):
+            what = f"spent {gnosis} Gnosis" if gnosis else "rolled Gnosis"
             raise RuleRefusal(
-                f"Rage and Gnosis: {sheet.name} already spent {gnosis} Gnosis in turn {ctx.turn}; "
+                f"Rage and Gnosis: {sheet.name} already {what} in turn {ctx.turn}; "
                 f"Rage and Gnosis cannot both be spent in one turn"
             )
     elif cap is not None and rage > cap:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from stkit.config import default_chronicle
 from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
+from stkit.dice.expr import split_automatic
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.vocab import LogKind
@@ -94,6 +95,8 @@ class RollOrder:
         extra: more keys for the log entry's detail (a hit's levels and type, say).
         built: the pool as the door built it from the sheet (a fight rule's Stamina with no wound
             penalty, a Rage rating), rolled as is; None: built from ``expression``.
+        successes: automatic successes added to the dice's (``--successes N``; a '+Ns' term in
+            ``expression`` adds to them), 0..1000; 1s cancel them.
     """
 
     expression: str
@@ -116,9 +119,14 @@ class RollOrder:
     log_kind: LogKind | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     built: PoolBreakdown | None = None
+    successes: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "purpose", Purpose(self.purpose))
+        expression, automatic = split_automatic(self.expression)
+        if automatic:
+            object.__setattr__(self, "expression", expression)
+            object.__setattr__(self, "successes", self.successes + automatic)
         if self.faces is not None:
             object.__setattr__(self, "faces", tuple(self.faces))
 
@@ -336,7 +344,7 @@ def add_log_detail(gw: Gateway, log_id: int | None, **more: Any) -> None:
 
 def _detail(order: RollOrder, rules: ChronicleRules, result: RollResult, seed: int | None, **more: Any) -> dict:
     """The log entry's detail: how the roll was made, the same keys from every door."""
-    dice = rules.dice_rules()
+    dice = result.rules
     out: dict[str, Any] = {
         "seed": _shown_seed(order, seed),
         "retry": result.retry,
@@ -366,19 +374,20 @@ def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, r
             difficulty,
             rng=rng,
             faces=order.faces,
-            rules=rules.dice_rules(),
+            rules=rules.dice_rules(order.spec),
             combat=order.combat or as_written,
             willpower=order.willpower,
         )
     request = RollRequest(
         pool,
         difficulty,
-        rules=rules.dice_rules(),
+        rules=rules.dice_rules(order.spec),
         willpower=order.willpower,
         retry=retry,
         automatic=order.auto,
         stressful=order.stressful,
         faces=order.faces,
+        successes=order.successes,
     )
     return resolve_roll(request, rng=rng)
 
@@ -476,6 +485,35 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
     )
 
 
+def saved_instead(sheet: Any, order: RollOrder) -> RollOrder:
+    """``order`` rolling the sheet's saved roll when its expression is a saved roll's name (case and accents
+    ignored) that names no Trait: the saved pool, with the saved difficulty and specialty unless the order
+    gives its own. Any other order is returned unchanged."""
+    from dataclasses import replace  # lazy: a plain roll does not load this
+
+    from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
+    from stkit.text import fold_name  # lazy: a plain roll does not load this
+
+    key = fold_name(order.expression.strip())
+    hit = next((e for n, e in sheet.saved_rolls.items() if fold_name(n) == key), None)
+    if hit is None:
+        return order
+    try:
+        build_pool(sheet, order.expression)
+        return order  # a Trait of that name comes first
+    except RuleRefusal:
+        return order  # a Trait of that name, with no dice left today
+    except InvalidValue:
+        pass
+    difficulty = order.overrides.difficulty if order.overrides.difficulty is not None else hit["difficulty"]
+    return replace(
+        order,
+        expression=str(hit["pool"]),
+        overrides=replace(order.overrides, difficulty=difficulty),
+        spec=order.spec or bool(hit["spec"]),
+    )
+
+
 def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A roll from a character's sheet (imported here: a plain roll reads no sheet, and the sheet's
     modules cost a plain roll's start-up)."""
@@ -487,8 +525,10 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     assert order.character is not None
     character = find_character(gw, order.character, order.chronicle, for_update=True)
     refuse_dead(gw, character, "roll")  # the dead roll nothing, by any door
-    rules = rules_in_force(gw, character.chronicle, order.overrides)
     sheet = character.to_sheet()
+    if order.built is None:
+        order = saved_instead(sheet, order)  # `roll claws -c NAME` rolls the saved roll 'claws'
+    rules = rules_in_force(gw, character.chronicle, order.overrides)
     if order.built is not None:
         breakdown = order.built
     elif order.never_botches:
@@ -502,9 +542,13 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     if order.spec:
         from stkit.sheet.specialties import apply_specialty  # lazy: a plain roll does not load this
 
-        _, specialty = apply_specialty(sheet, breakdown, rules.dice_rules())
+        _, specialty = apply_specialty(sheet, breakdown, rules.dice_rules(True))
         notes.append(specialty.text)
     ctx = scenes.find_turn_context(gw, character)
+    if not order.never_botches and any(p.name.startswith("Gnosis") for p in breakdown.parts):
+        from stkit.store.fight_rules import use_turn_power  # lazy: a plain roll does not load this
+
+        use_turn_power(gw, character, ctx, "gnosis roll", 1)
     if order.willpower:
         scenes.check_willpower_allowed(gw, character, ctx)
         if sheet.powers["Willpower"].temporary < 1:
@@ -588,6 +632,7 @@ class OddsAnswer:
     pool: int
     label: str
     odds: RollOdds
+    character: str | None = None  # the sheet's name, for a pool built from a sheet
 
 
 def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
@@ -603,16 +648,19 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
         from stkit.store.characters import find_character  # lazy: a plain roll does not load this
 
         row = find_character(gw, order.character, order.chronicle)
+        order = saved_instead(row.to_sheet(), order)
         built = build_pool(row.to_sheet(), order.expression)
-        chronicle, pool, label = row.chronicle, built.dice, built.text
+        chronicle, pool, label, name = row.chronicle, built.dice, built.text, row.name
     else:
         chronicle = default_chronicle(order.chronicle)
         pool = validate_pool(parse_pool_number(order.expression))
-        label = f"{pool} dice"
+        label, name = f"{pool} dice", None
     rules = rules_in_force(gw, chronicle, order.overrides)
     used = retry_difficulty(rules.difficulty, order.retry)
-    odds = roll_distribution(pool, used, rules=rules.dice_rules(), willpower=order.willpower)
-    return OddsAnswer(rules, pool, label, odds)
+    odds = roll_distribution(
+        pool, used, rules=rules.dice_rules(order.spec), willpower=order.willpower, automatic=order.successes
+    )
+    return OddsAnswer(rules, pool, label, odds, name)
 
 
 # ------------------------------------------------------------------------------------- the log read back

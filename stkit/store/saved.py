@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from stkit.dice.expr import check_typed_pool
 from stkit.dice.house import RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.pools import build_pool
@@ -84,6 +85,7 @@ def save_roll(
     which is the sheet's state, not the pool's); a ``spec`` roll needs a specialty on one of its Traits.
     Raises NotFound, InvalidValue; writes nothing then."""
 
+    check_typed_pool(pool, "saved roll pool")  # '-5' or '0' never builds a roll
     clean, entry = check_saved_roll(name, {"pool": pool, "difficulty": difficulty, "spec": spec})
 
     def change(s: Sheet) -> Edit:

@@ -41,7 +41,12 @@ def file_limit() -> int:
 
 
 def connection_limit(backlog: int = BACKLOG) -> int:
-    """The most connections to hold open: the file limit less twice the listen ``backlog`` (a burst of
-    accepted sockets, and as many closed ones whose files the event loop releases a moment later) and
-    :data:`FILE_RESERVE`; at most :data:`MAX_CONNECTIONS` and at least 8."""
-    return max(8, min(MAX_CONNECTIONS, file_limit() - 2 * backlog - FILE_RESERVE))
+    """The most connections to hold open: the file limit less four times the listen ``backlog`` and
+    :data:`FILE_RESERVE`; at most :data:`MAX_CONNECTIONS` and at least 8.
+
+    asyncio accepts up to ``backlog`` sockets each time the listening socket is ready, and a protocol
+    sees its socket two loop turns later; a socket closed to make room is released one turn after that.
+    Under a flood every turn accepts a batch, so four batches are open beyond the connections counted:
+    the newest, two not yet seen by their protocol, and the one just closed. With only two counted the
+    server ran out of files under a slow-header attack (accept() failing, accepting paused for a second)."""
+    return max(8, min(MAX_CONNECTIONS, file_limit() - 4 * backlog - FILE_RESERVE))

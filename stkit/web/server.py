@@ -10,10 +10,13 @@ limit (every later accept fails, nobody is answered). The pieces here close that
   and is closed. That is both the header timeout and the idle timeout. Requests being answered (pages,
   event streams) are not timed.
 - A **connection limit** below the file limit (:func:`connection_limit`): when it is reached, a new
-  connection takes the place of the connection that has waited longest for its request (the slow clients
-  of an attack, or an idle keep-alive); when every connection is busy answering, the new one gets a 503.
-  A quick client (the Storyteller's page) therefore keeps getting answered while a slow-header attack has
-  more sockets than the limit.
+  connection takes the place of a waiting one, chosen by :meth:`GuardedH11Protocol._victim`: an idle
+  keep-alive first, then the slowest partial request (fewest bytes a second since it began waiting), then
+  a connection that has sent nothing for :attr:`~GuardedH11Protocol.grace_seconds`. A connection that has
+  not yet had that long to send its request is never the one closed: just accepted, its request may
+  already be in the socket, unread (the Storyteller's page while an attack keeps the server busy). When
+  no connection may be closed, the new one gets a 503. A quick client therefore keeps getting answered
+  while a slow-header attack has more sockets than the limit.
 - :func:`raise_file_limit` raises the soft RLIMIT_NOFILE to the hard one at start.
 - :class:`OncePerMinute`, a logging filter: one line per cause per minute, with the count of the lines it
   held back, and never a traceback (its exception is named on the same line).
@@ -66,12 +69,19 @@ class GuardedH11Protocol(H11Protocol):
 
     #: Seconds a connection may take to send a whole request once it is waiting for one.
     request_seconds: float = 10.0
+    #: Seconds a connection that has sent nothing yet is safe from eviction (its request may be unread).
+    grace_seconds: float = 2.0
     #: The connection limit; None: :func:`connection_limit` of the server's backlog.
     max_connections: int | None = None
+    #: How many of the longest-waiting connections :meth:`_victim` weighs (bounds the work per accept).
+    scan: int = 256
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: Any = None
+        self._since = 0.0  # loop time it began waiting for a request
+        self._received = 0  # bytes of that request received so far
+        self._answered = 0  # responses completed on this connection
         state = self.server_state
         waiting = getattr(state, "stkit_waiting", None)
         if waiting is None:
@@ -87,15 +97,20 @@ class GuardedH11Protocol(H11Protocol):
     # ----- the connection's life ------------------------------------------------------------------------
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
+        self._arm()
         if len(self.connections) > self._limit() and not self._make_room():
             log.warning("connection limit (%d) reached with every connection busy: new ones get 503", self._limit())
+            self._disarm()
             self._refuse(b"503 Service Unavailable")
-            return
-        self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._deadline is not None:
+            self._received += len(data)
+        super().data_received(data)
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -107,6 +122,7 @@ class GuardedH11Protocol(H11Protocol):
             self._disarm()  # the whole request is in: it is being answered now
 
     def on_response_complete(self) -> None:
+        self._answered += 1
         if not self.transport.is_closing():
             self._arm()  # waiting for the next request on this connection
         super().on_response_complete()
@@ -115,6 +131,8 @@ class GuardedH11Protocol(H11Protocol):
     def _arm(self) -> None:
         self._disarm()
         self._deadline = self.loop.call_later(self.request_seconds, self._too_slow)
+        self._since = self.loop.time()
+        self._received = 0
         self._waiting[self] = None
 
     def _disarm(self) -> None:
@@ -131,15 +149,43 @@ class GuardedH11Protocol(H11Protocol):
         )
         self._refuse(b"408 Request Timeout")
 
+    def _victim(self) -> GuardedH11Protocol | None:
+        """The waiting connection to close for a new one, among the :attr:`scan` that have waited longest:
+        an idle keep-alive (answered before, nothing of its next request yet), oldest first; else the
+        partial request receiving fewest bytes a second; else the oldest that has sent nothing for
+        :attr:`grace_seconds`. None when every waiting connection is too fresh to judge."""
+        now = self.loop.time()
+        best: tuple[int, float] | None = None
+        chosen: GuardedH11Protocol | None = None
+        for count, other in enumerate(self._waiting):
+            if count >= self.scan:
+                break
+            if other is self or other.transport.is_closing():
+                continue
+            waited = now - other._since
+            if other._received == 0 and other._answered:
+                rank = (0, -waited)
+            elif other._received:
+                rank = (1, other._received / max(waited, 1e-3))
+            elif waited >= self.grace_seconds:
+                rank = (2, -waited)
+            else:
+                continue  # just accepted: its request may be waiting, unread, in the socket
+            if best is None or rank < best:
+                best, chosen = rank, other
+                if rank[0] == 0:
+                    break  # the oldest idle keep-alive: nothing ranks before it
+        return chosen
+
     def _make_room(self) -> bool:
-        """Close the connection that has waited longest for its request; False when none is waiting."""
-        for other in self._waiting:
-            if other is not self and not other.transport.is_closing():
-                other._disarm()
-                log.warning("connection limit (%d) reached: the slowest waiting clients were closed", self._limit())
-                other._refuse(b"408 Request Timeout")
-                return True
-        return False
+        """Close the connection :meth:`_victim` names; False when there is none."""
+        other = self._victim()
+        if other is None:
+            return False
+        other._disarm()
+        log.warning("connection limit (%d) reached: the slowest waiting clients were closed", self._limit())
+        other._refuse(b"408 Request Timeout")
+        return True
 
     def _refuse(self, status: bytes) -> None:
         """Answer ``status`` with no body when no response is under way, and close the connection."""

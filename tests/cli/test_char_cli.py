@@ -332,15 +332,20 @@ def test_import_without_points_gives_full_points(db_url, tmp_path):
 
 def test_damage_past_incapacitated_says_what_happened(db_url):
     ok("char", "new", "Archibald")
-    out = ok("char", "damage", "Archibald", "9", "--type", "aggravated")
+    out = ok("char", "damage", "Archibald", "7", "--type", "aggravated")
     assert out.splitlines() == [
-        "Archibald takes 7 of 9 aggravated: Incapacitated",
+        "Archibald takes 7 aggravated: Incapacitated",
         "Warning: Archibald falls back to Homid form with lethal damage past Incapacitated; a Rage roll at "
         "difficulty 8 may keep them in the fight (stkit char stay-active)",
-        "Warning: 7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
-        "(all seven health levels now hold aggravated damage)",
+        "Warning: Archibald is now Incapacitated",
     ]
     assert "already filled" not in out
+    # the same track in one hit of 9: the eighth level finds him downed and kills, as a later hit would
+    ok("char", "new", "Bertram")
+    assert ok("char", "damage", "Bertram", "9", "--type", "aggravated").splitlines() == [
+        "Bertram takes 7 of 9 aggravated: Incapacitated",
+        "Warning: Bertram is dead: 2 levels of aggravated damage came past Incapacitated",
+    ]
     data = js("char", "damage", "Archibald", "1")
     assert data["damage"] == {
         "requested": 1,
@@ -431,10 +436,7 @@ def test_damage_message_as_a_subprocess(tmp_path):
     p = sub("char", "damage", "Archibald", "9", "--type", "aggravated", "--db", db)
     assert p.stdout.splitlines() == [
         "Archibald takes 7 of 9 aggravated: Incapacitated",
-        "Warning: Archibald falls back to Homid form with lethal damage past Incapacitated; a Rage roll at "
-        "difficulty 8 may keep them in the fight (stkit char stay-active)",
-        "Warning: 7 of 9 levels of aggravated damage taken: Archibald is Incapacitated; 2 more had nowhere to go "
-        "(all seven health levels now hold aggravated damage)",
+        "Warning: Archibald is dead: 2 levels of aggravated damage came past Incapacitated",
     ]
 
 

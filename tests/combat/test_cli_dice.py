@@ -30,7 +30,7 @@ def test_soak_roll_human_output():
     assert res.stdout.splitlines() == [
         "Soak roll (cannot botch): 4 dice at difficulty 6",
         "Dice: 2 <1> [8] [9]",
-        "1 1s not cancelling (a soak roll)",
+        "a 1 not cancelling (a soak roll)",
         "2 successes (marginal)",
     ]
 

@@ -77,12 +77,15 @@ def test_bashing_past_incapacitated_turns_bashing_into_lethal_and_then_kills_a_m
 
 
 def test_a_garou_downed_with_lethal_reverts_to_breed_form_and_dies_of_the_next_level():
-    """A lupus-born Garou in Crinos takes 8 lethal: 7 fill the track, the 8th has nowhere to go; the
-    Incapacitated level holds lethal, so she falls back to Lupus, not dead. The next level kills."""
+    """A lupus-born Garou in Crinos takes 7 lethal: they fill the track, and the Incapacitated level holds
+    lethal, so she falls back to Lupus, not dead. The next level kills, and 8 at once kill as 7 then 1 do
+    (docs/combat.md, "Wounds past Incapacitated")."""
     g = garou(breed="Lupus", form="Crinos")
-    done = g.take_damage(8, "lethal")
-    assert (done.marked, done.lost, done.killed, done.reverted_to, g.form) == (7, 1, False, "Lupus", "Lupus")
+    done = g.take_damage(7, "lethal")
+    assert (done.marked, done.lost, done.killed, done.reverted_to, g.form) == (7, 0, False, "Lupus", "Lupus")
     assert g.take_damage(1, "bashing").killed
+    at_once = garou(breed="Lupus", form="Crinos").take_damage(8, "lethal")
+    assert (at_once.marked, at_once.lost, at_once.killed) == (7, 1, True)
     metis = garou(breed="Metis", form="Glabro")
     assert metis.take_damage(7, "aggravated").reverted_to == "Crinos"
 

@@ -101,3 +101,47 @@ def test_soak_rules_on_a_hit(db_url):
     assert ok_json("char", "hit", "Wolf", "1", "--type", "aggravated", "--soak")["soak"] is None
     ok("house", "set", "homid-aggravated-soak", "on")
     assert ok_json("char", "hit", "Wolf", "1", "--type", "aggravated", "--soak", "--dice", "9,2,2")["soaked"] == 1
+
+
+def test_the_dead_do_not_heal(tmp_path, monkeypatch):
+    """docs/combat.md: the dead no longer act, are hit or heal. A mortal's seventh lethal level leaves
+    him Incapacitated; the eighth comes past it and kills him; healing him is then refused."""
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app
+
+    monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "dead.sqlite"))
+    runner = CliRunner()
+    assert runner.invoke(app, ["char", "new", "Mort", "--creature", "mortal"]).exit_code == 0
+    assert runner.invoke(app, ["char", "damage", "Mort", "7", "--type", "lethal"]).exit_code == 0
+    killed = runner.invoke(app, ["char", "damage", "Mort", "1", "--type", "lethal"])
+    assert "Mort is dead" in killed.output
+    healed = runner.invoke(app, ["char", "heal", "Mort", "8"])
+    assert healed.exit_code == 1
+    assert "heal: Mort is dead" in healed.output
+
+
+def test_a_gnosis_roll_shuts_rage_out_of_the_turn(db_url):
+    """Revised, "Rage and Gnosis": Rage and Gnosis are not both used in one turn. Rolling the Gnosis pool is
+    a use, like a point spent: Wolf rolls Gnosis, then a Rage action is refused; next turn it is allowed.
+    (A Gnosis roll left Rage free before: only a Gnosis spend locked it.)"""
+    _fighters()
+    ok("char", "set", "Wolf", "Gnosis", "3")
+    ok("roll", "Gnosis", "-c", "Wolf", "--seed", "1")
+    fails("attack", "Wolf", "Mook", "--maneuver", "punch", "--rage", "--seed", "5", match="already rolled Gnosis")
+    ok("scene", "next")
+    ok("attack", "Wolf", "Mook", "--maneuver", "punch", "--rage", "--seed", "5")
+
+
+def test_unsoaked_silver_on_a_homid_in_homid_is_marked_lethal(db_url):
+    """docs/combat.md, "Who soaks what" (Mirror Play Pantheon's silver rules): a homid-born Garou in Homid,
+    her breed form, takes silver as lethal damage; in Crinos it stays aggravated. Two levels unsoaked:
+    Homid 2 lethal, Crinos 2 aggravated. (Homid was marked aggravated before.)"""
+    ok("char", "new", "Mari", "--breed", "homid")
+    done = ok_json("char", "hit", "Mari", "2", "--type", "aggravated", "--silver")
+    assert done["health"]["damage"] == {"aggravated": 0, "lethal": 2, "bashing": 0}
+    assert done["taken"]["kind"] == "lethal"
+    ok("char", "new", "Kes", "--breed", "homid")
+    ok("char", "shift", "Kes", "Crinos", "--instant")
+    done = ok_json("char", "hit", "Kes", "2", "--type", "aggravated", "--silver")
+    assert done["health"]["damage"] == {"aggravated": 2, "lethal": 0, "bashing": 0}

@@ -95,6 +95,6 @@ def test_char_set_specialty_cli(db_url):
     assert res.exit_code == 1
     assert res.stderr.strip() == "Error: Dexterity is rated 3; a specialty needs a Trait of 4 dots or more"
     shown = run("char", "show", "Shadow-in-the-Wood").stdout
-    assert "Specialties  Brawl: Claws" in shown
+    assert "Specialties: Brawl (Claws)" in shown and shown.count("Claws") == 1
     data = json.loads(run("char", "show", "Shadow-in-the-Wood", "--json").stdout)
     assert data["specialties"] == {"Brawl": "Claws"}

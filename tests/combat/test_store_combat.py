@@ -225,9 +225,10 @@ def test_the_form_changes_the_soak(fighters):
 def test_hit_without_soak_and_overflow_past_incapacitated(fighters):
     data = ok_json("char", "hit", "Guard", "9", "--type", "lethal")
     assert data["soak"] is None and data["wounds"] == 9 and data["health"]["incapacitated"] is True
-    assert data["taken"]["lost"] == 2 and data["taken"]["killed"] is False
-    assert data["taken"]["reverted_to"] == "Homid"
-    assert any("Incapacitated; 2 more had nowhere to go" in w for w in data["warnings"])
+    # the eighth level finds the Garou downed by lethal damage and kills (docs/combat.md)
+    assert data["taken"]["lost"] == 2 and data["taken"]["killed"] is True
+    assert data["taken"]["reverted_to"] is None
+    assert any("is dead: 2 levels of lethal damage came past Incapacitated" in w for w in data["warnings"])
 
 
 def test_hit_bad_input_changes_nothing(fighters):

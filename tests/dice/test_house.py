@@ -71,7 +71,8 @@ def test_unknown_key_lists_the_keys() -> None:
         validate_house_key("botch")
     assert str(err.value) == (
         "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost"
+        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost, "
+        "tens, tens-cancel-ones, specialty-botch, willpower"
     )
     assert set(HOUSE_KEYS) == set(STANDARD_CHRONICLE_RULES.to_dict())
 
@@ -86,7 +87,8 @@ def test_in_force_phrases_and_overrides() -> None:
         "1s do not cancel successes",
         "default difficulty 7",
     ]
-    assert rules.dice_rules() == HouseRules(Specialty.REROLL, extra_ones_cancel=True, ones_cancel=False)
+    assert rules.dice_rules(specialised=True) == HouseRules(Specialty.REROLL, extra_ones_cancel=True, ones_cancel=False)
+    assert rules.dice_rules() == HouseRules(Specialty.REROLL, True, False, specialised=False)
     per_roll = rules.override(RuleOverrides(specialty=Specialty.NONE, ones_cancel=True))
     assert per_roll.in_force() == ["default difficulty 7"]
     assert per_roll.dice_rules() == HouseRules()  # extra 1s only exist under reroll
@@ -100,7 +102,7 @@ def test_stored_junk_is_skipped() -> None:
 
 def test_the_same_dice_score_the_same_under_the_same_house_rules() -> None:
     # 10s doubled: 10, 10, 3 at difficulty 6 -> 4 successes
-    rules = rules_from_settings({"specialty": "double"}).dice_rules()
+    rules = rules_from_settings({"specialty": "double"}).dice_rules(specialised=True)
     result = resolve_roll(RollRequest(3, 6, rules=rules, faces=(10, 10, 3)))
     assert result.final_successes == 4
 

@@ -234,11 +234,11 @@ def test_failed_export_leaves_no_partial_file_and_keeps_the_old_one(tmp_path, mo
 
     monkeypatch.setattr(os, "fsync", boom)
     with pytest.raises(DataFileError, match=r"w\.yaml: cannot be written: disk full \(No space left on device\)"):
-        files.write_file(target, "name: Weston\n")
+        files.write_file(target, "name: Weston\n", force=True)
     assert target.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["w.yaml"]
     monkeypatch.undo()
-    files.write_file(target, "name: Weston\n")
+    files.write_file(target, "name: Weston\n", force=True)
     assert target.read_text(encoding="utf-8") == "name: Weston\n"
 
 

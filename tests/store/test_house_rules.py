@@ -45,7 +45,8 @@ def test_bad_key_or_value_stores_nothing(db_url: str) -> None:
     assert bad.exit_code == 1
     assert bad.output.strip().splitlines() == [
         "Error: unknown house rule 'colour'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost"
+        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost, "
+        "tens, tens-cancel-ones, specialty-botch, willpower"
     ]
     bad = run("house", "set", "specialty", "triple")
     assert bad.exit_code == 1
@@ -58,31 +59,35 @@ def test_bad_key_or_value_stores_nothing(db_url: str) -> None:
 
 
 def test_every_rolling_command_applies_the_chronicles_rules(db_url: str) -> None:
-    ok("house", "set", "specialty", "double")
+    # a scoring house rule that reaches every roll (the specialty rule reaches only a roll naming one)
+    ok("house", "set", "tens-cancel-ones", "on")
     ok("house", "set", "difficulty", "7")
-    # 10, 10, 3 at the house difficulty 7 with 10s doubled: 4 successes
-    roll = json.loads(ok("roll", "3", "--dice", "10,10,3", "--json"))
-    assert (roll["difficulty"], roll["result"]) == (7, 4)
-    assert roll["house_rules_in_force"] == ["specialty double", "default difficulty 7"]
-    human = ok("roll", "3", "--dice", "10,10,3")
-    assert human.splitlines()[0] == "House rules: specialty double, default difficulty 7"
+    # 10, 10, 1 at the house difficulty 7, a 10 taking the 1 away: 2 successes (as written: 2 - 1 = 1)
+    roll = json.loads(ok("roll", "3", "--dice", "10,10,1", "--json"))
+    assert (roll["difficulty"], roll["result"]) == (7, 2)
+    assert roll["house_rules_in_force"] == ["default difficulty 7", "10s cancel 1s"]
+    human = ok("roll", "3", "--dice", "10,10,1")
+    assert human.splitlines()[0] == "House rules: default difficulty 7, 10s cancel 1s"
     # per-roll override: the rules as written for this roll only
-    plain = json.loads(ok("roll", "3", "--dice", "10,10,3", "--specialty", "none", "-d", "6", "--json"))
-    assert (plain["difficulty"], plain["result"], plain["house_rules_in_force"]) == (6, 2, [])
-    multi = json.loads(ok("multi", "5", "5", "--dice", "10,10,3", "--dice", "10,2", "--json"))
-    assert [a["roll"]["result"] for a in multi["actions"]] == [4, 2]
+    plain = json.loads(ok("roll", "3", "--dice", "10,10,1", "--no-tens-cancel-ones", "-d", "6", "--json"))
+    assert (plain["difficulty"], plain["result"], plain["house_rules_in_force"]) == (6, 1, [])
+    multi = json.loads(ok("multi", "5", "5", "--dice", "10,10,1", "--dice", "10,2", "--json"))
+    assert [a["roll"]["result"] for a in multi["actions"]] == [2, 1]
     assert multi["actions"][0]["roll"]["difficulty"] == 7
-    resisted = json.loads(ok("resisted", "3", "2", "--dice-a", "10,10,3", "--dice-b", "10,2", "--json"))
-    assert (resisted["a"]["result"], resisted["b"]["result"], resisted["margin"]) == (4, 2, 2)
-    team = json.loads(ok("teamwork", "3", "2", "--dice", "10,10,3", "--dice", "10,2", "--json"))
-    assert team["total"] == 6
+    resisted = json.loads(ok("resisted", "3", "2", "--dice-a", "10,10,1", "--dice-b", "10,2", "--json"))
+    assert (resisted["a"]["result"], resisted["b"]["result"], resisted["margin"]) == (2, 1, 1)
+    team = json.loads(ok("teamwork", "3", "2", "--dice", "10,10,1", "--dice", "10,2", "--json"))
+    assert team["total"] == 3
     ok("char", "new", "Ana", "--set", "Dexterity=3")
-    sheet = json.loads(ok("roll", "dex", "-c", "ana", "--dice", "10,10,3", "--json"))
-    assert (sheet["difficulty"], sheet["result"]) == (7, 4)
-    assert sheet["house_rules_in_force"] == ["specialty double", "default difficulty 7"]
+    sheet = json.loads(ok("roll", "dex", "-c", "ana", "--dice", "10,10,1", "--json"))
+    assert (sheet["difficulty"], sheet["result"]) == (7, 2)
+    assert sheet["house_rules_in_force"] == ["default difficulty 7", "10s cancel 1s"]
     # another chronicle keeps the rules as written
-    other = json.loads(ok("roll", "3", "--dice", "10,10,3", "--chronicle", "other", "--json"))
-    assert (other["difficulty"], other["result"]) == (6, 2)
+    other = json.loads(ok("roll", "3", "--dice", "10,10,1", "--chronicle", "other", "--json"))
+    assert (other["difficulty"], other["result"]) == (6, 1)
+    # the chronicle's specialty rule reaches a roll naming a specialty only
+    ok("house", "set", "specialty", "double")
+    assert json.loads(ok("roll", "3", "--dice", "10,10,3", "--json"))["result"] == 2
 
 
 def test_free_botch_once_a_night(db_url: str) -> None:
@@ -113,19 +118,17 @@ def test_plain_roll_without_a_store_creates_none(tmp_path, monkeypatch) -> None:
 
 
 def test_extended_and_contest_rolls_score_like_roll(db_url: str) -> None:
-    ok("house", "set", "specialty", "double")
+    ok("house", "set", "tens-cancel-ones", "on")
     ok("scene", "start", "Night")
     ok("extended", "start", "Climb", "--pool", "3", "--target", "20")
-    first = json.loads(ok("extended", "roll", "climb", "--dice", "10,10,3", "--json"))
-    assert (first["roll"]["result"], first["tally"]) == (4, 4)  # the same dice as `roll` above: 4
-    # per roll: the specialty as written and a new difficulty, as the situation changes
-    second = json.loads(
-        ok("extended", "roll", "climb", "--dice", "10,10,3", "--specialty", "none", "-d", "4", "--json")
-    )
-    assert (second["roll"]["difficulty"], second["roll"]["result"], second["tally"]) == (4, 2, 6)
+    first = json.loads(ok("extended", "roll", "climb", "--dice", "10,10,1", "--json"))
+    assert (first["roll"]["result"], first["tally"]) == (2, 2)  # the same dice as `roll` above: 2
+    # per roll: the rule as written and a new difficulty, as the situation changes
+    second = json.loads(ok("extended", "roll", "climb", "--dice", "10,10,1", "-d", "4", "--json"))
+    assert (second["roll"]["difficulty"], second["roll"]["result"], second["tally"]) == (4, 2, 4)
     ok("contest", "start", "Debate", "--a", "3", "--b", "3", "--target", "9")
-    exchange = json.loads(ok("contest", "roll", "deb", "--dice-a", "10,10,3", "--dice-b", "7,2,2", "--json"))
-    assert (exchange["exchange"]["result_a"], exchange["exchange"]["result_b"]) == (4, 1)
+    exchange = json.loads(ok("contest", "roll", "deb", "--dice-a", "10,10,1", "--dice-b", "7,2,2", "--json"))
+    assert (exchange["exchange"]["result_a"], exchange["exchange"]["result_b"]) == (2, 1)
     bad = run("extended", "roll", "climb", "-d", "11")
     assert bad.exit_code == 1
     assert "difficulty 11 is outside the allowed range 2 to 10" in bad.output

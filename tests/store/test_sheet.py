@@ -273,8 +273,8 @@ def test_file_points_left_out_are_the_rating():
 
 def test_damage_past_the_seventh_level_is_reported_truthfully():
     s = Sheet(name="Archibald")
-    done = s.take_damage(9, "aggravated")
-    assert (done.marked, done.upgraded, done.lost, done.taken, done.killed) == (7, {}, 2, 7, False)
+    done = s.take_damage(7, "aggravated")
+    assert (done.marked, done.upgraded, done.lost, done.taken, done.killed) == (7, {}, 0, 7, False)
     assert (done.reverted_to, s.form) == ("Homid", "Homid")
     assert s.health == {"aggravated": 7, "lethal": 0, "bashing": 0}
     assert done.warnings("Archibald")[0] == (
@@ -283,6 +283,9 @@ def test_damage_past_the_seventh_level_is_reported_truthfully():
     )
     again = s.take_damage(1, "lethal")
     assert (again.taken, again.lost, again.killed) == (0, 1, True)
+    # 9 at once: the eighth level finds her downed by aggravated damage and kills, as 7 then 1 did
+    at_once = Sheet(name="Archibald").take_damage(9, "aggravated")
+    assert (at_once.marked, at_once.lost, at_once.taken, at_once.killed, at_once.reverted_to) == (7, 2, 7, True, None)
 
 
 def test_damage_replacing_lighter_damage_says_so():
@@ -290,13 +293,19 @@ def test_damage_replacing_lighter_damage_says_so():
     s.damage(5, "bashing")
     s.damage(1, "lethal")
     assert s.damage(1, "lethal") == ["A is now Incapacitated"]
-    done = s.take_damage(8, "aggravated")  # 5 bashing, then 2 lethal become aggravated; 1 has nowhere to go
-    assert (done.marked, done.upgraded, done.lost, done.killed) == (0, {"bashing": 5, "lethal": 2}, 1, False)
+    done = s.take_damage(7, "aggravated")  # 5 bashing, then 2 lethal become aggravated
+    assert (done.marked, done.upgraded, done.lost, done.killed) == (0, {"bashing": 5, "lethal": 2}, 0, False)
     assert s.health == {"aggravated": 7, "lethal": 0, "bashing": 0}
     w = done.warnings("A")
     assert w[0].startswith("5 levels of bashing damage became aggravated: all seven health levels were filled")
     assert w[1].startswith("2 levels of lethal damage became aggravated")
     assert w[2].startswith("A falls back to Homid form with lethal damage past Incapacitated")
-    assert w[3].startswith("7 of 8 levels of aggravated damage taken: A is Incapacitated; 1 more had nowhere")
     assert s.take_damage(1, "bashing").killed  # already downed with lethal or worse: the next level kills
+    # the same 8 levels in one hit: the eighth has nowhere to go and kills
+    t = Sheet(name="A")
+    t.damage(5, "bashing")
+    t.damage(2, "lethal")
+    once = t.take_damage(8, "aggravated")
+    assert (once.upgraded, once.lost, once.killed) == ({"bashing": 5, "lethal": 2}, 1, True)
+    assert once.warnings("A")[-1] == "A is dead: 1 level of aggravated damage came past Incapacitated"
     assert Sheet(name="B").damage(3, "lethal") == []  # room to spare: nothing to warn about

@@ -45,9 +45,13 @@ def test_name_unique_per_chronicle(engine):
     with pytest.raises(InvalidValue, match="already exists"):
         new(engine, "WESTON")
     new(engine, "Weston", chronicle="Las Vegas")  # another chronicle is fine
-    with pytest.raises(InvalidValue, match="several chronicles"):
-        sheet_of(engine, "weston")
+    assert sheet_of(engine, "weston").chronicle == "default"  # the default chronicle's comes first
     assert sheet_of(engine, "weston", "Las Vegas").chronicle == "Las Vegas"
+    new(engine, "Weston", chronicle="Reno")
+    new(engine, "Ada", chronicle="Las Vegas")
+    new(engine, "Ada", chronicle="Reno")
+    with pytest.raises(InvalidValue, match="several chronicles"):  # none of them the default
+        sheet_of(engine, "ada")
 
 
 def test_not_found_did_you_mean(engine):

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from tests.waiting import DEADLINE, wait_until
+
 
 def add_character(
     url: str, name: str, *, attributes=None, abilities=None, willpower=3, chronicle="default", player=None
@@ -119,10 +121,8 @@ class ThreadServer:
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
+        wait_until(lambda: self.server.started or not self.thread.is_alive(), "the server to start")
+        assert self.server.started, "the server did not start"
         self.base = f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
@@ -138,28 +138,40 @@ def live(app):
     server.stop()
 
 
+class Events(list):
+    """The (id, event, data) triples a stream sent; ``closed`` when the server ended the stream."""
+
+    closed: bool = False
+
+
 def read_events(
     base: str,
     token: str,
     *,
+    until,
     last_event_id: int | str | bytes | None = None,
     after: int | None = None,
-    seconds: float = 1.0,
-    until=None,
-):
-    """The (id, event, data) triples a stream sends within ``seconds`` (or until ``until(triples)`` is true)."""
+    seconds: float = DEADLINE,
+    opened: threading.Event | None = None,
+) -> Events:
+    """The (id, event, data) triples a stream sends until ``until(triples)`` is true, the server ends
+    the stream (``closed``) or ``seconds`` pass (a deadline for a test that is failing, not a window to
+    read in). ``opened`` is set once the stream's first line came: its starting point is fixed then, so
+    an event committed afterwards reaches it."""
     import httpx
 
     header = last_event_id if isinstance(last_event_id, bytes) else str(last_event_id).encode()
     headers = {"Last-Event-ID": header} if last_event_id is not None else {}
     url = base + "/events" + (f"?after={after}" if after is not None else "")
-    got: list[tuple[int, str, str]] = []
+    got = Events()
     current: dict = {}
     deadline = time.monotonic() + seconds
     try:
         with httpx.stream("GET", url, cookies={"stkit_table": token}, headers=headers, timeout=seconds) as r:
             assert r.status_code == 200, r.status_code
             for line in r.iter_lines():
+                if opened is not None:
+                    opened.set()
                 if line.startswith("id:"):
                     current["id"] = int(line[3:].strip())
                 elif line.startswith("event:"):
@@ -169,10 +181,50 @@ def read_events(
                 elif line == "" and "id" in current:
                     got.append((current["id"], current["event"], current.get("data", "")))
                     current = {}
-                    if until is not None and until(got):
-                        break
+                    if until(got):
+                        return got
                 if time.monotonic() > deadline:
-                    break
+                    return got
+            got.closed = True
     except httpx.ReadTimeout:
         pass
     return got
+
+
+def through(event_id: int):
+    """``until`` for :func:`read_events`: true once an event at or past ``event_id`` came (a stream sends
+    in id order, so everything before it that the stream carries has come too)."""
+    return lambda got: any(g[0] >= event_id for g in got)
+
+
+def mark(url: str) -> int:
+    """Log a plain roll every link sees and return its event id: a stream read :func:`through` it has
+    carried every earlier event it ever will, so "nothing else came" is checked without a time window."""
+    import random
+
+    from stkit.store.gateway import run_unit
+    from stkit.store.rolls import log_plain_roll
+
+    from stkit.dice import roll_pool
+    from stkit.store.events import last_event_id
+
+    result = roll_pool(1, 6, rng=random.Random(0))
+    run_unit(url, lambda gw: log_plain_roll(gw, "1", result, chronicle="default", seed=0))
+    return run_unit(url, lambda gw: last_event_id(gw, "default"), readonly=True)
+
+
+def follow(base: str, token: str, **kwargs) -> tuple[threading.Thread, Events]:
+    """:func:`read_events` in a thread, returned once the stream is open (its starting point fixed);
+    join the thread, then read the events."""
+    opened = threading.Event()
+    got = Events()
+
+    def run() -> None:
+        events = read_events(base, token, opened=opened, **kwargs)
+        got.extend(events)
+        got.closed = events.closed
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    wait_until(lambda: opened.is_set() or not thread.is_alive(), "the event stream to open")
+    return thread, got

@@ -1,7 +1,9 @@
 """Attacks on a real `stkit serve` on loopback: slow headers from more sockets than the server may hold
 (the Storyteller's page keeps answering, the log stays small), a stream flood from one player's link,
-and the deadline that closes a client too slow to send its request. Every loop here is bounded in count
-and time, and only 127.0.0.1 is used."""
+the deadline that closes a client too slow to send its request, and which connection makes room at the
+limit. Every loop here is bounded in count and waits for conditions with a deadline (never for a fixed
+time, so a busy machine only makes them slower); only 127.0.0.1 is used. How fast the Storyteller is
+answered under attack is a speed figure: printed, not asserted."""
 
 from __future__ import annotations
 
@@ -17,13 +19,15 @@ import time
 import httpx
 import pytest
 
+from tests.waiting import DEADLINE, wait_until
 from tests.web.conftest import ThreadServer, free_port
 
-#: The open-files limit the attacked server runs under (its connection limit is this less 192).
-FILE_LIMIT = 256
+#: The open-files limit the attacked server runs under (its connection limit is this less 320).
+FILE_LIMIT = 512
 #: Sockets of the slow-header attack: more than the file limit itself.
-ATTACK_SOCKETS = 400
-ATTACK_SECONDS = 8.0
+ATTACK_SOCKETS = 600
+#: Rounds of the attack (one header line on every socket) the Storyteller's requests span.
+ATTACK_ROUNDS = 5
 
 
 def _limit_files() -> None:
@@ -47,14 +51,15 @@ class Serve:
         assert self.proc.stdout is not None
         self.links = json.loads(self.proc.stdout.readline())
         self.base = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
+        wait_until(self._listening, "the server to listen")
+
+    def _listening(self) -> bool:
+        assert self.proc.poll() is None, "the server stopped"
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE).close()
+            return True
+        except OSError:
+            return False
 
     def token(self, who: str) -> str:
         url = self.links["storyteller"] if who == "storyteller" else self.links["players"][who]
@@ -64,7 +69,7 @@ class Serve:
         """Stop the server (Ctrl-C) and return what it wrote on stderr."""
         self.proc.send_signal(2)
         try:
-            _, err = self.proc.communicate(timeout=20)
+            _, err = self.proc.communicate(timeout=DEADLINE)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             _, err = self.proc.communicate(timeout=5)
@@ -83,7 +88,8 @@ def _slow_socket(port: int) -> socket.socket | None:
 
 def _slow_header_attack(port: int, stop: threading.Event, stats: dict) -> None:
     """ATTACK_SOCKETS sockets, each sending one more header line every second and never the blank line
-    that ends the headers; a socket the server closes is opened again. Ends when ``stop`` is set."""
+    that ends the headers; a socket the server closes is opened again. Ends when ``stop`` is set;
+    ``stats["rounds"]`` counts the rounds done."""
     socks: list[socket.socket | None] = [None] * ATTACK_SOCKETS
     line = 0
     while not stop.is_set():
@@ -102,7 +108,8 @@ def _slow_header_attack(port: int, stop: threading.Event, stats: dict) -> None:
             socks[i] = _slow_socket(port)
             stats["opened"] += 1
         stats["held"] = max(stats["held"], sum(1 for s in socks if s is not None))
-        stop.wait(1.0)
+        stats["rounds"] += 1
+        stop.wait(1.0)  # the attack's pace: one header line a second on each socket
     for s in socks:
         if s is not None:
             s.close()
@@ -115,28 +122,30 @@ def test_slow_headers_from_more_sockets_than_the_limit_leave_the_storyteller_ans
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, ATTACK_SOCKETS + 200), hard))
     server = Serve(table.url)
     stop = threading.Event()
-    stats = {"opened": 0, "closed_by_server": 0, "held": 0}
+    stats = {"opened": 0, "closed_by_server": 0, "held": 0, "rounds": 0}
     attacker = threading.Thread(target=_slow_header_attack, args=(server.port, stop, stats), daemon=True)
     times: list[float] = []
     failures: list[str] = []
     try:
         attacker.start()
-        time.sleep(2.0)  # the attack is in full swing: every slot the server has is taken
+        # the attack is in full swing: every slot the server has is taken, and it is closing slow sockets
+        wait_until(lambda: stats["rounds"] >= 2 and stats["closed_by_server"] > 0, "the server to be full")
         cookies = {"stkit_table": server.token("storyteller")}
-        end = time.monotonic() + ATTACK_SECONDS
-        while time.monotonic() < end:
+        last_round = stats["rounds"] + ATTACK_ROUNDS
+        while len(times) < 10 or stats["rounds"] < last_round:  # spread over several rounds of the attack
+            assert attacker.is_alive()
             started = time.monotonic()
             try:
-                r = httpx.get(server.base + "/", cookies=cookies, timeout=5)
+                r = httpx.get(server.base + "/", cookies=cookies, timeout=DEADLINE)
                 if r.status_code != 200:
                     failures.append(str(r.status_code))
             except httpx.HTTPError as exc:
                 failures.append(type(exc).__name__)
             times.append(time.monotonic() - started)
-            time.sleep(0.25)
+            stop.wait(0.1)  # pacing: a page's own requests, not a flood of them
     finally:
         stop.set()
-        attacker.join(10)
+        attacker.join(DEADLINE)
         err = server.stop()
     print(
         f"\nslow-header attack: {ATTACK_SOCKETS} sockets at a time, {stats['opened']} opened, "
@@ -145,70 +154,70 @@ def test_slow_headers_from_more_sockets_than_the_limit_leave_the_storyteller_ans
     )
     assert stats["opened"] > ATTACK_SOCKETS  # the server closed slow sockets and they came back
     assert failures == [] and len(times) >= 10
-    assert max(times) < 2.0
     assert len(err.encode()) < 4096, err[-2000:]
     assert "Traceback" not in err and "Too many open files" not in err, err
 
 
 @pytest.mark.slow
 def test_a_stream_flood_from_one_link_holds_a_few_streams_and_the_table_goes_on(live, table):
-    from tests.web.conftest import read_events
+    from stkit.web.bus import STREAMS_PER_LINK
+    from tests.web.conftest import follow
     from tests.web.test_authority import _newest, _roll
 
     after = _newest(table.url)
     flood: list[httpx.Response] = []
-    client = httpx.Client(timeout=1.5, limits=httpx.Limits(max_connections=100))
-    archibald: list = []
-    reader = threading.Thread(
-        target=lambda: archibald.extend(
-            read_events(live, table.token("Archibald"), after=after, seconds=6, until=lambda g: bool(g))
-        )
-    )
+    client = httpx.Client(timeout=DEADLINE, limits=httpx.Limits(max_connections=100))
     try:
         for _ in range(40):  # one player's link opens stream after stream
             request = client.build_request(
                 "GET", live + f"/events?after={after}", cookies={"stkit_table": table.token("Weston")}
             )
             flood.append(client.send(request, stream=True))
-        reader.start()
-        time.sleep(1.0)
-        ended = 0
-        for r in flood:
-            try:
-                body = b"".join(r.iter_raw())  # an ended stream finishes; a live one would time out
-                ended += 1 if b"stkit table" in body else 0
-            except httpx.ReadTimeout:
-                break
-        started = time.monotonic()
-        page = httpx.get(live + "/", cookies={"stkit_table": table.token("storyteller")}, timeout=5)
-        answered = time.monotonic() - started
+        reader, archibald = follow(live, table.token("Archibald"), after=after, until=bool)
+        old, kept = flood[:-STREAMS_PER_LINK], flood[-STREAMS_PER_LINK:]
+        # the oldest streams were ended by the server: each body is complete (a live one would never end)
+        ended = sum(1 for r in old if b"stkit table" in b"".join(r.iter_raw()))
+        page = httpx.get(live + "/", cookies={"stkit_table": table.token("storyteller")}, timeout=DEADLINE)
         _roll(table.url, 5, seed=11)
-        reader.join(10)
+        # the newest few are still open: each carries the roll
+        live_streams = sum(1 for r in kept if any(line == "event: roll" for line in r.iter_lines()))
+        reader.join(DEADLINE)
     finally:
         for r in flood:
             r.close()
         client.close()
-    from stkit.web.bus import STREAMS_PER_LINK
-
-    assert ended == 40 - STREAMS_PER_LINK  # the oldest ended; the newest few are still open
-    assert page.status_code == 200 and answered < 2.0
+    assert ended == 40 - STREAMS_PER_LINK
+    assert live_streams == STREAMS_PER_LINK
+    assert page.status_code == 200
     assert [g[1] for g in archibald] == ["roll"]
+
+
+def _guarded(app, **settings) -> ThreadServer:
+    from stkit.web.server import GuardedH11Protocol
+
+    server = ThreadServer(app, http=type("Small", (GuardedH11Protocol,), settings))
+    server.waiting = lambda: list(getattr(server.server.server_state, "stkit_waiting", ()))  # type: ignore[attr-defined]
+    return server
 
 
 @pytest.fixture
 def guarded(app):
-    from stkit.web.server import GuardedH11Protocol
-
-    class Quick(GuardedH11Protocol):  # a one-second deadline, room for eight connections
-        request_seconds = 1.0
-        max_connections = 8
-
-    server = ThreadServer(app, http=Quick)
+    """A server with a one-second request deadline and room for eight connections."""
+    server = _guarded(app, request_seconds=1.0, max_connections=8)
     yield server
     server.stop()
 
 
-def _closed_within(s: socket.socket, seconds: float) -> tuple[bool, bytes]:
+@pytest.fixture
+def crowded(app):
+    """A server with room for eight connections and deadlines long enough that only the limit closes any."""
+    server = _guarded(app, request_seconds=DEADLINE * 2, grace_seconds=DEADLINE * 2, max_connections=8)
+    yield server
+    server.stop()
+
+
+def _closed(s: socket.socket, seconds: float = DEADLINE) -> tuple[bool, bytes]:
+    """Read ``s`` until the server closes it (True and what it sent) or ``seconds`` pass (False)."""
     s.settimeout(seconds)
     got = b""
     try:
@@ -221,32 +230,79 @@ def _closed_within(s: socket.socket, seconds: float) -> tuple[bool, bytes]:
         return True, got
 
 
+def _is_closed(s: socket.socket) -> bool:
+    """Whether the server has closed ``s`` (a slow client is sent nothing else); never blocks."""
+    import select
+
+    return bool(select.select([s], [], [], 0)[0])
+
+
+def _read(protocol) -> bool:
+    """Whether the server has read some of the request ``protocol`` waits for."""
+    return bool(getattr(protocol, "_received", True))
+
+
+def _slow(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=DEADLINE)
+    s.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    return s
+
+
 @pytest.mark.slow
 def test_a_request_that_never_ends_its_headers_gets_408_at_the_deadline(guarded):
-    s = socket.create_connection(("127.0.0.1", guarded.port), timeout=2)
+    started = time.monotonic()  # before the connection: the deadline starts later, when it is accepted
+    s = socket.create_connection(("127.0.0.1", guarded.port), timeout=DEADLINE)
     s.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n")
-    started = time.monotonic()
-    closed, got = _closed_within(s, 3.0)
+    closed, got = _closed(s)
     took = time.monotonic() - started
     s.close()
-    assert closed and got.startswith(b"HTTP/1.1 408") and 0.8 < took < 2.0
+    # closed by the deadline, not before it (a lower bound only: a busy machine can make it later)
+    assert closed and got.startswith(b"HTTP/1.1 408") and took >= 1.0
     # an idle keep-alive connection after one answer is closed by the same deadline
-    s = socket.create_connection(("127.0.0.1", guarded.port), timeout=2)
+    s = socket.create_connection(("127.0.0.1", guarded.port), timeout=DEADLINE)
     s.send(b"GET /static/table.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    closed, got = _closed_within(s, 3.0)
+    closed, got = _closed(s)
     s.close()
     assert closed and got.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 408" in got
 
 
 @pytest.mark.slow
-def test_at_the_connection_limit_a_new_client_takes_the_slowest_ones_place(guarded, table):
-    slow = [socket.create_connection(("127.0.0.1", guarded.port), timeout=2) for _ in range(12)]
-    for s in slow:
-        s.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-    time.sleep(0.2)
-    r = httpx.get(guarded.base + "/", cookies={"stkit_table": table.token("storyteller")}, timeout=0.8)
+def test_at_the_connection_limit_a_new_client_takes_the_slowest_ones_place(crowded, table):
+    slow = []
+    for _ in range(8):
+        slow.append(_slow(crowded.port))
+    # the server holds all eight and has read each one's first bytes: partial requests, not fresh sockets
+    wait_until(lambda: len([p for p in crowded.waiting() if _read(p)]) == 8, "eight partial requests")
+    for _ in range(4):
+        slow.append(_slow(crowded.port))
+    wait_until(lambda: sum(map(_is_closed, slow)) >= 4, "four slow clients closed")
+    r = httpx.get(crowded.base + "/", cookies={"stkit_table": table.token("storyteller")}, timeout=DEADLINE)
     assert r.status_code == 200
-    refused = sum(_closed_within(s, 0.05)[0] for s in slow)
+    wait_until(lambda: sum(map(_is_closed, slow)) >= 12 + 1 - 8, "the slow clients closed to make room")
+    refused = [s for s in slow if _is_closed(s)]
+    assert len(refused) == 12 + 1 - 8  # room was made for each newcomer, and no more was closed
+    assert all(_closed(s)[1].startswith(b"HTTP/1.1 408") for s in refused)
     for s in slow:
         s.close()
-    assert refused >= 12 + 1 - 8  # the oldest slow clients made room
+
+
+@pytest.mark.slow
+def test_a_fresh_connection_is_never_the_one_closed_at_the_limit(crowded, table):
+    """The Storyteller's page connects while the server is full of slow requests; before its request is
+    read, more slow clients arrive. The connections that have waited longest are slow ones and then the
+    Storyteller's: it must not be the one closed to make room (it was, when the longest wait went first)."""
+    slow = [_slow(crowded.port) for _ in range(7)]
+    wait_until(lambda: len([p for p in crowded.waiting() if _read(p)]) == 7, "seven partial requests")
+    storyteller = socket.create_connection(("127.0.0.1", crowded.port), timeout=DEADLINE)
+    wait_until(lambda: len(crowded.waiting()) == 8, "the Storyteller's connection accepted")
+    for _ in range(10):  # newer slow clients, each at the limit
+        slow.append(_slow(crowded.port))
+    wait_until(lambda: sum(map(_is_closed, [*slow, storyteller])) >= 10, "ten clients closed to make room")
+    assert not _is_closed(storyteller)
+    cookie = f"stkit_table={table.token('storyteller')}"
+    storyteller.send(f"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n\r\n".encode())
+    storyteller.settimeout(DEADLINE)
+    assert storyteller.recv(64).startswith(b"HTTP/1.1 200")
+    storyteller.close()
+    for s in slow:
+        s.close()

@@ -24,6 +24,7 @@ import time
 
 import pytest
 
+from tests.waiting import DEADLINE, wait_until
 from tests.web.conftest import add_character, free_port
 
 CHROMIUM = "/usr/bin/chromium"
@@ -43,6 +44,8 @@ LAPTOP = {"width": 1366, "height": 900}
 PLAYERS = ("Weston", "Archibald", "Mari", "Kesh")
 #: Seconds between the stream's pings in these tests (a page hearing nothing for ~3 s reconnects).
 PING = "1"
+#: Milliseconds a page may take to show what it should: a deadline for a failing test, not a pace.
+WAIT = int(DEADLINE * 1000)
 
 pytestmark = [
     pytest.mark.slow,
@@ -81,23 +84,24 @@ class Server:
         line = self.proc.stdout.readline()
         assert line, self.proc.stderr.read()
         self.links = json.loads(line)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "server did not listen"
-                time.sleep(0.05)
+        wait_until(self._listening, "the server to listen")
         self.base = f"http://127.0.0.1:{self.port}"
         self.stderr = ""
+
+    def _listening(self) -> bool:
+        assert self.proc.poll() is None, "the server stopped"
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE).close()
+            return True
+        except OSError:
+            return False
 
     def stop(self) -> str:
         """Ctrl-C; returns what the server wrote on stderr."""
         if self.proc.poll() is None:
             self.proc.send_signal(2)
             try:
-                _, self.stderr = self.proc.communicate(timeout=15)
+                _, self.stderr = self.proc.communicate(timeout=DEADLINE)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 _, self.stderr = self.proc.communicate()
@@ -203,7 +207,7 @@ def browser():
 def _open(browser, link: str, viewport: dict, **context):
     page = browser.new_context(viewport=viewport, **context).new_page()
     page.goto(link)
-    page.wait_for_selector("#live.live", timeout=8000)  # the event stream is open and the page current
+    page.wait_for_selector("#live.live", timeout=WAIT)  # the event stream is open and the page current
     return page
 
 
@@ -255,6 +259,14 @@ def _same_names(page) -> list[str]:
     return sorted({n for n in names if names.count(n) > 1})
 
 
+def _pump_until(page, condition, what: str) -> None:
+    """Let ``page`` run (its routes are answered meanwhile) until ``condition()`` holds; a deadline."""
+    deadline = time.monotonic() + DEADLINE
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {DEADLINE:g} s for {what}"
+        page.wait_for_timeout(50)
+
+
 def _status(page) -> str:
     return page.inner_text("#live")
 
@@ -296,13 +308,13 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         st.fill("#scene-name", "Ambush at the mill")
         st.click("button:has-text('Open scene')")
         for page in pages:
-            page.wait_for_selector("#status:has-text('Ambush at the mill')", timeout=3000)
+            page.wait_for_selector("#status:has-text('Ambush at the mill')", timeout=WAIT)
         st.click("button:has-text('Roll initiative')")
-        st.wait_for_selector("#st-result:has-text('Initiative:')", timeout=3000)
+        st.wait_for_selector("#st-result:has-text('Initiative:')", timeout=WAIT)
         st.click("button:has-text('Next turn')")
         for page in pages:
-            page.wait_for_selector("#status .turn:has-text('2')", timeout=3000)
-            page.wait_for_selector(".initiative li[aria-current='step']", timeout=3000)
+            page.wait_for_selector("#status .turn:has-text('2')", timeout=WAIT)
+            page.wait_for_selector(".initiative li[aria-current='step']", timeout=WAIT)
             assert page.locator(".initiative ol.order > li").count() == 4
         acting = st.locator(".initiative li[aria-current='step'] strong").inner_text()
         assert acting in PLAYERS
@@ -313,26 +325,26 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         form = weston.locator("form.roll-form")
         form.locator("select[name='trait']").nth(0).select_option("Dexterity")
         form.locator("select[name='trait']").nth(1).select_option("Brawl")
-        weston.wait_for_selector("form.roll-form .odds-chart:has-text('Dexterity 3 + Brawl 2 = 5 dice')", timeout=3000)
+        weston.wait_for_selector("form.roll-form .odds-chart:has-text('Dexterity 3 + Brawl 2 = 5 dice')", timeout=WAIT)
         form.locator("input[name='willpower']").check()
         form.locator("button.roll-button").click()
-        result = weston.wait_for_selector("form.roll-form .form-result .result", timeout=3000)
+        result = weston.wait_for_selector("form.roll-form .form-result .result", timeout=WAIT)
         outcome = result.get_attribute("class").split()[1]
         assert outcome in ("success", "failure", "botch")
         assert "Dexterity 3 + Brawl 2 = 5 dice" in result.inner_text() and "+1 from Willpower" in result.inner_text()
         assert result.query_selector(".dice") is not None
         assert not form.locator("input[name='willpower']").is_checked()  # cleared after the roll
         for page in pages:
-            page.wait_for_selector("#feed li:has-text('Dexterity 3 + Brawl 2')", timeout=3000)
-        weston.wait_for_selector(".power-willpower:has-text('2 / 3')", timeout=3000)
-        st.wait_for_selector(f"#party-{1} .power-willpower:has-text('2/3')", timeout=3000)
+            page.wait_for_selector("#feed li:has-text('Dexterity 3 + Brawl 2')", timeout=WAIT)
+        weston.wait_for_selector(".power-willpower:has-text('2 / 3')", timeout=WAIT)
+        st.wait_for_selector(f"#party-{1} .power-willpower:has-text('2/3')", timeout=WAIT)
 
         # an unrated Ability: Archibald rolls Dexterity + Brawl (no Brawl) from his phone, no penalty shown
         aform = archibald.locator("form.roll-form")
         aform.locator("select[name='trait']").nth(0).select_option("Dexterity")
         aform.locator("select[name='trait']").nth(1).select_option("Brawl")
         aform.locator("button.roll-button").click()
-        ares = archibald.wait_for_selector("form.roll-form .form-result .result", timeout=3000)
+        ares = archibald.wait_for_selector("form.roll-form .form-result .result", timeout=WAIT)
         assert "Dexterity 2 + Brawl 0 = 2 dice" in ares.inner_text() and "a Talent" in ares.inner_text()
 
         # the Storyteller posts Kesh's attack on Mari; Mari's own phone asks her to dodge, block, parry or
@@ -341,8 +353,8 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         st.select_option("#atk-target", label="Mari")
         st.select_option("#atk-maneuver", "punch")
         st.click("#attack-form button:has-text('Attack')")
-        st.wait_for_selector("#attack-result:has-text('Kesh attacks Mari: waiting for Mari')", timeout=3000)
-        prompt = mari.wait_for_selector("#prompts .attack-prompt:has-text('You are attacked!')", timeout=3000)
+        st.wait_for_selector("#attack-result:has-text('Kesh attacks Mari: waiting for Mari')", timeout=WAIT)
+        prompt = mari.wait_for_selector("#prompts .attack-prompt:has-text('You are attacked!')", timeout=WAIT)
         assert "Dodge" in prompt.inner_text() and re.search(r"hit \d+\.\d%", prompt.inner_text())
         assert archibald.locator("#prompts .attack-prompt").count() == 0
         assert mari.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -351,19 +363,19 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         mari.screenshot(path=str(shots / "table-defender-prompt.png"))  # the phone's screen, 390 px wide
         mari.click("#prompts button:has-text('Dodge')")
         for page in pages:
-            page.wait_for_selector("#feed li.attack-card:has-text('Kesh attacks Mari')", timeout=3000)
+            page.wait_for_selector("#feed li.attack-card:has-text('Kesh attacks Mari')", timeout=WAIT)
         card = mari.locator("#feed li.attack-card").first
         assert re.match(r"(HIT|MISS)", card.inner_text()) and re.search("dodged|chose to dodge", card.inner_text())
-        mari.wait_for_selector("#prompts .attack-prompt", state="detached", timeout=3000)
+        mari.wait_for_selector("#prompts .attack-prompt", state="detached", timeout=WAIT)
         card.screenshot(path=str(shots / "table-attack-card.png"))
         st.locator("details:has-text('Damage or heal') summary").click()
         st.select_option("#hurt-who", label="Weston")
         st.fill("#hurt-levels", "2")
         st.select_option("#hurt-kind", "lethal")
         st.click("form[action='/health'] button:has-text('Damage')")
-        weston.wait_for_selector(".wounds:has-text('Hurt')", timeout=3000)
-        weston.wait_for_selector("form.roll-form .odds-chart:has-text('- 1 wound = 4 dice')", timeout=3000)
-        st.wait_for_selector("#party-1:has-text('Hurt -1')", timeout=3000)
+        weston.wait_for_selector(".wounds:has-text('Hurt')", timeout=WAIT)
+        weston.wait_for_selector("form.roll-form .odds-chart:has-text('- 1 wound = 4 dice')", timeout=WAIT)
+        st.wait_for_selector("#party-1:has-text('Hurt -1')", timeout=WAIT)
 
         # a blind roll from Mari's phone: the Storyteller sees the dice, no player does
         mform = mari.locator("form.roll-form")
@@ -371,18 +383,18 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         mform.locator("select[name='trait']").nth(1).select_option("Alertness")
         mform.locator("input[name='blind']").check()
         mform.locator("button.roll-button").click()
-        mari.wait_for_selector(".form-result .result.blind", timeout=3000)
-        st.wait_for_selector("#feed li.secret:has-text('Perception 3 + Alertness 2')", timeout=3000)
+        mari.wait_for_selector(".form-result .result.blind", timeout=WAIT)
+        st.wait_for_selector("#feed li.secret:has-text('Perception 3 + Alertness 2')", timeout=WAIT)
         # a whisper to Kesh and a table message from Archibald
         st.locator("details:has-text('Whisper to one player') summary").click()
         st.select_option("#whisper-to", label="Kesh")
         st.fill("#whisper-text", "You hear <wings> above the mill")
         st.click("form[action='/whisper'] button")
-        kesh.wait_for_selector("#feed li.whisper:has-text('You hear <wings> above the mill')", timeout=3000)
+        kesh.wait_for_selector("#feed li.whisper:has-text('You hear <wings> above the mill')", timeout=WAIT)
         archibald.fill("#say-text", "brb, pizza")
         archibald.click("#say-form button")
         for page in pages:
-            page.wait_for_selector("#feed li.message:has-text('brb, pizza')", timeout=3000)
+            page.wait_for_selector("#feed li.message:has-text('brb, pizza')", timeout=WAIT)
         # the party strip's Sheet button opens that character's folded sheet
         assert not st.locator("#sheet-details-2").evaluate("d => d.open")
         st.click("#party-2 a.button")
@@ -412,58 +424,61 @@ def fight_night(browser, url: str, shots: pathlib.Path) -> None:
         # a dead stream: Weston's stays open and silent; the page says so and reconnects by itself
         _watch_indicator(weston)
         assert proxy.silence() >= 1
-        silenced = time.monotonic()
         _cli(url, "roll", "Stamina", "--char", "Weston", "--seed", "7")
-        st.wait_for_selector("#feed li:first-child:has-text('Stamina 3')", timeout=3000)
-        weston.wait_for_selector("#feed li:first-child:has-text('Stamina 3')", timeout=10000)
-        recovered = time.monotonic() - silenced
+        st.wait_for_selector("#feed li:first-child:has-text('Stamina 3')", timeout=WAIT)
+        weston.wait_for_selector("#feed li:first-child:has-text('Stamina 3')", timeout=WAIT)
         said = weston.evaluate("window.__indicator")
         stale = [t for t in said if t != "live"]
         assert stale and re.fullmatch(r"reconnecting, stale since \d\d:\d\d", stale[0]), said
-        assert said[-1] == "live" and recovered < 2 * float(PING) + 4
+        assert said[-1] == "live"
 
         # a phone that comes back online reopens its stream at once (the browser keeps an open stream through
         # its offline switch, so this checks the `online` handler, and the proxy above the dead stream)
         _watch_indicator(archibald)
         archibald.context.set_offline(True)
-        archibald.wait_for_timeout(300)
+        archibald.wait_for_function("() => !navigator.onLine", timeout=WAIT)
         archibald.context.set_offline(False)
         archibald.wait_for_function(
             "() => window.__indicator.some(t => t.startsWith('reconnecting')) && "
             "document.getElementById('live').textContent === 'live'",
-            timeout=6000,
+            timeout=WAIT,
         )
 
         # a failed follow-up read: the sheet cannot be read for a while; the page stays stale, then catches up
-        weston.route("**/sheet/**", lambda route: route.abort())
+        refused = []
+        weston.route("**/sheet/**", lambda route: (refused.append(route.request.url), route.abort()))
         _watch_indicator(weston)
         st.select_option("#hurt-who", label="Weston")
         st.fill("#hurt-levels", "2")
         st.click("form[action='/health'] button:has-text('Heal')")
-        weston.wait_for_selector("#live.offline", timeout=4000)
+        weston.wait_for_selector("#live.offline", timeout=WAIT)
         assert re.fullmatch(r"catching up, stale since \d\d:\d\d", _status(weston))
-        weston.wait_for_timeout(2500)  # retried meanwhile, still failing: still stale
+        _pump_until(weston, lambda: len(refused) >= 2, "the page to retry its read")  # still failing: still stale
         assert _status(weston).startswith("catching up, stale since") and "Hurt" in weston.inner_text(".wounds")
         weston.unroute("**/sheet/**")
-        weston.wait_for_selector(".wounds:has-text('Unhurt')", timeout=6000)
-        weston.wait_for_selector("#live.live", timeout=6000)
+        weston.wait_for_selector(".wounds:has-text('Unhurt')", timeout=WAIT)
+        weston.wait_for_selector("#live.live", timeout=WAIT)
 
         # the server stops (Ctrl-C, quietly); rolls made meanwhile reach every page once when it is back
         before = {i: _feed_ids(page) for i, page in enumerate(pages)}
         err = server.stop()
         assert "ERROR" not in err and "Traceback" not in err, err
         for page in pages:
-            page.wait_for_selector("#live.offline", timeout=6000)
+            page.wait_for_selector("#live.offline", timeout=WAIT)
         _cli(url, "roll", "3", "--log", "--seed", "1")
         _cli(url, "roll", "Wits", "--char", "Kesh", "--seed", "2")
         server = Server(url, port=server.port)
+        for page in pages:
+            page.wait_for_selector("#feed li:first-child:has-text('Wits 1')", timeout=WAIT)
+            page.wait_for_selector("#live.live", timeout=WAIT)
+        # one more roll, after both: a page that got anything twice has it before this one (streams keep order)
+        _cli(url, "roll", "Wits", "--char", "Kesh", "--seed", "3")
         for i, page in enumerate(pages):
-            page.wait_for_selector("#feed li:first-child:has-text('Wits 1')", timeout=10000)
-            page.wait_for_selector("#live.live", timeout=10000)
-            page.wait_for_timeout(300)  # anything sent twice would show by now
+            count = len(before[i]) + 3
+            page.wait_for_function(f"() => document.querySelectorAll('#feed > li').length >= {count}", timeout=WAIT)
             ids = _feed_ids(page)
-            assert len(ids) == len(set(ids)) == len(before[i]) + 2
-            assert ids[2:] == before[i]
+            assert len(ids) == len(set(ids)) == count
+            assert ids[3:] == before[i]
     finally:
         server.stop()
         proxy.close()
@@ -506,12 +521,12 @@ def test_the_pages_keep_to_their_content_security_policy(browser, store):
         assert "frame-ancestors 'none'" in response.request.redirected_from.response().headers.get(
             "content-security-policy", ""
         )
-        page.wait_for_selector("#live.live", timeout=5000)
+        page.wait_for_selector("#live.live", timeout=WAIT)
         form = page.locator("form.roll-form").first
         form.locator("select[name='trait']").nth(0).select_option("Dexterity")
-        page.wait_for_selector("form.roll-form .odds-chart", timeout=3000)
+        page.wait_for_selector("form.roll-form .odds-chart", timeout=WAIT)
         form.locator("button.roll-button").click()
-        page.wait_for_selector("#feed li:has-text('Dexterity 3')", timeout=3000)
+        page.wait_for_selector("#feed li:has-text('Dexterity 3')", timeout=WAIT)
         assert violations == []
         # without JavaScript's htmx: the browser's own form post (Origin: null under no-referrer)
         page.evaluate("document.querySelector('form.roll-form').removeAttribute('hx-post')")

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.web.test_browser import ARGS, CHROMIUM, PHONE, Server, _cli, _open, _serious, make_store
+from tests.web.test_browser import ARGS, CHROMIUM, PHONE, WAIT, Server, _cli, _open, _serious, make_store
 
 pytestmark = [
     pytest.mark.slow,
@@ -62,19 +62,19 @@ def test_phones_at_the_table(browser, store):
         # initiative: Weston alone, then Kesh joins late and Weston keeps his place's die
         st.fill("#scene-name", "The mill")
         st.click("button:has-text('Open scene')")
-        st.wait_for_selector("#status:has-text('The mill')", timeout=3000)
+        st.wait_for_selector("#status:has-text('The mill')", timeout=WAIT)
         st.select_option("#late-who", label="Weston")
         st.click("button:has-text('Add to initiative')")
-        st.wait_for_selector("#st-result:has-text('Initiative: Weston')", timeout=3000)
+        st.wait_for_selector("#st-result:has-text('Initiative: Weston')", timeout=WAIT)
         st.select_option("#late-who", label="Kesh")
         st.click("button:has-text('Add to initiative')")
-        st.wait_for_selector("#st-result:has-text('Kesh')", timeout=3000)
+        st.wait_for_selector("#st-result:has-text('Kesh')", timeout=WAIT)
         for page in (st, weston, kesh):
             page.wait_for_function(
-                "() => document.querySelectorAll('.initiative ol.order > li').length === 2", timeout=3000
+                "() => document.querySelectorAll('.initiative ol.order > li').length === 2", timeout=WAIT
             )
         acting = st.locator(".initiative li[aria-current='step'] strong").inner_text()
-        phones[acting].wait_for_selector("#your-turn:has-text('Your turn')", timeout=3000)
+        phones[acting].wait_for_selector("#your-turn:has-text('Your turn')", timeout=WAIT)
         other = "Kesh" if acting == "Weston" else "Weston"
         assert phones[other].locator("#your-turn").count() == 0
 
@@ -85,19 +85,19 @@ def test_phones_at_the_table(browser, store):
         for name in ("Weston", "Mari", "Kesh"):
             st.locator(f"fieldset label:has-text('{name}') input").check()
         st.click("form[action='/call'] button")
-        st.wait_for_selector("#st-result:has-text('Called for Perception + Alertness at 7')", timeout=3000)
+        st.wait_for_selector("#st-result:has-text('Called for Perception + Alertness at 7')", timeout=WAIT)
         for name, page in phones.items():
-            prompt = page.wait_for_selector("#prompts .call-prompt", timeout=3000)
+            prompt = page.wait_for_selector("#prompts .call-prompt", timeout=WAIT)
             assert re.search(r"succeeds \d+\.\d%", prompt.inner_text()), name
         for page in (st_narrow, mari):
             assert _serious(page) == []  # with a prompt open, at 360 and 390
         assert _serious(st) == []
         for page in phones.values():
             page.click("#prompts .call-prompt button.primary")
-        card = st.wait_for_selector("#feed li.call-card:has-text('closed')", timeout=5000)
+        card = st.wait_for_selector("#feed li.call-card:has-text('closed')", timeout=WAIT)
         assert all(n in card.inner_text() for n in ("Weston", "Mari", "Kesh"))
         assert st.locator("#feed li.call-card").count() == 1
-        mari.wait_for_selector("#prompts .call-prompt", state="detached", timeout=3000)
+        mari.wait_for_selector("#prompts .call-prompt", state="detached", timeout=WAIT)
 
         # an attack on Weston whose player does not answer: when his time is over the Storyteller's screen
         # offers the answer by itself, and the Storyteller's "Take it" rolls the exchange
@@ -110,12 +110,12 @@ def test_phones_at_the_table(browser, store):
         st.select_option("#atk-maneuver", "punch")
         st.select_option("#atk-wait", "2")
         st.click("#attack-form button:has-text('Attack')")
-        st.wait_for_selector('#prompts .attack-prompt:has-text("Waiting for Weston\'s player")', timeout=3000)
-        weston.wait_for_selector("#prompts .attack-prompt:has-text('You are attacked!')", timeout=3000)
-        st.wait_for_selector('#prompts :text("Waiting for Weston\'s player")', state="detached", timeout=8000)
+        st.wait_for_selector('#prompts .attack-prompt:has-text("Waiting for Weston\'s player")', timeout=WAIT)
+        weston.wait_for_selector("#prompts .attack-prompt:has-text('You are attacked!')", timeout=WAIT)
+        st.wait_for_selector('#prompts :text("Waiting for Weston\'s player")', state="detached", timeout=WAIT)
         st.click("#prompts .attack-prompt button:has-text('Take it')")
-        weston.wait_for_selector("#feed li.attack-card:has-text('Weston took it (the Storyteller')", timeout=3000)
-        weston.wait_for_selector("#prompts .attack-prompt", state="detached", timeout=3000)
+        weston.wait_for_selector("#feed li.attack-card:has-text('Weston took it (the Storyteller')", timeout=WAIT)
+        weston.wait_for_selector("#prompts .attack-prompt", state="detached", timeout=WAIT)
 
         # a roll saved from a phone: the message, and the new one-tap button
         form = kesh.locator("form.roll-form")
@@ -124,28 +124,28 @@ def test_phones_at_the_table(browser, store):
         form.locator("details.more summary").click()
         form.locator("input[name='save_name']").fill("spot")
         form.locator("button:has-text('Save')").click()
-        kesh.wait_for_selector("form.roll-form .form-result:has-text('Saved spot')", timeout=3000)
-        kesh.wait_for_selector("form.roll-form button.saved[value='spot']", timeout=3000)
+        kesh.wait_for_selector("form.roll-form .form-result:has-text('Saved spot')", timeout=WAIT)
+        kesh.wait_for_selector("form.roll-form button.saved[value='spot']", timeout=WAIT)
 
         # a character made mid-evening reaches every select of the Storyteller's screen
         _cli(store, "char", "new", "Latecomer")
         st.wait_for_function(
             "() => ['atk-who', 'atk-target', 'hurt-who', 'whisper-to', 'late-who', 'act-who'].every(id =>"
             " [...document.getElementById(id).options].some(o => o.textContent === 'Latecomer'))",
-            timeout=5000,
+            timeout=WAIT,
         )
 
         # Weston's link is revoked: his phone says so in words, clears what it showed and stops asking
         requests: list[str] = []
         weston.on("request", lambda r: requests.append(r.url))
         _cli(store, "table", "links", "--revoke", "Weston")
-        weston.wait_for_selector("body[data-revoked] #live:has-text('this link no longer works')", timeout=8000)
+        weston.wait_for_selector("body[data-revoked] #live:has-text('this link no longer works')", timeout=WAIT)
         assert weston.locator(".form-result .result").count() == 0
         asked = len(requests)
         _cli(store, "roll", "Wits", "--char", "Kesh", "--seed", "3")
         _cli(store, "roll", "Wits", "--char", "Mari", "--seed", "4")
-        st.wait_for_selector("#feed li:has-text('Mari')", timeout=8000)
-        st.wait_for_selector("#feed li:has-text('Wits 1')", timeout=8000)
+        st.wait_for_selector("#feed li:has-text('Mari')", timeout=WAIT)
+        st.wait_for_selector("#feed li:has-text('Wits 1')", timeout=WAIT)
     finally:
         server.stop()
     assert len(requests) == asked  # no retry went out while the others' rolls were made

@@ -2,8 +2,11 @@
 same successes and the same log row, whichever door the roll came in by; and the same odds, from the
 command line or the table page's preview.
 
-The house-rule cases are built from :data:`stkit.dice.house.HOUSE_KEYS`, so a house rule added there is
-tried at every door at once: a door that ignores it scores the seeded dice differently and fails here.
+The house-rule cases are built from :data:`stkit.dice.house.HOUSE_KEYS` (every value of the scoring keys
+in :data:`stkit.dice.house.SCORING_KEYS`), so a house rule added there is tried at every door at once. The
+expected dice and results are counted inside the tests by the independent per-face table of
+tests/dice/independent.py, never by the engine the doors call; and each scoring key must change what some
+door reports for some seed, so a key every door ignored would fail too.
 """
 
 from __future__ import annotations
@@ -17,11 +20,19 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.dice import RollRequest, resolve_roll
-from stkit.dice.house import HOUSE_KEYS, STANDARD_CHRONICLE_RULES, forgive_botch, parse_house_value
+from stkit.dice.house import (
+    HOUSE_KEYS,
+    SCORING_KEYS,
+    STANDARD_CHRONICLE_RULES,
+    forgive_botch,
+    parse_house_value,
+    setting_text,
+)
 from stkit.dice.odds import roll_distribution
 from stkit.errors import InvalidValue
 from stkit.store.db.gateway import run_unit
 from stkit.store.house import rules_in_force
+from tests.dice.independent import count, roll_with
 
 runner = CliRunner()
 HX = {"hx-request": "true"}
@@ -32,12 +43,25 @@ SHEET_POOL = "Dexterity + Athletics"
 _CANDIDATES = ("on", "off", "double", "reroll", "8", "end", "dice", "w20", "taught")
 
 
+def _text(key: str, value: object) -> str:
+    return ("yes" if value else "no") if key == "specialty-botch" else setting_text(value)
+
+
+#: What a setting needs beside it to matter at a door without a specialty: extra dice to have 1s on.
+_NEEDS = {"extra-ones-cancel": {"tens": "explode"}}
+
+
 def _rule_cases() -> list[tuple[str, dict[str, str]]]:
-    """The rules as written, then each house rule set away from the rules as written (extra-ones-cancel
-    together with the reroll specialty it needs)."""
+    """The rules as written, then each house rule set to each value away from the rules as written (every
+    value of a scoring key; extra-ones-cancel together with the exploding 10s it needs)."""
     written = STANDARD_CHRONICLE_RULES.to_dict()
     cases: list[tuple[str, dict[str, str]]] = [("as written", {})]
     for key in HOUSE_KEYS:
+        if key in SCORING_KEYS:
+            for value in SCORING_KEYS[key]:
+                if getattr(value, "value", value) != written[key]:
+                    cases.append((f"{key}={_text(key, value)}", _NEEDS.get(key, {}) | {key: _text(key, value)}))
+            continue
         for text in _CANDIDATES:
             try:
                 value = parse_house_value(key, text)
@@ -82,19 +106,26 @@ def _log_row(url: str, log_id: int) -> dict:
     return {"pool": row[0], "difficulty": row[1], "dice": json.loads(row[2]), "outcome": row[3], "result": row[4]}
 
 
-def _expected(url: str, seed: int) -> dict:
-    """Five dice seeded with ``seed`` under the chronicle's rules, scored by the dice engine directly."""
+def _settings(url: str) -> dict[str, str]:
+    """The chronicle's house rules as `stkit house` text, every key (the written value where unset)."""
     rules = run_unit(url, lambda gw: rules_in_force(gw, "default"), readonly=True)
-    roll = resolve_roll(RollRequest(5, rules.difficulty, rules=rules.dice_rules()), rng=random.Random(seed))
-    if rules.free_botch:
-        roll = forgive_botch(roll)
-    return {
-        "pool": 5,
-        "difficulty": rules.difficulty,
-        "dice": list(roll.dice),
-        "outcome": roll.outcome.value,
-        "result": roll.final_successes,
-    }
+    return {key: _text(key, value) for key, value in rules.to_dict().items()}
+
+
+def _expected(
+    url: str, seed: int, *, pool: int = 5, specialised: bool = False, willpower: bool = False, difficulty: int = 0
+) -> dict:
+    """``pool`` dice seeded with ``seed`` under the chronicle's rules, rolled and counted by the test's own
+    table (tests/dice/independent.py), not by the engine."""
+    settings = _settings(url)
+    difficulty = difficulty or int(settings["difficulty"])
+    faces = roll_with(random.Random(seed), pool, settings, specialised=specialised, willpower=willpower)
+    got = count(faces, pool, difficulty, settings, specialised=specialised, willpower=willpower)
+    outcome = got.outcome
+    if outcome == "botch" and settings["free-botch"] == "on":
+        outcome = "failure"
+    rolled = pool + (3 if willpower and settings["willpower"] == "three-dice" else 0)
+    return {"pool": rolled, "difficulty": difficulty, "dice": faces, "outcome": outcome, "result": got.final}
 
 
 def _seen(roll: dict) -> dict:
@@ -254,6 +285,7 @@ def test_fight_rule_doors_roll_the_same_dice(table, case, settings, seed):
     cli(url, "char", "shift", "Wolf", "crinos", "--instant")
     cli(url, "char", "damage", "Wolf", "1", "--type", "lethal")
     door("regen", ("regen", "Wolf"), 6, 8)
+    cli(url, "char", "heal", "Wolf", "7")  # whatever regeneration healed: seven levels then fill the track exactly
     cli(url, "char", "damage", "Wolf", "7", "--type", "lethal")
     door("stay-active", ("stay-active", "Wolf"), 4, 8)
 
@@ -268,13 +300,12 @@ def test_an_attacks_dodge_is_scored_as_any_roll(table, case, settings):
         cli(url, "house", "set", key, text)
     _forget_free_botches(url)
     rules = run_unit(url, lambda gw: rules_in_force(gw, "default"), readonly=True)
-    dodge = (10, 1, 6, 7, 2) + ((8,) if rules.specialty.value == "reroll" else ())  # the 10's extra die
+    dodge = (10, 1, 6, 7, 2) + ((8,) if rules.dice_rules().explodes else ())  # the 10's extra die
     done = cli_json(url, "attack", "Archibald", "Weston", "--pool", "Dexterity + Drive", "--damage", "2",
                     "--dice-attack", "9,9,9,8,8", "--dodge", SHEET_POOL, "--dice-dodge", ",".join(map(str, dodge)),
                     "--seed", "1")  # fmt: skip
-    want = resolve_roll(RollRequest(5, 6, rules=rules.dice_rules(), faces=dodge))
-    seen = {"pool": 5, "difficulty": 6, "dice": list(want.dice), "outcome": want.outcome.value,
-            "result": want.final_successes}  # fmt: skip
+    want = count(dodge, 5, 6, _settings(url), specialised=False)
+    seen = {"pool": 5, "difficulty": 6, "dice": list(dodge), "outcome": want.outcome, "result": want.final}
     assert _seen(done["defence"]) == seen, f"the dodge under {case}"
     assert _log_row(url, done["log_ids"][1]) == seen
 
@@ -311,3 +342,41 @@ def test_a_players_link_never_chooses_house_rules(clients, table):
     assert r.status_code == 200, r.text
     detail = run_unit(url, lambda gw: gw.row("SELECT detail FROM roll_log ORDER BY id DESC LIMIT 1"), readonly=True)
     assert json.loads(detail[0])["specialty"] == "none"
+
+
+#: Doors whose rolls a house key may change: a bare roll, one with Willpower, a sheet roll naming a specialty.
+_KEY_DOORS = {
+    "roll": (("roll", "5"), {}),
+    "roll --willpower": (("roll", "5", "--willpower"), {"willpower": True}),
+    "sheet roll --spec": (
+        ("roll", "Dexterity + Brawl", "-c", "Weston", "--spec", "-d", "10"),
+        {"specialised": True, "pool": 7, "difficulty": 10},
+    ),
+}
+
+
+@pytest.mark.parametrize(("case", "settings"), [c for c in CASES if c[0].split("=")[0] in SCORING_KEYS])
+def test_each_scoring_key_changes_some_door(table, case, settings):
+    """Each value of each scoring key, at a bare roll, a Willpower roll and a specialised sheet roll, for
+    seeds 1..12: every door agrees with the independent count, and the key changes what some door reports
+    (against the same doors under the rules as written)."""
+    url = table.url
+    cli(url, "char", "set", "Weston", "Brawl", "4")  # a specialty needs 4 dots: Dexterity 3 + Brawl 4 = 7 dice
+    cli(url, "char", "set", "Weston", "Brawl specialty", "Grappling")
+    seeds = range(1, 13)
+
+    def seen_all() -> dict:
+        out = {}
+        for name, (args, how) in _KEY_DOORS.items():
+            for seed in seeds:
+                _forget_free_botches(url)
+                got = _seen(cli_json(url, *args, "--seed", str(seed)))
+                want = _expected(url, seed, **how)
+                assert got == want, f"{name} under {case} with seed {seed}"
+                out[name, seed] = got
+        return out
+
+    written = seen_all()
+    for key, text in settings.items():
+        cli(url, "house", "set", key, text)
+    assert seen_all() != written, f"{case} changed nothing at any door"

@@ -75,22 +75,33 @@ def test_a_change_needs_its_origin_or_referer(app, table):
     assert r.status_code == 403
 
 
-def test_the_post_rate_of_one_client_is_bounded_and_others_go_on(clients, table):
-    from stkit.web.security import POST_BURST
+def test_the_post_rate_of_one_client_is_bounded_and_others_go_on(clients, table, monkeypatch):
+    from types import SimpleNamespace
 
+    from stkit.web import security
+    from stkit.web.security import POST_BURST, POST_PER_SECOND
+
+    # the rate's clock stands still unless the test moves it: however slow the machine, no token comes back
+    clock = [1000.0]
+    monkeypatch.setattr(security, "time", SimpleNamespace(monotonic=lambda: clock[0]))
     weston = clients("Weston")
-    codes = [
-        weston.post("/roll", data={"character_id": str(table.weston), "trait": ["Dexterity"]}, headers=HX).status_code
-        for _ in range(POST_BURST + 10)
-    ]
-    assert codes.count(200) >= POST_BURST and 429 in codes
+
+    def roll() -> int:
+        form = {"character_id": str(table.weston), "trait": ["Dexterity"]}
+        return weston.post("/roll", data=form, headers=HX).status_code
+
+    codes = [roll() for _ in range(POST_BURST + 10)]
+    assert codes == [200] * POST_BURST + [429] * 10
     refused = weston.post("/roll", data={"character_id": str(table.weston), "trait": ["Dexterity"]})
     assert refused.status_code == 429 and refused.headers["retry-after"] == "1" and refused.text.count("\n") == 1
     other = clients("Archibald").post(
         "/roll", data={"character_id": str(table.archibald), "trait": ["Wits"]}, headers=HX
     )
     assert other.status_code == 200
-    assert _count(table.url, "roll_log") == codes.count(200) + 1
+    clock[0] += 1.0  # a second later: that second's changes are allowed again, and no more
+    again = [roll() for _ in range(int(POST_PER_SECOND) + 1)]
+    assert again == [200] * int(POST_PER_SECOND) + [429]
+    assert _count(table.url, "roll_log") == POST_BURST + 1 + int(POST_PER_SECOND)
 
 
 def test_a_body_with_no_length_or_too_long_is_refused(clients, table):
@@ -128,8 +139,9 @@ def test_the_log_says_each_cause_once_a_minute_without_tracebacks():
     ]
 
 
-def test_held_back_lines_are_counted_when_the_minute_is_over():
+def test_held_back_lines_are_counted_when_the_minute_is_over(monkeypatch):
     import io
+    from types import SimpleNamespace
 
     from stkit.web.server import OncePerMinute
 
@@ -139,12 +151,14 @@ def test_held_back_lines_are_counted_when_the_minute_is_over():
     log = logging.getLogger("stkit.test.once2")
     log.addHandler(handler)
     log.propagate = False
+    from stkit.web import server
+
+    clock = [1000.0]  # the filter's clock, moved by hand: the minute passes exactly when the test says
+    monkeypatch.setattr(server, "time", SimpleNamespace(monotonic=lambda: clock[0]))
     try:
         for _ in range(5):
             log.warning("slow client closed")
-        import time
-
-        time.sleep(0.25)
+        clock[0] += 0.25
         log.warning("slow client closed")
     finally:
         log.removeHandler(handler)
@@ -172,7 +186,7 @@ def test_the_allowed_hosts_are_the_ones_the_server_prints(listen, printed, expec
 def test_serve_behind_a_reverse_proxy_answers_to_its_public_name(tmp_path, monkeypatch):
     """`stkit serve --public-url https://table.example.org`: the printed links carry the public address and
     the server answers to that host name (a proxy such as Caddy forwards the original Host), on top of the
-    loopback names it listens on; nothing is served here (uvicorn.run is replaced)."""
+    loopback names it listens on; nothing is served here (uvicorn's Server.run is replaced)."""
     import json
     import socket
 
@@ -185,7 +199,7 @@ def test_serve_behind_a_reverse_proxy_answers_to_its_public_name(tmp_path, monke
     for name in (ENV_LISTEN, ENV_LINK_HOST, ENV_PUBLIC_HOST, "STKIT_DATABASE_URL", "STKIT_CHRONICLE"):
         monkeypatch.setenv(name, "")  # restored after the test: serve sets them for its app
     ran = []
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: ran.append(k))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.append(self.config))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -194,7 +208,7 @@ def test_serve_behind_a_reverse_proxy_answers_to_its_public_name(tmp_path, monke
         app, ["serve", "--public-url", "https://table.example.org", "--port", str(port), "--db", db, "--json"]
     )
     assert out.exit_code == 0, out.output
-    assert ran and ran[0]["host"] == "127.0.0.1"
+    assert ran and ran[0].host == "127.0.0.1"
     links = json.loads(out.stdout)
     assert links["storyteller"].startswith("https://table.example.org/join/")
     assert set(serving_hosts()) == {"table.example.org", "127.0.0.1", "localhost", "::1"}

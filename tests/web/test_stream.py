@@ -6,11 +6,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
-from tests.web.conftest import ThreadServer, read_events
+from tests.web.conftest import ThreadServer, follow, mark, read_events, through
 
 
 def _cli(url: str, *args: str) -> subprocess.CompletedProcess:
@@ -42,12 +41,13 @@ def test_reconnect_with_last_event_id_gets_exactly_the_missed_events(live, table
         _roll(table.url, seed=seed)
     ids = _event_ids(table.url)
     assert len(ids) == 6
-    got = read_events(live, table.token("Weston"), last_event_id=ids[2], seconds=0.8)
+    last = through(ids[-1])
+    got = read_events(live, table.token("Weston"), last_event_id=ids[2], until=last)
     assert [g[0] for g in got] == ids[3:]
     assert all(g[1] == "roll" for g in got)
     # the page's own starting point (?after=) gives the same; the Last-Event-ID header wins over it
-    assert [g[0] for g in read_events(live, table.token("Weston"), after=ids[4], seconds=0.6)] == ids[5:]
-    assert [g[0] for g in read_events(live, table.token("Weston"), after=0, last_event_id=ids[4], seconds=0.6)] == [
+    assert [g[0] for g in read_events(live, table.token("Weston"), after=ids[4], until=last)] == ids[5:]
+    assert [g[0] for g in read_events(live, table.token("Weston"), after=0, last_event_id=ids[4], until=last)] == [
         ids[5]
     ]
 
@@ -58,25 +58,17 @@ def test_player_streams_carry_no_secret_event(live, table):
     _roll(table.url, 4, seed=3)
     secret_ids = _event_ids(table.url, secret=True)
     assert len(secret_ids) == 1
-    player = read_events(live, table.token("Archibald"), last_event_id=0, seconds=0.6)
-    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, seconds=0.6)
+    last = through(_event_ids(table.url)[-1])
+    player = read_events(live, table.token("Archibald"), last_event_id=0, until=last)
+    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, until=last)
     assert [g[0] for g in player] == _event_ids(table.url, secret=False)
     assert [g[0] for g in storyteller] == _event_ids(table.url)
     assert "9 dice" in dict((g[0], g[2]) for g in storyteller)[secret_ids[0]]
     assert all("9 dice" not in g[2] and "secret" not in g[2] for g in player)
 
 
-def test_a_cli_roll_in_another_process_arrives_within_a_second(live, table):
-    import threading
-
-    got: list = []
-
-    def follow() -> None:
-        got.extend(read_events(live, table.token("Weston"), seconds=6, until=lambda g: any(e[1] == "roll" for e in g)))
-
-    reader = threading.Thread(target=follow)
-    reader.start()
-    time.sleep(0.5)  # the stream is open
+def test_a_cli_roll_in_another_process_arrives_on_an_open_stream(live, table):
+    reader, got = follow(live, table.token("Weston"), until=lambda g: any(e[1] == "roll" for e in g))
     _cli(table.url, "roll", "Dexterity + Brawl", "--char", "Weston", "--seed", "9")
     reader.join()
     [roll] = [g for g in got if g[1] == "roll"]
@@ -86,16 +78,8 @@ def test_a_cli_roll_in_another_process_arrives_within_a_second(live, table):
 
 @pytest.mark.slow
 def test_many_writers_nothing_lost_nothing_twice(live, table):
-    import threading
 
-    got: list = []
-    reader = threading.Thread(
-        target=lambda: got.extend(
-            read_events(live, table.token("storyteller"), seconds=20, until=lambda g: len(g) >= 30)
-        )
-    )
-    reader.start()
-    time.sleep(0.3)
+    reader, got = follow(live, table.token("storyteller"), until=lambda g: len(g) >= 30)
     code = (
         "import random, sys\n"
         "from stkit.store.db.gateway import run_unit\n"
@@ -116,29 +100,18 @@ def test_many_writers_nothing_lost_nothing_twice(live, table):
 
 
 def test_two_servers_on_one_store_both_stay_live(live, table):
-    import threading
-
     from stkit.web.app import create_app
 
     other = ThreadServer(create_app(table.url, "default", interval=0.02))
     try:
-        got: dict[str, list] = {}
-        readers = [
-            threading.Thread(
-                target=lambda b=base: got.__setitem__(b, read_events(b, table.token("Weston"), seconds=4, until=bool))
-            )
-            for base in (live, other.base)
-        ]
-        for r in readers:
-            r.start()
-        time.sleep(0.5)
+        readers = [follow(base, table.token("Weston"), until=bool) for base in (live, other.base)]
         _roll(table.url, 6, seed=8)
-        for r in readers:
-            r.join()
+        for thread, _ in readers:
+            thread.join()
     finally:
         other.stop()
     ids = _event_ids(table.url)
-    assert [g[0] for g in got[live]] == ids == [g[0] for g in got[other.base]]
+    assert [g[0] for g in readers[0][1]] == ids == [g[0] for g in readers[1][1]]
 
 
 def test_a_player_stream_carries_only_their_own_sheet_changes(live, table):
@@ -147,7 +120,8 @@ def test_a_player_stream_carries_only_their_own_sheet_changes(live, table):
 
     run_unit(table.url, lambda gw: damage(gw, "Archibald", 1, "bashing"))
     run_unit(table.url, lambda gw: damage(gw, "Weston", 2, "lethal"))
-    weston = read_events(live, table.token("Weston"), last_event_id=0, seconds=0.6)
-    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, seconds=0.6)
-    assert [(g[1], "Weston" in g[2]) for g in weston] == [("sheet", True)]
-    assert [g[1] for g in storyteller] == ["sheet", "sheet"]
+    marker = mark(table.url)  # every event before it has reached a stream read through it
+    weston = read_events(live, table.token("Weston"), last_event_id=0, until=through(marker))
+    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, until=through(marker))
+    assert [(g[1], "Weston" in g[2]) for g in weston if g[0] != marker] == [("sheet", True)]
+    assert [g[1] for g in storyteller if g[0] != marker] == ["sheet", "sheet"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from stkit.dice.model import STANDARD_RULES, HouseRules, Specialty, validate_difficulty, validate_pool, validate_target
+from stkit.dice.model import STANDARD_RULES, HouseRules, validate_difficulty, validate_pool, validate_target
 from stkit.dice.odds.single import RollOdds, check_rules, roll_odds
 from stkit.errors import InvalidValue
 
@@ -172,7 +172,7 @@ def p_extended(
             f"dice pool {pool} with target {target} is too large for exact extended odds: pool x target must be "
             f"at most {MAX_EXTENDED_WORK} (here {pool * target})"
         )
-    if rules.specialty is Specialty.REROLL and (target > MAX_REROLL_TARGET or pool * target > MAX_REROLL_EXTENDED_WORK):
+    if rules.explodes and (target > MAX_REROLL_TARGET or pool * target > MAX_REROLL_EXTENDED_WORK):
         raise InvalidValue(
             f"dice pool {pool} with target {target} is too large for exact extended odds with the reroll specialty: "
             f"the target must be at most {MAX_REROLL_TARGET} and pool x target at most {MAX_REROLL_EXTENDED_WORK} "

@@ -18,7 +18,8 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
 
-from stkit.dice.model import HouseRules, Specialty
+from stkit.dice.model import HouseRules
+from stkit.dice.score import FACES, score_face
 
 #: Under the ``reroll`` specialty the list of results stops once the chance of anything higher is below this.
 TAIL_EPSILON = Fraction(1, 10**12)
@@ -42,41 +43,54 @@ def _poly_deriv(a: Sequence[int]) -> list[int]:
     return [i * a[i] for i in range(1, len(a))] or [0]
 
 
+def face_nets(difficulty: int, rules: HouseRules, *, extra: bool = False) -> tuple[list[int], int | None]:
+    """(The net of each face that brings no more die, the net of a 10 that does, or None), each net read
+    from :func:`stkit.dice.score.score_face`: the only place a face's worth is decided."""
+    plain: list[int] = []
+    again = None
+    for face in FACES:
+        score = score_face(face, difficulty, rules, extra=extra)
+        if score.again:
+            again = score.net
+        else:
+            plain.append(score.net)
+    return plain, again
+
+
+def _counts(nets: list[int], shift: int) -> list[int]:
+    """A polynomial counting ``nets``: coefficient ``k`` is how many equal ``k - shift``."""
+    out = [0] * (max(nets) + shift + 1)
+    for n in nets:
+        out[n + shift] += 1
+    return out
+
+
 @cache
 def _die_parts(difficulty: int, rules: HouseRules) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """One die's generating function for the net ``successes - ones``, as ``(A, B, shift)``.
+    """One die's generating function for its net ``successes - ones``, as ``(A, B, shift)``, built from
+    the ten faces' scores.
 
-    The function is ``x**-shift * A(x) / B(x)`` with integer polynomials A, B and B(0) == 1. Without
-    ``reroll``: B = 1 and A's coefficients (summing to 10) count faces, so the pool's coefficient ``m`` is
-    over ``10**n``. With ``reroll`` x is scaled by 10 (see :func:`net_weights`), making A and B integral.
+    The function is ``x**-shift * A(x) / B(x)`` with integer polynomials A, B and B(0) == 1. Without extra
+    dice: B = 1 and A's coefficients (summing to 10) count faces, so the pool's coefficient ``m`` is over
+    ``10**n``. With 10s that roll again, x is scaled by 10 (see :func:`net_weights`) to make A and B
+    integral: a pool die is ``(P(x) + x**t E(x)) / 10`` with P the faces that stop, t a 10's net (>= 1);
+    an extra die is ``E = Q(x) / (10 - x**u)``, Q its stopping faces, u its 10's net. With ``x -> 10y``,
+    ``10 g(10y) y**shift = V(y) / (1 - 10**(u-1) y**u)`` and
+    ``V = P(10y) (1 - 10**(u-1) y**u) + 10**(t-1) y**t Q(10y)``.
     """
-    d = difficulty
-    shift = 1 if rules.ones_cancel else 0
-    low, high = d - 2, 10 - d  # faces 2..d-1 score nothing; faces d..9 score one
-    # a(x) = x**shift * (face 1 + low faces + high faces), as a polynomial in x. A 1 is x**-1 when 1s
-    # cancel (shift 1) and x**0 when they do not (shift 0): either way x**0 after the shift.
-    a = [1, 0, 0, 0]
-    a[shift] += low
-    a[shift + 1] += high
-    if rules.specialty is not Specialty.REROLL:
-        a[shift + rules.ten_value] += 1
-        return tuple(_trim(a)), (1,), shift
-    # reroll: the 10 is worth one and brings an extra die E(x) = (o + low + high x) / (10 - x).
-    # 10 g(x) x**shift = a(x) + x**(shift+1) E(x). Scaling x -> 10x makes everything integral:
-    # F(x) = V(x) / (1 - x) with V(x) = a(10x) (1 - x) + e(10x) / 10, e(x) = x**(shift+1) (o + low + high x).
-    extra_one_cancels = rules.extra_ones_cancel and rules.ones_cancel
-    e = [0, 0, 0, 0]
-    if extra_one_cancels:
-        e[shift] += 1  # x**(shift+1) * x**-1
-    else:
-        e[shift + 1] += 1
-    e[shift + 1] += low
-    e[shift + 2] += high
-    a10 = [c * 10**i for i, c in enumerate(a)]
-    # e has no constant term, so every coefficient of e(10x) is a multiple of 10
-    e10_over_10 = [c * 10 ** (i - 1) if i else 0 for i, c in enumerate(e)]
-    v = _poly_sub(_poly_mul(a10, [1, -1]), [-c for c in e10_over_10])
-    return tuple(_trim(v)), (1, -1), shift
+    plain, ten = face_nets(difficulty, rules)
+    if ten is None:
+        shift = -min(0, *plain)
+        return tuple(_trim(_counts(plain, shift))), (1,), shift
+    extra_plain, extra_ten = face_nets(difficulty, rules, extra=True)
+    assert extra_ten is not None and ten >= 1 and extra_ten >= 1  # a 10 always reaches the difficulty
+    shift = -min(0, *plain, *extra_plain)
+    p10 = [c * 10**i for i, c in enumerate(_counts(plain, shift))]
+    q10 = [c * 10**i for i, c in enumerate(_counts(extra_plain, shift))]
+    b = [1] + [0] * (extra_ten - 1) + [-(10 ** (extra_ten - 1))]
+    tail = [0] * ten + [c * 10 ** (ten - 1) for c in q10]
+    v = _poly_sub(_poly_mul(p10, b), [-c for c in tail])
+    return tuple(_trim(v)), tuple(b), shift
 
 
 def _trim(p: list[int]) -> list[int]:
@@ -154,7 +168,7 @@ def net_weights(pool: int, difficulty: int, rules: HouseRules, min_top: int = 0)
     """
     a, b, shift = _die_parts(difficulty, rules)
     lowest = -shift * pool
-    if rules.specialty is not Specialty.REROLL:
+    if b == (1,):
         degree = (len(a) - 1) * pool
         if pool <= KRONECKER_MAX_POOL:
             weights = tuple(_kronecker_power(a, pool, 10**pool))
@@ -167,7 +181,7 @@ def net_weights(pool: int, difficulty: int, rules: HouseRules, min_top: int = 0)
     running = 0
     den = 10**pool
     eps_num, eps_den = TAIL_EPSILON.numerator, TAIL_EPSILON.denominator
-    floor_m = max(pool * (shift + 1), 1, min_top - lowest)
+    floor_m = max(pool * (len(a) - 1), 1, min_top - lowest)
     for m, cm in enumerate(_power_series(a, b, pool, None)):
         if m:
             den *= 10

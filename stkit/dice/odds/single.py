@@ -10,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from math import comb
 
-from stkit.dice.model import STANDARD_RULES, HouseRules, Specialty, validate_difficulty, validate_pool
-from stkit.dice.odds.generating import net_weights
+from stkit.dice.model import STANDARD_RULES, HouseRules, validate_difficulty, validate_pool
+from stkit.dice.odds.generating import face_nets, net_weights
+from stkit.dice.roll import check_automatic
+from stkit.dice.score import FACES, may_botch, score_face, willpower_dice, willpower_success
 from stkit.errors import InvalidValue
 
 
@@ -117,16 +120,16 @@ class RollOdds:
 
 
 def die_mean(difficulty: int, rules: HouseRules) -> Fraction:
-    """Expected net ``successes - ones`` of one die (reroll chains included), exactly."""
-    d = difficulty
-    one = Fraction(-1 if rules.ones_cancel else 0, 10)
-    high = Fraction(10 - d, 10)
-    if rules.specialty is not Specialty.REROLL:
-        return one + high + Fraction(rules.ten_value, 10)
-    # an extra die's chain: e = (-c + (10 - d) + 1 + e) / 10  ->  e = (11 - d - c) / 9
-    c = 1 if (rules.extra_ones_cancel and rules.ones_cancel) else 0
-    chain = Fraction(11 - d - c, 9)
-    return one + high + (1 + chain) / 10
+    """Expected net ``successes - ones`` of one die (chains of extra dice included), exactly, from the
+    faces' scores (:func:`stkit.dice.odds.generating.face_nets`)."""
+    plain, ten = face_nets(difficulty, rules)
+    if ten is None:
+        return Fraction(sum(plain), 10)
+    extra_plain, extra_ten = face_nets(difficulty, rules, extra=True)
+    assert extra_ten is not None
+    # an extra die's chain: e = (sum of its stopping nets + u + e) / 10  ->  e = (sum + u) / 9
+    chain = Fraction(sum(extra_plain) + extra_ten, 9)
+    return (sum(plain) + ten + chain) / 10
 
 
 def check_rules(rules: HouseRules) -> HouseRules:
@@ -137,43 +140,106 @@ def check_rules(rules: HouseRules) -> HouseRules:
 
 
 def roll_distribution(
-    pool: int, difficulty: int = 6, *, rules: HouseRules = STANDARD_RULES, willpower: bool = False
+    pool: int,
+    difficulty: int = 6,
+    *,
+    rules: HouseRules = STANDARD_RULES,
+    willpower: bool = False,
+    automatic: int = 0,
 ) -> RollOdds:
-    """The exact odds of one roll: ``pool`` d10 (1..MAX_POOL) against ``difficulty`` (2..10).
+    """The exact odds of one roll: ``pool`` d10 (1..MAX_POOL) against ``difficulty`` (2..10), plus
+    ``automatic`` successes given without dice (0..MAX_POOL), which the 1s may cancel.
 
-    Same meanings as :func:`stkit.dice.roll.score_dice` (Chapter Five, "Difficulties", "Botches",
-    "Automatic Successes" for Willpower). P(botch) is ``((d-1)/10)**n - ((d-2)/10)**n`` under every house
-    rule (a 10 always succeeds), 0 with Willpower. Under ``reroll`` the results are listed up to the first
-    one past which less than TAIL_EPSILON remains; that remainder is ``RollOdds.tail``.
+    Same meanings as :func:`stkit.dice.roll.score_dice`, every face's worth read from
+    :func:`stkit.dice.score.score_face` (Chapter Five, "Difficulties", "Botches", "Automatic Successes"
+    for Willpower). Where 10s roll again the results are listed up to the first one past which less than
+    TAIL_EPSILON remains; that remainder is ``RollOdds.tail``.
 
-    Raises InvalidValue for a pool or difficulty out of range.
+    Raises InvalidValue for a pool or difficulty out of range, and for ``tens_cancel_ones`` with more than
+    MAX_TENS_CANCEL_POOL dice or with 10s that roll again (no exact odds computed there).
     """
     validate_pool(pool)
     validate_difficulty(difficulty)
     check_rules(rules)
-    return roll_odds(pool, difficulty, rules, bool(willpower), 0)
+    check_automatic(automatic)
+    return roll_odds(pool, difficulty, rules, bool(willpower), 0, automatic)
+
+
+#: The largest pool whose exact odds are counted under ``tens_cancel_ones`` (a count over two tallies).
+MAX_TENS_CANCEL_POOL = 60
+
+
+def _joint_net_weights(pool: int, difficulty: int, rules: HouseRules) -> tuple[int, tuple[int, ...], int]:
+    """``(lowest_net, weights, 10**pool)`` when 10s take 1s away: the net is not a sum of one number per
+    die, so the pool's (successes, 1s minus 10s) pairs are counted die by die, from the faces' scores."""
+    if rules.explodes:
+        raise InvalidValue("no exact odds for tens-cancel-ones together with 10s that roll again")
+    if pool > MAX_TENS_CANCEL_POOL:
+        raise InvalidValue(
+            f"exact odds under tens-cancel-ones are counted up to {MAX_TENS_CANCEL_POOL} dice, not {pool}"
+        )
+    kinds: dict[tuple[int, int], int] = {}
+    for face in FACES:
+        sc = score_face(face, difficulty, rules)
+        key = (sc.successes, sc.cancels - sc.cancels_one)
+        kinds[key] = kinds.get(key, 0) + 1
+    states = {(0, 0): 1}
+    for _ in range(pool):
+        nxt: dict[tuple[int, int], int] = {}
+        for (s0, d0), w in states.items():
+            for (s1, d1), k in kinds.items():
+                key = (s0 + s1, d0 + d1)
+                nxt[key] = nxt.get(key, 0) + w * k
+        states = nxt
+    nets: dict[int, int] = {}
+    for (succ, diff), w in states.items():
+        net = succ - max(diff, 0)
+        nets[net] = nets.get(net, 0) + w
+    lowest = min(nets)
+    return lowest, tuple(nets.get(n, 0) for n in range(lowest, max(nets) + 1)), 10**pool
+
+
+def _botch_weight(pool: int, difficulty: int, rules: HouseRules, automatic: int) -> int:
+    """Numerator over ``10**pool`` of P(botch): no face reaches the difficulty, a 1 shows, and the 1s that
+    cancel take away every automatic success. Faces counted from their scores."""
+    scores = [score_face(f, difficulty, rules) for f in FACES]
+    cancelling = sum(1 for s in scores if not s.hit and s.one and s.cancels)
+    other_ones = sum(1 for s in scores if not s.hit and s.one and not s.cancels)
+    blank = sum(1 for s in scores if not s.hit and not s.one)
+    if automatic == 0:
+        return int((cancelling + other_ones + blank) ** pool - blank**pool)
+    rest = other_ones + blank
+    return sum(comb(pool, k) * cancelling**k * rest ** (pool - k) for k in range(automatic, pool + 1))
 
 
 @lru_cache(maxsize=256)
-def roll_odds(pool: int, difficulty: int, rules: HouseRules, willpower: bool, min_top: int) -> RollOdds:
-    """:func:`roll_distribution`, listing reroll results at least up to net ``min_top``."""
-    lowest, net, den = net_weights(pool, difficulty, rules, min_top)
-    # final result = max(net, 0) (+1 for Willpower)
+def roll_odds(
+    pool: int, difficulty: int, rules: HouseRules, willpower: bool, min_top: int, automatic: int = 0
+) -> RollOdds:
+    """:func:`roll_distribution`, listing results where 10s roll again at least up to net ``min_top``."""
+    rolled = pool + willpower_dice(rules, willpower)
+    joint = rules.tens_cancel_ones and rules.ones_cancel
+    if joint:
+        lowest, net, den = _joint_net_weights(rolled, difficulty, rules)
+    else:
+        lowest, net, den = net_weights(rolled, difficulty, rules, max(min_top - automatic, 0))
+    lowest += automatic
+    # final result = max(net, 0) (+1 for Willpower's success)
     zero_at = -lowest  # index of net == 0
-    res = [sum(net[: zero_at + 1]), *net[zero_at + 1 :]]
-    reroll = rules.specialty is Specialty.REROLL
-    tail = den - sum(net) if reroll else 0
+    res = [sum(net[: zero_at + 1]), *net[zero_at + 1 :]] if zero_at >= 0 else [0] * lowest + list(net)
+    explodes = rules.explodes
+    tail = den - sum(net) if explodes and not joint else 0
+    bonus = willpower_success(rules, willpower)
     expected = None
-    if reroll:
+    if explodes and not joint:
         # E[max(net, 0)] = E[net] + sum over net < 0 of -net * P(net); E[net] is exact by linearity, so the
         # unlisted tail is counted too
-        neg = sum((zero_at - i) * net[i] for i in range(zero_at))
-        expected = pool * die_mean(difficulty, rules) + Fraction(neg, den) + (1 if willpower else 0)
+        neg = sum((zero_at - i) * net[i] for i in range(max(zero_at, 0)))
+        expected = rolled * die_mean(difficulty, rules) + automatic + Fraction(neg, den) + bonus
     botch = 0
-    if not willpower:
-        botch = ((difficulty - 1) ** pool - (difficulty - 2) ** pool) * (den // 10**pool)
-    else:
-        res.insert(0, 0)
+    if may_botch(rules, willpower):
+        botch = _botch_weight(rolled, difficulty, rules, automatic) * (den // 10**rolled)
+    res = [0] * bonus + res
     return RollOdds(
         pool=pool,
         difficulty=difficulty,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from stkit.dice.model import STANDARD_RULES, HouseRules, Specialty, validate_pool
+from stkit.dice.model import STANDARD_RULES, HouseRules, validate_pool
 from stkit.dice.odds.generating import convolve
 from stkit.dice.odds.single import RollOdds, check_rules, roll_distribution
 from stkit.errors import InvalidValue
@@ -106,7 +106,7 @@ def p_teamwork(pools: Sequence[int], difficulty: int = 6, *, rules: HouseRules =
     """
     pools = list(pools)
     check_rules(rules)
-    reroll = rules.specialty is Specialty.REROLL
+    reroll = rules.explodes
     most = MAX_TEAMWORK_REROLL_PARTICIPANTS if reroll else MAX_TEAMWORK_PARTICIPANTS
     if len(pools) < 2:
         raise InvalidValue(
