@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import threading
-import time
 
 import httpx
 import pytest
@@ -34,6 +33,7 @@ from tests.discord.test_interactions import (
 )
 from tests.discord.test_interactions import door as door  # the fixture, used by table's
 from tests.drip import Dripper
+from tests.waiting import DEADLINE
 
 OTHER = "666666666666666666"
 
@@ -145,14 +145,6 @@ def test_retry_after_is_a_sane_bounded_wait(body, header, expected):
     got = _retry_after(_response(body, header))
     assert math.isfinite(got) and MIN_RETRY_AFTER <= got <= MAX_RETRY_AFTER == 60.0
     assert got == expected
-
-
-def _wait_until(condition, what: str, deadline: float = 20.0) -> None:
-    end = time.monotonic() + deadline
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"{what}: not within {deadline} s")
-        time.sleep(0.01)
 
 
 def test_a_nan_retry_after_neither_kills_the_follower_nor_hammers(db_url):
@@ -291,7 +283,7 @@ def dripper():
     d.close()
 
 
-def _ends_within(call, deadline: float = 15.0):
+def _ends_within(call, deadline: float = DEADLINE):
     """call()'s outcome (('ok', value) or ('raised', exception)), failing if it is not back in time."""
     box: list = []
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from stkit.cli.app import app
 from stkit.tcg.fetch import FetchError, download
 from tests.drip import Dripper
+from tests.waiting import DEADLINE
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ def dripper():
     d.close()
 
 
-def _ends_within(call, deadline: float = 15.0):
+def _ends_within(call, deadline: float = DEADLINE):
     box: list = []
 
     def run():
