@@ -200,16 +200,11 @@ def through(event_id: int):
 def mark(url: str) -> int:
     """Log a plain roll every link sees and return its event id: a stream read :func:`through` it has
     carried every earlier event it ever will, so "nothing else came" is checked without a time window."""
-    import random
-
-    from stkit.store.gateway import run_unit
-    from stkit.store.rolls import log_plain_roll
-
-    from stkit.dice import roll_pool
+    from stkit.store.db.gateway import run_unit
     from stkit.store.events import last_event_id
+    from tests.rolls import bare_roll
 
-    result = roll_pool(1, 6, rng=random.Random(0))
-    run_unit(url, lambda gw: log_plain_roll(gw, "1", result, chronicle="default", seed=0))
+    run_unit(url, lambda gw: bare_roll(gw, 1, seed=0))
     return run_unit(url, lambda gw: last_event_id(gw, "default"), readonly=True)
 
 
