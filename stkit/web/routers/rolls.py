@@ -136,7 +136,7 @@ def drop_players_difficulty(values: dict, holder: LinkHolder) -> None:
     if holder.is_storyteller:
         return
     raw = str(values.get("difficulty") or "").strip()
-    if raw.isascii() and raw.isdigit() and 2 <= int(raw) <= 10:
+    if raw.isascii() and raw.isdigit() and len(raw) <= 2 and 2 <= int(raw) <= 10:
         values.pop("difficulty", None)
 
 
