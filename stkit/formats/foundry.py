@@ -760,20 +760,27 @@ def _to_legacy(sheet: Sheet) -> dict:
         for key, visible in keys:
             label = _label(key)
             known = T.lookup_ability(label)
+            # a custom Ability in Foundry's slot of the same name, whatever its case ("ART" in "art"); its
+            # own spelling rides in altlabel, which the reader prefers
+            own = (
+                None
+                if known
+                else next((c for c in sheet.custom_abilities if T.norm(c) == T.norm(label) and c not in placed), None)
+            )
             if known and known not in placed:
                 value = sheet.abilities.get(known, 0)
                 placed.add(known)
-            elif not known and label in sheet.custom_abilities and label not in placed:
-                value = sheet.custom_abilities[label]
-                placed.add(label)
+            elif own is not None:
+                value = sheet.custom_abilities[own]
+                placed.add(own)
             else:
                 value, known = 0, None
-            name = known or label
+            name = known or own or label
             abilities[group][key] = {
                 "value": value,
                 "max": T.MAX_DOTS,
                 "label": f"wod.abilities.{key}",
-                "altlabel": "",
+                "altlabel": own if own is not None and own != label else "",
                 "speciality": sheet.specialties.get(name, "") if value or known else "",
                 "isvisible": visible or bool(value),
             }
@@ -1107,7 +1114,8 @@ def _to_current(sheet: Sheet, legacy: dict) -> dict:
                 "max": T.MAX_DOTS,
                 "speciality": entry["speciality"],
             }
-            items.append(_item(sheet, "Ability", FS.ability_names().get(key, _label(key)), system_a, len(items)))
+            shown = entry.get("altlabel") or FS.ability_names().get(key, _label(key))  # a custom Ability's own case
+            items.append(_item(sheet, "Ability", shown, system_a, len(items)))
     placed = {T.norm(i["name"]) for i in items if i["type"] == "Ability"}
     for name, n in {**sheet.abilities, **sheet.custom_abilities}.items():
         if T.norm(name) in placed or _foundry_key(name):

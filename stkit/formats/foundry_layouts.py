@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from stkit.formats.foundry_splats import ability_names
 from stkit.formats.htmltext import html_to_text
 from stkit.sheet import breeds as B
 from stkit.sheet.traits import norm
@@ -332,7 +333,8 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
             group = str(isys.get("type") or "").rsplit(".", 1)[-1]
             key = str(isys.get("id") or "") or name  # a custom Ability by its own name: "N" and "n" are two
             entry = {"value": isys.get("value", 0), "speciality": isys.get("speciality", "")}
-            if not isys.get("id") or norm(name) != key:
+            # a name that is not Foundry's own for the key ("ART" in the slot "art") is the Ability's own
+            if not isys.get("id") or norm(name) != key or name not in (ability_names().get(key), key.capitalize()):
                 entry["altlabel"] = name
             abilities[group if group in _GROUPS else "talent"][key] = entry
             kept = {"speciality"}

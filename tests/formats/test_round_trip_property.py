@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -143,3 +144,15 @@ def test_any_sheet_round_trips_through_foundry(data, layout):
     for key in want:
         assert got[key] == want[key], key
     assert [w for w in back.warnings if not w.startswith("experience:")] == []
+
+
+@pytest.mark.parametrize("layout", ["current", "legacy"])
+@pytest.mark.parametrize("name", ["ART", "RELIGION", "Religion", "Zz"])
+def test_a_custom_ability_in_a_slot_foundry_names_otherwise_keeps_its_own_spelling(name, layout):
+    """Foundry has slots "art" and "religion" that are not Werewolf Abilities: a custom Ability spelt
+    "ART" goes in that slot with its own spelling beside it and comes back as "ART" (it was lost from the
+    current layout, found by the property above)."""
+    data = Sheet(name="X").to_dict() | {"custom_abilities": {name: 2}}
+    sheet = Sheet.from_dict(data, source="generated")
+    back = from_foundry(json.loads(json.dumps(to_foundry(sheet, layout))), source="export.json")
+    assert back.sheet.custom_abilities == {name: 2}
