@@ -127,10 +127,21 @@ def discord_follow(
         while follower.step():
             pass
         follower.close()
+        failing = follower.failing
         if json_out:
-            render.print_json({"chronicle": name, "posted": follower.posted, "skipped": follower.skipped})
+            render.print_json(
+                {"chronicle": name, "posted": follower.posted, "skipped": follower.skipped, "failing": failing}
+            )
         else:
             render.print_text(f"Posted {follower.posted} message(s) for {render.safe(name)}")
+        if failing:
+            # a script must see that events are still to post; they are kept for the next run
+            render.print_text(
+                f"Error: the {' and '.join(failing)} webhook did not take every event; the rest are still to "
+                "post and go with the next run",
+                stderr=True,
+            )
+            raise typer.Exit(1)
         return
     if not json_out:
         render.print_text(f"Following {render.safe(name)}; Ctrl-C stops", stderr=True)

@@ -283,6 +283,12 @@ class Follower:
             return None
         return None
 
+    @property
+    def failing(self) -> list[str]:
+        """The audiences ('public', 'storyteller') whose last post failed: their events are kept in the
+        store and posted on a later pass."""
+        return sorted(a for a, n in self._failures.items() if n)
+
     def _report(self, audience: str, line: str) -> None:
         now = time.monotonic()
         if now - self._reported_at.get(audience, -1e9) >= self.report_every:

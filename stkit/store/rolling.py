@@ -559,7 +559,7 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
         used = retry_difficulty(rules.difficulty, total_retry)
         notes.append(
             f"try again: {task_retry} earlier failure{'s' if task_retry != 1 else ''} at {order.task!r} "
-            f"raise the difficulty from {rules.difficulty} to {used}"
+            f"{'raises' if task_retry == 1 else 'raise'} the difficulty from {rules.difficulty} to {used}"
         )
     result = _dice(order, breakdown.dice, rules.difficulty, rules, rng, total_retry)
     forgiveness = claim_free_botch(gw, character.chronicle, result, rules)

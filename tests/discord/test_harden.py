@@ -356,3 +356,21 @@ def test_settings_that_can_never_work_are_refused(key, value):
     with pytest.raises(InvalidValue):
         check_setting(key, value)
     assert check_setting("application-id", "1")[0] == "1"
+
+
+def test_follow_once_exits_1_when_the_webhook_did_not_take_the_events(db_url):
+    """A webhook answering 500: `follow --once` says the events are still to post and exits 1 (it exited 0
+    with "Posted 0 message(s)"), and the next run posts them."""
+    receiver = Receiver(script=[500])
+    try:
+        store = StoreHandle(None)
+        store.run(lambda gw: set_setting(gw, "default", "webhook", receiver.url("/hook/public")))
+        _cli_json("roll", "5", "--log")
+        failed = CliRunner().invoke(cli_app, ["discord", "follow", "--once"], env={"NO_COLOR": "1"})
+        assert failed.exit_code == 1, failed.output
+        assert "public webhook did not take every event" in failed.output
+        assert receiver.bodies("/hook/public") == []
+        done = _cli_json("discord", "follow", "--once")
+        assert done["posted"] == 1 and done["failing"] == [] and len(receiver.bodies("/hook/public")) == 1
+    finally:
+        receiver.close()
