@@ -261,7 +261,13 @@ def value_kind(value: object) -> str:
     return "a date" if hasattr(value, "isoformat") else "a value of another kind"
 
 
-_QUOTED = re.compile(r"'(?!<)(?:[^'\\]|\\.){3,}'|\"(?!<)(?:[^\"\\]|\\.){3,}\"")
+#: Every quoted piece, paired left to right (so ``',' or ']'`` is two pieces, not ``' or '``).
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _hidden(match: re.Match[str]) -> str:
+    inner = match.group(0)[1:-1]
+    return match.group(0) if len(inner) < 3 or inner.startswith("<") else "(not shown)"
 
 
 def without_quotes(message: str) -> str:
@@ -269,4 +275,4 @@ def without_quotes(message: str) -> str:
     characters replaced by ``(not shown)``: such pieces are the file's content. Single characters and
     escapes (``'\\t'``, ``':'``) stay, they say what the problem is, and so do a parser's token names
     (``'<stream end>'``)."""
-    return _QUOTED.sub("(not shown)", message)
+    return _QUOTED.sub(_hidden, message)
