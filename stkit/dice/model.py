@@ -67,8 +67,8 @@ class Tens(StrEnum):
     """House rule on 10s for every roll (not in the Revised chapter; sources in docs/dice.md).
 
     - ``once``: a 10 is a die like any other (the rules as written).
-    - ``explode``: every 10 rolls one more die, again while 10s come up (Foundry WoD20 issue #577).
-    - ``explode-unspecialised``: 10s explode only on a roll without a specialty (Foundry WoD20 issue #1422).
+    - ``explode``: every 10 rolls one more die, again while 10s come up (the Foundry WoD20 tracker, #577).
+    - ``explode-unspecialised``: 10s explode only on a roll without a specialty (the Foundry WoD20 tracker, #1422).
     """
 
     ONCE = "once"
@@ -78,7 +78,7 @@ class Tens(StrEnum):
 
 class WillpowerRule(StrEnum):
     """What a Willpower point buys on a roll: ``success`` (one success no 1 cancels: Chapter Five,
-    "Automatic Successes") or ``three-dice`` (three more dice and no botch: Foundry WoD20 issue #1089)."""
+    "Automatic Successes") or ``three-dice`` (three more dice and no botch: the Foundry WoD20 tracker, #1089)."""
 
     SUCCESS = "success"
     THREE_DICE = "three-dice"
@@ -98,9 +98,9 @@ class HouseRules:
             ``explode-unspecialised`` read it). True by default, so that a bare ``specialty`` given to
             the engine applies; the store passes False unless the roll names one.
         tens: the 10s house rule for every roll (:class:`Tens`).
-        tens_cancel_ones: each 10 takes away one 1 before the 1s cancel successes (Dice Maiden issue #231,
+        tens_cancel_ones: each 10 takes away one 1 before the 1s cancel successes (the Dice Maiden tracker, #231,
             dicemaiden-rs pull request #80: "10s cancel 1s"; here the 10 still counts its success).
-        specialty_botch: False: a specialised roll cannot botch (Foundry WoD20 issue #1063).
+        specialty_botch: False: a specialised roll cannot botch (the Foundry WoD20 tracker, #1063).
         willpower: what Willpower buys (:class:`WillpowerRule`).
     """
 
