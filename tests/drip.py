@@ -5,6 +5,8 @@ from __future__ import annotations
 import socket
 import threading
 
+from tests.waiting import DEADLINE
+
 
 class Dripper:
     """A loopback HTTP server that answers every request with headers promising a large body, then sends
@@ -45,3 +47,21 @@ class Dripper:
         self.stop.set()
         self.thread.join(5)
         self.sock.close()
+
+
+def ends_within(call, deadline: float = DEADLINE):
+    """call()'s outcome (('ok', value) or ('raised', exception)), failing the test if it is not back within
+    ``deadline`` seconds: a call that should end at its own deadline must not hang the suite."""
+    box: list = []
+
+    def run():
+        try:
+            box.append(("ok", call()))
+        except Exception as exc:
+            box.append(("raised", exc))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(deadline)
+    assert box, f"still running after {deadline} s"
+    return box[0]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import threading
 
 import httpx
 import pytest
@@ -32,8 +31,7 @@ from tests.discord.test_interactions import (
     signed,
 )
 from tests.discord.test_interactions import door as door  # the fixture, used by table's
-from tests.drip import Dripper
-from tests.waiting import DEADLINE
+from tests.drip import Dripper, ends_within
 
 OTHER = "666666666666666666"
 
@@ -283,25 +281,8 @@ def dripper():
     d.close()
 
 
-def _ends_within(call, deadline: float = DEADLINE):
-    """call()'s outcome (('ok', value) or ('raised', exception)), failing if it is not back in time."""
-    box: list = []
-
-    def run():
-        try:
-            box.append(("ok", call()))
-        except Exception as exc:
-            box.append(("raised", exc))
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(deadline)
-    assert box, f"still running after {deadline} s"
-    return box[0]
-
-
 def test_register_has_a_total_deadline(dripper):
-    kind, found = _ends_within(lambda: register("123", "token", api=dripper.url, timeout=1.0))
+    kind, found = ends_within(lambda: register("123", "token", api=dripper.url, timeout=1.0))
     assert kind == "raised" and isinstance(found, StkitError)
     assert str(found) == "Discord could not be reached (no complete answer within 1 s)"
 
@@ -309,7 +290,7 @@ def test_register_has_a_total_deadline(dripper):
 def test_a_webhook_post_has_a_total_deadline(dripper, monkeypatch):
     monkeypatch.setattr(webhook, "POST_TIMEOUT", 1.0)
     client = webhook.make_client()
-    kind, found = _ends_within(lambda: webhook.post(client, dripper.url + "/api/webhooks/1/x", {"content": "x"}))
+    kind, found = ends_within(lambda: webhook.post(client, dripper.url + "/api/webhooks/1/x", {"content": "x"}))
     assert kind == "ok" and not found.ok and not found.skip and "within 1 s" in found.reason
     assert client.is_closed
 

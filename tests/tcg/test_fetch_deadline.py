@@ -11,8 +11,7 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.tcg.fetch import FetchError, download
-from tests.drip import Dripper
-from tests.waiting import DEADLINE
+from tests.drip import Dripper, ends_within
 
 
 @pytest.fixture
@@ -22,24 +21,8 @@ def dripper():
     d.close()
 
 
-def _ends_within(call, deadline: float = DEADLINE):
-    box: list = []
-
-    def run():
-        try:
-            box.append(("ok", call()))
-        except Exception as exc:
-            box.append(("raised", exc))
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(deadline)
-    assert box, f"still running after {deadline} s"
-    return box[0]
-
-
 def test_a_byte_a_second_server_meets_the_whole_download_deadline(dripper):
-    kind, found = _ends_within(lambda: download(dripper.url + "/cards.json", timeout=1))
+    kind, found = ends_within(lambda: download(dripper.url + "/cards.json", timeout=1))
     assert kind == "raised" and isinstance(found, FetchError)
     assert (
         str(found)
@@ -53,7 +36,7 @@ def test_the_command_says_so_in_one_line(dripper, _cards_db_in_tmp):
             app, ["tcg", "cards", "fetch", "--url", dripper.url, "--timeout", "1"], env={"NO_COLOR": "1"}
         )
 
-    kind, result = _ends_within(run)
+    kind, result = ends_within(run)
     assert kind == "ok" and result.exit_code == 1, result.output
     assert "did not finish within --timeout 1 seconds" in result.output
     assert "Traceback" not in result.output
