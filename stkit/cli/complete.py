@@ -34,7 +34,7 @@ def _as_typed(incomplete: str, names: list[str]) -> list[str]:
 def _read(work: Callable[[Gateway], list[str]]) -> list[str]:
     """``work(gateway)`` on the configured store, read-only; [] when there is no store or anything fails."""
     try:
-        from stkit.cli.common import store  # lazy: optional
+        from stkit.cli.common import store  # lazy: start-up (only a completion reads the store)
 
         handle = store(None)
         if not handle.exists():

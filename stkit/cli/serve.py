@@ -369,7 +369,7 @@ def _run_uvicorn(host: str, port: int, tls: tuple[str, str] | None, stop: _Inter
         server.run()
     except SystemExit as exc:  # uvicorn exits when the port is taken
         if exc.code:
-            from stkit.errors import StkitError  # lazy: optional
+            from stkit.errors import StkitError  # lazy: start-up (loaded when the command runs)
 
             raise StkitError(f"cannot listen on {host}:{port} (is another server using the port?)") from None
 

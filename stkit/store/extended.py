@@ -26,6 +26,7 @@ from stkit.dice.contest import (
     replay_extended,
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
+from stkit.dice.odds import p_extended
 from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError
 from stkit.sheet.vocab import ActionStatus, LogKind
 from stkit.store.characters import character_by_id, character_names
@@ -432,10 +433,6 @@ def finish_odds(
     house rules the rolls are scored under (the chronicle's)."""
     if not botch_spoils:
         return {"unavailable": "the odds engine counts every botch as wiping the tally (not --no-botch-spoils)"}
-    try:
-        from stkit.dice.odds import p_extended  # lazy: optional
-    except ImportError:
-        return {"unavailable": "the odds engine is not installed"}
 
     try:
         odds = p_extended(

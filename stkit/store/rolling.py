@@ -25,10 +25,10 @@ from stkit.config import default_chronicle
 from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
 from stkit.dice.expr import split_automatic
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
-from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet.vocab import LogKind
 from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, rules_in_force
-from stkit.text import check_text, find_by_prefix, parse_whole_number, printable
+from stkit.text import check_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
@@ -726,6 +726,8 @@ def recent_log(
         params["chronicle"] = chronicle
     if scene is not None:
         where.append("scene_id = :scene")
+        from stkit.store.scenes import scene_id_of  # lazy: a plain roll does not load this
+
         params["scene"] = scene_id_of(gw, scene)
     if task:
         where.append("LOWER(task) = :task")
@@ -733,21 +735,3 @@ def recent_log(
     if where:
         sql += " WHERE " + " AND ".join(where)
     return [log_dict(r) for r in gw.rows(sql + " ORDER BY id DESC LIMIT :limit", **params)]
-
-
-def scene_id_of(gw: Gateway, scene: str | int) -> int:
-    """A scene's id from its id (digits), exact name or unique name prefix. Raises NotFound (none),
-    InvalidValue (several scenes match: the candidates listed)."""
-    from stkit.store.scenes import MAX_ROW_ID  # lazy: cycle (store.scenes imports this module)
-
-    text = str(scene).strip()
-    if text.isascii() and text.isdigit():
-        return parse_whole_number(text, "scene id", 1, MAX_ROW_ID)
-    rows = gw.rows("SELECT id, name FROM scenes ORDER BY id")
-    found = find_by_prefix(text, [r[1] for r in rows], "scene")
-    if found is None:
-        raise NotFound(f"no scene named {printable(text)!r}; see: stkit scene list")
-    ids = [r[0] for r in rows if r[1] == found]
-    if len(ids) > 1:
-        raise InvalidValue(f"several scenes are named {found!r} (ids {', '.join(map(str, ids))}); give the id")
-    return int(ids[0])

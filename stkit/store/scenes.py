@@ -522,3 +522,19 @@ def rolled_in_turn(gw: Gateway, scene_id: int, turn: int) -> set[int]:
         turn=turn,
     )
     return {int(r[0]) for r in rows}
+
+
+def scene_id_of(gw: Gateway, scene: str | int) -> int:
+    """A scene's id from its id (digits), exact name or unique name prefix. Raises NotFound (none),
+    InvalidValue (several scenes match: the candidates listed)."""
+    text = str(scene).strip()
+    if text.isascii() and text.isdigit():
+        return parse_whole_number(text, "scene id", 1, MAX_ROW_ID)
+    rows = gw.rows("SELECT id, name FROM scenes ORDER BY id")
+    found = find_by_prefix(text, [r[1] for r in rows], "scene")
+    if found is None:
+        raise NotFound(f"no scene named {printable(text)!r}; see: stkit scene list")
+    ids = [r[0] for r in rows if r[1] == found]
+    if len(ids) > 1:
+        raise InvalidValue(f"several scenes are named {found!r} (ids {', '.join(map(str, ids))}); give the id")
+    return int(ids[0])

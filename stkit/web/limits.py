@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+try:
+    import resource
+except ImportError:  # pragma: no cover - Windows has no file limits to read
+    resource = None  # type: ignore[assignment]
+
 #: The most connections a server holds, whatever the file limit (each open page holds one).
 MAX_CONNECTIONS = 4096
 #: Files kept free for the database, the templates and the log, beyond the listen backlog.
@@ -16,9 +21,7 @@ MAX_HEAD_BYTES = 16 * 1024
 def raise_file_limit() -> int:
     """Raise the soft limit on open files to the hard one (where the platform has one) and return the
     soft limit now in force (RLIM_INFINITY read as 65536)."""
-    try:
-        import resource  # lazy: optional
-    except ImportError:  # pragma: no cover - Windows
+    if resource is None:  # pragma: no cover - Windows
         return 512
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != soft:
@@ -32,9 +35,7 @@ def raise_file_limit() -> int:
 
 def file_limit() -> int:
     """The soft limit on open files (RLIM_INFINITY read as 65536; 512 where there is none to read)."""
-    try:
-        import resource  # lazy: optional
-    except ImportError:  # pragma: no cover - Windows
+    if resource is None:  # pragma: no cover - Windows
         return 512
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     return 65536 if soft == resource.RLIM_INFINITY else int(soft)

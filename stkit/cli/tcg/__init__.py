@@ -8,8 +8,8 @@ from typing import Any
 
 def register(app: Any) -> None:
     """Attach `stkit tcg` to the root app, with every tcg sub-module's commands."""
-    from stkit.cli.tcg import cards_cmds, resolver_cmds  # lazy: cycle (cli.tcg.cards_cmds imports this module)
-    from stkit.cli.tcg.app import tcg_app  # lazy: cycle (cli.tcg.app imports this module)
+    from stkit.cli.tcg import cards_cmds, resolver_cmds  # lazy: start-up (tcg commands built only for `stkit tcg`)
+    from stkit.cli.tcg.app import tcg_app  # lazy: start-up (tcg commands built only for `stkit tcg`)
 
     del cards_cmds, resolver_cmds  # imported for the commands they register on tcg_app
     app.add_typer(tcg_app, name="tcg")

@@ -69,8 +69,6 @@ def make_engine(url: str) -> Engine:
 
     try:
         if is_sqlite(url):
-            from stkit.config import sqlite_path  # lazy: optional
-
             path = sqlite_path(url)
             readonly_file = False
             connect_url = url
@@ -435,6 +433,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """Apply the alembic migrations up to ``revision`` in one transaction, holding the write lock
     (SQLite BEGIN IMMEDIATE, PostgreSQL advisory lock) so two first opens cannot migrate twice."""
     from alembic import command  # lazy: start-up (heavy library, loaded when needed)
+    from sqlalchemy import inspect  # lazy: start-up (heavy library, loaded when needed)
 
     cfg = _alembic_config()
     try:
@@ -444,15 +443,12 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             current = current_revisions(conn)
             if revision == "head" and current == head_revisions():
                 return
-            if not current:
-                from sqlalchemy import inspect  # lazy: optional
-
-                if inspect(conn).get_table_names():
-                    raise StoreError(
-                        f"the database {_shown_database(engine)} has tables but no alembic_version table, so "
-                        "its schema version is unknown: it is not a stkit store, or its version record was "
-                        "lost; give another --db, or restore the store from a backup"
-                    )
+            if not current and inspect(conn).get_table_names():
+                raise StoreError(
+                    f"the database {_shown_database(engine)} has tables but no alembic_version table, so "
+                    "its schema version is unknown: it is not a stkit store, or its version record was "
+                    "lost; give another --db, or restore the store from a backup"
+                )
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
     except StoreError:

@@ -251,7 +251,7 @@ def _sqlite_once(conn: sqlite3.Connection, work: Callable[[Gateway], _T], readon
         if readonly:
             conn.execute("BEGIN")
         else:
-            from stkit.store.db.engine import begin_immediate  # lazy: optional
+            from stkit.store.db.engine import begin_immediate  # lazy: start-up (the engine loads SQLAlchemy)
 
             begin_immediate(conn)  # says once on stderr when it has to wait for another process
         result = work(SqliteGateway(conn))

@@ -85,8 +85,6 @@ async def stream(table: Table, holder: LinkHolder, token_hash: str, after: int, 
         return queue in bus.subscribers and bus.authority.allows(token_hash)
 
     try:
-        from sse_starlette.sse import ServerSentEvent  # lazy: optional
-
         yield ServerSentEvent(comment="stkit table", retry=1000)  # reconnect a second after a drop
         last = after
         while True:
