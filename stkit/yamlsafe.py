@@ -1,6 +1,6 @@
 """The one hardened YAML reader of stkit: PyYAML's safe loading plus the checks a hostile file needs.
 
-Standard library plus PyYAML (imported on first use, so importing this module costs nothing). Why: every
+Standard library plus PyYAML (imported on first use, so importing this module costs little). Why: every
 file a user hands stkit (character sheets, card lists, combat and moot situations) is YAML written by a
 person or a tool, and PyYAML's safe loader alone keeps the last of two equal keys without a word, and
 hands back a graph in which a few lines of anchors and aliases stand for billions of values.
@@ -19,6 +19,11 @@ It uses PyYAML's C parser when present (same safety, about ten times faster than
 
 from __future__ import annotations
 
+import contextlib
+import marshal
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 from stkit.errors import DataFileError
@@ -122,3 +127,63 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
         raise DataFileError(f"{source}: a value cannot be read: {str(exc).split(';')[0]}") from None
     _check_size(data, source, max_nodes, max_depth)
     return data
+
+
+#: The environment variable naming the folder for the parsed packaged data (default: the user cache folder).
+CACHE_ENV = "STKIT_CACHE_DIR"
+
+
+def cache_folder() -> Path:
+    """Where parsed packaged data is kept: ``$STKIT_CACHE_DIR`` if set, else ``stkit/data`` in the user
+    cache folder (``~/.cache/stkit/data`` on Linux, via platformdirs)."""
+    chosen = os.environ.get(CACHE_ENV)
+    if chosen:
+        return Path(chosen)
+    import platformdirs  # lazy: start-up (only when packaged data is read)
+
+    return Path(platformdirs.user_cache_dir("stkit")) / "data"
+
+
+def load_packaged(package: str, name: str) -> Any:
+    """The packaged YAML data file ``name`` of ``package``'s ``data`` folder, parsed with :func:`load`.
+
+    The YAML stays the one source; what parsing it gives is kept, in :mod:`marshal` form, in
+    :func:`cache_folder` under the SHA-256 of the YAML's bytes (and the Python version), so that a command
+    reading the rules does not import PyYAML and parse them on every run: an edited file has a new hash and
+    is parsed again. The cache is best effort: a folder that cannot be written, or a cache file that cannot
+    be read, only means the YAML is parsed. Raises DataFileError if the packaged file is damaged."""
+    import hashlib  # lazy: start-up (only when packaged data is read)
+    from importlib import resources  # lazy: start-up (only when packaged data is read)
+
+    raw = (resources.files(package) / "data" / name).read_bytes()
+    tag = f"{sys.version_info[0]}{sys.version_info[1]}"
+    cached = cache_folder() / f"{name}.{hashlib.sha256(raw).hexdigest()[:32]}.py{tag}.marshal"
+    try:
+        with open(cached, "rb") as f:
+            return marshal.load(f)
+    except (OSError, EOFError, ValueError, TypeError):
+        pass  # no cache yet, or a damaged one: parse the YAML
+    data = load(raw.decode("utf-8"), name)
+    _write_cache(cached, data)
+    return data
+
+
+def _write_cache(path: Path, data: Any) -> None:
+    """Write ``data`` to ``path`` atomically (a temporary 0600 file renamed into place), in a 0700 folder;
+    any failure (a read-only folder, a value marshal cannot hold) leaves no file and is ignored."""
+    from stkit.config import FILE_MODE, make_private_folder  # lazy: start-up (only when the cache is first written)
+
+    try:
+        blob = marshal.dumps(data)
+        make_private_folder(path.parent)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+            with os.fdopen(fd, "wb") as f:
+                f.write(blob)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    except (OSError, ValueError):
+        return

@@ -255,24 +255,94 @@ def _command_name(info: typer.models.CommandInfo) -> str:
     return info.name or typer.main.get_command_name(getattr(info.callback, "__name__", ""))
 
 
+def _build_options(holder: typer.Typer) -> dict[str, Any]:
+    """The options typer.main.get_group passes down when it builds ``holder``'s commands."""
+    return {"pretty_exceptions_short": holder.pretty_exceptions_short, "rich_markup_mode": holder.rich_markup_mode}
+
+
+_lazy_classes: dict[type, type] = {}
+
+
+def _lazy_group_class(cls: type) -> type:
+    """A subclass of the group class ``cls`` that builds each subcommand only when it is named (or listed
+    for help): building a command makes typer read its function's signature and type hints, so a group
+    of thirty commands built whole costs a store command tens of milliseconds at start-up."""
+    if cls not in _lazy_classes:
+
+        def get_command(self: Any, ctx: Any, cmd_name: str) -> Any:
+            command = self.commands.get(cmd_name)
+            if command is None and cmd_name in self._stkit_pending:
+                command = harden(_build_info(self._stkit_pending.pop(cmd_name), self._stkit_options))
+                self.commands[cmd_name] = command
+            return command
+
+        def list_commands(self: Any, ctx: Any) -> list[str]:
+            return [n for n in self._stkit_order if n in self.commands or n in self._stkit_pending]
+
+        def resolve_command(self: Any, ctx: Any, args: list[str]) -> Any:
+            try:
+                return cls.resolve_command(self, ctx, args)
+            except click_errors.UsageError as exc:
+                _suggest(exc, args, self.list_commands(ctx))
+                raise
+
+        namespace = {"get_command": get_command, "list_commands": list_commands, "resolve_command": resolve_command}
+        _lazy_classes[cls] = type(f"Lazy{cls.__name__}", (cls,), namespace)
+    return _lazy_classes[cls]
+
+
+def _build_info(info: Any, options: dict[str, Any]) -> click_core.Command:
+    """The click command of a registered command (CommandInfo) or group (TyperInfo, built lazily)."""
+    import typer.main  # lazy: start-up (loaded when the command runs)
+
+    if isinstance(info, typer.models.CommandInfo):
+        return typer.main.get_command_from_info(info, **options)
+    import copy  # lazy: start-up (loaded when the command runs)
+
+    sub = info.typer_instance
+    shell = copy.copy(sub)  # the group alone: its help, callback and class, no subcommand built yet
+    shell.registered_commands, shell.registered_groups = [], []
+    shell_info = copy.copy(info)
+    shell_info.typer_instance = shell
+    group = typer.main.get_group_from_info(shell_info, suggest_commands=sub.suggest_commands, **options)
+    pending: dict[str, Any] = {_command_name(c): c for c in sub.registered_commands}
+    pending.update({g.name: g for g in sub.registered_groups if g.name})
+    group.__class__ = _lazy_group_class(type(group))
+    group._stkit_pending = pending  # type: ignore[attr-defined]
+    group._stkit_order = list(pending)  # type: ignore[attr-defined]
+    group._stkit_options = options  # type: ignore[attr-defined]
+    return group
+
+
+def _suggest(exc: click_errors.UsageError, args: list[str], names: list[str]) -> None:
+    """Add "Did you mean 'roll'?" to a "No such command" error, from the names the group lists (typer's
+    own suggestion only looks at commands already built)."""
+    import difflib  # lazy: start-up (only on a mistyped command)
+
+    if not args or "Did you mean" in exc.message or not exc.message.startswith("No such command"):
+        return
+    matches = difflib.get_close_matches(args[0], names)
+    if matches:
+        exc.message = exc.message.rstrip(".") + ". Did you mean " + ", ".join(repr(m) for m in matches) + "?"
+
+
 def load_command(name: str) -> click_core.Command | None:
     """The click command ``name`` of :data:`LAZY_COMMANDS` (None for any other name), built on first use.
-    Only that one command (or group) is built: typer reads the signature and type hints of every function
-    it builds, which is most of a plain roll's start-up."""
+    Only that one command (or group, whose own subcommands are built as they are named) is built: typer
+    reads the signature and type hints of every function it builds, which is most of a command's
+    start-up."""
     if name not in _built:
         module_name = LAZY_COMMANDS.get(name)
         if module_name is None:
             return None
-        import typer.main  # lazy: start-up (loaded when the command runs)
-
         holder = _registered_on(module_name)
-        one = typer.Typer()
-        one.registered_commands = [c for c in holder.registered_commands if _command_name(c) == name]
-        one.registered_groups = [g for g in holder.registered_groups if g.name == name]
-        command = typer.main.get_group(one).commands.get(name)
-        if command is None:
+        options = _build_options(typer.Typer())
+        info = next((c for c in holder.registered_commands if _command_name(c) == name), None)
+        if info is None:
+            info = next((g for g in holder.registered_groups if g.name == name), None)
+        if info is None:
             return None
-        _built[name] = command
+        _built[name] = _build_info(info, options)
     return _built[name]
 
 
@@ -287,6 +357,13 @@ class StkitGroup(TyperGroup):
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click_errors.UsageError as exc:
+            _suggest(exc, args, self.list_commands(ctx))
+            raise
 
     def get_command(self, ctx, cmd_name):
         command = super().get_command(ctx, cmd_name)

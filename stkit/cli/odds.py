@@ -50,7 +50,7 @@ class OddsGroup(TyperGroup):
     so `stkit odds 5 -d 7` works beside `stkit odds resisted 6 7`."""
 
     def parse_args(self, ctx, args):
-        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+        if args and args[0] not in self.list_commands(ctx) and args[0] not in ctx.help_option_names:
             args = [DEFAULT_COMMAND, *args]
             ctx.meta["stkit.typed_path"] = ctx.command_path  # a usage error names `stkit odds`, as typed
         return super().parse_args(ctx, args)

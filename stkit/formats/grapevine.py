@@ -30,7 +30,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +39,7 @@ from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import MAX_XP, SPECIALTY_MIN_DOTS, Sheet, drop_low_specialties, xp_log_warnings
 from stkit.text import MAX_NAME, MAX_NOTES, MAX_SHORT_TEXT, check_text, is_invisible, printable
-from stkit.yamlsafe import load
+from stkit.yamlsafe import load_packaged
 
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
@@ -54,9 +53,7 @@ def vocabulary() -> dict:
     """The packaged ``grapevine_vocabulary.yaml``: ``ranks`` (per Changing Breed, and ``every``),
     ``levels`` (level words), ``costs`` (``gifts`` / ``rites``: experience cost -> level) and ``abilities``
     (Grapevine names -> Revised names). Its comments name the source: Grapevine 3.0's menu file."""
-
-    text = (resources.files("stkit.formats") / "data" / "grapevine_vocabulary.yaml").read_text(encoding="utf-8")
-    data: dict = load(text, "grapevine_vocabulary.yaml")
+    data: dict = load_packaged("stkit.formats", "grapevine_vocabulary.yaml")
     return data
 
 

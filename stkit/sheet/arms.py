@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 from stkit import yamlsafe
@@ -21,8 +20,7 @@ ARMS_FILE = "arms.yaml"
 def arms_data() -> dict[str, Any]:
     """The packaged table: ``weapons`` and ``armour``, each name -> fields, each with its ``source``.
     Raises DataFileError if the file is damaged."""
-    text = files("stkit.sheet").joinpath("data", ARMS_FILE).read_text(encoding="utf-8")
-    data: dict[str, Any] = yamlsafe.load(text, ARMS_FILE)
+    data: dict[str, Any] = yamlsafe.load_packaged("stkit.sheet", ARMS_FILE)
     return data
 
 

@@ -5,7 +5,6 @@ reads the file, so the form tables (:mod:`stkit.sheet.forms`) and the fight rule
 from __future__ import annotations
 
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 from stkit import yamlsafe
@@ -18,6 +17,5 @@ def rules_data() -> dict[str, Any]:
     """The packaged combat tables, each with its public source named beside it. Raises DataFileError if
     the file is damaged."""
 
-    text = files("stkit.sheet").joinpath("data", RULES_FILE).read_text(encoding="utf-8")
-    data: dict[str, Any] = yamlsafe.load(text, RULES_FILE)
+    data: dict[str, Any] = yamlsafe.load_packaged("stkit.sheet", RULES_FILE)
     return data

@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass, field
-from importlib import resources
 from itertools import permutations
 from typing import Any
 
@@ -31,7 +30,7 @@ from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.vocab import TraitKind
-from stkit.yamlsafe import load
+from stkit.yamlsafe import load_packaged
 
 PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 
@@ -39,8 +38,7 @@ PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 @functools.cache
 def gift_lists() -> dict[str, dict[str, int]]:
     """{list name (a Garou breed, auspice or tribe): {Gift: level}} from ``data/gift_lists.yaml``."""
-    text = (resources.files("stkit.sheet") / "data" / "gift_lists.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = load(text, "gift_lists.yaml")
+    data: dict[str, Any] = load_packaged("stkit.sheet", "gift_lists.yaml")
     return {str(k): {str(g): int(n) for g, n in v.items()} for k, v in data["lists"].items()}
 
 
@@ -73,9 +71,7 @@ def gift_standing(sheet: Sheet, gift: str) -> tuple[str, list[str]]:
 @functools.cache
 def rules() -> dict[str, Any]:
     """The parsed data file (cached). Raises DataFileError if the packaged file is damaged."""
-
-    text = (resources.files("stkit.sheet") / "data" / "character_rules.yaml").read_text(encoding="utf-8")
-    data = load(text, "character_rules.yaml")
+    data = load_packaged("stkit.sheet", "character_rules.yaml")
     assert isinstance(data, dict)
     return data
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 from stkit import yamlsafe
@@ -28,8 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 @cache
 def power_table() -> dict[str, Any]:
     """The packaged Gift and fetish table, with its sources."""
-    text = files("stkit.sheet").joinpath("data", "gift_rolls.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yamlsafe.load(text, "gift_rolls.yaml")
+    data: dict[str, Any] = yamlsafe.load_packaged("stkit.sheet", "gift_rolls.yaml")
     return data
 
 
