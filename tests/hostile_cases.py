@@ -189,13 +189,11 @@ def leaf_commands() -> list[tuple[tuple[str, ...], object]]:
     found: list[tuple[tuple[str, ...], object]] = []
 
     def walk(command, path: tuple[str, ...]) -> None:
-        subs = getattr(command, "commands", None)
-        if subs is None and hasattr(command, "list_commands"):
-            subs = {}
-        if subs:
-            for name in sorted(subs):
-                walk(subs[name], (*path, name))
-        elif not hasattr(command, "list_commands"):
+        if hasattr(command, "list_commands"):  # a group, whose subcommands may be built only when named
+            ctx = typer.Context(command, info_name=path[-1])
+            for name in sorted(command.list_commands(ctx)):
+                walk(command.get_command(ctx, name), (*path, name))
+        else:
             found.append((path, command))
 
     ctx = typer.Context(root)

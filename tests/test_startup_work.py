@@ -1,0 +1,129 @@
+"""What a command does before its own work: subcommands built only when named, packaged rules data parsed
+once and kept by its hash, a mistyped command answered with a suggestion.
+
+Speed itself is measured by benchmarks/startup.py and benchmarks/store.py (ratios, never asserted here);
+these tests check the work that is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from stkit import yamlsafe
+from stkit.cli.app import app
+
+REPO = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+
+def _python(code: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", **env},
+        check=False,
+    )
+
+
+def test_a_group_builds_only_the_subcommand_named(tmp_path):
+    code = (
+        "import sys\n"
+        "from stkit.cli.app import app, load_command\n"
+        "try:\n"
+        "    app(['char', 'list'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(load_command('char').commands))\n"
+    )
+    proc = _python(code, tmp_path, STKIT_DATABASE_URL="sqlite:///" + str(tmp_path / "s.sqlite"))
+    assert proc.stdout.strip().splitlines()[-1] == "['list']", proc.stdout + proc.stderr
+
+
+def test_a_lazy_group_still_lists_and_helps_with_every_subcommand():
+    result = runner.invoke(app, ["char", "--help"], env={"NO_COLOR": "1", "COLUMNS": "100"})
+    assert result.exit_code == 0
+    for name in ("new", "show", "list", "damage", "export", "delete"):
+        assert f" {name} " in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "suggestion"),
+    [(["rol", "5"], "'roll'"), (["char", "shw", "x"], "'show'"), (["odds", "atack", "5"], None)],
+)
+def test_a_mistyped_command_gets_a_suggestion(args, suggestion):
+    result = runner.invoke(app, args, env={"NO_COLOR": "1"})
+    assert result.exit_code == 2
+    if suggestion is None:  # `stkit odds X` reads X as a pool: a different message, no suggestion
+        return
+    assert f"No such command '{args[0] if args[0] != 'char' else args[1]}'. Did you mean {suggestion}?" in result.stderr
+
+
+def test_packaged_data_is_parsed_once_and_kept_by_hash(tmp_path, monkeypatch):
+    monkeypatch.setenv(yamlsafe.CACHE_ENV, str(tmp_path / "cache"))
+    first = yamlsafe.load_packaged("stkit.sheet", "character_rules.yaml")
+    text = (REPO / "stkit" / "sheet" / "data" / "character_rules.yaml").read_text(encoding="utf-8")
+    assert first == yamlsafe.load(text, "character_rules.yaml")
+    (kept,) = (tmp_path / "cache").iterdir()
+    assert kept.name.startswith("character_rules.yaml.") and kept.suffix == ".marshal"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "cache").stat().st_mode) == 0o700
+
+    def no_parsing(*_a, **_k):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(yamlsafe, "load", no_parsing)
+    assert yamlsafe.load_packaged("stkit.sheet", "character_rules.yaml") == first
+
+
+def test_a_damaged_or_unwritable_cache_only_means_parsing(tmp_path, monkeypatch):
+    monkeypatch.setenv(yamlsafe.CACHE_ENV, str(tmp_path / "cache"))
+    good = yamlsafe.load_packaged("stkit.sheet", "arms.yaml")
+    (kept,) = (tmp_path / "cache").iterdir()
+    kept.write_bytes(b"\xff\x00 not marshal")
+    assert yamlsafe.load_packaged("stkit.sheet", "arms.yaml") == good
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the folder would go")
+    monkeypatch.setenv(yamlsafe.CACHE_ENV, str(blocker / "cache"))
+    assert yamlsafe.load_packaged("stkit.sheet", "arms.yaml") == good
+
+
+def test_an_edited_data_file_is_parsed_afresh(tmp_path, monkeypatch):
+    """The cache is keyed by the YAML's bytes: the same name with other content is another entry."""
+    monkeypatch.setenv(yamlsafe.CACHE_ENV, str(tmp_path / "cache"))
+    package = tmp_path / "pkg"
+    (package / "data").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (package / "data" / "x.yaml").write_text("a: 1\n")
+    assert yamlsafe.load_packaged("pkg", "x.yaml") == {"a": 1}
+    (package / "data" / "x.yaml").write_text("a: 2\n")
+    assert yamlsafe.load_packaged("pkg", "x.yaml") == {"a": 2}
+    assert len(list((tmp_path / "cache").iterdir())) == 2
+
+
+def test_char_show_with_a_warm_cache_does_not_load_yaml(tmp_path):
+    env = {"STKIT_DATABASE_URL": "sqlite:///" + str(tmp_path / "s.sqlite"), yamlsafe.CACHE_ENV: str(tmp_path / "c")}
+    made = _python("from stkit.cli.app import app; app(['char', 'new', 'Weston'])", tmp_path, **env)
+    assert "Weston" in made.stdout, made.stderr
+    code = (
+        "import sys\n"
+        "from stkit.cli.app import app\n"
+        "try:\n"
+        "    app(['char', 'show', 'Weston'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('yaml' in sys.modules)\n"
+    )
+    _python(code, tmp_path, **env)  # fills the cache
+    proc = _python(code, tmp_path, **env)
+    assert "Weston" in proc.stdout and proc.stdout.strip().splitlines()[-1] == "False", proc.stdout + proc.stderr
