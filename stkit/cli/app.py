@@ -190,6 +190,26 @@ def harden(command: click_core.Command) -> click_core.Command:
     return command
 
 
+#: The exit code when the reader of the output went away (`stkit odds 300 --exact | head`): 128 + SIGPIPE,
+#: the code a shell shows for `yes | head`; nothing is printed.
+BROKEN_PIPE_EXIT = 141
+#: The exit code after Ctrl-C: 128 + SIGINT, the shell's convention.
+INTERRUPTED_EXIT = 130
+
+
+def drop_pending_output() -> None:
+    """Point the standard output at /dev/null once its reader has gone, so that what Python still holds
+    for it is dropped when it flushes at exit instead of ending in "Exception ignored ... BrokenPipeError"."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file descriptor (a test's capture): nothing will be flushed to a closed pipe
+
+
 #: The widest / tallest terminal $COLUMNS / $LINES may claim (rich sizes its output from them).
 MAX_TERMINAL_SIZE = 10_000
 
@@ -371,6 +391,15 @@ class StkitGroup(TyperGroup):
             command = load_command(cmd_name)
         return adopt(harden(command)) if command is not None else None
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except OSError as exc:  # the root's --help read by `head`
+            if exc.errno != errno.EPIPE:
+                raise
+            drop_pending_output()
+            raise typer.Exit(BROKEN_PIPE_EXIT) from None
+
     def invoke(self, ctx):
         from stkit.notices import collecting  # lazy: start-up (loaded when the command runs)
 
@@ -384,8 +413,9 @@ class StkitGroup(TyperGroup):
             print_error(str(exc))
             raise typer.Exit(1) from None
         except OSError as exc:
-            if exc.errno == errno.EPIPE:
-                raise  # typer's own handling: quiet exit when the reader (e.g. `head`) goes away
+            if exc.errno == errno.EPIPE:  # the reader (e.g. `head`) went away: no message, the shell's code
+                drop_pending_output()
+                raise typer.Exit(BROKEN_PIPE_EXIT) from None
             # A full disk or an unwritable output: one line, not a traceback.
             reason = "disk full (No space left on device)" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
             print_error(f"cannot write: {reason}" + (f": {exc.filename}" if exc.filename else ""))
@@ -437,9 +467,14 @@ class StkitGroup(TyperGroup):
                 hint = f" (see '{ctx.meta.get('stkit.typed_path', ctx.command_path)} --help')"
             print_error(exc.format_message() + hint)
             code = exc.exit_code
-        except typer.Abort:
-            print_error("aborted")
-            code = 1
+        except typer.Abort as exc:
+            # click turns Ctrl-C and end of input at a question into Abort, keeping which in __context__
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                print_error("interrupted (Ctrl-C); nothing was changed")
+                code = INTERRUPTED_EXIT
+            else:
+                print_error("aborted: the input ended before an answer; nothing was changed")
+                code = 1
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
@@ -512,4 +547,27 @@ def main() -> None:
     if not stdout_is_open():
         print_error("the standard output is closed; nothing could be shown (run without >&- or 1>&-)")
         sys.exit(1)
-    app()
+    devnull_before = _stdout_is_devnull()
+    try:
+        app()
+    except SystemExit as done:
+        try:  # what is still buffered for a pipe whose reader went away must not end in a traceback
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except BrokenPipeError:
+            drop_pending_output()
+            sys.exit(BROKEN_PIPE_EXIT)
+        if done.code == 1 and not devnull_before and _stdout_is_devnull():
+            # rich's own consoles (typer's help) meet a gone reader by pointing stdout at /dev/null and
+            # exiting 1: the same event as above, the same quiet code
+            sys.exit(BROKEN_PIPE_EXIT)
+        raise
+
+
+def _stdout_is_devnull() -> bool:
+    """Whether file descriptor 1 is /dev/null (rich points it there when the reader of a pipe is gone)."""
+    try:
+        here, null = os.fstat(1), os.stat(os.devnull)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (null.st_dev, null.st_ino)

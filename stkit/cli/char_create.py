@@ -19,7 +19,7 @@ def run_wizard(
     output: Any = None,
 ) -> None:
     """Ask the creation steps until the sheet is finished (then store it) or the player types `quit` (or
-    ends the input): nothing is stored then, exit 1. ``input`` / ``output``: prompt_toolkit's, for tests."""
+    ends the input): nothing is stored then, exit 1 (130 after Ctrl-C). ``input`` / ``output``: prompt_toolkit's, for tests."""
     import sys  # lazy: start-up (loaded when the command runs)
 
     import typer  # lazy: start-up (loaded when the command runs)
@@ -49,7 +49,10 @@ def run_wizard(
             shown_step = draft.step
         try:
             line = session.prompt("> ", bottom_toolbar=lambda: " | ".join(draft.status()))
-        except (EOFError, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            render.print_text("Error: creation interrupted (Ctrl-C); nothing stored", stderr=True)
+            raise typer.Exit(130) from None
+        except EOFError:
             render.print_text("Error: the input ended before the character was finished; nothing stored", stderr=True)
             raise typer.Exit(1) from None
         if line.strip().casefold() == "quit":

@@ -46,7 +46,8 @@ def safe_text(value: object, *, style: str = "", multiline: bool = False) -> Tex
 def _safe_console_class() -> type[Console]:
     """A rich Console whose rendered segments pass through :func:`stkit.text.printable` (newlines and tabs
     kept) and carry no hyperlink: the last guard before bytes reach the terminal. rich's own control
-    segments (cursor moves, styles) are left alone; rich adds the colour codes after this step."""
+    segments (cursor moves, styles) are left alone; rich adds the colour codes after this step. A reader
+    that went away (``| head``) raises BrokenPipeError, which :mod:`stkit.cli.app` ends quietly."""
     global _SafeConsole
     if _SafeConsole is None:
         from rich.console import Console  # lazy: start-up (loaded when the command runs)
@@ -65,6 +66,10 @@ def _safe_console_class() -> type[Console]:
                         segment = Segment(printable(text, multiline=True), style, control)
                     cleaned.append(segment)
                 return super()._render_buffer(cleaned)
+
+            def on_broken_pipe(self) -> None:
+                # rich would exit 1 here; the root command turns this into the shell's quiet 141
+                raise BrokenPipeError(32, "Broken pipe")
 
         _SafeConsole = SafeConsole
     return _SafeConsole
