@@ -283,7 +283,7 @@ def _build_options(holder: typer.Typer) -> dict[str, Any]:
 _lazy_classes: dict[type, type] = {}
 
 
-def _lazy_group_class(cls: type) -> type:
+def _lazy_group_class(cls: type[TyperGroup]) -> type:
     """A subclass of the group class ``cls`` that builds each subcommand only when it is named (or listed
     for help): building a command makes typer read its function's signature and type hints, so a group
     of thirty commands built whole costs a store command tens of milliseconds at start-up."""
@@ -357,7 +357,7 @@ def load_command(name: str) -> click_core.Command | None:
             return None
         holder = _registered_on(module_name)
         options = _build_options(typer.Typer())
-        info = next((c for c in holder.registered_commands if _command_name(c) == name), None)
+        info: Any = next((c for c in holder.registered_commands if _command_name(c) == name), None)
         if info is None:
             info = next((g for g in holder.registered_groups if g.name == name), None)
         if info is None:

@@ -19,7 +19,8 @@ def run_wizard(
     output: Any = None,
 ) -> None:
     """Ask the creation steps until the sheet is finished (then store it) or the player types `quit` (or
-    ends the input): nothing is stored then, exit 1 (130 after Ctrl-C). ``input`` / ``output``: prompt_toolkit's, for tests."""
+    ends the input): nothing is stored then, exit 1 (130 after Ctrl-C). ``input`` / ``output``:
+    prompt_toolkit's, for tests."""
     import sys  # lazy: start-up (loaded when the command runs)
 
     import typer  # lazy: start-up (loaded when the command runs)
