@@ -4,6 +4,9 @@ Library code raises subclasses of :class:`StkitError`; only ``stkit.cli`` turns 
 message on stderr and an exit code (1).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class StkitError(Exception):
     """Root of every error stkit raises on purpose. The message is one line, fit to show a user."""
@@ -27,3 +30,16 @@ class DataFileError(StkitError):
 
 class StoreError(StkitError):
     """The database could not be opened, migrated or written."""
+
+
+@contextmanager
+def about(what: str) -> Iterator[None]:
+    """Any StkitError raised inside says which ``what`` it concerns (``the damage roll: 1 die given ...``):
+    the same exception, its message prefixed with ``what: ``. For steps that raise the same message for
+    different rolls of one command (an attack's four rolls)."""
+    try:
+        yield
+    except StkitError as exc:
+        if exc.args and isinstance(exc.args[0], str):
+            exc.args = (f"{what}: {exc.args[0]}", *exc.args[1:])
+        raise

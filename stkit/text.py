@@ -22,8 +22,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from stkit.errors import InvalidValue
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: Longest text allowed per kind of field (characters).
 MAX_NAME = 100  # character, chronicle, scene, extended action and contest names
@@ -276,3 +280,36 @@ def without_quotes(message: str) -> str:
     escapes (``'\\t'``, ``':'``) stay, they say what the problem is, and so do a parser's token names
     (``'<stream end>'``)."""
     return _QUOTED.sub(_hidden, message)
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the noun in the right number: ``counted(1, "die", "dice")`` is '1 die', ``counted(3,
+    "success")`` '3 successes' (``many`` defaults to ``one`` + 's', or + 'es' after s, x, z, ch, sh)."""
+    if n == 1 or n == -1:
+        return f"{n} {one}"
+    if many is None:
+        many = one + ("es" if one.endswith(("s", "x", "z", "ch", "sh")) else "s")
+    return f"{n} {many}"
+
+
+def dice_text(pool: object) -> str:
+    """A dice pool as words: ``'1 die'``, ``'5 dice'``, ``'3+2 dice'`` (``pool``: a number or a typed sum)."""
+    return "1 die" if str(pool).strip() == "1" else f"{pool} dice"
+
+
+def percent(p: Fraction | float) -> str:
+    """A chance (0 to 1) as a percentage people read, the same wherever stkit shows one: one decimal in the
+    middle, two near 0% and 100%, never a false 0% or 100% for something merely unlikely or nearly
+    certain ('<0.01%', '>99.99%')."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    x = float(p) * 100
+    if x < 0.01:
+        return "<0.01%"
+    if x > 99.99:
+        return ">99.99%"
+    if x < 1 or x > 99:
+        return f"{x:.2f}%"
+    return f"{x:.1f}%"

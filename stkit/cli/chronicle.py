@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from stkit.cli.options import DbOpt, JsonOpt
+from stkit.text import counted
 
 chronicle_app = typer.Typer(help="The chronicles of one store: start, list, show, remove.", no_args_is_help=True)
 
@@ -86,8 +87,9 @@ def chronicle_list(db: DbOpt = None, json_out: JsonOpt = False) -> None:
         return
     for c in found:
         _say(
-            f"{printable(c.name)}: {len(c.characters)} characters, {len(c.house_rules)} house rules set, "
-            f"{c.links} links, {c.rolls} rolls" + (f", scene {printable(c.open_scene)} open" if c.open_scene else "")
+            f"{printable(c.name)}: {counted(len(c.characters), 'character')}, "
+            f"{counted(len(c.house_rules), 'house rule')} set, {counted(c.links, 'link')}, {counted(c.rolls, 'roll')}"
+            + (f", scene {printable(c.open_scene)} open" if c.open_scene else "")
         )
 
 
@@ -133,8 +135,8 @@ def chronicle_rm(
         from stkit.cli.ask import confirm  # lazy: start-up (loaded when the command runs)
 
         question = (
-            f"Remove chronicle {printable(name)} with {len(held.characters)} characters and "
-            f"{held.rolls} logged rolls? This cannot be undone"
+            f"Remove chronicle {printable(name)} with {counted(len(held.characters), 'character')} and "
+            f"{counted(held.rolls, 'logged roll')}? This cannot be undone"
         )
         if not confirm(question, command="chronicle rm"):
             sys.stderr.write("Nothing removed.\n")
@@ -143,7 +145,10 @@ def chronicle_rm(
     if json_out:
         _emit({"removed": gone.to_dict()})
         return
-    _say(f"Removed chronicle {printable(name)} ({len(gone.characters)} characters, {gone.rolls} rolls).")
+    _say(
+        f"Removed chronicle {printable(name)} "
+        f"({counted(len(gone.characters), 'character')}, {counted(gone.rolls, 'roll')})."
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -25,6 +25,7 @@ from stkit.cli.options import (
     make_combat_rules,
 )
 from stkit.dice.model import Specialty
+from stkit.text import counted, percent
 
 DEFAULT_COMMAND = "roll"
 
@@ -162,23 +163,6 @@ def _exact(p: Fraction) -> str:
         sys.set_int_max_str_digits(old)
 
 
-def pct(p: Fraction | float) -> str:
-    """A chance as a percentage people read: one decimal in the middle, two near 0% or 100%, never a false
-    0% or 100% for something merely unlikely or nearly certain."""
-    if p == 0:
-        return "0%"
-    if p == 1:
-        return "100%"
-    x = float(p) * 100
-    if x < 0.01:
-        return "<0.01%"
-    if x > 99.99:
-        return ">99.99%"
-    if x < 1 or x > 99:
-        return f"{x:.2f}%"
-    return f"{x:.1f}%"
-
-
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
@@ -244,21 +228,21 @@ def _distribution_table(
     table.add_column("", justify="left", no_wrap=True)
     top = max(probs[lo : hi + 1]) if probs else 0
     for k in range(lo, hi + 1):
-        row = [str(k + start), pct(probs[k])]
+        row = [str(k + start), percent(probs[k])]
         if at_least is not None:
-            row.append(pct(at_least[k]))
+            row.append(percent(at_least[k]))
         if exact:
             row.append(_exact(probs[k]))
         row.append(f"[cyan]{bar(probs[k], top)}[/]")
         table.add_row(*row)
     notes = []
     if lo > 0 and any(probs[:lo]):  # nothing to say about results that cannot happen (0 under Willpower)
-        notes.append(f"below {lo + start}: {pct(sum(probs[:lo]))} together")
+        notes.append(f"below {lo + start}: {percent(sum(probs[:lo]))} together")
     if hi < len(probs) - 1 and any(probs[hi + 1 :]):
-        notes.append(f"above {hi + start}: {pct(sum(probs[hi + 1 :]))} together")
+        notes.append(f"above {hi + start}: {percent(sum(probs[hi + 1 :]))} together")
     if tail:
         notes.append(
-            f"above {len(probs) - 1 + start} (re-roll chains, not listed): {pct(tail)}"
+            f"above {len(probs) - 1 + start} (re-roll chains, not listed): {percent(tail)}"
             + (f" = {_exact(tail)}" if exact else "")
         )
     if notes:
@@ -466,7 +450,7 @@ def _show_roll(odds, exact: bool, kind: str | None = None) -> None:
     if kind is not None:
         rows = rows[1:]
     for name, p in rows:
-        head.add_row(name, pct(p), *([_exact(p)] if exact else []))
+        head.add_row(name, percent(p), *([_exact(p)] if exact else []))
     head.add_row(
         "Expected result", f"{float(odds.expected):.2f} successes", *([_exact(odds.expected)] if exact else [])
     )
@@ -492,7 +476,7 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
     console = _console()
     extra = _rule_words(ext.rules, ext.willpower)
     title = (
-        f"Extended action: {ext.target} successes with {_dice(ext.pool)} at difficulty {ext.difficulty}"
+        f"Extended action: {counted(ext.target, 'success')} with {_dice(ext.pool)} at difficulty {ext.difficulty}"
         + (f", {ext.start} already collected" if ext.start else "")
         + (" (a botch ends it)" if ext.botch_ends else " (a botch wipes the tally)")
         + (f"; {extra}" if extra else "")
@@ -519,8 +503,8 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
         median = f"more than {MAX_TURNS}"
     head.add_row("Median rolls", median, *([""] if exact else []))
     if ext.botch_ends:
-        head.add_row("[red]Never finishes[/]", pct(ext.p_never), *([_exact(ext.p_never)] if exact else []))
-    head.add_row("Botch per roll", pct(ext.p_botch_per_roll), *([_exact(ext.p_botch_per_roll)] if exact else []))
+        head.add_row("[red]Never finishes[/]", percent(ext.p_never), *([_exact(ext.p_never)] if exact else []))
+    head.add_row("Botch per roll", percent(ext.p_botch_per_roll), *([_exact(ext.p_botch_per_roll)] if exact else []))
     console.print(head)
     _show_by_turn(console, ext, exact)
 
@@ -557,7 +541,7 @@ def _show_by_turn(console, ext, exact: bool) -> None:
     first = next((i for i, p in enumerate(ext.by_turn) if p), len(ext.by_turn))
     for k in range(first, len(ext.by_turn)):
         p = ext.by_turn[k]
-        table.add_row(str(k + 1), pct(p), *([_exact(p)] if exact else []), f"[cyan]{bar(p, 1)}[/]")
+        table.add_row(str(k + 1), percent(p), *([_exact(p)] if exact else []), f"[cyan]{bar(p, 1)}[/]")
     console.print(table)
     if first >= 1:  # printed below, not as a caption, so a narrow table does not wrap it
         span = "roll 1" if first == 1 else f"rolls 1 to {first}"
@@ -636,7 +620,7 @@ def _show_resisted(res, pool_a: int, pool_b: int, margins_a: list, margins_b: li
 
     console = _console()
     console.print(
-        f"[bold]Resisted: A rolls {pool_a} dice at difficulty {res.a.difficulty}, B rolls {pool_b} at "
+        f"[bold]Resisted: A rolls {_dice(pool_a)} at difficulty {res.a.difficulty}, B rolls {pool_b} at "
         f"difficulty {res.b.difficulty}[/]"
     )
     head = Table()
@@ -649,10 +633,12 @@ def _show_resisted(res, pool_a: int, pool_b: int, margins_a: list, margins_b: li
         ("Tie (nobody wins)", res.p_tie),
         ("[red]B wins[/]", res.p_b_wins),
     ):
-        head.add_row(name, pct(p), *([_exact(p)] if exact else []))
+        head.add_row(name, percent(p), *([_exact(p)] if exact else []))
     if res.unresolved_weight:
         head.add_row(
-            "Beyond the listed re-roll results", pct(res.p_unresolved), *([_exact(res.p_unresolved)] if exact else [])
+            "Beyond the listed re-roll results",
+            percent(res.p_unresolved),
+            *([_exact(res.p_unresolved)] if exact else []),
         )
     console.print(head)
     if margins_a:
@@ -720,8 +706,8 @@ def _show_teamwork(team, pools: list[int], difficulty: int, exact: bool) -> None
     head.add_column("")
     head.add_column("One botch spoils all", justify="right")
     head.add_column("Botches spoil nothing", justify="right")
-    head.add_row("[red]Botch[/]", pct(team.p_botch(True)), pct(team.p_botch(False)))
-    head.add_row("[green]Success[/]", pct(team.p_success(True)), pct(team.p_success(False)))
+    head.add_row("[red]Botch[/]", percent(team.p_botch(True)), percent(team.p_botch(False)))
+    head.add_row("[green]Success[/]", percent(team.p_success(True)), percent(team.p_success(False)))
     head.add_row("Expected total", f"{float(team.expected(True)):.2f}", f"{float(team.expected(False)):.2f}")
     if exact:
         head.add_row("Botch (exact)", _exact(team.p_botch(True)), _exact(team.p_botch(False)))
@@ -834,14 +820,14 @@ def _show_multi(multi, pools: list[int], difficulty: int, exact: bool) -> None:
             str(i),
             str(a.declared_pool),
             str(a.pool),
-            pct(o.p_botch),
-            pct(o.p_failure),
-            pct(o.p_success),
+            percent(o.p_botch),
+            percent(o.p_failure),
+            percent(o.p_success),
             f"{float(o.expected):.2f}",
             *([_exact(o.p_success)] if exact else []),
             f"[cyan]{bar(o.p_success, 1, 20)}[/]",
         )
-    table.caption = f"every action succeeds: {pct(multi.p_all_succeed)}"
+    table.caption = f"every action succeeds: {percent(multi.p_all_succeed)}"
     table.caption_justify = "left"
     console.print(table)
 
@@ -1105,11 +1091,13 @@ def _show_attack(spec, odds, pools: _AttackPools, exact: bool) -> None:
         ("At least one wound level", odds.at_least[1] if len(odds.weights) > 1 else Fraction(0)),
     ]
     for name, p in rows:
-        head.add_row(name, pct(p), *([_exact(p)] if exact else []))
+        head.add_row(name, percent(p), *([_exact(p)] if exact else []))
     head.add_row("Expected wound levels", f"{float(odds.expected):.2f}", *([_exact(odds.expected)] if exact else []))
     if odds.unresolved_weight:
         head.add_row(
-            "Beyond the listed re-roll results", pct(odds.p_unresolved), *([_exact(odds.p_unresolved)] if exact else [])
+            "Beyond the listed re-roll results",
+            percent(odds.p_unresolved),
+            *([_exact(odds.p_unresolved)] if exact else []),
         )
     console.print(head)
     console.print(

@@ -30,6 +30,7 @@ from stkit.cli.options import (
     make_combat_rules,
     rule_overrides,
 )
+from stkit.text import counted
 
 if TYPE_CHECKING:
     from stkit.store.db.handle import StoreHandle
@@ -682,7 +683,7 @@ def teamwork(
     diffs = _difficulties(difficulty, len(specs), "participants")
     faces = list(dice or [])
     if faces and len(faces) != len(specs):
-        raise InvalidValue(f"{len(faces)} --dice given for {len(specs)} participants; give one each")
+        raise InvalidValue(f"{len(faces)} --dice given for {counted(len(specs), 'participant')}; give one each")
     for name, pool in specs:
         if name is None:
             validate_pool(parse_pool_number(pool))

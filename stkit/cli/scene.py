@@ -27,6 +27,7 @@ from stkit.cli.options import (
     rule_overrides,
 )
 from stkit.sheet.vocab import ActionStatus, ContestMode, ContestSide
+from stkit.text import counted, dice_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.contests import ContestStatus
@@ -437,10 +438,11 @@ def _print_extended_started(status: ExtendedStatus) -> None:
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
     a = status.action
-    who = f"{status.character} rolls {a.pool_expr}" if status.character else f"{a.pool_expr} dice"
+    who = f"{status.character} rolls {a.pool_expr}" if status.character else dice_text(a.pool_expr)
     every = f", one roll every {a.interval_text}" if a.interval_text else ""
     render.console().print(
-        f"Extended action {a.id} {a.name!r}: {who} at difficulty {a.difficulty}, {a.target} successes needed{every}",
+        f"Extended action {a.id} {a.name!r}: {who} at difficulty {a.difficulty}, "
+        f"{counted(a.target, 'success')} needed{every}",
         markup=False,
     )
 
@@ -592,7 +594,7 @@ def extended_status_cmd(
     con = render.console()
     con.print(_tally_line(status))
     a = status.action
-    who = f"{status.character}: {a.pool_expr}" if status.character else f"{a.pool_expr} dice"
+    who = f"{status.character}: {a.pool_expr}" if status.character else dice_text(a.pool_expr)
     if status.character_deleted:
         who = f"A deleted character: {a.pool_expr}"
     rules = "a botch ends it" if a.botch_ends else "a botch wipes the tally"
@@ -766,7 +768,7 @@ def _print_contest_started(data: dict) -> None:
 def _side_label(side: dict) -> str:
     if side["character"]:
         return f"{side['character']} ({side['pool']}, difficulty {side['difficulty']})"
-    return f"{side['pool']} dice (difficulty {side['difficulty']})"
+    return f"{dice_text(side['pool'])} (difficulty {side['difficulty']})"
 
 
 _ExchangeDifficultyAOpt = Annotated[

@@ -42,7 +42,7 @@ from stkit.dice.odds.generating import convolve
 from stkit.dice.request import RollRequest, resolve_roll
 from stkit.dice.roll import RandomSource
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.text import check_range
+from stkit.text import check_range, counted
 
 #: Most dice an exact attack query takes: the attack pool plus the damage pool (each hit's extra successes
 #: add damage dice, so the work grows with both; 100 + 100 dice take about 0.3 s).
@@ -626,7 +626,10 @@ def order_initiative(entries: Sequence[InitiativeEntry], dice: Sequence[int]) ->
     if dupes:
         raise InvalidValue(f"{', '.join(dupes)} named more than once; each character rolls initiative once")
     if len(dice) != len(entries):
-        raise InvalidValue(f"{len(dice)} dice given for {len(entries)} characters; give one die each, in order")
+        raise InvalidValue(
+            f"{counted(len(dice), 'die', 'dice')} given for {counted(len(entries), 'character')}; "
+            "give one die each, in order"
+        )
     for face in dice:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 10:
             raise InvalidValue(f"die face {face!r} is not possible on a ten-sided die; allowed: 1 to 10")
@@ -674,7 +677,8 @@ def rage_action_penalties(count: int, rage: int) -> list[int]:
         return multiple_action_penalties(count)
     if rage >= count:
         raise InvalidValue(
-            f"{rage} Rage buys {rage} extra actions beyond a first one: declare at least {rage + 1} dice pools "
+            f"{rage} Rage buys {counted(rage, 'extra action')} beyond a first one: "
+            f"declare at least {rage + 1} dice pools "
             f"(got {count})"
         )
     ordinary = count - rage
@@ -717,14 +721,18 @@ def roll_rage_actions(
     for p in pools:
         validate_pool(p)
     if len(difficulties) != len(pools):
-        raise InvalidValue(f"{len(difficulties)} difficulties given for {len(pools)} actions; give one each")
+        raise InvalidValue(
+            f"{counted(len(difficulties), 'difficulty', 'difficulties')} given for {counted(len(pools), 'action')}; "
+            "give one each"
+        )
     for d in difficulties:
         validate_difficulty(d)
     penalties = rage_action_penalties(len(pools), rage)
     possible = sum(1 for p, pen in zip(pools, penalties, strict=True) if p - pen >= 1)
     if faces is not None and len(faces) != possible:
         raise InvalidValue(
-            f"{len(faces)} sets of dice given but {possible} of the actions can be attempted; give one each"
+            f"{counted(len(faces), 'set of dice', 'sets of dice')} given but {possible} of the actions can be "
+            "attempted; give one each"
         )
     given = iter(faces or ())
     slots = []

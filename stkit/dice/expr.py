@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from stkit.dice.model import DEFAULT_DIFFICULTY, MAX_POOL, validate_difficulty
 from stkit.errors import InvalidValue
+from stkit.text import counted
 
 #: Digits joined by + and -, with an optional leading sign and any spaces.
 _POOL_SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$", re.ASCII)
@@ -121,7 +122,10 @@ def pick_difficulties(values: Sequence[int], count: int, what: str) -> list[int]
     if len(picked) == 1:
         picked = picked * count
     if len(picked) != count:
-        raise InvalidValue(f"{len(picked)} difficulties given for {count} {what}; give one for all, or one each")
+        raise InvalidValue(
+            f"{len(picked)} difficulties given for {counted(count, what.removesuffix('s'), what)}; "
+            "give one for all, or one each"
+        )
     for value in picked:
         validate_difficulty(value)
     return picked

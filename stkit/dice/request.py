@@ -28,7 +28,7 @@ from stkit.dice.model import (
 from stkit.dice.roll import RandomSource, check_automatic, check_faces, count_dice, roll_pool, take_automatic_success
 from stkit.dice.score import willpower_dice
 from stkit.errors import InvalidValue
-from stkit.text import check_range
+from stkit.text import check_range, counted
 
 __all__ = [
     "RollKind",
@@ -198,7 +198,10 @@ def plan_multiple_actions(
     for p in pools:
         validate_pool(p)
     if len(difficulties) != len(pools):
-        raise InvalidValue(f"{len(difficulties)} difficulties given for {len(pools)} actions; give one each")
+        raise InvalidValue(
+            f"{counted(len(difficulties), 'difficulty', 'difficulties')} given for {counted(len(pools), 'action')}; "
+            "give one each"
+        )
     for d in difficulties:
         validate_difficulty(d)
     penalties = multiple_action_penalties(len(pools))
@@ -212,7 +215,8 @@ def plan_multiple_actions(
             )
     if faces_given is not None and faces_given != possible:
         raise InvalidValue(
-            f"{faces_given} sets of dice given but {possible} of the actions can be attempted; give one each"
+            f"{counted(faces_given, 'set of dice', 'sets of dice')} given but {possible} of the actions can be "
+            "attempted; give one each"
         )
     return plan
 

@@ -22,6 +22,7 @@ from stkit.dice.model import (
 )
 from stkit.dice.score import FaceScore, pool_result, score_face, willpower_dice
 from stkit.errors import InvalidValue, RuleRefusal
+from stkit.text import counted
 
 
 class RandomSource(Protocol):
@@ -49,7 +50,8 @@ def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RUL
     extra = list(dice[pool:])
     if len(base) < pool:
         raise InvalidValue(
-            f"{len(dice)} dice given but the dice pool is {pool}; give exactly {pool} face{'s' if pool != 1 else ''}"
+            f"{counted(len(dice), 'die', 'dice')} given but the dice pool is {pool}; "
+            f"give exactly {counted(pool, 'face')}"
         )
     if rules.explodes:
         # Each 10 (in the pool or among the extra dice) must have exactly one extra die behind it.
@@ -59,7 +61,7 @@ def check_faces(pool: int, dice: Sequence[int], rules: HouseRules = STANDARD_RUL
             given += 1
         if len(extra) != needed:
             raise InvalidValue(
-                f"{len(dice)} dice given but a pool of {pool} with these 10s re-rolled needs "
+                f"{counted(len(dice), 'die', 'dice')} given but a pool of {pool} with these 10s re-rolled needs "
                 f"{pool + needed} faces (each 10 adds one extra die)"
             )
     elif extra:

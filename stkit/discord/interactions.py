@@ -44,6 +44,7 @@ from stkit.store.extended import action_id_for, extended_status, get_action, rol
 from stkit.store.initiative import roll_scene_initiative
 from stkit.store.rolling import Purpose, RollOrder, make_roll, odds_for
 from stkit.store.saved import roll_saved
+from stkit.text import counted, percent
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.gateway import Gateway
@@ -423,11 +424,10 @@ def odds_text(found: Any) -> str:
     odds = found.odds
     lines = [
         f"**{render.escape(found.label)}**, difficulty {odds.difficulty}",
-        f"Success {render.percent(odds.p_success)} · failure {render.percent(odds.p_failure)} · "
-        f"botch {render.percent(odds.p_botch)}",
+        f"Success {percent(odds.p_success)} · failure {percent(odds.p_failure)} · botch {percent(odds.p_botch)}",
         f"Expected successes {float(odds.expected):.2f}",
     ]
-    steps = [f"{k}+: {render.percent(odds.p_at_least(k))}" for k in range(1, min(odds.max_result, 10) + 1)]
+    steps = [f"{k}+: {percent(odds.p_at_least(k))}" for k in range(1, min(odds.max_result, 10) + 1)]
     if steps:
         lines.append("At least " + " · ".join(steps))
     in_force = found.rules.in_force()
@@ -478,7 +478,7 @@ def _extended(store: StoreHandle, asker: Asker, options: dict) -> dict:
         store.run(lambda gw: roll_extended(gw, action.id, character=who, willpower=bool(options.get("willpower"))))
     shown = store.read(lambda gw: extended_status(gw, action.id, odds=False)).to_dict(history=False)
     line = (
-        f"**{render.escape(shown['name'])}**: {shown['tally']} of {shown['target']} successes "
+        f"**{render.escape(shown['name'])}**: {shown['tally']} of {counted(shown['target'], 'success')} "
         f"after {shown['rolls']} roll{'s' if shown['rolls'] != 1 else ''} ({render.escape(shown['status'])})"
     )
     return _reply(line, ephemeral=False)

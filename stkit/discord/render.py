@@ -23,7 +23,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from stkit.text import printable
+from stkit.text import dice_text, percent, printable
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
@@ -95,21 +95,6 @@ def guest_name(name: object) -> str:
     return f"{text} (guest)"
 
 
-def percent(p: Fraction) -> str:
-    """A probability as a percentage with one decimal ('<0.1%' and '>99.9%' at the ends, never rounded to
-    0 or 100 when it is not exactly that)."""
-    if p == 0:
-        return "0%"
-    if p == 1:
-        return "100%"
-    value = float(p) * 100
-    if value < 0.1:
-        return "<0.1%"
-    if value > 99.9:
-        return ">99.9%"
-    return f"{value:.1f}%"
-
-
 def dice_line(roll: dict, marks: list[str] | None) -> str:
     """The dice of a roll, in roll order: a success in bold, a struck pair (a success cancelled by a 1, and
     the 1) struck through, a 1 underlined, the rest plain."""
@@ -147,11 +132,11 @@ def roll_embed(data: dict, *, chance: Fraction | None) -> dict:
     who = str(data.get("character") or "")
     kind = str(data.get("for") or "roll")
     what = escape(data.get("expression") or roll.get("pool"))
-    title = f"{escape(who)}: {what}" if who else f"{roll.get('pool')} dice"
+    title = f"{escape(who)}: {what}" if who else dice_text(roll.get("pool"))
     if kind not in ("roll", "sheet"):
         title = f"{escape(kind.capitalize())} · {title}"
     lines = []
-    pool_text = str(data.get("breakdown") or f"{roll.get('pool')} dice")
+    pool_text = str(data.get("breakdown") or dice_text(roll.get("pool")))
     lines.append(f"{escape(pool_text)}, difficulty {roll.get('difficulty')}")
     lines.append(dice_line(roll, data.get("marks")))
     lines.append(outcome_line(roll))

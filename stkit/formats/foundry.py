@@ -243,6 +243,17 @@ class _Reader:
                 self.drop(v, f"{path}.{k}")
 
 
+#: The actor's free texts stkit's sheet has no place for, and what each is (``appearance`` is the text
+#: describing the character's looks, not the Appearance Attribute, which is read from system.attributes).
+_UNKEPT_TEXTS = {
+    "appearance": "the description of the character's looks (the Appearance Attribute is kept)",
+    "derangement": "the derangement text",
+    "gear": "the gear text (weapons and fetishes come from the items)",
+    "name": "the system's name field (the actor's name is used)",
+    "worldanvil": "the World Anvil link",
+}
+
+
 def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
     """Translate a Foundry VTT WoD20 actor export (a dict) into a sheet.
 
@@ -325,8 +336,8 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
             out[f] = r.text(bio.get(key), f"system.bio.{key}")
             bio = {k: v for k, v in bio.items() if k != key}
     r.drop(bio, "system.bio")
-    for key in ("appearance", "derangement", "gear", "name", "worldanvil"):
-        r.drop(sysd.get(key), f"system.{key}")
+    for key, what in _UNKEPT_TEXTS.items():
+        r.drop(sysd.get(key), f"system.{key}", f"not kept: {what}")
     for f in ("breed", "auspice"):
         value = r.text(sysd.get(f), f"system.{f}")
         try:

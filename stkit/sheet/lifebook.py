@@ -30,6 +30,7 @@ from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.vocab import TraitKind
+from stkit.text import counted
 from stkit.yamlsafe import load_packaged
 
 PRIORITY_WORDS = ("primary", "secondary", "tertiary")
@@ -323,7 +324,7 @@ def check_creation(sheet: Sheet) -> CreationCheck:
             if ab_dots[i] > ab_ranked[ab_given[i]]
         ]
         if flexible:
-            parts.append(f"{flexible} dots of other Abilities placed where they fit")
+            parts.append(f"{counted(flexible, 'dot')} of other Abilities placed where they fit")
         out.spends.append(Spend("Abilities", ab_over, ab_over * costs["ability"], "; ".join(parts)))
     if above:
         listed = ", ".join(f"{a} {cap + n}" for a, n in above.items())

@@ -25,6 +25,7 @@ from stkit.text import (
     MAX_NAME,
     MAX_NOTES,
     check_text,
+    counted,
     parse_whole_number,
     printable,
     shown_path,
@@ -459,8 +460,8 @@ class Sheet:
         _positive(n, "points to spend")
         track = self.powers[name]
         if track.temporary < n:
-            left = "no" if track.temporary == 0 else f"only {track.temporary}"
-            raise RuleRefusal(f"{self.name} has {left} {name} points left; cannot spend {n}")
+            left = f"no {name} points" if track.temporary == 0 else f"only {counted(track.temporary, f'{name} point')}"
+            raise RuleRefusal(f"{self.name} has {left} left; cannot spend {n}")
         track.temporary -= n
         return track
 

@@ -22,7 +22,7 @@ from stkit.dice.combat import (
     net_attack,
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
-from stkit.errors import InvalidValue, NotFound, RuleRefusal
+from stkit.errors import InvalidValue, NotFound, RuleRefusal, about
 from stkit.sheet.pools import PoolBreakdown, build_pool, pool_trait_names, unhurt_pool
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.sheet import damage_type as check_damage_type
@@ -405,7 +405,8 @@ def attack(
     notes: list[str] = []
     if plan is not None:
         notes.append(f"{plan.source}: {pool} at {difficulty}, damage {damage} {kind.value}")
-    attack_pool = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
+    with about(ROLL_NAMES["attack"]):
+        attack_pool = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
     ctx = find_turn_context(gw, a_row)
     if willpower:
         check_willpower_allowed(gw, a_row, ctx)
@@ -420,16 +421,19 @@ def attack(
     attack_rules = rules
     if spec:
         attack_rules, used = apply_specialty(a_sheet, attack_pool, rules)
-    damage_pool = unhurt_pool(a_sheet, damage)
+    with about(ROLL_NAMES["damage"]):
+        damage_pool = unhurt_pool(a_sheet, damage)
     defence_pool = None
     if defence is not None:
-        defence_pool = _defence_pool(gw, t_row, t_sheet, ctx, defence, defence_kind, defender_actions, notes)
+        with about(f"the defence roll ({defence_kind})"):
+            defence_pool = _defence_pool(gw, t_row, t_sheet, ctx, defence, defence_kind, defender_actions, notes)
     elif defence_faces is not None:
         raise InvalidValue(f"{defence_kind} dice were given without a --{defence_kind} pool")
     soak_pool = None
     verdict = None
     if soak is not None:
-        soak_pool, verdict = _soak_pool(t_row, t_sheet, kind, soak, silver, in_force, combat, notes)
+        with about(ROLL_NAMES["soak"]):
+            soak_pool, verdict = _soak_pool(t_row, t_sheet, kind, soak, silver, in_force, combat, notes)
         if soak_pool is None and soak_faces is not None:
             raise InvalidValue(f"soak dice were given but {t_row.name} cannot soak this {kind.value} damage")
     elif soak_faces is not None:
@@ -505,6 +509,11 @@ class _Exchange:
     forgiven: bool
 
 
+#: How an error names each roll of an attack (the same check, e.g. the number of dice given, runs on all
+#: four); the defence roll is named with its kind (dodge, block or parry).
+ROLL_NAMES = {"attack": "the attack roll", "damage": "the damage roll", "soak": "the soak roll"}
+
+
 def _roll_exchange(
     gw: Gateway,
     spec: AttackSpec,
@@ -551,7 +560,9 @@ def _roll_exchange(
             extra=extra | more,
             built=built,
         )
-        return make_roll(gw, order, rng=rng)
+        named = f"the defence roll ({defence_kind})" if step == "dodge" else ROLL_NAMES[step]
+        with about(named):
+            return make_roll(gw, order, rng=rng)
 
     attack_pool, defence_pool = rolls["attack"][1], rolls["dodge"][1]
     assert attack_pool is not None

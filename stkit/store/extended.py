@@ -27,7 +27,7 @@ from stkit.dice.contest import (
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.dice.odds import p_extended
-from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError
+from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError, about
 from stkit.sheet.vocab import ActionStatus, LogKind
 from stkit.store.characters import character_by_id, character_names
 from stkit.store.db.gateway import Gateway
@@ -315,17 +315,18 @@ def roll_extended(
     if action.status != ActionStatus.open:
         raise RuleRefusal(f"extended action {action.id} ({action.name!r}) is {action.status}; it takes no more rolls")
     who = _roller(gw, action, character, pool)
-    made = roll_for(
-        gw,
-        who,
-        action.difficulty if difficulty is None else difficulty,
-        chronicle=action.chronicle,
-        faces=faces_list(faces),
-        willpower=willpower,
-        rng=generator(seed)[0],
-        kind=LogKind.extended,
-        overrides=overrides,
-    )
+    with about(f"the roll for extended action {action.id} ({action.name!r})"):
+        made = roll_for(
+            gw,
+            who,
+            action.difficulty if difficulty is None else difficulty,
+            chronicle=action.chronicle,
+            faces=faces_list(faces),
+            willpower=willpower,
+            rng=generator(seed)[0],
+            kind=LogKind.extended,
+            overrides=overrides,
+        )
     before = ExtendedTally(
         target=action.target,
         tally=action.tally,

@@ -56,6 +56,7 @@ from stkit.store.hit import Health
 from stkit.store.initiative import acted_this_turn, current_initiative
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
 from stkit.store.scenes import TurnContext, find_turn_context
+from stkit.text import counted
 
 if TYPE_CHECKING:
     from stkit.sheet.pools import PoolBreakdown
@@ -479,7 +480,7 @@ def rage_roll(
     frenzy = frenzies(roll.final_successes)
     where = f"the {moon} moon" if moon and difficulty is None else f"difficulty {diff}"
     summary = f"{sheet.name} rolls Rage {dice} under {where}: " + (
-        f"{roll.final_successes} successes, FRENZY" if frenzy else f"{roll.final_successes} successes, no frenzy"
+        f"{counted(roll.final_successes, 'success')}, " + ("FRENZY" if frenzy else "no frenzy")
     )
     ctx = find_turn_context(gw, row)
     return _finish(
@@ -510,7 +511,7 @@ def moonrise(gw: Gateway, name: str, *, chronicle: str | None = None) -> PowerRo
     if gain:
         _, notes = sheet.regain("Rage", gain)
     left = sheet.powers["Rage"].temporary
-    summary = f"{sheet.name} sees the {moon} moon: regains {gain} Rage ({left} points)"
+    summary = f"{sheet.name} sees the {moon} moon: regains {gain} Rage ({counted(left, 'point')})"
     return _finish(
         gw,
         row,

@@ -34,6 +34,7 @@ from stkit.store.hit import store_now
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import generator
 from stkit.store.scenes import find_turn_context
+from stkit.text import counted
 
 if TYPE_CHECKING:
     from stkit.store.characters import CharacterRow
@@ -207,7 +208,10 @@ def add_to_initiative(
             raise RuleRefusal(f"{sheet.name} is Incapacitated and cannot act")
         newcomers.append(initiative_entry(sheet))
     if dice is not None and len(dice) != len(newcomers):
-        raise InvalidValue(f"{len(dice)} dice given for {len(newcomers)} latecomers; give one die each, in order")
+        raise InvalidValue(
+            f"{counted(len(dice), 'die', 'dice')} given for {counted(len(newcomers), 'latecomer')}; "
+            "give one die each, in order"
+        )
     rng, seed = generator(seed)
     rolled = list(dice) if dice is not None else [rng.randint(1, 10) for _ in newcomers]
     order = order_initiative([*entries, *newcomers], [*faces, *rolled])

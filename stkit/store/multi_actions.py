@@ -17,7 +17,7 @@ from stkit.sheet.vocab import LogKind
 from stkit.store.characters import get_character
 from stkit.store.initiative import spend_rage_for_actions
 from stkit.store.rolling import Purpose, RollOrder, SheetRoll, generator, make_roll
-from stkit.text import check_range
+from stkit.text import check_range, counted
 
 if TYPE_CHECKING:
     from stkit.store.db.gateway import Gateway
@@ -88,7 +88,8 @@ def multi_from_sheet(
 
     if len(difficulties) != len(expressions):
         raise InvalidValue(
-            f"{len(difficulties)} difficulties for {len(expressions)} actions; give one for all, or one each"
+            f"{counted(len(difficulties), 'difficulty', 'difficulties')} for {counted(len(expressions), 'action')}; "
+            "give one for all, or one each"
         )
     char = get_character(gw, name, chronicle, for_update=True)
     sheet = char.to_sheet()

@@ -30,7 +30,7 @@ from stkit.store.characters import CharacterRow, get_character
 from stkit.store.db.gateway import Gateway
 from stkit.store.rolling import Purpose, RollOrder, make_roll
 from stkit.store.scenes import open_scene
-from stkit.text import parse_whole_number
+from stkit.text import counted, dice_text, parse_whole_number
 
 _NUMBER = re.compile(r"^\s*\d+\s*$", re.ASCII)
 #: A difficulty typed as a number, sign included: '-5' is a number out of range, not a Trait's name.
@@ -53,7 +53,7 @@ class Participant:
 
     @property
     def label(self) -> str:
-        return self.character.name if self.character is not None else f"{self.expression} dice"
+        return self.character.name if self.character is not None else dice_text(self.expression)
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,7 @@ def check_pool(gw: Gateway, who: Participant) -> tuple[int, str]:
     """The dice pool ``who`` rolls now and how it was built (sheet, form and wound penalty applied)."""
     if who.character is None:
         n = numeric_pool(who.expression)
-        return n, f"{n} dice"
+        return n, counted(n, "die", "dice")
 
     built = build_pool(who.character, who.expression)
     return built.dice, built.text
@@ -262,7 +262,7 @@ def roll_for(
     out = make_roll(gw, order, rng=rng)
     assert out.log_id is not None  # a tracked roll is always logged
     log = LogEntryRef(out.log_id, who.character_id, kind, out.scene_id, out.turn)
-    explained = out.pool.text if out.pool else f"{out.roll.pool} dice"
+    explained = out.pool.text if out.pool else counted(out.roll.pool, "die", "dice")
     return ParticipantRoll(
         out.roll, log, explained, who, house_in_force=out.house_in_force, forgiven_botch=out.forgiven_botch
     )

@@ -28,7 +28,7 @@ from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet.vocab import LogKind
 from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, rules_in_force
-from stkit.text import check_text
+from stkit.text import check_text, counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice import RollResult
@@ -454,7 +454,7 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
         rules,
         result,
         seed,
-        breakdown=f"{pool} dice",
+        breakdown=counted(pool, "die", "dice"),
         note=note,
         forgiven_botch=forgiveness.night if forgiveness.forgiven else None,
     )
@@ -654,7 +654,7 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
     else:
         chronicle = default_chronicle(order.chronicle)
         pool = validate_pool(parse_pool_number(order.expression))
-        label, name = f"{pool} dice", None
+        label, name = counted(pool, "die", "dice"), None
     rules = rules_in_force(gw, chronicle, order.overrides)
     used = retry_difficulty(rules.difficulty, order.retry)
     odds = roll_distribution(

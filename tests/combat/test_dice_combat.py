@@ -287,7 +287,7 @@ def test_initiative_full_tie_shares_a_place():
 
 def test_initiative_bad_input():
     e = [InitiativeEntry("A", 3, 2)]
-    with pytest.raises(InvalidValue, match="1 dice given for 2"):
+    with pytest.raises(InvalidValue, match="1 die given for 2 characters"):
         order_initiative([*e, InitiativeEntry("B", 1, 1)], [4])
     with pytest.raises(InvalidValue, match="allowed: 1 to 10"):
         order_initiative(e, [11])

@@ -183,7 +183,7 @@ def test_initiative_defaults_to_who_rolled_and_skips_the_incapacitated(fighters)
     ok("char", "damage", "Guard", "7", "--type", "lethal")
     data = ok_json("scene", "initiative", "--dice", "5")
     assert [o["name"] for o in data["order"]] == ["Weston"] and data["cannot_act"] == ["Guard"]
-    fails("scene", "initiative", "Weston", "--dice", "5,6", match="2 dice given for 1 characters")
+    fails("scene", "initiative", "Weston", "--dice", "5,6", match="2 dice given for 1 character;")
 
 
 def test_initiative_needs_an_open_scene(fighters):

@@ -34,9 +34,9 @@ def test_rolled_with_the_rng_and_house_rules():
     "pools,diffs,faces,msg",
     [
         ([0, 5], [6, 6], None, "dice pool 0 has no dice"),
-        ([5, 5], [6], None, "1 difficulties given for 2 actions"),
+        ([5, 5], [6], None, "1 difficulty given for 2 actions"),
         ([5, 5], [6, 11], None, "difficulty 11"),
-        ([5, 5], [6, 6], [[1, 2, 3]], "1 sets of dice given but 2 of the actions can be attempted"),
+        ([5, 5], [6, 6], [[1, 2, 3]], "1 set of dice given but 2 of the actions can be attempted"),
     ],
 )
 def test_refusals(pools, diffs, faces, msg):

@@ -35,7 +35,10 @@ def fails(*args, code: int = 1) -> str:
 def test_foundry_import_prints_every_dropped_path(db_url):
     out = ok("char", "import", MARROW)
     assert f"Imported Marrow-of-Oaks (default) from {MARROW}" in out
-    assert "Warning: system.appearance: not kept" in out
+    assert (
+        "Warning: system.appearance: not kept: the description of the character's looks (the Appearance Attribute is kept)"
+        in out
+    )
     assert "Warning: items[7] (type Feature other) 'Fenrir Pride': not kept" in out
     assert out.rstrip().endswith("1 character imported")
 
@@ -44,7 +47,7 @@ def test_foundry_import_json_lists_warnings(db_url):
     data = json.loads(ok("char", "import", MARROW, "--json"))
     (entry,) = data["imported"]
     assert entry["format"] == "foundry" and entry["name"] == "Marrow-of-Oaks"
-    assert entry["warnings"][0] == "system.appearance: not kept"
+    assert entry["warnings"][0].startswith("system.appearance: not kept: the description of the character's looks")
     assert len(entry["warnings"]) == 7
 
 

@@ -125,7 +125,7 @@ def test_marrow_every_value_imported():
 def test_marrow_names_every_dropped_value_by_path():
     # bookkeeping (ids, labels, maxima, totals, soak, initiative, empty texts) is not a value of the character
     assert load_file(MARROW).warnings == [
-        "system.appearance: not kept",
+        "system.appearance: not kept: the description of the character's looks (the Appearance Attribute is kept)",
         "items[0] (Power 'Razor Claws'): not kept: system.reference, system.isactive",
         "items[1] (Power 'Resist Pain'): not kept: system.reference, system.bonuslist",
         "items[2] (Power 'Rite of the Cleansing'): not kept: system.reference, system.dice1, system.dice2, "
