@@ -146,6 +146,20 @@ def sqlite_path(url: str) -> Path | None:
     return None
 
 
+def companion_path(name: str, db: str | os.PathLike[str] | None = None) -> Path:
+    """Where a file that goes with the store is kept (the shell's history, the card database): beside the
+    chosen SQLite store when one is chosen (``db``, as --db gives it, else $STKIT_DATABASE_URL), so that a
+    table kept in its own folder leaves nothing elsewhere; else (no store chosen, or a PostgreSQL one, which
+    has no folder) in the user data folder beside the default store. The folder is not created here.
+    Raises InvalidValue for a malformed ``db`` (:func:`database_url`)."""
+    chosen = db if db is not None else (os.environ.get(ENV_DATABASE_URL, "").strip() or None)
+    if chosen is not None:
+        path = sqlite_path(database_url(chosen))
+        if path is not None:
+            return path.parent / name
+    return default_database_path().parent / name
+
+
 def default_chronicle(chronicle: str | None = None) -> str:
     """The chronicle to use: the given one, else ``STKIT_CHRONICLE``, else ``"default"``; checked as every
     stored name is (:func:`stkit.text.check_text` with the name limit). Raises InvalidValue naming

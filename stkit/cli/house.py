@@ -40,7 +40,7 @@ def _show(rules: ChronicleRules, chronicle: str, json_out: bool) -> None:
     out = render.console()
     out.print(Text(f"House rules of chronicle {chronicle}", style="bold"), markup=False)
     width = max(len(r["key"]) for r in rows)
-    values = 7  # the longest value: revised
+    values = max(len(setting_text(r["value"])) for r in rows)
     for r in rows:
         line = Text(f"{r['key']:<{width}}  {setting_text(r['value']):<{values}}")
         line.append("  set" if r["set"] else "  as written", style="green" if r["set"] else "dim")
@@ -100,8 +100,10 @@ def house_reset(
     from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.store.house import reset_house_rule  # lazy: start-up (loaded when the command runs)
 
-    if (key is None) == (not all_keys):
-        raise InvalidValue("give one house rule to reset, or --all (not both)")
+    if key is None and not all_keys:
+        raise InvalidValue("name the house rule to reset (e.g. `stkit house reset specialty`), or give --all")
+    if key is not None and all_keys:
+        raise InvalidValue(f"give either the house rule {key!r} or --all, not both")
     if key is not None:
         validate_house_key(key)
     chron = _chronicle(chronicle)

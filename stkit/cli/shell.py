@@ -37,10 +37,11 @@ PROMPT = "stkit> "
 
 
 def history_path() -> Path:
-    """The shell's history file: ``shell_history`` in the user data folder (beside the default database)."""
-    import platformdirs  # lazy: start-up (loaded when the command runs)
+    """The shell's history file: ``shell_history`` beside the store the shell uses (the one chosen with --db
+    or $STKIT_DATABASE_URL, else the default one in the user data folder): :func:`stkit.config.companion_path`."""
+    from stkit.config import companion_path  # lazy: start-up (loaded when the command runs)
 
-    return Path(platformdirs.user_data_dir("stkit", appauthor=False)) / "shell_history"
+    return companion_path("shell_history")
 
 
 def private_history(path: Path) -> Path:
@@ -237,7 +238,8 @@ def interactive(*, pt_input: Input | None = None, pt_output: Output | None = Non
 def shell(db: DbOpt = None) -> None:
     """One process for the night: stkit commands typed without `stkit`.
 
-    Completion with Tab, history kept across nights in the user data folder; an error never ends the
+    Completion with Tab, history kept across nights beside the store (--db's folder, else the user data
+    folder); an error never ends the
     shell; Ctrl-C cancels the line, Ctrl-D or `exit` leaves (`exit N` with status N). Lines can be piped in:
     `printf 'roll 5 --seed 1\\nroll 6 --seed 2\\n' | stkit shell` (exit 1 if any line failed). A piped
     script is never asked a question: a command that would ask (`char delete` without --yes) is refused

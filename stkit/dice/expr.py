@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from stkit.dice.model import DEFAULT_DIFFICULTY, MAX_POOL, validate_difficulty
 from stkit.errors import InvalidValue
-from stkit.text import counted
+from stkit.text import counted, dice_text
 
 #: Digits joined by + and -, with an optional leading sign and any spaces.
 _POOL_SUM = re.compile(r"^\s*[+-]?\s*\d+(\s*[+-]\s*\d+)*\s*$", re.ASCII)
@@ -77,6 +77,20 @@ def check_typed_pool(text: str | None, what: str) -> None:
         raise InvalidValue(f"{what} is empty; {allowed}")
     if is_pool_sum(text) and not 1 <= eval_pool_sum(text) <= MAX_POOL:
         raise InvalidValue(f"{what} {text.strip()!r} is not a pool; {allowed}")
+
+
+def pool_sum_note(text: str) -> str | None:
+    """A line saying how a typed sum with a subtraction was read (``'3-1'`` -> "'3-1' is read as 3 - 1 = 2
+    dice"), since '3-1' may have been meant as something else (a range, a penalty already counted); None
+    for a plain number or a sum of additions, which need no explaining."""
+    body = text.strip()
+    if not is_pool_sum(body) or "-" not in body:
+        return None
+    terms = [f"{sign or '+'} {int(digits)}" for sign, digits in _POOL_TERM.findall(body.replace(" ", ""))]
+    written = " ".join(terms).removeprefix("+ ")
+    if written.startswith("- "):
+        written = "-" + written[2:]
+    return f"{body!r} is read as {written} = {dice_text(eval_pool_sum(body))}"
 
 
 def eval_pool_sum(text: str) -> int:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from stkit.config import default_chronicle
 from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
-from stkit.dice.expr import split_automatic
+from stkit.dice.expr import pool_sum_note, split_automatic
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet.vocab import LogKind
@@ -439,8 +439,15 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
     result = _dice(order, pool, rules.difficulty, rules, rng, order.retry)
     forgiveness = _forgive(gw, chronicle, result, rules)
     result = forgiveness.result
+    read_as = pool_sum_note(order.expression)
     out = RollOutcome(
-        result, chronicle=chronicle, rules=rules, forgiveness=forgiveness, note=note, seed=_shown_seed(order, seed)
+        result,
+        chronicle=chronicle,
+        notes=[read_as] if read_as else [],
+        rules=rules,
+        forgiveness=forgiveness,
+        note=note,
+        seed=_shown_seed(order, seed),
     )
     if gw is None or not (order.log or forgiveness.forgiven):
         return out

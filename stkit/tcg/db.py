@@ -1,6 +1,7 @@
 """The card database: a rebuildable SQLite file (stdlib sqlite3), separate from the character store.
 
-Location: ``$STKIT_CARDS_DB`` if set, else ``platformdirs.user_data_dir("stkit")/cards.sqlite``; the CLI's
+Location: ``$STKIT_CARDS_DB`` if set, else ``cards.sqlite`` beside the SQLite store $STKIT_DATABASE_URL names,
+else ``platformdirs.user_data_dir("stkit")/cards.sqlite``; the CLI's
 ``--cards-db PATH`` overrides both. Only the default folder is ever created: a path whose folder does not
 exist, a folder, or a database URL is refused with one line (:func:`check_db_path`). The packaged cards
 (``data/cards.yaml``) are loaded on open, so they are always searchable; an imported card is another
@@ -43,7 +44,8 @@ _URL_RE = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 
 
 def default_db_path() -> Path:
-    """``$STKIT_CARDS_DB`` or ``<user data dir>/stkit/cards.sqlite``."""
+    """``$STKIT_CARDS_DB``, else ``cards.sqlite`` beside the SQLite store $STKIT_DATABASE_URL names, else
+    ``<user data dir>/stkit/cards.sqlite`` (:func:`stkit.config.companion_path`)."""
     env = os.environ.get("STKIT_CARDS_DB")
     if env:
         return Path(env)
@@ -51,9 +53,9 @@ def default_db_path() -> Path:
 
 
 def _default_location() -> Path:
-    import platformdirs  # lazy: start-up (heavy library, loaded when needed)
+    from stkit.config import companion_path  # lazy: start-up (loaded when the card database is opened)
 
-    return Path(platformdirs.user_data_dir("stkit")) / "cards.sqlite"
+    return companion_path("cards.sqlite")
 
 
 def check_db_path(path: str | Path, *, source: str = "--cards-db") -> Path:

@@ -21,7 +21,10 @@ tcg_app.add_typer(cards_app, name="cards")
 tcg_app.add_typer(deck_app, name="deck")
 
 _JSON_HELP = "Print one JSON object instead of tables."
-_DB_HELP = "Card database file (default: $STKIT_CARDS_DB or the user data folder's stkit/cards.sqlite)."
+_DB_HELP = (
+    "Card database file (default: $STKIT_CARDS_DB, else cards.sqlite beside the store $STKIT_DATABASE_URL "
+    "names, else in the user data folder)."
+)
 _DOCS = {"equinox": "Equinox Update", "rulebook": "earlier rulebook", "battlefields": "Battlefields supplement"}
 
 
