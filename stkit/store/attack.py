@@ -425,8 +425,8 @@ def attack(
         damage_pool = unhurt_pool(a_sheet, damage)
     defence_pool = None
     if defence is not None:
-        with about(f"the defence roll ({defence_kind})"):
-            defence_pool = _defence_pool(gw, t_row, t_sheet, ctx, defence, defence_kind, defender_actions, notes)
+        # _defence_pool's errors name the defence already ("dodge: ...")
+        defence_pool = _defence_pool(gw, t_row, t_sheet, ctx, defence, defence_kind, defender_actions, notes)
     elif defence_faces is not None:
         raise InvalidValue(f"{defence_kind} dice were given without a --{defence_kind} pool")
     soak_pool = None

@@ -32,9 +32,7 @@ Data shapes are JSON objects; see :func:`roll_event_data` for a roll's.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -154,6 +152,8 @@ def event_lock_keys(chronicle: str) -> tuple[int, int]:
     """The two 32-bit keys of the advisory lock that orders ``chronicle``'s event inserts on PostgreSQL:
     (:data:`EVENT_LOCK_KEY`, the first four bytes of the name's SHA-256 as a signed int). Two chronicles
     whose hashes meet share a lock: slower, never wrong."""
+    import hashlib  # lazy: start-up (PostgreSQL's lock keys only)
+
     digest = hashlib.sha256(chronicle.encode("utf-8", "surrogatepass")).digest()
     return EVENT_LOCK_KEY, int.from_bytes(digest[:4], "big", signed=True)
 
@@ -384,6 +384,8 @@ class LinkHolder:
 
 def hash_token(token: str) -> str:
     """The stored form of a token: its SHA-256 as 64 hex digits."""
+    import hashlib  # lazy: start-up (join links only)
+
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -436,6 +438,8 @@ def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False, lifetime: 
     people: list[tuple[str, str | None, int | None]] = [("storyteller", None, None)]
     rows = gw.rows("SELECT id, name FROM characters WHERE chronicle = :c ORDER BY name_key", c=chronicle)
     people += [("player", name, cid) for cid, name in rows]
+    import secrets  # lazy: start-up (join links only)
+
     issued = []
     for role, name, cid in people:
         token = secrets.token_urlsafe(TOKEN_BYTES)
