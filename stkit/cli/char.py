@@ -23,6 +23,8 @@ from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, One
 from stkit.sheet.vocab import DamageType, Power
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rich.table import Table
+
     from stkit.sheet.sheet import Sheet
     from stkit.store.db.gateway import Gateway
 
@@ -664,11 +666,26 @@ def character_table(rows: list, console, *, dead: set | None = None):
     unclamped = console.options.update_width(10_000)  # Measurement.get clamps to the width it is given
     for drop in ("Breed / Auspice / Tribe", "Player", "Form", "Chronicle", None):
         table = build(columns)
+        if _surely_fits(table, console.width):  # rich's own measuring is most of a screenful's cost
+            return table
         if Measurement.get(console, unclamped, table).minimum <= console.width:
             return table
         if drop in columns:
             columns.remove(drop)
     return None
+
+
+def _surely_fits(table: Table, width: int) -> bool:
+    """True when ``table`` fits ``width`` by a bound above rich's own measure: every column as wide as its
+    widest cell or header written on one line (in terminal cells), plus 3 cells of padding and rule each.
+    False means "measure it", never "it does not fit"."""
+    from rich.cells import cell_len  # lazy: start-up (loaded when the command runs)
+
+    need = sum(
+        max(cell_len(str(column.header)), *(cell_len(str(cell)) for cell in column.cells)) + 3
+        for column in table.columns
+    )
+    return need <= width
 
 
 @char_app.command("set")

@@ -87,6 +87,11 @@ def find_character(gw: Gateway, name: str, chronicle: str | None = None, *, for_
     for column, value in name_matches(name):  # column: one of two fixed names, never user text
         sql = f"SELECT {ROW_COLUMNS} FROM characters WHERE {column} = :v"
         params: dict[str, Any] = {"v": value}
+        if column == "name":  # through the name_key index: a row's key is one of the two its own name gives
+            sql, params = (
+                sql + " AND name_key IN (:k1, :k2)",
+                params | {"k1": name_key(name), "k2": legacy_name_key(name)},
+            )
         if chronicle:
             sql, params = sql + " AND chronicle = :chronicle", params | {"chronicle": chronicle}
         rows = gw.rows(sql + (gw.lock if for_update else ""), **params)
