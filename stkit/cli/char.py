@@ -677,15 +677,20 @@ def character_table(rows: list, console, *, dead: set | None = None):
 
 def _surely_fits(table: Table, width: int) -> bool:
     """True when ``table`` fits ``width`` by a bound above rich's own measure: every column as wide as its
-    widest cell or header written on one line (in terminal cells), plus 3 cells of padding and rule each.
-    False means "measure it", never "it does not fit"."""
+    widest header or cell (in terminal cells; its longest word where the column wraps), plus 3 cells of
+    padding and rule each. False means "measure it", never "it does not fit"."""
     from rich.cells import cell_len  # lazy: start-up (loaded when the command runs)
 
-    need = sum(
-        max(cell_len(str(column.header)), *(cell_len(str(cell)) for cell in column.cells)) + 3
-        for column in table.columns
+    def need(text: object, wraps: bool) -> int:
+        return max((cell_len(w) for w in str(text).split()), default=0) if wraps else cell_len(str(text))
+
+    return (
+        sum(
+            max(need(column.header, not column.no_wrap), *(need(c, not column.no_wrap) for c in column.cells)) + 3
+            for column in table.columns
+        )
+        <= width
     )
-    return need <= width
 
 
 @char_app.command("set")
