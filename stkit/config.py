@@ -26,8 +26,6 @@ import os
 import re
 from pathlib import Path
 
-import platformdirs
-
 from stkit.errors import InvalidValue
 from stkit.text import MAX_NAME, check_text
 
@@ -38,6 +36,8 @@ DEFAULT_CHRONICLE = "default"
 
 def default_database_path() -> Path:
     """``<user data dir>/stkit.sqlite`` (the folder is not created here)."""
+
+    import platformdirs  # lazy: start-up (only when no store is chosen by --db or the environment)
 
     return Path(platformdirs.user_data_dir("stkit", appauthor=False)) / "stkit.sqlite"
 

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from stkit.dice.marks import die_marks
 from stkit.errors import InvalidValue
 from stkit.store.db.gateway import PgGateway, SessionGateway, iso_utc
 from stkit.text import MAX_NAME, check_range, check_text, parse_whole_number, printable
@@ -214,6 +213,8 @@ def _drop_held(session: Session) -> None:
 def dice_marks(roll: RollResult) -> list[str]:
     """How each die of ``roll`` is shown, in roll order, as stored in a roll event: the values of
     :func:`stkit.dice.marks.die_marks` ('success', 'success cancelled', 'one', 'one cancelling' or '')."""
+
+    from stkit.dice.marks import die_marks  # lazy: start-up (edits that roll nothing do not load the dice)
 
     return [str(m) for m in die_marks(roll)]
 
