@@ -127,3 +127,87 @@ def test_char_show_with_a_warm_cache_does_not_load_yaml(tmp_path):
     _python(code, tmp_path, **env)  # fills the cache
     proc = _python(code, tmp_path, **env)
     assert "Weston" in proc.stdout and proc.stdout.strip().splitlines()[-1] == "False", proc.stdout + proc.stderr
+
+
+def test_finding_a_character_by_name_searches_an_index(tmp_path, monkeypatch):
+    """`char show NAME` on a big store: every lookup of the characters table goes through an index (a
+    full scan of 10,000 sheets was most of the time of the store commands)."""
+    import sqlite3
+
+    db = tmp_path / "s.sqlite"
+    monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(db))
+    for name in ("Weston", "Mari Cabrah"):
+        assert runner.invoke(app, ["char", "new", name]).exit_code == 0
+    from stkit.store.db.engine import dispose_engines
+
+    dispose_engines()
+    statements: list[str] = []
+    real_connect = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        conn = real_connect(*args, **kwargs)
+        conn.set_trace_callback(statements.append)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", traced)
+    for typed in ("Weston", "mari cabrah", "Mari"):
+        result = runner.invoke(app, ["char", "show", typed], env={"NO_COLOR": "1"})
+        assert result.exit_code == 0, result.output
+    lookups = [s for s in statements if s.lstrip().upper().startswith("SELECT") and "FROM characters" in s]
+    assert lookups
+    with real_connect(db) as conn:
+        plans = {s: " ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + s)) for s in lookups}
+    scans = {s: p for s, p in plans.items() if "SCAN characters" in p and "INDEX" not in p}
+    assert scans == {}
+
+
+def test_a_store_edit_loads_neither_the_dice_engine_nor_platformdirs(tmp_path):
+    """`char heal` with the store chosen by the environment: the house-rule vocabulary of the dice engine,
+    not its rolling modules; no platformdirs (no default folder to find)."""
+    env = {"STKIT_DATABASE_URL": "sqlite:///" + str(tmp_path / "s.sqlite"), yamlsafe.CACHE_ENV: str(tmp_path / "c")}
+    made = _python("from stkit.cli.app import app; app(['char', 'new', 'Weston'])", tmp_path, **env)
+    assert "Weston" in made.stdout, made.stderr
+    code = (
+        "import sys\n"
+        "from stkit.cli.app import app\n"
+        "try:\n"
+        "    app(['char', 'damage', 'Weston', '1'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('stkit.dice.', 'platformdirs'))))\n"
+    )
+    proc = _python(code, tmp_path, **env)
+    assert proc.stdout.strip().splitlines()[-1] == "['stkit.dice.house', 'stkit.dice.model']", proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("width", [30, 50, 80, 120])
+def test_the_character_table_sure_fit_never_overrules_rich(width):
+    """`char list` skips rich's measuring only when a bound above it fits: checked against rich itself on
+    names of wide and narrow characters, long and short."""
+    import random
+
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    from stkit.cli.char import _surely_fits, character_table
+    from stkit.sheet.sheet import Sheet
+
+    rng = random.Random(width)
+    fast = 0
+    for _ in range(60):
+        rows = []
+        for i in range(rng.randint(1, 12)):
+            s = Sheet(
+                name="".join(rng.choice("abcXYZ -\u6f22\u00e9") for _ in range(rng.randint(1, 30))).strip() or "x"
+            )
+            s.player = "".join(rng.choice("pqr ") for _ in range(rng.randint(0, 20)))
+            s.tribe = rng.choice(["", "Get of Fenris", "Children of Gaia"])
+            s.chronicle = rng.choice(["default", "another"])
+            rows.append((i, s))
+        console = Console(width=width)
+        table = character_table(rows, console)
+        if table is not None and _surely_fits(table, width):
+            fast += 1
+            assert Measurement.get(console, console.options.update_width(10_000), table).minimum <= width
+    if width >= 80:
+        assert fast > 0  # the fast path is taken at ordinary widths
