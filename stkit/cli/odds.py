@@ -25,7 +25,7 @@ from stkit.cli.options import (
     make_combat_rules,
 )
 from stkit.dice.model import Specialty
-from stkit.text import counted, percent
+from stkit.text import counted, dice_text, percent
 
 DEFAULT_COMMAND = "roll"
 
@@ -420,10 +420,6 @@ def _rule_words(rules, willpower: bool) -> str:
     return ", ".join(words)
 
 
-def _dice(n: int) -> str:
-    return "1 die" if n == 1 else f"{n} dice"
-
-
 def _turns(mean) -> str:
     """A mean number of rolls: two decimals, or three significant figures when astronomically large."""
     value = float(mean)
@@ -440,7 +436,7 @@ def _show_roll(odds, exact: bool, kind: str | None = None) -> None:
         extra = extra.replace("1s don't cancel", "").strip(", ")
         cancel = "1s cancel" if odds.rules.ones_cancel else "1s don't cancel"
         extra = f"a {kind} roll: never a botch, {cancel}" + (f"; {extra}" if extra else "")
-    console.print(f"[bold]{_dice(odds.pool)} at difficulty {odds.difficulty}[/]" + (f" ({extra})" if extra else ""))
+    console.print(f"[bold]{dice_text(odds.pool)} at difficulty {odds.difficulty}[/]" + (f" ({extra})" if extra else ""))
     head = Table()
     head.add_column("Outcome")
     head.add_column("Chance", justify="right")
@@ -476,7 +472,7 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
     console = _console()
     extra = _rule_words(ext.rules, ext.willpower)
     title = (
-        f"Extended action: {counted(ext.target, 'success')} with {_dice(ext.pool)} at difficulty {ext.difficulty}"
+        f"Extended action: {counted(ext.target, 'success')} with {dice_text(ext.pool)} at difficulty {ext.difficulty}"
         + (f", {ext.start} already collected" if ext.start else "")
         + (" (a botch ends it)" if ext.botch_ends else " (a botch wipes the tally)")
         + (f"; {extra}" if extra else "")
@@ -620,7 +616,7 @@ def _show_resisted(res, pool_a: int, pool_b: int, margins_a: list, margins_b: li
 
     console = _console()
     console.print(
-        f"[bold]Resisted: A rolls {_dice(pool_a)} at difficulty {res.a.difficulty}, B rolls {pool_b} at "
+        f"[bold]Resisted: A rolls {dice_text(pool_a)} at difficulty {res.a.difficulty}, B rolls {pool_b} at "
         f"difficulty {res.b.difficulty}[/]"
     )
     head = Table()
@@ -1070,7 +1066,7 @@ def _show_attack(spec, odds, pools: _AttackPools, exact: bool) -> None:
     if spec.defence_pool:
         soak_words = f"dodge {spec.defence_pool} at {spec.defence_difficulty}; " + soak_words
     console.print(
-        f"[bold]Attack {_dice(spec.attack_pool)} at {spec.attack_difficulty}; damage {spec.damage_pool} + 1 per "
+        f"[bold]Attack {dice_text(spec.attack_pool)} at {spec.attack_difficulty}; damage {spec.damage_pool} + 1 per "
         f"extra success at {spec.damage_difficulty}; {soak_words}[/]" + (f" ({extra})" if extra else ""),
     )
     if pools.texts is not None:

@@ -38,7 +38,7 @@ from stkit.formats.imported import LoadedFile
 from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import MAX_XP, SPECIALTY_MIN_DOTS, Sheet, drop_low_specialties, xp_log_warnings
-from stkit.text import MAX_NAME, MAX_NOTES, MAX_SHORT_TEXT, check_text, is_invisible, printable
+from stkit.text import MAX_NAME, MAX_NOTES, MAX_SHORT_TEXT, check_text, counted, is_invisible, printable
 from stkit.yamlsafe import load_packaged
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -466,9 +466,10 @@ def _trait_list(
         for a in T.ATTRIBUTE_GROUPS[ATTRIBUTE_LISTS[key]]:
             attributes[a] = dots
         shown = ", ".join(_shown(name, val) for name, val, _ in traits)
-        c.notes.append(f"{list_name} ({n} adjectives, {dots} dots each): {shown}")
+        c.notes.append(f"{list_name} ({counted(n, 'adjective')}, {counted(dots, 'dot')} each): {shown}")
         c.warnings.append(
-            f"{c.label}: {where}: {n} adjectives give each {ATTRIBUTE_LISTS[key]} Attribute {dots} dots; "
+            f"{c.label}: {where}: {counted(n, 'adjective')} give each {ATTRIBUTE_LISTS[key]} Attribute "
+            f"{counted(dots, 'dot')}; "
             "the adjectives are kept in the notes"
         )
         return
@@ -484,11 +485,11 @@ def _trait_list(
     if key in ("abilities", "backgrounds", "merits", "flaws"):
         cap = T.MAX_DOTS if key in ("abilities", "backgrounds") else 7
         for name, val, note in traits:
-            counted = c.count(val, f"{where} {name!r}")
-            if counted is None:
+            how_many = c.count(val, f"{where} {name!r}")
+            if how_many is None:
                 c.keep_note(f"{where} {name!r}", str(val), "not a count")
                 continue
-            n = counted
+            n = how_many
             if n > cap:
                 c.keep_note(f"{where} {name!r}", f"x{n}", f"more than {cap}; {cap} kept")
                 n = cap
