@@ -16,6 +16,7 @@ import typer
 from stkit.cli.cells import csv_cell as _csv_cell
 from stkit.cli.cells import local_time
 from stkit.cli.common import run
+from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
@@ -29,16 +30,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The most points or health levels one command spends, regains, marks or heals (Traits and health
 #: tracks are far smaller; a larger number is a typing slip).
 MAX_COUNT = 100
-
-
-NameArg = Annotated[
-    str,
-    typer.Argument(
-        help="The character's name (case-insensitive; a unique prefix will do).",
-        show_default=False,
-        autocompletion=complete_character,
-    ),
-]
 
 
 PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
