@@ -60,6 +60,7 @@ def layout(sheet: Sheet) -> Printed:
         ("Breed", sheet.breed),
         (row.auspice_word.capitalize() if row.auspice_word else "Auspice", sheet.auspice),
         ("Tribe", sheet.tribe),
+        ("Deformity", sheet.deformity),
         ("Pack", sheet.pack),
         ("Totem", sheet.totem),
     ]
@@ -82,19 +83,15 @@ def layout(sheet: Sheet) -> Printed:
                 rows.append((f"{a} ({spec})" if spec else a, _dots(n), str(n)))
         p.columns.append((group, rows))
     adv: list[Row] = []
-    for power, track in sheet.powers.items():
-        if power != "Willpower" and not shifter and not (track.permanent or track.temporary):
-            continue
+    for power in sheet.shown_powers():
+        track = sheet.powers[power]
         adv.append((power, _dots(track.permanent, 10), f"{track.permanent} pts {track.temporary}"))
-    names: dict[str, str] = (
-        B.renown_names(sheet.fera) if shifter else dict(zip(B.RENOWN_SLOTS, B.RENOWN_SLOTS, strict=True))
-    )
-    for slot, track in sheet.renown.items():
-        if slot in names and (shifter or track.permanent or track.temporary):
-            adv.append((names[slot], _dots(track.permanent, 10), f"{track.permanent} temp {track.temporary}"))
+    for slot, label in sheet.shown_renown():
+        track = sheet.renown[slot]
+        adv.append((label, _dots(track.permanent, 10), f"{track.permanent} temp {track.temporary}"))
     if shifter or sheet.rank:
         adv.append(("Rank", None, str(sheet.rank)))
-    if shifter:
+    if sheet.has_forms:
         adv.append(("Form", None, form_label(sheet.form, sheet.fera)))
     p.lists.append(("Advantages", adv))
     p.lists.append(("Backgrounds", [(k, _dots(v), str(v)) for k, v in sheet.backgrounds.items()]))

@@ -29,6 +29,7 @@ from typing import Any
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet import traits as T
+from stkit.sheet.deformity import deformity_list, needs_deformity
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.vocab import TraitKind
 from stkit.yamlsafe import load
@@ -376,6 +377,15 @@ def check_creation(sheet: Sheet) -> CreationCheck:
             )
     if sheet.rites:
         out.not_checked.append("Rites: they come with the Rites Background (its dots are checked with the Backgrounds)")
+    if needs_deformity(sheet.fera, sheet.creature, sheet.breed) and not sheet.deformity.strip():
+        names, _ = deformity_list()
+        dev(
+            Deviation(
+                "Metis deformity",
+                f"a metis is born with a deformity and {sheet.name} has none; choose one "
+                f"(`char set {sheet.name} deformity NAME`), e.g. {', '.join(names)}",
+            )
+        )
 
     # Rage, Gnosis, Willpower
     def power(name: str, base: int | None, why: str) -> None:

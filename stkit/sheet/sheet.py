@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
+from stkit.sheet.deformity import lookup_deformity
 from stkit.sheet.forms import FORM_NAMES, METIS_BREEDS, breed_form, lookup_form
 from stkit.sheet.vocab import TraitKind
 from stkit.text import (
@@ -202,6 +203,7 @@ class Sheet:
     tribe: str = ""
     pack: str = ""
     totem: str = ""  # the pack totem
+    deformity: str = ""  # a metis's deformity (stkit.sheet.deformity)
     fera: str = B.GAROU  # the Changing Breed (stkit.sheet.breeds)
     creature: str = "shapeshifter"  # shapeshifter | kinfolk | mortal
     rank: int = 0
@@ -311,6 +313,9 @@ class Sheet:
             elif ref.name == "fera":
                 new = B.get_changing_breed(str(value)).name
                 warnings += self._refit_breed(str(new))
+            elif ref.name == "deformity":
+                new, more = lookup_deformity(str(value))
+                warnings += more
             elif ref.name == "creature":
                 new = B.lookup_creature(str(value))
                 if new != "shapeshifter" and self.form != "Homid":
@@ -576,6 +581,29 @@ class Sheet:
         return self.form
 
     @property
+    def has_forms(self) -> bool:
+        """A shapeshifter has forms; a Kinfolk's or mortal's sheet has no form row."""
+        return self.creature == "shapeshifter"
+
+    def shown_powers(self) -> tuple[str, ...]:
+        """The Rage, Gnosis and Willpower rows a sheet shows, in that order: all three for a shapeshifter;
+        for a Kinfolk or mortal Willpower, and Rage or Gnosis only where the sheet gives it a rating or
+        points (a Kinfolk with the Gnosis Merit)."""
+        return tuple(
+            p
+            for p in T.POWERS
+            if self.has_forms or p == "Willpower" or self.powers[p].permanent or self.powers[p].temporary
+        )
+
+    def shown_renown(self) -> list[tuple[str, str]]:
+        """The Renown rows a sheet shows, as (slot, label): a shapeshifter its breed's own names for the
+        three slots (:func:`stkit.sheet.breeds.renown_names`; none for the Nagah); a Kinfolk or mortal only
+        a slot holding points, under the Garou name."""
+        if self.has_forms:
+            return list(B.renown_names(self.fera).items())
+        return [(r, r) for r, t in self.renown.items() if t.permanent or t.temporary]
+
+    @property
     def creature_label(self) -> str:
         """'a Garou', 'a Bastet', 'Kinfolk of the Bastet', 'a mortal'."""
         if self.creature == "mortal":
@@ -636,6 +664,7 @@ class Sheet:
             "tribe": self.tribe,
             "pack": self.pack,
             "totem": self.totem,
+            **({"deformity": self.deformity} if self.deformity else {}),
             "fera": self.fera,
             "creature": self.creature,
             "rank": self.rank,
@@ -728,6 +757,7 @@ _TOP_FIELDS = {
     "tribe",
     "pack",
     "totem",
+    "deformity",
     "fera",
     "creature",
     "rank",
@@ -824,6 +854,7 @@ class _SheetReader:
             "tribe",
             "pack",
             "totem",
+            "deformity",
             "biography",
             "notes",
             "storyteller_notes",
