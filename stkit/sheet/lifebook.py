@@ -8,7 +8,7 @@ Rank needs by auspice). The store use cases that write these changes are in :mod
 Readings of stkit's own (docs/characters.md, "Readings of the rules"):
 
 - The Garou's Gift lists (``data/gift_lists.yaml``, names and levels from a partial public summary of the
-  Revised core book) judge a Gift only where they know it: a Gift in the character's breed, auspice or
+  Revised and W20 core books) judge a Gift only where they know it: a Gift in the character's breed, auspice or
   tribe list is priced in-list, one known only in other lists is outside (refused by ``char raise``
   unless the Storyteller allows it, ``outside``), and a Gift the lists do not know is not checked (the
   raise's ``outside`` says which price). Which of the three starting Gifts came from which list is not
@@ -39,10 +39,18 @@ PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 
 @functools.cache
 def gift_lists() -> dict[str, dict[str, int]]:
-    """{list name (a Garou breed, auspice or tribe): {Gift: level}} from ``data/gift_lists.yaml``."""
+    """{list name (a Garou breed, auspice or tribe): {Gift: level}} from ``data/gift_lists.yaml``: the
+    Revised core book's entries (``lists``) and, after them, the W20 core book's the Revised ones lack
+    (``w20_lists``)."""
     text = (resources.files("stkit.sheet") / "data" / "gift_lists.yaml").read_text(encoding="utf-8")
     data: dict[str, Any] = load(text, "gift_lists.yaml")
-    return {str(k): {str(g): int(n) for g, n in v.items()} for k, v in data["lists"].items()}
+    out: dict[str, dict[str, int]] = {}
+    for section in ("lists", "w20_lists"):
+        for k, v in (data.get(section) or {}).items():
+            table = out.setdefault(str(k), {})
+            for g, n in v.items():
+                table.setdefault(str(g), int(n))
+    return out
 
 
 def _list_key(text: str) -> str:
@@ -373,7 +381,8 @@ def check_creation(sheet: Sheet) -> CreationCheck:
                 unknown.append(gift["name"])
         if unknown:
             out.not_checked.append(
-                f"Gifts: {', '.join(unknown)}: not in stkit's Gift lists (a partial summary of the Revised core book)"
+                f"Gifts: {', '.join(unknown)}: not in stkit's Gift lists "
+                "(partial summaries of the Revised and W20 core books)"
             )
     if sheet.rites:
         out.not_checked.append("Rites: they come with the Rites Background (its dots are checked with the Backgrounds)")

@@ -392,9 +392,20 @@ def test_a_gift_of_other_lists_needs_the_storytellers_leave():
 def test_gift_standing_by_the_lists():
     assert L.gift_standing(garou(), "visage of fenris") == ("in", ["Get of Fenris level 1"])
     assert L.gift_standing(garou(), "Blur of the Milky Eye") == ("outside", ["Ragabash"])
-    assert L.gift_standing(garou(), "Call of the Wyld") == ("unknown", [])
+    assert L.gift_standing(garou(), "Spirit Speech") == ("unknown", [])
     talon = garou(tribe="Red Talon")  # the tribe written in the singular still finds its list
     assert L.gift_standing(talon, "Scent of Running Water")[0] == "in"
+
+
+def test_the_w20_lists_fill_in_what_the_revised_ones_lack():
+    # W20 core entries of the same summary (gift_lists.yaml, w20_lists): Razor Claws is an Ahroun and Get of
+    # Fenris level-one Gift there, Call of the Wyld a Galliard one
+    assert L.gift_standing(garou(), "Razor Claws") == ("in", ["Ahroun level 1", "Get of Fenris level 1"])
+    assert L.gift_standing(garou(), "Call of the Wyld") == ("outside", ["Galliard"])
+    # a Revised entry keeps its level where W20 repeats the Gift
+    assert L.gift_lists()["Homid"]["Persuasion"] == 1
+    lists = L.gift_lists()
+    assert sum(len(v) for v in lists.values()) == 304 and len({g for v in lists.values() for g in v}) == 213
 
 
 def test_creation_check_judges_starting_gifts_by_the_lists():
@@ -402,12 +413,12 @@ def test_creation_check_judges_starting_gifts_by_the_lists():
     s.gifts = [
         {"name": "Falling Touch", "level": 1},
         {"name": "Blur of the Milky Eye", "level": 1},
-        {"name": "Call of the Wyld", "level": 1},
+        {"name": "Spirit Speech", "level": 1},
     ]
     result = L.check_creation(s)
     assert any("Blur of the Milky Eye is a Gift of Ragabash" in d.message for d in result.deviations)
     assert not any("Falling Touch" in d.message for d in result.deviations)
-    assert any("Call of the Wyld: not in stkit's Gift lists" in line for line in result.not_checked)
+    assert any("Spirit Speech: not in stkit's Gift lists" in line for line in result.not_checked)
 
 
 def test_gift_from_outside():
