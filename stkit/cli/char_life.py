@@ -155,7 +155,9 @@ def raise_(
 
 def renown(
     name: NameArg,
-    which: Annotated[str, typer.Argument(help="Glory, Honor or Wisdom.", show_default=False)],
+    which: Annotated[
+        str, typer.Argument(help="Glory, Honor or Wisdom (a Fera: its own, e.g. Ferocity).", show_default=False)
+    ],
     points: Annotated[int, typer.Argument(help="Temporary Renown points, -10 to 10 (negative: a loss).")],
     reason: Annotated[str, typer.Option("--reason", "-r", help="The deed.")] = "",
     chronicle: ChronicleOpt = None,

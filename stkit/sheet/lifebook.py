@@ -674,10 +674,11 @@ def award_renown(sheet: Sheet, renown: str, amount: int) -> RenownAward:
     ``renown_rollover`` (10) temporary points become one permanent dot (at most 10); a loss takes
     temporary points, never below 0. Then the Rank rises to the highest the auspice's table allows
     (Ranks are never lowered here). Raises InvalidValue for an unknown Renown or amount."""
-    name = T.lookup_renown(renown)
+    name = sheet.renown_slot(renown)
     if name is None:
+        own = [sheet.renown_label(r) for r in T.RENOWN]
         raise InvalidValue(
-            f"unknown Renown {renown!r}{T.did_you_mean(renown, T.RENOWN)}; allowed: Glory, Honor, Wisdom"
+            f"unknown Renown {renown!r}{T.did_you_mean(renown, own)}; allowed: {sheet.renown_names_allowed()}"
         )
     if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or not -10 <= amount <= 10:
         raise InvalidValue(f"{amount!r} Renown points: allowed -10 to 10, not 0")
