@@ -127,6 +127,7 @@ class Draft:
             self.step += 1
             return [f"now: {TITLES[self.name]}"]
         work = copy.deepcopy(self.sheet)
+        said: list[str] = []
         if self.name == "gifts":
             names = [n.strip() for n in line.split(";") if n.strip()]
             if len(work.gifts) + len(names) > 3:
@@ -137,27 +138,28 @@ class Draft:
                 work.set_trait(f"gift:{n}", 1)
         else:
             for item in _pairs(line, keyed=self.name == "character"):
-                self._set(work, *item)
+                said += self._set(work, *item)
         self._fits(work)
         self.past.append(snapshot)
         self.sheet = work
-        return self.status()
+        return self.status() + [f"Warning: {w}" for w in said]
 
-    def _set(self, work: Sheet, trait: str, value: str) -> None:
+    def _set(self, work: Sheet, trait: str, value: str) -> list[str]:
+        """Apply one ``trait=value`` of the current step to ``work``; returns the warnings to show."""
         if self.name == "character":
             key = trait.strip().casefold()
             if key == "name":
                 if not value.strip():
                     raise InvalidValue("a character needs a name")
                 work.name = value.strip()
-                return
+                return []
             if key not in ("breed", "auspice", "tribe", "player", "concept", "nature", "demeanor", "deformity"):
                 raise InvalidValue(
                     f"{trait!r}: the character step takes name, breed, auspice, tribe, player, concept, deformity"
                 )
-            work.set_trait(key, value)
+            said = work.set_trait(key, value)[2]
             _starting_values(work)
-            return
+            return said
         if self.name == "backgrounds" and ":" not in trait:
             trait = f"background:{trait.strip()}"
         ref = T.resolve_settable(
@@ -170,7 +172,7 @@ class Draft:
         }.get(self.name)
         if allowed is not None and ref.kind not in allowed:
             raise InvalidValue(f"{trait.strip()!r} is not one of the {self.name}; {HELP[self.name]}")
-        work.set_trait(trait, value, fill_points=True)
+        return work.set_trait(trait, value, fill_points=True)[2]
 
     def _fits(self, work: Sheet) -> None:
         """Refuse a state that breaks the current step's rule (the freebie step: an over-spend)."""

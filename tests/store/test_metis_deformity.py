@@ -105,6 +105,8 @@ def test_the_guided_creation_asks_a_metis_for_its_deformity():
     assert "deformity ?" in d.status()[0]
     with pytest.raises(InvalidValue, match="deformity"):
         d.answer("next")
+    (warning,) = [line for line in d.answer("deformity=Third Eye") if line.startswith("Warning:")]
+    assert "Third Eye" in warning and "kept as typed" in warning
     d.answer("deformity=Horns")
     assert d.sheet.deformity == "Horns"
     d.answer("next")
