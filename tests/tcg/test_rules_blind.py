@@ -78,3 +78,20 @@ def test_the_copy_check_catches_a_copied_ask_and_a_sentence():
     told = replace(entries[1], text=entries[1].text + " So, " + told_q + ".")
     found = {q for q, _ in _copies(BLIND, [asked, told, *entries[2:]])}
     assert found == {asked_q, told_q}
+
+
+def _figures(questions) -> tuple[int, int]:
+    index = default_index()
+    first = top3 = 0
+    for q, ids in questions:
+        got = [h.entry.id for h in index.search(q, limit=3).hits]
+        first += bool(got[:1] and got[0] in ids)
+        top3 += bool(set(got) & set(ids))
+    return first, top3
+
+
+def test_blind_figures_do_not_fall():
+    # measured twice, never tuned on: before and after the search work (the ranking did not change between),
+    # first 99/117 (84.6 %), top three 109/117 (93.2 %); on the 95 clean questions 80 and 89. A floor only.
+    assert _figures(BLIND) >= (99, 109)
+    assert _figures(clean()) >= (80, 89)
