@@ -16,6 +16,7 @@ import typer
 from stkit.cli.cells import csv_cell as _csv_cell
 from stkit.cli.cells import local_time
 from stkit.cli.common import run
+from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
@@ -29,16 +30,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The most points or health levels one command spends, regains, marks or heals (Traits and health
 #: tracks are far smaller; a larger number is a typing slip).
 MAX_COUNT = 100
-
-
-NameArg = Annotated[
-    str,
-    typer.Argument(
-        help="The character's name (case-insensitive; a unique prefix will do).",
-        show_default=False,
-        autocompletion=complete_character,
-    ),
-]
 
 
 PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
@@ -111,7 +102,7 @@ def printable_sheet(sheet):
     from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     s = copy.deepcopy(sheet)
-    for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack", "totem"):
+    for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack", "totem", "deformity"):
         setattr(s, f, printable(getattr(s, f)))
     s.notes = printable(s.notes, multiline=True)
     s.biography = printable(s.biography, multiline=True)
@@ -199,8 +190,11 @@ def _identity_lines(sheet) -> list:
         ("Pack", sheet.pack),
         ("Totem", sheet.totem),
         ("Rank", str(sheet.rank)),
-        ("Form", sheet.form),
     ]
+    if sheet.has_forms:
+        pairs.append(("Form", sheet.form))
+    if sheet.deformity:
+        pairs.insert(pairs.index(("Tribe", sheet.tribe)) + 1, ("Deformity", sheet.deformity))
     if sheet.fera != "Garou" or sheet.creature != "shapeshifter":
         kind = {"shapeshifter": sheet.fera, "mortal": "Mortal"}.get(sheet.creature, f"Kinfolk of the {sheet.fera}")
         pairs.insert(0, ("Creature", kind))
@@ -286,21 +280,20 @@ def _track_lines(sheet) -> list:
     """Rage, Gnosis, Willpower and Renown (rating and points), the next Rank and the health track."""
     from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
-    from stkit.sheet import traits as T  # lazy: start-up (loaded when the command runs)
     from stkit.sheet.sheet import HEALTH_LEVELS  # lazy: start-up (loaded when the command runs)
 
     lines = [Text(""), _header("", "Rating", "Points")]
-    for p in T.POWERS:
+    for p in sheet.shown_powers():
         tr = sheet.powers[p]
         t = Text(f"{p:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}")
         t.append(
             f"{boxes(tr.temporary, tr.permanent)} {tr.temporary}", style="yellow" if tr.temporary > tr.permanent else ""
         )
         lines.append(t)
-    for r in T.RENOWN:
+    for r, label in sheet.shown_renown():
         tr = sheet.renown[r]
         lines.append(
-            Text(f"{r:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}{boxes(tr.temporary, 10)} {tr.temporary}")
+            Text(f"{label:<27}{dots(tr.permanent, 10)} {tr.permanent:<16}{boxes(tr.temporary, 10)} {tr.temporary}")
         )
     nxt = next_rank(sheet)
     if nxt:
@@ -388,7 +381,26 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
 
     given = any(trait.strip().casefold() == "rank" for trait, _ in pairs)
     warnings += creation_defaults(sheet, rank_given=given)
+    warnings += _set_deformity(sheet, fields.get("deformity", ""))
     return sheet, warnings
+
+
+def _set_deformity(sheet: Sheet, text: str) -> list[str]:
+    """Put the deformity ``text`` on a new sheet; returns the warnings: a name not in the book's list, a
+    deformity on a character that is not a metis, or a Garou metis left without one (`char check` flags
+    it). InvalidValue for text with control characters."""
+    from stkit.sheet import deformity as D  # lazy: start-up (loaded when the command runs)
+
+    sheet.deformity, warnings = D.lookup_deformity(text)
+    metis = sheet.breed == "Metis"
+    if sheet.deformity and not metis:
+        warnings.append(f"{sheet.name} is not a metis; the deformity {sheet.deformity!r} is kept all the same")
+    if not sheet.deformity and D.needs_deformity(sheet.fera, sheet.creature, sheet.breed):
+        warnings.append(
+            f"{sheet.name} is a metis and every metis has a deformity: give one with --deformity NAME "
+            f"(the book's: {', '.join(D.deformity_list()[0])}), or `char set {sheet.name} deformity NAME`"
+        )
+    return warnings
 
 
 @char_app.command("new")
@@ -405,6 +417,12 @@ def new(
     creature: Annotated[str, typer.Option("--creature", help="shapeshifter (default), kinfolk or mortal.")] = "",
     tribe: Annotated[str, typer.Option("--tribe")] = "",
     pack: Annotated[str, typer.Option("--pack")] = "",
+    deformity: Annotated[
+        str,
+        typer.Option(
+            "--deformity", help="A metis's deformity, e.g. Horns, No Tail, Hunchback (char check lists them)."
+        ),
+    ] = "",
     sets: Annotated[
         list[str] | None,
         typer.Option("--set", help="TRAIT=VALUE, repeatable: --set Dexterity=3 --set Drive=2 --set Willpower=5."),
@@ -433,6 +451,7 @@ def new(
         creature=creature,
         breed=breed,
         auspice=auspice,
+        deformity=deformity,
     )
     char_id = run(db, lambda gw: create_character(gw, sheet).id)
     if json_out:
@@ -602,10 +621,9 @@ def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered:
     for i, s in rows:  # too narrow for any table: three short lines per character
         console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
         health = "dead" if i in (dead or set()) else s.health_level or "unhurt"
-        console.print(f"  {s.form}, {health}", markup=False)
+        console.print(f"  {s.form + ', ' if s.has_forms else ''}{health}", markup=False)
         console.print(
-            "  "
-            + "  ".join(f"{p} {s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower"))
+            "  " + "  ".join(f"{p} {s.powers[p].temporary}/{s.powers[p].permanent}" for p in s.shown_powers())
         )
 
 
@@ -616,9 +634,12 @@ def _character_cells(s, dead: bool = False) -> dict[str, str]:
         "Chronicle": s.chronicle,
         "Player": s.player or "-",
         "Breed / Auspice / Tribe": " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-",
-        "Form": s.form,
+        "Form": s.form if s.has_forms else "-",
         "Health": "dead" if dead else s.health_level or "unhurt",
-        **{p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" for p in ("Rage", "Gnosis", "Willpower")},
+        **{
+            p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" if p in s.shown_powers() else "-"
+            for p in ("Rage", "Gnosis", "Willpower")
+        },
     }
 
 

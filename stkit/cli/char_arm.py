@@ -12,18 +12,9 @@ from typing import Annotated
 import typer
 
 from stkit.cli.common import run
-from stkit.cli.complete import complete_character
+from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
-
-NameArg = Annotated[
-    str,
-    typer.Argument(
-        help="The character's name (case-insensitive; a unique prefix will do).",
-        show_default=False,
-        autocompletion=complete_character,
-    ),
-]
 
 
 def arm(

@@ -13,21 +13,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from stkit.cli.common import run
-from stkit.cli.complete import complete_character
+from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.sheet.lifebook import CreationCheck
-
-NameArg = Annotated[
-    str,
-    typer.Argument(
-        help="The character's name (case-insensitive; a unique prefix will do).",
-        show_default=False,
-        autocompletion=complete_character,
-    ),
-]
 
 
 class HistoryFormat(enum.StrEnum):
@@ -164,7 +155,9 @@ def raise_(
 
 def renown(
     name: NameArg,
-    which: Annotated[str, typer.Argument(help="Glory, Honor or Wisdom.", show_default=False)],
+    which: Annotated[
+        str, typer.Argument(help="Glory, Honor or Wisdom (a Fera: its own, e.g. Ferocity).", show_default=False)
+    ],
     points: Annotated[int, typer.Argument(help="Temporary Renown points, -10 to 10 (negative: a loss).")],
     reason: Annotated[str, typer.Option("--reason", "-r", help="The deed.")] = "",
     chronicle: ChronicleOpt = None,

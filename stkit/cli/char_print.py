@@ -48,8 +48,9 @@ def print_sheet(
 
     sheets = run(db, lambda gw: print_sheets(gw, name, chronicle, every=every), readonly=True)
     outputs: list[tuple[Path, bytes]] = []
+    warnings: list[str] = []
     if pdf is not None:
-        outputs.append((pdf, printsheet.to_pdf(sheets)))
+        outputs.append((pdf, printsheet.to_pdf(sheets, warnings=warnings)))
     if html is not None:
         outputs.append((html, printsheet.to_html(sheets).encode("utf-8")))
     for path, _data in outputs:  # refuse before writing anything
@@ -60,10 +61,14 @@ def print_sheet(
     if json_out:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
-        print_json({"characters": [s.name for s in sheets], "files": [str(p) for p, _ in outputs]})
+        print_json(
+            {"characters": [s.name for s in sheets], "files": [str(p) for p, _ in outputs], "warnings": warnings}
+        )
         return
     import sys  # lazy: start-up (loaded when the command runs)
 
+    for w in warnings:
+        sys.stderr.write(f"Warning: {printable(w)}\n")
     for path, _ in outputs:
         sys.stderr.write(f"Wrote {printable(path)} ({len(sheets)} page{'s' if len(sheets) != 1 else ''})\n")
 

@@ -11,20 +11,18 @@ from typing import Annotated
 import typer
 
 from stkit.cli.common import run
-from stkit.cli.complete import complete_character
+from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt, SeedOpt
 
+#: `char use --spend-gnosis`: a fetish activated by a Gnosis point, no roll.
+SpendGnosisOpt = Annotated[
+    bool, typer.Option("--spend-gnosis", help="Activate a fetish by spending one Gnosis instead of rolling.")
+]
+
 
 def use(
-    name: Annotated[
-        str,
-        typer.Argument(
-            help="The character's name (case-insensitive; a unique prefix will do).",
-            show_default=False,
-            autocompletion=complete_character,
-        ),
-    ],
+    name: NameArg,
     power: Annotated[str, typer.Argument(help="The Gift or fetish, as named on the sheet.", show_default=False)],
     difficulty: Annotated[
         int | None,
@@ -32,9 +30,7 @@ def use(
             "--difficulty", "-d", help="The difficulty, where the Gift leaves it to the Storyteller.", min=2, max=10
         ),
     ] = None,
-    spend_gnosis: Annotated[
-        bool, typer.Option("--spend-gnosis", help="Activate a fetish by spending one Gnosis instead of rolling.")
-    ] = False,
+    spend_gnosis: SpendGnosisOpt = False,
     seed: SeedOpt = None,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,

@@ -10,7 +10,9 @@ someone's prompt.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
+
+import typer
 
 if TYPE_CHECKING:
     from stkit.store.db.gateway import Gateway
@@ -49,6 +51,18 @@ def complete_character(incomplete: str) -> list[str]:
     from stkit.store.completion import character_names_starting  # lazy: start-up (loaded when the command runs)
 
     return _as_typed(incomplete, _read(lambda gw: character_names_starting(gw, incomplete, limit=MAX_COMPLETIONS)))
+
+
+#: The character-name argument of the `char` commands: a name, case-insensitive, a unique prefix allowed,
+#: completed from the store.
+CharacterNameArg = Annotated[
+    str,
+    typer.Argument(
+        help="The character's name (case-insensitive; a unique prefix will do).",
+        show_default=False,
+        autocompletion=complete_character,
+    ),
+]
 
 
 def complete_pool(incomplete: str) -> list[str]:

@@ -564,7 +564,10 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
             # newer system versions keep a Feature's dots in level, older ones in value
             key = "level" if str(isys.get("level") or "").strip() else "value"
             n = r.num(isys.get(key, 0), f"{where}.system.{key}", 0, T.MAX_DOTS if sub.endswith("background") else 7)
-            if sub.endswith("background"):
+            own = r.block(r.block(item.get("flags"), f"{where}.flags").get("stkit"), f"{where}.flags.stkit")
+            if sub.endswith("flaw") and own.get("deformity") is True:
+                out["deformity"] = iname
+            elif sub.endswith("background"):
                 backgrounds[iname] = n
             else:
                 (merits if sub.endswith("merit") else flaws).append({"name": iname, "points": n})
@@ -861,6 +864,12 @@ def _to_legacy(sheet: Sheet) -> dict:
                     len(items),
                 )
             )
+    if sheet.deformity:
+        # Foundry's data model has no deformity field: a metis's deformity goes with the Flaws, at 0
+        # points, marked in the item's flags so that it reads back as the deformity
+        entry = _item(sheet, "Feature", sheet.deformity, {"type": "wod.types.flaw", "value": 0, "level": 0}, len(items))
+        entry["flags"] = {"stkit": {"deformity": True}}
+        items.append(entry)
     for f in sheet.fetishes:
         system_f = {"type": "wod.types.fetish", "level": str(f["level"]), "gnosis": f["gnosis"]}
         items.append(_item(sheet, "Fetish", f["name"], system_f, len(items)))

@@ -7,14 +7,17 @@ the form, the seven health levels as boxes (``/`` bashing, ``X`` lethal, ``*`` a
 weapons, armour and the notes. A Kinfolk or mortal has no form, Rage or Gnosis rows (unless the sheet
 gives it Rage or Gnosis). Each ``to_pdf`` page is one character (``sheets`` in order), A4 portrait.
 
-The PDF uses the core Helvetica font (no font file is needed); a character outside Latin-1 is printed as
-``?`` there, while the HTML keeps every character. Raises nothing for a valid sheet.
+The PDF embeds DejaVu Sans (Debian's fonts-dejavu-core, :data:`UNICODE_FONTS`), so names such as
+"Ngọc Đào" or "Щелкунчик" print as written; without that font file it falls back to the core Helvetica
+font, which prints a character outside Latin-1 as ``?``, and says so in ``warnings``. The HTML keeps every
+character. Raises nothing for a valid sheet.
 """
 
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
@@ -60,6 +63,7 @@ def layout(sheet: Sheet) -> Printed:
         ("Breed", sheet.breed),
         (row.auspice_word.capitalize() if row.auspice_word else "Auspice", sheet.auspice),
         ("Tribe", sheet.tribe),
+        ("Deformity", sheet.deformity),
         ("Pack", sheet.pack),
         ("Totem", sheet.totem),
     ]
@@ -82,19 +86,15 @@ def layout(sheet: Sheet) -> Printed:
                 rows.append((f"{a} ({spec})" if spec else a, _dots(n), str(n)))
         p.columns.append((group, rows))
     adv: list[Row] = []
-    for power, track in sheet.powers.items():
-        if power != "Willpower" and not shifter and not (track.permanent or track.temporary):
-            continue
+    for power in sheet.shown_powers():
+        track = sheet.powers[power]
         adv.append((power, _dots(track.permanent, 10), f"{track.permanent} pts {track.temporary}"))
-    names: dict[str, str] = (
-        B.renown_names(sheet.fera) if shifter else dict(zip(B.RENOWN_SLOTS, B.RENOWN_SLOTS, strict=True))
-    )
-    for slot, track in sheet.renown.items():
-        if slot in names and (shifter or track.permanent or track.temporary):
-            adv.append((names[slot], _dots(track.permanent, 10), f"{track.permanent} temp {track.temporary}"))
+    for slot, label in sheet.shown_renown():
+        track = sheet.renown[slot]
+        adv.append((label, _dots(track.permanent, 10), f"{track.permanent} temp {track.temporary}"))
     if shifter or sheet.rank:
         adv.append(("Rank", None, str(sheet.rank)))
-    if shifter:
+    if sheet.has_forms:
         adv.append(("Form", None, form_label(sheet.form, sheet.fera)))
     p.lists.append(("Advantages", adv))
     p.lists.append(("Backgrounds", [(k, _dots(v), str(v)) for k, v in sheet.backgrounds.items()]))
@@ -130,30 +130,103 @@ def layout(sheet: Sheet) -> Printed:
 
 
 # ----- PDF --------------------------------------------------------------------------------------------------
-def _latin1(text: str) -> str:
-    return text.encode("latin-1", "replace").decode("latin-1")
+#: The Unicode TrueType fonts the PDF embeds, (regular, bold), first found wins: Debian's fonts-dejavu-core
+#: and the same files where other systems keep them.
+UNICODE_FONTS: tuple[tuple[str, str], ...] = (
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+    ("/usr/share/fonts/TTF/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
+    ("/usr/share/fonts/dejavu/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
+    ("/usr/local/share/fonts/DejaVuSans.ttf", "/usr/local/share/fonts/DejaVuSans-Bold.ttf"),
+)
+#: The family name the embedded font is registered under; the core font's is "helvetica".
+_EMBEDDED = "dejavu"
 
 
-def to_pdf(sheets: list[Sheet]) -> bytes:
-    """One A4 page per sheet, as PDF bytes (fpdf2, core fonts)."""
+def unicode_font(candidates: tuple[tuple[str, str], ...] = UNICODE_FONTS) -> tuple[str, str] | None:
+    """(regular, bold) paths of the first pair of ``candidates`` whose regular file exists (bold falls back
+    to the regular file when missing), or None."""
+    for regular, bold in candidates:
+        if Path(regular).is_file():
+            return regular, bold if Path(bold).is_file() else regular
+    return None
+
+
+def to_pdf(
+    sheets: list[Sheet],
+    *,
+    warnings: list[str] | None = None,
+    fonts: tuple[tuple[str, str], ...] = UNICODE_FONTS,
+) -> bytes:
+    """One A4 page per sheet, as PDF bytes (fpdf2). The text is set in the first Unicode font of ``fonts``
+    found (embedded, subset); with none found, in the core Helvetica font, and a warning that characters
+    outside Latin-1 print as '?' is appended to ``warnings`` when a page holds any."""
     from fpdf import FPDF  # lazy: start-up (only `char print --pdf` draws a PDF)
 
     pdf = FPDF(orientation="P", unit="mm", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_title(", ".join(s.name for s in sheets))
     pdf.set_creator("stkit")
-    for sheet in sheets:
-        _page(pdf, layout(sheet))
+    found = unicode_font(fonts)
+    if found is not None:
+        pdf.add_font(_EMBEDDED, "", found[0])
+        pdf.add_font(_EMBEDDED, "B", found[1])
+    pages = [layout(sheet) for sheet in sheets]
+    if found is None and warnings is not None:
+        lost = sorted({ch for p in pages for ch in _page_text(p) if ord(ch) > 0xFF})
+        if lost:
+            warnings.append(
+                f"no Unicode font found (install Debian's fonts-dejavu-core); {''.join(lost[:12])} "
+                "printed as '?' in the core Helvetica font"
+            )
+    for p in pages:
+        _page(pdf, p, _Fonts(_EMBEDDED if found else "helvetica", found is not None))
     return bytes(pdf.output())
 
 
-def _dot_row(pdf, x: float, y: float, w: float, label: str, dots: tuple[int, int] | None, value: str) -> None:
+def _page_text(p: Printed) -> str:
+    """Every text a page prints, run together (to find what the core font cannot print)."""
+    parts = [p.title, p.notes]
+    parts += [x for pair in p.identity for x in pair]
+    for _title, rows in p.columns + p.lists:
+        parts += [x for label, _d, value in rows for x in (label, value)]
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class _Fonts:
+    """The family the page is set in and whether it prints any character (else text goes through Latin-1)."""
+
+    family: str
+    unicode: bool
+
+    def text(self, value: str) -> str:
+        return value if self.unicode else value.encode("latin-1", "replace").decode("latin-1")
+
+
+def _fit(pdf, f: _Fonts, w: float, h: float, text: str, size: float, style: str = "", align: str = "") -> None:
+    """One cell of ``text`` in ``w`` mm: set at ``size`` points, smaller (down to 5.5) when it does not fit,
+    then cut with an ellipsis; the next cell never overprints it."""
+    shown = f.text(text)
+    pdf.set_font(f.family, style, size)
+    while pdf.get_string_width(shown) > w - 0.6 and size > 5.5:
+        size -= 0.5
+        pdf.set_font(f.family, style, size)
+    if pdf.get_string_width(shown) > w - 0.6:
+        while shown and pdf.get_string_width(shown + "...") > w - 0.6:
+            shown = shown[:-1]
+        shown += "..."
+    pdf.cell(w, h, shown, align=align)
+
+
+def _dot_row(
+    pdf, f: _Fonts, x: float, y: float, w: float, label: str, dots: tuple[int, int] | None, value: str
+) -> None:
     pdf.set_xy(x, y)
-    pdf.set_font("helvetica", "", 7.5)
+    pdf.set_font(f.family, "", 7.5)
     if dots is None:
-        pdf.cell(w * 0.45, 3.6, _latin1(label)[:40])
+        _fit(pdf, f, w * 0.45, 3.6, label, 7.5)
         pdf.set_xy(x + w * 0.45, y)
-        pdf.cell(w * 0.55, 3.6, _latin1(value)[:60])
+        _fit(pdf, f, w * 0.55, 3.6, value, 7.5)
         return
     filled, of = dots
     shown = min(of, 10)
@@ -161,47 +234,47 @@ def _dot_row(pdf, x: float, y: float, w: float, label: str, dots: tuple[int, int
     r = 1.05 if of <= 5 else 0.85
     value_w = 5.0 if value.isdigit() else 16.0
     label_w = w - step * shown - value_w - 1
-    pdf.cell(label_w, 3.6, _latin1(label)[:38])
+    _fit(pdf, f, label_w, 3.6, label, 7.5)
     for i in range(shown):
         pdf.circle(x=x + label_w + i * step + r, y=y + 1.8, radius=r, style="F" if i < filled else "D")
     pdf.set_xy(x + w - value_w, y)
-    pdf.set_font("helvetica", "", 6.5 if not value.isdigit() else 7.5)
-    pdf.cell(value_w, 3.6, _latin1(value), align="R")
+    pdf.set_font(f.family, "", 6.5 if not value.isdigit() else 7.5)
+    pdf.cell(value_w, 3.6, f.text(value), align="R")
 
 
-def _heading(pdf, x: float, y: float, w: float, text: str) -> float:
+def _heading(pdf, f: _Fonts, x: float, y: float, w: float, text: str) -> float:
     pdf.set_xy(x, y)
-    pdf.set_font("helvetica", "B", 9)
-    pdf.cell(w, 4.5, _latin1(text), border="B")
+    pdf.set_font(f.family, "B", 9)
+    pdf.cell(w, 4.5, f.text(text), border="B")
     return y + 5.5
 
 
-def _page(pdf, p: Printed) -> None:
+def _page(pdf, p: Printed, f: _Fonts) -> None:
     pdf.add_page()
     left, width = 10.0, 190.0
     pdf.set_line_width(0.2)
     pdf.set_xy(left, 8)
-    pdf.set_font("helvetica", "B", 16)
-    pdf.cell(width, 8, _latin1(p.title))
+    pdf.set_font(f.family, "B", 16)
+    pdf.cell(width, 8, f.text(p.title))
     y = 17.0
-    pdf.set_font("helvetica", "", 8)
+    pdf.set_font(f.family, "", 8)
     col_w = width / 3
     for i, (k, v) in enumerate(p.identity):
         cx, cy = left + (i % 3) * col_w, y + (i // 3) * 4
         pdf.set_xy(cx, cy)
-        pdf.set_font("helvetica", "B", 8)
-        pdf.cell(18, 4, _latin1(k))
-        pdf.set_font("helvetica", "", 8)
-        pdf.cell(col_w - 18, 4, _latin1(v)[:42])
+        pdf.set_font(f.family, "B", 8)
+        pdf.cell(18, 4, f.text(k))
+        pdf.set_font(f.family, "", 8)
+        _fit(pdf, f, col_w - 18, 4, v, 8)
     y += 4 * ((len(p.identity) + 2) // 3) + 2
     for block in (p.columns[:3], p.columns[3:]):
         top = y
         bottom = y
         for i, (title, rows) in enumerate(block):
             cx = left + i * col_w
-            yy = _heading(pdf, cx, top, col_w - 4, title)
+            yy = _heading(pdf, f, cx, top, col_w - 4, title)
             for label, dots, value in rows:
-                _dot_row(pdf, cx, yy, col_w - 4, label, dots, value)
+                _dot_row(pdf, f, cx, yy, col_w - 4, label, dots, value)
                 yy += 3.8
             bottom = max(bottom, yy)
         y = bottom + 2
@@ -214,46 +287,46 @@ def _page(pdf, p: Printed) -> None:
         need = 5.5 + 3.8 * max(1, len(rows))
         col = min(range(3), key=lambda c: col_y[c])
         cx = left + col * col_w
-        yy = _heading(pdf, cx, col_y[col], col_w - 4, title)
+        yy = _heading(pdf, f, cx, col_y[col], col_w - 4, title)
         for label, dots, value in rows or [("-", None, "")]:
-            _dot_row(pdf, cx, yy, col_w - 4, label, dots, value)
+            _dot_row(pdf, f, cx, yy, col_w - 4, label, dots, value)
             yy += 3.8
         col_y[col] = col_y[col] + need + 2
     y = max(col_y) + 1
     for title, rows in p.lists:  # weapons and armour across the page: their lines are long
         if title in wide and rows:
-            yy = _heading(pdf, left, y, width, title)
+            yy = _heading(pdf, f, left, y, width, title)
             for label, _dots, value in rows:
                 pdf.set_xy(left, yy)
-                pdf.set_font("helvetica", "", 7.5)
-                pdf.cell(45, 3.6, _latin1(label)[:34])
-                pdf.cell(width - 45, 3.6, _latin1(value)[:150])
+                pdf.set_font(f.family, "", 7.5)
+                _fit(pdf, f, 45, 3.6, label, 7.5)
+                _fit(pdf, f, width - 45, 3.6, value, 7.5)
                 yy += 3.8
             y = yy + 2
     # health
-    yy = _heading(pdf, left, y, col_w - 4, "Health")
+    yy = _heading(pdf, f, left, y, col_w - 4, "Health")
     for level, penalty, mark in p.health:
         pdf.set_xy(left, yy)
-        pdf.set_font("helvetica", "", 7.5)
+        pdf.set_font(f.family, "", 7.5)
         pdf.cell(28, 3.8, level)
         pdf.cell(8, 3.8, penalty, align="R")
         pdf.rect(left + 40, yy + 0.3, 3.2, 3.2)
         pdf.set_xy(left + 40, yy)
-        pdf.set_font("helvetica", "B", 7.5)
+        pdf.set_font(f.family, "B", 7.5)
         pdf.cell(3.2, 3.8, mark, align="C")
         yy += 3.8
     for i, legend in enumerate(("/ bashing", "X lethal", "* aggravated")):
         pdf.set_xy(left + 46, y + 6 + 3 * i)
-        pdf.set_font("helvetica", "", 6.5)
+        pdf.set_font(f.family, "", 6.5)
         pdf.cell(col_w - 50, 3, legend)
     # notes beside the health track, to the foot of the page
     nx, nw = left + col_w, width - col_w
-    ny = _heading(pdf, nx, y, nw, "Notes")
+    ny = _heading(pdf, f, nx, y, nw, "Notes")
     pdf.set_xy(nx, ny)
-    pdf.set_font("helvetica", "", 7.5)
+    pdf.set_font(f.family, "", 7.5)
     room = max(3, int((285 - ny) / 3.4))
-    lines = _latin1(p.notes).splitlines() or [""]
-    pdf.multi_cell(nw, 3.4, "\n".join(lines[:room]), max_line_height=3.4)
+    lines = f.text(p.notes).splitlines() or [""]
+    pdf.multi_cell(nw, 3.4, "\n".join(lines[:room]), max_line_height=3.4, align="L")
 
 
 # ----- HTML -------------------------------------------------------------------------------------------------

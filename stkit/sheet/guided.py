@@ -19,6 +19,7 @@ from stkit.errors import InvalidValue, StkitError
 from stkit.sheet import breeds as B
 from stkit.sheet import lifebook as L
 from stkit.sheet import traits as T
+from stkit.sheet.deformity import deformity_list, needs_deformity
 from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots
 from stkit.sheet.sheet import Sheet
 
@@ -33,7 +34,9 @@ TITLES = {
     "done": "Done",
 }
 HELP = {
-    "character": "name=NAME breed=Homid|Metis|Lupus auspice=AUSPICE tribe=TRIBE (player=, concept= too)",
+    "character": (
+        "name=NAME breed=Homid|Metis|Lupus auspice=AUSPICE tribe=TRIBE (player=, concept= too; a metis: deformity=NAME)"
+    ),
     "attributes": "e.g. Strength=3 Dexterity=3 Wits=2 (ratings with the free dot)",
     "abilities": "e.g. Brawl=3 Alertness=2 Occult=1",
     "backgrounds": "e.g. Resources=2 Kinfolk=3",
@@ -82,7 +85,10 @@ class Draft:
         """One line per total the current step cares about: dots left per group, freebies left."""
         s = self.sheet
         if self.name == "character":
-            return [f"{s.name}: {s.breed or 'breed?'} {s.auspice or 'auspice?'} {s.tribe or 'tribe?'}"]
+            line = f"{s.name}: {s.breed or 'breed?'} {s.auspice or 'auspice?'} {s.tribe or 'tribe?'}"
+            if needs_deformity(s.fera, s.creature, s.breed):
+                line += f", deformity {s.deformity or '?'}"
+            return [line]
         if self.name == "attributes":
             return [_groups_line("Attributes", _attr_dots(s), [7, 5, 3])]
         if self.name == "abilities":
@@ -121,6 +127,7 @@ class Draft:
             self.step += 1
             return [f"now: {TITLES[self.name]}"]
         work = copy.deepcopy(self.sheet)
+        said: list[str] = []
         if self.name == "gifts":
             names = [n.strip() for n in line.split(";") if n.strip()]
             if len(work.gifts) + len(names) > 3:
@@ -131,25 +138,28 @@ class Draft:
                 work.set_trait(f"gift:{n}", 1)
         else:
             for item in _pairs(line, keyed=self.name == "character"):
-                self._set(work, *item)
+                said += self._set(work, *item)
         self._fits(work)
         self.past.append(snapshot)
         self.sheet = work
-        return self.status()
+        return self.status() + [f"Warning: {w}" for w in said]
 
-    def _set(self, work: Sheet, trait: str, value: str) -> None:
+    def _set(self, work: Sheet, trait: str, value: str) -> list[str]:
+        """Apply one ``trait=value`` of the current step to ``work``; returns the warnings to show."""
         if self.name == "character":
             key = trait.strip().casefold()
             if key == "name":
                 if not value.strip():
                     raise InvalidValue("a character needs a name")
                 work.name = value.strip()
-                return
-            if key not in ("breed", "auspice", "tribe", "player", "concept", "nature", "demeanor"):
-                raise InvalidValue(f"{trait!r}: the character step takes name, breed, auspice, tribe, player, concept")
-            work.set_trait(key, value)
+                return []
+            if key not in ("breed", "auspice", "tribe", "player", "concept", "nature", "demeanor", "deformity"):
+                raise InvalidValue(
+                    f"{trait!r}: the character step takes name, breed, auspice, tribe, player, concept, deformity"
+                )
+            said = work.set_trait(key, value)[2]
             _starting_values(work)
-            return
+            return said
         if self.name == "backgrounds" and ":" not in trait:
             trait = f"background:{trait.strip()}"
         ref = T.resolve_settable(
@@ -162,7 +172,7 @@ class Draft:
         }.get(self.name)
         if allowed is not None and ref.kind not in allowed:
             raise InvalidValue(f"{trait.strip()!r} is not one of the {self.name}; {HELP[self.name]}")
-        work.set_trait(trait, value, fill_points=True)
+        return work.set_trait(trait, value, fill_points=True)[2]
 
     def _fits(self, work: Sheet) -> None:
         """Refuse a state that breaks the current step's rule (the freebie step: an over-spend)."""
@@ -193,6 +203,9 @@ class Draft:
         last = self.name == "freebies"
         if self.name == "character" or last:
             missing = [f for f in ("breed", "auspice", "tribe") if not getattr(s, f)]
+            if needs_deformity(s.fera, s.creature, s.breed) and not s.deformity:
+                names, _ = deformity_list()
+                missing.append(f"deformity (a metis has one, e.g. {', '.join(names[:5])}...)")
             if s.name == "New character":
                 missing.insert(0, "name")
             if missing:
@@ -205,7 +218,7 @@ class Draft:
                 raise InvalidValue("; ".join(f"{d.rule}: {d.message}" for d in check.deviations))
 
 
-IDENTITY_KEYS = ("name", "breed", "auspice", "tribe", "player", "concept", "nature", "demeanor")
+IDENTITY_KEYS = ("name", "breed", "auspice", "tribe", "player", "concept", "nature", "demeanor", "deformity")
 
 
 def _compact(data: dict) -> dict:

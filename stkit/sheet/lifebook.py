@@ -8,7 +8,7 @@ Rank needs by auspice). The store use cases that write these changes are in :mod
 Readings of stkit's own (docs/characters.md, "Readings of the rules"):
 
 - The Garou's Gift lists (``data/gift_lists.yaml``, names and levels from a partial public summary of the
-  Revised core book) judge a Gift only where they know it: a Gift in the character's breed, auspice or
+  Revised and W20 core books) judge a Gift only where they know it: a Gift in the character's breed, auspice or
   tribe list is priced in-list, one known only in other lists is outside (refused by ``char raise``
   unless the Storyteller allows it, ``outside``), and a Gift the lists do not know is not checked (the
   raise's ``outside`` says which price). Which of the three starting Gifts came from which list is not
@@ -29,6 +29,7 @@ from typing import Any
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet import traits as T
+from stkit.sheet.deformity import deformity_list, needs_deformity
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.vocab import TraitKind
 from stkit.yamlsafe import load
@@ -38,10 +39,18 @@ PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 
 @functools.cache
 def gift_lists() -> dict[str, dict[str, int]]:
-    """{list name (a Garou breed, auspice or tribe): {Gift: level}} from ``data/gift_lists.yaml``."""
+    """{list name (a Garou breed, auspice or tribe): {Gift: level}} from ``data/gift_lists.yaml``: the
+    Revised core book's entries (``lists``) and, after them, the W20 core book's the Revised ones lack
+    (``w20_lists``)."""
     text = (resources.files("stkit.sheet") / "data" / "gift_lists.yaml").read_text(encoding="utf-8")
     data: dict[str, Any] = load(text, "gift_lists.yaml")
-    return {str(k): {str(g): int(n) for g, n in v.items()} for k, v in data["lists"].items()}
+    out: dict[str, dict[str, int]] = {}
+    for section in ("lists", "w20_lists"):
+        for k, v in (data.get(section) or {}).items():
+            table = out.setdefault(str(k), {})
+            for g, n in v.items():
+                table.setdefault(str(g), int(n))
+    return out
 
 
 def _list_key(text: str) -> str:
@@ -372,10 +381,20 @@ def check_creation(sheet: Sheet) -> CreationCheck:
                 unknown.append(gift["name"])
         if unknown:
             out.not_checked.append(
-                f"Gifts: {', '.join(unknown)}: not in stkit's Gift lists (a partial summary of the Revised core book)"
+                f"Gifts: {', '.join(unknown)}: not in stkit's Gift lists "
+                "(partial summaries of the Revised and W20 core books)"
             )
     if sheet.rites:
         out.not_checked.append("Rites: they come with the Rites Background (its dots are checked with the Backgrounds)")
+    if needs_deformity(sheet.fera, sheet.creature, sheet.breed) and not sheet.deformity.strip():
+        names, _ = deformity_list()
+        dev(
+            Deviation(
+                "Metis deformity",
+                f"a metis is born with a deformity and {sheet.name} has none; choose one "
+                f"(`char set {sheet.name} deformity NAME`), e.g. {', '.join(names)}",
+            )
+        )
 
     # Rage, Gnosis, Willpower
     def power(name: str, base: int | None, why: str) -> None:
@@ -655,10 +674,11 @@ def award_renown(sheet: Sheet, renown: str, amount: int) -> RenownAward:
     ``renown_rollover`` (10) temporary points become one permanent dot (at most 10); a loss takes
     temporary points, never below 0. Then the Rank rises to the highest the auspice's table allows
     (Ranks are never lowered here). Raises InvalidValue for an unknown Renown or amount."""
-    name = T.lookup_renown(renown)
+    name = sheet.renown_slot(renown)
     if name is None:
+        own = [sheet.renown_label(r) for r in T.RENOWN]
         raise InvalidValue(
-            f"unknown Renown {renown!r}{T.did_you_mean(renown, T.RENOWN)}; allowed: Glory, Honor, Wisdom"
+            f"unknown Renown {renown!r}{T.did_you_mean(renown, own)}; allowed: {sheet.renown_names_allowed()}"
         )
     if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or not -10 <= amount <= 10:
         raise InvalidValue(f"{amount!r} Renown points: allowed -10 to 10, not 0")

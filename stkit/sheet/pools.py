@@ -156,7 +156,7 @@ def _exact_pool_trait(sheet: Sheet, text: str) -> tuple[str, bool] | None:
                 return name, False
     if (p := T.lookup_power(text)) is not None:
         return p, True
-    if (r := T.lookup_renown(text)) is not None:
+    if (r := sheet.renown_slot(text)) is not None:
         return r, True
     return None
 
@@ -180,7 +180,7 @@ def points_trait(sheet: Sheet, text: str) -> tuple[str, int] | None:
         return None
     if (p := T.lookup_power(core)) is not None:
         return p, sheet.powers[p].temporary
-    if (r := T.lookup_renown(core)) is not None:
+    if (r := sheet.renown_slot(core)) is not None:
         return r, sheet.renown[r].temporary
     return None
 

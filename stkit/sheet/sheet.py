@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from stkit.errors import DataFileError, InvalidValue, RuleRefusal
 from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
+from stkit.sheet.deformity import lookup_deformity
 from stkit.sheet.forms import FORM_NAMES, METIS_BREEDS, breed_form, lookup_form
 from stkit.sheet.vocab import TraitKind
 from stkit.text import (
@@ -202,6 +203,7 @@ class Sheet:
     tribe: str = ""
     pack: str = ""
     totem: str = ""  # the pack totem
+    deformity: str = ""  # a metis's deformity (stkit.sheet.deformity)
     fera: str = B.GAROU  # the Changing Breed (stkit.sheet.breeds)
     creature: str = "shapeshifter"  # shapeshifter | kinfolk | mortal
     rank: int = 0
@@ -293,6 +295,7 @@ class Sheet:
         trait = specialty_trait(text)
         if trait is not None:
             return self.set_specialty(trait, str(value))
+        text = self._renown_words(text)
         try:
             ref = T.resolve_settable(
                 text, custom_abilities=tuple(self.custom_abilities), backgrounds=tuple(self.backgrounds)
@@ -311,6 +314,9 @@ class Sheet:
             elif ref.name == "fera":
                 new = B.get_changing_breed(str(value)).name
                 warnings += self._refit_breed(str(new))
+            elif ref.name == "deformity":
+                new, more = lookup_deformity(str(value))
+                warnings += more
             elif ref.name == "creature":
                 new = B.lookup_creature(str(value))
                 if new != "shapeshifter" and self.form != "Homid":
@@ -576,6 +582,63 @@ class Sheet:
         return self.form
 
     @property
+    def has_forms(self) -> bool:
+        """A shapeshifter has forms; a Kinfolk's or mortal's sheet has no form row."""
+        return self.creature == "shapeshifter"
+
+    def shown_powers(self) -> tuple[str, ...]:
+        """The Rage, Gnosis and Willpower rows a sheet shows, in that order: all three for a shapeshifter;
+        for a Kinfolk or mortal Willpower, and Rage or Gnosis only where the sheet gives it a rating or
+        points (a Kinfolk with the Gnosis Merit)."""
+        return tuple(
+            p
+            for p in T.POWERS
+            if self.has_forms or p == "Willpower" or self.powers[p].permanent or self.powers[p].temporary
+        )
+
+    def renown_slot(self, text: str) -> str | None:
+        """The Renown slot (Glory, Honor or Wisdom) ``text`` names on this sheet: the breed's own name for it
+        ('Ferocity' on a Bastet is the Glory slot, 'Infamy' on a Ratkin too) or the slot's name; None
+        otherwise."""
+        key = T.norm(text)
+        for slot, own in B.renown_names(self.fera).items():
+            if T.norm(own) == key:
+                return slot
+        return T.lookup_renown(text)
+
+    def renown_label(self, slot: str) -> str:
+        """The name the sheet's breed gives the Renown ``slot`` ('Glory' on a Bastet -> 'Ferocity'); the
+        slot's own name for the Garou, a Kinfolk or mortal, and a breed without Renown."""
+        if self.creature != "shapeshifter":
+            return slot
+        return B.renown_names(self.fera).get(slot, slot)
+
+    def renown_names_allowed(self) -> str:
+        """'Ferocity, Honor, Cunning' for a Bastet; 'Glory, Honor, Wisdom' for the Garou (error messages)."""
+        return ", ".join(self.renown_label(r) for r in T.RENOWN)
+
+    def _renown_words(self, text: str) -> str:
+        """``text`` with a breed's own Renown name turned into its slot's ('Ferocity points' -> 'Glory
+        points' on a Bastet), so the Garou-named trait lookups find it; other text unchanged."""
+        words = text.split()
+        for lo, hi in ((0, len(words)), (1, len(words)), (0, len(words) - 1)):
+            core = " ".join(words[lo:hi])
+            if not core or T.lookup_renown(core) is not None:
+                continue
+            slot = self.renown_slot(core)
+            if slot is not None:
+                return " ".join([*words[:lo], slot, *words[hi:]])
+        return text
+
+    def shown_renown(self) -> list[tuple[str, str]]:
+        """The Renown rows a sheet shows, as (slot, label): a shapeshifter its breed's own names for the
+        three slots (:func:`stkit.sheet.breeds.renown_names`; none for the Nagah); a Kinfolk or mortal only
+        a slot holding points, under the Garou name."""
+        if self.has_forms:
+            return list(B.renown_names(self.fera).items())
+        return [(r, r) for r, t in self.renown.items() if t.permanent or t.temporary]
+
+    @property
     def creature_label(self) -> str:
         """'a Garou', 'a Bastet', 'Kinfolk of the Bastet', 'a mortal'."""
         if self.creature == "mortal":
@@ -636,6 +699,7 @@ class Sheet:
             "tribe": self.tribe,
             "pack": self.pack,
             "totem": self.totem,
+            **({"deformity": self.deformity} if self.deformity else {}),
             "fera": self.fera,
             "creature": self.creature,
             "rank": self.rank,
@@ -652,7 +716,7 @@ class Sheet:
             "fetishes": [dict(f) for f in self.fetishes],
             "weapons": [dict(w) for w in self.weapons],
             "armor": [_copy_entry(a) for a in self.armor],
-            "renown": {r: t.to_dict() for r, t in self.renown.items()},
+            "renown": {self.renown_label(r): t.to_dict() for r, t in self.renown.items()},
             "rage": self.powers["Rage"].to_dict(),
             "gnosis": self.powers["Gnosis"].to_dict(),
             "willpower": self.powers["Willpower"].to_dict(),
@@ -728,6 +792,7 @@ _TOP_FIELDS = {
     "tribe",
     "pack",
     "totem",
+    "deformity",
     "fera",
     "creature",
     "rank",
@@ -824,6 +889,7 @@ class _SheetReader:
             "tribe",
             "pack",
             "totem",
+            "deformity",
             "biography",
             "notes",
             "storyteller_notes",
@@ -897,10 +963,11 @@ class _SheetReader:
                 out.append({"name": str(e["name"]).strip(), key: self.rating(e.get(key, lo), f"{where}.{key}", lo, hi)})
             setattr(s, section, out)
         for k, v in self.mapping(data.get("renown"), "renown").items():
-            r = T.lookup_renown(str(k))
+            r = s.renown_slot(str(k))
             if r is None:
+                own = [s.renown_label(x) for x in T.RENOWN]
                 raise self.fail(
-                    f"renown.{k}", f"unknown Renown{T.did_you_mean(str(k), T.RENOWN)}; allowed: Glory, Honor, Wisdom"
+                    f"renown.{k}", f"unknown Renown{T.did_you_mean(str(k), own)}; allowed: {s.renown_names_allowed()}"
                 )
             s.renown[r] = self.track(v, f"renown.{k}", allow_over=True)
         defaults = DEFAULT_POWERS if s.creature == "shapeshifter" else KIN_POWERS

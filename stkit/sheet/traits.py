@@ -108,6 +108,7 @@ IDENTITY_FIELDS: dict[str, str] = {
     "tribe": "Tribe",
     "pack": "Pack",
     "totem": "Pack totem",
+    "deformity": "Metis deformity",
     "fera": "Changing Breed",
     "creature": "Creature",
     "biography": "Biography",

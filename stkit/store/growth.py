@@ -234,10 +234,8 @@ def give_renown(
         ra=done.rank_after,
     )
     verb = "earns" if amount > 0 else "loses"
-    summary = (
-        f"{sheet.name} {verb} {abs(amount)} {done.renown}: {done.renown} {done.after[0]} permanent, "
-        f"{done.after[1]} temporary"
-    )
+    label = sheet.renown_label(done.renown)
+    summary = f"{sheet.name} {verb} {abs(amount)} {label}: {label} {done.after[0]} permanent, {done.after[1]} temporary"
     warnings = []
     if done.gained:
         summary += f" (+{done.gained} permanent from ten temporary)"

@@ -177,3 +177,27 @@ def test_cli_all_as_a_subprocess_writes_pdf_and_html(stored):
     assert len(_text(pdf.read_bytes())) == len(names)
     assert all(f"<h1>{n}</h1>" in html.read_text(encoding="utf-8") for n in names)
     assert '"files"' in done.stdout
+
+
+@pytest.mark.parametrize("name", ["Ngọc Đào", "Щелкунчик", "Zoë Ægir-Łukasz"])
+def test_a_name_outside_latin_1_prints_as_written(name):
+    sheet = Sheet(name=name, player="Đặng Thị", tribe="Глас")
+    sheet.gifts = [{"name": "Смертельный коготь", "level": 1}]
+    warnings: list[str] = []
+    (page,) = _text(to_pdf([sheet], warnings=warnings))
+    assert warnings == []
+    for text in (name, "Đặng Thị", "Глас", "Смертельный коготь"):
+        assert text in page, text
+    assert "?" not in page
+
+
+def test_without_a_unicode_font_the_core_font_prints_question_marks_and_says_so(tmp_path):
+    warnings: list[str] = []
+    missing = ((str(tmp_path / "none.ttf"), str(tmp_path / "none-bold.ttf")),)
+    (page,) = _text(to_pdf([Sheet(name="Щелкунчик")], warnings=warnings, fonts=missing))
+    assert "?????????" in page
+    (warning,) = warnings
+    assert "fonts-dejavu-core" in warning and "Щ" in warning
+    latin: list[str] = []
+    to_pdf([Sheet(name="Zoë")], warnings=latin, fonts=missing)
+    assert latin == []  # Latin-1 prints in the core font: nothing to say

@@ -135,7 +135,7 @@ def test_the_example_characters_are_checked():
         "Archibald": ["Rank"],
         "Ears-of-the-Wind": ["Rank"],
         "Flashburn": ["Renown", "Rank"],
-        "Paper Clip": ["Rage", "Renown", "Rank"],
+        "Paper Clip": ["Rage", "Willpower", "Renown", "Rank"],  # Bone Gnawers start with Willpower 4
         "Red-of-Teeth": ["Rank"],
         "Shadow-in-the-Wood": ["Renown", "Rank"],
         "Weston": ["Rage", "Renown", "Rank"],

@@ -91,7 +91,7 @@ def test_the_terminal_wizard_end_to_end(db_url):
     assert sheet.backgrounds == {"Resources": 2, "Kinfolk": 3}
     assert [g["name"] for g in sheet.gifts] == ["Razor Claws", "Smell of Man", "Resist Pain"]
     check = check_creation(sheet)
-    assert check.passed and check.spent == 2  # Willpower 5 not judged: no public source for the tribe
+    assert check.passed and check.spent == 4  # Brawl 4: 2 points; Willpower 5 over the tribe's 3: 2 points
 
 
 def test_quitting_stores_nothing(db_url):

@@ -126,16 +126,48 @@ def test_every_deviation_is_named_with_its_rule():
 
 def test_flaws_give_back_at_most_seven():
     s = garou(willpower=9, flaws=[{"name": "Nightmares", "points": 5}, {"name": "Amnesia", "points": 4}])
-    # the Get of Fenris' starting Willpower has no public source: not judged, so no freebies spent on it
+    # the Get of Fenris start with Willpower 3 (W20): 6 more are 6 freebie points, of 15 + 7 from Flaws
     check = L.check_creation(s)
-    assert (check.spent, check.available, check.passed) == (0, 22, True)
-    assert any(line.startswith("Willpower: the starting Willpower of the Get of Fenris") for line in check.not_checked)
+    assert (check.spent, check.available, check.passed) == (6, 22, True)
+    assert not any(line.startswith("Willpower") for line in check.not_checked)
     assert "Flaws: 9 points taken, only 7 give freebie points back" in check.notes
 
 
-def test_willpower_is_judged_only_for_a_sourced_tribe():
-    s = garou(tribe="Black Furies", willpower=2)
-    assert any(d.message == "Willpower 2: the tribe Black Furies starts with 3" for d in L.check_creation(s).deviations)
+# Every tribe's starting Willpower and where it comes from (character_rules.yaml): the W20 tribes as the
+# French edition gives them (github ZigmundKreud/wod-wta, data/json/fr/tribes.json), the Black Furies also
+# at City of Angels, "Tribes".
+TRIBE_WILLPOWER = {
+    "Black Furies": 3,
+    "Bone Gnawers": 4,
+    "Children of Gaia": 4,
+    "Fianna": 3,
+    "Get of Fenris": 3,
+    "Glass Walkers": 3,
+    "Red Talons": 3,
+    "Shadow Lords": 3,
+    "Silent Striders": 3,
+    "Silver Fangs": 3,
+    "Stargazers": 4,
+    "Uktena": 3,
+    "Wendigo": 4,
+}
+
+
+@pytest.mark.parametrize(("tribe", "willpower"), TRIBE_WILLPOWER.items())
+def test_every_tribes_starting_willpower_is_judged(tribe, willpower):
+    low = L.check_creation(garou(tribe=tribe, willpower=willpower - 1))
+    assert f"Willpower {willpower - 1}: the tribe {tribe} starts with {willpower}" in [
+        d.message for d in low.deviations
+    ]
+    right = L.check_creation(garou(tribe=tribe, willpower=willpower))
+    assert not any(line.startswith("Willpower") for line in right.not_checked)
+    assert "Willpower" not in [d.rule for d in right.deviations]
+    assert set(L.rules()["tribes_sourced"]) == set(TRIBE_WILLPOWER)
+
+
+def test_a_tribe_outside_the_table_is_not_judged():
+    check = L.check_creation(garou(tribe="Croatan", willpower=2))
+    assert any(line.startswith("Willpower: the tribe 'Croatan' is not in the table") for line in check.not_checked)
 
 
 @pytest.mark.parametrize(
@@ -360,9 +392,20 @@ def test_a_gift_of_other_lists_needs_the_storytellers_leave():
 def test_gift_standing_by_the_lists():
     assert L.gift_standing(garou(), "visage of fenris") == ("in", ["Get of Fenris level 1"])
     assert L.gift_standing(garou(), "Blur of the Milky Eye") == ("outside", ["Ragabash"])
-    assert L.gift_standing(garou(), "Call of the Wyld") == ("unknown", [])
+    assert L.gift_standing(garou(), "Spirit Speech") == ("unknown", [])
     talon = garou(tribe="Red Talon")  # the tribe written in the singular still finds its list
     assert L.gift_standing(talon, "Scent of Running Water")[0] == "in"
+
+
+def test_the_w20_lists_fill_in_what_the_revised_ones_lack():
+    # W20 core entries of the same summary (gift_lists.yaml, w20_lists): Razor Claws is an Ahroun and Get of
+    # Fenris level-one Gift there, Call of the Wyld a Galliard one
+    assert L.gift_standing(garou(), "Razor Claws") == ("in", ["Ahroun level 1", "Get of Fenris level 1"])
+    assert L.gift_standing(garou(), "Call of the Wyld") == ("outside", ["Galliard"])
+    # a Revised entry keeps its level where W20 repeats the Gift
+    assert L.gift_lists()["Homid"]["Persuasion"] == 1
+    lists = L.gift_lists()
+    assert sum(len(v) for v in lists.values()) == 304 and len({g for v in lists.values() for g in v}) == 213
 
 
 def test_creation_check_judges_starting_gifts_by_the_lists():
@@ -370,12 +413,12 @@ def test_creation_check_judges_starting_gifts_by_the_lists():
     s.gifts = [
         {"name": "Falling Touch", "level": 1},
         {"name": "Blur of the Milky Eye", "level": 1},
-        {"name": "Call of the Wyld", "level": 1},
+        {"name": "Spirit Speech", "level": 1},
     ]
     result = L.check_creation(s)
     assert any("Blur of the Milky Eye is a Gift of Ragabash" in d.message for d in result.deviations)
     assert not any("Falling Touch" in d.message for d in result.deviations)
-    assert any("Call of the Wyld: not in stkit's Gift lists" in line for line in result.not_checked)
+    assert any("Spirit Speech: not in stkit's Gift lists" in line for line in result.not_checked)
 
 
 def test_gift_from_outside():

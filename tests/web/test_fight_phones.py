@@ -46,7 +46,8 @@ def test_the_defenders_phone_gets_the_prompt_with_exact_odds_and_answers_it(clie
     assert Fraction(block) == _p_success_by_hand(5, 6)
     pid = _prompt_id(prompts)
     early = st.post(f"/prompt/{pid}/answer", data={"answer": "take"}, headers=HX)
-    assert "has 30 s more to answer" in _text(early.text)
+    left = re.search(r"has (\d+) s more to answer", _text(early.text))
+    assert left and 1 <= int(left.group(1)) <= 30  # the 30 s wait has started; a busy machine may have used some
     assert archibald.post(f"/prompt/{pid}/answer", data={"answer": "take"}).status_code == 403
     done = weston.post(f"/prompt/{pid}/answer", data={"answer": "block"}, headers=HX)
     assert re.match(r"(HIT|MISS)", _text(done.text))
