@@ -19,11 +19,12 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, fields
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from stkit.errors import DataFileError, InvalidValue, NotFound
-from stkit.tcg.common import fold_name
+from stkit.tcg.common import fold_name, read_yaml
 from stkit.tcg.common import parse_yaml as _parse_yaml_text
 from stkit.tcg.vocab import CombatKind, Moon, Speed, values
 from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, parse_whole_number, printable, shown_key
@@ -759,3 +760,30 @@ def parse_csv(path: Path, text: str, progress: Progress | None = None) -> Parsed
         items.append(item)
     lines = [it.pop("_line") for it in items]
     return ParsedFile(str(path), "csv", _cards_from_items(path, items, (), lambda i: f"line {lines[i]}", progress))
+
+
+#: The ``kind`` that ``data/combat_kinds.yaml`` gives a Combat Action whose text and errata name no kind.
+KIND_NOT_STATED = "not stated"
+
+
+@functools.lru_cache(maxsize=1)
+def combat_kind_notes() -> dict[str, tuple[str | None, str]]:
+    """Folded card name -> (kind, why) for the Combat Actions of the community list on which nothing a reader
+    looks for names the kind, each read by hand (packaged ``data/combat_kinds.yaml``). ``kind`` is one of
+    attack / defense / flex / counterattack when the card's words state it, else None ("not stated");
+    ``why`` is what the card does say. Raises DataFileError naming the item when the file is malformed."""
+    path = Path(str(resources.files("stkit.tcg") / "data" / "combat_kinds.yaml"))
+    data = read_yaml(path)
+    out: dict[str, tuple[str | None, str]] = {}
+    for i, item in enumerate(data if isinstance(data, list) else [None]):
+        kinds = (*values(CombatKind), KIND_NOT_STATED)
+        if (
+            not isinstance(item, dict)
+            or set(item) != {"name", "kind", "why"}
+            or item["kind"] not in kinds
+            or not all(isinstance(item[k], str) and item[k].strip() for k in ("name", "why"))
+        ):
+            raise DataFileError(f"{path}: item {i + 1}: needs name, why and a kind among {', '.join(kinds)}")
+        kind = None if item["kind"] == KIND_NOT_STATED else item["kind"]
+        out[fold_name(item["name"])] = (kind, " ".join(item["why"].split()))
+    return out

