@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from stkit.cli.cells import csv_cell as _csv_cell
-from stkit.cli.cells import local_time
+from stkit.cli.cells import local_iso, local_time
 from stkit.cli.common import run
 from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.complete import complete_character
@@ -1041,7 +1041,7 @@ def xp(
                     "total": sheet.xp_total,
                     "spent": sheet.xp_spent,
                     "available": sheet.xp_available,
-                    "log": sheet.xp_log,
+                    "log": [e | {"at": local_iso(e["at"])} if "at" in e else e for e in sheet.xp_log],
                 }
             )
             return
@@ -1254,7 +1254,7 @@ def log(
         readonly=True,
     )
     if json_out or fmt is LogFormat.json:
-        emit_json({"rolls": entries})
+        emit_json({"rolls": [e | {"created_at": local_iso(e["created_at"])} for e in entries]})
         return
     if fmt is LogFormat.csv:
         _log_csv(entries)

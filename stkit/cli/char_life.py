@@ -200,10 +200,12 @@ def history(
 
     From the experience log and the table events: edits, damage, raises, Renown, undos, Willpower spent on
     rolls. Export: `stkit char history Weston --format csv > weston.csv`."""
+    from stkit.cli.cells import local_iso  # lazy: start-up (loaded when the command runs)
     from stkit.store.growth import HISTORY_COLUMNS  # lazy: start-up (loaded when the command runs)
     from stkit.store.growth import history as read_history  # lazy: start-up (loaded when the command runs)
 
     sheet, rows = run(db, lambda gw: read_history(gw, name, chronicle), readonly=True)
+    rows = [r | {"at": local_iso(r["at"])} for r in rows]
     if json_out or fmt is HistoryFormat.json:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
