@@ -34,7 +34,31 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_COUNT = 100
 
 
-PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
+def _power(value: str) -> str:
+    """'willpower', 'rage' or 'gnosis' from what was typed: any case, or a sheet's short form ('wp', as
+    :data:`stkit.sheet.traits.ABBREVIATIONS` lists it). A usage error (exit 2) names anything else."""
+    from stkit.sheet.traits import ABBREVIATIONS, norm  # lazy: start-up (loaded when the command runs)
+
+    key = norm(value)
+    key = norm(ABBREVIATIONS.get(key, key))
+    if key not in {p.value for p in Power}:
+        raise typer.BadParameter(f"{value!r} is not willpower (or wp), rage or gnosis")
+    return key
+
+
+def _complete_power(incomplete: str) -> list[str]:
+    return [p.value for p in Power if p.value.startswith(incomplete.casefold())]
+
+
+PowerArg = Annotated[
+    str,
+    typer.Argument(
+        help="willpower (or wp), rage or gnosis.",
+        callback=_power,
+        autocompletion=_complete_power,
+        show_default=False,
+    ),
+]
 
 
 class FoundryLayout(enum.StrEnum):
@@ -758,7 +782,7 @@ def spend(
     from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(points, "points", 1, MAX_COUNT)
-    print_edit(run(db, lambda s: characters.spend(s, name, power.value, points, chronicle=chronicle)), json_out)
+    print_edit(run(db, lambda s: characters.spend(s, name, power, points, chronicle=chronicle)), json_out)
 
 
 @char_app.command("regain")
@@ -777,7 +801,7 @@ def regain(
     from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(points, "points", 1, MAX_COUNT)
-    print_edit(run(db, lambda s: characters.regain(s, name, power.value, points, chronicle=chronicle)), json_out)
+    print_edit(run(db, lambda s: characters.regain(s, name, power, points, chronicle=chronicle)), json_out)
 
 
 @char_app.command("damage")
