@@ -1316,24 +1316,58 @@ def _log_csv(entries: list[dict]) -> None:
 
 def _log_row(e: dict) -> tuple[str, ...]:
     """One `stkit log` line's cells: id, local time, who, pool, difficulty, dice, result, outcome."""
-    res = e["outcome"] if e["outcome"] != "success" else f"{e['result']} success{'es' if e['result'] != 1 else ''}"
+    from stkit.text import counted  # lazy: start-up (loaded when the command runs)
+
+    detail = e["detail"] if isinstance(e["detail"], dict) else {}
+    res = e["outcome"] if e["outcome"] != "success" else counted(e["result"], "success")
     if e["willpower"]:
         res += " +WP"
-    if isinstance(e["detail"], dict) and e["detail"].get("secret"):
+    spared = _log_spared(e, detail)
+    if spared:
+        res += f" (no botch: {spared})"
+    if detail.get("secret"):
         res += " (secret)"
     who = e["character"] or "-"
     if e.get("scene_id"):
         who += f" (scene {e['scene_id']}/{e['turn']})"
+    # the pool as the sheet names it ('Dexterity 3 + Brawl 2 = 5'), not as it was typed ('dex+brawl')
+    breakdown = str(detail.get("breakdown") or "")
+    pool = (
+        breakdown.removesuffix(" dice").removesuffix(" die") if "=" in breakdown else f"{e['expression']} = {e['pool']}"
+    )
     return (
         str(e["id"]),
         local_time(e["created_at"]),
         who,
-        f"{e['expression']} = {e['pool']}",
+        pool,
         str(e["difficulty"]),
         " ".join(map(str, e["dice"])),
         res,
         e["outcome"],
     )
+
+
+#: How the roll log's ``house_rules_in_force`` names the two readings :func:`_log_spared` needs (the
+#: phrases of :mod:`stkit.dice.house`).
+_NO_SPECIALTY_BOTCH = "no botch with a specialty"
+_WILLPOWER_DICE = "Willpower buys three dice"
+
+
+def _log_spared(e: dict, detail: dict) -> str | None:
+    """Why a logged roll is not the botch its dice would make ('Willpower', 'specialty'), or None: the rule
+    of :func:`stkit.dice.score.botch_spared`, read from the entry (its dice, difficulty, result, Willpower,
+    the specialty used and the house rules in force)."""
+    from stkit.dice.score import botch_spared  # lazy: start-up (loaded when the command runs)
+
+    if e["outcome"] == "botch" or not e["dice"] or detail.get("automatic"):
+        return None
+    in_force = detail.get("house_rules_in_force") or []
+    willpower = bool(e["willpower"])
+    left = int(e["result"]) - (1 if willpower and _WILLPOWER_DICE not in in_force else 0)
+    no_specialty_botch = bool(detail.get("specialty_used")) and _NO_SPECIALTY_BOTCH in in_force
+    if not botch_spared(e["dice"], int(e["difficulty"]), left, not (willpower or no_specialty_botch)):
+        return None
+    return "Willpower" if willpower else "specialty"
 
 
 def _print_log(entries: list[dict], *, filtered: bool) -> None:
