@@ -35,9 +35,12 @@ def print_error(message: str, code: int = 1) -> None:
     if _json_errors:
         import json  # lazy: start-up (only on an error)
 
-        sys.stdout.write(json.dumps({"error": shown, "exit": code}, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
-        return
+        try:
+            sys.stdout.write(json.dumps({"error": shown, "exit": code}, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+            return
+        except OSError:  # the standard output itself failed (a full disk): the line goes to stderr
+            pass
     sys.stderr.write(f"Error: {shown}\n")
     sys.stderr.flush()
 

@@ -652,7 +652,7 @@ def _show_by_turn(console, ext, exact: bool) -> None:
     table.add_column("", no_wrap=True)
     # skip the leading rolls where finishing is impossible (exactly 0), and say so under the table
     first = next((i for i, p in enumerate(ext.by_turn) if p), len(ext.by_turn))
-    shown = range(first, len(ext.by_turn))
+    shown: range | list[int] = range(first, len(ext.by_turn))
     thinned = len(shown) > MAX_TABLE_ROWS and not _ALL_ROWS.get()
     if thinned:  # the first roll that can finish, the rolls where the chance passes each milestone, the last
         picks = {first, len(ext.by_turn) - 1}
