@@ -22,6 +22,7 @@ from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
 from stkit.sheet.vocab import DamageType, Power
+from stkit.text import counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -331,7 +332,11 @@ def _track_lines(sheet) -> list:
         pen_text = "cannot act" if pen is None else (str(pen) if pen else "")
         lines.append(Text(f"{level:<15}") + Text(f"[{marks[box]}]", style=style) + Text(f"  {pen_text}", style="dim"))
     if sheet.wound_penalty or sheet.incapacitated:
-        msg = "Incapacitated: cannot act" if sheet.incapacitated else f"Wound penalty: -{sheet.wound_penalty} dice"
+        msg = (
+            "Incapacitated: cannot act"
+            if sheet.incapacitated
+            else f"Wound penalty: {counted(-sheet.wound_penalty, 'die', 'dice')}"
+        )
         lines.append(Text(msg, style="red bold"))
     return lines
 
@@ -1316,8 +1321,6 @@ def _log_csv(entries: list[dict]) -> None:
 
 def _log_row(e: dict) -> tuple[str, ...]:
     """One `stkit log` line's cells: id, local time, who, pool, difficulty, dice, result, outcome."""
-    from stkit.text import counted  # lazy: start-up (loaded when the command runs)
-
     detail = e["detail"] if isinstance(e["detail"], dict) else {}
     res = e["outcome"] if e["outcome"] != "success" else counted(e["result"], "success")
     if e["willpower"]:
