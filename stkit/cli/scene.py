@@ -472,7 +472,7 @@ def extended_roll(
     char: _ParticipantOpt = None,
     pool: Annotated[str | None, typer.Option("--pool", "-p", help="This roller's pool, if not the action's.")] = None,
     difficulty: _RollDifficultyOpt = None,
-    dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
+    dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: faces, e.g. 4,7,5,8,1 (0 is 10).")] = None,
     willpower: _SheetWillpowerOpt = False,
     specialty: HouseSpecialtyOpt = None,
     extra_ones_cancel: HouseExtraOnesOpt = None,
