@@ -245,3 +245,26 @@ def test_json_times_are_local_with_their_offset(store, monkeypatch):
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def _options(command) -> set[str]:
+    return {o for p in command.params for o in getattr(p, "opts", [])}
+
+
+def test_every_command_with_json_gives_its_errors_as_json(tmp_path, monkeypatch):
+    from tests.cli.tree import leaf_commands
+
+    monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "s.sqlite"))
+    tried = 0
+    for path, command in leaf_commands():
+        options = _options(command)
+        if "--json" not in options:
+            continue
+        bad = ["--db", ""] if "--db" in options else ["--no-such-option"]
+        result = runner.invoke(app, [*path, *bad, "--json"])
+        assert result.exit_code in (1, 2), (path, result.output)
+        data = json.loads(result.stdout)
+        assert set(data) == {"error", "exit"} and data["exit"] == result.exit_code, path
+        assert result.stderr == "", path
+        tried += 1
+    assert tried > 50
