@@ -1266,7 +1266,13 @@ def log(
     task: Annotated[str | None, typer.Option("--task", help="Only the rolls of this task.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
     fmt: Annotated[
-        LogFormat, typer.Option("--format", "-f", help="table (local time), csv or json.", case_sensitive=False)
+        LogFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="table (local time), csv or json (local time with its UTC offset).",
+            case_sensitive=False,
+        ),
     ] = LogFormat.table,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -1300,7 +1306,7 @@ def _log_csv(entries: list[dict]) -> None:
     for e in entries:
         cells = [
             e["id"],
-            local_time(e["created_at"]),
+            local_iso(e["created_at"]),
             e["chronicle"],
             e["character"] or "",
             e["expression"],

@@ -236,6 +236,8 @@ def test_json_times_are_local_with_their_offset(store, monkeypatch):
             json.loads(ok("log", "--json"))["rolls"][0]["created_at"],
             json.loads(ok("char", "history", "Runs", "--json"))["history"][0]["at"],
             json.loads(ok("char", "xp", "Runs", "log", "--json"))["log"][0]["at"],
+            ok("log", "--format", "csv").splitlines()[1].split(",")[1],
+            ok("char", "history", "Runs", "--format", "csv").splitlines()[1].split(",")[0],
         ]
         for at in times:
             assert at.endswith("+05:30"), at
