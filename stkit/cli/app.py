@@ -466,7 +466,22 @@ class StkitGroup(TyperGroup):
     ) -> Any:
         """Usage errors (exit 2) as one line naming the command's help, like every other error."""
         global _json_errors
+        outer = _json_errors  # a command line run inside `stkit shell` gives the shell its own back
         _json_errors = wants_json(sys.argv[1:] if args is None else args)
+        try:
+            return self._main(args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra)
+        finally:
+            _json_errors = outer
+
+    def _main(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        standalone_mode: bool,
+        windows_expand_args: bool,
+        **extra: Any,
+    ) -> Any:
         try:
             check_terminal_size_variables()
         except StkitError as exc:
