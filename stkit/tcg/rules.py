@@ -100,7 +100,9 @@ STOP_WORDS = frozenset(
     explain for from get gets got had happen happens has have how i if in into is it its let lets make
     makes many me mean means much my need needs of on or our say says should so someone than that the
     their them then there these they thing things this those to too us use uses was way we were what when
-    where which while who whom why will with work works would you your""".split()  # noqa: SIM905 (a word list reads best as text)
+    where which while who whom why will with work works would you your
+    he him his she her hers they'll it's i'm im ive i've me mine myself ok okay so already now
+    really actually anyway anyhow basically like um uh pls please hey yo lol""".split()  # noqa: SIM905 (a word list reads best as text)
 )
 
 
@@ -500,6 +502,11 @@ class RulesIndex:
                 pending.append((i, words[i]))
                 i += 1
         content = [(at, w) for at, w in pending if w not in STOP_WORDS]
+        # a situation's small numbers ("4 rage", "health 5") say which case, not which rule: they would
+        # only match the worked examples' own numbers, so they count only when the question has little
+        # else; a larger number (25 on the Umbra chart, 30 Sept cards) is more often the rule's own
+        if len([w for _, w in content if not w.isdigit()]) + len(placed) >= 2:
+            content = [(at, w) for at, w in content if not (w.isdigit() and int(w) < 10)]
         if not content and not placed:
             content = pending
         for at, word in content:
