@@ -54,7 +54,7 @@ _WORD_RE = re.compile(r"[a-z0-9]+")
 #: BM25F weights of the title, the text, the keywords, the card names, the id's words, the asks (the
 #: questions an entry answers) and the question cues: tuned on the question sets in
 #: tests/tcg/rules_questions.py and rules_questions_dev.py only, never on a held-out set.
-BM25_WEIGHTS = (4.0, 1.0, 1.0, 0.5, 3.0, 4.0, 3.0)
+BM25_WEIGHTS = (3.0, 1.0, 2.0, 0.5, 6.0, 4.0, 3.0)
 _FIELDS = ("title", "body", "keywords", "cards", "idwords", "asks", "cues")
 _FIELD_WEIGHT = dict(zip(_FIELDS, BM25_WEIGHTS, strict=True))
 #: BM25's term-frequency saturation and length normalisation (the usual values).
@@ -590,7 +590,7 @@ class RulesIndex:
         """Rank entries for ``query`` (free text), best first, at most ``limit`` (1..100).
 
         Ranking (lower score is better): minus the BM25F score of the question's word groups (see correct;
-        titles and asks weigh 4, the id's words 3, the text and keywords 1, card names 0.5) times the share
+        asks weigh 4, titles 3, the id's words 6, keywords 2, the text 1, card names 0.5) times the share
         of findable groups the entry holds to the power COVERAGE_POWER, minus the BM25F score of the
         question's cues (when, how long, how many, what happens, who, can I, where) against the cues of the
         entry's asks, minus ASK_MATCH_WEIGHT times the closest ask's word overlap; an entry of the earlier
