@@ -490,8 +490,13 @@ class RulesIndex:
         while i < len(words):
             for n in range(min(longest, len(words) - i), 0, -1):
                 key = tuple(words[i : i + n])
-                if key in paraphrases and not (n == 1 and key[0] in STOP_WORDS):
-                    found = [m for m in paraphrases[key] if all(p in self._vocab_set for p in m.split())]
+                means = paraphrases.get(key)
+                if means is None and not all(w in self._vocab_set for w in key):
+                    # another ending of a mapped phrase ("switching" for "switch"), for words the rules
+                    # do not use themselves
+                    means = _stemmed_paraphrases().get(tuple(_stem(w) for w in key))
+                if means is not None and not (n == 1 and key[0] in STOP_WORDS):
+                    found = [m for m in means if all(p in self._vocab_set for p in m.split())]
                     if found:
                         own = " ".join(key)
                         keep = own in self._vocab_set and own not in found
@@ -681,6 +686,15 @@ class RulesIndex:
 @lru_cache(maxsize=1)
 def _paraphrases() -> dict[tuple[str, ...], tuple[str, ...]]:
     return load_paraphrases()
+
+
+@lru_cache(maxsize=1)
+def _stemmed_paraphrases() -> dict[tuple[str, ...], tuple[str, ...]]:
+    # the player-words map keyed by each phrase's stemmed words; the first phrase in file order wins a stem
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for key, means in _paraphrases().items():
+        out.setdefault(tuple(_stem(w) for w in key), means)
+    return out
 
 
 @lru_cache(maxsize=1)
