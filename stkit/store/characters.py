@@ -26,7 +26,7 @@ from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
 from stkit.store.fight_rules import mark_dead, refuse_dead, use_turn_power
 from stkit.store.scenes import find_turn_context
-from stkit.text import printable
+from stkit.text import counted, printable
 
 #: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
 ROW_COLUMNS = "id, chronicle, name, sheet, version"
@@ -452,7 +452,7 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
         return Edit(
             s,
             f"{s.name} takes {took} {done.kind}: {s.health_level or 'unhurt'}"
-            + (f", -{s.wound_penalty} dice" if s.wound_penalty else ""),
+            + (f", {counted(-s.wound_penalty, 'die', 'dice')}" if s.wound_penalty else ""),
             done.warnings(s.name),
             _health_data(s) | {"damage": done.to_dict()},
         )
