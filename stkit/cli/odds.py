@@ -90,12 +90,12 @@ ExactOpt = Annotated[
     ),
 ]
 
-AllRowsOpt = Annotated[
-    bool,
-    typer.Option("--all-rows", help=f"Show every row of a long table (else at most {25} rows, the shape kept)."),
-]
 #: The most rows a table shows without --all-rows.
 MAX_TABLE_ROWS = 25
+AllRowsOpt = Annotated[
+    bool,
+    typer.Option("--all-rows", help=f"Show every row of a long table (else at most {MAX_TABLE_ROWS}, spread over it)."),
+]
 #: Whether the command running was given --all-rows (set once by each command, read by the tables).
 _ALL_ROWS: ContextVar[bool] = ContextVar("stkit_odds_all_rows", default=False)
 #: The chances at which a long "done within k rolls" table keeps its row.
