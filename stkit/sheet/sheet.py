@@ -316,11 +316,6 @@ class Sheet:
             elif ref.name == "fera":
                 new = B.get_changing_breed(str(value)).name
                 warnings += self._refit_breed(str(new))
-            elif ref.name == "tribe":
-                from stkit.sheet.lifebook import check_tribe  # lazy: lifebook imports this module
-
-                new, more = check_tribe(str(value), self.fera)
-                warnings += more
             elif ref.name == "deformity":
                 new, more = lookup_deformity(str(value))
                 warnings += more

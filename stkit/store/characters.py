@@ -19,6 +19,7 @@ from typing import Any
 from stkit.config import default_chronicle
 from stkit.errors import DataFileError, InvalidValue, NotFound, StkitError
 from stkit.notices import note
+from stkit.sheet.lifebook import check_tribe
 from stkit.sheet.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.sheet.traits import legacy_name_key, name_key, suggest
 from stkit.sheet.vocab import TraitKind, XpKind
@@ -369,6 +370,9 @@ def set_trait(
 
     def change(s: Sheet) -> Edit:
         ref, new, warnings = s.set_trait(trait, value, custom=custom)
+        if ref.kind == TraitKind.identity and ref.name == "tribe":  # as `char new` checks it
+            s.tribe, more = check_tribe(str(new), s.fera)
+            new, warnings = s.tribe, [*warnings, *more]
         label = {
             "identity": ref.name.replace("_", " "),
             "power_points": f"{ref.name} points",
