@@ -19,7 +19,6 @@ from typing import Any
 from stkit.config import default_chronicle
 from stkit.errors import DataFileError, InvalidValue, NotFound, StkitError
 from stkit.notices import note
-from stkit.sheet.lifebook import check_tribe
 from stkit.sheet.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from_json
 from stkit.sheet.traits import legacy_name_key, name_key, suggest
 from stkit.sheet.vocab import TraitKind, XpKind
@@ -366,11 +365,15 @@ def edit_character(gw: Gateway, name: str, chronicle: str | None, change: Callab
 def set_trait(
     gw: Gateway, name: str, trait: str, value: str, *, chronicle: str | None = None, custom: bool = False
 ) -> Edit:
-    """``char set``: one trait to one value (see :meth:`Sheet.set_trait`)."""
+    """``char set``: one trait to one value (see :meth:`Sheet.set_trait`). A tribe is checked as `char new`
+    checks it (:func:`stkit.sheet.lifebook.check_tribe`): one outside the book's Garou tribes is kept with a
+    warning, a name with no letter refused (InvalidValue)."""
 
     def change(s: Sheet) -> Edit:
         ref, new, warnings = s.set_trait(trait, value, custom=custom)
         if ref.kind == TraitKind.identity and ref.name == "tribe":  # as `char new` checks it
+            from stkit.sheet.lifebook import check_tribe  # lazy: start-up (only when a tribe is set)
+
             s.tribe, more = check_tribe(str(new), s.fera)
             new, warnings = s.tribe, [*warnings, *more]
         label = {
