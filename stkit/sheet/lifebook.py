@@ -11,8 +11,8 @@ Readings of stkit's own (docs/characters.md, "Readings of the rules"):
   Revised and W20 core books, each named in the file) judge a Gift only where they know it: a Gift in the
   character's breed, auspice or tribe list is priced in-list, one known only in other lists is outside
   (refused by ``char raise`` unless the Storyteller allows it, ``outside``), and a Gift the lists do not
-  know is not checked (the raise's ``outside`` says which price). Which of the three starting Gifts came from which list is not
-  checked.
+  know is not checked (the raise's ``outside`` says which price). Which of the three starting Gifts came
+  from which list is not checked.
 - Secondary and custom Abilities may count in whichever Ability group is cheapest.
 - An Attribute or power at 0 raised by experience costs as if it were rated 1 (the table prices by the
   current rating, which would make the first dot free).
