@@ -40,12 +40,12 @@ PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 @functools.cache
 def gift_lists() -> dict[str, dict[str, int]]:
     """{list name (a Garou breed, auspice or tribe): {Gift: level}} from ``data/gift_lists.yaml``: the
-    Revised core book's entries (``lists``) and, after them, the W20 core book's the Revised ones lack
-    (``w20_lists``, then ``w20_core_lists`` from a second public source); the first section to name a Gift for a
-    group sets its level."""
+    Revised core book's entries (``lists``), then the Revised supplements' (``revised_supplement_lists``), then
+    the W20 core book's the Revised ones lack (``w20_lists``, then ``w20_core_lists`` from a second public
+    source); the first section to name a Gift for a group sets its level."""
     data: dict[str, Any] = load_packaged("stkit.sheet", "gift_lists.yaml")
     out: dict[str, dict[str, int]] = {}
-    for section in ("lists", "w20_lists", "w20_core_lists"):
+    for section in ("lists", "revised_supplement_lists", "w20_lists", "w20_core_lists"):
         for k, v in (data.get(section) or {}).items():
             table = out.setdefault(str(k), {})
             for g, n in v.items():

@@ -406,7 +406,7 @@ def test_the_w20_lists_fill_in_what_the_revised_ones_lack():
     # a Revised entry keeps its level where W20 repeats the Gift
     assert L.gift_lists()["Homid"]["Persuasion"] == 1
     lists = L.gift_lists()
-    assert sum(len(v) for v in lists.values()) == 499 and len({g for v in lists.values() for g in v}) == 385
+    assert sum(len(v) for v in lists.values()) == 615 and len({g for v in lists.values() for g in v}) == 498
 
 
 def test_the_w20_core_lists_fill_theurge_and_the_thin_tribes():
@@ -420,7 +420,19 @@ def test_the_w20_core_lists_fill_theurge_and_the_thin_tribes():
     # the source's misspellings are read as the book names, never kept beside them
     assert "Grasp the Beyond" in theurge and "Grasp of Beyond" not in theurge
     assert "Fetish Doll" in lists["Uktena"]
-    assert len(lists["Theurge"]) == 22 and len(lists["Wendigo"]) == 21 and len(lists["Silver Fangs"]) == 21
+    assert len(lists["Theurge"]) == 23 and len(lists["Wendigo"]) == 21 and len(lists["Silver Fangs"]) == 22
+
+
+def test_the_revised_supplements_come_before_the_w20_lists():
+    """The first summary's Revised tribebook entries (revised_supplement_lists): Kitchen Chemistry is a level 1
+    Bone Gnawer Gift (Tribebook: Bone Gnawers (Revised)), 1x3 = 3 for a Bone Gnawer, outside for the Get of
+    Fenris; Fair Fortune is Fianna level 2 there and 3 in the W20 core lists: the Revised level stands."""
+    gnawer = garou(tribe="Bone Gnawers")
+    assert L.price(gnawer, "gift:Kitchen Chemistry").cost == 3
+    assert L.gift_standing(garou(), "Kitchen Chemistry") == ("outside", ["Bone Gnawers"])
+    assert L.gift_lists()["Fianna"]["Fair Fortune"] == 2
+    # a camp's Gift is left out: Storm of Mother's Wrath is the Black Furies' Bacchantes' Gift in the summary
+    assert "Storm of Mother's Wrath" not in L.gift_lists()["Black Furies"]
 
 
 def test_newly_listed_gifts_priced_by_hand():
