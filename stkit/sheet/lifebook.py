@@ -8,7 +8,7 @@ Rank needs by auspice). The store use cases that write these changes are in :mod
 Readings of stkit's own (docs/characters.md, "Readings of the rules"):
 
 - The Garou's Gift lists (``data/gift_lists.yaml``, names and levels from two public summaries of the
-  Revised and W20 core books, each named in the file) judge a Gift only where they know it: a Gift in the
+  Revised books and the W20 core book, each named in the file) judge a Gift only where they know it: a Gift in the
   character's breed, auspice or tribe list is priced in-list, one known only in other lists is outside
   (refused by ``char raise`` unless the Storyteller allows it, ``outside``), and a Gift the lists do not
   know is not checked (the raise's ``outside`` says which price). Which of the three starting Gifts came
@@ -380,7 +380,7 @@ def check_creation(sheet: Sheet) -> CreationCheck:
         if unknown:
             out.not_checked.append(
                 f"Gifts: {', '.join(unknown)}: not in stkit's Gift lists "
-                "(partial summaries of the Revised and W20 core books)"
+                "(partial public summaries of the Revised and W20 Gift lists)"
             )
     if sheet.rites:
         out.not_checked.append("Rites: they come with the Rites Background (its dots are checked with the Backgrounds)")
