@@ -245,7 +245,7 @@ def test_hit_bad_input_changes_nothing(fighters):
 
 
 def test_no_soak_house_rule(fighters):
-    data = ok_json("char", "hit", "Weston", "2", "--type", "aggravated", "--soak", "--no-soak", "aggravated")
+    data = ok_json("char", "hit", "Weston", "2", "--type", "aggravated", "--soak", "--unsoakable", "aggravated")
     assert data["soak"] is None and data["wounds"] == 2
     assert data["notes"] == ["aggravated damage cannot be soaked (house rule); no soak roll"]
 
