@@ -575,6 +575,7 @@ def attack(gw: Gateway, order: AttackOrder) -> AttackExchange:
         attack_kind=LogKind.rage_action if order.rage_action else LogKind.attack,
         extra={"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed},
         defence_kind=order.defence_kind,
+        named={AttackStep.ATTACK: order.spec, AttackStep.DAMAGE: order.damage_spec},
     )
     result = made.result
     if made.forgiven:
@@ -650,6 +651,7 @@ def _roll_exchange(
     attack_kind: LogKind,
     extra: dict[str, Any],
     defence_kind: str,
+    named: dict[AttackStep, bool],
 ) -> _Exchange:
     """Walk :class:`stkit.dice.combat.AttackSequence` for ``spec``, each step one
     :func:`stkit.store.rolling.make_roll` call under the step's own rules (:class:`StepRoll`: the same
@@ -658,8 +660,9 @@ def _roll_exchange(
     logged, with ``extra`` in its detail; the soak's entry gets the levels soaked.
 
     ``rolls``: step -> (the character row rolling it, the pool built from their sheet, None when the step
-    has no pool); ``faces``: step -> dice given by hand. Raises InvalidValue for faces of a step that is not
-    rolled and a damage pool beyond the limit, RuleRefusal as make_roll does; nothing is written then.
+    has no pool); ``faces``: step -> dice given by hand; ``named``: step -> the roll names a specialty of
+    its pool (checked on the sheet and noted by make_roll). Raises InvalidValue for faces of a step that is
+    not rolled and a damage pool beyond the limit, RuleRefusal as make_roll does; nothing is written then.
     """
 
     rng, _ = generator(seed)
@@ -693,15 +696,15 @@ def _roll_exchange(
             faces=tuple(given) if (given := faces[step.step]) is not None else None,
             seed=seed,
             willpower=step.willpower,
-            spec=step.rules.specialised,
+            spec=named.get(step.step, False),
             combat=step.combat,
             log_kind=attack_kind if step.step is AttackStep.ATTACK else LogKind(_LOG_NAMES[step.step]),
             extra=extra | more,
             built=built,
             dice_rules=step.rules,
         )
-        named = f"the defence roll ({defence_kind})" if step.step is AttackStep.DEFENCE else ROLL_NAMES[step.step]
-        with about(named):
+        label = f"the defence roll ({defence_kind})" if step.step is AttackStep.DEFENCE else ROLL_NAMES[step.step]
+        with about(label):
             done = make_roll(gw, roll_order, rng=rng)
         made[step.step] = done
         state = state.feed(done.roll.final_successes)
