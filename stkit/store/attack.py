@@ -437,7 +437,7 @@ def refuse_second_action(
     raise RuleRefusal(
         f"{a_row.name} already acted in turn {ctx.turn} (roll #{first}"
         + (f", {done} actions of {1 + bought}" if bought else "")
-        + "): a second action needs Rage (--rage, or stkit rage spend) or the Storyteller's --force"
+        + "): a second action needs Rage (--rage) or the Storyteller's --force"
     )
 
 
