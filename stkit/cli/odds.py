@@ -977,7 +977,7 @@ def attack_cmd(
     damage_difficulty: _DamageDifficultyOpt = 6,
     soak_difficulty: _SoakDifficultyOpt = 6,
     willpower: _AttackWillpowerOpt = False,
-    spec: _AttackSpecOpt = False,
+    attack_spec: _AttackSpecOpt = False,
     damage_spec: _DamageSpecOpt = False,
     specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
@@ -1017,7 +1017,7 @@ def attack_cmd(
         attack_difficulty=rules.difficulty if pools.difficulty is None else pools.difficulty,  # as `attack` rolls
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
-        rules=rules.dice_rules(spec),
+        rules=rules.dice_rules(attack_spec),
         combat=make_combat_rules(damage_ones_cancel),
         willpower=willpower,
         defence_pool=pools.dodge,

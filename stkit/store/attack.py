@@ -296,6 +296,7 @@ def _wound(
     kind: DamageType,
     ctx: TurnContext | None,
     silver: bool = False,
+    mortal_overflow: str = "kill",
 ) -> tuple[dict[str, Any] | None, list[str], bool]:
     """Put ``wounds`` levels of ``kind`` (a silver weapon's as :func:`wound_kind` says) on the target's
     health track and save it (a killing level marks them dead): (what was taken, or None for no wound;
@@ -304,7 +305,7 @@ def _wound(
     if not wounds:
         return None, [], False
     marked = wound_kind(t_sheet, kind.value, silver=silver)
-    report = t_sheet.take_damage(wounds, marked)
+    report = t_sheet.take_damage(wounds, marked, mortal_overflow=mortal_overflow)
     save_sheet(gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {wounds} {marked}: {Health.of(t_sheet).words}")
     if report.killed:
         mark_dead(gw, t_row, ctx)
@@ -580,7 +581,9 @@ def attack(gw: Gateway, order: AttackOrder) -> AttackExchange:
     result = made.result
     if made.forgiven:
         notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
-    taken, warnings, dead = _wound(gw, t_row, t_sheet, result.wounds, kind, ctx, order.silver)
+    taken, warnings, dead = _wound(
+        gw, t_row, t_sheet, result.wounds, kind, ctx, order.silver, mortal_overflow=in_force.mortal_overflow
+    )
     _attacker_costs(gw, a_row, a_sheet, order.willpower, rage_count, in_force.rage_cap, notes)
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     return AttackExchange(
