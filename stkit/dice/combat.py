@@ -272,11 +272,6 @@ class AttackSpec:
         }[AttackStep(step)]
         return replace(self.rules, specialised=specialised)
 
-    @property
-    def follow_rules(self) -> HouseRules:
-        """The rules of the soak roll, as :meth:`step_rules` gives them (no specialty)."""
-        return self.step_rules(AttackStep.SOAK)
-
 
 def net_attack(attack_result: int, defence_result: int) -> int:
     """Attack successes left after a dodge, block or parry: ``max(attack - defence, 0)`` (each defence

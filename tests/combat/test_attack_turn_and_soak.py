@@ -73,3 +73,22 @@ def test_the_target_soaks_by_its_rules_unless_no_soak(bout):
     assert "Not soaked: Post rolls no soak" in text
     res = run(*SWING, "--no-soak", "--soak-pool", "Stamina")
     assert res.exit_code == 2 and "--soak-pool or --no-soak" in res.output
+
+
+def test_the_table_page_refuses_posting_a_second_attack_unless_the_storyteller_forces_it(bout):
+    from stkit.errors import RuleRefusal
+    from stkit.store import prompts as P
+    from stkit.store.db.gateway import run_unit
+
+    ok("scene", "start", "Brawl")
+    ok_json(*SWING, "--dice-attack", "2,2,2,2,2")
+
+    def post(force: bool):
+        return lambda gw: P.post_attack(
+            gw, "default", "Tooth", "Post", pool="Dexterity + Brawl", damage="Strength", force=force
+        )
+
+    with pytest.raises(RuleRefusal, match="Tooth already acted in turn 1"):
+        run_unit(bout, post(False))
+    posted = run_unit(bout, post(True))
+    assert posted.asked["force"] is True
