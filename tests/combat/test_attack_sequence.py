@@ -156,8 +156,14 @@ def test_odds_attack_and_stkit_attack_agree_on_the_golden_case(duel):
     assert wounds[2] == Fraction(33, 500) and max(wounds) == 4 and wounds[4] == Fraction(1, 1000)
     top = ok_json(*ATTACK, "--spec", "--damage-spec", "--dice-attack", "10", "--dice-damage", "10,10")
     assert (top["attack"]["result"], top["damage_pool"], top["wounds"]) == (2, 2, 4)
-    seen = set()
     assert run("char", "heal", "Dummy", "4").exit_code == 0
+    # a specialty reaches only the roll that names it: no --damage-spec, each damage 10 is one level
+    half = ok_json(*ATTACK, "--spec", "--dice-attack", "10", "--dice-damage", "10,10")
+    assert (half["attack"]["result"], half["damage_pool"], half["wounds"]) == (2, 2, 2)
+    plain = ok_json(*ATTACK, "--dice-attack", "10", "--dice-damage", "10")
+    assert (plain["attack"]["result"], plain["damage_pool"], plain["wounds"]) == (1, 1, 1)
+    seen = set()
+    assert run("char", "heal", "Dummy", "3").exit_code == 0
     for seed in range(40):
         d = ok_json(*ATTACK, "--spec", "--damage-spec", "--seed", str(seed))
         attack = tuple(d["attack"]["dice"])
