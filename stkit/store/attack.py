@@ -183,7 +183,7 @@ def _refuse_attack(
     if coup_de_grace and not t_sheet.incapacitated:
         raise RuleRefusal(f"coup de grace: {t_sheet.name} is not Incapacitated ({t_sheet.health_level or 'unhurt'})")
     if coup_de_grace and defended:
-        raise RuleRefusal("coup de grace: a downed foe neither dodges nor soaks; leave out --dodge and --soak")
+        raise RuleRefusal("coup de grace: a downed foe neither dodges nor soaks; leave out --dodge and --soak-pool")
 
 
 def _attack_plan(
