@@ -12,13 +12,13 @@ from stkit.errors import InvalidValue
 from stkit.sheet import guided as G
 from stkit.sheet.lifebook import check_creation
 
-#: A Homid Ahroun Get of Fenris made step by step: 7/5/3 (Social one short), 13/9/5, 5 Backgrounds, three
+#: A Homid Ahroun Get of Fenris made step by step: 7/5/3, 13/9/5, 5 Backgrounds, three
 #: Gifts, then 4 freebie points (Brawl 4: 2, Willpower 3 -> 5: 2) after one undone answer.
 ANSWERS = [
     "name=Sees-Far breed=Homid auspice=Ahroun tribe=Get of Fenris player=Sam",
     "next",
     "Strength=4 Dexterity=3 Stamina=3",
-    "Charisma=3 Manipulation=2 Appearance=2",
+    "Charisma=3 Manipulation=2 Appearance=3",
     "Perception=2 Intelligence=2 Wits=2",
     "Strength=5",  # refused: 8 Physical dots
     "next",
@@ -53,13 +53,19 @@ def test_the_steps_refuse_what_breaks_them_and_undo():
     assert d.status() == ["Attributes: Physical 6 of 7, Social 0 of 5, Mental 0 of 3"]
     d.answer("undo")
     assert d.status() == ["Attributes: Physical 0 of 7, Social 0 of 5, Mental 0 of 3"]
+    d.answer("Strength=4 Dexterity=4 Stamina=2 Charisma=3 Manipulation=3 Perception=2 Wits=3")
+    with pytest.raises(
+        InvalidValue, match=r"Attributes: 1 dot not placed yet \(Physical 7 of 7, Social 4 of 5, Mental"
+    ):
+        d.answer("next")
+    d.answer("Appearance=2")
     d.answer("next")
     with pytest.raises(InvalidValue, match="Brawl above 3: only freebies raise an Ability past 3"):
         d.answer("Brawl=4")
     with pytest.raises(InvalidValue, match="'Strength' is not one of the abilities"):
         d.answer("Strength=2")
-    d.answer("undo")
-    d.answer("undo")
+    for _ in range(4):
+        d.answer("undo")
     assert d.name == "character"
     with pytest.raises(InvalidValue, match="nothing to undo"):
         G.new_draft().answer("undo")

@@ -35,7 +35,7 @@ def test_a_player_makes_a_character_step_by_step(clients, table):
         if "Created" not in r.text:
             draft = draft_of(r.text)
         if answer == "Perception=2 Intelligence=2 Wits=2":
-            assert "Attributes: Physical 7 of 7, Social 4 of 5, Mental 3 of 3" in r.text
+            assert "Attributes: Physical 7 of 7, Social 5 of 5, Mental 3 of 3" in r.text
     assert "Created Sees-Far in chronicle default; it passes the creation check." in r.text
     sheet = run_unit(table.url, lambda gw: find_character(gw, "Sees-Far").to_sheet(), readonly=True)
     assert check_creation(sheet).passed and sheet.abilities["Brawl"] == 4
