@@ -3,6 +3,8 @@ through prompt_toolkit's pipe input (`stkit char create`)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -117,3 +119,72 @@ def test_quitting_stores_nothing(db_url):
     assert result.exit_code == 1 and "Error: creation stopped; nothing stored" in result.output
     listed = runner.invoke(app, ["char", "list", "--db", db_url, "--json"])
     assert '"Half-Made"' not in listed.output
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (1, "the draft is not a mapping with a sheet and a step"),
+        (None, "the draft is not a mapping with a sheet and a step"),
+        ({"step": 1}, "the draft has no sheet"),
+        ({"sheet": {"name": "A"}, "step": 1.5}, "the step of the draft must be a whole number 0 to 6"),
+        ({"sheet": {"name": "A"}, "step": "2"}, "the step of the draft must be a whole number 0 to 6"),
+        ({"sheet": {"name": "A"}, "step": True}, "the step of the draft must be a whole number 0 to 6"),
+        ({"sheet": {"name": "A"}, "step": 7}, "the step of the draft must be a whole number 0 to 6"),
+        ({"sheet": {"name": "A"}, "step": 1, "past": [1]}, "undo state 1 is not a mapping"),
+        ({"sheet": {"name": "A"}, "step": 1, "past": {}}, "its undo list is not a list"),
+        ({"sheet": {"name": "A", "attributes": [1]}, "step": 1}, "attributes: expected a mapping"),
+    ],
+)
+def test_a_damaged_draft_is_refused_in_one_line(data, said):
+    with pytest.raises(InvalidValue) as caught:
+        G.Draft.from_dict(data)
+    text = str(caught.value)
+    assert said in text and "\n" not in text and "object" not in text and "subscriptable" not in text
+
+
+def test_the_pickers_offer_the_steps_values_and_refuse_others():
+    d = G.new_draft()
+    names = {f["field"]: f for f in d.choices()["fields"]}
+    assert names["breed"]["options"] == ["Homid", "Metis", "Lupus"] and "Get of Fenris" in names["tribe"]["options"]
+    with pytest.raises(InvalidValue, match="Breed 'Elf' is not one of the choices offered"):
+        d.pick({"breed": "Elf"})
+    d.pick({"name": "Sees-Far", "breed": "Homid", "auspice": "Ahroun", "tribe": "Get of Fenris"})
+    assert d.sheet.powers["Rage"].permanent == 5
+    d.answer("next")
+    groups = d.choices()["groups"]
+    assert [g["title"] for g in groups] == ["Physical Attributes", "Social Attributes", "Mental Attributes"]
+    assert groups[0]["items"][0] == {"field": "Strength", "label": "Strength", "value": 1, "values": [1, 2, 3, 4, 5]}
+    for bad, said in [
+        ({"Strength": "0"}, "Strength '0': allowed 1 to 5"),
+        ({"Strength": "1.5"}, "Strength '1.5': allowed 1 to 5"),
+        ({"Strength": "6"}, "Strength '6': allowed 1 to 5"),
+        ({"Brawl": "2"}, "'Brawl' is not a choice of the attributes step"),
+        ({"Strength": "5", "Dexterity": "5"}, "1 Attribute dot too many"),
+    ]:
+        with pytest.raises(InvalidValue, match=re.escape(said)):
+            d.pick(bad)
+    with pytest.raises(InvalidValue, match="Strength 0: an Attribute is 1 to 5"):
+        d.answer("Strength=0")
+    d.pick({"Strength": "5", "Dexterity": "3", "Stamina": "2"})
+    assert [g["allot"] for g in d.choices()["groups"]] == [7, 5, 3]
+    with pytest.raises(InvalidValue, match=r"Attributes: 8 dots not placed yet \(Physical 7 of 7, Social 0 of 5"):
+        d.answer("next")
+
+
+def test_the_gift_step_offers_one_list_each_and_takes_exactly_the_chosen():
+    d = G.new_draft()
+    d.answer("name=Sees-Far breed=Homid auspice=Ahroun tribe=Get of Fenris")
+    d.step = G.STEPS.index("gifts")
+    lists = d.choices()["gifts"]
+    assert [g["title"] for g in lists] == ["Homid (breed) Gift", "Ahroun (auspice) Gift", "Get of Fenris (tribe) Gift"]
+    assert "Smell of Man" in lists[0]["options"] and "Razor Claws" in lists[2]["options"]
+    with pytest.raises(InvalidValue, match="'Bogus' is not one of the level-one Gifts offered"):
+        d.pick({}, ["Bogus"])
+    with pytest.raises(InvalidValue, match="the same Gift chosen twice"):
+        d.pick({}, ["Smell of Man", "Smell of Man"])
+    d.pick({}, ["Smell of Man", "Razor Claws"])
+    d.pick({}, ["Smell of Man", "Razor Claws"])  # sent again: still two, not four
+    assert [g["name"] for g in d.sheet.gifts] == ["Smell of Man", "Razor Claws"]
+    with pytest.raises(InvalidValue, match="2 of 3 Gifts chosen"):
+        d.answer("next")
