@@ -288,8 +288,9 @@ class Draft:
         if self.name == "gifts" and len(work.gifts) > 3:
             raise InvalidValue(f"{len(work.gifts)} Gifts; a new character has three (more with freebies)")
         self._fits(work)
-        self.past.append({"sheet": _compact(self.sheet.to_dict()), "step": self.step})
-        self.sheet = work
+        if work.to_dict() != self.sheet.to_dict():  # the same choices sent again leave no undo step
+            self.past.append({"sheet": _compact(self.sheet.to_dict()), "step": self.step})
+            self.sheet = work
         return self.status() + [f"Warning: {w}" for w in said]
 
     def _set(self, work: Sheet, trait: str, value: str) -> list[str]:
