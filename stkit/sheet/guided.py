@@ -239,8 +239,9 @@ class Draft:
 
     def pick(self, values: dict[str, str], gifts: list[str] | tuple[str, ...] = ()) -> list[str]:
         """Apply the pickers of the current step: ``values`` {field: value} with the fields and values
-        :meth:`choices` offers (a field left out keeps its value), ``gifts`` the Gifts chosen (the Gift
-        step: exactly these level-one Gifts; the freebie step: added at level one). Returns what to tell
+        :meth:`choices` offers (a field left out keeps its value), ``gifts`` the Gifts chosen, each from
+        its picker's list in order ('' for none; the Gift step: exactly these level-one Gifts, one from each
+        of the breed, auspice and tribe lists; the freebie step: added at level one). Returns what to tell
         the player, as :meth:`answer`. Raises InvalidValue, one line naming the field or value, for a field
         or value the step does not offer, or a result the step refuses; nothing is changed then."""
         if self.finished:
@@ -272,11 +273,16 @@ class Draft:
                     continue
                 said += self._set(work, field_name, value)
         chosen = [g.strip() for g in gifts if g and g.strip()]
+        lists = offered["gifts"]
+        if self.name == "gifts" and len(gifts) > len(lists):
+            raise InvalidValue(f"{len(gifts)} Gift choices; the Gift step has {len(lists)} lists, one Gift from each")
+        for i, g in enumerate(gifts):  # the i-th choice from the i-th list (one each: breed, auspice, tribe)
+            own = lists[i] if self.name == "gifts" else lists[0] if lists else {"title": "", "options": []}
+            if g and g.strip() and g.strip() not in own["options"]:
+                raise InvalidValue(
+                    f"Gift {g.strip()[:40]!r} is not a level-one Gift of the list offered ({own['title']})"
+                )
         if self.name in ("gifts", "freebies") and chosen:
-            allowed_gifts = {o for lst in offered["gifts"] for o in lst["options"]}
-            bad = [g for g in chosen if g not in allowed_gifts]
-            if bad:
-                raise InvalidValue(f"Gift {bad[0][:40]!r} is not one of the level-one Gifts offered")
             if len(set(chosen)) != len(chosen):
                 raise InvalidValue("the same Gift chosen twice; choose three different Gifts")
             if self.name == "gifts":

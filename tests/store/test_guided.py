@@ -179,10 +179,14 @@ def test_the_gift_step_offers_one_list_each_and_takes_exactly_the_chosen():
     lists = d.choices()["gifts"]
     assert [g["title"] for g in lists] == ["Homid (breed) Gift", "Ahroun (auspice) Gift", "Get of Fenris (tribe) Gift"]
     assert "Smell of Man" in lists[0]["options"] and "Razor Claws" in lists[2]["options"]
-    with pytest.raises(InvalidValue, match="'Bogus' is not one of the level-one Gifts offered"):
+    with pytest.raises(InvalidValue, match=r"'Bogus' is not a level-one Gift of the list offered \(Homid \(breed\)"):
         d.pick({}, ["Bogus"])
+    with pytest.raises(InvalidValue, match=r"'Resist Pain' is not a level-one Gift of the list offered \(Ahroun"):
+        d.pick({}, ["Smell of Man", "Resist Pain"])
     with pytest.raises(InvalidValue, match="the same Gift chosen twice"):
-        d.pick({}, ["Smell of Man", "Smell of Man"])
+        d.pick({}, ["", "Razor Claws", "Razor Claws"])
+    with pytest.raises(InvalidValue, match="4 Gift choices; the Gift step has 3 lists"):
+        d.pick({}, ["", "", "", "Razor Claws"])
     d.pick({}, ["Smell of Man", "Razor Claws"])
     d.pick({}, ["Smell of Man", "Razor Claws"])  # sent again: still two, not four
     assert [g["name"] for g in d.sheet.gifts] == ["Smell of Man", "Razor Claws"]
