@@ -175,11 +175,9 @@ class Draft:
                 {"field": "player", "label": "Player", "value": s.player, "options": None},
                 {"field": "concept", "label": "Concept", "value": s.concept, "options": None},
             ]
-            if needs_deformity(s.fera, s.creature, s.breed):
-                names, _ = deformity_list()
-                out["fields"].append(
-                    {"field": "deformity", "label": "Deformity", "value": s.deformity, "options": list(names)}
-                )
+            names, _ = deformity_list()  # offered with the breed: a metis picks both on one page
+            label = "Deformity (a metis has one)"
+            out["fields"].append({"field": "deformity", "label": label, "value": s.deformity, "options": list(names)})
             return out
         free = self.name == "freebies"
         if self.name in ("attributes", "freebies"):
@@ -272,6 +270,8 @@ class Draft:
                     setattr(work, field_name, "")
                     continue
                 said += self._set(work, field_name, value)
+        if self.name == "character" and work.deformity and not needs_deformity(work.fera, work.creature, work.breed):
+            raise InvalidValue(f"deformity {work.deformity!r}: only a metis has a deformity; choose none")
         chosen = [g.strip() for g in gifts if g and g.strip()]
         lists = offered["gifts"]
         if self.name == "gifts" and len(gifts) > len(lists):

@@ -149,6 +149,11 @@ def test_the_pickers_offer_the_steps_values_and_refuse_others():
     assert names["breed"]["options"] == ["Homid", "Metis", "Lupus"] and "Get of Fenris" in names["tribe"]["options"]
     with pytest.raises(InvalidValue, match="Breed 'Elf' is not one of the choices offered"):
         d.pick({"breed": "Elf"})
+    with pytest.raises(InvalidValue, match="deformity 'Hairless': only a metis has a deformity"):
+        d.pick({"deformity": "Hairless", "breed": "Homid"})
+    d.pick({"deformity": "Hairless", "breed": "Metis"})  # both on one page, in any order
+    assert (d.sheet.breed, d.sheet.deformity) == ("Metis", "Hairless")
+    d.answer("undo")
     d.pick({"name": "Sees-Far", "breed": "Homid", "auspice": "Ahroun", "tribe": "Get of Fenris"})
     assert d.sheet.powers["Rage"].permanent == 5
     d.answer("next")
