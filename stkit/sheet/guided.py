@@ -199,8 +199,8 @@ class Draft:
             if not free:
                 _allot(out["groups"], dots, [13, 9, 5])
         if self.name in ("backgrounds", "freebies"):
-            names = list(dict.fromkeys([*T.BACKGROUNDS, *s.backgrounds]))
-            items = [_item(f"background:{b}", s.backgrounds.get(b, 0), range(0, T.MAX_DOTS + 1), b) for b in names]
+            bgs = list(dict.fromkeys([*T.BACKGROUNDS, *s.backgrounds]))
+            items = [_item(f"background:{b}", s.backgrounds.get(b, 0), range(0, T.MAX_DOTS + 1), b) for b in bgs]
             placed = sum(s.backgrounds.values())
             out["groups"].append(
                 {"title": "Backgrounds", "allot": None if free else 5, "placed": placed, "items": items}
