@@ -149,3 +149,35 @@ def test_phones_at_the_table(browser, store):
     finally:
         server.stop()
     assert len(requests) == asked  # no retry went out while the others' rolls were made
+
+
+def test_one_odds_read_per_change(browser, store):
+    """Each change of a roll form reads its odds once (a change, then the roll's own sheet event); a
+    second change's answer shows only after any late duplicate of the first would have been sent."""
+    from urllib.parse import parse_qs, urlsplit
+
+    server = Server(store)
+    try:
+        weston = _open(browser, server.links["players"]["Weston"], PHONE, has_touch=True)
+        reads: list[dict] = []
+        weston.on("request", lambda r: reads.append(parse_qs(urlsplit(r.url).query)) if "/odds?" in r.url else None)
+        form = weston.locator("form.roll-form")
+        form.locator("select[name='trait']").nth(0).select_option("Dexterity")
+        weston.wait_for_selector("form.roll-form .odds-chart:has-text('Dexterity 3 = 3 dice')", timeout=WAIT)
+        form.locator("select[name='trait']").nth(1).select_option("Brawl")
+        weston.wait_for_selector("form.roll-form .odds-chart:has-text('Dexterity 3 + Brawl 2 = 5 dice')", timeout=WAIT)
+        form.locator("button.roll-button").click()
+        weston.wait_for_selector("#feed > li", timeout=WAIT)
+        form.locator("select[name='trait']").nth(1).select_option("Stealth")
+        weston.wait_for_selector(
+            "form.roll-form .odds-chart:has-text('Dexterity 3 + Stealth 3 = 6 dice')", timeout=WAIT
+        )
+
+        def chosen(*traits: str) -> int:
+            return sum(1 for r in reads if [t for t in r.get("trait", []) if t] == list(traits))
+
+        assert chosen("Dexterity") == 1, reads
+        assert 1 <= chosen("Dexterity", "Brawl") <= 2, reads  # the change, and the sheet read after the roll
+        assert chosen("Dexterity", "Stealth") == 1, reads
+    finally:
+        server.stop()
