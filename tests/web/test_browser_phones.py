@@ -152,15 +152,17 @@ def test_phones_at_the_table(browser, store):
 
 
 def test_one_odds_read_per_change(browser, store):
-    """Each change of a roll form reads its odds once (a change, then the roll's own sheet event); a
-    second change's answer shows only after any late duplicate of the first would have been sent."""
+    """The page's opening and each change of a roll form read its odds once (the roll's own sheet event
+    once more); a later change's answer shows only after any late duplicate of the earlier would be sent."""
     from urllib.parse import parse_qs, urlsplit
 
     server = Server(store)
     try:
-        weston = _open(browser, server.links["players"]["Weston"], PHONE, has_touch=True)
+        weston = browser.new_context(viewport=PHONE, has_touch=True).new_page()
         reads: list[dict] = []
-        weston.on("request", lambda r: reads.append(parse_qs(urlsplit(r.url).query)) if "/odds?" in r.url else None)
+        weston.on("request", lambda r: reads.append(parse_qs(urlsplit(r.url).query)) if "/odds" in r.url else None)
+        weston.goto(server.links["players"]["Weston"])
+        weston.wait_for_selector("#live.live", timeout=WAIT)
         form = weston.locator("form.roll-form")
         form.locator("select[name='trait']").nth(0).select_option("Dexterity")
         weston.wait_for_selector("form.roll-form .odds-chart:has-text('Dexterity 3 = 3 dice')", timeout=WAIT)
@@ -176,6 +178,7 @@ def test_one_odds_read_per_change(browser, store):
         def chosen(*traits: str) -> int:
             return sum(1 for r in reads if [t for t in r.get("trait", []) if t] == list(traits))
 
+        assert chosen() <= 1, reads  # opening the page: the stream opening and the sheet read ask at most once
         assert chosen("Dexterity") == 1, reads
         assert 1 <= chosen("Dexterity", "Brawl") <= 2, reads  # the change, and the sheet read after the roll
         assert chosen("Dexterity", "Stealth") == 1, reads
