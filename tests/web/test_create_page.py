@@ -191,6 +191,9 @@ def test_guided_creation_with_pickers_in_a_real_browser(tmp_path):
             page = b.new_context(viewport={"width": 360, "height": 740}).new_page()
             page.goto(server.links["storyteller"])
             page.click("a[href='/create']")
+            from tests.web.test_browser import _serious
+
+            assert _serious(page) == []  # axe-core: nothing serious or critical on the pickers
             page.fill("#pick-name", "Sees-Far")
             for field, value in (("breed", "Homid"), ("auspice", "Ahroun"), ("tribe", "Get of Fenris")):
                 page.select_option(f"#pick-{field}", value)
@@ -206,6 +209,7 @@ def test_guided_creation_with_pickers_in_a_real_browser(tmp_path):
                 page.click("button.primary")
                 page.wait_for_load_state()
                 assert not page.query_selector("p.error"), page.inner_text("p.error")
+            assert _serious(page) == []
             for i, gift in enumerate(("Smell of Man", "Razor Claws", "Resist Pain"), 1):
                 page.select_option(f"#gift-{i}", gift)
             page.click("button.primary")
