@@ -156,7 +156,8 @@ class Draft:
         "label", "value", "options"}`` (``options`` None: free text); a group is ``{"title", "allot"
         (dots to place, or None), "placed", "items": [{"field", "label", "value", "values": [allowed
         ratings]}]}``; a Gift list is ``{"title", "field": "gift", "value" (the chosen Gift or ''),
-        "options": [level-one Gift names]}``. The values allowed are the step's: Attributes 1-5,
+        "options": [level-one Gift names]}`` (empty where stkit's partial lists hold none: the Gift is
+        then typed). The values allowed are the step's: Attributes 1-5,
         Abilities 0-3 (0-5 with freebies), Backgrounds 0-5, Rage, Gnosis and Willpower 1-10."""
         s = self.sheet
         out: dict[str, Any] = {"step": self.name, "fields": [], "groups": [], "gifts": []}
@@ -230,8 +231,10 @@ class Draft:
                 {"title": "Another level-one Gift (7 freebie points)", "field": "gift", "value": "", "options": pool}
             ]
         out = []
+        listed = {g for _, _, names in found for g in names}
+        typed = [t for t in taken if t not in listed]  # shown in the typed pickers, in order
         for x, kind, names in found:
-            chosen = next((t for t in taken if t in names), "")
+            chosen = next((t for t in taken if t in names), "") if names else (typed.pop(0) if typed else "")
             out.append({"title": f"{x} ({kind}) Gift", "field": "gift", "value": chosen, "options": names})
         return out
 
@@ -278,7 +281,7 @@ class Draft:
             raise InvalidValue(f"{len(gifts)} Gift choices; the Gift step has {len(lists)} lists, one Gift from each")
         for i, g in enumerate(gifts):  # the i-th choice from the i-th list (one each: breed, auspice, tribe)
             own = lists[i] if self.name == "gifts" else lists[0] if lists else {"title": "", "options": []}
-            if g and g.strip() and g.strip() not in own["options"]:
+            if g and g.strip() and own["options"] and g.strip() not in own["options"]:  # an empty list: typed
                 raise InvalidValue(
                     f"Gift {g.strip()[:40]!r} is not a level-one Gift of the list offered ({own['title']})"
                 )

@@ -197,3 +197,15 @@ def test_the_gift_step_offers_one_list_each_and_takes_exactly_the_chosen():
     assert [g["name"] for g in d.sheet.gifts] == ["Smell of Man", "Razor Claws"]
     with pytest.raises(InvalidValue, match="2 of 3 Gifts chosen"):
         d.answer("next")
+
+
+def test_a_gift_list_stkit_lacks_is_typed():
+    d = G.new_draft()
+    d.answer("name=Whisper breed=Homid auspice=Ragabash tribe=Shadow Lords")
+    d.step = G.STEPS.index("gifts")
+    lists = d.choices()["gifts"]
+    assert lists[2]["title"] == "Shadow Lords (tribe) Gift" and lists[2]["options"] == []
+    d.pick({}, ["Smell of Man", lists[1]["options"][0], "Aura of Confidence"])
+    assert d.choices()["gifts"][2]["value"] == "Aura of Confidence"
+    d.answer("next")
+    assert d.name == "freebies"

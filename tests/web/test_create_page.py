@@ -226,3 +226,14 @@ def test_guided_creation_with_pickers_in_a_real_browser(tmp_path):
         assert "Sees-Far passes character creation (garou rules)" in out
     finally:
         server.stop()
+
+
+def test_a_gift_list_stkit_lacks_is_a_text_field(clients):
+    from stkit.sheet import guided as G
+
+    d = G.new_draft()
+    d.answer("name=Whisper breed=Homid auspice=Ragabash tribe=Shadow Lords")
+    d.step = G.STEPS.index("gifts")
+    r = clients("storyteller").post("/create", data={"draft": json.dumps(d.to_dict()), "action": "apply"})
+    assert r.status_code == 200 and '<input id="gift-3" name="gift" value=""' in r.text
+    assert '<select id="gift-1" name="gift">' in r.text
