@@ -1,6 +1,7 @@
 """Take the screenshots docs/table.md shows (docs/images/table-storyteller.png, table-player.png) by running
-the browser tests' fight night into docs/images, and the creation pickers at 390 px (table-create-pickers.png). Run it by hand after a change to the pages:
-`python tools/table_screenshots.py` (needs /usr/bin/chromium); the tests write theirs to a temporary folder."""
+the browser tests' fight night into docs/images, and the creation pickers at 390 px (table-create-pickers.png).
+Run it by hand after a change to the pages: `python tools/table_screenshots.py` (needs /usr/bin/chromium);
+the tests write theirs to a temporary folder."""
 
 from __future__ import annotations
 
