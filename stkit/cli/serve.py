@@ -577,7 +577,9 @@ def table_links(
     qr: QrOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Print new join links: one for the Storyteller and one per player's character (none for NPCs or the dead).
+    """Print new join links: the Storyteller's and each player's.
+
+    NPCs (played from the Storyteller's screen) and the dead get none.
 
     Only a hash of each link's token is stored, so every run hands out new links (kept beside the store,
     mode 0600, for `stkit serve` to hand out again); the earlier ones keep working until --rotate revokes
