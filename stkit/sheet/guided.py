@@ -330,6 +330,11 @@ class Draft:
         }.get(self.name)
         if allowed is not None and ref.kind not in allowed:
             raise InvalidValue(f"{trait.strip()!r} is not one of the {self.name}; {HELP[self.name]}")
+        steps = {"attributes": (1, T.MAX_DOTS), "abilities": (0, T.MAX_DOTS), "backgrounds": (0, T.MAX_DOTS)}
+        low, high = steps.get(self.name, (0, T.MAX_POWER))
+        text = value.strip()
+        if self.name in steps and text.lstrip("-").isdigit() and len(text) < 6 and not low <= int(text) <= high:
+            raise InvalidValue(f"{ref.name} {text}: allowed {low} to {high} at the {self.name} step")
         return work.set_trait(trait, value, fill_points=True)[2]
 
     def _fits(self, work: Sheet) -> None:

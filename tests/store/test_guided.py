@@ -169,8 +169,9 @@ def test_the_pickers_offer_the_steps_values_and_refuse_others():
     ]:
         with pytest.raises(InvalidValue, match=re.escape(said)):
             d.pick(bad)
-    with pytest.raises(InvalidValue, match="Strength 0: an Attribute is 1 to 5"):
-        d.answer("Strength=0")
+    for typed in ("Strength=0", "Strength=7", "Strength=-1"):
+        with pytest.raises(InvalidValue, match=rf"Strength {typed[9:]}: allowed 1 to 5 at the attributes step"):
+            d.answer(typed)
     d.pick({"Strength": "5", "Dexterity": "3", "Stamina": "2"})
     assert [g["allot"] for g in d.choices()["groups"]] == [7, 5, 3]
     with pytest.raises(InvalidValue, match=r"Attributes: 8 dots not placed yet \(Physical 7 of 7, Social 0 of 5"):
