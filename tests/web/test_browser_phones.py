@@ -184,3 +184,27 @@ def test_one_odds_read_per_change(browser, store):
         assert chosen("Dexterity", "Stealth") == 1, reads
     finally:
         server.stop()
+
+
+def test_a_gift_and_a_fetish_from_the_phones_sheet(browser, store):
+    from stkit.store.db.engine import dispose_engines
+    from tests.web.test_sheet_powers import _powers
+
+    _powers(store, "Weston")
+    dispose_engines()
+    server = Server(store)
+    try:
+        weston = _open(browser, server.links["players"]["Weston"], PHONE, has_touch=True)
+        st = _open(browser, server.links["storyteller"], LAPTOP)
+        assert _serious(weston) == []
+        weston.click("button:has-text('Use'):has(span:text-is(' Persuasion of Weston'))")
+        weston.wait_for_selector(".use-result:has-text('Weston uses Persuasion')", timeout=WAIT)
+        st.wait_for_selector("#feed li:has-text('Charisma 1 + Subterfuge 2 = 3 dice')", timeout=WAIT)
+        weston.wait_for_selector("#feed li:has-text('Charisma 1 + Subterfuge 2 = 3 dice')", timeout=WAIT)
+        assert "Weston uses Persuasion" in weston.inner_text(".use-result")  # the sheet's refresh keeps it
+        weston.click("button:has-text('Spend 1 Gnosis to activate Fang Dagger')")
+        weston.wait_for_selector(".use-result:has-text('Fang Dagger activates')", timeout=WAIT)
+        weston.wait_for_selector(".power-gnosis:text-is('3 / 4')", timeout=WAIT)  # the sheet follows
+        _no_sideways(weston, 390)
+    finally:
+        server.stop()
