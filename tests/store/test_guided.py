@@ -238,7 +238,18 @@ def test_the_gift_step_offers_one_list_each_and_takes_exactly_the_chosen():
         d.answer("next")
 
 
-def test_a_gift_list_stkit_lacks_is_typed():
+def without_shadow_lords() -> dict:
+    """The packaged Gift lists as if they held none for the Shadow Lords (the lists are partial)."""
+    from stkit.sheet import lifebook as L
+
+    return {k: v for k, v in L.gift_lists().items() if k != "Shadow Lords"}
+
+
+def test_a_gift_list_stkit_lacks_is_typed(monkeypatch):
+    from stkit.sheet import lifebook as L
+
+    partial = without_shadow_lords()
+    monkeypatch.setattr(L, "gift_lists", lambda: partial)
     d = G.new_draft()
     d.answer("name=Whisper breed=Homid auspice=Ragabash tribe=Shadow Lords")
     d.step = G.STEPS.index("gifts")

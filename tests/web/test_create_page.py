@@ -228,8 +228,13 @@ def test_guided_creation_with_pickers_in_a_real_browser(tmp_path):
         server.stop()
 
 
-def test_a_gift_list_stkit_lacks_is_a_text_field(clients):
+def test_a_gift_list_stkit_lacks_is_a_text_field(clients, monkeypatch):
     from stkit.sheet import guided as G
+    from stkit.sheet import lifebook as L
+    from tests.store.test_guided import without_shadow_lords
+
+    lists = without_shadow_lords()
+    monkeypatch.setattr(L, "gift_lists", lambda: lists)
 
     d = G.new_draft()
     d.answer("name=Whisper breed=Homid auspice=Ragabash tribe=Shadow Lords")
