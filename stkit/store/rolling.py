@@ -14,7 +14,6 @@ Rules source: Chapter Five: Rules ("Rolling Dice", "Difficulties", "Automatic Su
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -287,6 +286,8 @@ def write_log(
 ) -> LoggedRoll:
     """Insert one roll-log entry and its 'roll' table event (in the gateway's transaction) and return it
     with its id. A ``secret`` roll is marked in ``detail`` and its event is for the Storyteller only."""
+    import json  # lazy: start-up (a plain roll logs nothing)
+
     from stkit.store.events import record_event, roll_event_data  # lazy: a plain roll does not load this
 
     if secret:
@@ -335,6 +336,8 @@ def write_log(
 def add_log_detail(gw: Gateway, log_id: int | None, **more: Any) -> None:
     """Add keys to the detail of log entry ``log_id`` (what its door learned after the roll: a soak's
     levels soaked), in the caller's transaction; nothing for None."""
+    import json  # lazy: start-up (a plain roll logs nothing)
+
     if log_id is None:
         return
     row = gw.row("SELECT detail FROM roll_log WHERE id = :id", id=log_id)
@@ -678,6 +681,8 @@ def log_dict(values: tuple | list) -> dict:
     (rid, created, chron, cid, cname, kind, expr, pool, diff, dice, outcome, result, wp, scene, turn, task, detail) = (
         values
     )
+    import json  # lazy: start-up (a plain roll logs nothing)
+
     from stkit.store.db.gateway import iso_utc  # lazy: a plain roll does not load this
 
     return {
