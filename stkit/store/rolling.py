@@ -25,7 +25,6 @@ from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_diffi
 from stkit.dice.expr import pool_sum_note, split_automatic
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.sheet.vocab import LogKind
 from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, rules_in_force
 from stkit.text import check_text, counted
 
@@ -35,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice.odds import RollOdds
     from stkit.sheet.pools import PoolBreakdown
     from stkit.store.db.gateway import Gateway  # sqlite3: not needed by a roll without a store
+    from stkit.sheet.vocab import LogKind
 
 
 class Purpose(StrEnum):
@@ -55,13 +55,14 @@ class Purpose(StrEnum):
     power = "power"  # a fight rule's own roll (regeneration, shifting, staying active, Rage): its pool given
 
 
-#: The roll-log kind of each purpose (a plain, multi, resisted or teamwork roll is logged as a 'roll').
+#: The roll-log kind (a :class:`stkit.sheet.vocab.LogKind` value, loaded only when a roll is logged) of
+#: each purpose; a plain, multi, resisted or teamwork roll is logged as a 'roll'.
 _LOG_KIND = {
-    Purpose.attack: LogKind.attack,
-    Purpose.damage: LogKind.damage,
-    Purpose.soak: LogKind.soak,
-    Purpose.extended: LogKind.extended,
-    Purpose.contest: LogKind.contest,
+    Purpose.attack: "attack",
+    Purpose.damage: "damage",
+    Purpose.soak: "soak",
+    Purpose.extended: "extended",
+    Purpose.contest: "contest",
 }
 #: Purposes whose bare-pool rolls are logged in the open scene's turn (tracked actions take place in it).
 _IN_SCENE = frozenset({Purpose.extended, Purpose.contest})
@@ -132,7 +133,9 @@ class RollOrder:
     @property
     def kind(self) -> LogKind:
         """The roll-log kind this roll is written with."""
-        return self.log_kind or _LOG_KIND.get(self.purpose, LogKind.roll)
+        from stkit.sheet.vocab import LogKind  # lazy: start-up (a plain roll writes no log entry)
+
+        return self.log_kind or LogKind(_LOG_KIND.get(self.purpose, "roll"))
 
     @property
     def never_botches(self) -> bool:
@@ -281,7 +284,7 @@ def write_log(
     scene_id: int | None = None,
     turn: int | None = None,
     task: str | None = None,
-    kind: str = LogKind.roll,
+    kind: str = "roll",  # a LogKind
     secret: bool = False,
 ) -> LoggedRoll:
     """Insert one roll-log entry and its 'roll' table event (in the gateway's transaction) and return it
