@@ -65,8 +65,8 @@ _CONTROL_MULTILINE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202
 def _has_control(text: str, multiline: bool) -> bool:
     """True when ``text`` holds a character :func:`_is_control` flags (same answer, one scan in C).
     Every such character is one :meth:`str.isprintable` refuses (categories Cc, Cs, Cf, Zl, Zp), so
-    printable text needs no pattern at all."""
-    if text.isprintable():
+    printable text (newlines and tabs aside when ``multiline``) needs no pattern at all."""
+    if text.isprintable() or (multiline and text.replace("\n", "").replace("\t", "").isprintable()):
         return False
     return re.search(_CONTROL_MULTILINE if multiline else _CONTROL_ONE_LINE, text) is not None
 

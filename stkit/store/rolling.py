@@ -33,8 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice.combat import CombatRules
     from stkit.dice.odds import RollOdds
     from stkit.sheet.pools import PoolBreakdown
-    from stkit.store.db.gateway import Gateway  # sqlite3: not needed by a roll without a store
     from stkit.sheet.vocab import LogKind
+    from stkit.store.db.gateway import Gateway  # sqlite3: not needed by a roll without a store
 
 
 class Purpose(StrEnum):
