@@ -22,7 +22,6 @@ from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots, 
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.traits import did_you_mean, norm
 from stkit.store.db.gateway import Gateway
-from stkit.store.events import record_event
 
 if TYPE_CHECKING:
     from stkit.store.scenes import TurnContext
@@ -341,6 +340,7 @@ class MoonSet:
 
 def set_moon(gw: Gateway, chronicle: str, phase: str) -> MoonSet:
     """`scene moon PHASE`: store the chronicle's moon (it sets Rage rolls' difficulty), with an event."""
+    from stkit.store.events import record_event  # lazy: start-up (`char list` and `char heal` record no event)
 
     moon = check_moon(phase)
     gw.execute("DELETE FROM chronicle_moon WHERE chronicle = :c", c=chronicle)
