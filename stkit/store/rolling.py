@@ -21,11 +21,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from stkit.config import default_chronicle
-from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
-from stkit.dice.expr import pool_sum_note, split_automatic
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, rules_in_force
 from stkit.text import check_text, counted
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.sheet.pools import PoolBreakdown
     from stkit.sheet.vocab import LogKind
     from stkit.store.db.gateway import Gateway  # sqlite3: not needed by a roll without a store
+    from stkit.store.house import Forgiveness
 
 
 class Purpose(StrEnum):
@@ -122,6 +120,8 @@ class RollOrder:
     successes: int = 0
 
     def __post_init__(self) -> None:
+        from stkit.dice.expr import split_automatic  # lazy: start-up (`stkit log` rolls nothing)
+
         object.__setattr__(self, "purpose", Purpose(self.purpose))
         expression, automatic = split_automatic(self.expression)
         if automatic:
@@ -370,6 +370,8 @@ def _detail(order: RollOrder, rules: ChronicleRules, result: RollResult, seed: i
 
 def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, rng: random.Random, retry: int):
     """Roll (or count, or take automatically) ``pool`` dice for ``order`` under ``rules``."""
+    from stkit.dice import RollRequest, resolve_roll  # lazy: start-up (`stkit log` rolls nothing)
+
     if order.never_botches:
         from stkit.dice.combat import STANDARD_COMBAT as as_written  # lazy: a plain roll does not load this
         from stkit.dice.combat import RollPurpose, roll_kind  # lazy: a plain roll does not load this
@@ -431,6 +433,8 @@ def _shown_seed(order: RollOrder, seed: int | None) -> int | None:
 
 
 def _forgive(gw: Gateway | None, chronicle: str, result: RollResult, rules: ChronicleRules) -> Forgiveness:
+    from stkit.store.house import Forgiveness, claim_free_botch  # lazy: start-up (`stkit log` rolls nothing)
+
     if gw is None:
         return Forgiveness(result)
     return claim_free_botch(gw, chronicle, result, rules)
@@ -438,6 +442,9 @@ def _forgive(gw: Gateway | None, chronicle: str, result: RollResult, rules: Chro
 
 def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A bare number of dice: no sheet, so no Willpower point to spend from it (its extra success stands)."""
+    from stkit.dice import parse_pool_number, validate_pool  # lazy: start-up (`stkit log` rolls nothing)
+    from stkit.dice.expr import pool_sum_note  # lazy: start-up (`stkit log` rolls nothing)
+    from stkit.store.house import link_free_botch, rules_in_force  # lazy: start-up (`stkit log` rolls nothing)
 
     chronicle = default_chronicle(order.chronicle)
     pool = validate_pool(parse_pool_number(order.expression))
@@ -530,10 +537,16 @@ def saved_instead(sheet: Any, order: RollOrder) -> RollOrder:
 def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A roll from a character's sheet (imported here: a plain roll reads no sheet, and the sheet's
     modules cost a plain roll's start-up)."""
+    from stkit.dice import retry_difficulty  # lazy: start-up (`stkit log` rolls nothing)
     from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
     from stkit.store import scenes  # lazy: a plain roll does not load this
     from stkit.store.characters import find_character, save_sheet  # lazy: a plain roll does not load this
     from stkit.store.fight_rules import refuse_dead  # lazy: a plain roll does not load this
+    from stkit.store.house import (  # lazy: start-up (`stkit log` rolls nothing)
+        claim_free_botch,
+        link_free_botch,
+        rules_in_force,
+    )
 
     assert order.character is not None
     character = find_character(gw, order.character, order.chronicle, for_update=True)
@@ -652,7 +665,13 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
     """The exact odds of the roll ``order`` describes, under the same rules :func:`make_roll` would use
     (``gw`` None: no store, the rules as written). Reads the sheet for a character's pool; writes
     nothing. Raises InvalidValue, NotFound."""
+    from stkit.dice import (  # lazy: start-up (`stkit log` rolls nothing)
+        parse_pool_number,
+        retry_difficulty,
+        validate_pool,
+    )
     from stkit.dice.odds import roll_distribution  # lazy: a plain roll does not load this
+    from stkit.store.house import rules_in_force  # lazy: start-up (`stkit log` rolls nothing)
 
     if order.character is not None:
         if gw is None:
