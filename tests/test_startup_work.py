@@ -252,3 +252,24 @@ def test_the_console_script_freezes_what_start_up_made_and_collects_later(tmp_pa
     )
     proc = _python(code, tmp_path)
     assert proc.stdout.strip().splitlines()[-1] == "False True True", proc.stdout + proc.stderr
+
+
+def test_reading_characters_loads_no_writing_or_creation_modules(tmp_path):
+    """`char show` and `char list` write nothing: no event, scene or character-creation module (the next
+    Rank comes from stkit.sheet.ranks); `stkit log` rolls nothing: no dice-rolling module."""
+    env = {"STKIT_DATABASE_URL": "sqlite:///" + str(tmp_path / "s.sqlite"), yamlsafe.CACHE_ENV: str(tmp_path / "c")}
+    made = _python("from stkit.cli.app import app; app(['char', 'new', 'Weston'])", tmp_path, **env)
+    assert "Weston" in made.stdout, made.stderr
+    heavy = ("stkit.store.events", "stkit.store.scenes", "stkit.sheet.lifebook", "stkit.dice.request")
+    for args in (["char", "show", "Weston"], ["char", "list"], ["log", "--limit", "5"]):
+        code = (
+            "import sys\n"
+            "from stkit.cli.app import app\n"
+            "try:\n"
+            f"    app({args!r})\n"
+            "except SystemExit as done:\n"
+            "    assert done.code in (0, None), done.code\n"
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+        )
+        proc = _python(code, tmp_path, **env)
+        assert proc.stdout.strip().splitlines()[-1] == "[]", (args, proc.stdout + proc.stderr)

@@ -155,8 +155,8 @@ def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) 
 
 
 def next_rank(sheet) -> dict | None:
-    """What the sheet's next Rank needs (stkit.sheet.lifebook.next_rank), or None."""
-    from stkit.sheet.lifebook import next_rank as needs  # lazy: start-up (loaded when the command runs)
+    """What the sheet's next Rank needs (stkit.sheet.ranks.next_rank), or None."""
+    from stkit.sheet.ranks import next_rank as needs  # lazy: start-up (loaded when the command runs)
 
     return needs(sheet)
 
