@@ -260,7 +260,13 @@ def test_reading_characters_loads_no_writing_or_creation_modules(tmp_path):
     env = {"STKIT_DATABASE_URL": "sqlite:///" + str(tmp_path / "s.sqlite"), yamlsafe.CACHE_ENV: str(tmp_path / "c")}
     made = _python("from stkit.cli.app import app; app(['char', 'new', 'Weston'])", tmp_path, **env)
     assert "Weston" in made.stdout, made.stderr
-    heavy = ("stkit.store.events", "stkit.store.scenes", "stkit.sheet.lifebook", "stkit.dice.request")
+    heavy = (
+        "stkit.store.events",
+        "stkit.store.scenes",
+        "stkit.store.fight_rules",
+        "stkit.sheet.lifebook",
+        "stkit.dice.request",
+    )
     for args in (["char", "show", "Weston"], ["char", "list"], ["log", "--limit", "5"]):
         code = (
             "import sys\n"

@@ -534,7 +534,7 @@ def list_(
     filters = {"name": name, "breed": breed, "auspice": auspice, "tribe": tribe}
 
     def work(gw):
-        from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
+        from stkit.store.fates import is_dead  # lazy: start-up (loaded when the command runs)
 
         found = list_sheets(gw, chronicle, limit=shown, offset=offset, **filters)
         total = count_characters(gw, chronicle, **filters) if shown is not None else len(found) + offset

@@ -22,6 +22,7 @@ from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots, 
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.traits import did_you_mean, norm
 from stkit.store.db.gateway import Gateway
+from stkit.store.fates import is_dead as is_dead  # defined apart: `char list` needs only this
 
 if TYPE_CHECKING:
     from stkit.store.scenes import TurnContext
@@ -353,10 +354,6 @@ def set_moon(gw: Gateway, chronicle: str, phase: str) -> MoonSet:
     done = MoonSet(chronicle, moon, frenzy_difficulty(moon))
     record_event(gw, chronicle=chronicle, kind="scene", data={"moon": done.to_dict()})
     return done
-
-
-def is_dead(gw: Gateway, character_id: int) -> bool:
-    return gw.row("SELECT 1 FROM character_fates WHERE character_id = :id", id=character_id) is not None
 
 
 def mark_dead(gw: Gateway, row: _Row, ctx: TurnContext | None) -> None:
