@@ -469,7 +469,7 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
 def heal(gw: Gateway, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
     """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first). Raises RuleRefusal for a
     dead character: the dead do not heal (docs/combat.md: the dead no longer act, are hit or heal)."""
-    from stkit.store.fight_rules import refuse_dead  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.fates import refuse_dead  # lazy: start-up (`char show` and `char list` write nothing)
 
     refuse_dead(gw, find_character(gw, name, chronicle), "heal")
 

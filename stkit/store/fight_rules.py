@@ -22,7 +22,8 @@ from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots, 
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.traits import did_you_mean, norm
 from stkit.store.db.gateway import Gateway
-from stkit.store.fates import is_dead as is_dead  # defined apart: `char list` needs only this
+from stkit.store.fates import is_dead as is_dead  # defined apart: reading and rolling need only these
+from stkit.store.fates import refuse_dead as refuse_dead
 
 if TYPE_CHECKING:
     from stkit.store.scenes import TurnContext
@@ -368,12 +369,6 @@ def mark_dead(gw: Gateway, row: _Row, ctx: TurnContext | None) -> None:
         t=getattr(ctx, "turn", None),
         now=_now(gw),
     )
-
-
-def refuse_dead(gw: Gateway, row: _Row, doing: str) -> None:
-    """RuleRefusal when ``row`` is dead."""
-    if is_dead(gw, row.id):
-        raise RuleRefusal(f"{doing}: {row.name} is dead")
 
 
 def turn_power(gw: Gateway, ctx: TurnContext | None, character_id: int, power: str) -> int:

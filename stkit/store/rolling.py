@@ -541,7 +541,7 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
     from stkit.store import scenes  # lazy: a plain roll does not load this
     from stkit.store.characters import find_character, save_sheet  # lazy: a plain roll does not load this
-    from stkit.store.fight_rules import refuse_dead  # lazy: a plain roll does not load this
+    from stkit.store.fates import refuse_dead  # lazy: a plain roll does not load this
     from stkit.store.house import (  # lazy: start-up (`stkit log` rolls nothing)
         claim_free_botch,
         link_free_botch,
