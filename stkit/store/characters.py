@@ -370,10 +370,12 @@ def set_trait(
 
     def change(s: Sheet) -> Edit:
         ref, new, warnings = s.set_trait(trait, value, custom=custom)
+        shown = s.renown_label(ref.name) if ref.kind in (TraitKind.renown, TraitKind.renown_temporary) else ref.name
         label = {
             "identity": ref.name.replace("_", " "),
             "power_points": f"{ref.name} points",
-            "renown_temporary": f"temporary {ref.name}",
+            "renown": shown,
+            "renown_temporary": f"temporary {shown}",
             "specialty": f"{ref.name} specialty",
         }.get(ref.kind, ref.name)
         if ref.kind == TraitKind.specialty and not new:
