@@ -180,8 +180,8 @@ def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) 
 
 
 def next_rank(sheet) -> dict | None:
-    """What the sheet's next Rank needs (stkit.sheet.lifebook.next_rank), or None."""
-    from stkit.sheet.lifebook import next_rank as needs  # lazy: start-up (loaded when the command runs)
+    """What the sheet's next Rank needs (stkit.sheet.ranks.next_rank), or None."""
+    from stkit.sheet.ranks import next_rank as needs  # lazy: start-up (loaded when the command runs)
 
     return needs(sheet)
 
@@ -563,7 +563,7 @@ def list_(
     filters = {"name": name, "breed": breed, "auspice": auspice, "tribe": tribe}
 
     def work(gw):
-        from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
+        from stkit.store.fates import is_dead  # lazy: start-up (loaded when the command runs)
 
         found = list_sheets(gw, chronicle, limit=shown, offset=offset, **filters)
         total = count_characters(gw, chronicle, **filters) if shown is not None else len(found) + offset

@@ -14,7 +14,6 @@ Rules source: Chapter Five: Rules ("Rolling Dice", "Difficulties", "Automatic Su
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,12 +21,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from stkit.config import default_chronicle
-from stkit.dice import RollRequest, parse_pool_number, resolve_roll, retry_difficulty, validate_pool
-from stkit.dice.expr import pool_sum_note, split_automatic
 from stkit.dice.house import NO_OVERRIDES, ChronicleRules, RuleOverrides
 from stkit.errors import InvalidValue, RuleRefusal
-from stkit.sheet.vocab import LogKind
-from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, rules_in_force
 from stkit.text import check_text, counted
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,7 +30,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from stkit.dice.combat import CombatRules
     from stkit.dice.odds import RollOdds
     from stkit.sheet.pools import PoolBreakdown
+    from stkit.sheet.vocab import LogKind
     from stkit.store.db.gateway import Gateway  # sqlite3: not needed by a roll without a store
+    from stkit.store.house import Forgiveness
 
 
 class Purpose(StrEnum):
@@ -56,13 +53,14 @@ class Purpose(StrEnum):
     power = "power"  # a fight rule's own roll (regeneration, shifting, staying active, Rage): its pool given
 
 
-#: The roll-log kind of each purpose (a plain, multi, resisted or teamwork roll is logged as a 'roll').
+#: The roll-log kind (a :class:`stkit.sheet.vocab.LogKind` value, loaded only when a roll is logged) of
+#: each purpose; a plain, multi, resisted or teamwork roll is logged as a 'roll'.
 _LOG_KIND = {
-    Purpose.attack: LogKind.attack,
-    Purpose.damage: LogKind.damage,
-    Purpose.soak: LogKind.soak,
-    Purpose.extended: LogKind.extended,
-    Purpose.contest: LogKind.contest,
+    Purpose.attack: "attack",
+    Purpose.damage: "damage",
+    Purpose.soak: "soak",
+    Purpose.extended: "extended",
+    Purpose.contest: "contest",
 }
 #: Purposes whose bare-pool rolls are logged in the open scene's turn (tracked actions take place in it).
 _IN_SCENE = frozenset({Purpose.extended, Purpose.contest})
@@ -126,6 +124,8 @@ class RollOrder:
     dice_rules: HouseRules | None = None
 
     def __post_init__(self) -> None:
+        from stkit.dice.expr import split_automatic  # lazy: start-up (`stkit log` rolls nothing)
+
         object.__setattr__(self, "purpose", Purpose(self.purpose))
         expression, automatic = split_automatic(self.expression)
         if automatic:
@@ -137,7 +137,9 @@ class RollOrder:
     @property
     def kind(self) -> LogKind:
         """The roll-log kind this roll is written with."""
-        return self.log_kind or _LOG_KIND.get(self.purpose, LogKind.roll)
+        from stkit.sheet.vocab import LogKind  # lazy: start-up (a plain roll writes no log entry)
+
+        return self.log_kind or LogKind(_LOG_KIND.get(self.purpose, "roll"))
 
     @property
     def never_botches(self) -> bool:
@@ -286,11 +288,13 @@ def write_log(
     scene_id: int | None = None,
     turn: int | None = None,
     task: str | None = None,
-    kind: str = LogKind.roll,
+    kind: str = "roll",  # a LogKind
     secret: bool = False,
 ) -> LoggedRoll:
     """Insert one roll-log entry and its 'roll' table event (in the gateway's transaction) and return it
     with its id. A ``secret`` roll is marked in ``detail`` and its event is for the Storyteller only."""
+    import json  # lazy: start-up (a plain roll logs nothing)
+
     from stkit.store.events import record_event, roll_event_data  # lazy: a plain roll does not load this
 
     if secret:
@@ -339,6 +343,8 @@ def write_log(
 def add_log_detail(gw: Gateway, log_id: int | None, **more: Any) -> None:
     """Add keys to the detail of log entry ``log_id`` (what its door learned after the roll: a soak's
     levels soaked), in the caller's transaction; nothing for None."""
+    import json  # lazy: start-up (a plain roll logs nothing)
+
     if log_id is None:
         return
     row = gw.row("SELECT detail FROM roll_log WHERE id = :id", id=log_id)
@@ -368,6 +374,8 @@ def _detail(order: RollOrder, rules: ChronicleRules, result: RollResult, seed: i
 
 def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, rng: random.Random, retry: int):
     """Roll (or count, or take automatically) ``pool`` dice for ``order`` under ``rules``."""
+    from stkit.dice import RollRequest, resolve_roll  # lazy: start-up (`stkit log` rolls nothing)
+
     if order.never_botches:
         from stkit.dice.combat import STANDARD_COMBAT as as_written  # lazy: a plain roll does not load this
         from stkit.dice.combat import RollPurpose, roll_kind  # lazy: a plain roll does not load this
@@ -429,6 +437,8 @@ def _shown_seed(order: RollOrder, seed: int | None) -> int | None:
 
 
 def _forgive(gw: Gateway | None, chronicle: str, result: RollResult, rules: ChronicleRules) -> Forgiveness:
+    from stkit.store.house import Forgiveness, claim_free_botch  # lazy: start-up (`stkit log` rolls nothing)
+
     if gw is None:
         return Forgiveness(result)
     return claim_free_botch(gw, chronicle, result, rules)
@@ -436,6 +446,9 @@ def _forgive(gw: Gateway | None, chronicle: str, result: RollResult, rules: Chro
 
 def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A bare number of dice: no sheet, so no Willpower point to spend from it (its extra success stands)."""
+    from stkit.dice import parse_pool_number, validate_pool  # lazy: start-up (`stkit log` rolls nothing)
+    from stkit.dice.expr import pool_sum_note  # lazy: start-up (`stkit log` rolls nothing)
+    from stkit.store.house import link_free_botch, rules_in_force  # lazy: start-up (`stkit log` rolls nothing)
 
     chronicle = default_chronicle(order.chronicle)
     pool = validate_pool(parse_pool_number(order.expression))
@@ -528,10 +541,16 @@ def saved_instead(sheet: Any, order: RollOrder) -> RollOrder:
 def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A roll from a character's sheet (imported here: a plain roll reads no sheet, and the sheet's
     modules cost a plain roll's start-up)."""
+    from stkit.dice import retry_difficulty  # lazy: start-up (`stkit log` rolls nothing)
     from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
     from stkit.store import scenes  # lazy: a plain roll does not load this
     from stkit.store.characters import find_character, save_sheet  # lazy: a plain roll does not load this
-    from stkit.store.fight_rules import refuse_dead  # lazy: a plain roll does not load this
+    from stkit.store.fates import refuse_dead  # lazy: a plain roll does not load this
+    from stkit.store.house import (  # lazy: start-up (`stkit log` rolls nothing)
+        claim_free_botch,
+        link_free_botch,
+        rules_in_force,
+    )
 
     assert order.character is not None
     character = find_character(gw, order.character, order.chronicle, for_update=True)
@@ -650,7 +669,13 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
     """The exact odds of the roll ``order`` describes, under the same rules :func:`make_roll` would use
     (``gw`` None: no store, the rules as written). Reads the sheet for a character's pool; writes
     nothing. Raises InvalidValue, NotFound."""
+    from stkit.dice import (  # lazy: start-up (`stkit log` rolls nothing)
+        parse_pool_number,
+        retry_difficulty,
+        validate_pool,
+    )
     from stkit.dice.odds import roll_distribution  # lazy: a plain roll does not load this
+    from stkit.store.house import rules_in_force  # lazy: start-up (`stkit log` rolls nothing)
 
     if order.character is not None:
         if gw is None:
@@ -682,6 +707,8 @@ def log_dict(values: tuple | list) -> dict:
     (rid, created, chron, cid, cname, kind, expr, pool, diff, dice, outcome, result, wp, scene, turn, task, detail) = (
         values
     )
+    import json  # lazy: start-up (a plain roll logs nothing)
+
     from stkit.store.db.gateway import iso_utc  # lazy: a plain roll does not load this
 
     return {
