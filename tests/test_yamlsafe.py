@@ -51,3 +51,37 @@ def test_a_huge_integer_is_one_line():
 def test_no_python_objects():
     with pytest.raises(DataFileError, match="malformed YAML"):
         load("!!python/object/apply:os.system ['true']\n", "evil.yaml")
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("!!binary aGVsbG8=", "!!binary"),
+        ("!!set {a, b}", "!!set"),
+        ("!!omap [a: 1]", "!!omap"),
+        ("!!pairs [a: 1]", "!!pairs"),
+        ("!!python/tuple [1, 2]", "!!python/tuple"),
+        ("!!python/name:os.system", "!!python/name:os.system"),
+        ("!local x", "!local"),
+    ],
+)
+def test_tags_other_than_plain_data_are_one_line(value, shown):
+    with pytest.raises(DataFileError) as info:
+        load(f"a: 1\nx: {value}\n", "t.yaml")
+    assert str(info.value) == (
+        f"t.yaml: malformed YAML at line 2, column 4: the YAML tag {shown} is not allowed; allowed: plain text,"
+        " numbers, true/false, dates, lists and mappings"
+    )
+
+
+def test_plain_tags_still_load():
+    data = load("a: !!str 1\nb: !!int '2'\nc: !!float '1.5'\nd: !!null ''\ne: !!bool 'true'\nf: 2024-05-01\n", "t.yaml")
+    assert data["a"] == "1" and data["b"] == 2 and data["c"] == 1.5 and data["d"] is None and data["e"] is True
+    assert data["f"].isoformat() == "2024-05-01"
+
+
+def test_a_merge_bomb_is_refused_before_it_is_built():
+    # each level merges the one before twice: 2**40 entries if PyYAML were let to copy them
+    lines = ["a0: &a0 {k: 1}"] + [f"a{i}: &a{i} {{<<: [*a{i - 1}, *a{i - 1}]}}" for i in range(1, 41)]
+    with pytest.raises(DataFileError, match=r"merge keys \(<<\) copy more than 10000 entries into one mapping"):
+        load("\n".join(lines) + "\n", "merge.yaml")
