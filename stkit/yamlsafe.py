@@ -54,16 +54,19 @@ MAX_MERGED = 10_000
 ALLOWED_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("null", "bool", "int", "float", "str", "timestamp", "seq", "map", "merge")
 )
-_SHOWN_TAG = re.compile(r"[\w!:/.,-]{1,60}")
+_SHOWN_TAG = re.compile(r"[a-z][a-z/]{0,39}")
 
 _LOADER: Any = None
 _PLAIN: dict[Any, Any] = {}
 
 
 def _shown_tag(tag: str) -> str:
-    """A tag as a message shows it: ``!!binary`` for the YAML ones, itself when short and plain, else not."""
-    short = "!!" + tag.removeprefix("tag:yaml.org,2002:") if tag.startswith("tag:yaml.org,2002:") else tag
-    return short if _SHOWN_TAG.fullmatch(short) else "(a tag that is not shown)"
+    """A tag as a message shows it: a YAML one by its name up to any ``:`` (``!!binary``, ``!!python/name``),
+    any other not at all (a local ``!tag`` is the file's own text: a link to a secret must not be quoted)."""
+    name = tag.removeprefix("tag:yaml.org,2002:").split(":")[0]
+    if tag.startswith("tag:yaml.org,2002:") and _SHOWN_TAG.fullmatch(name):
+        return "!!" + name
+    return "(a tag that is not shown)"
 
 
 def plain_data_loader(base: Any) -> Any:

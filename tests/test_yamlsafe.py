@@ -61,8 +61,8 @@ def test_no_python_objects():
         ("!!omap [a: 1]", "!!omap"),
         ("!!pairs [a: 1]", "!!pairs"),
         ("!!python/tuple [1, 2]", "!!python/tuple"),
-        ("!!python/name:os.system", "!!python/name:os.system"),
-        ("!local x", "!local"),
+        ("!!python/name:os.system", "!!python/name"),
+        ("!SECRET x", "(a tag that is not shown)"),
     ],
 )
 def test_tags_other_than_plain_data_are_one_line(value, shown):

@@ -17,9 +17,9 @@ TAGS = [
     ("!!set {a, b}", "!!set"),
     ("!!omap [a: 1]", "!!omap"),
     ("!!pairs [a: 1]", "!!pairs"),
-    ("!!python/name:os.system", "!!python/name:os.system"),
-    ("!!python/object/apply:os.system [id]", "!!python/object/apply:os.system"),
-    ("!local x", "!local"),
+    ("!!python/name:os.system", "!!python/name"),
+    ("!!python/object/apply:os.system [id]", "!!python/object/apply"),
+    ("!SECRET x", "(a tag that is not shown)"),
     ("!a%E2%80%AEb y", "(a tag that is not shown)"),  # a right-to-left override, once decoded
     ("!<tag:" + "b" * 100 + "> y", "(a tag that is not shown)"),
 ]
