@@ -10,11 +10,12 @@ is turned back into the plugin's tab-separated rows so that one reader (:mod:`st
 row whichever way it came.
 
 Only ``http`` and ``https`` addresses are fetched, at most MAX_CARD_FILE_BYTES, the whole download within
-``timeout`` seconds. A redirect is followed only to an ``http``/``https`` address on the same host (never from
-``https`` down to ``http``); any other redirect is refused with one line naming where it pointed, so that a
-mirror that moved is given again with ``--url`` on purpose. JSON is read as written: numbers stay the text
-they were (no 100,000-digit integer is built; one over MAX_JSON_NUMBER characters is refused), and nesting
-deeper than MAX_JSON_DEPTH levels is refused.
+``timeout`` seconds. A redirect is followed only to an ``http``/``https`` address on the same host and port
+(or from ``http`` up to ``https`` on the standard ports), never from ``https`` down to ``http``; any other
+redirect is refused with one line naming where it pointed, so that a mirror that moved is given again with
+``--url`` on purpose. JSON is read as written: numbers stay the text they were (no 100,000-digit integer is
+built; one over MAX_JSON_NUMBER characters is refused), and nesting deeper than MAX_JSON_DEPTH levels is
+refused.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def _refused_redirect(old_url: str, new_url: str) -> str | None:
     """Why a redirect from ``old_url`` to ``new_url`` is not followed, or None when it may be."""
     try:
         old, new = urlsplit(old_url), urlsplit(new_url)
-        new_host = new.hostname
+        new_host, new_port, old_port = new.hostname, new.port, old.port
     except ValueError:  # brackets that are no IPv6 address, a port that is no number
         return "is not a well-formed address"
     if new.scheme not in ("http", "https") or not new_host:
@@ -96,6 +97,11 @@ def _refused_redirect(old_url: str, new_url: str) -> str | None:
         return f"is on another host than {old.hostname}; give it with --url if you trust it"
     if old.scheme == "https" and new.scheme == "http":
         return "is plain http, redirected from https; give it with --url if you trust it"
+    default = {"http": 80, "https": 443}
+    if (new_port or default[new.scheme]) != (old_port or default[old.scheme]) and not (
+        new_port is None and old_port is None  # http to https on the standard ports: the usual upgrade
+    ):
+        return f"is on another port of {old.hostname}; give it with --url if you trust it"
     return None
 
 

@@ -149,3 +149,24 @@ def test_json_numbers_reach_the_plugin_rows_as_written(server, _cards_db_in_tmp)
 )
 def test_a_malformed_url_is_one_line(url, _cards_db_in_tmp):
     _one_line_error(_fetch(url), "--url '", "is not an http:// or https:// address of a card list")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "refused"),
+    [
+        ("http://a.example/x", "http://a.example/y", None),
+        ("http://a.example/x", "https://a.example/y", None),  # the usual upgrade
+        ("http://a.example:8000/x", "http://a.example:8000/y", None),
+        ("http://a.example/x", "http://a.example:22/y", "another port"),
+        ("http://a.example:8000/x", "https://a.example/y", "another port"),
+        ("https://a.example/x", "http://a.example/y", "plain http"),
+        ("http://a.example/x", "http://b.example/y", "another host"),
+        ("http://a.example/x", "gopher://a.example/y", "not an http"),
+        ("http://a.example/x", "http://[zz]/y", "not a well-formed address"),
+    ],
+)
+def test_which_redirects_are_followed(old, new, refused):
+    from stkit.tcg.fetch import _refused_redirect
+
+    reason = _refused_redirect(old, new)
+    assert (reason is None) if refused is None else (refused in reason)
