@@ -96,8 +96,9 @@ def plain_data_loader(base: Any) -> Any:
         yaml_multi_constructors: ClassVar[dict[Any, Any]] = {}
 
         def flatten_mapping(self, node: Any) -> None:
+            merges = any(key.tag == "tag:yaml.org,2002:merge" for key, _ in node.value)
             super().flatten_mapping(node)  # flattens each merged mapping through this method first
-            if len(node.value) > MAX_MERGED:
+            if merges and len(node.value) > MAX_MERGED:
                 raise ConstructorError(
                     None,
                     None,

@@ -85,3 +85,11 @@ def test_a_merge_bomb_is_refused_before_it_is_built():
     lines = ["a0: &a0 {k: 1}"] + [f"a{i}: &a{i} {{<<: [*a{i - 1}, *a{i - 1}]}}" for i in range(1, 41)]
     with pytest.raises(DataFileError, match=r"merge keys \(<<\) copy more than 10000 entries into one mapping"):
         load("\n".join(lines) + "\n", "merge.yaml")
+
+
+def test_a_large_plain_mapping_is_not_a_merge_bomb():
+    text = "\n".join(f"k{i}: {i}" for i in range(12_000)) + "\n"
+    assert len(load(text, "big.yaml")) == 12_000
+    merged = "base: &b {x: 1}\nother:\n  <<: *b\n" + "\n".join(f"  k{i}: {i}" for i in range(12_000)) + "\n"
+    with pytest.raises(DataFileError, match=r"merge keys \(<<\) copy more than 10000 entries"):
+        load(merged, "merged.yaml")
