@@ -11,7 +11,8 @@ place:
 - a mapping key written twice in one mapping (``name: A`` and later ``name: B``);
 - more than ``max_nodes`` values once aliases (``*name``) are expanded, which is what every consumer that
   walks the data would do (the "billion laughs" bomb);
-- nesting deeper than ``max_depth`` levels;
+- nesting deeper than ``max_depth`` levels (a long text is scanned first: libyaml's composer would crash on
+  some tens of thousands of levels);
 - a value that parses but cannot be built (an integer of thousands of digits);
 - a tag other than those of plain values, lists and mappings (``!!binary``, ``!!set``, ``!!omap``,
   ``!!pairs``, ``!!python/...``, a local ``!tag``): a file of plain data needs none (:func:`plain_data_loader`);
@@ -165,6 +166,32 @@ def _check_size(data: Any, source: str, max_nodes: int, max_depth: int) -> None:
             stack.extend((item, depth + 1) for item in items)
 
 
+#: Texts longer than this are scanned for their nesting depth before they are built: libyaml's composer
+#: recurses in C with no limit, and some tens of thousands of levels overflow the C stack (a crash, not an
+#: error). A shorter text cannot nest that deep.
+_SCAN_FROM = 10_000
+
+
+def _deeper_than(text: str, max_depth: int) -> bool:
+    """True when the YAML ``text`` opens more than ``max_depth`` nested collections, read from the parser's
+    event stream (iterative, in C when available), stopping at the first level too deep. A text the parser
+    refuses is left to :func:`load`, which reports the same fault at the same place."""
+    import yaml  # lazy: start-up (heavy library, loaded when needed)
+
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > max_depth:
+                    return True
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return False
+    return False
+
+
 def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH) -> Any:
     """Parse the YAML ``text`` (read from ``source``, a path or label used in messages) safely.
 
@@ -176,6 +203,9 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
     """
     import yaml  # lazy: start-up (heavy library, loaded when needed)
 
+    too_deep = f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}"
+    if len(text) > _SCAN_FROM and _deeper_than(text, max_depth):
+        raise DataFileError(too_deep)
     try:
         data = yaml.load(text, Loader=_loader_class())
     except yaml.YAMLError as exc:
@@ -185,10 +215,10 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
         if not str(problem).startswith("duplicate key"):  # the parser's own words may quote the file
             problem = without_quotes(str(problem))
         if "maximum nesting depth" in str(problem):  # libyaml's own depth limit: the same fact as below
-            raise DataFileError(f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}") from None
+            raise DataFileError(too_deep) from None
         raise DataFileError(f"{source}: malformed YAML{where}: {problem}") from None
     except RecursionError:
-        raise DataFileError(f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}") from None
+        raise DataFileError(too_deep) from None
     except (ValueError, OverflowError) as exc:
         # values PyYAML parsed but cannot build, such as an integer of more than 4300 digits
         raise DataFileError(f"{source}: a value cannot be read: {str(exc).split(';')[0]}") from None

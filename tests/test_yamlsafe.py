@@ -93,3 +93,23 @@ def test_a_large_plain_mapping_is_not_a_merge_bomb():
     merged = "base: &b {x: 1}\nother:\n  <<: *b\n" + "\n".join(f"  k{i}: {i}" for i in range(12_000)) + "\n"
     with pytest.raises(DataFileError, match=r"merge keys \(<<\) copy more than 10000 entries"):
         load(merged, "merged.yaml")
+
+
+def test_nesting_deep_enough_to_crash_libyaml_is_refused_in_a_subprocess():
+    """libyaml's composer recurses in C: 100,000 levels overflowed the C stack (a crash, exit -11). Run in a
+    child process so that a crash fails this test instead of ending the test run."""
+    import subprocess
+    import sys
+
+    code = (
+        "from stkit.errors import DataFileError\n"
+        "from stkit.yamlsafe import load\n"
+        "for text in ('[' * 100_000 + ']' * 100_000, '- ' * 100_000 + 'x', '{a: ' * 100_000 + '1' + '}' * 100_000):\n"
+        "    try:\n"
+        "        load(text, 'deep.yaml')\n"
+        "    except DataFileError as exc:\n"
+        "        print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, (done.returncode, done.stderr[-500:])
+    assert done.stdout.splitlines() == ["deep.yaml: nested more than 50 levels deep; allowed: 50"] * 3
