@@ -15,6 +15,9 @@ to players' terminals and pages; an escape sequence stored in a note could retit
 - :func:`shown_key`, :func:`value_kind` and :func:`without_quotes` keep a file's content out of error
   lines: a line names the file and the field, and says what kind of value is wrong, never what it holds
   (a character file that is a link to ``/etc/shadow`` must not print its lines).
+- :func:`shown_value` quotes a short value read from another tool's file (``'three' is not a whole
+  number``) bounded and escaped, and :func:`harmless_line` makes a whole message built from such a file
+  harmless for every door: control characters as escapes, rich markup tags escaped, a bounded length.
 """
 
 from __future__ import annotations
@@ -325,3 +328,48 @@ def percent(p: Fraction | float) -> str:
     if x < 1 or x > 99:
         return f"{x:.2f}%"
     return f"{x:.1f}%"
+
+
+#: Longest value read from a file that a message quotes (characters, after escaping); a longer one is cut.
+MAX_SHOWN_VALUE = 40
+#: Longest message or warning line built from a file's content (characters).
+MAX_MESSAGE = 1000
+#: A rich markup tag (``[red]``, ``[/]``, ``[link=...]``): the pattern of ``rich.markup.escape``.
+_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+
+
+def shown_value(value: object, limit: int = MAX_SHOWN_VALUE) -> str:
+    """A value read from a file as a message quotes it: text in quotes with control and invisible
+    characters as escapes (:func:`printable`, :func:`is_invisible`), cut after ``limit`` characters with
+    its length named (``'AAAA…' (100000 characters)``); a number as written (one of more than about 60
+    digits by its length); a list, mapping or other value by its kind (:func:`value_kind`), never its
+    content."""
+    if value is None or isinstance(value, (bool, float)):
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 200:  # str() of a 4,300-digit integer raises; its size is what matters
+            return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return str(value)
+    if not isinstance(value, str):
+        return value_kind(value)
+    text = printable(value)
+    if not text.isascii():  # a quoted name shows its invisible characters too ('Bob\\u200b')
+        text = "".join(f"\\u{ord(ch):04x}" if is_invisible(ch) else ch for ch in text)
+    if len(text) <= limit:
+        return f"'{text}'"
+    return f"'{text[:limit]}…' ({len(value)} characters)"
+
+
+def escape_markup(text: str) -> str:
+    """``text`` with every rich markup tag escaped by a backslash (``[red]`` -> ``\\[red]``), as
+    ``rich.markup.escape`` does (source: rich/markup.py), without importing rich."""
+    escaped = _MARKUP_TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
+    return escaped + "\\" if escaped.endswith("\\") and not escaped.endswith("\\\\") else escaped
+
+
+def harmless_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """A message or warning built from a file's content, harmless for every door that shows it: control
+    characters (newlines too) as escapes, rich markup tags escaped (:func:`escape_markup`), at most
+    ``limit`` characters (cut with '…')."""
+    shown = escape_markup(printable(text))
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
