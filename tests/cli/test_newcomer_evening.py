@@ -181,6 +181,22 @@ def test_docs_walkthroughs_make_their_files_in_a_temporary_folder():
     assert offenders == []
 
 
+def test_docs_walkthroughs_read_the_clone_only_from_the_clone():
+    """After `cd "$(mktemp -d)"` a page's commands run in an empty folder: a relative path to the clone's
+    characters/, docs/ or examples/ would name nothing there."""
+    import re
+
+    offenders = []
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        in_temp = False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith('$ cd "$(mktemp -d)"'):
+                in_temp = True
+            if in_temp and line.startswith("$ ") and re.search(r"\s(?:characters|docs|examples)/", line):
+                offenders.append(f"{page.name}: {line}")
+    assert offenders == []
+
+
 def test_the_readme_shows_a_virtual_environment_and_a_light_install():
     text = (REPO / "README.md").read_text(encoding="utf-8")
     setup = text.split("<!-- setup:begin -->", 1)[1].split("<!-- setup:end -->", 1)[0]
