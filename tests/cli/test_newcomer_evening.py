@@ -207,3 +207,13 @@ def test_the_readme_shows_a_virtual_environment_and_a_light_install():
     after = text.split("<!-- setup:end -->", 1)[1].split("\n## ", 1)[0]
     assert "python3 -m venv .venv" in after
     assert "pipx install ." in after and "pip install ." in after
+
+
+def test_healing_an_unhurt_character_says_there_is_nothing_to_heal(store):
+    result = runner.invoke(app, ["char", "heal", "Runs"])
+    assert result.exit_code == 0
+    assert result.output.strip() == "Runs has no damage to heal: unhurt"
+    ok("char", "damage", "Runs", "2", "-t", "bashing")
+    assert ok("char", "heal", "Runs", "1", "-t", "lethal").strip() == "Runs has no lethal damage to heal: Hurt"
+    result = runner.invoke(app, ["char", "heal", "Runs", "3"])
+    assert result.output.splitlines() == ["Runs heals 2 levels: unhurt", "Warning: only 2 levels of damage to heal"]
