@@ -217,3 +217,14 @@ def test_healing_an_unhurt_character_says_there_is_nothing_to_heal(store):
     assert ok("char", "heal", "Runs", "1", "-t", "lethal").strip() == "Runs has no lethal damage to heal: Hurt"
     result = runner.invoke(app, ["char", "heal", "Runs", "3"])
     assert result.output.splitlines() == ["Runs heals 2 levels: unhurt", "Warning: only 2 levels of damage to heal"]
+
+
+def test_a_saved_roll_prints_what_a_sheet_roll_prints(store):
+    """The house rules in force and the scene and turn of the log entry, as `stkit roll -c` shows them."""
+    ok("scene", "start", "The den")
+    ok("house", "set", "ones-cancel", "off")
+    by_name = ok("saved", "roll", "claws", "-c", "Runs", "--seed", "1").splitlines()
+    by_pool = ok("roll", "Dexterity + Brawl", "-c", "Runs", "-d", "7", "--seed", "1").splitlines()
+    assert by_name[0].startswith("House rules: ") and "1s" in by_name[0]
+    assert by_name[-1] == "Logged as roll #1 (scene 1, turn 1)"
+    assert by_name[:-1] == by_pool[:-1]
