@@ -228,3 +228,11 @@ def test_a_saved_roll_prints_what_a_sheet_roll_prints(store):
     assert by_name[0].startswith("House rules: ") and "1s" in by_name[0]
     assert by_name[-1] == "Logged as roll #1 (scene 1, turn 1)"
     assert by_name[:-1] == by_pool[:-1]
+
+
+@pytest.mark.parametrize("action", ["award", "spend"])
+def test_char_xp_without_the_points_is_a_usage_error_naming_them(store, action):
+    result = runner.invoke(app, ["char", "xp", "Runs", action])
+    assert result.exit_code == 2
+    assert f"char xp {action} needs the number of points: stkit char xp NAME {action} N" in result.output
+    assert "0 experience points" not in result.output
