@@ -1042,7 +1042,7 @@ def xp(
         XpAction,
         typer.Argument(help="award, spend, log (show the log), or undo (the last `char raise`).", case_sensitive=False),
     ] = XpAction.log,
-    amount: Annotated[int, typer.Argument(help="Experience points (1 or more) for award/spend.")] = 0,
+    amount: Annotated[int | None, typer.Argument(help="Experience points (1 or more) for award/spend.")] = None,
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (kept in the experience log).")] = "",
     again: Annotated[
         bool, typer.Option("--again", help="Award it even though the same award was made earlier tonight.")
@@ -1089,6 +1089,11 @@ def xp(
             t.add_row(Text(local_time(e["at"])), Text(e["kind"]), str(e["amount"]), Text(e["reason"]))
         render.console().print(t)
         return
+    if amount is None:  # a usage slip, not the value 0: name what is missing, as for a missing argument
+        raise typer.BadParameter(
+            f"char xp {action.value} needs the number of points: stkit char xp NAME {action.value} N",
+            param_hint="'AMOUNT'",
+        )
     print_edit(
         run(
             db,

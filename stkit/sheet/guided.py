@@ -115,6 +115,8 @@ class Draft:
         for an answer the step refuses."""
         line = text.strip()
         word = line.casefold()
+        if word in ("help", "?"):
+            return [self.prompt()]
         if word == "undo":
             if not self.past:
                 raise InvalidValue("nothing to undo")
@@ -133,13 +135,15 @@ class Draft:
         work = copy.deepcopy(self.sheet)
         said: list[str] = []
         if self.name == "gifts":
-            names = [n.strip() for n in line.split(";") if n.strip()]
+            names = [_gift_name(n) for n in line.split(";") if n.strip()]
             if len(work.gifts) + len(names) > 3:
                 raise InvalidValue(
                     f"{len(work.gifts) + len(names)} Gifts; a new character has three (more with freebies)"
                 )
             for n in names:
                 work.set_trait(f"gift:{n}", 1)
+                if L.gift_standing(work, n)[0] == "unknown" and work.fera == "Garou":
+                    said.append(f"{n!r} is in none of stkit's Gift lists: kept, but `char check` cannot judge it")
         else:
             for item in _pairs(line, keyed=self.name == "character"):
                 said += self._set(work, *item)
@@ -326,6 +330,8 @@ class Draft:
             _starting_values(work)
             return said
         if self.name == "backgrounds" and ":" not in trait:
+            if T.norm(trait) in _TRAIT_KEYS:
+                raise InvalidValue(f"{trait.strip()!r} is a Trait, not a Background; {HELP[self.name]}")
             trait = f"background:{trait.strip()}"
         ref = T.resolve_settable(
             trait, custom_abilities=tuple(work.custom_abilities), backgrounds=tuple(work.backgrounds)
@@ -464,6 +470,23 @@ def _compact(data: dict) -> dict:
     if "attributes" in out:
         out["attributes"] = {a: v for a, v in out["attributes"].items() if v != 1}
     return out
+
+
+#: The comparison keys of the Attributes, Abilities, Rage, Gnosis, Willpower and Renown: names that are
+#: never a Background, so that an Ability typed at the Background step is refused, not stored as one.
+_TRAIT_KEYS = frozenset(T.norm(t) for t in T.ATTRIBUTES + T.ABILITIES + T.POWERS + T.RENOWN)
+
+
+def _gift_name(text: str) -> str:
+    """One Gift of the Gift step's answer: 'Razor Claws' or 'gift:Razor Claws' (the freebie step's
+    spelling) -> 'Razor Claws'. Raises InvalidValue for a rating ('Razor Claws=1', 'Resources=2'): the
+    step takes names only, each Gift at level 1."""
+    name = text.strip()
+    if name.casefold().startswith("gift:"):
+        name = name[5:].strip()
+    if "=" in name or ":" in name or not name:
+        raise InvalidValue(f"{text.strip()!r}: name the Gifts only, each at level 1; {HELP['gifts']}")
+    return name
 
 
 def _pairs(line: str, *, keyed: bool = False) -> list[tuple[str, str]]:

@@ -485,10 +485,14 @@ def heal(gw: Gateway, name: str, n: int, kind: str | None = None, *, chronicle: 
 
     def change(s: Sheet) -> Edit:
         healed = s.heal(n, kind)
+        state = s.health_level or "unhurt"
+        what = f"{kind} damage" if kind else "damage"
+        if healed == 0:  # nothing to heal is an answer, not a warning about "only 0 levels"
+            return Edit(s, f"{s.name} has no {what} to heal: {state}", [], _health_data(s) | {"healed": 0})
         return Edit(
             s,
-            f"{s.name} heals {healed} level{'s' if healed != 1 else ''}: {s.health_level or 'unhurt'}",
-            [] if healed == n else [f"only {healed} level{'s' if healed != 1 else ''} to heal"],
+            f"{s.name} heals {healed} level{'s' if healed != 1 else ''}: {state}",
+            [] if healed == n else [f"only {healed} level{'s' if healed != 1 else ''} of {what} to heal"],
             _health_data(s) | {"healed": healed},
         )
 

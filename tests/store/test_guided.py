@@ -73,6 +73,39 @@ def test_the_steps_refuse_what_breaks_them_and_undo():
         G.new_draft().answer("undo")
 
 
+def test_the_gift_step_takes_names_only_and_help_shows_the_prompt():
+    """What a newcomer types at the Gift step: the freebie step's `gift:NAME` spelling, a `Trait=N` line
+    meant for another step, `help`, an Ability at the Background step, a Gift no list knows."""
+    d = G.new_draft()
+    for line in ["name=Sees-Far breed=Homid auspice=Ahroun tribe=Get of Fenris", "next", *ANSWERS[2:5]]:
+        d.answer(line)
+    d.answer("next")
+    for line in ANSWERS[7:10]:
+        d.answer(line)
+    d.answer("next")
+    assert d.answer("help") == [d.prompt()]
+    with pytest.raises(InvalidValue, match="'Primal-Urge' is a Trait, not a Background"):
+        d.answer("Primal-Urge=2")
+    assert d.sheet.backgrounds == {}
+    d.answer("Resources=2 Kinfolk=3")
+    d.answer("next")
+    assert d.name == "gifts"
+    assert d.answer("?") == [d.prompt()]
+    assert d.sheet.gifts == []
+    with pytest.raises(InvalidValue, match="'Resources=2 Pure Breed=3': name the Gifts only"):
+        d.answer("Resources=2 Pure Breed=3")
+    with pytest.raises(InvalidValue, match="name the Gifts only"):
+        d.answer("Razor Claws; Smell of Man=1")
+    assert d.sheet.gifts == []
+    d.answer("gift:Razor Claws")
+    said = d.answer("Smell of Man; Clawz of Doom")
+    assert [g["name"] for g in d.sheet.gifts] == ["Razor Claws", "Smell of Man", "Clawz of Doom"]
+    assert (
+        said[-1] == "Warning: 'Clawz of Doom' is in none of stkit's Gift lists: kept, but `char check` cannot judge it"
+    )
+    assert not any("Smell of Man" in line for line in said[1:])
+
+
 def _to_freebies(tribe: str) -> G.Draft:
     """A Homid Ahroun of ``tribe`` made up to the freebie step (the ANSWERS' dots, no freebies spent)."""
     d = G.new_draft()
