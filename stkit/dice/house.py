@@ -82,6 +82,9 @@ class ChronicleRules:
     specialty_botch: bool = True
     #: what Willpower buys: ``success`` or ``three-dice`` (:class:`WillpowerRule`).
     willpower: WillpowerRule = WillpowerRule.SUCCESS
+    #: True: a player's roll may name its own difficulty; False (as written): the Storyteller sets it
+    #: (Chapter Five, "Difficulties"), so a player's roll is at the called difficulty or the default.
+    player_difficulty: bool = False
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
     #: True when this roll named its own specialty rule (``--specialty``): the roll counts as specialised.
@@ -216,6 +219,7 @@ _PHRASES: dict[str, Any] = {
     "rage-cap": lambda rules, v: f"Rage cap {v}",
     "table-extra-dice": lambda rules, v: None,  # a limit on a player's link, not a dice rule
     "rite-cost": lambda rules, v: "rites are taught, not bought",
+    "player-difficulty": lambda rules, v: None,  # who may choose the difficulty, not a dice rule
 }
 
 #: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
@@ -240,6 +244,7 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "tens-cancel-ones": ("tens_cancel_ones", "on or off"),
     "specialty-botch": ("specialty_botch", "yes or no"),
     "willpower": ("willpower", "success or three-dice"),
+    "player-difficulty": ("player_difficulty", "no or yes"),
 }
 
 #: The house keys that change what a die or a pool scores (:mod:`stkit.dice.score`), with every value each
@@ -288,7 +293,7 @@ def parse_house_value(key: str, value: str) -> Any:
                 return kind(text)
             except ValueError:
                 raise bad() from None
-    if field == "specialty_botch":
+    if field in ("specialty_botch", "player_difficulty"):
         if text not in ("yes", "no", "on", "off"):
             raise bad()
         return text in ("yes", "on")
