@@ -43,12 +43,15 @@ class Composition:
         dice_change: dice added to the pool (0, or -2 for an untrained Skill under ``unskilled-skill dice``).
         difficulty_change: the unskilled raise folded into ``overrides.difficulty`` (0 or 1).
         notes: lines to show beside the roll ('Melee 0: an untrained Skill, difficulty +1').
+        asked: the difficulty before the unskilled rule (the roll's own, the preset or the chronicle's
+            default), kept in the log so that the same roll can be made again.
     """
 
     overrides: RuleOverrides = NO_OVERRIDES
     dice_change: int = 0
     difficulty_change: int = 0
     notes: tuple[str, ...] = ()
+    asked: int | None = None
 
 
 def base_difficulty(
@@ -97,6 +100,7 @@ def compose_roll(
     kept = RuleOverrides() if by_player else dataclasses.replace(overrides, difficulty=None)
     check_extra_dice(rules, pool, by_player=by_player)
     difficulty = base_difficulty(rules, own, preset=preset_difficulty, by_player=by_player)
+    asked = difficulty if difficulty is not None else rules.difficulty
     change, dice = 0, 0
     notes: tuple[str, ...] = ()
     if unskilled_rule and sheet is not None and pool is not None:
@@ -105,4 +109,4 @@ def compose_roll(
     if change:
         start = difficulty if difficulty is not None else rules.difficulty
         difficulty = min(MAX_DIFFICULTY, start + change)
-    return Composition(kept.at_difficulty(difficulty), dice, change, tuple(notes))
+    return Composition(kept.at_difficulty(difficulty), dice, change, tuple(notes), asked)

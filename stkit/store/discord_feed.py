@@ -500,7 +500,8 @@ class LoggedEntry:
 
 
 def logged_entry(gw: Gateway, log_id: int) -> LoggedEntry:
-    """The roll-log entry ``log_id`` (its base difficulty, before try-again raised it). Raises NotFound."""
+    """The roll-log entry ``log_id`` (the difficulty it asked for, before the unskilled rule and try-again
+    raised it). Raises NotFound."""
 
     check_range(log_id, "roll id", 1, 2**62)
     row = gw.row(
@@ -517,7 +518,7 @@ def logged_entry(gw: Gateway, log_id: int) -> LoggedEntry:
         cid,
         name or None,
         str(expression),
-        int(extra.get("base_difficulty") or difficulty),
+        int(extra.get("asked_difficulty") or extra.get("base_difficulty") or difficulty),
         bool(extra.get("specialty_used")),
         bool(extra.get("secret")),
         str(extra["discord_user"]) if extra.get("discord_user") else None,

@@ -452,7 +452,7 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
 
     chronicle = default_chronicle(order.chronicle)
     pool = validate_pool(parse_pool_number(order.expression))
-    rules, _ = _composed(gw, chronicle, order)
+    rules, made = _composed(gw, chronicle, order)
     result = _dice(order, pool, rules.difficulty, rules, rng, order.retry)
     forgiveness = _forgive(gw, chronicle, result, rules)
     result = forgiveness.result
@@ -479,6 +479,7 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
         result,
         seed,
         breakdown=counted(pool, "die", "dice"),
+        asked_difficulty=_asked(rules, made),
         note=note,
         forgiven_botch=forgiveness.night if forgiveness.forgiven else None,
     )
@@ -550,8 +551,13 @@ def _composed(gw: Gateway | None, chronicle: str, order: RollOrder, **sheet_and_
     return stored.override(made.overrides), made
 
 
+def _asked(rules: ChronicleRules, made: Any) -> int:
+    """The difficulty the roll asked for before the unskilled rule (what making it again starts from)."""
+    return made.asked if made.asked is not None else rules.difficulty
+
+
 def _composed_sheet(gw: Gateway, chronicle: str, order: RollOrder, sheet: Any):
-    """(rules in force, the pool as built, notes) of a sheet roll: the pool from the sheet (a door's own
+    """(rules in force, the pool as built, the composition) of a sheet roll: the pool from the sheet (a door's own
     ``built`` pool as is; a damage or soak pool without the wound penalty), then the composition, and
     the pool built again when the unskilled rule takes dice off."""
     from stkit.sheet.pools import build_pool, unhurt_pool  # lazy: a plain roll does not load this
@@ -570,7 +576,7 @@ def _composed_sheet(gw: Gateway, chronicle: str, order: RollOrder, sheet: Any):
         breakdown = built(f"{order.expression} - {-change}" if change < 0 else f"{order.expression} + {change}")
     if order.built is None and not order.never_botches and not breakdown.possible:
         build_pool(sheet, breakdown.expression)  # raises the refusal: no dice left
-    return rules, breakdown, list(made.notes)
+    return rules, breakdown, made
 
 
 def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
@@ -586,7 +592,8 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     sheet = character.to_sheet()
     if order.built is None:
         order = saved_instead(sheet, order)  # `roll claws -c NAME` rolls the saved roll 'claws'
-    rules, breakdown, notes = _composed_sheet(gw, character.chronicle, order, sheet)
+    rules, breakdown, made = _composed_sheet(gw, character.chronicle, order, sheet)
+    notes = list(made.notes)
     specialty = None
     if order.spec:
         from stkit.sheet.specialties import apply_specialty  # lazy: a plain roll does not load this
@@ -627,6 +634,7 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
         seed,
         breakdown=breakdown.text,
         base_difficulty=rules.difficulty,
+        asked_difficulty=_asked(rules, made),
         note=note,
         forgiven_botch=forgiveness.night if forgiveness.forgiven else None,
         specialty_used=specialty.to_dict() if specialty is not None else None,
@@ -700,7 +708,8 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
         row = find_character(gw, order.character, order.chronicle)
         sheet = row.to_sheet()
         order = saved_instead(sheet, order)
-        rules, built, notes = _composed_sheet(gw, row.chronicle, order, sheet)
+        rules, built, made = _composed_sheet(gw, row.chronicle, order, sheet)
+        notes = list(made.notes)
         pool, label, name = built.dice, built.text, row.name
     else:
         chronicle = default_chronicle(order.chronicle)

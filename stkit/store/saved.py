@@ -149,7 +149,8 @@ def roll_saved(
     pool with ``extra`` dice added (taken off when negative), at ``difficulty`` (2..10; None: the saved
     one), with the saved specialty unless ``spec`` says otherwise. ``rng``: a generator already made in
     this transaction (None: one from ``seed``); ``by_player``: rolled from a player's link (see
-    :class:`stkit.store.rolling.RollOrder`: the saved difficulty is then the preset one). Returns the roll's outcome; raises what make_roll raises,
+    :class:`stkit.store.rolling.RollOrder`; the saved difficulty is the preset one). Returns the roll's
+    outcome; raises what make_roll raises,
     and NotFound for an unknown saved roll."""
     row = find_character(gw, character, chronicle)
     roll = find_saved(row.to_sheet(), name)
