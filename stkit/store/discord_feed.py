@@ -29,8 +29,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from stkit.dice.model import HouseRules, Specialty
+from stkit.dice.model import HouseRules
 from stkit.dice.odds import roll_distribution
+from stkit.dice.score import willpower_dice
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet import traits as T
 from stkit.store.characters import find_character
@@ -467,12 +468,11 @@ def chance_or_better(roll: dict[str, Any]) -> Fraction | None:
         if not 1 <= pool <= 200:
             return None
         house = roll.get("house_rules") or {}
-        rules = HouseRules(
-            Specialty(house.get("specialty", "none")),
-            bool(house.get("extra_ones_cancel", False)),
-            bool(house.get("ones_cancel", True)),
-        )
-        odds = roll_distribution(pool, difficulty, rules=rules, willpower=bool(roll.get("willpower")))
+        rules = HouseRules.from_dict(house)  # every scoring rule the roll was made under
+        automatic = int(roll.get("automatic_successes") or 0)
+        willpower = bool(roll.get("willpower"))
+        pool -= willpower_dice(rules, willpower)  # the pool reported holds Willpower's own dice
+        odds = roll_distribution(pool, difficulty, rules=rules, willpower=willpower, automatic=automatic)
         outcome, result = str(roll.get("outcome")), int(roll.get("result") or 0)
     except (KeyError, TypeError, ValueError, InvalidValue):
         return None

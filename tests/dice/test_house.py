@@ -70,9 +70,9 @@ def test_unknown_key_lists_the_keys() -> None:
     with pytest.raises(InvalidValue) as err:
         validate_house_key("botch")
     assert str(err.value) == (
-        "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost, "
-        "tens, tens-cancel-ones, specialty-botch, willpower"
+        "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, tens, tens-cancel-ones, "
+        "specialty-botch, willpower, difficulty, extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, "
+        "rage-cap, table-extra-dice, rite-cost, player-difficulty"
     )
     assert set(HOUSE_KEYS) == set(STANDARD_CHRONICLE_RULES.to_dict())
 
