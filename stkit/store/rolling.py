@@ -537,7 +537,7 @@ def saved_instead(sheet: Any, order: RollOrder) -> RollOrder:
 def _composed(gw: Gateway | None, chronicle: str, order: RollOrder, **sheet_and_pool: Any):
     """(the rules in force, the :class:`stkit.sheet.compose.Composition`) of ``order``: the chronicle's
     house rules read ONCE, composed with the roll's own choices (:func:`stkit.sheet.compose.compose_roll`)."""
-    from stkit.sheet.compose import compose_roll  # lazy: a plain roll does not load the sheet's modules
+    from stkit.sheet.compose import compose_roll  # lazy: a plain roll does not load this
 
     stored = rules_in_force(gw, chronicle)
     made = compose_roll(
