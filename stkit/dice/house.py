@@ -35,6 +35,8 @@ from stkit.errors import InvalidValue
 from stkit.text import parse_whole_number
 
 _ON = {"on": True, "off": False}
+#: The scoring rules' keys, from their one definition (:class:`stkit.dice.model.ScoringRules`).
+_SCORING = scoring_keys()
 #: The most extra dice (or penalty dice) a player's link may add on the table page, unless the chronicle
 #: says otherwise (`stkit house set table-extra-dice N`, 0..20).
 DEFAULT_TABLE_EXTRA_DICE = 3
@@ -154,14 +156,15 @@ class RuleOverrides:
     def __post_init__(self) -> None:
         if self.difficulty is not None:
             validate_difficulty(self.difficulty)
-        for name, kind in (("specialty", Specialty), ("tens", Tens), ("willpower", WillpowerRule)):
+        for name, rule in _SCORING.values():
             value = getattr(self, name)
-            if value is not None:
-                try:
-                    object.__setattr__(self, name, kind(value))
-                except ValueError:
-                    allowed = ", ".join(v.value for v in kind)
-                    raise InvalidValue(f"{name} {value!r} is not allowed; allowed: {allowed}") from None
+            if value is None:
+                continue
+            words = dict(rule.words)
+            if isinstance(value, str) and not isinstance(value, StrEnum) and value.casefold() in words:
+                object.__setattr__(self, name, words[value.casefold()])
+            elif (isinstance(value, str) and not isinstance(value, StrEnum)) or value not in rule.values:
+                raise InvalidValue(f"{name} {value!r} is not allowed; allowed: {rule.allowed}")
 
     def at_difficulty(self, difficulty: int | None) -> RuleOverrides:
         """These overrides with ``difficulty`` (None: keep this one's)."""
@@ -219,8 +222,6 @@ def _phrase(rules: ChronicleRules, key: str, value: Any) -> str | None:
 #: The readings of the Rage cap (`stkit house set rage-cap ...`).
 RAGE_CAP_READINGS = ("revised", "w20", "points")
 
-#: The scoring rules' keys, from their one definition (:class:`stkit.dice.model.ScoringRules`).
-_SCORING = scoring_keys()
 
 #: The house keys that are not scoring rules: `stkit house` key -> (field of ChronicleRules, allowed values
 #: shown in messages). A new such rule is a field of ChronicleRules and a row here (its words in
