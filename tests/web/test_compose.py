@@ -160,3 +160,17 @@ def test_the_house_rules_are_read_once_per_roll(clients, table, monkeypatch):
     reads.clear()
     runner.invoke(app, ["roll", "Dexterity + Melee", "-c", "Weston", "--seed", "1"])
     assert len(reads) == 1
+
+
+def test_the_players_page_offers_the_difficulty_only_under_player_difficulty_yes(clients, table):
+    from stkit.store.house import set_house_rule
+
+    c = clients("Weston")
+    form = {"character_id": str(table.weston), "trait": ["Dexterity", "Stealth"], "difficulty": "4"}
+    assert f'id="diff-{table.weston}"' not in c.get("/").text
+    assert 'class="error"' not in c.post("/roll", data=form, headers=HX).text
+    run_unit(table.url, lambda gw: set_house_rule(gw, "default", "player-difficulty", "yes"))
+    assert f'id="diff-{table.weston}"' in c.get("/").text
+    assert 'class="error"' not in c.post("/roll", data=form, headers=HX).text
+    rows = run_unit(table.url, lambda gw: gw.rows("SELECT difficulty FROM roll_log ORDER BY id"))
+    assert [r[0] for r in rows] == [6, 4]
