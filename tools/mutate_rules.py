@@ -198,7 +198,7 @@ def main(args: list[str]) -> int:
         path.write_text(text.replace(old, new), encoding="utf-8")
         try:
             run = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow", *tests],
+                [sys.executable, "-m", "pytest", "-q", "-x", "-n", "2", "-p", "no:cacheprovider", "-m", "not slow", *tests],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
