@@ -185,6 +185,10 @@ MUTANTS = [
 ]
 
 
+#: pytest's options for the fast loop: the slow tests left out.
+FAST = ("-m", "not slow")
+
+
 def main(args: list[str]) -> int:
     tests = args or TESTS
     survivors = []
@@ -198,7 +202,7 @@ def main(args: list[str]) -> int:
         path.write_text(text.replace(old, new), encoding="utf-8")
         try:
             run = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-x", "-n", "2", "-p", "no:cacheprovider", "-m", "not slow", *tests],
+                [sys.executable, "-m", "pytest", "-q", "-x", "-n", "2", "-p", "no:cacheprovider", *FAST, *tests],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
