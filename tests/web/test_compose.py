@@ -10,7 +10,9 @@ Expected values are stated here from the rules text, not computed by the module 
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from fractions import Fraction
 
 import pytest
 from typer.testing import CliRunner
@@ -174,3 +176,33 @@ def test_the_players_page_offers_the_difficulty_only_under_player_difficulty_yes
     assert 'class="error"' not in c.post("/roll", data=form, headers=HX).text
     rows = run_unit(table.url, lambda gw: gw.rows("SELECT difficulty FROM roll_log ORDER BY id"))
     assert [r[0] for r in rows] == [6, 4]
+
+
+def test_the_dice_reading_of_an_untrained_skill_takes_two_dice_at_every_door(cy):
+    """`unskilled-skill dice`: Dexterity 3 + Melee 0 is 3 - 2 = 1 die at difficulty 6, rolled or counted."""
+    from stkit.store.house import set_house_rule
+
+    run_unit(cy, lambda gw: set_house_rule(gw, "default", "unskilled-skill", "dice"))
+    done = run_unit(cy, lambda gw: make_roll(gw, RollOrder("Dexterity + Melee", character="Cy", seed=2)))
+    assert (done.roll.pool, done.roll.difficulty) == (1, 6)
+    answer = run_unit(cy, lambda gw: odds_for(gw, RollOrder("Dexterity + Melee", character="Cy")))
+    assert (answer.pool, answer.odds.difficulty) == (1, 6)
+    assert _cli("roll", "Dexterity + Melee", "-c", "Cy", "--seed", "2")["pool"] == 1
+
+
+def test_the_odds_of_a_specialised_roll_read_its_specialty(db_url):
+    """Specialty `double` doubles a 10 only on a roll naming a specialty: one die at difficulty 6 gives two
+    successes with probability 1/10 with --spec, none without."""
+    from stkit.sheet.sheet import Sheet
+    from stkit.store.characters import create_character
+    from stkit.store.house import set_house_rule
+
+    sheet = Sheet(name="Sy")
+    sheet.attributes.update({"Dexterity": 4})
+    sheet.specialties["Dexterity"] = "Quick"
+    run_unit(db_url, lambda gw: create_character(gw, sheet))
+    run_unit(db_url, lambda gw: set_house_rule(gw, "default", "specialty", "double"))
+    order = RollOrder("Dexterity - 3", character="Sy")
+    plain = run_unit(db_url, lambda gw: odds_for(gw, order))
+    special = run_unit(db_url, lambda gw: odds_for(gw, dataclasses.replace(order, spec=True)))
+    assert (plain.pool, plain.odds.p_exactly(2), special.odds.p_exactly(2)) == (1, 0, Fraction(1, 10))
