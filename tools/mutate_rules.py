@@ -2,7 +2,7 @@
 score, the scorer only, the odds only, or one door's composition), runs the fast tests that should see it,
 and reports whether they killed it. The tree is restored after every mutant.
 
-Run from the repository root: ``python tools/mutate_rules.py [TESTS...]``; prints one line per mutant and
+Run from the repository root: ``python tools/mutate_rules.py [--only TEXT] [TESTS...]``; prints one line per mutant and
 exits 1 when a mutant survives."""
 
 from __future__ import annotations
@@ -190,9 +190,13 @@ FAST = ("-m", "not slow")
 
 
 def main(args: list[str]) -> int:
-    tests = args or TESTS
+    """``args``: test paths (default :data:`TESTS`), and ``--only TEXT`` to try only the mutants whose name
+    holds TEXT (repeatable)."""
+    only = [args[i + 1] for i, a in enumerate(args) if a == "--only" and i + 1 < len(args)]
+    tests = [a for i, a in enumerate(args) if a != "--only" and (i == 0 or args[i - 1] != "--only")] or TESTS
     survivors = []
-    for name, rel, old, new in MUTANTS:
+    chosen = [m for m in MUTANTS if not only or any(text in m[0] for text in only)]
+    for name, rel, old, new in chosen:
         path = ROOT / rel
         text = path.read_text(encoding="utf-8")
         if text.count(old) != 1:
@@ -215,7 +219,7 @@ def main(args: list[str]) -> int:
         print(f"{'KILLED' if killed else 'SURVIVED'} {name}  {failed[:140]}", flush=True)
         if not killed:
             survivors.append(name)
-    print(f"{len(MUTANTS) - len(survivors)} killed, {len(survivors)} survived")
+    print(f"{len(chosen) - len(survivors)} killed, {len(survivors)} survived")
     return 1 if survivors else 0
 
 
