@@ -828,9 +828,9 @@ def hit(
         ),
     ] = None,
     dice: Annotated[str | None, typer.Option("--dice", help="Physical dice of the soak roll, e.g. 2,1,8,9.")] = None,
-    no_soak: Annotated[
+    unsoakable: Annotated[
         list[str] | None,
-        typer.Option("--no-soak", help="HOUSE RULE: this damage type may not be soaked (repeat; off: every type)."),
+        typer.Option("--unsoakable", help="HOUSE RULE: this damage type may not be soaked (repeat; off: every type)."),
     ] = None,
     damage_ones_cancel: DamageOnesCancelOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -858,7 +858,7 @@ def hit(
         soak_pool=soak_pool,
         difficulty=difficulty,
         dice=dice,
-        no_soak=no_soak,
+        unsoakable=unsoakable,
         damage_ones_cancel=damage_ones_cancel,
         ones_dont_cancel=ones_dont_cancel,
         seed=seed,

@@ -876,6 +876,12 @@ _DodgeDifficultyOpt = Annotated[int, typer.Option("--dodge-difficulty", help="Th
 _DamageDifficultyOpt = Annotated[int, typer.Option("--damage-difficulty", help="The damage roll's difficulty.")]
 _SoakDifficultyOpt = Annotated[int, typer.Option("--soak-difficulty", help="The soak roll's difficulty.")]
 _AttackWillpowerOpt = Annotated[bool, typer.Option("--willpower", "-w", help="Willpower spent on the attack roll.")]
+_AttackSpecOpt = Annotated[
+    bool, typer.Option("--spec", help="The attack roll uses a specialty: the specialty house rule applies to it.")
+]
+_DamageSpecOpt = Annotated[
+    bool, typer.Option("--damage-spec", help="The damage roll uses a specialty: the specialty house rule applies.")
+]
 
 
 @dataclass
@@ -974,6 +980,8 @@ def attack_cmd(
     damage_difficulty: _DamageDifficultyOpt = 6,
     soak_difficulty: _SoakDifficultyOpt = 6,
     willpower: _AttackWillpowerOpt = False,
+    attack_spec: _AttackSpecOpt = False,
+    damage_spec: _DamageSpecOpt = False,
     specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -1012,11 +1020,12 @@ def attack_cmd(
         attack_difficulty=rules.difficulty if pools.difficulty is None else pools.difficulty,  # as `attack` rolls
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
-        rules=rules.dice_rules(),
+        rules=rules.dice_rules(attack_spec),
         combat=make_combat_rules(damage_ones_cancel),
         willpower=willpower,
         defence_pool=pools.dodge,
         defence_difficulty=dodge_difficulty,
+        damage_specialised=damage_spec,
     )
     if spec.rules.specialty is Specialty.DOUBLE and spec.attack_pool + spec.damage_pool > MAX_ATTACK_DOUBLE_DICE:
         from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
@@ -1044,6 +1053,7 @@ def _attack_json(spec, odds, pools_text: dict[str, str] | None) -> dict:
         "dodge_pool": spec.defence_pool,
         "dodge_difficulty": spec.defence_difficulty,
         "willpower": spec.willpower,
+        "damage_spec": spec.damage_specialised,
         "house_rules": _rules_json(spec.rules),
         "combat_rules": spec.combat.to_dict(),
         "p_hit": float(odds.p_hit),

@@ -25,6 +25,7 @@ from stkit.sheet.vocab import TraitKind, XpKind
 from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
 from stkit.store.fight_rules import mark_dead, refuse_dead, use_turn_power
+from stkit.store.house import rules_in_force
 from stkit.store.scenes import find_turn_context
 from stkit.text import printable
 
@@ -369,10 +370,12 @@ def set_trait(
 
     def change(s: Sheet) -> Edit:
         ref, new, warnings = s.set_trait(trait, value, custom=custom)
+        shown = s.renown_label(ref.name) if ref.kind in (TraitKind.renown, TraitKind.renown_temporary) else ref.name
         label = {
             "identity": ref.name.replace("_", " "),
             "power_points": f"{ref.name} points",
-            "renown_temporary": f"temporary {ref.name}",
+            "renown": shown,
+            "renown_temporary": f"temporary {shown}",
             "specialty": f"{ref.name} specialty",
         }.get(ref.kind, ref.name)
         if ref.kind == TraitKind.specialty and not new:
@@ -444,7 +447,7 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
     :meth:`Sheet.take_damage`. The summary says how many levels were taken when some had nowhere to go."""
 
     def change(s: Sheet) -> Edit:
-        done = s.take_damage(n, kind)
+        done = s.take_damage(n, kind, mortal_overflow=rules_in_force(gw, s.chronicle).mortal_overflow)
         if done.killed:
             row = find_character(gw, name, chronicle)
             mark_dead(gw, row, find_turn_context(gw, row))

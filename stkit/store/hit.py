@@ -337,7 +337,7 @@ def take_hit(
     ctx = find_turn_context(gw, row)
     if left:
         marked = wound_kind(sheet, kind.value, silver=silver)
-        report = sheet.take_damage(left, marked)
+        report = sheet.take_damage(left, marked, mortal_overflow=house.mortal_overflow)
         taken = report.to_dict()
         warnings = report.warnings(sheet.name)
         save_sheet(gw, row, sheet, summary=f"{sheet.name} takes {left} {marked}: {Health.of(sheet).words}")

@@ -38,7 +38,7 @@ from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, ru
 from stkit.text import check_text, counted
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.dice import RollResult
+    from stkit.dice import HouseRules, RollResult
     from stkit.dice.combat import CombatRules
     from stkit.dice.odds import RollOdds
     from stkit.sheet.pools import PoolBreakdown
@@ -110,6 +110,9 @@ class RollOrder:
             (:func:`stkit.sheet.compose.compose_roll`).
         preset_difficulty: the difficulty the Storyteller called for this roll, or a saved roll's (2..10),
             used when the roll names none it may use; None: the chronicle's default.
+        dice_rules: the dice rules decided by the door for this roll (an attack's step,
+            :meth:`stkit.dice.combat.AttackSpec.step_rules`), used as they are; None: the rules in force
+            with ``spec``.
     """
 
     expression: str
@@ -135,6 +138,7 @@ class RollOrder:
     successes: int = 0
     by_player: bool = False
     preset_difficulty: int | None = None
+    dice_rules: HouseRules | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "purpose", Purpose(self.purpose))
@@ -391,14 +395,14 @@ def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, r
             difficulty,
             rng=rng,
             faces=order.faces,
-            rules=rules.dice_rules(order.spec),
+            rules=order.dice_rules or rules.dice_rules(order.spec),
             combat=order.combat or as_written,
             willpower=order.willpower,
         )
     request = RollRequest(
         pool,
         difficulty,
-        rules=rules.dice_rules(order.spec),
+        rules=order.dice_rules or rules.dice_rules(order.spec),
         willpower=order.willpower,
         retry=retry,
         automatic=order.auto,

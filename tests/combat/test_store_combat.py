@@ -245,7 +245,7 @@ def test_hit_bad_input_changes_nothing(fighters):
 
 
 def test_no_soak_house_rule(fighters):
-    data = ok_json("char", "hit", "Weston", "2", "--type", "aggravated", "--soak", "--no-soak", "aggravated")
+    data = ok_json("char", "hit", "Weston", "2", "--type", "aggravated", "--soak", "--unsoakable", "aggravated")
     assert data["soak"] is None and data["wounds"] == 2
     assert data["notes"] == ["aggravated damage cannot be soaked (house rule); no soak roll"]
 
@@ -313,7 +313,7 @@ def test_attack_human_output_shows_every_step(fighters):
     assert lines[0] == "Shadow-in-the-Wood attacks Guard (lethal)"
     assert "Attack: Dexterity 3 + Brawl 4: 7 dice at difficulty 6" in lines
     assert "Damage: Strength 3 + 1 + 2 for extra successes: 6 dice at difficulty 6" in lines
-    assert "Soak: Stamina 2: 2 dice at difficulty 6" in lines
+    assert "Soak (the soak rules): Stamina 2: 2 dice at difficulty 6" in lines
     assert "3 damage, soaked 1 -> 2 lethal levels: Guard now Hurt, -1 dice" in lines
     assert lines[-1].startswith("Logged as rolls #")
 
@@ -461,7 +461,8 @@ def test_attack_with_willpower_once_per_turn(fighters):
     assert (data["attack"]["result"], data["attack"]["willpower"], data["damage_pool"]) == (1, True, 4)
     assert "Willpower spent on the attack: 2 points left" in data["notes"]
     assert sheet("Shadow-in-the-Wood")["willpower"]["temporary"] == 2
-    fails(*ATTACK, "-w", "--seed", "1", match="already spent Willpower in turn 1")
+    fails(*ATTACK, "-w", "--seed", "1", match="already acted in turn 1")
+    fails(*ATTACK, "-w", "--seed", "1", "--force", match="already spent Willpower in turn 1")
     assert sheet("Shadow-in-the-Wood")["willpower"]["temporary"] == 2
     ok("scene", "next")
     ok_json(*ATTACK, "-w", "--seed", "1")
