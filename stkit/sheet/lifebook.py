@@ -360,7 +360,7 @@ def check_creation(sheet: Sheet) -> CreationCheck:
             n = len(ones) - allowed
             out.spends.append(Spend("Gifts", n, n * costs["gift"], f"{len(ones)} level-one Gifts, {allowed} given"))
         else:
-            dev(Deviation("Gifts", f"{len(ones)} Gifts: {kind.capitalize()} start with none"))
+            dev(Deviation("Gifts", f"{counted(len(ones), 'Gift')}: {kind.capitalize()} start with none"))
     elif allowed and len(ones) < allowed:
         out.notes.append(f"Gifts: {len(ones)} of the {allowed} level-one Gifts chosen")
     if allowed:
@@ -478,7 +478,8 @@ def check_creation(sheet: Sheet) -> CreationCheck:
     flaws = sum(int(f["points"]) for f in sheet.flaws)
     back = min(flaws, int(book["flaw_points_max"]))
     if flaws > back:
-        out.notes.append(f"Flaws: {flaws} points taken, only {back} give freebie points back")
+        gives = "gives" if back == 1 else "give"
+        out.notes.append(f"Flaws: {counted(flaws, 'point')} taken, only {back} {gives} freebie points back")
     out.available = int(book["freebies"]) + back
     if out.spent > out.available:
         dev(

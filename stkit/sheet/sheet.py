@@ -31,6 +31,7 @@ from stkit.text import (
     printable,
     shown_path,
     value_kind,
+    with_article,
     without_quotes,
 )
 
@@ -651,7 +652,7 @@ class Sheet:
             return "a mortal"
         if self.creature == "kinfolk":
             return f"Kinfolk of the {self.fera}"
-        return f"a {self.fera}"
+        return with_article(self.fera)
 
     def xp(self, kind: str, amount: int, reason: str = "", *, at: str | None = None, again: bool = False) -> dict:
         """Award or spend experience (``amount`` 1..MAX_XP). Spending more than is available raises

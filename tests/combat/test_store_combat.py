@@ -196,7 +196,7 @@ def test_initiative_needs_an_open_scene(fighters):
 def test_hit_soaked_under_the_cancelling_house_rule(fighters):
     # Weston has Stamina 4: 2, 1, 8, 9 with 1s cancelling -> 1 success; 3 lethal -> 2 levels
     res = ok("char", "hit", "Weston", "3", "--type", "lethal", "--soak", "--dice", "2,1,8,9", "--damage-ones-cancel")
-    assert "Weston: 3 lethal, soaked 1 (Stamina 4: 2, 1, 8, 9 -> 1 success) -> 2 levels: now Hurt, -1 dice" in res
+    assert "Weston: 3 lethal, soaked 1 (Stamina 4: 2, 1, 8, 9 -> 1 success) -> 2 levels: now Hurt, -1 die" in res
     assert sheet("Weston")["health"] == {"bashing": 0, "lethal": 2, "aggravated": 0}
 
 
@@ -314,7 +314,7 @@ def test_attack_human_output_shows_every_step(fighters):
     assert "Attack: Dexterity 3 + Brawl 4: 7 dice at difficulty 6" in lines
     assert "Damage: Strength 3 + 1 + 2 for extra successes: 6 dice at difficulty 6" in lines
     assert "Soak (the soak rules): Stamina 2: 2 dice at difficulty 6" in lines
-    assert "3 damage, soaked 1 -> 2 lethal levels: Guard now Hurt, -1 dice" in lines
+    assert "3 damage, soaked 1 -> 2 lethal levels: Guard now Hurt, -1 die" in lines
     assert lines[-1].startswith("Logged as rolls #")
 
 

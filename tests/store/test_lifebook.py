@@ -224,7 +224,7 @@ def test_kinfolk_and_mortals_by_their_own_rules():
     check = L.check_creation(kin)
     assert check.kind == "kinfolk" and check.passed and check.available == 21
     kin.gifts.append({"name": "Mother's Touch", "level": 1})
-    assert [d.message for d in L.check_creation(kin).deviations] == ["1 Gifts: Kinfolk start with none"]
+    assert [d.message for d in L.check_creation(kin).deviations] == ["1 Gift: Kinfolk start with none"]
     mortal = Sheet.from_dict({"name": "Ann", "creature": "mortal", "willpower": 7})
     m = L.check_creation(mortal)
     assert m.passed and any(n.startswith("Willpower: a mortal's comes from Courage") for n in m.not_checked)
