@@ -4,7 +4,9 @@ and the share with the answer in the top three.
 Sets: ``tuned`` (tests/tcg/rules_questions.py, what the ranking is tuned on), ``dev`` (rules_questions_dev.py,
 more tuning questions), ``heldout`` (the earlier held-out set) and ``fresh`` (rules_questions_fresh.py, written
 from the seed text alone, since tuned on) and ``blind`` (rules_questions_blind.py, written from the seed
-text alone before any corpus entry was read; never tuned on). An expected id missing from the corpus counts as a miss.
+text alone before any corpus entry was read; measured twice, since looked at) and ``unseen``
+(rules_questions_unseen.py, written from the seed text alone before the ranking code or any entry's text or
+asks was read; never tuned on). An expected id missing from the corpus counts as a miss.
 Run: ``python benchmarks/tcg_rules.py [--misses SET]`` (``--misses`` lists the questions a tuning set gets wrong).
 """
 
@@ -22,6 +24,7 @@ SETS = {
     "heldout": ("tests.tcg.rules_questions_heldout", "HELD_OUT"),
     "fresh": ("tests.tcg.rules_questions_fresh", "FRESH"),
     "blind": ("tests.tcg.rules_questions_blind", "BLIND"),
+    "unseen": ("tests.tcg.rules_questions_unseen", "UNSEEN"),
 }
 
 

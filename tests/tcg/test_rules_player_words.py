@@ -63,3 +63,35 @@ def test_the_paraphrase_file_is_checked(tmp_path):
     with pytest.raises(DataFileError, match=r"item 1: must be \{says"):
         load_paraphrases(path)
     assert load_paraphrases()[("war", "form")] == ("crinos",)
+
+
+def test_pronouns_and_filler_are_not_searched_for():
+    words = [w for g in default_index().correct("ok so does he keep his rage when i pass") for w in g]
+    assert not {"ok", "so", "he", "his", "i"} & set(words)
+    assert "rage" in words
+
+
+def test_a_situation_s_small_numbers_do_not_pull_in_the_worked_examples():
+    index = default_index()
+    words = [w for g in index.correct("a card makes him lose 4 rage but he only has 2 left") for w in g]
+    assert "4" not in words and "2" not in words and "rage" in words
+    # a larger number is more often the rule's own, and a question of numbers alone keeps them
+    assert ["25"] in index.correct("what happens when the umbra marker reaches 25")
+    assert index.correct("4 2") == [["4"], ["2"]]
+    hits = [h.entry.id for h in index.search("a card makes my dude lose 4 rage and he has 2, is he at minus 2").hits]
+    assert hits[0] == "ground.no-negative-rage"
+
+
+def test_another_ending_of_a_mapped_word_is_mapped_too():
+    index = default_index()
+    assert ("switching",) not in load_paraphrases()
+    assert index.correct("switching") == index.correct("switch")
+    # a word the rules use themselves is looked for as it is, not through the map of a similar word
+    assert index.correct("control") == [["control"]]
+
+
+def test_mid_fight_is_during_combat_not_the_mid_combat_step():
+    index = default_index()
+    assert index.correct("mid fight") == [["during combat", "combat"]]
+    hits = [h.entry.id for h in index.search("my lupus took more wounds than his health mid fight").hits]
+    assert hits[0] != "combat.mid-combat"
