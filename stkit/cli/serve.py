@@ -306,6 +306,9 @@ def serve(
         _run_uvicorn(host, port, tls, stop)
     except KeyboardInterrupt:  # a second Ctrl-C before the server ran: stop now
         stop.count += 1
+    except BaseException as exc:  # the tasks cancelled by a Ctrl-C while stopping are that stop, not an error
+        if not (stop.count and type(exc).__name__ == "CancelledError"):
+            raise
     finally:
         if not stop.count:  # once interrupted, a further Ctrl-C while exiting is counted, not raised
             signal.signal(signal.SIGINT, previous)
