@@ -292,6 +292,11 @@ def counted(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {many}"
 
 
+def with_article(noun: str) -> str:
+    """``noun`` after 'a' or 'an' by its first letter: 'a Garou', 'an Ajaba', 'an Equipment card'."""
+    return f"{'an' if noun[:1].casefold() in 'aeiou' and noun[:1] else 'a'} {noun}"
+
+
 def dice_text(pool: object) -> str:
     """A dice pool as words: ``'1 die'``, ``'5 dice'``, ``'3+2 dice'`` (``pool``: a number or a typed sum)."""
     return "1 die" if str(pool).strip() == "1" else f"{pool} dice"

@@ -24,14 +24,37 @@ from stkit.text import check_range, check_text, printable
 MAX_ERROR_CHARS = 1000
 
 
-def print_error(message: str) -> None:
+def print_error(message: str, code: int = 1) -> None:
     """One line on stderr, no traceback, no markup: the message holds user values, so every control
-    character (a newline included) is shown as an escape by :func:`stkit.text.printable`."""
+    character (a newline included) is shown as an escape by :func:`stkit.text.printable`. When the command
+    line asked for ``--json``, the error is instead one JSON object on stdout, ``{"error": "...", "exit":
+    code}`` (``code``: the exit status that follows, 1 for a refused value, 2 for a usage error)."""
     shown = printable(message)
     if len(shown) > MAX_ERROR_CHARS:  # a message quoting a 100,000-character value stays readable
         shown = shown[: MAX_ERROR_CHARS - 1] + "…"
+    if _json_errors:
+        import json  # lazy: start-up (only on an error)
+
+        try:
+            sys.stdout.write(json.dumps({"error": shown, "exit": code}, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+            return
+        except OSError:  # the standard output itself failed (a full disk): the line goes to stderr
+            pass
     sys.stderr.write(f"Error: {shown}\n")
     sys.stderr.flush()
+
+
+#: Whether the command line being run asked for --json (its errors are then JSON on stdout).
+_json_errors = False
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether ``args`` (a command line without the program name) hold ``--json`` before any ``--``."""
+    words = list(args)
+    if "--" in words:
+        words = words[: words.index("--")]
+    return "--json" in words
 
 
 #: The most digits a number typed on the command line may have (the largest 64-bit integer has 19); the
@@ -442,6 +465,23 @@ class StkitGroup(TyperGroup):
         **extra: Any,
     ) -> Any:
         """Usage errors (exit 2) as one line naming the command's help, like every other error."""
+        global _json_errors
+        outer = _json_errors  # a command line run inside `stkit shell` gives the shell its own back
+        _json_errors = wants_json(sys.argv[1:] if args is None else args)
+        try:
+            return self._main(args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra)
+        finally:
+            _json_errors = outer
+
+    def _main(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        standalone_mode: bool,
+        windows_expand_args: bool,
+        **extra: Any,
+    ) -> Any:
         try:
             check_terminal_size_variables()
         except StkitError as exc:
@@ -465,12 +505,12 @@ class StkitGroup(TyperGroup):
             ctx = getattr(exc, "ctx", None)
             if ctx is not None and isinstance(exc, click_errors.UsageError):
                 hint = f" (see '{ctx.meta.get('stkit.typed_path', ctx.command_path)} --help')"
-            print_error(exc.format_message() + hint)
+            print_error(exc.format_message() + hint, exc.exit_code)
             code = exc.exit_code
         except typer.Abort as exc:
             # click turns Ctrl-C and end of input at a question into Abort, keeping which in __context__
             if isinstance(exc.__context__, KeyboardInterrupt):
-                print_error("interrupted (Ctrl-C); nothing was changed")
+                print_error("interrupted (Ctrl-C); nothing was changed", INTERRUPTED_EXIT)
                 code = INTERRUPTED_EXIT
             else:
                 print_error("aborted: the input ended before an answer; nothing was changed")

@@ -16,6 +16,18 @@ def local_time(iso: str) -> str:
         return iso[:19].replace("T", " ")
 
 
+def local_iso(iso: str) -> str:
+    """'2026-12-01T11:05:00+01:00': a stored ISO 8601 UTC timestamp in this computer's time zone, with its
+    UTC offset, to the second (what --json and CSV give wherever a time is shown); text that is not a
+    timestamp is returned as it is."""
+    from datetime import datetime  # lazy: start-up (loaded when the command runs)
+
+    try:
+        return datetime.fromisoformat(iso).astimezone().isoformat(timespec="seconds")
+    except (TypeError, ValueError):
+        return iso
+
+
 def csv_cell(value: object) -> object:
     """A CSV cell: text with control characters escaped, and quoted with ' when a spreadsheet would take
     it for a formula (it starts with = + - or @)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from stkit.cli.cells import csv_cell as _csv_cell
-from stkit.cli.cells import local_time
+from stkit.cli.cells import local_iso, local_time
 from stkit.cli.common import run
 from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.complete import complete_character
@@ -22,6 +22,7 @@ from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
 from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
 from stkit.sheet.vocab import DamageType, Power
+from stkit.text import counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -34,7 +35,31 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_COUNT = 100
 
 
-PowerArg = Annotated[Power, typer.Argument(help="willpower, rage or gnosis.", case_sensitive=False)]
+def _power(value: str) -> str:
+    """'willpower', 'rage' or 'gnosis' from what was typed: any case, or a sheet's short form ('wp', as
+    :data:`stkit.sheet.traits.ABBREVIATIONS` lists it). A usage error (exit 2) names anything else."""
+    from stkit.sheet.traits import ABBREVIATIONS, norm  # lazy: start-up (loaded when the command runs)
+
+    key = norm(value)
+    key = norm(ABBREVIATIONS.get(key, key))
+    if key not in {p.value for p in Power}:
+        raise typer.BadParameter(f"{value!r} is not willpower (or wp), rage or gnosis")
+    return key
+
+
+def _complete_power(incomplete: str) -> list[str]:
+    return [p.value for p in Power if p.value.startswith(incomplete.casefold())]
+
+
+PowerArg = Annotated[
+    str,
+    typer.Argument(
+        help="willpower (or wp), rage or gnosis.",
+        callback=_power,
+        autocompletion=_complete_power,
+        show_default=False,
+    ),
+]
 
 
 class FoundryLayout(enum.StrEnum):
@@ -307,7 +332,11 @@ def _track_lines(sheet) -> list:
         pen_text = "cannot act" if pen is None else (str(pen) if pen else "")
         lines.append(Text(f"{level:<15}") + Text(f"[{marks[box]}]", style=style) + Text(f"  {pen_text}", style="dim"))
     if sheet.wound_penalty or sheet.incapacitated:
-        msg = "Incapacitated: cannot act" if sheet.incapacitated else f"Wound penalty: -{sheet.wound_penalty} dice"
+        msg = (
+            "Incapacitated: cannot act"
+            if sheet.incapacitated
+            else f"Wound penalty: {counted(-sheet.wound_penalty, 'die', 'dice')}"
+        )
         lines.append(Text(msg, style="red bold"))
     return lines
 
@@ -758,7 +787,7 @@ def spend(
     from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(points, "points", 1, MAX_COUNT)
-    print_edit(run(db, lambda s: characters.spend(s, name, power.value, points, chronicle=chronicle)), json_out)
+    print_edit(run(db, lambda s: characters.spend(s, name, power, points, chronicle=chronicle)), json_out)
 
 
 @char_app.command("regain")
@@ -777,7 +806,7 @@ def regain(
     from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(points, "points", 1, MAX_COUNT)
-    print_edit(run(db, lambda s: characters.regain(s, name, power.value, points, chronicle=chronicle)), json_out)
+    print_edit(run(db, lambda s: characters.regain(s, name, power, points, chronicle=chronicle)), json_out)
 
 
 @char_app.command("damage")
@@ -827,9 +856,9 @@ def hit(
         ),
     ] = None,
     dice: Annotated[str | None, typer.Option("--dice", help="Physical dice of the soak roll, e.g. 2,1,8,9.")] = None,
-    no_soak: Annotated[
+    unsoakable: Annotated[
         list[str] | None,
-        typer.Option("--no-soak", help="HOUSE RULE: this damage type may not be soaked (repeat; off: every type)."),
+        typer.Option("--unsoakable", help="HOUSE RULE: this damage type may not be soaked (repeat; off: every type)."),
     ] = None,
     damage_ones_cancel: DamageOnesCancelOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -857,7 +886,7 @@ def hit(
         soak_pool=soak_pool,
         difficulty=difficulty,
         dice=dice,
-        no_soak=no_soak,
+        unsoakable=unsoakable,
         damage_ones_cancel=damage_ones_cancel,
         ones_dont_cancel=ones_dont_cancel,
         seed=seed,
@@ -1041,7 +1070,7 @@ def xp(
                     "total": sheet.xp_total,
                     "spent": sheet.xp_spent,
                     "available": sheet.xp_available,
-                    "log": sheet.xp_log,
+                    "log": [e | {"at": local_iso(e["at"])} if "at" in e else e for e in sheet.xp_log],
                 }
             )
             return
@@ -1237,7 +1266,13 @@ def log(
     task: Annotated[str | None, typer.Option("--task", help="Only the rolls of this task.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many of the newest rolls (1 to 10000).")] = 20,
     fmt: Annotated[
-        LogFormat, typer.Option("--format", "-f", help="table (local time), csv or json.", case_sensitive=False)
+        LogFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="table (local time), csv or json (local time with its UTC offset).",
+            case_sensitive=False,
+        ),
     ] = LogFormat.table,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -1254,7 +1289,7 @@ def log(
         readonly=True,
     )
     if json_out or fmt is LogFormat.json:
-        emit_json({"rolls": entries})
+        emit_json({"rolls": [e | {"created_at": local_iso(e["created_at"])} for e in entries]})
         return
     if fmt is LogFormat.csv:
         _log_csv(entries)
@@ -1271,7 +1306,7 @@ def _log_csv(entries: list[dict]) -> None:
     for e in entries:
         cells = [
             e["id"],
-            local_time(e["created_at"]),
+            local_iso(e["created_at"]),
             e["chronicle"],
             e["character"] or "",
             e["expression"],
@@ -1292,24 +1327,56 @@ def _log_csv(entries: list[dict]) -> None:
 
 def _log_row(e: dict) -> tuple[str, ...]:
     """One `stkit log` line's cells: id, local time, who, pool, difficulty, dice, result, outcome."""
-    res = e["outcome"] if e["outcome"] != "success" else f"{e['result']} success{'es' if e['result'] != 1 else ''}"
+    detail = e["detail"] if isinstance(e["detail"], dict) else {}
+    res = e["outcome"] if e["outcome"] != "success" else counted(e["result"], "success")
     if e["willpower"]:
         res += " +WP"
-    if isinstance(e["detail"], dict) and e["detail"].get("secret"):
+    spared = _log_spared(e, detail)
+    if spared:
+        res += f" (no botch: {spared})"
+    if detail.get("secret"):
         res += " (secret)"
     who = e["character"] or "-"
     if e.get("scene_id"):
         who += f" (scene {e['scene_id']}/{e['turn']})"
+    # the pool as the sheet names it ('Dexterity 3 + Brawl 2 = 5'), not as it was typed ('dex+brawl')
+    breakdown = str(detail.get("breakdown") or "")
+    pool = (
+        breakdown.removesuffix(" dice").removesuffix(" die") if "=" in breakdown else f"{e['expression']} = {e['pool']}"
+    )
     return (
         str(e["id"]),
         local_time(e["created_at"]),
         who,
-        f"{e['expression']} = {e['pool']}",
+        pool,
         str(e["difficulty"]),
         " ".join(map(str, e["dice"])),
         res,
         e["outcome"],
     )
+
+
+#: How the roll log's ``house_rules_in_force`` names the two readings :func:`_log_spared` needs (the
+#: phrases of :mod:`stkit.dice.house`).
+_NO_SPECIALTY_BOTCH = "no botch with a specialty"
+_WILLPOWER_DICE = "Willpower buys three dice"
+
+
+def _log_spared(e: dict, detail: dict) -> str | None:
+    """Why a logged roll is not the botch its dice would make ('Willpower', 'specialty'), or None: the rule
+    of :func:`stkit.dice.score.botch_spared`, read from the entry (its dice, difficulty, result, Willpower,
+    the specialty used and the house rules in force)."""
+    from stkit.dice.score import botch_spared  # lazy: start-up (loaded when the command runs)
+
+    if e["outcome"] == "botch" or not e["dice"] or detail.get("automatic"):
+        return None
+    in_force = detail.get("house_rules_in_force") or []
+    willpower = bool(e["willpower"])
+    left = int(e["result"]) - (1 if willpower and _WILLPOWER_DICE not in in_force else 0)
+    no_specialty_botch = bool(detail.get("specialty_used")) and _NO_SPECIALTY_BOTCH in in_force
+    if not botch_spared(e["dice"], int(e["difficulty"]), left, not (willpower or no_specialty_botch)):
+        return None
+    return "Willpower" if willpower else "specialty"
 
 
 def _print_log(entries: list[dict], *, filtered: bool) -> None:

@@ -101,6 +101,32 @@ def check(name: NameArg, chronicle: ChronicleOpt = None, db: DbOpt = None, json_
         raise typer.Exit(1)
 
 
+def entry_words(words: list[str]) -> list[str]:
+    """The traits of a command line, with a Gift's or Rite's name typed without quotes kept whole:
+    ``['gift:Razor', 'Claws', 'Brawl']`` -> ``['gift:Razor Claws', 'Brawl']``. After a ``gift:``/``rite:``
+    word with no ``=N``, each next word that is not a trait on its own (no ``:``, and its name before any
+    ``=`` not a trait :func:`stkit.sheet.traits.resolve_settable` knows) is a further word of that name."""
+    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
+    from stkit.sheet.traits import resolve_settable  # lazy: start-up (loaded when the command runs)
+
+    def is_trait(word: str) -> bool:
+        try:
+            resolve_settable(word.partition("=")[0])
+        except InvalidValue:
+            return False
+        return True
+
+    out: list[str] = []
+    for word in words:
+        last = out[-1] if out else ""
+        open_name = last.partition(":")[0].strip().casefold() in ("gift", "rite") and "=" not in last
+        if open_name and ":" not in word and not is_trait(word):
+            out[-1] = f"{last} {word.strip()}"
+        else:
+            out.append(word)
+    return out
+
+
 def raise_(
     name: NameArg,
     traits: Annotated[
@@ -131,7 +157,7 @@ def raise_(
 
     if to is not None:
         check_range(to, "--to", 0, 10)
-    items = [parse_raise(t, to) for t in traits]
+    items = [parse_raise(t, to) for t in entry_words(traits)]
     done = run(db, lambda gw: raise_traits(gw, name, items, chronicle=chronicle, outside=outside, reason=reason))
     if json_out:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
@@ -200,10 +226,12 @@ def history(
 
     From the experience log and the table events: edits, damage, raises, Renown, undos, Willpower spent on
     rolls. Export: `stkit char history Weston --format csv > weston.csv`."""
+    from stkit.cli.cells import local_iso  # lazy: start-up (loaded when the command runs)
     from stkit.store.growth import HISTORY_COLUMNS  # lazy: start-up (loaded when the command runs)
     from stkit.store.growth import history as read_history  # lazy: start-up (loaded when the command runs)
 
     sheet, rows = run(db, lambda gw: read_history(gw, name, chronicle), readonly=True)
+    rows = [r | {"at": local_iso(r["at"])} for r in rows]
     if json_out or fmt is HistoryFormat.json:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 

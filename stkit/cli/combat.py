@@ -36,10 +36,10 @@ SoakPoolOpt = Annotated[
     str | None,
     typer.Option("--soak-pool", help="Soak with this pool instead of Stamina, e.g. 'Stamina + 2' (implies --soak)."),
 ]
-NoSoakOpt = Annotated[
+UnsoakableOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--no-soak",
+        "--unsoakable",
         help="HOUSE RULE: damage of this type may not be soaked (repeat; off: every type may be soaked).",
     ),
 ]
@@ -148,7 +148,7 @@ def hit_command(
     soak_pool: str | None,
     difficulty: int | None,
     dice: str | None,
-    no_soak: list[str] | None,
+    unsoakable: list[str] | None,
     damage_ones_cancel: bool,
     ones_dont_cancel: bool,
     seed: int | None,
@@ -166,7 +166,7 @@ def hit_command(
 
     if difficulty is not None:
         validate_difficulty(difficulty)
-    combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
+    combat = make_combat_rules(damage_ones_cancel, unsoakable=unsoakable or ())
     overrides = flag_overrides(None, False, ones_dont_cancel)
     used_seed = fresh_seed(seed)
     faces = _faces(dice)
@@ -337,7 +337,14 @@ def attack_cmd(
     rage: Annotated[
         bool, typer.Option("--rage", help="This attack is an extra action bought with a Rage point (no penalty).")
     ] = False,
-    soak: SoakOpt = False,
+    soak: Annotated[
+        bool,
+        typer.Option(
+            "--soak/--no-soak",
+            help="The target soaks by its soak rules (the default: Stamina with the form's change and armour; "
+            "never botches); --no-soak: no soak roll.",
+        ),
+    ] = True,
     soak_pool: SoakPoolOpt = None,
     damage_difficulty: Annotated[int, typer.Option("--damage-difficulty", help="The damage roll's difficulty.")] = 6,
     soak_difficulty: Annotated[int, typer.Option("--soak-difficulty", help="The soak roll's difficulty.")] = 6,
@@ -349,6 +356,16 @@ def attack_cmd(
         bool,
         typer.Option("--willpower", "-w", help="Spend the attacker's Willpower on the attack roll (once a turn)."),
     ] = False,
+    damage_spec: Annotated[
+        bool,
+        typer.Option(
+            "--damage-spec", help="The damage roll uses a specialty of a damage pool Trait: the specialty rule applies."
+        ),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="The Storyteller lets the attacker act again this turn without spending Rage."),
+    ] = False,
     dice_attack: Annotated[str | None, typer.Option("--dice-attack", help="Physical dice of the attack roll.")] = None,
     dice_damage: Annotated[str | None, typer.Option("--dice-damage", help="Physical dice of the damage roll.")] = None,
     dice_soak: Annotated[str | None, typer.Option("--dice-soak", help="Physical dice of the soak roll.")] = None,
@@ -356,7 +373,7 @@ def attack_cmd(
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     damage_ones_cancel: DamageOnesCancelOpt = False,
-    no_soak: NoSoakOpt = None,
+    unsoakable: UnsoakableOpt = None,
     seed: SeedOpt = None,
     chronicle: ChronicleLookupOpt = None,
     db: DbOpt = None,
@@ -364,15 +381,17 @@ def attack_cmd(
 ) -> None:
     """One attack from the swing to the wounds.
 
-    The attack roll; on a hit the damage pool plus one die per success
-    beyond the first; the damage and soak rolls never botch; the wounds go
-    on the target's sheet. Every roll is logged, in one transaction.
+    The attack roll; the target's dodge, block or parry; on a hit the
+    damage pool plus one die per success beyond the first; the target
+    soaks by its soak rules (unless --no-soak); the damage and soak rolls
+    never botch; the wounds go on the target's sheet. Every roll is logged,
+    in one transaction. One action a turn: a second needs --rage or --force.
     Example: `stkit attack Shadow-in-the-Wood Guard --pool "Dexterity +
-    Brawl" --damage "Strength + 1" --type lethal --soak`.
+    Brawl" --damage "Strength + 1" --type lethal`.
     """
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.dice import validate_difficulty  # lazy: start-up (loaded when the command runs)
-    from stkit.store.attack import attack  # lazy: start-up (loaded when the command runs)
+    from stkit.store.attack import AttackOrder, attack  # lazy: start-up (loaded when the command runs)
     from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
@@ -391,45 +410,46 @@ def attack_cmd(
         raise typer.BadParameter("give one of --dodge, --block, --parry")
     defence_kind, defence = defences[0] if defences else ("dodge", None)
     overrides = flag_overrides(specialty, extra_ones_cancel, ones_dont_cancel)
-    combat = make_combat_rules(damage_ones_cancel, unsoakable=no_soak or ())
+    combat = make_combat_rules(damage_ones_cancel, unsoakable=unsoakable or ())
     used_seed = fresh_seed(seed)
     faces = [_faces(dice_attack), _faces(dice_damage), _faces(dice_soak)]
     all_given = faces[0] is not None
-    exchange = run(
-        db,
-        lambda gw: attack(
-            gw,
-            attacker,
-            target,
-            pool=pool,
-            damage=damage,
-            difficulty=difficulty,
-            damage_type=damage_type,
-            soak=soak_pool if soak_pool is not None else ("" if soak else None),
-            damage_difficulty=damage_difficulty,
-            soak_difficulty=soak_difficulty,
-            chronicle=chronicle,
-            spec=spec,
-            attack_faces=faces[0],
-            damage_faces=faces[1],
-            soak_faces=faces[2],
-            seed=used_seed,
-            overrides=overrides,
-            combat=combat,
-            willpower=willpower,
-            weapon=weapon,
-            maneuver=maneuver,
-            range_=range_,
-            defence=defence,
-            defence_kind=defence_kind,
-            defence_difficulty=dodge_difficulty,
-            defender_actions=defender_actions,
-            defence_faces=_faces(dice_dodge),
-            silver=silver,
-            coup_de_grace=coup_de_grace,
-            rage_action=rage,
-        ),
+    if soak_pool is not None and not soak:
+        raise typer.BadParameter("give --soak-pool or --no-soak, not both")
+    order = AttackOrder(
+        attacker,
+        target,
+        pool=pool,
+        damage=damage,
+        difficulty=difficulty,
+        damage_type=damage_type,
+        soak=soak_pool if soak_pool is not None else ("" if soak and not coup_de_grace else None),
+        damage_difficulty=damage_difficulty,
+        soak_difficulty=soak_difficulty,
+        chronicle=chronicle,
+        spec=spec,
+        damage_spec=damage_spec,
+        attack_faces=faces[0],
+        damage_faces=faces[1],
+        soak_faces=faces[2],
+        defence_faces=_faces(dice_dodge),
+        seed=used_seed,
+        overrides=overrides,
+        combat=combat,
+        willpower=willpower,
+        weapon=weapon,
+        maneuver=maneuver,
+        range_=range_,
+        defence=defence,
+        defence_kind=defence_kind,
+        defence_difficulty=dodge_difficulty,
+        defender_actions=defender_actions,
+        silver=silver,
+        coup_de_grace=coup_de_grace,
+        rage_action=rage,
+        force=force,
     )
+    exchange = run(db, lambda gw: attack(gw, order))
     if json_out:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 
@@ -479,8 +499,11 @@ def print_exchange(x: Any) -> None:
         for line in render.roll_lines(r.damage, title=f"Damage: {base}{extra}", kind="damage"):
             out.print(line)
         if r.soak is not None and x.soak_pool is not None:
-            for line in render.roll_lines(r.soak, title=f"Soak: {pool_words(x.soak_pool)}", kind="soak"):
+            how = " (the soak rules)" if x.soaked_by == "rules" else ""
+            for line in render.roll_lines(r.soak, title=f"Soak{how}: {pool_words(x.soak_pool)}", kind="soak"):
                 out.print(line)
+        elif x.soaked_by == "none":
+            out.print(_text(f"Not soaked: {x.target} rolls no soak (see the note below).", "yellow"))
         for note in x.notes:
             out.print(_text(note, "dim"))
         dealt = r.damage.final_successes

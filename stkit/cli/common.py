@@ -91,6 +91,8 @@ def print_outcome(done: RollOutcome, *, json_out: bool, need: int | None, logged
             data["house_rules_in_force"] = list(done.house_in_force)
             if done.log_id is not None:
                 data |= {"forgiven_botch": done.forgiven_botch, "log_id": done.log_id}
+        spared = render.spared_reason(done.roll)
+        data |= {"botch_spared": spared} if spared else {}
         render.print_json(data | need_dict(done.roll, need) | ({"secret": True} if secret else {}))
         return
     from rich.text import Text  # lazy: start-up (loaded when the command runs)

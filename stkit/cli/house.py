@@ -22,7 +22,8 @@ house_app = typer.Typer(
 _KEYS_HELP = (
     "specialty (none|double|reroll), extra-ones-cancel (on|off), ones-cancel (on|off), "
     "difficulty (2-10), extended-botch (wipe|end), free-botch (on|off), homid-aggravated-soak (on|off), "
-    "rage-cap (revised|w20|points), rite-cost (level|taught)"
+    "rage-cap (revised|w20|points), rite-cost (level|taught), tens (once|explode|explode-unspecialised), "
+    "tens-cancel-ones (on|off), specialty-botch (yes|no), willpower (success|three-dice)"
 )
 
 
@@ -39,12 +40,21 @@ def _show(rules: ChronicleRules, chronicle: str, json_out: bool) -> None:
 
     out = render.console()
     out.print(Text(f"House rules of chronicle {chronicle}", style="bold"), markup=False)
+    shown = [_value_text(r, setting_text(r["value"])) for r in rows]
     width = max(len(r["key"]) for r in rows)
-    values = max(len(setting_text(r["value"])) for r in rows)
-    for r in rows:
-        line = Text(f"{r['key']:<{width}}  {setting_text(r['value']):<{values}}")
+    values = max(map(len, shown))
+    for r, value in zip(rows, shown, strict=True):
+        line = Text(f"{r['key']:<{width}}  {value:<{values}}")
         line.append("  set" if r["set"] else "  as written", style="green" if r["set"] else "dim")
         out.print(line)
+
+
+def _value_text(row: dict, text: str) -> str:
+    """A house rule's value in the key's own words: 'yes'/'no' for a key whose allowed values are yes or
+    no (``specialty-botch``), else ``text`` ('on', 'double', '7')."""
+    if isinstance(row["value"], bool) and row["allowed"] == "yes or no":
+        return "yes" if row["value"] else "no"
+    return text
 
 
 def _chronicle(chronicle: str | None) -> str:

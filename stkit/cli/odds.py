@@ -7,6 +7,7 @@ rich and the odds engine load inside the commands.
 from __future__ import annotations
 
 import sys
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated
@@ -88,6 +89,28 @@ ExactOpt = Annotated[
         "--exact", help="Also show every chance as an exact fraction (tables up to 300 dice; --json has them all)."
     ),
 ]
+
+#: The most rows a table shows without --all-rows.
+MAX_TABLE_ROWS = 25
+AllRowsOpt = Annotated[
+    bool,
+    typer.Option("--all-rows", help=f"Show every row of a long table (else at most {MAX_TABLE_ROWS}, spread over it)."),
+]
+#: Whether the command running was given --all-rows (set once by each command, read by the tables).
+_ALL_ROWS: ContextVar[bool] = ContextVar("stkit_odds_all_rows", default=False)
+#: The chances at which a long "done within k rolls" table keeps its row.
+_MILESTONES = (
+    Fraction(1, 100),
+    Fraction(5, 100),
+    Fraction(1, 10),
+    Fraction(1, 4),
+    Fraction(1, 2),
+    Fraction(3, 4),
+    Fraction(9, 10),
+    Fraction(95, 100),
+    Fraction(99, 100),
+    Fraction(999, 1000),
+)
 
 #: Bounds on the work the CLI asks of the exact odds engine, so that every answer it accepts comes within a
 #: second (benchmarks/odds.py measures them). The largest pool whose exact fractions a table prints: they
@@ -191,9 +214,77 @@ def _shown_range(probs: list[Fraction], floor: float = 1e-4) -> tuple[int, int]:
 
 
 def _console():
+    """The console odds print on: a rich console whose tables keep each exact fraction whole
+    (:class:`_FractionsWhole`)."""
     from stkit.cli.render import new_console  # lazy: start-up (loaded when the command runs)
 
-    return new_console()
+    return _FractionsWhole(new_console())
+
+
+#: The headers of the columns that hold exact fractions.
+_EXACT_HEADERS = frozenset({"Exact", "Success (exact)"})
+
+
+class _FractionsWhole:
+    """A console whose ``print`` never breaks an exact fraction across lines: a table with an exact column
+    is printed as it is when its fractions fit the terminal whole (the column then never folds), else
+    without its bar column, else with the fractions listed under it, one a line, never wrapped by stkit
+    (a fraction wider than the terminal is then wrapped by the terminal alone, and copies whole)."""
+
+    def __init__(self, console) -> None:
+        self._console = console
+
+    def __getattr__(self, name: str):
+        return getattr(self._console, name)
+
+    def print(self, *objects, **kwargs) -> None:
+        for obj in objects:
+            for part, soft in _fitted(self._console, obj):
+                self._console.print(part, **({"soft_wrap": True} if soft else kwargs))
+
+
+def _fitted(console, obj) -> list[tuple[object, bool]]:
+    """``obj`` as (renderable, printed unwrapped) pairs: see :class:`_FractionsWhole`."""
+    from rich.cells import cell_len  # lazy: start-up (loaded when the command runs)
+    from rich.table import Table  # lazy: start-up (loaded when the command runs)
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
+
+    if not isinstance(obj, Table):
+        return [(obj, False)]
+    exact = [c for c in obj.columns if c.header in _EXACT_HEADERS]
+    if not exact:
+        return [(obj, False)]
+    for column in exact:
+        column.no_wrap, column.overflow = True, "ignore"
+
+    def fits() -> bool:
+        # a bound above rich's layout: a column that wraps as wide as its longest word, one that does not
+        # as wide as its widest cell, each with 3 cells of padding and rule
+        def need(text: object, wraps: bool) -> int:
+            plain = Text.from_markup(text) if isinstance(text, str) else Text(str(text))
+            words = plain.plain.split() if wraps else [plain.plain]
+            return max((cell_len(w) for w in words), default=0)
+
+        widths = [
+            max(need(c.header, not c.no_wrap), *(need(cell, not c.no_wrap) for cell in c.cells)) + 3
+            for c in obj.columns
+        ]
+        return sum(widths) + 1 <= console.width
+
+    if fits():
+        return [(obj, False)]
+    obj.columns = [c for c in obj.columns if not (c.header == "" and c.no_wrap)]  # the bars go first
+    if fits():
+        return [(obj, False)]
+    labels = [Text.from_markup(str(cell)).plain for cell in obj.columns[0].cells]
+    obj.columns = [c for c in obj.columns if c.header not in _EXACT_HEADERS]
+    out: list[tuple[object, bool]] = [(obj, False)]
+    by = Text.from_markup(str(obj.columns[0].header)).plain or "row"
+    for column in exact:
+        out.append((Text(f"{column.header}, by {by}:", style="bold"), True))
+        rows = zip(labels, column.cells, strict=False)
+        out += [(Text(f"{label}: {cell}"), True) for label, cell in rows if str(cell).strip("- ")]
+    return out
 
 
 def _emit(obj: dict) -> None:
@@ -227,7 +318,10 @@ def _distribution_table(
         table.add_column("Exact", justify="left", overflow="fold")
     table.add_column("", justify="left", no_wrap=True)
     top = max(probs[lo : hi + 1]) if probs else 0
-    for k in range(lo, hi + 1):
+    step = 1
+    if hi - lo + 1 > MAX_TABLE_ROWS and not _ALL_ROWS.get():
+        step = -(-(hi - lo + 1) // MAX_TABLE_ROWS)
+    for k in range(lo, hi + 1, step):
         row = [str(k + start), percent(probs[k])]
         if at_least is not None:
             row.append(percent(at_least[k]))
@@ -236,6 +330,8 @@ def _distribution_table(
         row.append(f"[cyan]{bar(probs[k], top)}[/]")
         table.add_row(*row)
     notes = []
+    if step > 1:
+        notes.append(f"1 row in {step} of {hi - lo + 1} shown; --all-rows shows each")
     if lo > 0 and any(probs[:lo]):  # nothing to say about results that cannot happen (0 under Willpower)
         notes.append(f"below {lo + start}: {percent(sum(probs[:lo]))} together")
     if hi < len(probs) - 1 and any(probs[hi + 1 :]):
@@ -306,10 +402,12 @@ def roll_cmd(
         str | None, typer.Option("--char", "-c", help="Build the pool from this character's sheet (its wounds count).")
     ] = None,
     exact: ExactOpt = False,
+    all_rows: AllRowsOpt = False,
     as_json: JsonOpt = False,
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
+    _ALL_ROWS.set(all_rows)
     from stkit.cli.common import odds_in, store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
     from stkit.dice import parse_pool_number, validate_pool  # lazy: start-up (loaded when the command runs)
@@ -478,6 +576,7 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
         + (f"; {extra}" if extra else "")
     )
     console.print(f"[bold]{title}[/]")
+    console.print(_extended_summary(ext))
     head = Table()
     head.add_column("")
     head.add_column("Value", justify="right")
@@ -503,6 +602,24 @@ def _show_extended(ext, exact: bool, as_json: bool) -> None:
     head.add_row("Botch per roll", percent(ext.p_botch_per_roll), *([_exact(ext.p_botch_per_roll)] if exact else []))
     console.print(head)
     _show_by_turn(console, ext, exact)
+
+
+def _extended_summary(ext) -> str:
+    """The extended action's answer in one line: 'Done within 3 rolls half the time, within 4 rolls 9 times
+    in 10 (mean 2.95).'"""
+    turns = counted(len(ext.by_turn), "roll")
+    nine = next((k for k, q in enumerate(ext.by_turn, 1) if 10 * q >= 9), None)
+    if ext.median is None:
+        line = f"Under even odds to be done within {turns}"
+    elif nine is None:
+        line = f"Done within {counted(ext.median, 'roll')} half the time, under 9 times in 10 within {turns}"
+    else:
+        line = f"Done within {counted(ext.median, 'roll')} half the time, within {counted(nine, 'roll')} 9 times in 10"
+    if ext.mean is not None:
+        line += f" (mean {_turns(ext.mean)})"
+    if ext.botch_ends:
+        line += f"; never done (a botch ends it): {percent(ext.p_never)}"
+    return line + "."
 
 
 def _extended_json(ext) -> dict:
@@ -535,10 +652,21 @@ def _show_by_turn(console, ext, exact: bool) -> None:
     table.add_column("", no_wrap=True)
     # skip the leading rolls where finishing is impossible (exactly 0), and say so under the table
     first = next((i for i, p in enumerate(ext.by_turn) if p), len(ext.by_turn))
-    for k in range(first, len(ext.by_turn)):
+    shown: range | list[int] = range(first, len(ext.by_turn))
+    thinned = len(shown) > MAX_TABLE_ROWS and not _ALL_ROWS.get()
+    if thinned:  # the first roll that can finish, the rolls where the chance passes each milestone, the last
+        picks = {first, len(ext.by_turn) - 1}
+        picks |= {next(k for k in shown if ext.by_turn[k] >= m) for m in _MILESTONES if ext.by_turn[-1] >= m}
+        shown = sorted(picks)
+    for k in shown:
         p = ext.by_turn[k]
         table.add_row(str(k + 1), percent(p), *([_exact(p)] if exact else []), f"[cyan]{bar(p, 1)}[/]")
     console.print(table)
+    if thinned:
+        console.print(
+            f"{len(shown)} of {len(ext.by_turn) - first} rows shown (the first, the last, and where the chance "
+            "passes 1%, 5%, 10%, 25%, 50%, 75%, 90%, 95%, 99%, 99.9%); --all-rows shows each"
+        )
     if first >= 1:  # printed below, not as a caption, so a narrow table does not wrap it
         span = "roll 1" if first == 1 else f"rolls 1 to {first}"
         console.print(f"{span}: no chance to be done yet")
@@ -576,10 +704,12 @@ def resisted_cmd(
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
+    all_rows: AllRowsOpt = False,
     as_json: JsonOpt = False,
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
+    _ALL_ROWS.set(all_rows)
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
@@ -658,10 +788,12 @@ def teamwork_cmd(
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
+    all_rows: AllRowsOpt = False,
     as_json: JsonOpt = False,
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
+    _ALL_ROWS.set(all_rows)
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
@@ -735,10 +867,12 @@ def multi_cmd(
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
     exact: ExactOpt = False,
+    all_rows: AllRowsOpt = False,
     as_json: JsonOpt = False,
     chronicle: HouseChronicleOpt = None,
     db: DbOpt = None,
 ) -> None:
+    _ALL_ROWS.set(all_rows)
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.dice import odds as engine  # lazy: start-up (loaded when the command runs)
 
@@ -874,6 +1008,12 @@ _DodgeDifficultyOpt = Annotated[int, typer.Option("--dodge-difficulty", help="Th
 _DamageDifficultyOpt = Annotated[int, typer.Option("--damage-difficulty", help="The damage roll's difficulty.")]
 _SoakDifficultyOpt = Annotated[int, typer.Option("--soak-difficulty", help="The soak roll's difficulty.")]
 _AttackWillpowerOpt = Annotated[bool, typer.Option("--willpower", "-w", help="Willpower spent on the attack roll.")]
+_AttackSpecOpt = Annotated[
+    bool, typer.Option("--spec", help="The attack roll uses a specialty: the specialty house rule applies to it.")
+]
+_DamageSpecOpt = Annotated[
+    bool, typer.Option("--damage-spec", help="The damage roll uses a specialty: the specialty house rule applies.")
+]
 
 
 @dataclass
@@ -971,6 +1111,8 @@ def attack_cmd(
     damage_difficulty: _DamageDifficultyOpt = 6,
     soak_difficulty: _SoakDifficultyOpt = 6,
     willpower: _AttackWillpowerOpt = False,
+    attack_spec: _AttackSpecOpt = False,
+    damage_spec: _DamageSpecOpt = False,
     specialty: SpecialtyOpt = None,
     extra_ones_cancel: ExtraOnesOpt = False,
     ones_dont_cancel: OnesDontCancelOpt = False,
@@ -978,8 +1120,10 @@ def attack_cmd(
     chronicle: ChronicleLookupOpt = None,
     db: DbOpt = None,
     exact: ExactOpt = False,
+    all_rows: AllRowsOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
+    _ALL_ROWS.set(all_rows)
     from stkit.dice.combat import AttackSpec, p_attack  # lazy: start-up (loaded when the command runs)
     from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
@@ -1009,11 +1153,12 @@ def attack_cmd(
         attack_difficulty=rules.difficulty if pools.difficulty is None else pools.difficulty,  # as `attack` rolls
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
-        rules=rules.dice_rules(),
+        rules=rules.dice_rules(attack_spec),
         combat=make_combat_rules(damage_ones_cancel),
         willpower=willpower,
         defence_pool=pools.dodge,
         defence_difficulty=dodge_difficulty,
+        damage_specialised=damage_spec,
     )
     if spec.rules.specialty is Specialty.DOUBLE and spec.attack_pool + spec.damage_pool > MAX_ATTACK_DOUBLE_DICE:
         from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
@@ -1041,6 +1186,7 @@ def _attack_json(spec, odds, pools_text: dict[str, str] | None) -> dict:
         "dodge_pool": spec.defence_pool,
         "dodge_difficulty": spec.defence_difficulty,
         "willpower": spec.willpower,
+        "damage_spec": spec.damage_specialised,
         "house_rules": _rules_json(spec.rules),
         "combat_rules": spec.combat.to_dict(),
         "p_hit": float(odds.p_hit),

@@ -157,6 +157,28 @@ def summary_text(roll: RollResult) -> Text:
     return Text(f"{roll.final_successes} {label} ({roll.degree})", style="green bold")
 
 
+def spared_reason(roll: RollResult) -> str | None:
+    """Why ``roll`` is not the botch its dice would make (:func:`stkit.dice.score.botch_spared`): Willpower
+    spent, or the house rule ``specialty-botch no`` on a specialised roll; None when it was no botch anyway
+    (or is one)."""
+    from stkit.dice.score import botch_spared, may_botch  # lazy: start-up (loaded when the command runs)
+
+    if roll.automatic or roll.botch:
+        return None
+    if not botch_spared(roll.dice, roll.difficulty, max(roll.net, 0), may_botch(roll.rules, roll.willpower)):
+        return None
+    if roll.willpower:
+        return "Willpower was spent, and its success cannot be cancelled"
+    return "house rule specialty-botch no: a roll with a specialty does not botch"
+
+
+def spared_text(reason: str) -> Text:
+    """The line under a roll whose botch was forgiven (``reason`` from :func:`spared_reason`)."""
+    from rich.text import Text  # lazy: start-up (loaded when the command runs)
+
+    return Text(f"No botch ({reason}): no die reached the difficulty and a 1 showed", style="yellow")
+
+
 def roll_lines(roll: RollResult, *, title: str | None = None, kind: str | None = None) -> list[Text]:
     """Lines describing one roll for people; ``kind`` "damage" or "soak" for those rolls, whose 1s not
     cancelling is their default rather than a house rule."""
@@ -187,6 +209,9 @@ def roll_lines(roll: RollResult, *, title: str | None = None, kind: str | None =
     if notes:
         lines.append(Text("; ".join(notes), style="dim"))
     lines.append(summary_text(roll))
+    spared = spared_reason(roll)
+    if spared:
+        lines.append(spared_text(spared))
     return lines
 
 

@@ -84,7 +84,7 @@ def roll(
     ] = 0,
     dice: Annotated[
         str | None,
-        typer.Option("--dice", help="Count physical dice instead of rolling: the faces, e.g. 4,7,5,8,1."),
+        typer.Option("--dice", help="Count physical dice instead of rolling: the faces, e.g. 4,7,5,8,1 (a 0 is a 10)."),
     ] = None,
     need: NeedOpt = None,
     specialty: HouseSpecialtyOpt = None,

@@ -211,7 +211,7 @@ def scene_end(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonOp
         return
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
-    render.console().print(f"Scene {scene.id} {scene.name} ended after {scene.turn} turn(s)", markup=False)
+    render.console().print(f"Scene {scene.id} {scene.name} ended after {counted(scene.turn, 'turn')}", markup=False)
 
 
 def scene_moon(
@@ -306,7 +306,7 @@ def _print_timeline(timeline: SceneTimeline, board: Any) -> None:
 
     out = render.console()
     sc = timeline.scene
-    state = f"open, turn {sc.turn}" if sc.status == "open" else f"ended after {sc.turn} turn(s)"
+    state = f"open, turn {sc.turn}" if sc.status == "open" else f"ended after {counted(sc.turn, 'turn')}"
     out.print(Text(f"Scene {sc.id} {sc.name} ({sc.chronicle}): {state}", style="bold"))
     for t in timeline.turns:
         out.print(Text(f"Turn {t.turn}", style="bold"))
@@ -321,7 +321,7 @@ def _print_timeline(timeline: SceneTimeline, board: Any) -> None:
         out.print(
             Text(
                 f"Extended action {a['id']} {a['name']!r}: {a['tally']}/{a['target']} "
-                f"after {a['rolls']} roll(s), {a['status']}"
+                f"after {counted(a['rolls'], 'roll')}, {a['status']}"
             )
         )
     for c in timeline.contests:
@@ -472,7 +472,7 @@ def extended_roll(
     char: _ParticipantOpt = None,
     pool: Annotated[str | None, typer.Option("--pool", "-p", help="This roller's pool, if not the action's.")] = None,
     difficulty: _RollDifficultyOpt = None,
-    dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: the faces rolled, e.g. 4,7,5,8,1.")] = None,
+    dice: Annotated[str | None, typer.Option("--dice", help="Physical dice: faces, e.g. 4,7,5,8,1 (0 is 10).")] = None,
     willpower: _SheetWillpowerOpt = False,
     specialty: HouseSpecialtyOpt = None,
     extra_ones_cancel: HouseExtraOnesOpt = None,
@@ -548,7 +548,7 @@ def _print_extended_roll(out: Any, status: ExtendedStatus, in_force: list, forgi
     elif roll.botch:
         con.print(Text("Botch, but this action was started with --no-botch-spoils: nothing is lost.", style="yellow"))
     if tracked.status == "done":
-        con.print(Text(f"Done: {tracked.name} succeeds after {tracked.rolls} roll(s).", style="green bold"))
+        con.print(Text(f"Done: {tracked.name} succeeds after {counted(tracked.rolls, 'roll')}.", style="green bold"))
 
 
 def _tally_line(status: ExtendedStatus) -> Any:

@@ -21,7 +21,7 @@ successes. Turn on :attr:`CombatRules.damage_ones_cancel` for the stricter readi
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -38,7 +38,6 @@ from stkit.dice.model import (
     validate_pool,
 )
 from stkit.dice.odds import RollOdds, roll_distribution
-from stkit.dice.odds.generating import convolve
 from stkit.dice.request import RollRequest, resolve_roll
 from stkit.dice.roll import RandomSource
 from stkit.errors import InvalidValue, RuleRefusal
@@ -185,7 +184,26 @@ def p_kind(
 
 
 # --------------------------------------------------------------------------------------------------------
-# An attack: the attack roll, the damage roll it opens, the soak, the wounds.
+# An attack: the attack roll, the defence, the damage roll it opens, the soak, the wounds.
+
+
+class AttackStep(StrEnum):
+    """The rolls of an attack, in the order they are made (a step may be skipped, never repeated)."""
+
+    ATTACK = "attack"
+    DEFENCE = "defence"
+    DAMAGE = "damage"
+    SOAK = "soak"
+
+
+#: Each step's place in the sequence and the kind of roll it is (only the attack and the defence may botch).
+_STEP_ORDER = {AttackStep.ATTACK: 0, AttackStep.DEFENCE: 1, AttackStep.DAMAGE: 2, AttackStep.SOAK: 3}
+_STEP_PURPOSE = {
+    AttackStep.ATTACK: RollPurpose.ACTION,
+    AttackStep.DEFENCE: RollPurpose.ACTION,
+    AttackStep.DAMAGE: RollPurpose.DAMAGE,
+    AttackStep.SOAK: RollPurpose.SOAK,
+}
 
 
 @dataclass(frozen=True)
@@ -197,14 +215,17 @@ class AttackSpec:
         damage_pool: the damage pool before extra successes (1..MAX_POOL), e.g. Strength + 1.
         soak_pool: the target's soak dice (0..MAX_POOL); 0 means no soak roll.
         attack_difficulty, damage_difficulty, soak_difficulty: 2..10 each (default 6).
-        rules: the house rules of the attack roll (a specialty applies to it); the damage and soak rolls take
-            only its ``ones_cancel`` (a specialty on the attack Trait does not reach them).
+        rules: the house rules in force for the exchange (the chronicle's with the roll's overrides);
+            ``rules.specialised`` says the attack roll names a specialty. :meth:`step_rules` gives each
+            step's rules from it.
         combat: the combat house rules.
         willpower: Willpower spent on the attack roll.
         defence_pool: the defender's dodge, block or parry dice (0..MAX_POOL, after their own penalties);
             0 means no defence roll. Its successes cancel attack successes one for one before the extra
             damage dice are counted (Revised combat chapter, "Dodging"; see docs/combat.md).
         defence_difficulty: 2..10 (default 6).
+        damage_specialised: the damage roll names a specialty of its own (``--damage-spec``).
+        defence_specialised: the defence roll names a specialty of the defender's.
     """
 
     attack_pool: int
@@ -218,6 +239,8 @@ class AttackSpec:
     willpower: bool = False
     defence_pool: int = 0
     defence_difficulty: int = DEFAULT_DIFFICULTY
+    damage_specialised: bool = False
+    defence_specialised: bool = False
 
     def __post_init__(self) -> None:
         validate_pool(self.attack_pool)
@@ -234,12 +257,20 @@ class AttackSpec:
         for d in (self.attack_difficulty, self.damage_difficulty, self.soak_difficulty):
             validate_difficulty(d)
 
-    @property
-    def follow_rules(self) -> HouseRules:
-        """The house rules the defence, damage and soak rolls are scored under (before :func:`kind_rules`):
-        the attack's, except that no specialty reaches them (the specialty is the attacker's, on the attack
-        roll). The one place that decides it; docs/combat.md states it."""
-        return replace(self.rules, specialised=False)
+    def step_rules(self, step: AttackStep) -> HouseRules:
+        """The house rules ``step`` is scored under (before :func:`kind_rules` turns them into a damage or
+        soak roll's): every step takes :attr:`rules` (the chronicle's house rules with the roll's
+        overrides: the rule of one, the 10s, the specialty rule, ...); a specialty reaches only the roll that
+        names one (the attack: ``rules.specialised``; the damage: :attr:`damage_specialised`; the defence:
+        :attr:`defence_specialised`; the soak never). The one place that decides it; docs/combat.md states
+        it."""
+        specialised = {
+            AttackStep.ATTACK: self.rules.specialised,
+            AttackStep.DEFENCE: self.defence_specialised,
+            AttackStep.DAMAGE: self.damage_specialised,
+            AttackStep.SOAK: False,
+        }[AttackStep(step)]
+        return replace(self.rules, specialised=specialised)
 
 
 def net_attack(attack_result: int, defence_result: int) -> int:
@@ -254,6 +285,108 @@ def damage_dice(base: int, attack_result: int) -> int:
     if attack_result < 1:
         return 0
     return base + attack_result - 1
+
+
+@dataclass(frozen=True)
+class StepRoll:
+    """The roll an attack sequence asks for next.
+
+    Attributes:
+        step: which roll (:class:`AttackStep`).
+        purpose: an action (attack, defence: may botch), a damage or a soak roll (never botch).
+        pool: dice (1..MAX_POOL; a damage pool past MAX_POOL is refused by the roll).
+        difficulty: 2..10.
+        rules: the house rules it is scored under (:meth:`AttackSpec.step_rules`); :func:`kind_rules`
+            with ``combat`` makes a damage or soak roll's.
+        combat: the combat house rules.
+        willpower: Willpower spent on it (the attack only).
+    """
+
+    step: AttackStep
+    purpose: RollPurpose
+    pool: int
+    difficulty: int
+    rules: HouseRules
+    combat: CombatRules
+    willpower: bool = False
+
+
+@dataclass(frozen=True)
+class AttackSequence:
+    """An attack as a state machine: :meth:`next_step` names the roll to make, :meth:`feed` takes its final
+    successes and returns the next state, until :attr:`done`. Every driver (dice: :func:`roll_attack`,
+    exact odds: :func:`p_attack`, the store's attack: one logged roll per step) walks this one definition.
+
+    The states hold only what the rest of the attack depends on, so equal states merge in the exact odds:
+    before the attack; before the defence (``carried`` = attack successes); before the damage
+    (``carried`` = damage dice); before the soak (``carried`` = damage successes); done (``carried`` =
+    wound levels).
+
+    The steps (Revised, Chapter Five; stkit's readings as in docs/combat.md):
+
+    1. the attack roll (an action: it may botch);
+    2. when it has a success and the target a defence pool, the dodge, block or parry roll, whose
+       successes cancel attack successes one for one (:func:`net_attack`);
+    3. on a hit (a success left), the damage roll of :func:`damage_dice` dice (never botches);
+    4. when that has a success and the target soak dice, the soak roll (never botches);
+       the wounds are the damage successes the soak leaves.
+    """
+
+    spec: AttackSpec
+    stage: AttackStep | None = AttackStep.ATTACK
+    carried: int = 0
+
+    @property
+    def done(self) -> bool:
+        return self.stage is None
+
+    @property
+    def wounds(self) -> int:
+        """Wound levels dealt (>= 0; only once :attr:`done`). Raises InvalidValue before."""
+        if not self.done:
+            raise InvalidValue(f"the attack is not over: the {self.stage} roll is still to be made")
+        return self.carried
+
+    def next_step(self) -> StepRoll | None:
+        """The roll to make next, or None when the attack is over."""
+        if self.stage is None:
+            return None
+        spec = self.spec
+        pool, difficulty = {
+            AttackStep.ATTACK: (spec.attack_pool, spec.attack_difficulty),
+            AttackStep.DEFENCE: (spec.defence_pool, spec.defence_difficulty),
+            AttackStep.DAMAGE: (self.carried, spec.damage_difficulty),
+            AttackStep.SOAK: (spec.soak_pool, spec.soak_difficulty),
+        }[self.stage]
+        return StepRoll(
+            self.stage,
+            _STEP_PURPOSE[self.stage],
+            pool,
+            difficulty,
+            spec.step_rules(self.stage),
+            spec.combat,
+            willpower=spec.willpower and self.stage is AttackStep.ATTACK,
+        )
+
+    def feed(self, successes: int) -> AttackSequence:
+        """The state after the current step's roll gave ``successes`` final successes (>= 0; a botch is 0).
+        Raises InvalidValue when the attack is over or ``successes`` is negative."""
+        if self.stage is None:
+            raise InvalidValue("the attack is over: no roll is left to take")
+        if isinstance(successes, bool) or not isinstance(successes, int) or successes < 0:
+            raise InvalidValue(f"successes {successes!r} must be a whole number, 0 or more")
+        spec = self.spec
+        if self.stage is AttackStep.ATTACK and spec.defence_pool and successes >= 1:
+            return AttackSequence(spec, AttackStep.DEFENCE, successes)
+        if self.stage in (AttackStep.ATTACK, AttackStep.DEFENCE):
+            net = successes if self.stage is AttackStep.ATTACK else net_attack(self.carried, successes)
+            pool = damage_dice(spec.damage_pool, net)
+            return AttackSequence(spec, AttackStep.DAMAGE, pool) if pool else AttackSequence(spec, None, 0)
+        if self.stage is AttackStep.DAMAGE:
+            if successes >= 1 and spec.soak_pool:
+                return AttackSequence(spec, AttackStep.SOAK, successes)
+            return AttackSequence(spec, None, successes)
+        return AttackSequence(spec, None, max(self.carried - successes, 0))
 
 
 @dataclass(frozen=True)
@@ -280,6 +413,22 @@ class AttackResult:
     soaked: int
     wounds: int
     defence: RollResult | None = None
+
+    @classmethod
+    def of_rolls(cls, spec: AttackSpec, rolls: dict[AttackStep, RollResult], end: AttackSequence) -> AttackResult:
+        """The result of an :class:`AttackSequence` walked to ``end`` with ``rolls`` (step -> its roll)."""
+        damage, soak = rolls.get(AttackStep.DAMAGE), rolls.get(AttackStep.SOAK)
+        soaked = min(soak.final_successes, damage.final_successes) if soak and damage else 0
+        return cls(
+            spec,
+            rolls[AttackStep.ATTACK],
+            damage.pool if damage else 0,
+            damage,
+            soak,
+            soaked,
+            end.wounds,
+            rolls.get(AttackStep.DEFENCE),
+        )
 
     @property
     def net_successes(self) -> int:
@@ -340,6 +489,30 @@ def soak_damage(
     return soak, soaked, damage_successes - soaked
 
 
+def _unused_faces(step: AttackStep, spec: AttackSpec, rolls: Collection[AttackStep]) -> str:
+    """Why no ``step`` roll was made in an attack that made ``rolls`` (for the error when dice were given
+    for it)."""
+    if step is AttackStep.DEFENCE:
+        return "there is no defence pool" if not spec.defence_pool else "the attack had no success to cancel"
+    if AttackStep.DAMAGE not in rolls:
+        return "the attack missed: no damage roll is made"
+    if step is AttackStep.SOAK:
+        return "there are no soak dice" if not spec.soak_pool else "there is no damage to soak"
+    return "no such roll is made"  # pragma: no cover - every step is named above
+
+
+def check_unused_faces(
+    spec: AttackSpec, rolls: Collection[AttackStep], given: Mapping[AttackStep, object], now: AttackSequence
+) -> None:
+    """Raise InvalidValue when dice were given (``given``: step -> faces or None) for a step the attack has
+    passed by without rolling it (``rolls``: the steps rolled; ``now``: the state reached)."""
+    reached = 4 if now.stage is None else _STEP_ORDER[now.stage]
+    for step in AttackStep:
+        if _STEP_ORDER[step] < reached and given.get(step) is not None and step not in rolls:
+            what = "defence" if step is AttackStep.DEFENCE else step.value
+            raise InvalidValue(f"{what} dice were given but no {what} roll is made: {_unused_faces(step, spec, rolls)}")
+
+
 def roll_attack(
     spec: AttackSpec,
     *,
@@ -349,60 +522,38 @@ def roll_attack(
     soak_faces: Sequence[int] | None = None,
     defence_faces: Sequence[int] | None = None,
 ) -> AttackResult:
-    """Roll an attack through: the attack roll; on a hit the damage roll of :func:`damage_dice` dice (never a
-    botch); when it has successes and the target has soak dice, the soak roll (never a botch, reflexive); the
-    wounds are the damage successes the soak leaves.
+    """Roll an attack through by walking :class:`AttackSequence`: each step rolled with :func:`roll_kind`
+    under its :class:`StepRoll`'s rules.
 
     Each step's faces may be given (physical dice) or rolled with ``rng`` in order. Raises InvalidValue for
     bad faces, faces for a step that is not rolled (no damage roll after a miss, no soak roll after damage
     with no success), or a damage pool beyond MAX_POOL.
     """
-    follow = spec.follow_rules
-    attack = roll_kind(
-        RollPurpose.ACTION,
-        spec.attack_pool,
-        spec.attack_difficulty,
-        rng=rng,
-        faces=attack_faces,
-        rules=spec.rules,
-        combat=spec.combat,
-        willpower=spec.willpower,
-    )
-    defence = None
-    if spec.defence_pool and attack.final_successes >= 1:
-        defence = roll_kind(
-            RollPurpose.ACTION,
-            spec.defence_pool,
-            spec.defence_difficulty,
+    given: dict[AttackStep, Sequence[int] | None] = {
+        AttackStep.ATTACK: attack_faces,
+        AttackStep.DEFENCE: defence_faces,
+        AttackStep.DAMAGE: damage_faces,
+        AttackStep.SOAK: soak_faces,
+    }
+    state = AttackSequence(spec)
+    rolls: dict[AttackStep, RollResult] = {}
+    while (step := state.next_step()) is not None:
+        if step.pool > MAX_POOL:
+            raise InvalidValue(f"the damage pool of {step.pool} dice is larger than stkit's limit of {MAX_POOL} dice")
+        rolled = roll_kind(
+            step.purpose,
+            step.pool,
+            step.difficulty,
             rng=rng,
-            faces=defence_faces,
-            rules=follow,
-            combat=spec.combat,
+            faces=given[step.step],
+            rules=step.rules,
+            combat=step.combat,
+            willpower=step.willpower,
         )
-    elif defence_faces is not None:
-        why = "there is no defence pool" if not spec.defence_pool else "the attack had no success to cancel"
-        raise InvalidValue(f"defence dice were given but no defence roll is made: {why}")
-    net = net_attack(attack.final_successes, defence.final_successes if defence else 0)
-    pool = damage_dice(spec.damage_pool, net)
-    if pool == 0:
-        if damage_faces is not None or soak_faces is not None:
-            raise InvalidValue("damage or soak dice were given but the attack missed: no damage roll is made")
-        return AttackResult(spec, attack, 0, None, None, 0, 0, defence)
-    if pool > MAX_POOL:
-        raise InvalidValue(f"the damage pool of {pool} dice is larger than stkit's limit of {MAX_POOL} dice")
-    damage = roll_kind(
-        RollPurpose.DAMAGE, pool, spec.damage_difficulty, rng=rng, faces=damage_faces, rules=follow, combat=spec.combat
-    )
-    soak, soaked, left = soak_damage(
-        damage.final_successes,
-        spec.soak_pool,
-        difficulty=spec.soak_difficulty,
-        rng=rng,
-        faces=soak_faces,
-        rules=follow,
-        combat=spec.combat,
-    )
-    return AttackResult(spec, attack, pool, damage, soak, soaked, left, defence)
+        rolls[step.step] = rolled
+        state = state.feed(rolled.final_successes)
+        check_unused_faces(spec, rolls, given, state)
+    return AttackResult.of_rolls(spec, rolls, state)
 
 
 @dataclass(frozen=True)
@@ -411,8 +562,9 @@ class AttackOdds:
 
     Integer ``weights`` over one ``denominator``: ``weights[w] / denominator`` is P(exactly w levels), for
     w = 0 .. len(weights) - 1 (a miss, a damage roll with no success and a full soak all count as 0).
-    ``unresolved_weight`` is the chance beyond the listed attack results under the ``reroll`` specialty (0
-    otherwise).
+    ``unresolved_weight`` is the chance of a roll result beyond the listed ones (10s that roll again: the
+    ``reroll`` specialty or exploding 10s; 0 otherwise). ``hit_weight``: the chance a success is left after
+    the defence. ``attack``: the attack roll's own odds.
     """
 
     spec: AttackSpec
@@ -420,10 +572,12 @@ class AttackOdds:
     denominator: int
     weights: tuple[int, ...]
     unresolved_weight: int
+    hit_weight: int = 0
 
     @property
     def p_hit(self) -> Fraction:
-        return self.attack.p_success
+        """P(a success is left after the defence)."""
+        return Fraction(self.hit_weight, self.denominator)
 
     @property
     def p_botch(self) -> Fraction:
@@ -459,44 +613,18 @@ class AttackOdds:
         return Fraction(self.weights[w], self.denominator) if 0 <= w < len(self.weights) else Fraction(0)
 
 
-def _clip_difference(damage: RollOdds, soak: RollOdds | None) -> tuple[list[int], int]:
-    """Weights of ``max(damage - soak, 0)`` over ``damage.denominator * soak.denominator`` (no soak: the
-    damage roll's own weights)."""
-    if soak is None:
-        return list(damage.weights), damage.denominator
-    den = damage.denominator * soak.denominator
-    conv = convolve(damage.weights, soak.weights[::-1], den)
-    zero = len(soak.weights) - 1
-    return [sum(conv[: zero + 1]), *conv[zero + 1 :]], den
-
-
-def _net_odds(attack: RollOdds, defence: RollOdds) -> RollOdds:
-    """The odds of the attack's successes left after ``defence`` cancels its own (:func:`net_attack`), as
-    one RollOdds over ``attack.denominator * defence.denominator`` (still a power of ten): weight of net r
-    >= 1 is the sum over results a of P(a) * P(defence == a - r); net 0 takes the rest. The attack's botch
-    and unresolved tail carry over, scaled."""
-    den = attack.denominator * defence.denominator
-    net = [0] * len(attack.weights)
-    for a, wa in enumerate(attack.weights):
-        if not wa:
-            continue
-        for d, wd in enumerate(defence.weights):
-            net[net_attack(a, d)] += wa * wd
-        net[0] += wa * defence.tail_weight  # a defence beyond the listed results cancels everything listed
-    return replace(
-        attack,
-        denominator=den,
-        weights=tuple(net),
-        botch_weight=attack.botch_weight * defence.denominator,
-        tail_weight=attack.tail_weight * defence.denominator,
-        _expected=None,
+def step_odds(step: StepRoll) -> RollOdds:
+    """The exact odds of one step's roll (:func:`p_kind` under its rules)."""
+    return p_kind(
+        step.purpose, step.pool, step.difficulty, rules=step.rules, combat=step.combat, willpower=step.willpower
     )
 
 
 def p_attack(spec: AttackSpec) -> AttackOdds:
-    """The exact wound distribution of ``spec``: for every attack result r >= 1, the damage roll of
-    ``damage_pool + r - 1`` dice less the soak roll, clipped at 0, weighted by P(r); a miss deals 0. A
-    composition of the single-roll distributions (no simulation). Sources as :func:`roll_attack`.
+    """The exact wound distribution of ``spec``, by walking :class:`AttackSequence` over every outcome: the
+    states of one step are expanded with that step's exact odds (:func:`step_odds`), equal states merge,
+    and all weights share one integer denominator (no simulation). A result beyond the listed ones (10s
+    that roll again) counts as unresolved.
 
     Raises InvalidValue when ``attack_pool + damage_pool`` exceeds MAX_ATTACK_DICE.
     """
@@ -505,42 +633,40 @@ def p_attack(spec: AttackSpec) -> AttackOdds:
             f"an attack of {spec.attack_pool} dice with a damage pool of {spec.damage_pool} is too large for exact "
             f"odds: the two pools may add up to at most {MAX_ATTACK_DICE} dice"
         )
-    attack = p_kind(
-        RollPurpose.ACTION,
-        spec.attack_pool,
-        spec.attack_difficulty,
-        rules=spec.rules,
-        combat=spec.combat,
-        willpower=spec.willpower,
-    )
-    follow = spec.follow_rules
-    if spec.defence_pool:
-        attack = _net_odds(attack, p_kind(RollPurpose.ACTION, spec.defence_pool, spec.defence_difficulty, rules=follow))
-    soak = (
-        p_kind(RollPurpose.SOAK, spec.soak_pool, spec.soak_difficulty, rules=follow, combat=spec.combat)
-        if spec.soak_pool
-        else None
-    )
-    parts: list[tuple[int, list[int], int]] = []  # (attack weight, wound weights, their denominator)
-    for r in range(1, attack.max_result + 1):
-        if not attack.weights[r]:
-            continue
-        pool = damage_dice(spec.damage_pool, r)
-        damage = p_kind(RollPurpose.DAMAGE, pool, spec.damage_difficulty, rules=follow, combat=spec.combat)
-        wounds, den = _clip_difference(damage, soak)
-        parts.append((attack.weights[r], wounds, den))
-    common = math.lcm(*(den for _, _, den in parts)) if parts else 1
-    size = max((len(w) for _, w, _ in parts), default=1)
-    total = [0] * size
-    for weight, wounds, den in parts:
-        scale = weight * (common // den)
-        for k, w in enumerate(wounds):
-            total[k] += scale * w
-    total[0] += attack.weights[0] * common  # a miss (failure or botch)
-    while len(total) > 1 and total[-1] == 0:
-        total.pop()
-    denominator = attack.denominator * common
-    return AttackOdds(spec, attack, denominator, tuple(total), attack.tail_weight * common)
+    start = AttackSequence(spec)
+    first = start.next_step()
+    assert first is not None
+    attack = step_odds(first)
+    pending: dict[AttackSequence, int] = {start: 1}
+    ended: dict[int, int] = {}
+    denominator, unresolved, hit = 1, 0, 0
+    while pending:
+        stage = min(_STEP_ORDER[s.stage] for s in pending if s.stage is not None)
+        now = {s: w for s, w in pending.items() if s.stage is not None and _STEP_ORDER[s.stage] == stage}
+        odds = {s: step_odds(step) for s in now if (step := s.next_step()) is not None}
+        scale = math.lcm(*(o.denominator for o in odds.values()))
+        denominator *= scale
+        unresolved *= scale
+        hit *= scale
+        ended = {k: w * scale for k, w in ended.items()}
+        later: dict[AttackSequence, int] = {s: w * scale for s, w in pending.items() if s not in now}
+        for state, weight in now.items():
+            o = odds[state]
+            per = weight * (scale // o.denominator)
+            unresolved += per * o.tail_weight
+            for result, w in enumerate(o.weights):
+                if not w:
+                    continue
+                after = state.feed(result)
+                if after.stage is AttackStep.DAMAGE:
+                    hit += per * w
+                if after.done:
+                    ended[after.wounds] = ended.get(after.wounds, 0) + per * w
+                else:
+                    later[after] = later.get(after, 0) + per * w
+        pending = later
+    weights = [ended.get(k, 0) for k in range(max(ended, default=0) + 1)]
+    return AttackOdds(spec, attack, denominator, tuple(weights), unresolved, hit)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -755,11 +881,15 @@ __all__ = [
     "STANDARD_COMBAT",
     "AttackOdds",
     "AttackResult",
+    "AttackSequence",
     "AttackSpec",
+    "AttackStep",
     "CombatRules",
     "InitiativeEntry",
     "InitiativeRoll",
     "RollPurpose",
+    "StepRoll",
+    "check_unused_faces",
     "damage_dice",
     "kind_rules",
     "net_attack",
@@ -773,5 +903,6 @@ __all__ = [
     "roll_rage_actions",
     "score_kind",
     "soak_damage",
+    "step_odds",
     "validate_rage_spend",
 ]

@@ -106,7 +106,8 @@ def eval_pool_sum(text: str) -> int:
 
 
 def parse_faces(text: str) -> list[int]:
-    """The faces of dice rolled by hand: '4,7,5,8,1' or '4 7 5 8 1' -> [4, 7, 5, 8, 1].
+    """The faces of dice rolled by hand: '4,7,5,8,1' or '4 7 5 8 1' -> [4, 7, 5, 8, 1]; a face typed as 0 is
+    10, as a physical d10 prints ten ('0,3' -> [10, 3]).
 
     Only the syntax is checked here; a face outside 1..10 or a count that does not fit the pool is refused
     when the faces are scored (:class:`stkit.dice.request.RollRequest`). Raises InvalidValue for a part
@@ -117,7 +118,8 @@ def parse_faces(text: str) -> list[int]:
         try:
             if not (part.isascii() and part.lstrip("+-").isdigit()):
                 raise ValueError(part)  # int() would also take other scripts' digits (fullwidth, Arabic-Indic)
-            faces.append(int(part))
+            face = int(part)
+            faces.append(10 if face == 0 and part.lstrip("+-") == part else face)
         except ValueError:
             raise InvalidValue(f"die face {part!r} in --dice is not a number; allowed: 1 to 10") from None
     if not faces:

@@ -74,6 +74,12 @@ class ChronicleRules:
     table_extra_dice: int = DEFAULT_TABLE_EXTRA_DICE
     #: what learning a Rite costs with `char raise`: ``level`` experience per level, or ``taught`` (none).
     rite_cost: str = "level"
+    #: fight readings (:data:`FIGHT_KEYS`; docs/combat.md names each one's source): a mortal's full track under
+    #: lethal or aggravated damage, ``kill`` or ``upgrade``; the frenzy modifiers of Foundry WoD20.
+    mortal_overflow: str = "kill"
+    frenzy_crinos: bool = False
+    frenzy_auspice_moon: bool = False
+    frenzy_rank: bool = False
     #: the 10s of every roll: ``once``, ``explode`` or ``explode-unspecialised`` (:class:`Tens`).
     tens: Tens = Tens.ONCE
     #: each 10 takes away one 1 before the 1s cancel successes (Dice Maiden #231).
@@ -261,6 +267,33 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "rite_cost": ("level", "taught"),
     "rage_cap": RAGE_CAP_READINGS,
 }
+
+
+#: Fight readings where the sources disagree (no dice scoring): `stkit house` key -> (field, allowed values).
+#: ``mortal-overflow``: a mortal whose seven levels are full takes lethal or aggravated damage: ``kill`` (the
+#: default; docs/combat.md, "Wounds past Incapacitated", after vwh-rp.com and the Winter Games wiki) or
+#: ``upgrade``, each such level turning a lighter box into its kind first and killing only with nothing left to
+#: turn (docs/characters.md's health-track reading). ``frenzy-crinos``, ``frenzy-auspice-moon``: the Rage
+#: roll's difficulty is one lower in Crinos, or under the auspice's own moon (once, not twice, when both
+#: apply); ``frenzy-rank``: a frenzy takes 5 successes at Rank 5 and 6 at Rank 6 (JohanFalt/Foundry_WoD20,
+#: module/dialogs/dialog-checkfrenzy.js); the Revised frenzy text (pp. 190-191, as transcribed on the
+#: Beyond the Mask forum) states none of them, so all three are off by default.
+FIGHT_KEYS: dict[str, tuple[str, str]] = {
+    "mortal-overflow": ("mortal_overflow", "kill or upgrade"),
+    "frenzy-crinos": ("frenzy_crinos", "on or off"),
+    "frenzy-auspice-moon": ("frenzy_auspice_moon", "on or off"),
+    "frenzy-rank": ("frenzy_rank", "on or off"),
+}
+HOUSE_KEYS.update(FIGHT_KEYS)
+_CHOICES["mortal_overflow"] = ("kill", "upgrade")
+_PHRASES.update(
+    {
+        "mortal-overflow": lambda rules, v: "a mortal's full track turns boxes before dying",
+        "frenzy-crinos": lambda rules, v: "frenzy one easier in Crinos",
+        "frenzy-auspice-moon": lambda rules, v: "frenzy one easier under the auspice's moon",
+        "frenzy-rank": lambda rules, v: "frenzy needs 5 at Rank 5, 6 at Rank 6",
+    }
+)
 
 
 def validate_house_key(key: str) -> str:

@@ -15,6 +15,7 @@ no 1 cancels and which prevents a botch). The house rules are each named with th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stkit.dice.model import HouseRules, Outcome, Specialty, WillpowerRule
@@ -77,6 +78,14 @@ def may_botch(rules: HouseRules, willpower: bool) -> bool:
     if willpower:
         return False
     return not (rules.specialised and not rules.specialty_botch)
+
+
+def botch_spared(dice: Sequence[int], difficulty: int, left: int, can_botch: bool) -> bool:
+    """Whether a roll that could not botch (``can_botch`` False: Willpower spent, or a specialised roll under
+    ``specialty-botch no``; see :func:`may_botch`) would have botched otherwise: no die of ``dice`` (faces
+    1..10) reached ``difficulty``, a 1 showed, and ``left`` (the successes left after the 1s, before
+    Willpower's, ``max(net, 0)``) is 0 -- the botch condition of :func:`pool_result`."""
+    return not can_botch and left == 0 and 1 in dice and all(face < difficulty for face in dice)
 
 
 def willpower_dice(rules: HouseRules, willpower: bool) -> int:

@@ -11,7 +11,9 @@ sheet is stkit's, documented in docs/characters.md ("Grapevine"):
   (capped at 7) is their points;
 - Glory, Honor, Wisdom: the number of adjectives is the permanent Renown (capped at 10), the element's
   ``tempglory`` ... attributes the temporary;
-- Gifts and Rites: Basic 1, Intermediate 3, Advanced 5 (or the level written as a number);
+- Gifts and Rites: Basic 1, Intermediate 3, Advanced 5 (or the level written as a number); a werewolf's
+  Basic or Intermediate Gift takes the level stkit's Gift lists give it within the tier (Basic 1-2,
+  Intermediate 3-4, as Grapevine's own menus place the Garou Gifts), else the tier's lowest with a warning;
 - rank words: Cliath 1, Fostern 2, Adren 3, Athro 4, Elder 5, Legend 6 (Pup 0), or a number;
 - a range such as ``1-4`` counts as its upper value, with a warning; a value that is not a number is
   refused for Rage, Gnosis and Willpower.
@@ -105,6 +107,7 @@ class _Character:
         self.label = f"{element.tag} {self.name!r}" if self.name else f"{element.tag} #{index + 1}"
         self.warnings: list[str] = []
         self.notes: list[str] = []
+        self.unsure_levels: list[str] = []  # Gifts whose level within a Grapevine tier is not checked
 
     def fail(self, where: str, message: str) -> DataFileError:
         return DataFileError(f"{self.source}: {self.label}: {where}: {message}")
@@ -414,13 +417,14 @@ def _spends(el: Element) -> list[tuple[str, str]]:
 def _power_level(c: _Character, key: str, name: str, val: str | None, note: str, cost: str | None, spends) -> int:
     """A Gift's or Rite's level: from its note's level word ('basic', 'int.', 'adv.'; 'Intermediate') or
     number, else from its experience cost (the trait's ``cost`` or the spend entry naming it: Gifts 3 / 6 / 9,
-    Rites 2 / 4 / 6, see grapevine_vocabulary.yaml), else 1, named in a warning."""
+    Rites 2 / 4 / 6, see grapevine_vocabulary.yaml), else 1, named in a warning. A werewolf's Gift marked by
+    word or cost is narrowed within its tier by :func:`_gift_in_tier`."""
     where = f"{key.capitalize()} list {name!r}"
     vocab = vocabulary()
     words = [w.strip(".,;:()") for w in note.lower().split()]
     for w in words:
         if w in vocab["levels"]:
-            return int(vocab["levels"][w])
+            return _gift_in_tier(c, key, name, int(vocab["levels"][w]))
     if note:
         n = c.count(words[-1] if words and words[0] in ("level", "lvl") else note, where)
         if n is not None and 1 <= n <= 6:
@@ -430,12 +434,31 @@ def _power_level(c: _Character, key: str, name: str, val: str | None, note: str,
     if not paid:
         paid = next((change for reason, change in spends if T.norm(name) and T.norm(name) in reason), "")
     if paid in costs:
-        return costs[paid]
+        return _gift_in_tier(c, key, name, costs[paid])
     if note:
         c.keep_note(where, note, "level not known; level 1 kept")
     else:
         c.warnings.append(f"{c.label}: {where}: no level (no note, no experience cost); level 1 kept")
     return 1
+
+
+def _gift_in_tier(c: _Character, key: str, name: str, tier: int) -> int:
+    """The level of a werewolf's Gift whose Grapevine tier (Basic 1, Intermediate 3, Advanced 5) spans more
+    than one level (grapevine_vocabulary.yaml ``spans``: Basic 1-2, Intermediate 3-4): the one level stkit's
+    Gift lists give the Gift within that span, else the span's lowest, the Gift's name kept in
+    ``c.unsure_levels`` for one warning. Rites and other creatures' Gifts keep the tier's level."""
+    span = [int(n) for n in vocabulary()["spans"].get(key, {}).get(tier, [tier])]
+    if c.el.tag != "werewolf" or len(span) < 2:
+        return tier
+    from stkit.sheet.lifebook import gift_lists  # lazy: start-up
+
+    want = T.norm(name)
+    listed = {n for gifts in gift_lists().values() for g, n in gifts.items() if T.norm(g) == want}
+    inside = sorted(listed & set(span))
+    if len(inside) == 1:
+        return inside[0]
+    c.unsure_levels.append(f"{name} ({span[0]}-{span[-1]})")
+    return span[0]
 
 
 def _trait_list(
@@ -517,6 +540,12 @@ def _trait_list(
         for name, val, note in traits:
             level = _power_level(c, key, name, val, note, costs.get(name), spends)
             entries[key].append({"name": name, "level": level})
+        if c.unsure_levels:
+            c.warnings.append(
+                f"{c.label}: {where}: {', '.join(c.unsure_levels)}: the level within the Grapevine tier is not "
+                "checked (stkit's Gift lists do not settle it); the tier's lowest kept"
+            )
+            c.unsure_levels = []
         return
     if traits:
         shown = ", ".join(_shown(name, val) for name, val, _ in traits)

@@ -158,6 +158,13 @@ class Draft:
                     f"{trait!r}: the character step takes name, breed, auspice, tribe, player, concept, deformity"
                 )
             said = work.set_trait(key, value)[2]
+            if key == "tribe" and L.tribe_willpower(work.tribe) is None:
+                # freebies price Willpower above the tribe's starting value: without one they could not
+                known = ", ".join(L.rules()["tribes"])
+                raise InvalidValue(
+                    f"tribe {work.tribe!r}: guided creation needs the tribe's starting Willpower, which stkit's "
+                    f"table gives for {known}; make another tribe with `char new`"
+                )
             _starting_values(work)
             return said
         if self.name == "backgrounds" and ":" not in trait:

@@ -7,12 +7,12 @@ Rank needs by auspice). The store use cases that write these changes are in :mod
 
 Readings of stkit's own (docs/characters.md, "Readings of the rules"):
 
-- The Garou's Gift lists (``data/gift_lists.yaml``, names and levels from a partial public summary of the
-  Revised and W20 core books) judge a Gift only where they know it: a Gift in the character's breed, auspice or
-  tribe list is priced in-list, one known only in other lists is outside (refused by ``char raise``
-  unless the Storyteller allows it, ``outside``), and a Gift the lists do not know is not checked (the
-  raise's ``outside`` says which price). Which of the three starting Gifts came from which list is not
-  checked.
+- The Garou's Gift lists (``data/gift_lists.yaml``, names and levels from two public summaries of the
+  Revised books and the W20 core book, each named in the file) judge a Gift only where they know it: a Gift in the
+  character's breed, auspice or tribe list is priced in-list, one known only in other lists is outside
+  (refused by ``char raise`` unless the Storyteller allows it, ``outside``), and a Gift the lists do not
+  know is not checked (the raise's ``outside`` says which price). Which of the three starting Gifts came
+  from which list is not checked.
 - Secondary and custom Abilities may count in whichever Ability group is cheapest.
 - An Attribute or power at 0 raised by experience costs as if it were rated 1 (the table prices by the
   current rating, which would make the first dot free).
@@ -40,11 +40,12 @@ PRIORITY_WORDS = ("primary", "secondary", "tertiary")
 @functools.cache
 def gift_lists() -> dict[str, dict[str, int]]:
     """{list name (a Garou breed, auspice or tribe): {Gift: level}} from ``data/gift_lists.yaml``: the
-    Revised core book's entries (``lists``) and, after them, the W20 core book's the Revised ones lack
-    (``w20_lists``)."""
+    Revised core book's entries (``lists``), then the Revised supplements' (``revised_supplement_lists``), then
+    the W20 core book's the Revised ones lack (``w20_lists``, then ``w20_core_lists`` from a second public
+    source); the first section to name a Gift for a group sets its level."""
     data: dict[str, Any] = load_packaged("stkit.sheet", "gift_lists.yaml")
     out: dict[str, dict[str, int]] = {}
-    for section in ("lists", "w20_lists"):
+    for section in ("lists", "revised_supplement_lists", "w20_lists", "w20_core_lists"):
         for k, v in (data.get(section) or {}).items():
             table = out.setdefault(str(k), {})
             for g, n in v.items():
@@ -359,7 +360,7 @@ def check_creation(sheet: Sheet) -> CreationCheck:
             n = len(ones) - allowed
             out.spends.append(Spend("Gifts", n, n * costs["gift"], f"{len(ones)} level-one Gifts, {allowed} given"))
         else:
-            dev(Deviation("Gifts", f"{len(ones)} Gifts: {kind.capitalize()} start with none"))
+            dev(Deviation("Gifts", f"{counted(len(ones), 'Gift')}: {kind.capitalize()} start with none"))
     elif allowed and len(ones) < allowed:
         out.notes.append(f"Gifts: {len(ones)} of the {allowed} level-one Gifts chosen")
     if allowed:
@@ -379,7 +380,7 @@ def check_creation(sheet: Sheet) -> CreationCheck:
         if unknown:
             out.not_checked.append(
                 f"Gifts: {', '.join(unknown)}: not in stkit's Gift lists "
-                "(partial summaries of the Revised and W20 core books)"
+                "(partial public summaries of the Revised and W20 Gift lists)"
             )
     if sheet.rites:
         out.not_checked.append("Rites: they come with the Rites Background (its dots are checked with the Backgrounds)")
@@ -477,7 +478,8 @@ def check_creation(sheet: Sheet) -> CreationCheck:
     flaws = sum(int(f["points"]) for f in sheet.flaws)
     back = min(flaws, int(book["flaw_points_max"]))
     if flaws > back:
-        out.notes.append(f"Flaws: {flaws} points taken, only {back} give freebie points back")
+        gives = "gives" if back == 1 else "give"
+        out.notes.append(f"Flaws: {counted(flaws, 'point')} taken, only {back} {gives} freebie points back")
     out.available = int(book["freebies"]) + back
     if out.spent > out.available:
         dev(

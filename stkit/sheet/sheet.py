@@ -31,6 +31,7 @@ from stkit.text import (
     printable,
     shown_path,
     value_kind,
+    with_article,
     without_quotes,
 )
 
@@ -491,7 +492,7 @@ class Sheet:
         track.temporary = max(track.temporary, target)
         return track, warnings
 
-    def take_damage(self, n: int, kind: str = "bashing") -> DamageTaken:
+    def take_damage(self, n: int, kind: str = "bashing", *, mortal_overflow: str = "kill") -> DamageTaken:
         """Take ``n`` (>= 1) health levels of ``kind`` damage and report what happened to each level.
 
         Rules (docs/combat.md, "Wounds past Incapacitated"; the Revised sheet's health track): each level
@@ -506,9 +507,14 @@ class Sheet:
         breed form (``reverted_to``; the sheet's form changes; a metis stays in Crinos) with the Rage roll
         to stay active offered, and dies of the next level that finds them so downed, in this hit or a later one
         (``killed``): 9 levels at once kill as 7 then 2 do.
-        Raises InvalidValue for a bad kind or ``n`` below 1."""
+        ``mortal_overflow`` (the `mortal-overflow` house key): ``kill`` as above; ``upgrade``: a mortal's level
+        of lethal or aggravated damage turns a lighter box into its kind as a shapeshifter's does, and kills
+        only when nothing is left to turn (docs/characters.md's reading).
+        Raises InvalidValue for a bad kind, ``mortal_overflow`` or ``n`` below 1."""
 
         kind = damage_type(kind)
+        if mortal_overflow not in ("kill", "upgrade"):
+            raise InvalidValue(f"mortal overflow {mortal_overflow!r} is not allowed; allowed: kill or upgrade")
         _positive(n, "health levels of damage")
         report = DamageTaken(requested=n, kind=kind, was_incapacitated=self.incapacitated)
         mortal = self.creature != "shapeshifter"
@@ -524,7 +530,7 @@ class Sheet:
                 report.overflowed += 1
                 continue
             lighter = [d for d in reversed(T.DAMAGE_TYPES) if self.health[d] and _worse(kind, d)]
-            if kind == "bashing" or mortal or not lighter:
+            if kind == "bashing" or (mortal and mortal_overflow == "kill") or not lighter:
                 report.lost = n - i
                 # downed by lethal or worse, by an earlier hit or by this one's first levels: the same
                 # damage kills however it is split
@@ -646,7 +652,7 @@ class Sheet:
             return "a mortal"
         if self.creature == "kinfolk":
             return f"Kinfolk of the {self.fera}"
-        return f"a {self.fera}"
+        return with_article(self.fera)
 
     def xp(self, kind: str, amount: int, reason: str = "", *, at: str | None = None, again: bool = False) -> dict:
         """Award or spend experience (``amount`` 1..MAX_XP). Spending more than is available raises

@@ -159,15 +159,28 @@ def legacy_name_key(name: str) -> str:
     return " ".join(re.split(r"[\s_\-]+", unicodedata.normalize("NFKC", name).casefold())).strip()
 
 
-def suggest(text: str, choices: list[str] | tuple[str, ...], *, cutoff: float = 60.0) -> str | None:
-    """The closest of ``choices`` to ``text`` by rapidfuzz's WRatio on normalised names, or None."""
+def suggest(text: str, choices: list[str] | tuple[str, ...], *, cutoff: float = 75.0) -> str | None:
+    """The closest of ``choices`` to ``text`` on normalised names (a score 0..100 of at least ``cutoff``), or
+    None. A choice at least as long as ``text`` is scored by rapidfuzz's WRatio (the typed text may be part
+    of it: 'death' -> 'Grins-at-Death'); a shorter one only by its whole-string ratio, and only from
+    :data:`SHORTER_CUTOFF` (a typo or two), so that 'claws' does not suggest 'Law'."""
     if not choices:
         return None
     from rapidfuzz import fuzz, process  # lazy: start-up (heavy library, loaded when needed)
 
+    def score(typed: str, choice: str, **_: object) -> float:
+        if len(choice) >= len(typed):
+            return fuzz.WRatio(typed, choice)
+        whole = fuzz.ratio(typed, choice)
+        return whole if whole >= SHORTER_CUTOFF else 0.0
+
     keyed = {norm(c): c for c in choices}
-    hit = process.extractOne(norm(text), list(keyed), scorer=fuzz.WRatio, score_cutoff=cutoff)
+    hit = process.extractOne(norm(text), list(keyed), scorer=score, score_cutoff=cutoff)
     return keyed[hit[0]] if hit else None
+
+
+#: The least whole-string similarity (0..100) a suggestion shorter than the typed text needs.
+SHORTER_CUTOFF = 80.0
 
 
 def did_you_mean(text: str, choices: list[str] | tuple[str, ...]) -> str:

@@ -10,6 +10,7 @@ what) in :mod:`stkit.store.fight_rules`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +18,11 @@ from stkit.dice import MAX_POOL
 from stkit.dice.combat import (
     STANDARD_COMBAT,
     AttackResult,
+    AttackSequence,
     AttackSpec,
+    AttackStep,
     CombatRules,
-    net_attack,
+    check_unused_faces,
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal, about
@@ -33,17 +36,19 @@ from stkit.store.db.gateway import Gateway
 from stkit.store.fight_rules import (
     armour_penalty,
     is_dead,
+    legacy_rage_actions,
     maneuver_plan,
     mark_dead,
     soak_rule,
     spend_rage_action,
+    turn_power,
     weapon_plan,
     wound_kind,
 )
 from stkit.store.hit import Health, soak_expression
 from stkit.store.house import rules_in_force
-from stkit.store.initiative import acted_this_turn, check_in_scene
-from stkit.store.rolling import Purpose, RollOrder, add_log_detail, fresh_seed, generator, make_roll
+from stkit.store.initiative import acted_this_turn, actions_this_turn, check_in_scene
+from stkit.store.rolling import Purpose, RollOrder, RollOutcome, add_log_detail, fresh_seed, generator, make_roll
 from stkit.store.scenes import check_willpower_allowed, find_turn_context
 
 if TYPE_CHECKING:
@@ -59,13 +64,15 @@ class AttackExchange:
 
     Attributes:
         attacker, target, chronicle: the two characters.
-        attack_pool, damage_pool, soak_pool: the pools as built (soak None without ``--soak``).
+        attack_pool, damage_pool, soak_pool: the pools as built (soak None when the target rolls no soak).
         result: the dice (:class:`stkit.dice.combat.AttackResult`).
         damage_type: bashing, lethal or aggravated.
         taken: the target's health-track report (None without wounds).
         health: the target's health afterwards.
         log_ids: the log entries written, in order (attack, then damage and soak when rolled).
         specialty: the specialty used on the attack (``--spec``), or None.
+        soaked_by: 'rules' (the target's soak rules), 'pool' (a pool of the table's call) or 'none' (no
+            soak roll: ``--no-soak``, a coup de grace, or nothing the target may soak).
     """
 
     attacker: str
@@ -92,9 +99,11 @@ class AttackExchange:
     dead: bool = False
     coup_de_grace: bool = False
     rage_action: bool = False
+    soaked_by: str = "rules"
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "soaked_by": self.soaked_by,
             "defence_pool_breakdown": self.defence_pool.to_dict() if self.defence_pool else None,
             "defence_kind": self.defence_kind,
             "plan": self.plan.to_dict() if self.plan else None,
@@ -174,7 +183,7 @@ def _refuse_attack(
     if coup_de_grace and not t_sheet.incapacitated:
         raise RuleRefusal(f"coup de grace: {t_sheet.name} is not Incapacitated ({t_sheet.health_level or 'unhurt'})")
     if coup_de_grace and defended:
-        raise RuleRefusal("coup de grace: a downed foe neither dodges nor soaks; leave out --dodge and --soak")
+        raise RuleRefusal("coup de grace: a downed foe neither dodges nor soaks; leave out --dodge and --soak-pool")
 
 
 def _attack_plan(
@@ -287,6 +296,7 @@ def _wound(
     kind: DamageType,
     ctx: TurnContext | None,
     silver: bool = False,
+    mortal_overflow: str = "kill",
 ) -> tuple[dict[str, Any] | None, list[str], bool]:
     """Put ``wounds`` levels of ``kind`` (a silver weapon's as :func:`wound_kind` says) on the target's
     health track and save it (a killing level marks them dead): (what was taken, or None for no wound;
@@ -295,7 +305,7 @@ def _wound(
     if not wounds:
         return None, [], False
     marked = wound_kind(t_sheet, kind.value, silver=silver)
-    report = t_sheet.take_damage(wounds, marked)
+    report = t_sheet.take_damage(wounds, marked, mortal_overflow=mortal_overflow)
     save_sheet(gw, t_row, t_sheet, summary=f"{t_sheet.name} takes {wounds} {marked}: {Health.of(t_sheet).words}")
     if report.killed:
         mark_dead(gw, t_row, ctx)
@@ -329,78 +339,165 @@ def _attacker_costs(
     )
 
 
-def attack(
-    gw: Gateway,
-    attacker: str,
-    target: str,
-    *,
-    pool: str | None = None,
-    damage: str | None = None,
-    difficulty: int | None = None,
-    damage_type: str | DamageType | None = None,
-    soak: str | None = None,
-    damage_difficulty: int = 6,
-    soak_difficulty: int = 6,
-    chronicle: str | None = None,
-    spec: bool = False,
-    attack_faces: list[int] | None = None,
-    damage_faces: list[int] | None = None,
-    soak_faces: list[int] | None = None,
-    seed: int | None = None,
-    overrides: RuleOverrides = NO_OVERRIDES,
-    combat: CombatRules = STANDARD_COMBAT,
-    willpower: bool = False,
-    weapon: str | None = None,
-    maneuver: str | None = None,
-    range_: str | None = None,
-    defence: str | None = None,
-    defence_kind: str = "dodge",
-    defence_difficulty: int = 6,
-    defender_actions: int = 1,
-    defence_faces: list[int] | None = None,
-    silver: bool = False,
-    coup_de_grace: bool = False,
-    rage_action: bool = False,
-) -> AttackExchange:
-    """`stkit attack`: ``attacker`` rolls ``pool`` (their sheet: form, wounds, worn armour's Dexterity penalty)
-    at ``difficulty`` (None: the weapon's or maneuver's, else the chronicle's); the target's ``defence`` roll (a
-    dodge, block or parry pool) cancels attack successes one for one; on a hit the damage pool ``damage`` (their
-    sheet, no wound penalty) plus one die per net success beyond the first, then with ``soak`` ('' for
-    DEFAULT_SOAK) the target's soak roll under the soak rules (:func:`stkit.store.fight_rules.soak_rule`: who
-    may soak what, armour by form, silver); the wounds go on the target's health track (past Incapacitated:
-    :meth:`Sheet.take_damage`; a killing level marks them dead). Every roll is logged (kinds attack, dodge,
-    damage, soak) in the open scene's turn, with a table event per sheet changed; one transaction.
+@dataclass(frozen=True)
+class AttackOrder:
+    """One attack asked for, by any door (CLI, the table page, ...): who attacks whom with what.
 
-    ``weapon`` (a weapon the attacker's sheet holds) or ``maneuver`` (punch, kick, claw, bite, firearms;
-    ``range_`` for firearms) fill the pool, damage, difficulty and damage type; explicit values win.
+    Attributes:
+        attacker, target: characters' names (the target in the attacker's chronicle).
+        pool: the attack pool ('Dexterity + Brawl'); None: the weapon's or maneuver's.
+        damage: the damage pool before extra successes ('Strength + 1'); None: the weapon's or maneuver's.
+        difficulty: the attack's difficulty (2..10); None: the weapon's or maneuver's, else the chronicle's.
+        damage_type: bashing, lethal or aggravated; None: the weapon's or maneuver's, else bashing.
+        soak: '' (default): the target soaks by the soak rules (:func:`stkit.store.fight_rules.soak_rule`);
+            a pool text: the target soaks with that pool (the table's call); None: no soak roll
+            (``--no-soak``).
+        damage_difficulty, soak_difficulty: 2..10 (default 6).
+        chronicle: the attacker's chronicle (None: any holding the name).
+        spec: the attack roll names a specialty of a pool Trait (``--spec``).
+        damage_spec: the damage roll names a specialty of a damage pool Trait (``--damage-spec``).
+        attack_faces, damage_faces, soak_faces, defence_faces: dice rolled by hand (faces 1..10), or None.
+        seed: the generator's seed (None: a fresh one, reported).
+        overrides: the roll's own house-rule choices, for every roll of the exchange.
+        combat: the combat house rules.
+        willpower: a Willpower point on the attack roll.
+        weapon: a weapon on the attacker's sheet; maneuver: punch, kick, claw, bite or firearms;
+            range_: a firearms range.
+        defence: the target's dodge, block or parry pool (None: no defence); defence_kind: which;
+            defence_difficulty: 2..10; defender_actions: the defender's actions this turn (1..10).
+        silver: a silver weapon.
+        coup_de_grace: finish an Incapacitated foe (no defence, no soak).
+        rage_action: the attack is an extra action bought with a Rage point.
+        force: the Storyteller lets the attacker act again this turn without Rage (``--force``).
+    """
+
+    attacker: str
+    target: str
+    pool: str | None = None
+    damage: str | None = None
+    difficulty: int | None = None
+    damage_type: str | DamageType | None = None
+    soak: str | None = ""
+    damage_difficulty: int = 6
+    soak_difficulty: int = 6
+    chronicle: str | None = None
+    spec: bool = False
+    damage_spec: bool = False
+    attack_faces: Sequence[int] | None = None
+    damage_faces: Sequence[int] | None = None
+    soak_faces: Sequence[int] | None = None
+    defence_faces: Sequence[int] | None = None
+    seed: int | None = None
+    overrides: RuleOverrides = NO_OVERRIDES
+    combat: CombatRules = STANDARD_COMBAT
+    willpower: bool = False
+    weapon: str | None = None
+    maneuver: str | None = None
+    range_: str | None = None
+    defence: str | None = None
+    defence_kind: str = "dodge"
+    defence_difficulty: int = 6
+    defender_actions: int = 1
+    silver: bool = False
+    coup_de_grace: bool = False
+    rage_action: bool = False
+    force: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("attack_faces", "damage_faces", "soak_faces", "defence_faces"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, tuple(value))
+
+    def faces(self) -> dict[AttackStep, Sequence[int] | None]:
+        """The dice given by hand, by step."""
+        return {
+            AttackStep.ATTACK: self.attack_faces,
+            AttackStep.DEFENCE: self.defence_faces,
+            AttackStep.DAMAGE: self.damage_faces,
+            AttackStep.SOAK: self.soak_faces,
+        }
+
+
+def refuse_second_action(
+    gw: Gateway, a_row: CharacterRow, ctx: TurnContext | None, *, rage_action: bool = False, force: bool = False
+) -> None:
+    """Refuse (RuleRefusal) an attack by one who has used up their actions this turn: one action a turn,
+    plus one per Rage point spent for extra actions (Chapter Five, "Multiple Actions", last paragraph: Rage
+    buys extra actions). A Rage action (``rage_action``) buys its own; ``force`` is the Storyteller's
+    override. Nothing is counted outside an open scene (there is no turn)."""
+    if ctx is None or rage_action or force:
+        return
+    first = acted_this_turn(gw, a_row, ctx)
+    if first is None:
+        return
+    done = actions_this_turn(gw, a_row, ctx)
+    bought = legacy_rage_actions(gw, ctx, a_row.id) + turn_power(gw, ctx, a_row.id, "rage actions")
+    if done < 1 + bought:
+        return
+    raise RuleRefusal(
+        f"{a_row.name} already acted in turn {ctx.turn} (roll #{first}"
+        + (f", {done} actions of {1 + bought}" if bought else "")
+        + "): a second action needs Rage (--rage) or the Storyteller's --force"
+    )
+
+
+def attack(gw: Gateway, order: AttackOrder) -> AttackExchange:
+    """`stkit attack`: ``order.attacker`` rolls ``order.pool`` (their sheet: form, wounds, worn armour's
+    Dexterity penalty) at the difficulty (the order's, else the weapon's or maneuver's, else the
+    chronicle's); the target's defence roll (a dodge, block or parry pool) cancels attack successes one for
+    one; on a hit the damage pool (their sheet, no wound penalty) plus one die per net success beyond the
+    first; then the target's soak roll: by the soak rules by default
+    (:func:`stkit.store.fight_rules.soak_rule`: who may soak what, armour by form, silver), with a pool of
+    the table's call, or none (``soak`` None); the wounds go on the target's health track (past
+    Incapacitated: :meth:`Sheet.take_damage`; a killing level marks them dead). The steps are those of
+    :class:`stkit.dice.combat.AttackSequence`, each one :func:`stkit.store.rolling.make_roll` call (logged
+    as kinds attack, dodge, damage, soak, with a table event each) under the rules the sequence gives it
+    (:meth:`stkit.dice.combat.AttackSpec.step_rules`); one transaction.
+
+    ``weapon`` or ``maneuver`` fill the pool, damage, difficulty and damage type; explicit values win.
     ``defender_actions`` (1..): the defender's actions this turn, the dodge among them; more than one
-    takes the multiple-action penalty (the dodge is their first action: it loses that many dice). A
-    defender who already acted this turn cannot dodge unless they declared several actions.
+    takes the multiple-action penalty. A defender who already acted this turn cannot dodge unless they
+    declared several actions. An attacker who already acted this turn cannot attack again unless Rage
+    bought the action (``rage_action``, or Rage spent for extra actions this turn) or ``force``.
     ``coup_de_grace``: the only way to attack an Incapacitated foe: no defence and no soak.
     ``rage_action``: the attack is an extra action bought with one Rage point (no penalty), refused beyond
     the chronicle's `rage-cap` reading or in a turn Gnosis was spent.
     The rolls are scored under :func:`stkit.store.house.rules_in_force` (the attacker's chronicle's house
-    rules with ``overrides`` on top; the free botch may forgive the attack roll's botch) and rolled with
-    one generator seeded from ``seed`` inside this transaction.
-    ``spec`` and ``willpower``: the specialty house rule on the attack roll; a Willpower point
-    on it, once per turn in a scene (Chapter Five, "Automatic Successes").
+    rules with ``overrides`` on top, read once; the free botch may forgive the attack roll's botch) and
+    rolled with one generator seeded from ``seed`` inside this transaction. ``spec`` / ``damage_spec``:
+    the specialty house rule on the attack / damage roll (a Trait of that pool must have a specialty);
+    ``willpower``: a Willpower point on the attack, once per turn in a scene (Chapter Five, "Automatic
+    Successes").
 
     Raises NotFound, InvalidValue (bad pools, faces, type, an unknown maneuver), RuleRefusal (the attacker
-    cannot act; a weapon the sheet does not hold; the target is the attacker, out of the scene, dead, or
-    Incapacitated without ``coup_de_grace``; a dodge after the defender acted; Rage beyond the cap);
-    nothing is written then.
+    cannot act or already acted; a weapon the sheet does not hold; the target is the attacker, out of the
+    scene, dead, or Incapacitated without ``coup_de_grace``; a dodge after the defender acted; Rage beyond
+    the cap); nothing is written then.
     """
 
-    a_row = find_character(gw, attacker, chronicle, for_update=True)
-    t_row = _find_target(gw, target, a_row)
+    a_row = find_character(gw, order.attacker, order.chronicle, for_update=True)
+    t_row = _find_target(gw, order.target, a_row)
     if a_row.id == t_row.id:
         raise RuleRefusal(f"{a_row.name} cannot attack themselves")
     a_sheet, t_sheet = a_row.to_sheet(), t_row.to_sheet()
     _refuse_attack(
-        gw, a_row, t_row, t_sheet, coup_de_grace=coup_de_grace, defended=defence is not None or soak is not None
+        gw,
+        a_row,
+        t_row,
+        t_sheet,
+        coup_de_grace=order.coup_de_grace,
+        defended=order.defence is not None or bool(order.soak),
     )
     plan, pool, damage, difficulty, kind = _attack_plan(
-        a_sheet, pool, damage, difficulty, damage_type, weapon=weapon, maneuver=maneuver, range_=range_
+        a_sheet,
+        order.pool,
+        order.damage,
+        order.difficulty,
+        order.damage_type,
+        weapon=order.weapon,
+        maneuver=order.maneuver,
+        range_=order.range_,
     )
     notes: list[str] = []
     if plan is not None:
@@ -408,69 +505,86 @@ def attack(
     with about(ROLL_NAMES["attack"]):
         attack_pool = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
     ctx = find_turn_context(gw, a_row)
-    if willpower:
+    refuse_second_action(gw, a_row, ctx, rage_action=order.rage_action, force=order.force)
+    if order.willpower:
         check_willpower_allowed(gw, a_row, ctx)
         if a_sheet.powers["Willpower"].temporary < 1:
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
-    in_force = rules_in_force(gw, a_row.chronicle, overrides.at_difficulty(difficulty))
-    rules = in_force.dice_rules(spec)
+    overrides = order.overrides.at_difficulty(difficulty)
+    in_force = rules_in_force(gw, a_row.chronicle, overrides)
+    rules = in_force.dice_rules(order.spec)
     rage_count = None
-    if rage_action:
+    if order.rage_action:
         rage_count = spend_rage_action(gw, a_row, a_sheet, ctx, in_force.rage_cap)
     used: SpecialtyUse | None = None
-    attack_rules = rules
-    if spec:
-        attack_rules, used = apply_specialty(a_sheet, attack_pool, rules)
+    if order.spec:
+        rules, used = apply_specialty(a_sheet, attack_pool, rules)
     with about(ROLL_NAMES["damage"]):
         damage_pool = unhurt_pool(a_sheet, damage)
+    damage_used = apply_specialty(a_sheet, damage_pool, rules)[1] if order.damage_spec else None
     defence_pool = None
-    if defence is not None:
+    if order.defence is not None:
         # _defence_pool's errors name the defence already ("dodge: ...")
-        defence_pool = _defence_pool(gw, t_row, t_sheet, ctx, defence, defence_kind, defender_actions, notes)
-    elif defence_faces is not None:
-        raise InvalidValue(f"{defence_kind} dice were given without a --{defence_kind} pool")
+        defence_pool = _defence_pool(
+            gw, t_row, t_sheet, ctx, order.defence, order.defence_kind, order.defender_actions, notes
+        )
+    elif order.defence_faces is not None:
+        raise InvalidValue(f"{order.defence_kind} dice were given without a --{order.defence_kind} pool")
     soak_pool = None
     verdict = None
-    if soak is not None:
+    if order.soak is not None and not order.coup_de_grace:
         with about(ROLL_NAMES["soak"]):
-            soak_pool, verdict = _soak_pool(t_row, t_sheet, kind, soak, silver, in_force, combat, notes)
-        if soak_pool is None and soak_faces is not None:
+            soak_pool, verdict = _soak_pool(
+                t_row, t_sheet, kind, order.soak, order.silver, in_force, order.combat, notes
+            )
+        if soak_pool is None and order.soak_faces is not None:
             raise InvalidValue(f"soak dice were given but {t_row.name} cannot soak this {kind.value} damage")
-    elif soak_faces is not None:
-        raise InvalidValue("soak dice were given without --soak")
+    elif order.soak_faces is not None:
+        raise InvalidValue("soak dice were given without a soak roll (--no-soak or a coup de grace)")
+    else:
+        why = "a coup de grace is not soaked" if order.coup_de_grace else "--no-soak"
+        notes.append(f"no soak: {why}")
     spec_ = AttackSpec(
         attack_pool=attack_pool.dice,
         damage_pool=damage_pool.dice,
         soak_pool=soak_pool.dice if soak_pool else 0,
         attack_difficulty=in_force.difficulty,
-        damage_difficulty=damage_difficulty,
-        soak_difficulty=soak_difficulty,
-        rules=attack_rules,
-        combat=combat,
-        willpower=willpower,
+        damage_difficulty=order.damage_difficulty,
+        soak_difficulty=order.soak_difficulty,
+        rules=rules,
+        combat=order.combat,
+        willpower=order.willpower,
         defence_pool=defence_pool.dice if defence_pool else 0,
-        defence_difficulty=defence_difficulty,
+        defence_difficulty=order.defence_difficulty,
+        damage_specialised=order.damage_spec,
     )
-    seed = fresh_seed(seed)
-    kinds = {"attack": LogKind.rage_action if rage_action else LogKind.attack}
+    if damage_used is not None:
+        notes.append(f"damage: {damage_used.text}")
+    seed = fresh_seed(order.seed)
     made = _roll_exchange(
         gw,
         spec_,
         seed,
-        rolls={"attack": (a_row, attack_pool), "dodge": (t_row, defence_pool), "damage": (a_row, damage_pool),
-               "soak": (t_row, soak_pool)},
-        faces={"attack": attack_faces, "dodge": defence_faces, "damage": damage_faces, "soak": soak_faces},
-        overrides=overrides.at_difficulty(difficulty),
-        kinds=kinds,
+        rolls={
+            AttackStep.ATTACK: (a_row, attack_pool),
+            AttackStep.DEFENCE: (t_row, defence_pool),
+            AttackStep.DAMAGE: (a_row, damage_pool),
+            AttackStep.SOAK: (t_row, soak_pool),
+        },
+        faces=order.faces(),
+        overrides=overrides,
+        attack_kind=LogKind.rage_action if order.rage_action else LogKind.attack,
         extra={"attacker": a_row.name, "target": t_row.name, "damage_type": kind.value, "seed": seed},
-        defence_kind=defence_kind,
-        specialty=spec,
-    )  # fmt: skip
+        defence_kind=order.defence_kind,
+        named={AttackStep.ATTACK: order.spec, AttackStep.DAMAGE: order.damage_spec},
+    )
     result = made.result
     if made.forgiven:
         notes.append("Free botch: the first botch of the night is forgiven and counts as a failure")
-    taken, warnings, dead = _wound(gw, t_row, t_sheet, result.wounds, kind, ctx, silver)
-    _attacker_costs(gw, a_row, a_sheet, willpower, rage_count, in_force.rage_cap, notes)
+    taken, warnings, dead = _wound(
+        gw, t_row, t_sheet, result.wounds, kind, ctx, order.silver, mortal_overflow=in_force.mortal_overflow
+    )
+    _attacker_costs(gw, a_row, a_sheet, order.willpower, rage_count, in_force.rage_cap, notes)
     scene_id, turn = getattr(ctx, "scene_id", None), getattr(ctx, "turn", None)
     return AttackExchange(
         a_row.name,
@@ -491,13 +605,21 @@ def attack(
         tuple(warnings),
         seed,
         defence_pool=defence_pool,
-        defence_kind=defence_kind if defence_pool else None,
+        defence_kind=order.defence_kind if defence_pool else None,
         plan=plan,
         soak_rule=verdict,
         dead=dead,
-        coup_de_grace=coup_de_grace,
-        rage_action=rage_action,
+        coup_de_grace=order.coup_de_grace,
+        rage_action=order.rage_action,
+        soaked_by=_soaked_by(order, soak_pool),
     )
+
+
+def _soaked_by(order: AttackOrder, soak_pool: PoolBreakdown | None) -> str:
+    """How the target soaked: 'rules' (the soak rules' pool), 'pool' (the table's), or 'none'."""
+    if soak_pool is None:
+        return "none"
+    return "pool" if order.soak else "rules"
 
 
 @dataclass(frozen=True)
@@ -512,6 +634,13 @@ class _Exchange:
 #: How an error names each roll of an attack (the same check, e.g. the number of dice given, runs on all
 #: four); the defence roll is named with its kind (dodge, block or parry).
 ROLL_NAMES = {"attack": "the attack roll", "damage": "the damage roll", "soak": "the soak roll"}
+#: The door (pool building, log kind) of each step's roll.
+_PURPOSES = {
+    AttackStep.ATTACK: Purpose.attack,
+    AttackStep.DEFENCE: Purpose.sheet,
+    AttackStep.DAMAGE: Purpose.damage,
+    AttackStep.SOAK: Purpose.soak,
+}
 
 
 def _roll_exchange(
@@ -519,102 +648,79 @@ def _roll_exchange(
     spec: AttackSpec,
     seed: int,
     *,
-    rolls: dict[str, tuple[Any, PoolBreakdown | None]],
-    faces: dict[str, list[int] | None],
+    rolls: dict[AttackStep, tuple[Any, PoolBreakdown | None]],
+    faces: dict[AttackStep, Sequence[int] | None],
     overrides: RuleOverrides,
-    kinds: dict[str, LogKind],
+    attack_kind: LogKind,
     extra: dict[str, Any],
     defence_kind: str,
-    specialty: bool,
+    named: dict[AttackStep, bool],
 ) -> _Exchange:
-    """Roll an attack through, each step a :func:`stkit.store.rolling.make_roll` call sharing ONE generator
-    seeded from ``seed``, in the order of :func:`stkit.dice.combat.roll_attack` (so a seed replays the same
-    dice): the attack roll (the attacker's chronicle's house rules with ``overrides``, the specialty and
-    Willpower, the free botch); when it has a success and the target a ``dodge`` pool, the dodge, block or
-    parry roll (the same house rules as any roll); on a hit the damage roll of the damage pool plus a die per
-    net success beyond the first; when that has successes and the target soak dice, the soak roll (damage
-    and soak never botch; ``spec.combat`` scores them). Every roll is logged, with ``extra`` in its detail.
+    """Walk :class:`stkit.dice.combat.AttackSequence` for ``spec``, each step one
+    :func:`stkit.store.rolling.make_roll` call under the step's own rules (:class:`StepRoll`: the same
+    rules :func:`stkit.dice.combat.roll_attack` and :func:`stkit.dice.combat.p_attack` use), sharing ONE
+    generator seeded from ``seed`` (so a seed replays the same dice as ``roll_attack``). Every roll is
+    logged, with ``extra`` in its detail; the soak's entry gets the levels soaked.
 
     ``rolls``: step -> (the character row rolling it, the pool built from their sheet, None when the step
-    has no pool); ``faces``: step -> dice given by hand. Raises InvalidValue for faces of a step that is not
-    rolled and a damage pool beyond the limit, RuleRefusal as make_roll does; nothing is written then.
+    has no pool); ``faces``: step -> dice given by hand; ``named``: step -> the roll names a specialty of
+    its pool (checked on the sheet and noted by make_roll). Raises InvalidValue for faces of a step that is
+    not rolled and a damage pool beyond the limit, RuleRefusal as make_roll does; nothing is written then.
     """
 
     rng, _ = generator(seed)
-
-    def roll(step: str, purpose: Purpose, built: PoolBreakdown, difficulty: RuleOverrides, **more: Any):
-        row, given = rolls[step][0], faces[step]
-        first = step == "attack"
-        order = RollOrder(
+    state = AttackSequence(spec)
+    made: dict[AttackStep, RollOutcome] = {}
+    while (step := state.next_step()) is not None:
+        row, built = rolls[step.step]
+        assert built is not None
+        more: dict[str, Any] = {}
+        if step.step is AttackStep.DAMAGE:
+            if step.pool > MAX_POOL:
+                raise InvalidValue(
+                    f"the damage pool of {step.pool} dice is larger than stkit's limit of {MAX_POOL} dice"
+                )
+            plus = step.pool - built.dice
+            built = replace(
+                built,
+                expression=built.expression + (f" + {plus}" if plus else ""),
+                extra=built.extra + ((plus,) if plus else ()),
+                dice=step.pool,
+            )
+            more["extra_successes"] = plus
+        if step.step is AttackStep.DEFENCE:
+            more["defence"] = defence_kind
+        roll_order = RollOrder(
             expression=built.expression,
             character=row.name,
             chronicle=row.chronicle,
-            purpose=purpose,
-            overrides=difficulty,
-            faces=tuple(given) if given is not None else None,
+            purpose=_PURPOSES[step.step],
+            overrides=overrides.at_difficulty(step.difficulty),
+            faces=tuple(given) if (given := faces[step.step]) is not None else None,
             seed=seed,
-            willpower=spec.willpower and first,
-            spec=specialty and first,
-            combat=spec.combat,
-            log_kind=kinds.get(step, LogKind(step)),
+            willpower=step.willpower,
+            spec=named.get(step.step, False),
+            combat=step.combat,
+            log_kind=attack_kind if step.step is AttackStep.ATTACK else LogKind(_LOG_NAMES[step.step]),
             extra=extra | more,
             built=built,
+            dice_rules=step.rules,
         )
-        named = f"the defence roll ({defence_kind})" if step == "dodge" else ROLL_NAMES[step]
-        with about(named):
-            return make_roll(gw, order, rng=rng)
+        label = f"the defence roll ({defence_kind})" if step.step is AttackStep.DEFENCE else ROLL_NAMES[step.step]
+        with about(label):
+            done = make_roll(gw, roll_order, rng=rng)
+        made[step.step] = done
+        state = state.feed(done.roll.final_successes)
+        check_unused_faces(spec, made, faces, state)
+    result = AttackResult.of_rolls(spec, {s: o.roll for s, o in made.items()}, state)
+    if AttackStep.SOAK in made:
+        add_log_detail(gw, made[AttackStep.SOAK].log_id, soaked=result.soaked, wounds=result.wounds)
+    log_ids = tuple(o.log_id for o in made.values() if o.log_id is not None)
+    return _Exchange(result, log_ids, made[AttackStep.ATTACK].forgiven_botch)
 
-    attack_pool, defence_pool = rolls["attack"][1], rolls["dodge"][1]
-    assert attack_pool is not None
-    hit = roll("attack", Purpose.attack, attack_pool, overrides)
-    log_ids = [hit.log_id]
-    defence = None
-    if defence_pool is not None and defence_pool.dice and hit.roll.final_successes >= 1:
-        fended = roll(
-            "dodge",
-            Purpose.sheet,
-            defence_pool,
-            RuleOverrides(difficulty=spec.defence_difficulty),
-            defence=defence_kind,
-        )
-        defence, log_ids = fended.roll, [*log_ids, fended.log_id]
-    elif faces["dodge"] is not None:
-        why = "there is no defence pool" if not spec.defence_pool else "the attack had no success to cancel"
-        raise InvalidValue(f"defence dice were given but no defence roll is made: {why}")
-    net = net_attack(hit.roll.final_successes, defence.final_successes if defence else 0)
-    pool = spec.damage_pool + net - 1 if net >= 1 else 0
-    if pool == 0:
-        if faces["damage"] is not None or faces["soak"] is not None:
-            raise InvalidValue("damage or soak dice were given but the attack missed: no damage roll is made")
-        return _Exchange(AttackResult(spec, hit.roll, 0, None, None, 0, 0, defence), tuple(log_ids), hit.forgiven_botch)
-    if pool > MAX_POOL:
-        raise InvalidValue(f"the damage pool of {pool} dice is larger than stkit's limit of {MAX_POOL} dice")
-    base = rolls["damage"][1]
-    assert base is not None
-    more = net - 1
-    damage_pool = replace(
-        base,
-        expression=base.expression + (f" + {more}" if more else ""),
-        extra=base.extra + ((more,) if more else ()),
-        dice=pool,
-    )
-    dealt = roll(
-        "damage", Purpose.damage, damage_pool, RuleOverrides(difficulty=spec.damage_difficulty), extra_successes=more
-    )
-    log_ids.append(dealt.log_id)
-    successes, soak_pool = dealt.roll.final_successes, rolls["soak"][1]
-    if successes == 0 or soak_pool is None or not soak_pool.dice:
-        if faces["soak"] is not None:
-            why = "there is no damage to soak" if successes == 0 else "there are no soak dice"
-            raise InvalidValue(f"soak dice were given but no soak roll is made: {why}")
-        result = AttackResult(spec, hit.roll, pool, dealt.roll, None, 0, successes, defence)
-        return _Exchange(result, tuple(log_ids), hit.forgiven_botch)
-    soaked_roll = roll("soak", Purpose.soak, soak_pool, RuleOverrides(difficulty=spec.soak_difficulty))
-    soaked = min(soaked_roll.roll.final_successes, successes)
-    add_log_detail(gw, soaked_roll.log_id, soaked=soaked, wounds=successes - soaked)
-    log_ids.append(soaked_roll.log_id)
-    result = AttackResult(spec, hit.roll, pool, dealt.roll, soaked_roll.roll, soaked, successes - soaked, defence)
-    return _Exchange(result, tuple(log_ids), hit.forgiven_botch)
+
+#: The roll-log kind of each step after the attack.
+_LOG_NAMES = {AttackStep.DEFENCE: "dodge", AttackStep.DAMAGE: "damage", AttackStep.SOAK: "soak"}
 
 
 @dataclass(frozen=True)
@@ -704,7 +810,9 @@ def attack_pools(
 __all__ = [
     "DEFENCES",
     "AttackExchange",
+    "AttackOrder",
     "AttackPools",
     "attack",
     "attack_pools",
+    "refuse_second_action",
 ]

@@ -25,8 +25,9 @@ from stkit.sheet.vocab import TraitKind, XpKind
 from stkit.store.db.gateway import DuplicateRow, Gateway
 from stkit.store.events import record_event
 from stkit.store.fight_rules import mark_dead, refuse_dead, use_turn_power
+from stkit.store.house import rules_in_force
 from stkit.store.scenes import find_turn_context
-from stkit.text import printable
+from stkit.text import counted, printable
 
 #: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
 ROW_COLUMNS = "id, chronicle, name, sheet, version"
@@ -365,14 +366,23 @@ def edit_character(gw: Gateway, name: str, chronicle: str | None, change: Callab
 def set_trait(
     gw: Gateway, name: str, trait: str, value: str, *, chronicle: str | None = None, custom: bool = False
 ) -> Edit:
-    """``char set``: one trait to one value (see :meth:`Sheet.set_trait`)."""
+    """``char set``: one trait to one value (see :meth:`Sheet.set_trait`). A tribe is checked as `char new`
+    checks it (:func:`stkit.sheet.lifebook.check_tribe`): one outside the book's Garou tribes is kept with a
+    warning, a name with no letter refused (InvalidValue)."""
 
     def change(s: Sheet) -> Edit:
         ref, new, warnings = s.set_trait(trait, value, custom=custom)
+        if ref.kind == TraitKind.identity and ref.name == "tribe":  # as `char new` checks it
+            from stkit.sheet.lifebook import check_tribe  # lazy: start-up (only when a tribe is set)
+
+            s.tribe, more = check_tribe(str(new), s.fera)
+            new, warnings = s.tribe, [*warnings, *more]
+        shown = s.renown_label(ref.name) if ref.kind in (TraitKind.renown, TraitKind.renown_temporary) else ref.name
         label = {
             "identity": ref.name.replace("_", " "),
             "power_points": f"{ref.name} points",
-            "renown_temporary": f"temporary {ref.name}",
+            "renown": shown,
+            "renown_temporary": f"temporary {shown}",
             "specialty": f"{ref.name} specialty",
         }.get(ref.kind, ref.name)
         if ref.kind == TraitKind.specialty and not new:
@@ -444,7 +454,7 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
     :meth:`Sheet.take_damage`. The summary says how many levels were taken when some had nowhere to go."""
 
     def change(s: Sheet) -> Edit:
-        done = s.take_damage(n, kind)
+        done = s.take_damage(n, kind, mortal_overflow=rules_in_force(gw, s.chronicle).mortal_overflow)
         if done.killed:
             row = find_character(gw, name, chronicle)
             mark_dead(gw, row, find_turn_context(gw, row))
@@ -452,7 +462,7 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
         return Edit(
             s,
             f"{s.name} takes {took} {done.kind}: {s.health_level or 'unhurt'}"
-            + (f", -{s.wound_penalty} dice" if s.wound_penalty else ""),
+            + (f", {counted(-s.wound_penalty, 'die', 'dice')}" if s.wound_penalty else ""),
             done.warnings(s.name),
             _health_data(s) | {"damage": done.to_dict()},
         )

@@ -33,6 +33,7 @@ from stkit.store.fight_rules import (
     check_moon,
     frenzies,
     frenzy_difficulty,
+    frenzy_terms,
     get_moon,
     is_dead,
     maneuver_names,
@@ -53,6 +54,7 @@ from stkit.store.fight_rules import (
     worst_healable,
 )
 from stkit.store.hit import Health
+from stkit.store.house import rules_in_force
 from stkit.store.initiative import acted_this_turn, current_initiative
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
 from stkit.store.scenes import TurnContext, find_turn_context
@@ -474,10 +476,11 @@ def rage_roll(
     if dice < 1:
         raise RuleRefusal(f"Rage roll: {sheet.name} has no Rage")
     moon = get_moon(gw, row.chronicle)
-    diff = validate_difficulty(difficulty) if difficulty is not None else frenzy_difficulty(moon)
+    diff, needed, notes = frenzy_terms(sheet, moon, rules_in_force(gw, row.chronicle))
+    diff = validate_difficulty(difficulty) if difficulty is not None else diff
     made = _power_roll(gw, row, LogKind.rage, _points_pool(sheet, f"Rage {dice}", dice), diff, faces, seed)
     roll = made.roll
-    frenzy = frenzies(roll.final_successes)
+    frenzy = frenzies(roll.final_successes, needed)
     where = f"the {moon} moon" if moon and difficulty is None else f"difficulty {diff}"
     summary = f"{sheet.name} rolls Rage {dice} under {where}: " + (
         f"{counted(roll.final_successes, 'success')}, " + ("FRENZY" if frenzy else "no frenzy")
@@ -491,8 +494,8 @@ def rage_roll(
         "rage",
         made=made,
         summary=summary,
-        changes={"frenzy": frenzy, "moon": moon},
-        notes=[],
+        changes={"frenzy": frenzy, "moon": moon, "successes_needed": needed},
+        notes=notes,
         save=False,
     )
 

@@ -254,9 +254,35 @@ def frenzy_difficulty(moon: str | None) -> int:
     return int(rules_data()["frenzy"]["difficulty_by_moon"][moon])
 
 
-def frenzies(successes: int) -> bool:
-    """Four or more successes on a Rage roll send the werewolf into frenzy (``frenzy`` table)."""
-    return successes >= int(rules_data()["frenzy"]["successes"])
+def frenzies(successes: int, needed: int | None = None) -> bool:
+    """Four (``needed`` when given) or more successes on a Rage roll send the werewolf into frenzy
+    (``frenzy`` table)."""
+    return successes >= (int(rules_data()["frenzy"]["successes"]) if needed is None else needed)
+
+
+def frenzy_terms(sheet: Sheet, moon: str | None, rules: Any) -> tuple[int, int, list[str]]:
+    """(difficulty, successes needed, notes) of ``sheet``'s Rage roll under ``moon`` and the chronicle's
+    house ``rules`` (:class:`stkit.dice.house.ChronicleRules`): the moon's difficulty (:func:`frenzy_difficulty`)
+    and four successes, as the Revised text has them; the `frenzy-crinos` and `frenzy-auspice-moon` keys
+    take one off the difficulty in Crinos or under the auspice's own moon (once, when both apply), and
+    `frenzy-rank` asks 5 successes at Rank 5 and 6 at Rank 6 (Foundry WoD20, dialog-checkfrenzy.js)."""
+    diff = frenzy_difficulty(moon)
+    needed = int(rules_data()["frenzy"]["successes"])
+    notes: list[str] = []
+    crinos = rules.frenzy_crinos and norm(sheet.form) == "crinos"
+    own_moon = (
+        rules.frenzy_auspice_moon
+        and moon is not None
+        and rules_data()["rage_by_moon"]["auspice_moon"].get(sheet.auspice) == moon
+    )
+    if crinos or own_moon:
+        diff -= 1
+        why = "in Crinos" if crinos else f"under the {sheet.auspice}'s own moon"
+        notes.append(f"house rule frenzy-{'crinos' if crinos else 'auspice-moon'}: difficulty -1 {why}")
+    if rules.frenzy_rank and sheet.rank >= 5:
+        needed = min(sheet.rank, 6)
+        notes.append(f"house rule frenzy-rank: Rank {sheet.rank} frenzies at {needed} successes")
+    return max(diff, 2), needed, notes
 
 
 def check_moon(text: str) -> str:

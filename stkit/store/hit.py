@@ -37,7 +37,7 @@ from stkit.store.fight_rules import mark_dead, refuse_dead, soak_rule, wound_kin
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
 from stkit.store.scenes import find_turn_context
-from stkit.text import check_range
+from stkit.text import check_range, counted
 
 if TYPE_CHECKING:
     pass
@@ -90,12 +90,12 @@ class Health:
 
     @property
     def words(self) -> str:
-        """'now Hurt, -1 dice', 'now Incapacitated', 'unhurt'."""
+        """'now Hurt, -1 die', 'now Incapacitated', 'unhurt'."""
         if self.incapacitated:
             return "now Incapacitated"
         if self.level is None:
             return "unhurt"
-        return f"now {self.level}" + (f", -{self.wound_penalty} dice" if self.wound_penalty else "")
+        return f"now {self.level}" + (f", {counted(-self.wound_penalty, 'die', 'dice')}" if self.wound_penalty else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -203,7 +203,7 @@ class HitResult:
 
     @property
     def summary(self) -> str:
-        """'3 lethal, soaked 1 (Stamina 4: 2, 1, 8, 9 -> 1 success) -> 2 levels: now Hurt, -1 dice'."""
+        """'3 lethal, soaked 1 (Stamina 4: 2, 1, 8, 9 -> 1 success) -> 2 levels: now Hurt, -1 die'."""
         head = f"{self.levels} {self.damage_type.value}"
         if self.soak is not None and self.soak_pool is not None:
             head += f", soaked {self.soaked} ({pool_words(self.soak_pool)}: {_dice_words(self.soak)})"
@@ -337,7 +337,7 @@ def take_hit(
     ctx = find_turn_context(gw, row)
     if left:
         marked = wound_kind(sheet, kind.value, silver=silver)
-        report = sheet.take_damage(left, marked)
+        report = sheet.take_damage(left, marked, mortal_overflow=house.mortal_overflow)
         taken = report.to_dict()
         warnings = report.warnings(sheet.name)
         save_sheet(gw, row, sheet, summary=f"{sheet.name} takes {left} {marked}: {Health.of(sheet).words}")

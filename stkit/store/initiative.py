@@ -295,19 +295,36 @@ def current_initiative(gw: Gateway, scene_id: int, turn: int) -> dict[str, Any] 
     return data
 
 
+#: The roll-log kinds that are actions of the character's turn (SQL list).
+_ACTIONS = "('roll', 'attack', 'rage action', 'shift', 'extended', 'contest')"
+
+
 def acted_this_turn(gw: Gateway, row: CharacterRow, ctx: TurnContext | None) -> int | None:
     """The id of the first action roll (a roll, an attack, a Rage action, a shift) ``row`` made in the turn
     ``ctx``, or None."""
     if ctx is None:
         return None
     found = gw.row(
-        "SELECT MIN(id) FROM roll_log WHERE scene_id = :s AND turn = :t AND character_id = :c "
-        "AND kind IN ('roll', 'attack', 'rage action', 'shift', 'extended', 'contest')",
+        f"SELECT MIN(id) FROM roll_log WHERE scene_id = :s AND turn = :t AND character_id = :c AND kind IN {_ACTIONS}",
         s=ctx.scene_id,
         t=ctx.turn,
         c=row.id,
     )
     return None if found is None or found[0] is None else int(found[0])
+
+
+def actions_this_turn(gw: Gateway, row: CharacterRow, ctx: TurnContext | None) -> int:
+    """How many action rolls (the kinds :func:`acted_this_turn` counts) ``row`` made in the turn ``ctx``
+    (0 outside a scene)."""
+    if ctx is None:
+        return 0
+    found = gw.row(
+        f"SELECT COUNT(*) FROM roll_log WHERE scene_id = :s AND turn = :t AND character_id = :c AND kind IN {_ACTIONS}",
+        s=ctx.scene_id,
+        t=ctx.turn,
+        c=row.id,
+    )
+    return 0 if found is None else int(found[0])
 
 
 def check_in_scene(gw: Gateway, target: Any, attacker: Any) -> None:
@@ -416,6 +433,7 @@ __all__ = [
     "InitiativeOrder",
     "RageSpend",
     "acted_this_turn",
+    "actions_this_turn",
     "check_in_scene",
     "current_initiative",
     "initiative_entry",

@@ -27,7 +27,7 @@ from stkit.dice.combat import STANDARD_COMBAT, AttackSpec, p_attack
 from stkit.dice.house import RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.sheet import Sheet
-from stkit.store.attack import attack, attack_pools
+from stkit.store.attack import AttackOrder, attack, attack_pools, refuse_second_action
 from stkit.store.characters import character_by_id, find_character
 from stkit.store.db.gateway import iso_utc
 from stkit.store.events import dice_marks, record_event
@@ -184,6 +184,7 @@ def post_attack(
     range_: str | None = None,
     rage_action: bool = False,
     wait: int = 30,
+    force: bool = False,
 ) -> Prompt:
     """Post ``attacker``'s attack on ``target`` (both of ``chronicle``) for the defender's answer: the pool,
     weapon or maneuver, range and Rage action as :func:`stkit.store.attack.attack` takes them, checked now
@@ -200,6 +201,7 @@ def post_attack(
     if is_dead(gw, t_row.id):
         raise RuleRefusal(f"attack: {t_row.name} is already dead")
     check_in_scene(gw, t_row, a_row)
+    refuse_second_action(gw, a_row, find_turn_context(gw, a_row), rage_action=rage_action, force=force)
     t_sheet = t_row.to_sheet()
     if t_sheet.incapacitated:
         raise RuleRefusal(f"{t_row.name} is already Incapacitated; finishing them is a coup de grace (stkit attack)")
@@ -242,6 +244,7 @@ def post_attack(
         "maneuver": maneuver,
         "range": range_,
         "rage_action": bool(rage_action),
+        "force": bool(force),
         "attack_text": pools.attack.text,
         "attack_difficulty": pools.difficulty,
         "damage_text": pools.damage.text,
@@ -426,8 +429,7 @@ def answer_attack(
             f"{a['target']}'s player has {max(1, round(left))} s more to answer; answer for them after that"
         )
     defence = DEFENCE_POOLS.get(answer)
-    done = attack(
-        gw,
+    order = AttackOrder(
         a["attacker"],
         a["target"],
         pool=a.get("pool"),
@@ -444,7 +446,9 @@ def answer_attack(
         defence_kind=answer if defence else "dodge",
         defence_difficulty=DEFENCE_DIFFICULTY,
         rage_action=bool(a.get("rage_action")),
+        force=bool(a.get("force")),
     )
+    done = attack(gw, order)
     card = attack_card(done, answer, "storyteller" if storyteller else "player") | {"target_id": a["target_id"]}
     _close(gw, prompt, card)
     record_event(

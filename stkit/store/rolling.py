@@ -31,7 +31,7 @@ from stkit.store.house import Forgiveness, claim_free_botch, link_free_botch, ru
 from stkit.text import check_text, counted
 
 if TYPE_CHECKING:  # pragma: no cover
-    from stkit.dice import RollResult
+    from stkit.dice import HouseRules, RollResult
     from stkit.dice.combat import CombatRules
     from stkit.dice.odds import RollOdds
     from stkit.sheet.pools import PoolBreakdown
@@ -97,6 +97,9 @@ class RollOrder:
             penalty, a Rage rating), rolled as is; None: built from ``expression``.
         successes: automatic successes added to the dice's (``--successes N``; a '+Ns' term in
             ``expression`` adds to them), 0..1000; 1s cancel them.
+        dice_rules: the dice rules decided by the door for this roll (an attack's step,
+            :meth:`stkit.dice.combat.AttackSpec.step_rules`), used as they are; None: the rules in force
+            with ``spec``.
     """
 
     expression: str
@@ -120,6 +123,7 @@ class RollOrder:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     built: PoolBreakdown | None = None
     successes: int = 0
+    dice_rules: HouseRules | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "purpose", Purpose(self.purpose))
@@ -374,14 +378,14 @@ def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, r
             difficulty,
             rng=rng,
             faces=order.faces,
-            rules=rules.dice_rules(order.spec),
+            rules=order.dice_rules or rules.dice_rules(order.spec),
             combat=order.combat or as_written,
             willpower=order.willpower,
         )
     request = RollRequest(
         pool,
         difficulty,
-        rules=rules.dice_rules(order.spec),
+        rules=order.dice_rules or rules.dice_rules(order.spec),
         willpower=order.willpower,
         retry=retry,
         automatic=order.auto,

@@ -85,7 +85,8 @@ def two_characters():
             "the damage roll: 1 die given but the dice pool is 7; give exactly 7 faces",
         ),
         (
-            ["--dice-attack", "6,7,8,9,10", "--soak", "--dice-soak", "1,2,3,4,5,6,7"],
+            # the damage dice given too: a damage roll of no success would leave nothing to soak
+            ["--dice-attack", "6,7,8,9,10", "--dice-damage", "6,6,6,6,6,6,6", "--soak", "--dice-soak", "1,2,3,4,5,6,7"],
             "the soak roll: 7 dice given but the dice pool is 1; give exactly 1 face",
         ),
     ],

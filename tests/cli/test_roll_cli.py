@@ -120,7 +120,7 @@ def test_house_rules_documented_in_help():
         (["roll", "-3"], "dice pool -3 has no dice"),
         (["roll", "abc"], "dice pool 'abc' is not a number of dice"),
         (["roll", "1001"], "limit of 1000"),
-        (["roll", "3", "--dice", "1,0,4"], "die face 0"),
+        (["roll", "3", "--dice", "1,-1,4"], "die face -1"),
         (["roll", "3", "--dice", "1,11,4"], "die face 11"),
         (["roll", "3", "--dice", "1,4"], "2 dice given but the dice pool is 3"),
         (["roll", "3", "--dice", "1,x,4"], "die face 'x'"),
@@ -280,6 +280,9 @@ def test_cli_dice_agree_with_engine(faces, difficulty, willpower):
     expected = count_dice(len(faces), difficulty, faces, willpower=willpower).to_dict()
     data.pop("seed")
     assert data.pop("house_rules_in_force") == []  # no house rule set: the rules as written
+    # Willpower spares a botch exactly when no die reached the difficulty and a 1 showed
+    spared = data.pop("botch_spared", None)
+    assert (spared is not None) == (willpower and 1 in faces and max(faces) < difficulty)
     assert data == expected
 
 

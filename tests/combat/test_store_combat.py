@@ -196,7 +196,7 @@ def test_initiative_needs_an_open_scene(fighters):
 def test_hit_soaked_under_the_cancelling_house_rule(fighters):
     # Weston has Stamina 4: 2, 1, 8, 9 with 1s cancelling -> 1 success; 3 lethal -> 2 levels
     res = ok("char", "hit", "Weston", "3", "--type", "lethal", "--soak", "--dice", "2,1,8,9", "--damage-ones-cancel")
-    assert "Weston: 3 lethal, soaked 1 (Stamina 4: 2, 1, 8, 9 -> 1 success) -> 2 levels: now Hurt, -1 dice" in res
+    assert "Weston: 3 lethal, soaked 1 (Stamina 4: 2, 1, 8, 9 -> 1 success) -> 2 levels: now Hurt, -1 die" in res
     assert sheet("Weston")["health"] == {"bashing": 0, "lethal": 2, "aggravated": 0}
 
 
@@ -245,7 +245,7 @@ def test_hit_bad_input_changes_nothing(fighters):
 
 
 def test_no_soak_house_rule(fighters):
-    data = ok_json("char", "hit", "Weston", "2", "--type", "aggravated", "--soak", "--no-soak", "aggravated")
+    data = ok_json("char", "hit", "Weston", "2", "--type", "aggravated", "--soak", "--unsoakable", "aggravated")
     assert data["soak"] is None and data["wounds"] == 2
     assert data["notes"] == ["aggravated damage cannot be soaked (house rule); no soak roll"]
 
@@ -313,8 +313,8 @@ def test_attack_human_output_shows_every_step(fighters):
     assert lines[0] == "Shadow-in-the-Wood attacks Guard (lethal)"
     assert "Attack: Dexterity 3 + Brawl 4: 7 dice at difficulty 6" in lines
     assert "Damage: Strength 3 + 1 + 2 for extra successes: 6 dice at difficulty 6" in lines
-    assert "Soak: Stamina 2: 2 dice at difficulty 6" in lines
-    assert "3 damage, soaked 1 -> 2 lethal levels: Guard now Hurt, -1 dice" in lines
+    assert "Soak (the soak rules): Stamina 2: 2 dice at difficulty 6" in lines
+    assert "3 damage, soaked 1 -> 2 lethal levels: Guard now Hurt, -1 die" in lines
     assert lines[-1].startswith("Logged as rolls #")
 
 
@@ -461,7 +461,8 @@ def test_attack_with_willpower_once_per_turn(fighters):
     assert (data["attack"]["result"], data["attack"]["willpower"], data["damage_pool"]) == (1, True, 4)
     assert "Willpower spent on the attack: 2 points left" in data["notes"]
     assert sheet("Shadow-in-the-Wood")["willpower"]["temporary"] == 2
-    fails(*ATTACK, "-w", "--seed", "1", match="already spent Willpower in turn 1")
+    fails(*ATTACK, "-w", "--seed", "1", match="already acted in turn 1")
+    fails(*ATTACK, "-w", "--seed", "1", "--force", match="already spent Willpower in turn 1")
     assert sheet("Shadow-in-the-Wood")["willpower"]["temporary"] == 2
     ok("scene", "next")
     ok_json(*ATTACK, "-w", "--seed", "1")

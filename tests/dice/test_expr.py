@@ -53,7 +53,8 @@ def test_faces():
     assert parse_faces("4,7,5,8,1") == [4, 7, 5, 8, 1]
     assert parse_faces(" 4 7,, 5\t8 ") == [4, 7, 5, 8]
     # Only the syntax is checked here; faces out of range are refused when scored.
-    assert parse_faces("0,11") == [0, 11]
+    assert parse_faces("-1,11") == [-1, 11]
+    assert parse_faces("0,0 3") == [10, 10, 3]  # a d10 shows ten as 0
     with pytest.raises(InvalidValue, match=r"^die face 'x' in --dice is not a number; allowed: 1 to 10$"):
         parse_faces("4,x")
     with pytest.raises(InvalidValue, match=r"^--dice is empty"):

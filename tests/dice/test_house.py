@@ -72,7 +72,8 @@ def test_unknown_key_lists_the_keys() -> None:
     assert str(err.value) == (
         "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
         "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost, "
-        "tens, tens-cancel-ones, specialty-botch, willpower"
+        "tens, tens-cancel-ones, specialty-botch, willpower, mortal-overflow, frenzy-crinos, frenzy-auspice-moon, "
+        "frenzy-rank"
     )
     assert set(HOUSE_KEYS) == set(STANDARD_CHRONICLE_RULES.to_dict())
 

@@ -180,6 +180,37 @@ def test_an_unknown_changing_breed_comes_in_as_garou_with_the_value_in_its_notes
     assert len(loaded) == 3
 
 
+def test_a_werewolf_gift_tier_is_narrowed_by_the_gift_lists():
+    """Grapevine's tiers span levels (its menus: Basic 1-2, Intermediate 3-4, Advanced 5). By hand, from
+    gift_lists.yaml: Spirit Drain is Theurge level 4, so Intermediate (cost 6) -> 4; Command Spirit is Theurge
+    level 2, so Basic (cost 3) -> 2; Exorcism Theurge 3 -> 3; Dreamspeak is Galliard level 2, outside
+    Intermediate, and Howl of Nowhere is in no list: both keep the tier's lowest (3) with one warning."""
+    xml = (
+        b'<grapevine><werewolf name="W"><traitlist name="Gifts">'
+        b'<trait name="Spirit Drain" cost="6"/><trait name="Command Spirit" cost="3"/>'
+        b'<trait name="Exorcism" note="int."/><trait name="Dreamspeak" cost="6"/>'
+        b'<trait name="Howl of Nowhere" note="Intermediate"/><trait name="Feral Lobotomy" cost="9"/>'
+        b"</traitlist></werewolf>"
+        b'<fera name="F" fera="Bastet"><traitlist name="Gifts"><trait name="Spirit Drain" cost="6"/>'
+        b"</traitlist></fera></grapevine>"
+    )
+    w, f = from_grapevine(xml, source="g.gex")
+    assert [(g["name"], g["level"]) for g in w.sheet.gifts] == [
+        ("Spirit Drain", 4),
+        ("Command Spirit", 2),
+        ("Exorcism", 3),
+        ("Dreamspeak", 3),
+        ("Howl of Nowhere", 3),
+        ("Feral Lobotomy", 5),
+    ]
+    assert [x for x in w.warnings if "tier" in x] == [
+        "werewolf 'W': Gifts list: Dreamspeak (3-4), Howl of Nowhere (3-4): the level within the Grapevine tier "
+        "is not checked (stkit's Gift lists do not settle it); the tier's lowest kept"
+    ]
+    # a Fera's Gift keeps the tier's level: the lists are the Garou's
+    assert f.sheet.gifts == [{"name": "Spirit Drain", "level": 3}]
+
+
 def test_mortal_element():
     xml = b'<grapevine><mortal name="Officer Diaz" willpower="3"/></grapevine>'
     (lf,) = from_grapevine(xml, source="m.gex")

@@ -58,7 +58,7 @@ def test_weston_hides_for_four_hours_from_the_cli(engine, weston):
     assert last.exit_code == 0
     assert "Weston (Stamina 3 + Stealth 3 = 6 dice): 6 dice at difficulty 7" in last.stdout
     assert "16/16  (8 rolls, 4 h in-game)  done" in last.stdout
-    assert "Done: Stay hidden succeeds after 8 roll(s)." in last.stdout
+    assert "Done: Stay hidden succeeds after 8 rolls." in last.stdout
     status = ok_json("extended", "status", "1")
     assert (status["status"], status["tally"], status["rolls"], status["time_spent"]) == ("done", 16, 8, "4 h")
     fails("extended", "roll", "1", match="extended action 1 ('Stay hidden') is done; it takes no more rolls")

@@ -65,6 +65,44 @@ def test_the_steps_refuse_what_breaks_them_and_undo():
         G.new_draft().answer("undo")
 
 
+def _to_freebies(tribe: str) -> G.Draft:
+    """A Homid Ahroun of ``tribe`` made up to the freebie step (the ANSWERS' dots, no freebies spent)."""
+    d = G.new_draft()
+    for line in [f"name=Sees-Far breed=Homid auspice=Ahroun tribe={tribe}", *ANSWERS[1:5], *ANSWERS[6:15]]:
+        d.answer(line)
+    assert d.name == "freebies"
+    return d
+
+
+def test_freebie_willpower_is_priced_above_the_tribes_starting_value():
+    """Revised freebies: Willpower 1 point a dot (Cleveland by Night, "Character Creation"). A Get of Fenris
+    starts at 3 (W20 tribe table): Willpower 6 costs 3 x 1 = 3 of 15. A Wendigo starts at 4: Willpower 6
+    costs 2 x 1 = 2, and Willpower 3 (below its start) cannot be finished."""
+    fenris = _to_freebies("Get of Fenris")
+    fenris.answer("Willpower=6")
+    check = check_creation(fenris.sheet)
+    assert (check.spent, check.available) == (3, 15)
+    wendigo = _to_freebies("Wendigo")
+    assert wendigo.sheet.powers["Willpower"].permanent == 4
+    wendigo.answer("Willpower=6")
+    assert check_creation(wendigo.sheet).spent == 2
+    wendigo.answer("Willpower=3")
+    with pytest.raises(InvalidValue, match="Willpower 3: the tribe Wendigo starts with 4"):
+        wendigo.answer("next")
+    # an over-spend is refused: Willpower 3 -> 10 (7), Brawl 3 -> 5 (2x2 = 4), Stamina 3 -> 5 (2x5 = 10): 21
+    with pytest.raises(InvalidValue, match="that needs 21 freebie points; 15 available"):
+        fenris.answer("Willpower=10 Brawl=5 Stamina=5")
+
+
+def test_a_tribe_without_a_starting_willpower_is_refused_by_guided_creation():
+    """Freebies price Willpower above the tribe's start; a tribe stkit's table lacks (the Croatan) would make
+    it free, so the guided steps refuse it and name the tribes they know."""
+    d = G.new_draft()
+    with pytest.raises(InvalidValue, match="tribe 'Croatan': guided creation needs the tribe's starting Willpower"):
+        d.answer("name=Sees-Far breed=Homid auspice=Ahroun tribe=Croatan")
+    assert d.sheet.tribe == "" and d.name == "character"
+
+
 def test_a_draft_travels_as_data():
     d = G.new_draft("Ann")
     d.answer("breed=Lupus auspice=Theurge tribe=Red Talons")

@@ -46,7 +46,8 @@ def test_bad_key_or_value_stores_nothing(db_url: str) -> None:
     assert bad.output.strip().splitlines() == [
         "Error: unknown house rule 'colour'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
         "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost, "
-        "tens, tens-cancel-ones, specialty-botch, willpower"
+        "tens, tens-cancel-ones, specialty-botch, willpower, mortal-overflow, frenzy-crinos, frenzy-auspice-moon, "
+        "frenzy-rank"
     ]
     bad = run("house", "set", "specialty", "triple")
     assert bad.exit_code == 1

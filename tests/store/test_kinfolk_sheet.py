@@ -62,3 +62,14 @@ def test_the_rows_a_sheet_shows():
     garou = Sheet(name="Garou")
     assert garou.shown_powers() == ("Rage", "Gnosis", "Willpower") and garou.has_forms
     assert Sheet(name="Snake", fera="Nagah").shown_renown() == []
+
+
+def test_char_set_names_a_fera_renown_by_its_own_name(runner):
+    """A Bastet's Glory and Wisdom slots are Ferocity and Cunning: `char set` says so, not the Garou names."""
+    assert runner.invoke(app, ["char", "new", "Khan", "--fera", "Bastet", "--breed", "Homid"]).exit_code == 0
+    assert runner.invoke(app, ["char", "set", "Khan", "Ferocity", "3"]).output.strip() == "Khan: Ferocity = 3"
+    out = runner.invoke(app, ["char", "set", "Khan", "temporary Cunning", "2"]).output.strip()
+    assert out == "Khan: temporary Cunning = 2"
+    # the Garou keep theirs
+    runner.invoke(app, ["char", "new", "Gar"])
+    assert runner.invoke(app, ["char", "set", "Gar", "Glory", "2"]).output.strip() == "Gar: Glory = 2"

@@ -224,7 +224,7 @@ def test_kinfolk_and_mortals_by_their_own_rules():
     check = L.check_creation(kin)
     assert check.kind == "kinfolk" and check.passed and check.available == 21
     kin.gifts.append({"name": "Mother's Touch", "level": 1})
-    assert [d.message for d in L.check_creation(kin).deviations] == ["1 Gifts: Kinfolk start with none"]
+    assert [d.message for d in L.check_creation(kin).deviations] == ["1 Gift: Kinfolk start with none"]
     mortal = Sheet.from_dict({"name": "Ann", "creature": "mortal", "willpower": 7})
     m = L.check_creation(mortal)
     assert m.passed and any(n.startswith("Willpower: a mortal's comes from Courage") for n in m.not_checked)
@@ -392,7 +392,8 @@ def test_a_gift_of_other_lists_needs_the_storytellers_leave():
 def test_gift_standing_by_the_lists():
     assert L.gift_standing(garou(), "visage of fenris") == ("in", ["Get of Fenris level 1"])
     assert L.gift_standing(garou(), "Blur of the Milky Eye") == ("outside", ["Ragabash"])
-    assert L.gift_standing(garou(), "Spirit Speech") == ("unknown", [])
+    # Airt Perception is a Book of Auspices Gift: no section of the lists has it
+    assert L.gift_standing(garou(), "Airt Perception") == ("unknown", [])
     talon = garou(tribe="Red Talon")  # the tribe written in the singular still finds its list
     assert L.gift_standing(talon, "Scent of Running Water")[0] == "in"
 
@@ -405,7 +406,51 @@ def test_the_w20_lists_fill_in_what_the_revised_ones_lack():
     # a Revised entry keeps its level where W20 repeats the Gift
     assert L.gift_lists()["Homid"]["Persuasion"] == 1
     lists = L.gift_lists()
-    assert sum(len(v) for v in lists.values()) == 304 and len({g for v in lists.values() for g in v}) == 213
+    assert sum(len(v) for v in lists.values()) == 615 and len({g for v in lists.values() for g in v}) == 498
+
+
+def test_the_w20_core_lists_fill_theurge_and_the_thin_tribes():
+    """The second public source (w20_core_lists) gives the Theurge list whole and the thin tribes their Gifts;
+    where it gives another level than an earlier section the earlier one stands (Lupus Name the Spirit: 3)."""
+    lists = L.gift_lists()
+    theurge = lists["Theurge"]
+    assert (theurge["Mother's Touch"], theurge["Spirit Speech"], theurge["Command Spirit"]) == (1, 1, 2)
+    assert (theurge["Exorcism"], theurge["Spirit Drain"], theurge["Feral Lobotomy"]) == (3, 4, 5)
+    assert lists["Lupus"]["Name the Spirit"] == 3 and lists["Galliard"]["Fabric of the Mind"] == 5
+    # the source's misspellings are read as the book names, never kept beside them
+    assert "Grasp the Beyond" in theurge and "Grasp of Beyond" not in theurge
+    assert "Fetish Doll" in lists["Uktena"]
+    assert len(lists["Theurge"]) == 23 and len(lists["Wendigo"]) == 21 and len(lists["Silver Fangs"]) == 22
+
+
+def test_the_revised_supplements_come_before_the_w20_lists():
+    """The first summary's Revised tribebook entries (revised_supplement_lists): Kitchen Chemistry is a level 1
+    Bone Gnawer Gift (Tribebook: Bone Gnawers (Revised)), 1x3 = 3 for a Bone Gnawer, outside for the Get of
+    Fenris; Fair Fortune is Fianna level 2 there and 3 in the W20 core lists: the Revised level stands."""
+    gnawer = garou(tribe="Bone Gnawers")
+    assert L.price(gnawer, "gift:Kitchen Chemistry").cost == 3
+    assert L.gift_standing(garou(), "Kitchen Chemistry") == ("outside", ["Bone Gnawers"])
+    assert L.gift_lists()["Fianna"]["Fair Fortune"] == 2
+    # a camp's Gift is left out: Storm of Mother's Wrath is the Black Furies' Bacchantes' Gift in the summary
+    assert "Storm of Mother's Wrath" not in L.gift_lists()["Black Furies"]
+
+
+def test_newly_listed_gifts_priced_by_hand():
+    """Hand-worked prices from the experience table (in-list level x3, outside level x5):
+    a Homid Theurge Uktena: Mother's Touch (Theurge 1) 1x3 = 3; at Rank 4, Spirit Drain (Theurge 4) 4x3 = 12
+    and Call Elemental (Uktena 4) 4x3 = 12. The Homid Ahroun Get of Fenris: Troll Skin (Get of Fenris 2) at
+    Rank 2 2x3 = 6; Spirit Speech (Theurge, Uktena 1) refused without --outside, 1x5 = 5 with it."""
+    theurge = garou(auspice="Theurge", tribe="Uktena")
+    assert L.price(theurge, "gift:Mother's Touch").cost == 3
+    assert L.price(garou(auspice="Theurge", tribe="Uktena", rank=4), "gift:Spirit Drain").cost == 12
+    assert L.price(garou(auspice="Theurge", tribe="Uktena", rank=4), "gift:Call Elemental").cost == 12
+    assert L.price(garou(rank=2), "gift:Troll Skin").cost == 6
+    with pytest.raises(RuleRefusal, match="Spirit Speech is a Gift of Theurge, Uktena, not of Sees-Far's"):
+        L.price(garou(), "gift:Spirit Speech")
+    assert L.price(garou(), "gift:Spirit Speech", outside=True).cost == 5
+    # a listed Gift above the character's Rank is refused at its list level
+    with pytest.raises(RuleRefusal, match="Spirit Drain is a level 4 Gift and Sees-Far is Rank 1"):
+        L.price(theurge, "gift:Spirit Drain")
 
 
 def test_creation_check_judges_starting_gifts_by_the_lists():
@@ -413,12 +458,12 @@ def test_creation_check_judges_starting_gifts_by_the_lists():
     s.gifts = [
         {"name": "Falling Touch", "level": 1},
         {"name": "Blur of the Milky Eye", "level": 1},
-        {"name": "Spirit Speech", "level": 1},
+        {"name": "Airt Perception", "level": 1},
     ]
     result = L.check_creation(s)
     assert any("Blur of the Milky Eye is a Gift of Ragabash" in d.message for d in result.deviations)
     assert not any("Falling Touch" in d.message for d in result.deviations)
-    assert any("Spirit Speech: not in stkit's Gift lists" in line for line in result.not_checked)
+    assert any("Airt Perception: not in stkit's Gift lists" in line for line in result.not_checked)
 
 
 def test_gift_from_outside():

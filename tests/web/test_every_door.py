@@ -40,7 +40,7 @@ HX = {"hx-request": "true"}
 SEEDS = (5, 42)
 #: Weston's Dexterity 3 + Athletics 2: the five dice every door rolls first.
 SHEET_POOL = "Dexterity + Athletics"
-_CANDIDATES = ("on", "off", "double", "reroll", "8", "end", "dice", "w20", "taught")
+_CANDIDATES = ("on", "off", "double", "reroll", "8", "end", "dice", "w20", "taught", "upgrade")
 
 
 def _text(key: str, value: object) -> str:

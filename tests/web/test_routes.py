@@ -359,7 +359,7 @@ def test_storyteller_controls_scenes_health_extended_and_contests(clients, table
     assert "opened" in st.post("/scene/start", data={"name": "The embassy wall"}, headers=HX).text
     assert "Turn 2" in st.post("/scene/turn", headers=HX).text
     r = st.post("/health", data={"character_id": str(table.weston), "levels": "2", "kind": "lethal"}, headers=HX)
-    assert "Weston takes 2 lethal: Hurt, -1 dice" in _fragment_text(r.text)
+    assert "Weston takes 2 lethal: Hurt, -1 die" in _fragment_text(r.text)
     sheet = st.get(f"/sheet/{table.weston}").text
     assert "Hurt: wound penalty <strong>-1</strong> dice" in sheet
     r = st.post("/health", data={"character_id": str(table.weston), "levels": "1", "change": "heal"}, headers=HX)

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from stkit.cli.tcg.app import safe, tcg_app
+from stkit.text import counted
 
 JsonOpt = Annotated[bool, typer.Option("--json", help='Print one JSON object (answer fields plus "rules").')]
 FileArg = Annotated[Path, typer.Argument(help="YAML file describing the situation (format: docs/tcg-resolvers.md).")]
@@ -211,7 +212,7 @@ def combat(
         for line in rnd["log"][1:]:
             console.print(f"    {safe(line)}")
         state = "; ".join(
-            f"{s['name']}: {s['wounds']} wound(s), Rage {s['rage_available']}, {s['hand']} card(s)"
+            f"{s['name']}: {counted(s['wounds'], 'wound')}, Rage {s['rage_available']}, {counted(s['hand'], 'card')}"
             + (f", {s['form']}" if s["form"] else "")
             + (", DEAD" if s["dead"] else "")
             for s in rnd["state"].values()

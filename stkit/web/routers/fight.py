@@ -58,6 +58,7 @@ async def attack(request: Request, holder: Change, table: TableDep) -> Response:
             maneuver=_choice(values, "maneuver", "maneuver"),
             range_=_choice(values, "range", "range"),
             rage_action=is_on(values, "rage_action"),
+            force=holder.is_storyteller and is_on(values, "force"),
             wait=form_int(values, "wait", "time to answer", 30, low=0, high=P.MAX_WAIT),
         )
 
