@@ -1,6 +1,6 @@
 """`python -m stkit`."""
 
-from stkit.cli.app import main
+from stkit.cli.launch import main
 
 if __name__ == "__main__":
     main()

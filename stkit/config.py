@@ -108,7 +108,7 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
 
 
 #: The URL schemes of the stores stkit runs on (SQLite, PostgreSQL with any driver).
-_STORE_SCHEME = re.compile(r"(sqlite|postgres(ql)?)(\+[a-z0-9_]+)?://", re.IGNORECASE)
+_STORE_SCHEME = r"(?i)(sqlite|postgres(ql)?)(\+[a-z0-9_]+)?://"  # compiled on first use: --db only
 
 
 def check_db_option(db: str | os.PathLike[str]) -> None:
@@ -122,7 +122,7 @@ def check_db_option(db: str | os.PathLike[str]) -> None:
     if os.fspath(db).strip() == "":
         raise InvalidValue("--db is empty; give a database file or URL, or leave the option out")
     url = checked_url(db, origin="--db")
-    if "://" in url and not _STORE_SCHEME.match(url):
+    if "://" in url and not re.match(_STORE_SCHEME, url):
         raise InvalidValue(
             f"cannot use the database URL {url!r}: stkit runs on SQLite or PostgreSQL; give a file path, "
             "a sqlite:/// URL or a postgresql+psycopg:// URL"

@@ -15,6 +15,9 @@ to players' terminals and pages; an escape sequence stored in a note could retit
 - :func:`shown_key`, :func:`value_kind` and :func:`without_quotes` keep a file's content out of error
   lines: a line names the file and the field, and says what kind of value is wrong, never what it holds
   (a character file that is a link to ``/etc/shadow`` must not print its lines).
+- :func:`shown_value` quotes a short value read from another tool's file (``'three' is not a whole
+  number``) bounded and escaped, and :func:`harmless_line` makes a whole message built from such a file
+  harmless for every door: control characters as escapes, rich markup tags escaped, a bounded length.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ from stkit.errors import InvalidValue
 
 if TYPE_CHECKING:
     from fractions import Fraction
+
+# The regular expressions here are kept as text and compiled on first use (re's own cache keeps them): a
+# command compiles only the ones it uses, not all of them at start-up.
 
 #: Longest text allowed per kind of field (characters).
 MAX_NAME = 100  # character, chronicle, scene, extended action and contest names
@@ -55,13 +61,17 @@ def _is_control(ch: str, multiline: bool) -> bool:
 
 # The same characters as _is_control, as one pattern: a long text (an odds table's exact fractions run to
 # megabytes) is scanned in C, not one character at a time.
-_CONTROL_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_CONTROL_MULTILINE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL_ONE_LINE = "[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+_CONTROL_MULTILINE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 
 
 def _has_control(text: str, multiline: bool) -> bool:
-    """True when ``text`` holds a character :func:`_is_control` flags (same answer, one regex scan)."""
-    return (_CONTROL_MULTILINE if multiline else _CONTROL_ONE_LINE).search(text) is not None
+    """True when ``text`` holds a character :func:`_is_control` flags (same answer, one scan in C).
+    Every such character is one :meth:`str.isprintable` refuses (categories Cc, Cs, Cf, Zl, Zp), so
+    printable text (newlines and tabs aside when ``multiline``) needs no pattern at all."""
+    if text.isprintable() or (multiline and text.replace("\n", "").replace("\t", "").isprintable()):
+        return False
+    return re.search(_CONTROL_MULTILINE if multiline else _CONTROL_ONE_LINE, text) is not None
 
 
 def _overstacked(value: str) -> list[bool]:
@@ -152,7 +162,7 @@ def fold_accents(text: str) -> str:
 
 #: A '+' or '-' directly before a digit is a sign and part of a name ("Gauntlet Flux (+1)" and "(-1)" are
 #: different cards); any other punctuation or white space separates words only.
-_SIGNED = re.compile(r"[+-](?=\d)")
+_SIGNED = r"[+-](?=\d)"
 
 
 def fold_name(text: str) -> str:
@@ -165,7 +175,7 @@ def fold_name(text: str) -> str:
     text = fold_accents(unicodedata.normalize("NFKC", text)).casefold()
     out: list[str] = []
     for i, ch in enumerate(text):
-        if ch.isalnum() or (ch in "+-" and _SIGNED.match(text, i)):
+        if ch.isalnum() or (ch in "+-" and re.compile(_SIGNED).match(text, i)):
             out.append(ch)
     return "".join(out)
 
@@ -209,7 +219,7 @@ def find_by_prefix(typed: str, names: Iterable[str], what: str, *, key: Callable
     raise InvalidValue(f"{what} {printable(typed)!r} could be {listed}; type more of the name")
 
 
-_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+_WHOLE_NUMBER = r"[+-]?[0-9]+"
 
 
 def parse_whole_number(text: str, what: str, low: int, high: int | None = None) -> int:
@@ -218,7 +228,7 @@ def parse_whole_number(text: str, what: str, low: int, high: int | None = None) 
     Python's int-string limit error. Raises InvalidValue naming ``what`` for anything else ('\u0663',
     '1_000', '5.0')."""
     body = str(text).strip()
-    if not _WHOLE_NUMBER.fullmatch(body):
+    if not re.fullmatch(_WHOLE_NUMBER, body):
         raise InvalidValue(f"{what} {printable(text)!r} is not a whole number; use the digits 0 to 9")
     digits = body.lstrip("+-").lstrip("0")
     sign = -1 if body.startswith("-") else 1
@@ -229,14 +239,14 @@ def parse_whole_number(text: str, what: str, low: int, high: int | None = None) 
 #: A key read from a file that an error line may name: a letter first, then letters, digits, spaces and
 #: the punctuation of trait and card names, at most 60 characters. Anything else (``root:$6$...``) is
 #: content, not a field name.
-_FIELD_LIKE = re.compile(r"[^\W\d_][\w '\u2019().,+\-\[\]]{0,59}")
+_FIELD_LIKE = r"[^\W\d_][\w '\u2019().,+\-\[\]]{0,59}"
 
 
 def shown_key(key: object) -> str:
     """``key`` (a mapping key or field path part read from a file) as an error line may show it: itself
     when it looks like a field name, else ``(a key that is not a field name)``."""
     text = str(key)
-    return text if _FIELD_LIKE.fullmatch(text) else "(a key that is not a field name)"
+    return text if re.fullmatch(_FIELD_LIKE, text) else "(a key that is not a field name)"
 
 
 def shown_path(where: str) -> str:
@@ -266,7 +276,7 @@ def value_kind(value: object) -> str:
 
 
 #: Every quoted piece, paired left to right (so ``',' or ']'`` is two pieces, not ``' or '``).
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_QUOTED = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
 
 
 def _hidden(match: re.Match[str]) -> str:
@@ -279,7 +289,7 @@ def without_quotes(message: str) -> str:
     characters replaced by ``(not shown)``: such pieces are the file's content. Single characters and
     escapes (``'\\t'``, ``':'``) stay, they say what the problem is, and so do a parser's token names
     (``'<stream end>'``)."""
-    return _QUOTED.sub(_hidden, message)
+    return re.sub(_QUOTED, _hidden, message)
 
 
 def counted(n: int, one: str, many: str | None = None) -> str:
@@ -318,3 +328,48 @@ def percent(p: Fraction | float) -> str:
     if x < 1 or x > 99:
         return f"{x:.2f}%"
     return f"{x:.1f}%"
+
+
+#: Longest value read from a file that a message quotes (characters, after escaping); a longer one is cut.
+MAX_SHOWN_VALUE = 40
+#: Longest message or warning line built from a file's content (characters).
+MAX_MESSAGE = 1000
+#: A rich markup tag (``[red]``, ``[/]``, ``[link=...]``): the pattern of ``rich.markup.escape``.
+_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+
+
+def shown_value(value: object, limit: int = MAX_SHOWN_VALUE) -> str:
+    """A value read from a file as a message quotes it: text in quotes with control and invisible
+    characters as escapes (:func:`printable`, :func:`is_invisible`), cut after ``limit`` characters with
+    its length named (``'AAAA…' (100000 characters)``); a number as written (one of more than about 60
+    digits by its length); a list, mapping or other value by its kind (:func:`value_kind`), never its
+    content."""
+    if value is None or isinstance(value, (bool, float)):
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 200:  # str() of a 4,300-digit integer raises; its size is what matters
+            return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return str(value)
+    if not isinstance(value, str):
+        return value_kind(value)
+    text = printable(value)
+    if not text.isascii():  # a quoted name shows its invisible characters too ('Bob\\u200b')
+        text = "".join(f"\\u{ord(ch):04x}" if is_invisible(ch) else ch for ch in text)
+    if len(text) <= limit:
+        return f"'{text}'"
+    return f"'{text[:limit]}…' ({len(value)} characters)"
+
+
+def escape_markup(text: str) -> str:
+    """``text`` with every rich markup tag escaped by a backslash (``[red]`` -> ``\\[red]``), as
+    ``rich.markup.escape`` does (source: rich/markup.py), without importing rich."""
+    escaped = _MARKUP_TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
+    return escaped + "\\" if escaped.endswith("\\") and not escaped.endswith("\\\\") else escaped
+
+
+def harmless_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """A message or warning built from a file's content, harmless for every door that shows it: control
+    characters (newlines too) as escapes, rich markup tags escaped (:func:`escape_markup`), at most
+    ``limit`` characters (cut with '…')."""
+    shown = escape_markup(printable(text))
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"

@@ -11,8 +11,14 @@ place:
 - a mapping key written twice in one mapping (``name: A`` and later ``name: B``);
 - more than ``max_nodes`` values once aliases (``*name``) are expanded, which is what every consumer that
   walks the data would do (the "billion laughs" bomb);
-- nesting deeper than ``max_depth`` levels;
-- a value that parses but cannot be built (an integer of thousands of digits).
+- nesting deeper than ``max_depth`` levels (a long text is scanned first: libyaml's composer would crash on
+  some tens of thousands of levels);
+- a value that parses but cannot be built (an integer of thousands of digits);
+- a tag other than those of plain values, lists and mappings (``!!binary``, ``!!set``, ``!!omap``,
+  ``!!pairs``, ``!!python/...``, a local ``!tag``): a file of plain data needs none (:func:`plain_data_loader`);
+- merge keys (``<<: [*a, *a]``) that copy more than MAX_MERGED entries into one mapping: PyYAML copies
+  merged entries while it builds, so nested merges double at every level (a "merge bomb") before any
+  count of the result could run.
 
 It uses PyYAML's C parser when present (same safety, about ten times faster than the pure-Python one).
 """
@@ -22,9 +28,10 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from stkit.errors import DataFileError
 from stkit.text import shown_key, without_quotes
@@ -41,7 +48,67 @@ MAX_NODES = 200_000
 #: Deepest nesting of lists and mappings allowed (real files nest a handful of levels).
 MAX_DEPTH = 50
 
+#: Most entries one mapping may hold once its merge keys (``<<``) are copied in.
+MAX_MERGED = 10_000
+#: The tags a value may carry, written (``!!str``) or implied: plain values, lists, mappings, merge keys.
+#: Anything else builds Python objects no consumer expects (bytes, sets, tuples) or is refused anyway.
+ALLOWED_TAGS = frozenset(
+    "tag:yaml.org,2002:" + name for name in ("null", "bool", "int", "float", "str", "timestamp", "seq", "map", "merge")
+)
+_SHOWN_TAG = re.compile(r"[a-z][a-z/]{0,39}")
+
 _LOADER: Any = None
+_PLAIN: dict[Any, Any] = {}
+
+
+def _shown_tag(tag: str) -> str:
+    """A tag as a message shows it: a YAML one by its name up to any ``:`` (``!!binary``, ``!!python/name``),
+    any other not at all (a local ``!tag`` is the file's own text: a link to a secret must not be quoted)."""
+    name = tag.removeprefix("tag:yaml.org,2002:").split(":")[0]
+    if tag.startswith("tag:yaml.org,2002:") and _SHOWN_TAG.fullmatch(name):
+        return "!!" + name
+    return "(a tag that is not shown)"
+
+
+def plain_data_loader(base: Any) -> Any:
+    """A subclass of the PyYAML loader class ``base`` that builds plain data only: a tag outside
+    ALLOWED_TAGS raises ``ConstructorError`` (problem ``the YAML tag !!binary is not allowed; ...``) and a
+    mapping that merge keys fill with more than MAX_MERGED entries raises ``ConstructorError`` (problem
+    ``merge keys (<<) copy more than N entries into one mapping; ...``). The one tag policy of stkit's YAML
+    readers (this module's and the character files' in :mod:`stkit.store.files`)."""
+    if base in _PLAIN:
+        return _PLAIN[base]
+    from yaml.constructor import ConstructorError  # lazy: start-up (heavy library, loaded when needed)
+
+    def refuse(loader: Any, node: Any) -> Any:
+        raise ConstructorError(
+            None,
+            None,
+            f"the YAML tag {_shown_tag(str(node.tag))} is not allowed; allowed: plain text, numbers, true/false,"
+            " dates, lists and mappings",
+            node.start_mark,
+        )
+
+    class PlainDataLoader(base):
+        yaml_constructors: ClassVar[dict[Any, Any]] = {
+            **{tag: f for tag, f in base.yaml_constructors.items() if tag in ALLOWED_TAGS},
+            None: refuse,
+        }
+        yaml_multi_constructors: ClassVar[dict[Any, Any]] = {}
+
+        def flatten_mapping(self, node: Any) -> None:
+            merges = any(key.tag == "tag:yaml.org,2002:merge" for key, _ in node.value)
+            super().flatten_mapping(node)  # flattens each merged mapping through this method first
+            if merges and len(node.value) > MAX_MERGED:
+                raise ConstructorError(
+                    None,
+                    None,
+                    f"merge keys (<<) copy more than {MAX_MERGED} entries into one mapping; write the data out plainly",
+                    node.start_mark,
+                )
+
+    _PLAIN[base] = PlainDataLoader
+    return PlainDataLoader
 
 
 def _loader_class() -> Any:
@@ -52,7 +119,7 @@ def _loader_class() -> Any:
     import yaml  # lazy: start-up (heavy library, loaded when needed)
     from yaml.constructor import ConstructorError  # lazy: start-up (heavy library, loaded when needed)
 
-    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    base = plain_data_loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
     class StrictSafeLoader(base):  # type: ignore[misc, valid-type]
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
@@ -99,16 +166,46 @@ def _check_size(data: Any, source: str, max_nodes: int, max_depth: int) -> None:
             stack.extend((item, depth + 1) for item in items)
 
 
+#: Texts longer than this are scanned for their nesting depth before they are built: libyaml's composer
+#: recurses in C with no limit, and some tens of thousands of levels overflow the C stack (a crash, not an
+#: error). A shorter text cannot nest that deep.
+_SCAN_FROM = 10_000
+
+
+def _deeper_than(text: str, max_depth: int) -> bool:
+    """True when the YAML ``text`` opens more than ``max_depth`` nested collections, read from the parser's
+    event stream (iterative, in C when available), stopping at the first level too deep. A text the parser
+    refuses is left to :func:`load`, which reports the same fault at the same place."""
+    import yaml  # lazy: start-up (heavy library, loaded when needed)
+
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > max_depth:
+                    return True
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return False
+    return False
+
+
 def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH) -> Any:
     """Parse the YAML ``text`` (read from ``source``, a path or label used in messages) safely.
 
     Returns plain Python data (dict, list, str, int, float, bool, None, dates). Raises DataFileError
     ``<source>: malformed YAML at line L, column C: <problem>`` (duplicate keys included), ``<source>:
     holds more than N values ...``, ``<source>: nested more than N levels deep ...`` or ``<source>: a value
-    cannot be read: ...``.
+    cannot be read: ...``; a tag other than plain data's, or merge keys copying more than MAX_MERGED
+    entries, is a malformed-YAML line naming the place.
     """
     import yaml  # lazy: start-up (heavy library, loaded when needed)
 
+    too_deep = f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}"
+    if len(text) > _SCAN_FROM and _deeper_than(text, max_depth):
+        raise DataFileError(too_deep)
     try:
         data = yaml.load(text, Loader=_loader_class())
     except yaml.YAMLError as exc:
@@ -118,10 +215,10 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
         if not str(problem).startswith("duplicate key"):  # the parser's own words may quote the file
             problem = without_quotes(str(problem))
         if "maximum nesting depth" in str(problem):  # libyaml's own depth limit: the same fact as below
-            raise DataFileError(f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}") from None
+            raise DataFileError(too_deep) from None
         raise DataFileError(f"{source}: malformed YAML{where}: {problem}") from None
     except RecursionError:
-        raise DataFileError(f"{source}: nested more than {max_depth} levels deep; allowed: {max_depth}") from None
+        raise DataFileError(too_deep) from None
     except (ValueError, OverflowError) as exc:
         # values PyYAML parsed but cannot build, such as an integer of more than 4300 digits
         raise DataFileError(f"{source}: a value cannot be read: {str(exc).split(';')[0]}") from None

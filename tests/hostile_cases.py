@@ -52,6 +52,12 @@ HOSTILE_INTS: list[tuple[str, str, bool]] = [
     ("whitespace", "   ", True),
     ("underscore", "1_000", True),
     ("control", "\x1b[31m1", True),
+    ("exponent", "1e3", True),
+    ("infinity", "inf", True),
+    ("not-a-number", "nan", True),
+    ("hex", "0x10", True),
+    ("decimal", "2.5", True),
+    ("rtl-digit", "\u202e5", True),
 ]
 
 HOSTILE_TEXTS: list[tuple[str, str, bool]] = [
@@ -76,7 +82,20 @@ HOSTILE_TEXTS: list[tuple[str, str, bool]] = [
     ("non-ascii-digit", "\u0663", False),
     ("negative", "-5", False),
     ("huge-int", "9" * 30, False),
+    ("markup-marker", "[bold red]qqloud[/]", False),  # shown as typed, or the markup was read: see run_case
+    ("markup-link-marker", "[link=https://evil.example]qqlink[/link]", False),
+    ("markup-escaped", "\\[red]x\\", False),  # rich's own escape, and a trailing backslash
+    ("markup-with-escape", "[\x1b[31mred]", False),
+    ("zero-width", "We\u200bston", False),
+    ("rtl-isolate", "\u2067abc\u2069", False),
+    ("float-huge", "1e999", False),
+    ("not-a-number", "nan", False),
+    ("1m", "x" * 1_000_000, True),
 ]
+
+#: Marker words of the markup values above, and a word of their tags: where a marker is printed, the tag's
+#: word must be printed too (a command may split or normalise the value, never drop its markup unseen).
+MARKUP_MARKERS = {"qqloud": "bold", "qqlink": "evil"}
 
 
 #: The hostile texts as --db values: none is a database path or URL, so each must be refused.
@@ -86,6 +105,25 @@ HOSTILE_TEXTS_ALWAYS_BAD = [(k, v, True) for k, v, _ in HOSTILE_TEXTS]
 
 #: File kinds that are not regular files: never a legal character, card, deck or situation file.
 NOT_REGULAR = ("folder", "fifo", "symlink-to-fifo", "dev-zero", "symlink-to-dev-zero", "dev-null")
+#: Regular files (see :func:`_hostile_contents`) that can never be a legal character file.
+NOT_A_SHEET = (
+    *NOT_REGULAR,
+    "yaml-laughs",
+    "yaml-merge-bomb",
+    "yaml-python-tag",
+    "yaml-binary-tag",
+    "yaml-set-tag",
+    "yaml-local-tag",
+    "yaml-deep",
+    "yaml-markup",
+    "json-deep",
+    "json-100k-digits",
+    "foundry-hostile",
+    "binary",
+    "huge",
+    "empty",
+    "missing",
+)
 
 
 def hostile_files(root: Path) -> dict[str, Path]:
@@ -117,6 +155,7 @@ def hostile_files(root: Path) -> dict[str, Path]:
         files["symlink-to-fifo"] = root / "pipe-link.yaml"
         if not files["symlink-to-fifo"].is_symlink():
             files["symlink-to-fifo"].symlink_to(files["fifo"])
+    _hostile_contents(root, files)
     if Path("/dev/zero").exists():
         files["dev-zero"] = Path("/dev/zero")
         files["symlink-to-dev-zero"] = root / "zero-link.yaml"
@@ -125,6 +164,55 @@ def hostile_files(root: Path) -> dict[str, Path]:
     if Path("/dev/null").exists():
         files["dev-null"] = Path("/dev/null")
     return files
+
+
+def _hostile_contents(root: Path, files: dict[str, Path]) -> None:
+    """Regular files whose content is hostile: YAML bombs and tags, deep or huge JSON, a Foundry actor and a
+    Grapevine file quoting escape codes and markup, a deck list of escape codes, markup and a long line."""
+    import json
+
+    loud = "[bold red]qqloud[/]\x1b]0;owned\x07\x9b2J\u202e"
+    laughs = ['a0: &a0 ["x","x","x","x","x","x","x","x","x"]']
+    laughs += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    merges = ["m0: &m0 {k: 1}"] + [f"m{i}: &m{i} {{<<: [*m{i - 1}, *m{i - 1}]}}" for i in range(1, 40)]
+    actor = json.loads((REPO / "tests" / "formats" / "data" / "foundry-werewolf-marrow.json").read_text())
+    actor["system"]["advantages"]["gnosis"]["temporary"] = loud + "A" * 100_000
+    actor["items"].append({"name": loud, "type": "Spell", "system": {}})
+    actor["system"][loud] = "kept nowhere"
+    contents: dict[str, tuple[str, str | bytes]] = {
+        "yaml-laughs": ("laughs.yaml", "\n".join(laughs) + "\nname: Bomb\n"),
+        "yaml-merge-bomb": ("merges.yaml", "\n".join(merges) + "\nname: Bomb\n"),
+        "yaml-python-tag": ("python.yaml", "name: !!python/object/apply:os.system ['true']\n"),
+        "yaml-binary-tag": ("binary-tag.yaml", "name: Bin\nconcept: !!binary aGk=\n"),
+        "yaml-set-tag": ("set-tag.yaml", "name: !!set {a, b}\n"),
+        "yaml-local-tag": ("local-tag.yaml", "name: !SECRET x\n"),
+        "yaml-deep": ("deep.yaml", "name: " + "[" * 100_000 + "]" * 100_000 + "\n"),
+        "yaml-markup": ("markup2.yaml", f"name: Ok\nconcept: {json.dumps(loud)}\nbreed: {json.dumps(loud)}\n"),
+        "json-deep": ("deep.json", "[" * 100_000 + "]" * 100_000),
+        "json-100k-digits": ("digits.json", '{"name": "A", "rank": ' + "9" * 100_000 + "}"),
+        "json-huge-float": ("float.json", '{"name": "A", "rank": 1e999}'),
+        "foundry-hostile": ("actor.json", json.dumps(actor)),
+        "grapevine-hostile": (
+            "troupe.gex",
+            '<grapevine><vampire name="' + "[red]v[/red]&#x202e;" + '"/><werewolf name="[bold]W[/bold]&#x9b;2J" '
+            'rage="[red]'
+            + "9" * 5000
+            + '" gnosis="1-4"><traitlist name="Abilities"><trait name="[link=x]'
+            + "A" * 50_000
+            + '" val="[b]"/></traitlist></werewolf></grapevine>',
+        ),
+        "deck-hostile": (
+            "deck.txt",
+            f"4 {loud}\n2 Gaia's Claws\x1b[2J\n1 " + "B" * 100_000 + "\n" + "9" * 5000 + " Bite\n[red]3 Bite\n",
+        ),
+    }
+    for kind, (name, content) in contents.items():
+        path = root / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        files[kind] = path
 
 
 # ----- ordinary values for the other parameters --------------------------------------------------------
@@ -254,6 +342,10 @@ def values_for(target, files: dict[str, Path], path: tuple[str, ...] = ()) -> tu
     kind = _kind_of(target)
     if kind == "int":
         return "int", HOSTILE_INTS
+    if path == ("char", "import") and kind == "path":
+        # a character file whose content can never be a legal sheet must be refused
+        refused = [(k, v, must or k.removeprefix("file-") in NOT_A_SHEET) for k, v, must in file_values]
+        return "character-path", refused + [(k, v, k == "nul") for k, v, _ in HOSTILE_TEXTS if k in ("esc-csi", "nul")]
     if kind == "path":
         # a file name may hold any byte but NUL: only what is printed about it is checked
         texts = [(k, v, k == "nul") for k, v, _ in HOSTILE_TEXTS if k in ("esc-csi", "undecodable", "nul")]
@@ -381,6 +473,9 @@ def run_case(runner, app, case: Case, *, bound: float = TIME_BOUND) -> tuple[lis
             problems.append(f"raw control characters in {stream}: {sorted(set(bad))!r}")
     if "\x1b]8" in out + err:
         problems.append("OSC-8 hyperlink in the output")
+    for marker, tag_word in MARKUP_MARKERS.items():
+        if marker in out + err and tag_word not in out + err:
+            problems.append(f"rich markup around {marker!r} was read as markup, not shown as typed")
     if case.must_fail and result.exit_code == 0:
         problems.append("a value that can never be legal was accepted (exit 0)")
     if elapsed > bound:

@@ -2,8 +2,10 @@
 lazy groups included) run with hostile values in each of its arguments and options.
 
 Every run must end within the time bound with exit 0, 1 or 2, at most one line on stderr when it fails
-(and at least one), no traceback, no raw control character or hyperlink on stdout or stderr, and never
-exit 0 for a value that cannot be legal. The fast test runs one value per parameter (rotating over the
+(and at least one), no traceback, no raw control character or hyperlink on stdout or stderr, no rich
+markup in a value read as markup, and never exit 0 for a value that cannot be legal. File parameters get
+awkward files (FIFOs, devices, huge, binary) and hostile contents (YAML bombs and tags, JSON nested
+100,000 deep, a Foundry actor and a Grapevine file quoting escape codes and markup, a hostile deck list). The fast test runs one value per parameter (rotating over the
 classes); the slow one runs every value on every parameter. The generator is tests/hostile_cases.py.
 """
 
@@ -167,6 +169,22 @@ def test_the_checks_catch_what_they_look_for():
     assert H.raw_controls("a\x1b[31m") == ["\x1b"]
     assert H.raw_controls("\x9b1m\u202e\udcff") == ["\x9b", "\u202e", "\udcff"]
     assert H.raw_controls("two\nlines\tand a tab, \\x1b shown as text") == []
+
+
+def test_the_markup_check_catches_markup_read_as_markup():
+    """A command that prints a value through rich markup loses the value's tags: the check says so."""
+    import typer
+    from rich.console import Console
+
+    demo = typer.Typer()
+
+    @demo.command()
+    def show(value: str) -> None:
+        Console().print(f"got {value}")  # the defect the check looks for: the value read as markup
+
+    case = H.Case(("show",), ("[bold red]qqloud[/]",), "value", "markup-marker", False)
+    problems, code = H.run_case(runner, demo, case)
+    assert code == 0 and any("read as markup" in p for p in problems), problems
 
 
 # ----- a few real processes ------------------------------------------------------------------------------

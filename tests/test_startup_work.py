@@ -211,3 +211,71 @@ def test_the_character_table_sure_fit_never_overrules_rich(width):
             assert Measurement.get(console, console.options.update_width(10_000), table).minimum <= width
     if width >= 80:
         assert fast > 0  # the fast path is taken at ordinary widths
+
+
+def test_a_plain_roll_loads_neither_json_nor_the_log_vocabulary_nor_the_action_planner(tmp_path):
+    """`stkit roll 5`: no JSON (only --json and the roll log need it), no sheet vocabulary (the log kind of
+    a logged roll), no multiple-actions module; and the control-character patterns are not compiled for
+    text that holds none."""
+    code = (
+        "import re, sys\n"
+        "from stkit.cli.launch import main\n"
+        "sys.argv = ['stkit', 'roll', '5', '-d', '6', '--seed', '1']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as done:\n"
+        "    assert done.code == 0, done.code\n"
+        "from stkit import text\n"
+        "compiled = [p for (_, p, *_) in re._cache if p in (text._CONTROL_ONE_LINE, text._CONTROL_MULTILINE)]\n"
+        "print(sorted(m for m in ('json', 'stkit.sheet.vocab', 'stkit.dice.actions') if m in sys.modules), compiled)\n"
+    )
+    proc = _python(code, tmp_path, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
+    assert "1 success" in proc.stdout, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[] []", proc.stdout + proc.stderr
+
+
+def test_the_console_script_freezes_what_start_up_made_and_collects_later(tmp_path):
+    """The console script's entry point switches the collector off before the frameworks load and freezes
+    what they made before the command runs; a second collect_later starts no second timer."""
+    assert 'stkit = "stkit.cli.launch:main"' in (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    code = (
+        "import gc, sys, threading\n"
+        "import stkit.cli.app as app\n"
+        "seen = {}\n"
+        "app.main = lambda: seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count())\n"
+        "from stkit.cli.launch import main\n"
+        "from stkit.cli.collector import collect_later\n"
+        "main()\n"
+        "before = threading.active_count()\n"
+        "collect_later()\n"
+        "print(seen['enabled'], seen['frozen'] > 10_000, threading.active_count() == before)\n"
+    )
+    proc = _python(code, tmp_path)
+    assert proc.stdout.strip().splitlines()[-1] == "False True True", proc.stdout + proc.stderr
+
+
+def test_reading_characters_loads_no_writing_or_creation_modules(tmp_path):
+    """`char show` and `char list` write nothing: no event, scene or character-creation module (the next
+    Rank comes from stkit.sheet.ranks); `stkit log` rolls nothing: no dice-rolling module."""
+    env = {"STKIT_DATABASE_URL": "sqlite:///" + str(tmp_path / "s.sqlite"), yamlsafe.CACHE_ENV: str(tmp_path / "c")}
+    made = _python("from stkit.cli.app import app; app(['char', 'new', 'Weston'])", tmp_path, **env)
+    assert "Weston" in made.stdout, made.stderr
+    heavy = (
+        "stkit.store.events",
+        "stkit.store.scenes",
+        "stkit.store.fight_rules",
+        "stkit.sheet.lifebook",
+        "stkit.dice.request",
+    )
+    for args in (["char", "show", "Weston"], ["char", "list"], ["log", "--limit", "5"]):
+        code = (
+            "import sys\n"
+            "from stkit.cli.app import app\n"
+            "try:\n"
+            f"    app({args!r})\n"
+            "except SystemExit as done:\n"
+            "    assert done.code in (0, None), done.code\n"
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+        )
+        proc = _python(code, tmp_path, **env)
+        assert proc.stdout.strip().splitlines()[-1] == "[]", (args, proc.stdout + proc.stderr)

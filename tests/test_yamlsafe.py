@@ -51,3 +51,65 @@ def test_a_huge_integer_is_one_line():
 def test_no_python_objects():
     with pytest.raises(DataFileError, match="malformed YAML"):
         load("!!python/object/apply:os.system ['true']\n", "evil.yaml")
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("!!binary aGVsbG8=", "!!binary"),
+        ("!!set {a, b}", "!!set"),
+        ("!!omap [a: 1]", "!!omap"),
+        ("!!pairs [a: 1]", "!!pairs"),
+        ("!!python/tuple [1, 2]", "!!python/tuple"),
+        ("!!python/name:os.system", "!!python/name"),
+        ("!SECRET x", "(a tag that is not shown)"),
+    ],
+)
+def test_tags_other_than_plain_data_are_one_line(value, shown):
+    with pytest.raises(DataFileError) as info:
+        load(f"a: 1\nx: {value}\n", "t.yaml")
+    assert str(info.value) == (
+        f"t.yaml: malformed YAML at line 2, column 4: the YAML tag {shown} is not allowed; allowed: plain text,"
+        " numbers, true/false, dates, lists and mappings"
+    )
+
+
+def test_plain_tags_still_load():
+    data = load("a: !!str 1\nb: !!int '2'\nc: !!float '1.5'\nd: !!null ''\ne: !!bool 'true'\nf: 2024-05-01\n", "t.yaml")
+    assert data["a"] == "1" and data["b"] == 2 and data["c"] == 1.5 and data["d"] is None and data["e"] is True
+    assert data["f"].isoformat() == "2024-05-01"
+
+
+def test_a_merge_bomb_is_refused_before_it_is_built():
+    # each level merges the one before twice: 2**40 entries if PyYAML were let to copy them
+    lines = ["a0: &a0 {k: 1}"] + [f"a{i}: &a{i} {{<<: [*a{i - 1}, *a{i - 1}]}}" for i in range(1, 41)]
+    with pytest.raises(DataFileError, match=r"merge keys \(<<\) copy more than 10000 entries into one mapping"):
+        load("\n".join(lines) + "\n", "merge.yaml")
+
+
+def test_a_large_plain_mapping_is_not_a_merge_bomb():
+    text = "\n".join(f"k{i}: {i}" for i in range(12_000)) + "\n"
+    assert len(load(text, "big.yaml")) == 12_000
+    merged = "base: &b {x: 1}\nother:\n  <<: *b\n" + "\n".join(f"  k{i}: {i}" for i in range(12_000)) + "\n"
+    with pytest.raises(DataFileError, match=r"merge keys \(<<\) copy more than 10000 entries"):
+        load(merged, "merged.yaml")
+
+
+def test_nesting_deep_enough_to_crash_libyaml_is_refused_in_a_subprocess():
+    """libyaml's composer recurses in C: 100,000 levels overflowed the C stack (a crash, exit -11). Run in a
+    child process so that a crash fails this test instead of ending the test run."""
+    import subprocess
+    import sys
+
+    code = (
+        "from stkit.errors import DataFileError\n"
+        "from stkit.yamlsafe import load\n"
+        "for text in ('[' * 100_000 + ']' * 100_000, '- ' * 100_000 + 'x', '{a: ' * 100_000 + '1' + '}' * 100_000):\n"
+        "    try:\n"
+        "        load(text, 'deep.yaml')\n"
+        "    except DataFileError as exc:\n"
+        "        print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, (done.returncode, done.stderr[-500:])
+    assert done.stdout.splitlines() == ["deep.yaml: nested more than 50 levels deep; allowed: 50"] * 3

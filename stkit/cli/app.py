@@ -16,6 +16,7 @@ from typer._click import types as click_types
 from typer.core import TyperGroup
 
 from stkit import __version__
+from stkit.cli.collector import collect_later
 from stkit.cli.parsing import adopt, make_number_aware_parser
 from stkit.errors import InvalidValue, StkitError
 from stkit.text import check_range, check_text, printable
@@ -561,28 +562,9 @@ def stdout_is_open() -> bool:
     return True
 
 
-#: Seconds a command runs before Python's cyclic garbage collector is switched back on (see :func:`main`).
-COLLECT_AFTER = 1.0
-
-
-def collect_later(after: float = COLLECT_AFTER) -> None:
-    """Switch the cyclic garbage collector off now and back on after ``after`` seconds (a daemon timer).
-
-    Start-up creates a few hundred thousand long-lived objects (modules, classes, typer's command), and
-    the collector walks them again and again while they are made, a tenth of a short command's time; a
-    command that ends sooner never needs it (reference counting frees everything else), and one that runs
-    longer (a server, the shell, exact odds) gets it back."""
-    import gc  # lazy: start-up (the entry point only)
-    import threading  # lazy: start-up (the entry point only)
-
-    gc.disable()
-    timer = threading.Timer(after, gc.enable)
-    timer.daemon = True
-    timer.start()
-
-
 def main() -> None:
-    """Console-script entry point. A closed standard output is one error line and exit 1."""
+    """The command line's entry point (the console script's through :func:`stkit.cli.launch.main`). A
+    closed standard output is one error line and exit 1."""
     collect_later()
     if not stdout_is_open():
         print_error("the standard output is closed; nothing could be shown (run without >&- or 1>&-)")

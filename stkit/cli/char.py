@@ -20,7 +20,7 @@ from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
-from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
+from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt, rule_options
 from stkit.sheet.vocab import DamageType, Power
 from stkit.text import counted
 
@@ -180,8 +180,8 @@ def sheet_json(sheet, *, player_view: bool = False, char_id: int | None = None) 
 
 
 def next_rank(sheet) -> dict | None:
-    """What the sheet's next Rank needs (stkit.sheet.lifebook.next_rank), or None."""
-    from stkit.sheet.lifebook import next_rank as needs  # lazy: start-up (loaded when the command runs)
+    """What the sheet's next Rank needs (stkit.sheet.ranks.next_rank), or None."""
+    from stkit.sheet.ranks import next_rank as needs  # lazy: start-up (loaded when the command runs)
 
     return needs(sheet)
 
@@ -563,7 +563,7 @@ def list_(
     filters = {"name": name, "breed": breed, "auspice": auspice, "tribe": tribe}
 
     def work(gw):
-        from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
+        from stkit.store.fates import is_dead  # lazy: start-up (loaded when the command runs)
 
         found = list_sheets(gw, chronicle, limit=shown, offset=offset, **filters)
         total = count_characters(gw, chronicle, **filters) if shown is not None else len(found) + offset
@@ -831,6 +831,7 @@ def damage(
 
 
 @char_app.command("hit", context_settings={"ignore_unknown_options": True})
+@rule_options
 def hit(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels the hit deals (1 or more), before soak.")],
@@ -1042,7 +1043,7 @@ def xp(
         XpAction,
         typer.Argument(help="award, spend, log (show the log), or undo (the last `char raise`).", case_sensitive=False),
     ] = XpAction.log,
-    amount: Annotated[int, typer.Argument(help="Experience points (1 or more) for award/spend.")] = 0,
+    amount: Annotated[int | None, typer.Argument(help="Experience points (1 or more) for award/spend.")] = None,
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (kept in the experience log).")] = "",
     again: Annotated[
         bool, typer.Option("--again", help="Award it even though the same award was made earlier tonight.")
@@ -1089,6 +1090,11 @@ def xp(
             t.add_row(Text(local_time(e["at"])), Text(e["kind"]), str(e["amount"]), Text(e["reason"]))
         render.console().print(t)
         return
+    if amount is None:  # a usage slip, not the value 0: name what is missing, as for a missing argument
+        raise typer.BadParameter(
+            f"char xp {action.value} needs the number of points: stkit char xp NAME {action.value} N",
+            param_hint="'AMOUNT'",
+        )
     print_edit(
         run(
             db,

@@ -9,7 +9,6 @@ that missed a call reaches the terminal as visible escapes, never as raw C0, C1 
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -98,6 +97,8 @@ def console() -> Console:
 def print_json(data: Any, *, indent: int | None = 2) -> None:
     """One JSON object on stdout (``indent=None``: on one line). Text is written as UTF-8, not \\u escapes,
     except control characters (:func:`stkit.text.escape_json_controls`); dates and paths become strings."""
+    import json  # lazy: start-up (only for --json)
+
     from stkit.text import escape_json_controls  # lazy: start-up (loaded when the command runs)
 
     text = json.dumps(data, indent=indent, ensure_ascii=False, default=str)

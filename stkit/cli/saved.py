@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt, SeedOpt
+from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt, SeedOpt, rule_options, rule_overrides
 
 if TYPE_CHECKING:
     from stkit.store.db.gateway import Gateway
@@ -78,6 +78,7 @@ def saved_list(char: CharOpt, chronicle: ChronicleOpt = None, db: DbOpt = None, 
 
 
 @saved_app.command("roll")
+@rule_options
 def saved_roll(
     name: NameArg,
     char: CharOpt,
@@ -93,8 +94,10 @@ def saved_roll(
     Logged like any roll from the sheet. Example: `stkit saved roll claws -c Shadow`.
     """
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
-    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.common import print_outcome, run  # lazy: start-up (loaded when the command runs)
     from stkit.store.saved import roll_saved  # lazy: start-up (loaded when the command runs)
+
+    overrides = rule_overrides()  # the scoring-rule options given on this command
 
     def work(gw: Gateway):
         return roll_saved(
@@ -102,6 +105,7 @@ def saved_roll(
             char,
             name,
             chronicle=chronicle,
+            overrides=overrides,
             willpower=willpower,
             secret=secret,
             seed=seed,
@@ -111,18 +115,8 @@ def saved_roll(
     if json_out:
         render.print_json({"roll": done.roll.to_dict(), **done.to_dict(), **({"secret": True} if secret else {})})
         return
-    if secret:
-        render.print_text("Secret roll: for the Storyteller's screen only", style="magenta bold")
-    if done.pool is not None:
-        render.print_text(f"{render.safe(done.character)}: {render.safe(done.pool.text)}", style="bold")
-    render.print_roll(done.roll)
-    for note in done.notes:
-        render.print_text(render.safe(note))
-    if done.willpower_left is not None:
-        left = done.willpower_left
-        render.print_text(f"Willpower spent: {left} point{'s' if left != 1 else ''} left")
-    if done.log_id is not None:
-        render.print_text(f"Logged as roll #{done.log_id}")
+    # the same lines as `stkit roll -c` (house rules, forgiven botch, the scene and turn it was logged in)
+    print_outcome(done, json_out=False, need=None, logged=True, secret=secret)
 
 
 @saved_app.command("rm")

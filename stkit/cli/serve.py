@@ -127,22 +127,148 @@ def check_port_free(host: str, port: int) -> None:
             raise StkitError(f"cannot listen on {host}:{port}: {reason} (is another server using the port?)") from None
 
 
-def issue(handle: StoreHandle, chronicle: str, base: str, *, rotate: bool, lifetime: int | None = None) -> dict:
-    """Issue join links for ``chronicle`` in the store ``handle`` (``rotate``: revoke every earlier one;
-    ``lifetime``: seconds they last, None: until revoked) and return ``{"storyteller": URL, "players":
-    {"Character Name": URL}, "expires_at": ISO 8601 UTC or None}``."""
-    from stkit.store.events import issue_links  # lazy: start-up (loaded when the command runs)
+#: The file beside the store (:func:`stkit.config.companion_path`, mode 0600) that keeps the join links
+#: `stkit serve` and `stkit table links` last issued, so a restart hands out the same links.
+LINKS_FILE = "table_links.json"
 
-    links = handle.run(lambda gw: issue_links(gw, chronicle, rotate=rotate, lifetime=lifetime))
-    expires = links[0].expires_at if links else None
-    out: dict = {"storyteller": None, "players": {}, "expires_at": expires.isoformat() if expires else None}
-    for link in links:
-        url = f"{base}/join/{link.token}"
-        if link.role == "storyteller":
-            out["storyteller"] = url
-        else:
-            out["players"][link.character] = url
-    return out
+
+def issue(
+    handle: StoreHandle,
+    chronicle: str,
+    base: str,
+    *,
+    rotate: bool,
+    lifetime: int | None = None,
+    reuse: bool = False,
+) -> dict:
+    """Join links for ``chronicle`` in the store ``handle``: one for the Storyteller and one per player's
+    character (an NPC, played from the Storyteller's screen, and the dead get none). ``reuse``: the links
+    kept in :data:`LINKS_FILE` that are still in force (not revoked, not expired, their character still a
+    player's) are handed out again and only the missing ones issued; else all are new. ``rotate``: revoke
+    every earlier link first; ``lifetime``: seconds new links last (None: until revoked). The tokens are
+    kept in the file (0600) for the next start. Returns ``{"storyteller": URL, "players": {"Character
+    Name": URL}, "expires_at": ISO 8601 UTC or None, "reused": how many links were reused}``."""
+    from stkit.store.events import find_link_holder, issue_links  # lazy: start-up (loaded when the command runs)
+
+    keep = _links_path(handle.url)
+    saved = _read_kept(keep, handle.url, chronicle) if reuse and not rotate else {}
+
+    def work(gw) -> tuple[str, dict[int, tuple[str, str]], Any, int]:
+        players = _players(gw, chronicle)
+        tokens: dict[int, tuple[str, str]] = {}
+        st_token = ""
+        expiries = []
+        for key, token in saved.items():
+            holder = find_link_holder(gw, token) if isinstance(token, str) else None
+            if holder is None or holder.chronicle != chronicle:
+                continue
+            if key == "storyteller" and holder.is_storyteller:
+                st_token = token
+            elif key.isdigit() and holder.character_id == int(key) and int(key) in players:
+                tokens[int(key)] = (players[int(key)], token)
+            else:
+                continue
+            expiries.append(holder.expires_at)
+        reused = len(expiries)
+        missing = [cid for cid in players if cid not in tokens]
+        if rotate or not st_token or missing:
+            new = issue_links(
+                gw, chronicle, rotate=rotate, lifetime=lifetime, storyteller=not st_token, characters=missing
+            )
+            for link in new:
+                if link.role == "storyteller":
+                    st_token = link.token
+                elif link.character_id is not None:
+                    tokens[link.character_id] = (link.character or "", link.token)
+                expiries.append(link.expires_at)
+        soonest = min((e for e in expiries if e is not None), default=None)
+        return st_token, tokens, soonest, reused
+
+    st_token, tokens, expires, reused = handle.run(work)
+    _write_kept(keep, handle.url, chronicle, st_token, {cid: t for cid, (_, t) in tokens.items()})
+    players_out = {name: f"{base}/join/{token}" for name, token in sorted(tokens.values(), key=lambda nt: nt[0])}
+    return {
+        "storyteller": f"{base}/join/{st_token}",
+        "players": players_out,
+        "expires_at": expires.isoformat() if expires else None,
+        "reused": reused,
+    }
+
+
+def _players(gw, chronicle: str) -> dict[int, str]:
+    """{id: name} of ``chronicle``'s characters a player plays (not NPCs) who are not dead."""
+    from stkit.store.characters import list_characters  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
+    from stkit.store.prompts import is_npc  # lazy: start-up (loaded when the command runs)
+
+    rows = list_characters(gw, chronicle)
+    return {r.id: r.name for r in rows if not is_npc(r.to_sheet()) and not is_dead(gw, r.id)}
+
+
+def _links_path(url: str):
+    from stkit.config import companion_path  # lazy: start-up (loaded when the command runs)
+
+    return companion_path(LINKS_FILE, url)
+
+
+def _kept_key(url: str, chronicle: str) -> str:
+    """The file's key for one store and chronicle: a hash, so no database address (or password) is kept."""
+    import hashlib  # lazy: start-up (loaded when the command runs)
+
+    return hashlib.sha256(f"{url}\0{chronicle}".encode()).hexdigest()[:32]
+
+
+def _read_kept(path, url: str, chronicle: str) -> dict[str, str]:
+    """The tokens kept for ``url``'s ``chronicle``: {"storyteller" or a character id: token}; {} when the
+    file is missing or damaged (the links are then issued again)."""
+    import json  # lazy: start-up (loaded when the command runs)
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        table = data["tables"][_kept_key(url, chronicle)]
+        return {str(k): v for k, v in table.items() if isinstance(v, str) and len(v) <= 200}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return {}
+
+
+def _write_kept(path, url: str, chronicle: str, storyteller: str, players: dict[int, str]) -> None:
+    """Keep the tokens of ``url``'s ``chronicle`` in ``path`` (mode 0600, in a 0700 folder, replaced whole
+    so a reader never sees half a file). A file that cannot be written is reported on stderr, not fatal:
+    the next start then issues new links."""
+    import json  # lazy: start-up (loaded when the command runs)
+    import os  # lazy: start-up (loaded when the command runs)
+
+    from stkit.config import FILE_MODE, make_private_folder  # lazy: start-up (loaded when the command runs)
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if not isinstance(data, dict) or not isinstance(data.get("tables"), dict):
+            raise ValueError
+    except (OSError, ValueError, RecursionError):
+        data = {"tables": {}}
+    data["about"] = "stkit's join links in force, by store and chronicle; secret (each one opens a page)"
+    data["tables"][_kept_key(url, chronicle)] = {"storyteller": storyteller} | {str(k): v for k, v in players.items()}
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        make_private_folder(path.parent)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), FILE_MODE)
+            json.dump(data, f, indent=1)
+        os.replace(tmp, path)
+    except OSError as exc:
+        from stkit.cli import render  # lazy: start-up (loaded when the command runs)
+        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
+
+        tmp.unlink(missing_ok=True)
+        reason = exc.strerror or str(exc)
+        render.print_text(
+            f"Warning: cannot keep the links in {printable(str(path))}: {reason}; the next start issues new ones",
+            style="yellow",
+            stderr=True,
+        )
 
 
 def print_links(
@@ -164,6 +290,8 @@ def print_links(
     ]
     if rotated:
         render.print_text("Earlier links no longer work.", style="yellow")
+    elif links.get("reused"):
+        render.print_text("The links in force, as before (--new-links issues new ones):")
     if links.get("expires_at"):
         render.print_text(f"These links stop working at {links['expires_at'][:16].replace('T', ' ')} UTC.")
     for label, url in people:
@@ -229,11 +357,17 @@ def serve(
     certfile: CertOpt = None,
     keyfile: KeyOpt = None,
     expires: ExpiresOpt = "never",
+    new_links: Annotated[
+        bool,
+        typer.Option("--new-links", help="Issue new links instead of handing out the ones in force again."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Serve the live table: a page for the Storyteller and each player.
 
-    Prints one join link per player (a QR code under each with --qr; none for NPCs or the dead); rolls,
+    Prints one join link per player (a QR code under each with --qr; none for NPCs or the dead): the
+    links in force from the last start or `stkit table links`, kept in table_links.json beside the store
+    (mode 0600), so phones that joined stay joined; --new-links (or --expires) issues new ones; rolls,
     Willpower, damage, scenes, extended actions and contests show on every page as they happen,
     whichever process made them. With --certfile and --keyfile the server speaks HTTPS (phones then allow
     the screen wake lock and adding the page to the home screen off localhost). --public-url names the
@@ -266,7 +400,12 @@ def serve(
     shown_host = link_host(host)
     scheme = "https" if tls else "http"
     base = public or f"{scheme}://{shown_host}:{port}"
-    issued = {} if every else {c: issue(handle, c, base, rotate=False, lifetime=lifetime) for c in served or [chron]}
+    reuse = not new_links and lifetime is None
+    issued = (
+        {}
+        if every
+        else {c: issue(handle, c, base, rotate=False, lifetime=lifetime, reuse=reuse) for c in served or [chron]}
+    )
     if not _is_loopback(host):
         from stkit.cli import render  # lazy: start-up (loaded when the command runs)
 
@@ -456,10 +595,13 @@ def table_links(
     qr: QrOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Print new join links: one for the Storyteller and one per character.
+    """Print new join links: the Storyteller's and each player's.
 
-    Only a hash of each link's token is stored, so every run hands out new links; the earlier ones keep
-    working until --rotate revokes them (or --expires runs out). A revoked link's open pages stop within
+    NPCs (played from the Storyteller's screen) and the dead get none.
+
+    Only a hash of each link's token is stored, so every run hands out new links (kept beside the store,
+    mode 0600, for `stkit serve` to hand out again); the earlier ones keep working until --rotate revokes
+    them (or --expires runs out). A revoked link's open pages stop within
     a second. --revoke NAME cuts off one person only. --host and --port say where `stkit serve` listens;
     --public-url gives the address of a reverse proxy in front of it instead.
     """

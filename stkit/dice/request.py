@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from stkit.dice.actions import ActionSlot, multiple_action_penalties
 from stkit.dice.model import (
     DEFAULT_DIFFICULTY,
     STANDARD_RULES,
@@ -29,6 +29,9 @@ from stkit.dice.roll import RandomSource, check_automatic, check_faces, count_di
 from stkit.dice.score import willpower_dice
 from stkit.errors import InvalidValue
 from stkit.text import check_range, counted
+
+if TYPE_CHECKING:
+    from stkit.dice.actions import ActionSlot
 
 __all__ = [
     "RollKind",
@@ -195,6 +198,8 @@ def plan_multiple_actions(
     Willpower, once a turn (Chapter Five, "Automatic Successes"), one that can be attempted. Raises
     InvalidValue for any of these out of range or of the wrong length.
     """
+    from stkit.dice.actions import multiple_action_penalties  # lazy: start-up (a single roll needs no plan)
+
     for p in pools:
         validate_pool(p)
     if len(difficulties) != len(pools):
@@ -233,6 +238,8 @@ def roll_multiple_actions(
     """Several actions declared in one turn, planned by :func:`plan_multiple_actions` (see it for the
     arguments and errors), each action that can be attempted rolled with ``rng`` (or counted from its
     ``faces``) in order. Returns one ``ActionSlot`` per action; an action left with no dice has no roll."""
+    from stkit.dice.actions import ActionSlot  # lazy: start-up (a single roll needs no plan)
+
     plan = plan_multiple_actions(
         pools, difficulties, faces_given=None if faces is None else len(faces), willpower_action=willpower_action
     )

@@ -51,6 +51,7 @@ from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
 from stkit.sheet.forms import FORM_NAMES, form_label, form_slots, lookup_form
 from stkit.sheet.sheet import HEALTH_LEVELS, MAX_XP, Sheet, drop_low_specialties, xp_log_warnings
+from stkit.text import harmless_line, shown_value
 
 #: The actor types stkit reads, and the creature each becomes.
 SUPPORTED_TYPES = ("Werewolf", "Changing Breed", "Mortal", "PC")
@@ -207,15 +208,15 @@ class _Reader:
         if isinstance(value, str) and not value.strip().lstrip("+-").isascii():
             value = value.strip()  # int() would read other scripts' digits ('٣'): refused below
             n = None
-            raise self.fail(where, f"{value!r} is not a whole number written with the digits 0 to 9")
+            raise self.fail(where, f"{shown_value(value)} is not a whole number written with the digits 0 to 9")
         try:
             n = int(value) if not isinstance(value, (bool, float)) else None  # Foundry keeps some numbers as text
         except (TypeError, ValueError):
             n = None
         if n is None:
-            raise self.fail(where, f"{value!r} is not a whole number; allowed: {lo} to {hi}")
+            raise self.fail(where, f"{shown_value(value)} is not a whole number; allowed: {lo} to {hi}")
         if not lo <= n <= hi:
-            raise self.fail(where, f"{n} is outside the allowed range {lo} to {hi}")
+            raise self.fail(where, f"{shown_value(n)} is outside the allowed range {lo} to {hi}")
         return n
 
     def block(self, obj: object, where: str) -> dict:
@@ -259,7 +260,18 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
 
     Returns a LoadedFile (format ``foundry``) whose warnings name, by path, every value not kept and every
     disagreement between the experience entries and their totals. Raises DataFileError naming the field for
-    a bad value, and for an actor type other than :data:`SUPPORTED_TYPES`."""
+    a bad value, and for an actor type other than :data:`SUPPORTED_TYPES`. Every message and warning quotes
+    the file's values bounded and escaped (:func:`stkit.text.shown_value`) and is itself made harmless
+    (:func:`stkit.text.harmless_line`): the file's keys are in the paths."""
+    try:
+        loaded = _from_foundry(data, source)
+    except DataFileError as exc:
+        raise type(exc)(harmless_line(str(exc))) from None
+    loaded.warnings[:] = [harmless_line(w) for w in loaded.warnings]
+    return loaded
+
+
+def _from_foundry(data: object, source: str) -> LoadedFile:
     r = _Reader(source)
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
         raise DataFileError(f"{source}: not a Foundry actor (no system block)")
@@ -269,7 +281,7 @@ def from_foundry(data: object, *, source: str = "Foundry actor") -> LoadedFile:
     if kind not in SUPPORTED_TYPES:
         raise UnsupportedActor(
             f"{source}: type: "
-            f"{kind!r} is not supported; stkit reads Werewolf, Changing Breed, Mortal and PC actors "
+            f"{shown_value(kind)} is not supported; stkit reads Werewolf, Changing Breed, Mortal and PC actors "
             "(Garou, Fera, Kinfolk and mortals)"
         )
     sysd: dict = data["system"]
@@ -562,7 +574,7 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
         isys = r.block(item.get("system"), f"items[{i}].system")
         sub = str(isys.get("type") or "")
         where = f"items[{i}]"
-        label = f"{where} ({itype} {iname!r})"
+        label = f"{where} ({itype} {shown_value(iname)})"
         kept: set[str] = set()
         if not iname:
             r.warnings.append(f"{where} (type {itype}): has no name; not kept")
@@ -617,7 +629,7 @@ def _read_items(r: _Reader, items: object, out: dict[str, Any]) -> None:
                 kept.add("description")  # Foundry copies the entry's name into its description
         else:
             what = sub.replace("wod.types.", "") if sub else ""
-            r.warnings.append(f"{where} (type {itype}{' ' + what if what else ''}) {iname!r}: not kept")
+            r.warnings.append(f"{where} (type {itype}{' ' + what if what else ''}) {shown_value(iname)}: not kept")
             continue
         dropped = [
             leaf
@@ -656,7 +668,7 @@ def _weapon(r: _Reader, name: str, isys: dict, where: str, ranged: bool) -> dict
     clip = r.block(isys.get("clip"), f"{where}.system.clip")
     dtype = r.text(damage.get("type"), f"{where}.system.damage.type").lower() or "bashing"
     if dtype not in T.DAMAGE_TYPES:
-        raise r.fail(f"{where}.system.damage.type", f"{dtype!r}; allowed: {', '.join(T.DAMAGE_TYPES)}")
+        raise r.fail(f"{where}.system.damage.type", f"{shown_value(dtype)}; allowed: {', '.join(T.DAMAGE_TYPES)}")
     for k, v in attack.items():
         if k not in ("attribute", "ability", "accuracy", "isrollable"):
             r.drop(v, f"{where}.system.attack.{k}")
@@ -741,7 +753,7 @@ def to_foundry(sheet: Sheet, layout: str = "current") -> dict:
     model of system 5.x-7.x (see :func:`_to_current`); ``legacy`` the template actors of 2.x / 3.0. Raises
     InvalidValue for another layout name."""
     if layout not in ("current", "legacy"):
-        raise InvalidValue(f"Foundry layout {layout!r}; allowed: current, legacy")
+        raise InvalidValue(f"Foundry layout {shown_value(layout)}; allowed: current, legacy")
     legacy = _to_legacy(sheet)
     return _to_current(sheet, legacy) if layout == "current" else legacy
 

@@ -36,6 +36,7 @@ from stkit.formats.foundry_splats import ability_names
 from stkit.formats.htmltext import html_to_text
 from stkit.sheet import breeds as B
 from stkit.sheet.traits import norm
+from stkit.text import shown_value
 
 LAYOUTS = ("legacy", "flattened", "keyed", "pc")
 #: The system version each layout starts at (``system.settings.version``).
@@ -323,7 +324,7 @@ def _from_pc(out: dict, sysd: dict, warnings: list[str]) -> None:
         itype = str(item.get("type") or "")
         isys: dict = item["system"] if isinstance(item.get("system"), dict) else {}
         name = str(item.get("name") or "")
-        where = f"items[{i}] ({itype} {name!r})"
+        where = f"items[{i}] ({itype} {shown_value(name)})"
         kept: set[str] = set()
         if itype == "Splat":
             st: dict = isys["settings"] if isinstance(isys.get("settings"), dict) else {}

@@ -40,7 +40,17 @@ from stkit.formats.imported import LoadedFile
 from stkit.sheet import breeds as B
 from stkit.sheet import traits as T
 from stkit.sheet.sheet import MAX_XP, SPECIALTY_MIN_DOTS, Sheet, drop_low_specialties, xp_log_warnings
-from stkit.text import MAX_NAME, MAX_NOTES, MAX_SHORT_TEXT, check_text, counted, is_invisible, printable
+from stkit.text import (
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_SHORT_TEXT,
+    check_text,
+    counted,
+    harmless_line,
+    is_invisible,
+    printable,
+    shown_value,
+)
 from stkit.yamlsafe import load_packaged
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -104,7 +114,7 @@ class _Character:
         self.source = source
         self.el = element
         self.name = (element.get("name") or "").strip()
-        self.label = f"{element.tag} {self.name!r}" if self.name else f"{element.tag} #{index + 1}"
+        self.label = f"{element.tag} {shown_value(self.name)}" if self.name else f"{element.tag} #{index + 1}"
         self.warnings: list[str] = []
         self.notes: list[str] = []
         self.unsure_levels: list[str] = []  # Gifts whose level within a Grapevine tier is not checked
@@ -126,7 +136,8 @@ class _Character:
             return int(t)
         m = re.fullmatch(r"([0-9]{1,6})\s*-\s*([0-9]{1,6})", t)
         if m:
-            self.warnings.append(f"{self.label}: {where}: the range {t!r} counts as its upper value {m.group(2)}")
+            shown = shown_value(t)
+            self.warnings.append(f"{self.label}: {where}: the range {shown} counts as its upper value {m.group(2)}")
             return int(m.group(2))
         return None
 
@@ -136,7 +147,7 @@ class _Character:
             return None
         n = self.count(raw, f"@{key}", default=0)
         if n is None:
-            self.keep_note(f"@{key}", raw, f"{raw!r} is not a number (0 to {hi}, or a range such as 1-4)")
+            self.keep_note(f"@{key}", raw, f"{shown_value(raw)} is not a number (0 to {hi}, or a range such as 1-4)")
             return None
         if n > hi:
             self.keep_note(f"@{key}", raw, f"{n} is outside the allowed range 0 to {hi}")
@@ -198,7 +209,19 @@ def from_grapevine(raw: bytes, *, source: str = "Grapevine file") -> list[Loaded
     """The werewolves, Fera, Kinfolk and mortals of a Grapevine XML exchange file, as LoadedFiles (format
     ``grapevine``), in file order. Every other creature is skipped with one warning (on the first
     character's LoadedFile, or an error when nothing is left). Raises DataFileError for a malformed or
-    binary file and for a value that cannot be converted (naming the character and the field)."""
+    binary file and for a value that cannot be converted (naming the character and the field). Every message
+    and warning quotes the file's values bounded and escaped (:func:`stkit.text.shown_value`) and is itself
+    made harmless (:func:`stkit.text.harmless_line`)."""
+    try:
+        loaded = _from_grapevine(raw, source)
+    except DataFileError as exc:
+        raise type(exc)(harmless_line(str(exc))) from None
+    for lf in loaded:
+        lf.warnings[:] = [harmless_line(w) for w in lf.warnings]
+    return loaded
+
+
+def _from_grapevine(raw: bytes, source: str) -> list[LoadedFile]:
     root = _parse(raw, source)
     count = sum(1 for el in root if el.tag.lower() in CREATURE_ELEMENTS)
     if count > MAX_CHARACTERS:
@@ -213,7 +236,7 @@ def from_grapevine(raw: bytes, *, source: str = "Grapevine file") -> list[Loaded
         if tag not in CREATURE_ELEMENTS:
             if el.get("name") is not None:
                 skipped.append(
-                    f"{el.tag} {el.get('name')!r} skipped: stkit keeps werewolves, Fera, Kinfolk and mortals"
+                    f"{el.tag} {shown_value(el.get('name'))} skipped: stkit keeps werewolves, Fera, Kinfolk and mortals"
                 )
             elif tag not in ("usergroup", "calendar", "aprsettings", "template"):
                 skipped.append(f"<{el.tag}> element skipped: not a character")
@@ -232,7 +255,7 @@ def _convert(c: _Character, creature: str, chronicle: str, index: int) -> Sheet:
     el = c.el
     if not c.name:
         c.name = f"Unnamed {el.tag} {index + 1}"
-        c.warnings.append(f"{c.label}: @name: the character has no name; imported as {c.name!r}")
+        c.warnings.append(f"{c.label}: @name: the character has no name; imported as {shown_value(c.name)}")
     out: dict[str, Any] = {"name": c.name, "creature": creature}
     if chronicle:
         out["chronicle"] = chronicle

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from stkit.sheet import breeds as B
@@ -330,27 +332,14 @@ def _page(pdf, p: Printed, f: _Fonts) -> None:
 
 
 # ----- HTML -------------------------------------------------------------------------------------------------
-_CSS = """
-body{font-family:Helvetica,Arial,sans-serif;font-size:10pt;color:#000;background:#fff;margin:1em}
-.page{max-width:190mm;margin:0 auto 2em}
-h1{font-size:18pt;margin:0 0 .3em}
-h2{font-size:10pt;border-bottom:1px solid #000;margin:.6em 0 .2em}
-.identity{display:grid;grid-template-columns:repeat(3,1fr);gap:0 1em}
-.cols{display:grid;grid-template-columns:repeat(3,1fr);gap:0 1.2em}
-.row{display:flex;justify-content:space-between;gap:.4em;line-height:1.35}
-.dots{letter-spacing:1px;white-space:nowrap}
-.health td{padding:0 .4em}
-.box{display:inline-block;width:1em;height:1em;border:1px solid #000;text-align:center;line-height:1em}
-.notes{white-space:pre-wrap}
-.noprint{margin:1em 0}
-@media print{
- @page{size:A4 portrait;margin:10mm}
- body{margin:0;font-size:8.5pt}
- .noprint{display:none}
- .page{page-break-after:always;break-after:page;max-width:none;margin:0}
- .page:last-child{page-break-after:auto;break-after:auto}
-}
-"""
+#: The page's stylesheet: one file, inlined in a standalone HTML file and served to the table's print page.
+CSS_FILE = "print.css"
+
+
+@cache
+def print_css() -> str:
+    """The print stylesheet (``stkit/formats/static/print.css``)."""
+    return (resources.files("stkit.formats") / "static" / CSS_FILE).read_text(encoding="utf-8")
 
 
 def _e(text: object) -> str:
@@ -388,18 +377,25 @@ def page_html(sheet: Sheet) -> str:
     for level, penalty, mark in p.health:
         out.append(f'<tr><td>{_e(level)}</td><td>{_e(penalty)}</td><td><span class="box">{_e(mark)}</span></td></tr>')
     out.append("</table><small>/ bashing, X lethal, * aggravated</small></div>")
-    out.append(f'<div style="grid-column:span 2"><h2>Notes</h2><div class="notes">{_e(p.notes)}</div></div></div>')
+    out.append(f'<div class="wide"><h2>Notes</h2><div class="notes">{_e(p.notes)}</div></div></div>')
     out.append("</section>")
     return "".join(out)
 
 
-def to_html(sheets: list[Sheet], *, print_button: bool = False) -> str:
-    """A whole HTML document with one page per sheet and print CSS (A4, one character a page)."""
+def to_html(sheets: list[Sheet], *, stylesheet: str | None = None, script: str | None = None) -> str:
+    """A whole HTML document with one page per sheet and print CSS (A4, one character a page).
+
+    Standalone (the defaults) the stylesheet is inlined and there is no script. A page served under a
+    Content-Security-Policy that allows only the server's own files gives ``stylesheet``, the address of
+    :func:`print_css`, and ``script``, the address of a script that makes the ``data-print`` button print:
+    then nothing is inline (no ``<style>``, no ``style=``, no ``onclick=``) and the page has a Print button."""
     title = _e(", ".join(s.name for s in sheets))
-    button = '<p class="noprint"><button onclick="window.print()">Print</button></p>' if print_button else ""
+    style = f'<link rel="stylesheet" href="{_e(stylesheet)}">' if stylesheet else f"<style>{print_css()}</style>"
+    scripts = f'<script src="{_e(script)}" defer></script>' if script else ""
+    button = '<p class="noprint"><button type="button" data-print>Print</button></p>' if script else ""
     body = "".join(page_html(s) for s in sheets)
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{title}</title><style>{_CSS}</style></head><body>{button}{body}</body></html>\n"
+        f"<title>{title}</title>{style}{scripts}</head><body>{button}{body}</body></html>\n"
     )

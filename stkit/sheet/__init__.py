@@ -9,8 +9,10 @@ Modules:
   string enumerations equal to their stored text.
 - ``breeds``: the Changing Breeds, their breeds, auspices and tribes; ``forms``: the form table.
 - ``pools``: dice pools read from a sheet; ``specialties``: specialties in a pool; ``unskilled``: rolling a
-  Trait with no dots.
-- ``lifebook``: creation, experience and Renown over a sheet; ``guided``: guided creation as steps;
+  Trait with no dots; ``compose``: a roll's composition under the rules in force (unskilled rule, a
+  player's extra dice and difficulty).
+- ``lifebook``: creation, experience and Renown over a sheet; ``ranks``: the Renown each Rank needs and
+  the Rank titles; ``guided``: guided creation as steps;
   ``deformity``: the metis deformities (``data/metis_deformities.yaml``) and who must have one.
 - ``fight_data``: the packaged combat tables (``data/fight_rules.yaml``), read once; ``arms``: the
   packaged weapon and armour table (``data/arms.yaml``) and arming a sheet from it.

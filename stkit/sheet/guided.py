@@ -71,13 +71,17 @@ class Draft:
 
     @classmethod
     def from_dict(cls, data: Any) -> Draft:
-        """A draft from :meth:`to_dict`'s shape. Raises InvalidValue for anything else."""
-        try:
-            d = cls(Sheet.from_dict(data["sheet"], source="draft"), int(data["step"]), list(data.get("past", [])))
-        except (KeyError, TypeError, ValueError, StkitError) as exc:
-            raise InvalidValue(f"the draft character cannot be read ({exc})") from None
-        if not 0 <= d.step < len(STEPS) or len(d.past) > 200:
-            raise InvalidValue("the draft character cannot be read (step out of range)")
+        """A draft from :meth:`to_dict`'s shape: a mapping with ``sheet`` (a sheet's mapping), ``step`` (a
+        whole number 0 to 6, not a float, text or true/false) and ``past`` (at most 200 earlier states of
+        the same shape). Raises InvalidValue, one line naming what is wrong, for anything else."""
+        d = cls(_read_sheet(data, "the draft"), _read_step(data, "the draft"))
+        past = data.get("past", [])
+        if not isinstance(past, list) or len(past) > 200:
+            raise InvalidValue("the draft character cannot be read: its undo list is not a list of at most 200 states")
+        for i, before in enumerate(past):
+            _read_sheet(before, f"undo state {i + 1}")
+            _read_step(before, f"undo state {i + 1}")
+        d.past = [{"sheet": b["sheet"], "step": b["step"]} for b in past]
         return d
 
     # ----- what is left -------------------------------------------------------------------------------
@@ -111,6 +115,8 @@ class Draft:
         for an answer the step refuses."""
         line = text.strip()
         word = line.casefold()
+        if word in ("help", "?"):
+            return [self.prompt()]
         if word == "undo":
             if not self.past:
                 raise InvalidValue("nothing to undo")
@@ -129,19 +135,175 @@ class Draft:
         work = copy.deepcopy(self.sheet)
         said: list[str] = []
         if self.name == "gifts":
-            names = [n.strip() for n in line.split(";") if n.strip()]
+            names = [_gift_name(n) for n in line.split(";") if n.strip()]
             if len(work.gifts) + len(names) > 3:
                 raise InvalidValue(
                     f"{len(work.gifts) + len(names)} Gifts; a new character has three (more with freebies)"
                 )
             for n in names:
                 work.set_trait(f"gift:{n}", 1)
+                if L.gift_standing(work, n)[0] == "unknown" and work.fera == "Garou":
+                    said.append(f"{n!r} is in none of stkit's Gift lists: kept, but `char check` cannot judge it")
         else:
             for item in _pairs(line, keyed=self.name == "character"):
                 said += self._set(work, *item)
         self._fits(work)
         self.past.append(snapshot)
         self.sheet = work
+        return self.status() + [f"Warning: {w}" for w in said]
+
+    # ----- pickers ------------------------------------------------------------------------------------
+    def choices(self) -> dict[str, Any]:
+        """What the current step's pickers offer, as plain data for a page:
+
+        ``{"step": name, "fields": [...], "groups": [...], "gifts": [...]}``; a field is ``{"field",
+        "label", "value", "options"}`` (``options`` None: free text); a group is ``{"title", "allot"
+        (dots to place, or None), "placed", "items": [{"field", "label", "value", "values": [allowed
+        ratings]}]}``; a Gift list is ``{"title", "field": "gift", "value" (the chosen Gift or ''),
+        "options": [level-one Gift names]}`` (empty where stkit's partial lists hold none: the Gift is
+        then typed). The values allowed are the step's: Attributes 1-5,
+        Abilities 0-3 (0-5 with freebies), Backgrounds 0-5, Rage, Gnosis and Willpower 1-10."""
+        s = self.sheet
+        out: dict[str, Any] = {"step": self.name, "fields": [], "groups": [], "gifts": []}
+        if self.name == "character":
+            tribes = list(L.rules()["tribes"])
+            out["fields"] = [
+                {
+                    "field": "name",
+                    "label": "Name",
+                    "value": "" if s.name == "New character" else s.name,
+                    "options": None,
+                },
+                {"field": "breed", "label": "Breed", "value": s.breed, "options": list(T.BREEDS)},
+                {"field": "auspice", "label": "Auspice", "value": s.auspice, "options": list(T.AUSPICES)},
+                {"field": "tribe", "label": "Tribe", "value": s.tribe, "options": tribes},
+                {"field": "player", "label": "Player", "value": s.player, "options": None},
+                {"field": "concept", "label": "Concept", "value": s.concept, "options": None},
+            ]
+            names, _ = deformity_list()  # offered with the breed: a metis picks both on one page
+            label = "Deformity (a metis has one)"
+            out["fields"].append({"field": "deformity", "label": label, "value": s.deformity, "options": list(names)})
+            return out
+        free = self.name == "freebies"
+        if self.name in ("attributes", "freebies"):
+            dots = _attr_dots(s)
+            for i, (group, attrs) in enumerate(T.ATTRIBUTE_GROUPS.items()):
+                items = [_item(a, s.attributes[a], range(1, T.MAX_DOTS + 1)) for a in attrs]
+                out["groups"].append({"title": f"{group} Attributes", "allot": None, "placed": dots[i], "items": items})
+            if not free:
+                _allot(out["groups"], dots, [7, 5, 3])
+        if self.name in ("abilities", "freebies"):
+            top = T.MAX_DOTS if free else 3
+            dots = _ability_dots(s)
+            for i, group in enumerate(("Talents", "Skills", "Knowledges")):
+                have = s.abilities
+                items = [
+                    _item(a, have.get(a, 0), range(0, max(top, have.get(a, 0)) + 1)) for a in T.ABILITY_GROUPS[group]
+                ]
+                out["groups"].append({"title": group, "allot": None, "placed": dots[i], "items": items})
+            if not free:
+                _allot(out["groups"], dots, [13, 9, 5])
+        if self.name in ("backgrounds", "freebies"):
+            bgs = list(dict.fromkeys([*T.BACKGROUNDS, *s.backgrounds]))
+            items = [_item(f"background:{b}", s.backgrounds.get(b, 0), range(0, T.MAX_DOTS + 1), b) for b in bgs]
+            placed = sum(s.backgrounds.values())
+            out["groups"].append(
+                {"title": "Backgrounds", "allot": None if free else 5, "placed": placed, "items": items}
+            )
+        if free:
+            items = [_item(p, s.powers[p].permanent, range(1, T.MAX_POWER + 1)) for p in T.POWERS]
+            out["groups"].append({"title": "Rage, Gnosis, Willpower", "allot": None, "placed": 0, "items": items})
+        if self.name in ("gifts", "freebies"):
+            out["gifts"] = self._gift_lists()
+        return out
+
+    def _gift_lists(self) -> list[dict[str, Any]]:
+        """The Gift pickers: at the Gift step one per own list (breed, auspice, tribe) holding its level-one
+        Gifts, the chosen one selected; at the freebie step one more level-one Gift from those lists."""
+        s = self.sheet
+        lists = L.gift_lists()
+        taken = [g["name"] for g in s.gifts]
+        own = [(x, k) for x, k in ((s.breed, "breed"), (s.auspice, "auspice"), (s.tribe, "tribe")) if x]
+        found = []
+        for x, kind in own:
+            key = L._list_key(x)
+            table = next((v for n, v in lists.items() if L._list_key(n) == key), {})
+            found.append((x, kind, sorted(g for g, lvl in table.items() if lvl == 1)))
+        if self.name == "freebies":
+            pool = sorted({g for _, _, names in found for g in names} - set(taken))
+            return [
+                {"title": "Another level-one Gift (7 freebie points)", "field": "gift", "value": "", "options": pool}
+            ]
+        out = []
+        listed = {g for _, _, names in found for g in names}
+        typed = [t for t in taken if t not in listed]  # shown in the typed pickers, in order
+        for x, kind, names in found:
+            chosen = next((t for t in taken if t in names), "") if names else (typed.pop(0) if typed else "")
+            out.append({"title": f"{x} ({kind}) Gift", "field": "gift", "value": chosen, "options": names})
+        return out
+
+    def pick(self, values: dict[str, str], gifts: list[str] | tuple[str, ...] = ()) -> list[str]:
+        """Apply the pickers of the current step: ``values`` {field: value} with the fields and values
+        :meth:`choices` offers (a field left out keeps its value), ``gifts`` the Gifts chosen, each from
+        its picker's list in order ('' for none; the Gift step: exactly these level-one Gifts, one from each
+        of the breed, auspice and tribe lists; the freebie step: added at level one). Returns what to tell
+        the player, as :meth:`answer`. Raises InvalidValue, one line naming the field or value, for a field
+        or value the step does not offer, or a result the step refuses; nothing is changed then."""
+        if self.finished:
+            raise InvalidValue("the character is finished")
+        offered = self.choices()
+        known: dict[str, Any] = {f["field"]: f for f in offered["fields"]}
+        known.update({i["field"]: i for g in offered["groups"] for i in g["items"]})
+        work = copy.deepcopy(self.sheet)
+        said: list[str] = []
+        for field_name, raw in values.items():
+            spec = known.get(field_name)
+            if spec is None:
+                raise InvalidValue(f"{field_name[:40]!r} is not a choice of the {self.name} step")
+            value = str(raw).strip()
+            if "values" in spec:
+                allowed = spec["values"]
+                if not value.isdigit() or int(value) not in allowed:
+                    raise InvalidValue(
+                        f"{spec['label']} {value[:20]!r}: allowed {allowed[0]} to {allowed[-1]} at the {self.name} step"
+                    )
+                if int(value) != spec["value"]:
+                    said += self._set(work, field_name, value)
+                continue
+            if spec["options"] is not None and value and value not in spec["options"]:
+                raise InvalidValue(f"{spec['label']} {value[:40]!r} is not one of the choices offered")
+            if value != (spec["value"] or ""):
+                if field_name != "name" and not value:
+                    setattr(work, field_name, "")
+                    continue
+                said += self._set(work, field_name, value)
+        if self.name == "character" and work.deformity and not needs_deformity(work.fera, work.creature, work.breed):
+            raise InvalidValue(f"deformity {work.deformity!r}: only a metis has a deformity; choose none")
+        chosen = [g.strip() for g in gifts if g and g.strip()]
+        lists = offered["gifts"]
+        if self.name == "gifts" and len(gifts) > len(lists):
+            raise InvalidValue(f"{len(gifts)} Gift choices; the Gift step has {len(lists)} lists, one Gift from each")
+        for i, g in enumerate(gifts):  # the i-th choice from the i-th list (one each: breed, auspice, tribe)
+            own = lists[i] if self.name == "gifts" else lists[0] if lists else {"title": "", "options": []}
+            if g and g.strip() and own["options"] and g.strip() not in own["options"]:  # an empty list: typed
+                raise InvalidValue(
+                    f"Gift {g.strip()[:40]!r} is not a level-one Gift of the list offered ({own['title']})"
+                )
+        if self.name in ("gifts", "freebies") and chosen:
+            if len(set(chosen)) != len(chosen):
+                raise InvalidValue("the same Gift chosen twice; choose three different Gifts")
+            if self.name == "gifts":
+                work.gifts = []
+            for g in chosen:
+                work.set_trait(f"gift:{g}", 1)
+        elif self.name == "gifts":
+            work.gifts = []
+        if self.name == "gifts" and len(work.gifts) > 3:
+            raise InvalidValue(f"{len(work.gifts)} Gifts; a new character has three (more with freebies)")
+        self._fits(work)
+        if work.to_dict() != self.sheet.to_dict():  # the same choices sent again leave no undo step
+            self.past.append({"sheet": _compact(self.sheet.to_dict()), "step": self.step})
+            self.sheet = work
         return self.status() + [f"Warning: {w}" for w in said]
 
     def _set(self, work: Sheet, trait: str, value: str) -> list[str]:
@@ -168,6 +330,8 @@ class Draft:
             _starting_values(work)
             return said
         if self.name == "backgrounds" and ":" not in trait:
+            if T.norm(trait) in _TRAIT_KEYS:
+                raise InvalidValue(f"{trait.strip()!r} is a Trait, not a Background; {HELP[self.name]}")
             trait = f"background:{trait.strip()}"
         ref = T.resolve_settable(
             trait, custom_abilities=tuple(work.custom_abilities), backgrounds=tuple(work.backgrounds)
@@ -179,10 +343,19 @@ class Draft:
         }.get(self.name)
         if allowed is not None and ref.kind not in allowed:
             raise InvalidValue(f"{trait.strip()!r} is not one of the {self.name}; {HELP[self.name]}")
+        steps = {"attributes": (1, T.MAX_DOTS), "abilities": (0, T.MAX_DOTS), "backgrounds": (0, T.MAX_DOTS)}
+        low, high = steps.get(self.name, (0, T.MAX_POWER))
+        text = value.strip()
+        if self.name in steps and text.lstrip("-").isdigit() and len(text) < 6 and not low <= int(text) <= high:
+            raise InvalidValue(f"{ref.name} {text}: allowed {low} to {high} at the {self.name} step")
         return work.set_trait(trait, value, fill_points=True)[2]
 
     def _fits(self, work: Sheet) -> None:
         """Refuse a state that breaks the current step's rule (the freebie step: an over-spend)."""
+        if self.name in ("attributes", "freebies"):
+            low = [a for a in T.ATTRIBUTES if work.attributes[a] < 1]
+            if low:
+                raise InvalidValue(f"{low[0]} {work.attributes[low[0]]}: an Attribute is 1 to 5")
         if self.name == "attributes":
             over, _ = L.group_excess(_attr_dots(work), [7, 5, 3])
             if over:
@@ -203,6 +376,27 @@ class Draft:
             if check.spent > check.available:
                 raise InvalidValue(f"that needs {check.spent} freebie points; {check.available} available")
 
+    def _unplaced(self) -> str:
+        """At a dot step (Attributes, Abilities, Backgrounds): one line saying which dots are not placed
+        yet ('' when all are). Dots not placed at their step are lost, so the step is not left with any."""
+        s = self.sheet
+        if self.name == "attributes":
+            dots, allot, flex = _attr_dots(s), [7, 5, 3], 0
+        elif self.name == "abilities":
+            dots, allot = _ability_dots(s), [13, 9, 5]
+            flex = sum(min(v, 3) for v in _flexible(s).values())  # a secondary or custom Ability fits any group
+        elif self.name == "backgrounds":
+            placed = sum(s.backgrounds.values())
+            return "" if placed >= 5 else f"Backgrounds: {placed} of 5 dots placed; place the other {5 - placed} first"
+        else:
+            return ""
+        left = sum(allot) - sum(dots) - flex
+        if left <= 0:
+            return ""
+        what = "Attributes" if self.name == "attributes" else "Abilities"
+        shown = _groups_line(what, dots, allot).split(": ", 1)[1]
+        return f"{what}: {left} dot{'s' if left != 1 else ''} not placed yet ({shown}); place them first"
+
     def _leave(self) -> None:
         """Refuse to leave a step that is not complete; the freebie step (the last) checks them all again,
         and the whole sheet, so no draft finishes half made."""
@@ -217,6 +411,9 @@ class Draft:
                 missing.insert(0, "name")
             if missing:
                 raise InvalidValue(f"give the {', '.join(missing)} first")
+        left = self._unplaced()
+        if left:
+            raise InvalidValue(left)
         if (self.name == "gifts" or last) and len([g for g in s.gifts if g["level"] == 1]) < 3:
             raise InvalidValue(f"{len(s.gifts)} of 3 Gifts chosen; name the rest")
         if last:
@@ -225,6 +422,43 @@ class Draft:
                 raise InvalidValue("; ".join(f"{d.rule}: {d.message}" for d in check.deviations))
 
 
+def _item(trait: str, value: int, values: range, label: str | None = None) -> dict[str, Any]:
+    return {"field": trait, "label": label or trait, "value": value, "values": list(values)}
+
+
+def _allot(groups: list[dict[str, Any]], dots: list[int], allot: list[int]) -> None:
+    """Give each of the three groups its allotment (7/5/3 or 13/9/5) by the best fit of the dots so far."""
+    _, given = L.group_excess(dots, allot)
+    ranked = sorted(allot, reverse=True)
+    for i, g in enumerate(groups[-3:]):
+        g["allot"] = ranked[given[i]]
+
+
+def _read_sheet(data: Any, what: str) -> Sheet:
+    """The sheet of a draft (or of one of its undo states) ``data``; InvalidValue naming ``what`` otherwise."""
+    if not isinstance(data, dict):
+        raise InvalidValue(f"the draft character cannot be read: {what} is not a mapping with a sheet and a step")
+    sheet = data.get("sheet")
+    if not isinstance(sheet, dict):
+        raise InvalidValue(f"the draft character cannot be read: {what} has no sheet")
+    try:
+        return Sheet.from_dict(sheet, source="draft")
+    except StkitError as exc:
+        raise InvalidValue(f"the draft character cannot be read: {str(exc).splitlines()[0]}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+        raise InvalidValue(f"the draft character cannot be read: the sheet of {what} is damaged") from None
+
+
+def _read_step(data: dict, what: str) -> int:
+    step = data.get("step")
+    if type(step) is not int or not 0 <= step < len(STEPS):
+        raise InvalidValue(
+            f"the draft character cannot be read: the step of {what} must be a whole number 0 to {len(STEPS) - 1}"
+        )
+    return step
+
+
+NEW = "New character"
 IDENTITY_KEYS = ("name", "breed", "auspice", "tribe", "player", "concept", "nature", "demeanor", "deformity")
 
 
@@ -236,6 +470,23 @@ def _compact(data: dict) -> dict:
     if "attributes" in out:
         out["attributes"] = {a: v for a, v in out["attributes"].items() if v != 1}
     return out
+
+
+#: The comparison keys of the Attributes, Abilities, Rage, Gnosis, Willpower and Renown: names that are
+#: never a Background, so that an Ability typed at the Background step is refused, not stored as one.
+_TRAIT_KEYS = frozenset(T.norm(t) for t in T.ATTRIBUTES + T.ABILITIES + T.POWERS + T.RENOWN)
+
+
+def _gift_name(text: str) -> str:
+    """One Gift of the Gift step's answer: 'Razor Claws' or 'gift:Razor Claws' (the freebie step's
+    spelling) -> 'Razor Claws'. Raises InvalidValue for a rating ('Razor Claws=1', 'Resources=2'): the
+    step takes names only, each Gift at level 1."""
+    name = text.strip()
+    if name.casefold().startswith("gift:"):
+        name = name[5:].strip()
+    if "=" in name or ":" in name or not name:
+        raise InvalidValue(f"{text.strip()!r}: name the Gifts only, each at level 1; {HELP['gifts']}")
+    return name
 
 
 def _pairs(line: str, *, keyed: bool = False) -> list[tuple[str, str]]:

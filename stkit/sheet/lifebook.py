@@ -29,6 +29,11 @@ from typing import Any
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet import traits as T
 from stkit.sheet.deformity import deformity_list, needs_deformity
+from stkit.sheet.ranks import meets as meets  # Rank lives in stkit.sheet.ranks; these names stay here too
+from stkit.sheet.ranks import next_rank as next_rank
+from stkit.sheet.ranks import qualifying_rank, rules
+from stkit.sheet.ranks import rank_name as rank_name
+from stkit.sheet.ranks import rank_table as rank_table
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.vocab import TraitKind
 from stkit.text import counted
@@ -77,14 +82,6 @@ def gift_standing(sheet: Sheet, gift: str) -> tuple[str, list[str]]:
     if others:
         return "outside", [o.rsplit(" level ", 1)[0] for o in others]
     return "unknown", []
-
-
-@functools.cache
-def rules() -> dict[str, Any]:
-    """The parsed data file (cached). Raises DataFileError if the packaged file is damaged."""
-    data = load_packaged("stkit.sheet", "character_rules.yaml")
-    assert isinstance(data, dict)
-    return data
 
 
 def creation_kind(sheet: Sheet) -> str | None:
@@ -694,54 +691,6 @@ def award_renown(sheet: Sheet, renown: str, amount: int) -> RenownAward:
     if qualified is not None and qualified > sheet.rank:
         sheet.rank = qualified
     return RenownAward(name, amount, before, (track.permanent, track.temporary), rank_before, sheet.rank)
-
-
-def rank_table(sheet: Sheet) -> dict[int, dict[str, int]] | None:
-    """{rank: requirement} for the sheet's auspice ({'any': n} for the Ragabash), or None (no Garou auspice)."""
-    if sheet.fera != "Garou" or sheet.creature != "shapeshifter":
-        return None
-    table = rules()["ranks"].get(sheet.auspice)
-    return {int(k): {str(r): int(n) for r, n in v.items()} for k, v in table.items()} if table else None
-
-
-def meets(sheet: Sheet, need: dict[str, int]) -> bool:
-    perm = {r: sheet.renown[r].permanent for r in T.RENOWN}
-    if "any" in need:
-        return sum(perm.values()) >= need["any"]
-    return all(perm[r] >= n for r, n in need.items())
-
-
-def qualifying_rank(sheet: Sheet) -> int | None:
-    """The highest Rank whose Renown (and every lower Rank's) the sheet's permanent Renown meets, or None
-    when the sheet has no Rank table."""
-    table = rank_table(sheet)
-    if table is None:
-        return None
-    best = 0
-    for rank in sorted(table):
-        if not meets(sheet, table[rank]):
-            break
-        best = rank
-    return best
-
-
-def rank_name(rank: int) -> str:
-    return str(rules()["rank_names"].get(rank, rank))
-
-
-def next_rank(sheet: Sheet) -> dict | None:
-    """The next Rank above the sheet's: {'rank', 'title', 'needs' {renown: n} or {'any': n}, 'has', 'text'},
-    or None (no table, or the top of it)."""
-    table = rank_table(sheet)
-    if table is None or sheet.rank + 1 not in table:
-        return None
-    need = table[sheet.rank + 1]
-    has = {r: sheet.renown[r].permanent for r in T.RENOWN}
-    if "any" in need:
-        text = f"{need['any']} Renown in any combination (has {sum(has.values())})"
-    else:
-        text = ", ".join(f"{r} {n} (has {has[r]})" for r, n in need.items() if n)
-    return {"rank": sheet.rank + 1, "title": rank_name(sheet.rank + 1), "needs": need, "has": has, "text": text}
 
 
 def creation_sheet(sheet: Sheet, spends: list[dict], awards: list[dict]) -> Sheet:

@@ -20,7 +20,7 @@ Use cases:
 - The fight: ``initiative`` (who acts when, who acted, Rage for extra actions), ``attack`` (a whole
   attack, step by step), ``hit`` (damage and soak from a sheet, one hit taken), ``fight`` (regeneration,
   shifting, staying active, Rage and frenzy, the fight board), ``fight_rules`` (who soaks what, weapons
-  and maneuvers, the dead, the powers used in a turn).
+  and maneuvers, the dead, the powers used in a turn), ``fates`` (whether a character is dead).
 - The table: ``events`` (the event log and the join links), ``eventstream`` (the events as a stream for
   the table server), ``links`` (revoking one person's links), ``talk`` (table messages and whispers),
   ``prompts`` (an attack waiting for the defender's answer, the Storyteller's call for a roll),

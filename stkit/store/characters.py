@@ -23,10 +23,6 @@ from stkit.sheet.sheet import Sheet, check_sheet_text, sheet_columns, sheet_from
 from stkit.sheet.traits import legacy_name_key, name_key, suggest
 from stkit.sheet.vocab import TraitKind, XpKind
 from stkit.store.db.gateway import DuplicateRow, Gateway
-from stkit.store.events import record_event
-from stkit.store.fight_rules import mark_dead, refuse_dead, use_turn_power
-from stkit.store.house import rules_in_force
-from stkit.store.scenes import find_turn_context
 from stkit.text import counted, printable
 
 #: The columns of ``characters`` a :class:`CharacterRow` is read from, in its field order.
@@ -174,6 +170,8 @@ def save_sheet(
     ``updated_at``) and record the change as one 'sheet' table event saying ``summary`` (``secret``: for
     the Storyteller's screen only; ``detail``: more JSON-ready keys for the event's data, such as the
     ``source`` `char history` shows), in the same transaction. Returns the row as it now stands."""
+    from stkit.store.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
+
     cols = sheet_columns(sheet, with_key=False)  # the row keeps its key (see sheet_columns)
     sets = ", ".join(f"{c} = :{c}" for c in cols)
     gw.execute(
@@ -207,6 +205,8 @@ def create_character(
     (compared with :func:`stkit.sheet.traits.name_key`) raises InvalidValue, unless ``replace``: then the
     stored sheet is overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may
     not hold."""
+    from stkit.store.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
+
     check_sheet_text(sheet)
     found: list = []
     for column, value in name_matches(sheet.name):  # the exact name first: --replace never takes a look-alike
@@ -404,6 +404,9 @@ def set_trait(
 def spend(gw: Gateway, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
     """Spend points of Rage, Gnosis or Willpower; refused (RuleRefusal) with nothing spent when short, and
     Rage or Gnosis in a scene turn where the other was spent (:func:`stkit.store.fight.use_turn_power`)."""
+    from stkit.store.fight_rules import use_turn_power  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.scenes import find_turn_context  # lazy: start-up (`char show` and `char list` write nothing)
+
     kind = power.strip().casefold()
     if kind in ("rage", "gnosis"):
         row = find_character(gw, name, chronicle, for_update=True)
@@ -452,6 +455,9 @@ def _health_data(s: Sheet) -> dict:
 def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: str | None = None) -> Edit:
     """Mark ``n`` health levels of damage of ``kind`` (bashing, lethal, aggravated); see
     :meth:`Sheet.take_damage`. The summary says how many levels were taken when some had nowhere to go."""
+    from stkit.store.fight_rules import mark_dead  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.house import rules_in_force  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.scenes import find_turn_context  # lazy: start-up (`char show` and `char list` write nothing)
 
     def change(s: Sheet) -> Edit:
         done = s.take_damage(n, kind, mortal_overflow=rules_in_force(gw, s.chronicle).mortal_overflow)
@@ -473,14 +479,20 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
 def heal(gw: Gateway, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
     """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first). Raises RuleRefusal for a
     dead character: the dead do not heal (docs/combat.md: the dead no longer act, are hit or heal)."""
+    from stkit.store.fates import refuse_dead  # lazy: start-up (`char show` and `char list` write nothing)
+
     refuse_dead(gw, find_character(gw, name, chronicle), "heal")
 
     def change(s: Sheet) -> Edit:
         healed = s.heal(n, kind)
+        state = s.health_level or "unhurt"
+        what = f"{kind} damage" if kind else "damage"
+        if healed == 0:  # nothing to heal is an answer, not a warning about "only 0 levels"
+            return Edit(s, f"{s.name} has no {what} to heal: {state}", [], _health_data(s) | {"healed": 0})
         return Edit(
             s,
-            f"{s.name} heals {healed} level{'s' if healed != 1 else ''}: {s.health_level or 'unhurt'}",
-            [] if healed == n else [f"only {healed} level{'s' if healed != 1 else ''} to heal"],
+            f"{s.name} heals {healed} level{'s' if healed != 1 else ''}: {state}",
+            [] if healed == n else [f"only {healed} level{'s' if healed != 1 else ''} of {what} to heal"],
             _health_data(s) | {"healed": healed},
         )
 
@@ -528,6 +540,8 @@ def delete_character(gw: Gateway, name: str, *, chronicle: str | None = None) ->
     """Delete a character; its roll-log entries stay, with the name kept and character_id set to NULL.
     Returns the deleted character's name. Raises NotFound / InvalidValue like :func:`find_character`,
     and InvalidValue for a short name: deleting takes the whole name."""
+    from stkit.store.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
+
     row = find_character(gw, name, chronicle, for_update=True)
     if name_key(row.name) != name_key(name):
         raise InvalidValue(f"deleting needs the whole name: {row.name!r}, not {printable(name)!r}")

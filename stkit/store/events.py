@@ -33,7 +33,7 @@ Data shapes are JSON objects; see :func:`roll_event_data` for a roll's.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -417,11 +417,20 @@ def _stored_datetime(value: object) -> datetime:
     return datetime.fromisoformat(iso_utc(value).replace("Z", "+00:00"))
 
 
-def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False, lifetime: int | None = None) -> list[IssuedLink]:
-    """New join links for ``chronicle``: one for the Storyteller, then one per character (by name), each
-    lasting ``lifetime`` seconds (None: until revoked; see :func:`parse_lifetime`). With ``rotate`` every
-    earlier link of the chronicle is revoked first, in the same transaction, with a 'links' event that
-    ends the streams they hold. Raises InvalidValue for a bad chronicle name or lifetime."""
+def issue_links(
+    gw: Gateway,
+    chronicle: str,
+    *,
+    rotate: bool = False,
+    lifetime: int | None = None,
+    storyteller: bool = True,
+    characters: Collection[int] | None = None,
+) -> list[IssuedLink]:
+    """New join links for ``chronicle``: one for the Storyteller (unless ``storyteller`` is False), then
+    one per character (by name; only the ids in ``characters`` when given), each lasting ``lifetime``
+    seconds (None: until revoked; see :func:`parse_lifetime`). With ``rotate`` every earlier link of the
+    chronicle is revoked first, in the same transaction, with a 'links' event that ends the streams they
+    hold. Raises InvalidValue for a bad chronicle name or lifetime."""
 
     check_text(chronicle, "chronicle", limit=MAX_NAME)
     if lifetime is not None:
@@ -436,9 +445,9 @@ def issue_links(gw: Gateway, chronicle: str, *, rotate: bool = False, lifetime: 
             chronicle=chronicle,
         )
         record_event(gw, chronicle=chronicle, kind="links", data={"change": "rotated"}, secret=True)
-    people: list[tuple[str, str | None, int | None]] = [("storyteller", None, None)]
+    people: list[tuple[str, str | None, int | None]] = [("storyteller", None, None)] if storyteller else []
     rows = gw.rows("SELECT id, name FROM characters WHERE chronicle = :c ORDER BY name_key", c=chronicle)
-    people += [("player", name, cid) for cid, name in rows]
+    people += [("player", name, cid) for cid, name in rows if characters is None or cid in characters]
     import secrets  # lazy: start-up (join links only)
 
     issued = []

@@ -22,7 +22,8 @@ from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots, 
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.traits import did_you_mean, norm
 from stkit.store.db.gateway import Gateway
-from stkit.store.events import record_event
+from stkit.store.fates import is_dead as is_dead  # defined apart: reading and rolling need only these
+from stkit.store.fates import refuse_dead as refuse_dead
 
 if TYPE_CHECKING:
     from stkit.store.scenes import TurnContext
@@ -367,6 +368,7 @@ class MoonSet:
 
 def set_moon(gw: Gateway, chronicle: str, phase: str) -> MoonSet:
     """`scene moon PHASE`: store the chronicle's moon (it sets Rage rolls' difficulty), with an event."""
+    from stkit.store.events import record_event  # lazy: start-up (`char list` and `char heal` record no event)
 
     moon = check_moon(phase)
     gw.execute("DELETE FROM chronicle_moon WHERE chronicle = :c", c=chronicle)
@@ -381,10 +383,6 @@ def set_moon(gw: Gateway, chronicle: str, phase: str) -> MoonSet:
     return done
 
 
-def is_dead(gw: Gateway, character_id: int) -> bool:
-    return gw.row("SELECT 1 FROM character_fates WHERE character_id = :id", id=character_id) is not None
-
-
 def mark_dead(gw: Gateway, row: _Row, ctx: TurnContext | None) -> None:
     """Record ``row`` (a character) as dead, in the open scene's turn ``ctx`` (or None)."""
     if is_dead(gw, row.id):
@@ -397,12 +395,6 @@ def mark_dead(gw: Gateway, row: _Row, ctx: TurnContext | None) -> None:
         t=getattr(ctx, "turn", None),
         now=_now(gw),
     )
-
-
-def refuse_dead(gw: Gateway, row: _Row, doing: str) -> None:
-    """RuleRefusal when ``row`` is dead."""
-    if is_dead(gw, row.id):
-        raise RuleRefusal(f"{doing}: {row.name} is dead")
 
 
 def turn_power(gw: Gateway, ctx: TurnContext | None, character_id: int, power: str) -> int:

@@ -2,9 +2,10 @@
 
 A character file holds one character in the shape of :meth:`stkit.sheet.sheet.Sheet.to_dict` (see
 docs/characters.md). YAML is read with a ``yaml.SafeLoader`` subclass only (duplicate keys, alias
-bombs and deep nesting refused). Files over MAX_FILE_BYTES are refused. A Foundry actor export (JSON with
-a ``type`` and a ``system`` block) is translated by :mod:`stkit.formats.foundry`; a Grapevine exchange file
-(``.gex``, XML) by :mod:`stkit.formats.grapevine`, and may hold several characters.
+bombs, deep nesting and tags other than plain data's refused). Files over MAX_FILE_BYTES are refused. A
+Foundry actor export (JSON with a ``type`` and a ``system`` block) is translated by
+:mod:`stkit.formats.foundry`; a Grapevine exchange file (``.gex``, XML) by :mod:`stkit.formats.grapevine`, and
+may hold several characters.
 
 Every error is a DataFileError naming the file, the field and the allowed range; an import with any bad
 file imports nothing.
@@ -45,13 +46,17 @@ MAX_DEPTH = 20
 
 
 def _yaml_loader():
-    """A yaml.SafeLoader subclass that refuses duplicate mapping keys, more than MAX_YAML_ALIASES aliases and
-    nesting deeper than MAX_DEPTH (each raises yaml.YAMLError with a ``problem`` and ``problem_mark``)."""
+    """A yaml.SafeLoader subclass that refuses duplicate mapping keys, more than MAX_YAML_ALIASES aliases,
+    nesting deeper than MAX_DEPTH, and (by :func:`stkit.yamlsafe.plain_data_loader`) any tag but plain data's
+    (``!!binary``, ``!!set``, ``!!python/...``) and merge bombs; each raises yaml.YAMLError with a
+    ``problem`` and ``problem_mark``."""
     import yaml  # lazy: start-up (heavy library, loaded when needed)
     from yaml.constructor import ConstructorError  # lazy: start-up (heavy library, loaded when needed)
     from yaml.events import AliasEvent, CollectionStartEvent  # lazy: start-up (heavy library, loaded when needed)
 
-    class StrictLoader(yaml.SafeLoader):
+    from stkit.yamlsafe import plain_data_loader  # lazy: start-up (with the YAML library)
+
+    class StrictLoader(plain_data_loader(yaml.SafeLoader)):  # type: ignore[misc]
         aliases = 0
         depth = 0
 

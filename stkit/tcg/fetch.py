@@ -10,7 +10,12 @@ is turned back into the plugin's tab-separated rows so that one reader (:mod:`st
 row whichever way it came.
 
 Only ``http`` and ``https`` addresses are fetched, at most MAX_CARD_FILE_BYTES, the whole download within
-``timeout`` seconds.
+``timeout`` seconds. A redirect is followed only to an ``http``/``https`` address on the same host and port
+(or from ``http`` up to ``https`` on the standard ports), never from ``https`` down to ``http``; any other
+redirect is refused with one line naming where it pointed, so that a mirror that moved is given again with
+``--url`` on purpose. JSON is read as written: numbers stay the text they were (no 100,000-digit integer is
+built; one over MAX_JSON_NUMBER characters is refused), and nesting deeper than MAX_JSON_DEPTH levels is
+refused.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import urllib.request
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from stkit.deadline import Deadline, DeadlinePassed, within
 from stkit.errors import DataFileError, InvalidValue, StkitError
@@ -42,6 +47,12 @@ PLUGIN_COLUMNS = (
     "Gnosis", "Health", "CRage", "CGnosis", "CHealth", "Damage", "Text", "Errata",
 )  # fmt: skip
 DEFAULT_TIMEOUT = 30.0
+#: Deepest nesting of lists and mappings read from a JSON card list (the real list nests two levels).
+MAX_JSON_DEPTH = 20
+#: Longest number read from a JSON card list, in characters (the real list's are one to three digits).
+MAX_JSON_NUMBER = 100
+#: Longest address shown in a message (a hostile redirect may name one of megabytes).
+_SHOWN_URL = 200
 
 
 class FetchError(StkitError):
@@ -50,10 +61,71 @@ class FetchError(StkitError):
 
 
 def _check_url(url: str) -> str:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidValue(f"--url {url!r} is not an http:// or https:// address of a card list")
+    bad = InvalidValue(f"--url '{_shown_url(url)}' is not an http:// or https:// address of a card list")
+    try:
+        parts = urlsplit(url.strip())
+        host, _ = parts.hostname, parts.port  # each raises ValueError for a malformed host or port
+    except ValueError:
+        raise bad from None
+    if (
+        parts.scheme not in ("http", "https")
+        or not host
+        or any(ch.isspace() or not ch.isprintable() for ch in url.strip())
+    ):
+        raise bad
     return url.strip()
+
+
+def _shown_url(url: str) -> str:
+    """``url`` as a message may show it: control characters escaped, cut to _SHOWN_URL characters."""
+    from stkit.text import printable  # lazy: start-up (only for a refused redirect)
+
+    text = printable(url)
+    return text if len(text) <= _SHOWN_URL else text[:_SHOWN_URL] + "..."
+
+
+def _refused_redirect(old_url: str, new_url: str) -> str | None:
+    """Why a redirect from ``old_url`` to ``new_url`` is not followed, or None when it may be."""
+    try:
+        old, new = urlsplit(old_url), urlsplit(new_url)
+        new_host, new_port, old_port = new.hostname, new.port, old.port
+    except ValueError:  # brackets that are no IPv6 address, a port that is no number
+        return "is not a well-formed address"
+    if new.scheme not in ("http", "https") or not new_host:
+        return "is not an http:// or https:// address; only those are fetched"
+    if new_host.lower() != (old.hostname or "").lower():
+        return f"is on another host than {old.hostname}; give it with --url if you trust it"
+    if old.scheme == "https" and new.scheme == "http":
+        return "is plain http, redirected from https; give it with --url if you trust it"
+    default = {"http": 80, "https": 443}
+    if (new_port or default[new.scheme]) != (old_port or default[old.scheme]) and not (
+        new_port is None and old_port is None  # http to https on the standard ports: the usual upgrade
+    ):
+        return f"is on another port of {old.hostname}; give it with --url if you trust it"
+    return None
+
+
+class _SameHostRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to http(s) on the same host, never from https to http; raises FetchError
+    naming the refused address otherwise (before urllib's own scheme check, so every refusal reads alike)."""
+
+    def http_error_302(self, req: Any, fp: Any, code: int, msg: str, headers: Any) -> Any:
+        location = headers.get("location") or headers.get("uri")
+        if location is not None:
+            try:
+                new_url = urljoin(req.full_url, location)
+            except ValueError:
+                new_url = location
+            reason = _refused_redirect(req.full_url, new_url)
+            if reason is not None:
+                fp.close()
+                raise FetchError(
+                    f"{_shown_url(req.full_url)}: the server redirects to {_shown_url(new_url)}, which {reason};"
+                    " nothing imported"
+                )
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
 
 def download(url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = MAX_CARD_FILE_BYTES) -> bytes:
@@ -67,8 +139,10 @@ def download(url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = MAX_CA
     host = urlsplit(url).hostname
     request = urllib.request.Request(url, headers={"User-Agent": "stkit card fetch"})
 
+    opener = urllib.request.build_opener(_SameHostRedirects())
+
     def fetch(deadline: Deadline) -> bytes:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with opener.open(request, timeout=timeout) as response:
             chunks: list[bytes] = []
             size = 0
             while size <= max_bytes:
@@ -132,17 +206,60 @@ def records_to_plugin_text(data: Any, source: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+class _NumberTooLong(Exception):
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+
+def _as_written(text: str) -> str:
+    # a JSON number (or NaN, Infinity) kept as the text it was: the plugin's cell, judged by the one reader
+    if len(text) > MAX_JSON_NUMBER:
+        raise _NumberTooLong(len(text))
+    return text
+
+
+def _too_deep(data: Any, limit: int) -> bool:
+    """True when ``data`` nests lists/mappings more than ``limit`` levels (iterative: no recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
+
+
 def plugin_bytes(data: bytes, source: str) -> bytes:
     """``data`` as a plugin file: JSON (first character ``{`` or ``[``) is turned into the plugin's rows
-    (UTF-8), anything else is kept byte for byte for the importer to decode. Raises DataFileError for JSON
-    that cannot be read or is not a card list."""
+    (UTF-8), anything else is kept byte for byte for the importer to decode. Numbers are kept as written.
+    Raises DataFileError (one line) for JSON that cannot be read, is nested more than MAX_JSON_DEPTH levels
+    or is not a card list."""
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     if head not in (b"{", b"["):
         return data
+    too_deep = f"{source}: the JSON is nested more than {MAX_JSON_DEPTH} levels deep; nothing imported"
     try:
-        parsed = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataFileError(f"{source}: not readable JSON ({exc}); nothing imported") from None
+        parsed = json.loads(
+            data.decode("utf-8-sig"), parse_int=_as_written, parse_float=_as_written, parse_constant=_as_written
+        )
+    except UnicodeDecodeError as exc:
+        raise DataFileError(
+            f"{source}: not readable JSON (byte {exc.start + 1} is not UTF-8); nothing imported"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise DataFileError(
+            f"{source}: not readable JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); nothing imported"
+        ) from None
+    except RecursionError:
+        raise DataFileError(too_deep) from None
+    except _NumberTooLong as exc:
+        raise DataFileError(
+            f"{source}: the JSON holds a number {exc.length} characters long; allowed: at most"
+            f" {MAX_JSON_NUMBER}; nothing imported"
+        ) from None
+    if _too_deep(parsed, MAX_JSON_DEPTH):
+        raise DataFileError(too_deep)
     return records_to_plugin_text(parsed, source).encode("utf-8")
 
 

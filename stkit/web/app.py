@@ -99,7 +99,8 @@ def create_app(
     app.add_middleware(Guard, hosts=settings.hosts)
 
     mimetypes.add_type("application/manifest+json", ".webmanifest")
-    app.mount("/static", StaticFiles(packages=[("stkit.web", "static")]), name="static")
+    # the printed sheet's stylesheet is the formats layer's own file (stkit/formats/static/print.css)
+    app.mount("/static", StaticFiles(packages=[("stkit.web", "static"), ("stkit.formats", "static")]), name="static")
     for router in ROUTERS:
         app.include_router(router)
     app.include_router(interactions_router(store, settings.chronicle, settings.served))

@@ -46,6 +46,14 @@ COMMON_POOLS = (
 )
 
 
+def rated_powers(sheet: Any) -> tuple[str, ...]:
+    """The Rage, Gnosis and Willpower a sheet shows: all three for a shapeshifter; for Kinfolk and mortals
+    Willpower, and Rage or Gnosis only when rated (a Merit or a story can give them), never a zero row."""
+    if sheet.creature == "shapeshifter":
+        return T.POWERS
+    return tuple(p for p in T.POWERS if p == "Willpower" or sheet.powers[p].permanent)
+
+
 def roll_choices(sheet: Any) -> dict:
     """The roll form's choices for a Sheet: every Attribute with its form-adjusted rating, every Ability
     rated or not grouped as Talents / Skills / Knowledges (unrated ones say what the unskilled rule does),
@@ -67,7 +75,7 @@ def roll_choices(sheet: Any) -> dict:
     ]
     if sheet.custom_abilities:
         groups.append(("Other Abilities", [(a, f"{a} {n}") for a, n in sorted(sheet.custom_abilities.items())]))
-    alone = [(p, f"{p} {sheet.powers[p].permanent}") for p in T.POWERS]
+    alone = [(p, f"{p} {sheet.powers[p].permanent}") for p in rated_powers(sheet)]
     alone += [(r, f"{r} {sheet.renown[r].permanent}") for r in T.RENOWN if sheet.renown[r].permanent]
     return {
         "attributes": [(a, f"{a} {apply_form(sheet.form, a, sheet.attributes.get(a, 0))}") for a in T.ATTRIBUTES],
@@ -101,6 +109,7 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = No
         s = row.to_sheet()
         ids[s.name] = row.id
         boxes = s.health_boxes()
+        powers = rated_powers(s)
         members.append(
             {
                 "id": row.id,
@@ -117,9 +126,9 @@ def party_view(gw: Gateway, chronicle: str, scene: dict | None, holder: Any = No
                 "penalty": s.wound_penalty,
                 "boxes": list(boxes),
                 "willpower": (s.powers["Willpower"].temporary, s.powers["Willpower"].permanent),
-                "rage": (s.powers["Rage"].temporary, s.powers["Rage"].permanent),
-                "gnosis": (s.powers["Gnosis"].temporary, s.powers["Gnosis"].permanent),
-                "form": s.form,
+                "rage": (s.powers["Rage"].temporary, s.powers["Rage"].permanent) if "Rage" in powers else None,
+                "gnosis": (s.powers["Gnosis"].temporary, s.powers["Gnosis"].permanent) if "Gnosis" in powers else None,
+                "form": s.form if s.creature == "shapeshifter" else None,
             }
         )
     members.sort(key=lambda m: (m["place"] is None, m["place"] or 0, m["name"]))

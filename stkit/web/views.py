@@ -15,9 +15,18 @@ from stkit.store.events import LinkHolder, TableEvent, last_event_id, recent_eve
 from stkit.store.extended import extended_status, list_extended
 from stkit.store.fight_rules import is_dead, maneuver_names
 from stkit.store.house import rules_in_force
+from stkit.store.powers import power_table
 from stkit.store.prompts import is_npc
 from stkit.store.scenes import open_scene, recent_scenes
-from stkit.web.play import LOG_KINDS, finished_tracked, party_view, roll_choices, talk_item, talk_visible
+from stkit.web.play import (
+    LOG_KINDS,
+    finished_tracked,
+    party_view,
+    rated_powers,
+    roll_choices,
+    talk_item,
+    talk_visible,
+)
 
 if TYPE_CHECKING:
     from stkit.store.db.gateway import Gateway
@@ -39,7 +48,15 @@ def sheet_view(row: Any, *, dead: bool = False) -> dict:
     abilities += sorted(sheet.custom_abilities.items())
     boxes = sheet.health_boxes()
     health = [{"name": name, "penalty": penalty, "damage": boxes[i]} for i, (name, penalty) in enumerate(HEALTH_LEVELS)]
-    powers = [(p, sheet.powers[p].permanent, sheet.powers[p].temporary) for p in T.POWERS]
+    powers = [(p, sheet.powers[p].permanent, sheet.powers[p].temporary) for p in rated_powers(sheet)]
+    known = {T.norm(k): v for k, v in power_table()["gifts"].items()}
+    gifts = []
+    for g in sheet.gifts:
+        entry = known.get(T.norm(g["name"]))
+        asks = bool(entry and entry.get("pool") and entry.get("difficulty") is None)
+        by = str(entry.get("difficulty_by") or "the Storyteller") if asks and entry else ""
+        gifts.append({"name": g["name"], "level": g["level"], "known": entry is not None, "asks": asks, "by": by})
+    fetishes = [{"name": f["name"], "level": f["level"], "gnosis": f["gnosis"]} for f in sheet.fetishes]
     renown = [(r, sheet.renown[r].permanent, sheet.renown[r].temporary) for r in T.RENOWN]
     return {
         "id": row.id,
@@ -48,7 +65,9 @@ def sheet_view(row: Any, *, dead: bool = False) -> dict:
         "tribe": sheet.tribe,
         "auspice": sheet.auspice,
         "breed": sheet.breed,
-        "form": sheet.form,
+        "form": sheet.form if sheet.creature == "shapeshifter" else None,
+        "gifts": gifts,
+        "fetishes": fetishes,
         "attributes": [(a, sheet.attributes.get(a, 0)) for a in T.ATTRIBUTES],
         "abilities": abilities,
         "powers": powers,
@@ -59,7 +78,12 @@ def sheet_view(row: Any, *, dead: bool = False) -> dict:
         "incapacitated": sheet.incapacitated,
         "dead": dead,
         "willpower_left": sheet.powers["Willpower"].temporary,
-        "roll_traits": [*T.ATTRIBUTES, *(a for a, _ in abilities), *T.POWERS, *(r for r, perm, _ in renown if perm)],
+        "roll_traits": [
+            *T.ATTRIBUTES,
+            *(a for a, _ in abilities),
+            *rated_powers(sheet),
+            *(r for r, perm, _ in renown if perm),
+        ],
         "choices": roll_choices(sheet),
     }
 
@@ -205,8 +229,11 @@ def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
     ]
     sheets = [sheet_view(c, dead=is_dead(gw, c.id)) for c in chars if st or c.id == holder.character_id]
 
+    rules = rules_in_force(gw, table.chronicle)
     return {
-        "difficulty": rules_in_force(gw, table.chronicle).difficulty,
+        "difficulty": rules.difficulty,
+        # a player names the difficulty only under `stkit house set player-difficulty yes`
+        "choose_difficulty": st or rules.player_difficulty,
         "holder": holder,
         "storyteller": st,
         "chronicle": table.chronicle,

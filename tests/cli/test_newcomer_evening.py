@@ -181,6 +181,22 @@ def test_docs_walkthroughs_make_their_files_in_a_temporary_folder():
     assert offenders == []
 
 
+def test_docs_walkthroughs_read_the_clone_only_from_the_clone():
+    """After `cd "$(mktemp -d)"` a page's commands run in an empty folder: a relative path to the clone's
+    characters/, docs/ or examples/ would name nothing there."""
+    import re
+
+    offenders = []
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        in_temp = False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith('$ cd "$(mktemp -d)"'):
+                in_temp = True
+            if in_temp and line.startswith("$ ") and re.search(r"\s(?:characters|docs|examples)/", line):
+                offenders.append(f"{page.name}: {line}")
+    assert offenders == []
+
+
 def test_the_readme_shows_a_virtual_environment_and_a_light_install():
     text = (REPO / "README.md").read_text(encoding="utf-8")
     setup = text.split("<!-- setup:begin -->", 1)[1].split("<!-- setup:end -->", 1)[0]
@@ -191,3 +207,32 @@ def test_the_readme_shows_a_virtual_environment_and_a_light_install():
     after = text.split("<!-- setup:end -->", 1)[1].split("\n## ", 1)[0]
     assert "python3 -m venv .venv" in after
     assert "pipx install ." in after and "pip install ." in after
+
+
+def test_healing_an_unhurt_character_says_there_is_nothing_to_heal(store):
+    result = runner.invoke(app, ["char", "heal", "Runs"])
+    assert result.exit_code == 0
+    assert result.output.strip() == "Runs has no damage to heal: unhurt"
+    ok("char", "damage", "Runs", "2", "-t", "bashing")
+    assert ok("char", "heal", "Runs", "1", "-t", "lethal").strip() == "Runs has no lethal damage to heal: Hurt"
+    result = runner.invoke(app, ["char", "heal", "Runs", "3"])
+    assert result.output.splitlines() == ["Runs heals 2 levels: unhurt", "Warning: only 2 levels of damage to heal"]
+
+
+def test_a_saved_roll_prints_what_a_sheet_roll_prints(store):
+    """The house rules in force and the scene and turn of the log entry, as `stkit roll -c` shows them."""
+    ok("scene", "start", "The den")
+    ok("house", "set", "ones-cancel", "off")
+    by_name = ok("saved", "roll", "claws", "-c", "Runs", "--seed", "1").splitlines()
+    by_pool = ok("roll", "Dexterity + Brawl", "-c", "Runs", "-d", "7", "--seed", "1").splitlines()
+    assert by_name[0].startswith("House rules: ") and "1s" in by_name[0]
+    assert by_name[-1] == "Logged as roll #1 (scene 1, turn 1)"
+    assert by_name[:-1] == by_pool[:-1]
+
+
+@pytest.mark.parametrize("action", ["award", "spend"])
+def test_char_xp_without_the_points_is_a_usage_error_naming_them(store, action):
+    result = runner.invoke(app, ["char", "xp", "Runs", action])
+    assert result.exit_code == 2
+    assert f"char xp {action} needs the number of points: stkit char xp NAME {action} N" in result.output
+    assert "0 experience points" not in result.output

@@ -48,9 +48,12 @@ def test_the_page_runs_as_written(db_url, monkeypatch, tmp_path):
 
 
 def _run_page(runner: CliRunner, text: str, monkeypatch, tmp_path: Path) -> None:
-    """Run a page's steps as a reader would, its `$ export STKIT_DATABASE_URL=sqlite:///NAME` lines
-    included (the file made in ``tmp_path``)."""
-    for line in re.findall(r"^\$ export STKIT_DATABASE_URL=sqlite:///(\S+)", text, re.M):
+    """Run a page's steps as a reader would, its `$ export STKIT_DATABASE_URL=sqlite:///NAME` and
+    `$ export STKIT_DATABASE_URL="$(mktemp -d)/NAME"` lines included (the file made in ``tmp_path``)."""
+    exports = r'^\$ export STKIT_DATABASE_URL=(?:sqlite:///|"\$\(mktemp -d\)/)([^"\s]+)"?$'
+    found = re.findall(exports, text, re.M)
+    assert found or "STKIT_DATABASE_URL" not in text, "an export line the runner cannot read"
+    for line in found:
         monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / line))
     for argv, expected in session(text):
         result = runner.invoke(app, argv, env={"NO_COLOR": "1", "COLUMNS": "100"})

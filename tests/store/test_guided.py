@@ -3,6 +3,8 @@ through prompt_toolkit's pipe input (`stkit char create`)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -12,13 +14,13 @@ from stkit.errors import InvalidValue
 from stkit.sheet import guided as G
 from stkit.sheet.lifebook import check_creation
 
-#: A Homid Ahroun Get of Fenris made step by step: 7/5/3 (Social one short), 13/9/5, 5 Backgrounds, three
+#: A Homid Ahroun Get of Fenris made step by step: 7/5/3, 13/9/5, 5 Backgrounds, three
 #: Gifts, then 4 freebie points (Brawl 4: 2, Willpower 3 -> 5: 2) after one undone answer.
 ANSWERS = [
     "name=Sees-Far breed=Homid auspice=Ahroun tribe=Get of Fenris player=Sam",
     "next",
     "Strength=4 Dexterity=3 Stamina=3",
-    "Charisma=3 Manipulation=2 Appearance=2",
+    "Charisma=3 Manipulation=2 Appearance=3",
     "Perception=2 Intelligence=2 Wits=2",
     "Strength=5",  # refused: 8 Physical dots
     "next",
@@ -53,16 +55,55 @@ def test_the_steps_refuse_what_breaks_them_and_undo():
     assert d.status() == ["Attributes: Physical 6 of 7, Social 0 of 5, Mental 0 of 3"]
     d.answer("undo")
     assert d.status() == ["Attributes: Physical 0 of 7, Social 0 of 5, Mental 0 of 3"]
+    d.answer("Strength=4 Dexterity=4 Stamina=2 Charisma=3 Manipulation=3 Perception=2 Wits=3")
+    with pytest.raises(
+        InvalidValue, match=r"Attributes: 1 dot not placed yet \(Physical 7 of 7, Social 4 of 5, Mental"
+    ):
+        d.answer("next")
+    d.answer("Appearance=2")
     d.answer("next")
     with pytest.raises(InvalidValue, match="Brawl above 3: only freebies raise an Ability past 3"):
         d.answer("Brawl=4")
     with pytest.raises(InvalidValue, match="'Strength' is not one of the abilities"):
         d.answer("Strength=2")
-    d.answer("undo")
-    d.answer("undo")
+    for _ in range(4):
+        d.answer("undo")
     assert d.name == "character"
     with pytest.raises(InvalidValue, match="nothing to undo"):
         G.new_draft().answer("undo")
+
+
+def test_the_gift_step_takes_names_only_and_help_shows_the_prompt():
+    """What a newcomer types at the Gift step: the freebie step's `gift:NAME` spelling, a `Trait=N` line
+    meant for another step, `help`, an Ability at the Background step, a Gift no list knows."""
+    d = G.new_draft()
+    for line in ["name=Sees-Far breed=Homid auspice=Ahroun tribe=Get of Fenris", "next", *ANSWERS[2:5]]:
+        d.answer(line)
+    d.answer("next")
+    for line in ANSWERS[7:10]:
+        d.answer(line)
+    d.answer("next")
+    assert d.answer("help") == [d.prompt()]
+    with pytest.raises(InvalidValue, match="'Primal-Urge' is a Trait, not a Background"):
+        d.answer("Primal-Urge=2")
+    assert d.sheet.backgrounds == {}
+    d.answer("Resources=2 Kinfolk=3")
+    d.answer("next")
+    assert d.name == "gifts"
+    assert d.answer("?") == [d.prompt()]
+    assert d.sheet.gifts == []
+    with pytest.raises(InvalidValue, match="'Resources=2 Pure Breed=3': name the Gifts only"):
+        d.answer("Resources=2 Pure Breed=3")
+    with pytest.raises(InvalidValue, match="name the Gifts only"):
+        d.answer("Razor Claws; Smell of Man=1")
+    assert d.sheet.gifts == []
+    d.answer("gift:Razor Claws")
+    said = d.answer("Smell of Man; Clawz of Doom")
+    assert [g["name"] for g in d.sheet.gifts] == ["Razor Claws", "Smell of Man", "Clawz of Doom"]
+    assert (
+        said[-1] == "Warning: 'Clawz of Doom' is in none of stkit's Gift lists: kept, but `char check` cannot judge it"
+    )
+    assert not any("Smell of Man" in line for line in said[1:])
 
 
 def _to_freebies(tribe: str) -> G.Draft:
@@ -149,3 +190,105 @@ def test_quitting_stores_nothing(db_url):
     assert result.exit_code == 1 and "Error: creation stopped; nothing stored" in result.output
     listed = runner.invoke(app, ["char", "list", "--db", db_url, "--json"])
     assert '"Half-Made"' not in listed.output
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (1, "the draft is not a mapping with a sheet and a step"),
+        (None, "the draft is not a mapping with a sheet and a step"),
+        ({"step": 1}, "the draft has no sheet"),
+        ({"sheet": {"name": "A"}, "step": 1.5}, "the step of the draft must be a whole number 0 to 6"),
+        ({"sheet": {"name": "A"}, "step": "2"}, "the step of the draft must be a whole number 0 to 6"),
+        ({"sheet": {"name": "A"}, "step": True}, "the step of the draft must be a whole number 0 to 6"),
+        ({"sheet": {"name": "A"}, "step": 7}, "the step of the draft must be a whole number 0 to 6"),
+        ({"sheet": {"name": "A"}, "step": 1, "past": [1]}, "undo state 1 is not a mapping"),
+        ({"sheet": {"name": "A"}, "step": 1, "past": {}}, "its undo list is not a list"),
+        ({"sheet": {"name": "A", "attributes": [1]}, "step": 1}, "attributes: expected a mapping"),
+    ],
+)
+def test_a_damaged_draft_is_refused_in_one_line(data, said):
+    with pytest.raises(InvalidValue) as caught:
+        G.Draft.from_dict(data)
+    text = str(caught.value)
+    assert said in text and "\n" not in text and "object" not in text and "subscriptable" not in text
+
+
+def test_the_pickers_offer_the_steps_values_and_refuse_others():
+    d = G.new_draft()
+    names = {f["field"]: f for f in d.choices()["fields"]}
+    assert names["breed"]["options"] == ["Homid", "Metis", "Lupus"] and "Get of Fenris" in names["tribe"]["options"]
+    with pytest.raises(InvalidValue, match="Breed 'Elf' is not one of the choices offered"):
+        d.pick({"breed": "Elf"})
+    with pytest.raises(InvalidValue, match="deformity 'Hairless': only a metis has a deformity"):
+        d.pick({"deformity": "Hairless", "breed": "Homid"})
+    d.pick({"deformity": "Hairless", "breed": "Metis"})  # both on one page, in any order
+    assert (d.sheet.breed, d.sheet.deformity) == ("Metis", "Hairless")
+    d.answer("undo")
+    d.pick({"name": "Sees-Far", "breed": "Homid", "auspice": "Ahroun", "tribe": "Get of Fenris"})
+    assert d.sheet.powers["Rage"].permanent == 5
+    d.answer("next")
+    groups = d.choices()["groups"]
+    assert [g["title"] for g in groups] == ["Physical Attributes", "Social Attributes", "Mental Attributes"]
+    assert groups[0]["items"][0] == {"field": "Strength", "label": "Strength", "value": 1, "values": [1, 2, 3, 4, 5]}
+    for bad, said in [
+        ({"Strength": "0"}, "Strength '0': allowed 1 to 5"),
+        ({"Strength": "1.5"}, "Strength '1.5': allowed 1 to 5"),
+        ({"Strength": "6"}, "Strength '6': allowed 1 to 5"),
+        ({"Brawl": "2"}, "'Brawl' is not a choice of the attributes step"),
+        ({"Strength": "5", "Dexterity": "5"}, "1 Attribute dot too many"),
+    ]:
+        with pytest.raises(InvalidValue, match=re.escape(said)):
+            d.pick(bad)
+    for typed in ("Strength=0", "Strength=7", "Strength=-1"):
+        with pytest.raises(InvalidValue, match=rf"Strength {typed[9:]}: allowed 1 to 5 at the attributes step"):
+            d.answer(typed)
+    d.pick({"Strength": "5", "Dexterity": "3", "Stamina": "2"})
+    assert [g["allot"] for g in d.choices()["groups"]] == [7, 5, 3]
+    with pytest.raises(InvalidValue, match=r"Attributes: 8 dots not placed yet \(Physical 7 of 7, Social 0 of 5"):
+        d.answer("next")
+
+
+def test_the_gift_step_offers_one_list_each_and_takes_exactly_the_chosen():
+    d = G.new_draft()
+    d.answer("name=Sees-Far breed=Homid auspice=Ahroun tribe=Get of Fenris")
+    d.step = G.STEPS.index("gifts")
+    lists = d.choices()["gifts"]
+    assert [g["title"] for g in lists] == ["Homid (breed) Gift", "Ahroun (auspice) Gift", "Get of Fenris (tribe) Gift"]
+    assert "Smell of Man" in lists[0]["options"] and "Razor Claws" in lists[2]["options"]
+    with pytest.raises(InvalidValue, match=r"'Bogus' is not a level-one Gift of the list offered \(Homid \(breed\)"):
+        d.pick({}, ["Bogus"])
+    with pytest.raises(InvalidValue, match=r"'Resist Pain' is not a level-one Gift of the list offered \(Ahroun"):
+        d.pick({}, ["Smell of Man", "Resist Pain"])
+    with pytest.raises(InvalidValue, match="the same Gift chosen twice"):
+        d.pick({}, ["", "Razor Claws", "Razor Claws"])
+    with pytest.raises(InvalidValue, match="4 Gift choices; the Gift step has 3 lists"):
+        d.pick({}, ["", "", "", "Razor Claws"])
+    d.pick({}, ["Smell of Man", "Razor Claws"])
+    d.pick({}, ["Smell of Man", "Razor Claws"])  # sent again: still two, not four
+    assert [g["name"] for g in d.sheet.gifts] == ["Smell of Man", "Razor Claws"]
+    with pytest.raises(InvalidValue, match="2 of 3 Gifts chosen"):
+        d.answer("next")
+
+
+def without_shadow_lords() -> dict:
+    """The packaged Gift lists as if they held none for the Shadow Lords (the lists are partial)."""
+    from stkit.sheet import lifebook as L
+
+    return {k: v for k, v in L.gift_lists().items() if k != "Shadow Lords"}
+
+
+def test_a_gift_list_stkit_lacks_is_typed(monkeypatch):
+    from stkit.sheet import lifebook as L
+
+    partial = without_shadow_lords()
+    monkeypatch.setattr(L, "gift_lists", lambda: partial)
+    d = G.new_draft()
+    d.answer("name=Whisper breed=Homid auspice=Ragabash tribe=Shadow Lords")
+    d.step = G.STEPS.index("gifts")
+    lists = d.choices()["gifts"]
+    assert lists[2]["title"] == "Shadow Lords (tribe) Gift" and lists[2]["options"] == []
+    d.pick({}, ["Smell of Man", lists[1]["options"][0], "Aura of Confidence"])
+    assert d.choices()["gifts"][2]["value"] == "Aura of Confidence"
+    d.answer("next")
+    assert d.name == "freebies"

@@ -149,3 +149,62 @@ def test_phones_at_the_table(browser, store):
     finally:
         server.stop()
     assert len(requests) == asked  # no retry went out while the others' rolls were made
+
+
+def test_one_odds_read_per_change(browser, store):
+    """The page's opening and each change of a roll form read its odds once (the roll's own sheet event
+    once more); a later change's answer shows only after any late duplicate of the earlier would be sent."""
+    from urllib.parse import parse_qs, urlsplit
+
+    server = Server(store)
+    try:
+        weston = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+        reads: list[dict] = []
+        weston.on("request", lambda r: reads.append(parse_qs(urlsplit(r.url).query)) if "/odds" in r.url else None)
+        weston.goto(server.links["players"]["Weston"])
+        weston.wait_for_selector("#live.live", timeout=WAIT)
+        form = weston.locator("form.roll-form")
+        form.locator("select[name='trait']").nth(0).select_option("Dexterity")
+        weston.wait_for_selector("form.roll-form .odds-chart:has-text('Dexterity 3 = 3 dice')", timeout=WAIT)
+        form.locator("select[name='trait']").nth(1).select_option("Brawl")
+        weston.wait_for_selector("form.roll-form .odds-chart:has-text('Dexterity 3 + Brawl 2 = 5 dice')", timeout=WAIT)
+        form.locator("button.roll-button").click()
+        weston.wait_for_selector("#feed > li", timeout=WAIT)
+        form.locator("select[name='trait']").nth(1).select_option("Stealth")
+        weston.wait_for_selector(
+            "form.roll-form .odds-chart:has-text('Dexterity 3 + Stealth 3 = 6 dice')", timeout=WAIT
+        )
+
+        def chosen(*traits: str) -> int:
+            return sum(1 for r in reads if [t for t in r.get("trait", []) if t] == list(traits))
+
+        assert chosen() <= 1, reads  # opening the page: the stream opening and the sheet read ask at most once
+        assert chosen("Dexterity") == 1, reads
+        assert 1 <= chosen("Dexterity", "Brawl") <= 2, reads  # the change, and the sheet read after the roll
+        assert chosen("Dexterity", "Stealth") == 1, reads
+    finally:
+        server.stop()
+
+
+def test_a_gift_and_a_fetish_from_the_phones_sheet(browser, store):
+    from stkit.store.db.engine import dispose_engines
+    from tests.web.test_sheet_powers import _powers
+
+    _powers(store, "Weston")
+    dispose_engines()
+    server = Server(store)
+    try:
+        weston = _open(browser, server.links["players"]["Weston"], PHONE, has_touch=True)
+        st = _open(browser, server.links["storyteller"], LAPTOP)
+        assert _serious(weston) == []
+        weston.click("button:has-text('Use'):has(span:text-is(' Persuasion of Weston'))")
+        weston.wait_for_selector(".use-result:has-text('Weston uses Persuasion')", timeout=WAIT)
+        st.wait_for_selector("#feed li:has-text('Charisma 1 + Subterfuge 2 = 3 dice')", timeout=WAIT)
+        weston.wait_for_selector("#feed li:has-text('Charisma 1 + Subterfuge 2 = 3 dice')", timeout=WAIT)
+        assert "Weston uses Persuasion" in weston.inner_text(".use-result")  # the sheet's refresh keeps it
+        weston.click("button:has-text('Spend 1 Gnosis to activate Fang Dagger')")
+        weston.wait_for_selector(".use-result:has-text('Fang Dagger activates')", timeout=WAIT)
+        weston.wait_for_selector(".power-gnosis:text-is('3 / 4')", timeout=WAIT)  # the sheet follows
+        _no_sideways(weston, 390)
+    finally:
+        server.stop()

@@ -39,7 +39,8 @@ def test_table_links_json_and_rotate(table):
     result = runner.invoke(app, ["table", "links", "--json", "--db", table.url, "--port", "8123"])
     assert result.exit_code == 0, result.output
     links = json.loads(result.stdout)
-    assert set(links) == {"storyteller", "players", "expires_at"} and links["expires_at"] is None
+    assert set(links) == {"storyteller", "players", "expires_at", "reused"} and links["expires_at"] is None
+    assert links["reused"] == 0
     assert sorted(links["players"]) == ["Archibald", "Weston"]
     url = links["players"]["Weston"]
     assert url.startswith("http://127.0.0.1:8123/join/")
@@ -350,3 +351,61 @@ def test_revoke_one_player_leaves_the_others(table):
     st = runner.invoke(app, ["table", "links", "--revoke", "storyteller", "--db", table.url])
     assert st.exit_code == 0 and "Revoked 1 link of storyteller" in st.stdout
     assert _holder(table.url, table.token("storyteller")) is None
+
+
+def test_serve_hands_out_the_links_in_force_again(table):
+    import stat
+
+    from tests.web.conftest import add_character
+    from tests.web.test_browser import Server
+
+    add_character(table.url, "Fomor", player="")  # an NPC: no link
+    first = Server(table.url)
+    first.stop()
+    assert sorted(first.links["players"]) == ["Archibald", "Weston"] and first.links["reused"] == 0
+    from stkit.config import companion_path
+
+    kept = companion_path("table_links.json", table.url)
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert table.url not in kept.read_text()  # the store's address is kept only as a hash
+    again = Server(table.url, first.port)  # the same address: the same links
+    again.stop()
+    assert again.links["storyteller"] == first.links["storyteller"] and again.links["reused"] == 3
+    assert again.links["players"] == first.links["players"]
+    # a revoked link is replaced, the others stay; a new player gets one
+    runner.invoke(app, ["table", "links", "--revoke", "Weston", "--db", table.url])
+    add_character(table.url, "Mari")
+    third = Server(table.url, first.port)
+    third.stop()
+    assert third.links["players"]["Archibald"] == first.links["players"]["Archibald"]
+    assert third.links["players"]["Weston"] != first.links["players"]["Weston"] and "Mari" in third.links["players"]
+    weston = third.links["players"]["Weston"].rsplit("/", 1)[1]
+    assert _holder(table.url, weston).character == "Weston"
+    # --new-links: all new (the earlier ones keep working until revoked)
+    fresh = _issue_only(table, new_links=True)
+    assert fresh["storyteller"] != first.links["storyteller"] and fresh["reused"] == 0
+    assert _holder(table.url, first.links["storyteller"].rsplit("/", 1)[1]).is_storyteller
+    # a damaged file: new links, no error
+    kept.write_text("{not json")
+    assert _issue_only(table, new_links=False)["reused"] == 0
+
+
+def _issue_only(table, *, new_links: bool) -> dict:
+    from stkit.cli.serve import issue
+    from stkit.store.db.handle import StoreHandle
+
+    return issue(StoreHandle(table.url), "default", "http://x:1", rotate=False, reuse=not new_links)
+
+
+def test_table_links_prints_no_npc_and_no_dead(table):
+    from stkit.store.characters import find_character
+    from stkit.store.db.gateway import run_unit
+    from stkit.store.fight_rules import mark_dead
+    from tests.web.conftest import add_character
+
+    add_character(table.url, "Fomor", player="")
+    run_unit(table.url, lambda gw: mark_dead(gw, find_character(gw, "Archibald", "default"), None))
+    text = runner.invoke(app, ["table", "links", "--db", table.url], env={"NO_COLOR": "1"}).stdout
+    assert "Player: Weston:" in text and "Fomor" not in text and "Archibald" not in text
+    links = json.loads(runner.invoke(app, ["table", "links", "--json", "--db", table.url]).stdout)
+    assert sorted(links["players"]) == ["Weston"]

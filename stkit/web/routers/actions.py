@@ -12,10 +12,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from stkit.errors import InvalidValue
+from stkit.sheet import traits as T
 from stkit.store import fight as F
 from stkit.store.characters import find_character, spend
 from stkit.store.fight_rules import refuse_dead
 from stkit.store.initiative import spend_rage_for_actions
+from stkit.store.powers import PowerUse, power_table, use_power
 from stkit.text import MAX_NAME
 from stkit.web.deps import Change, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, seed_from
@@ -31,6 +34,7 @@ ACTIONS = {
     "gnosis": True,
     "willpower": True,
     "frenzy": False,
+    "use": True,
 }
 
 
@@ -61,11 +65,44 @@ async def act(action: str, request: Request, holder: Change, table: TableDep) ->
         if action == "rage":
             points = form_int(values, "points", "Rage points", 1, low=1, high=10)
             return spend_rage_for_actions(gw, row, points)
+        if action == "use":
+            return _use(gw, holder, table, name, values, seed)
         return spend(gw, name, action.capitalize(), 1, chronicle=table.chronicle)
 
     def message(out) -> str:
+        if isinstance(out, PowerUse):
+            dice = " ".join(str(d) for d in out.outcome.roll.dice) if out.outcome else ""
+            return (
+                out.summary + (f"; dice {dice}" if dice else "") + (f"; lasts {out.duration}" if out.duration else "")
+            )
         if hasattr(out, "left") and hasattr(out, "points"):
             return f"{out.character} spends {out.points} Rage for extra actions this turn: {out.left} left"
         return str(getattr(out, "summary", "") or "done")
 
     return await asyncio.to_thread(apply_change, request, table, holder, "act", work, message)
+
+
+def _use(gw, holder, table, name: str, values: dict[str, Any], seed: int | None) -> PowerUse:
+    """A Gift or fetish from the sheet (``power``; ``spend_gnosis`` for a fetish activated by a Gnosis
+    point) through :func:`stkit.store.powers.use_power`: spent, rolled through the one roll use case and
+    logged. The difficulty of a Gift that leaves it to the situation is the Storyteller's (``difficulty``
+    from the Storyteller's screen); a player's link cannot set it."""
+    power = form_text(values, "power", "Gift or fetish", limit=MAX_NAME) or ""
+    asked = holder.is_storyteller and str(values.get("difficulty") or "").strip()
+    difficulty = form_int(values, "difficulty", "difficulty", None, low=2, high=10) if asked else None
+    if difficulty is None and not holder.is_storyteller:
+        entry = next((v for k, v in power_table()["gifts"].items() if T.norm(k) == T.norm(power)), None)
+        if entry and entry.get("pool") and entry.get("difficulty") is None:
+            by = entry.get("difficulty_by") or "the situation"
+            raise InvalidValue(
+                f"{power}: the Storyteller sets the difficulty ({by}); ask for it from the Storyteller's screen"
+            )
+    return use_power(
+        gw,
+        name,
+        power,
+        chronicle=table.chronicle,
+        difficulty=difficulty,
+        spend_gnosis=is_on(values, "spend_gnosis"),
+        seed=seed,
+    )
