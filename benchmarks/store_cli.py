@@ -3,7 +3,7 @@
 Creates a character on a fresh SQLite file and on the PostgreSQL database given, then runs
 `stkit roll "Dexterity + Brawl" -c Mari --seed N` against each, alternately, many times, and prints the
 median wall time of each and their ratio (target: PostgreSQL at most 1.5 times SQLite on loopback), with
-the load average at the time.
+the load average at the time. STKIT_PG_DRIVER=psycopg times the psycopg fallback instead of libpq.
 
 Usage: python benchmarks/store_cli.py --db postgresql+psycopg://USER:PASS@127.0.0.1:PORT/DB [--runs N]
 (the database gets a schema of its own, dropped afterwards).
@@ -60,7 +60,9 @@ def main() -> None:
         with psycopg.connect(plain, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
     m_sqlite, m_pg = statistics.median(times["sqlite"]), statistics.median(times["postgresql"])
-    print(f"runs: {args.runs} each, alternating; load average {os.getloadavg()[0]:.2f} (1 min)")
+    driver = "psycopg" if os.environ.get("STKIT_PG_DRIVER", "").strip().lower() == "psycopg" else "libpq (ctypes)"
+    load = os.getloadavg()[0]
+    print(f"runs: {args.runs} each, alternating; load average {load:.2f} (1 min); PostgreSQL over {driver}")
     print(f"stkit roll -c Mari on SQLite      median {m_sqlite * 1000:7.1f} ms")
     print(f"stkit roll -c Mari on PostgreSQL  median {m_pg * 1000:7.1f} ms")
     print(f"ratio PostgreSQL / SQLite (target <= 1.5): {m_pg / m_sqlite:.2f}")

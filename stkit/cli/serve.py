@@ -445,11 +445,29 @@ def serve(
         _run_uvicorn(host, port, tls, stop)
     except KeyboardInterrupt:  # a second Ctrl-C before the server ran: stop now
         stop.count += 1
+    except BaseException as exc:  # the tasks cancelled by a Ctrl-C while stopping are that stop, not an error
+        if not (stop.count and type(exc).__name__ == "CancelledError"):
+            raise
     finally:
         if not stop.count:  # once interrupted, a further Ctrl-C while exiting is counted, not raised
             signal.signal(signal.SIGINT, previous)
     if stop.count:
+        _exit_quietly(signal)
         raise typer.Exit(130)
+
+
+def _exit_quietly(signal: Any) -> None:
+    """From here until the process ends, a further Ctrl-C changes nothing: the exit status stays 130.
+
+    While Python code still runs (other threads being joined) a Ctrl-C leaves at once with 130; for the
+    last moments SIGINT is ignored, because the interpreter, as it finishes, puts the system's default
+    action back in place of every Python handler, and a Ctrl-C landing then would end the process by the
+    signal (status -2) instead of exit 130."""
+    import atexit  # lazy: start-up (loaded when the command runs)
+    import os  # lazy: start-up (loaded when the command runs)
+
+    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
+    atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
 
 
 class _Interrupted:

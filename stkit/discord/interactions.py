@@ -49,7 +49,7 @@ from stkit.text import counted, percent
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.gateway import Gateway
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.discord_feed import Claim, LoggedEntry
+    from stkit.store.discord_feed import Claim, LoggedEntry, Reach
     from stkit.store.rolling import RollOutcome
 
 log = logging.getLogger("stkit.discord")
@@ -115,6 +115,8 @@ class Asker:
     claim: Claim | None
     #: the name Discord shows for the user (a server nickname, a global name or the user name; may be "")
     name: str = ""
+    #: the chronicles the interaction may act on (None: any)
+    reach: Reach | None = None
 
     @property
     def storyteller(self) -> bool:
@@ -255,9 +257,18 @@ def wants_ephemeral(payload: dict) -> bool:
     return False
 
 
-def answer(store: StoreHandle, payload: dict, *, chronicle: str, limiter: UserLimiter | None = None) -> dict:
+def answer(
+    store: StoreHandle,
+    payload: dict,
+    *,
+    chronicle: str | None,
+    limiter: UserLimiter | None = None,
+    reach: Reach | None = None,
+) -> dict:
     """The interaction response to ``payload`` (a verified interaction) for the table of ``chronicle`` (a
-    channel or server bound to another chronicle acts on that one). A refusal or bad input is an ephemeral
+    channel or server bound to another chronicle acts on that one; None: only a bound one). ``reach``: the
+    chronicles the verified signature may act on (:class:`stkit.store.discord_feed.Reach`; None: any); a
+    bound chronicle outside it, or a claim code of one, is refused. A refusal or bad input is an ephemeral
     one-line message, never an error status."""
     kind = payload.get("type")
     if kind == PING:
@@ -268,7 +279,7 @@ def answer(store: StoreHandle, payload: dict, *, chronicle: str, limiter: UserLi
     if limiter is not None and not limiter.take(user):
         return refusal("too many commands at once; wait a moment and try again")
     try:
-        asker = store.read(lambda gw: _asker(gw, payload, user, chronicle))
+        asker = store.read(lambda gw: _asker(gw, payload, user, chronicle, reach))
         if kind == COMMAND:
             return _command(store, payload, asker)
         if kind == COMPONENT:
@@ -283,11 +294,15 @@ def answer(store: StoreHandle, payload: dict, *, chronicle: str, limiter: UserLi
         return refusal("internal error: this is a bug in stkit; the server's log has the details")
 
 
-def _asker(gw: Gateway, payload: dict, user: str, chronicle: str) -> Asker:
+def _asker(gw: Gateway, payload: dict, user: str, chronicle: str | None, reach: Reach | None) -> Asker:
     guild = payload.get("guild_id")
     channel = payload.get("channel_id") or (payload.get("channel") or {}).get("id")
     here = bound_chronicle(gw, str(guild) if guild else None, str(channel) if channel else None) or chronicle
-    return Asker(user, here, find_claim(gw, here, user), display_name(payload))
+    if here is None:
+        raise RuleRefusal("this channel is bound to no chronicle; the Storyteller binds it with `stkit discord bind`")
+    if reach is not None and not reach.allows(gw, here):
+        raise RuleRefusal("this channel is bound to a chronicle this Discord application does not serve")
+    return Asker(user, here, find_claim(gw, here, user), display_name(payload), reach)
 
 
 # ------------------------------------------------------------------------------------------------ commands
@@ -446,7 +461,7 @@ def odds_text(found: Any) -> str:
 
 def _claim(store: StoreHandle, asker: Asker, options: dict) -> dict:
     code = str(options.get("code") or "")
-    claim = store.run(lambda gw: claim_with_code(gw, asker.user_id, code))
+    claim = store.run(lambda gw: claim_with_code(gw, asker.user_id, code, reach=asker.reach))
     if claim.is_storyteller:
         return _reply(f"You hold the Storyteller's seat in {render.escape(claim.chronicle)}.")
     return _reply(f"You play {render.escape(claim.character)} in {render.escape(claim.chronicle)}.")

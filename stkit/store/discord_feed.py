@@ -208,6 +208,49 @@ def chronicles_with_keys(gw: Gateway) -> list[tuple[str, str]]:
     return [(str(c), str(v)) for c, v in rows]
 
 
+def chronicles_with_webhooks(gw: Gateway) -> list[str]:
+    """The chronicles with a public or a Storyteller's webhook set, by name."""
+    rows = gw.rows(
+        "SELECT DISTINCT chronicle FROM discord_settings WHERE key IN ('webhook', 'storyteller-webhook') "
+        "ORDER BY chronicle"
+    )
+    return [str(c) for (c,) in rows]
+
+
+def application_keys(gw: Gateway, application_id: str) -> list[tuple[str, str]]:
+    """(chronicle, public key) of every chronicle whose application-id is ``application_id`` and whose public
+    key is set, by chronicle (several chronicles may share one Discord application)."""
+    rows = gw.rows(
+        "SELECT a.chronicle, k.value FROM discord_settings a JOIN discord_settings k "
+        "ON k.chronicle = a.chronicle AND k.key = 'public-key' "
+        "WHERE a.key = 'application-id' AND a.value = :app ORDER BY a.chronicle",
+        app=str(application_id),
+    )
+    return [(str(c), str(v)) for c, v in rows]
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The chronicles an interaction may act on once its signature checked out with ``public_key``.
+
+    A chronicle whose own public key is ``public_key`` always; with ``strict`` (a server of several
+    chronicles, each with its own Discord application) no other, so a request signed for one chronicle's
+    application never acts on another's; without it (one chronicle served) also a chronicle with no key
+    of its own (a channel bound to it shares the served chronicle's application). ``served``: the
+    chronicles the server serves (None: any)."""
+
+    public_key: str
+    strict: bool = False
+    served: tuple[str, ...] | None = None
+
+    def allows(self, gw: Gateway, chronicle: str) -> bool:
+        """Whether an interaction may act on ``chronicle``."""
+        if self.served is not None and chronicle not in self.served:
+            return False
+        key = discord_settings(gw, chronicle).public_key
+        return key == self.public_key or (key is None and not self.strict)
+
+
 # ------------------------------------------------------------------------------------------------ the feed
 
 
@@ -381,11 +424,12 @@ def check_snowflake(value: object, what: str) -> str:
     return text
 
 
-def claim_with_code(gw: Gateway, user_id: str, code: str) -> Claim:
+def claim_with_code(gw: Gateway, user_id: str, code: str, *, reach: Reach | None = None) -> Claim:
     """Claim the seat of the table link whose code (token) is ``code`` for Discord user ``user_id``: the
     Storyteller's link gives the Storyteller's seat, a player's link that player's character. An earlier
     claim of the user in that chronicle is replaced. Raises InvalidValue for a bad id, RuleRefusal for a
-    code that is not a link in force (revoked, expired, unknown)."""
+    code that is not a link in force (revoked, expired, unknown) or, given ``reach``, a link of a chronicle
+    the interaction may not act on (nothing is written then)."""
 
     user = check_snowflake(user_id, "user id")
     text = str(code or "").strip()
@@ -394,6 +438,8 @@ def claim_with_code(gw: Gateway, user_id: str, code: str) -> Claim:
     holder = find_link_holder(gw, text) if 0 < len(text) <= 200 else None
     if holder is None:
         raise RuleRefusal("that code is not a table link in force; ask the Storyteller for your link")
+    if reach is not None and not reach.allows(gw, holder.chronicle):
+        raise RuleRefusal("that code is a link of a chronicle this Discord application does not serve")
     gw.execute("DELETE FROM discord_claims WHERE chronicle = :c AND user_id = :u", c=holder.chronicle, u=user)
     gw.execute(
         "INSERT INTO discord_claims (chronicle, user_id, role, character_id, claimed_at) "

@@ -36,7 +36,7 @@ from starlette.formparsers import MultiPartException
 from starlette.requests import ClientDisconnect
 
 from stkit.config import default_chronicle
-from stkit.discord.router import interactions_router, start_follower
+from stkit.discord.router import interactions_router, start_followers
 from stkit.errors import InvalidValue, StkitError
 from stkit.store.db.handle import StoreHandle
 from stkit.text import MAX_NAME, check_range, check_text, parse_whole_number, printable
@@ -87,7 +87,7 @@ def create_app(
         hub = EventHub(EventReader(store), interval=settings.interval)
         tables.hub = hub
         await hub.start(settings.served or ())
-        follower = start_follower(store, settings.chronicle)
+        follower = start_followers(store, settings.chronicle, settings.served)
         try:
             yield
         finally:
@@ -103,7 +103,7 @@ def create_app(
     app.mount("/static", StaticFiles(packages=[("stkit.web", "static"), ("stkit.formats", "static")]), name="static")
     for router in ROUTERS:
         app.include_router(router)
-    app.include_router(interactions_router(store, settings.chronicle))
+    app.include_router(interactions_router(store, settings.chronicle, settings.served))
 
     @app.exception_handler(Forbidden)
     async def _forbidden(request: Request, exc: Forbidden) -> Response:

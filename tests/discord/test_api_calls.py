@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.discord.commands import COMMANDS, check_definitions
+from tests.waiting import DEADLINE
 
 
 class FakeDiscord:
@@ -111,9 +112,10 @@ def test_a_slow_answer_is_deferred_then_put_in_place(db_url, fake, monkeypatch):
     monkeypatch.setenv("STKIT_DISCORD_API", fake.base)
     monkeypatch.setattr(router, "DEFER_AFTER", 0.05)
     real = interactions._odds
+    deferred = threading.Event()
 
-    def slow(*args, **kwargs):
-        time.sleep(0.3)
+    def slow(*args, **kwargs):  # done only once the deferral has been answered: slow on any machine
+        assert deferred.wait(DEADLINE), "the answer was not deferred"
         return real(*args, **kwargs)
 
     monkeypatch.setattr(interactions, "_odds", slow)
@@ -137,7 +139,8 @@ def test_a_slow_answer_is_deferred_then_put_in_place(db_url, fake, monkeypatch):
         transport = httpx.ASGITransport(app=create_app(db_url))
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             first = await client.post("/discord/interactions", content=raw, headers=headers)
-            end = time.monotonic() + 10
+            deferred.set()
+            end = time.monotonic() + DEADLINE
             while not fake.calls and time.monotonic() < end:
                 await asyncio.sleep(0.02)
             return first

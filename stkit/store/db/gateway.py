@@ -165,10 +165,11 @@ class PgGateway(Gateway):
     def __init__(self, conn: Any) -> None:
         self.conn = conn
         self._held: dict[str, tuple[list, Callable[[Any, list], None]]] = {}
+        self._named = pgfast.takes_named(conn)
 
     def rows(self, sql: str, **params: Any) -> list[tuple]:
         try:
-            cur = self.conn.execute(pgfast.driver_sql(sql), params, prepare=False)
+            cur = self.conn.execute(sql if self._named else pgfast.driver_sql(sql), params, prepare=False)
         except Exception as exc:
             if _is_unique_violation(exc):
                 raise DuplicateRow(str(exc)) from exc
@@ -280,7 +281,7 @@ def pg_once(conn: Any, work: Callable[[Gateway], _T], readonly: bool) -> _T:
     except BaseException as exc:
         with suppress(Exception):  # the connection may be gone: the error says so
             conn.execute("ROLLBACK")
-        if type(exc).__module__.startswith("psycopg"):
+        if type(exc).__module__.startswith(pgfast.DRIVER_MODULES):
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise StoreError(f"database error: {first}") from exc
         raise
