@@ -84,7 +84,7 @@ class WillpowerRule(StrEnum):
     THREE_DICE = "three-dice"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HouseRules:
     """The rules one roll is scored under. The default is the rules chapter as written. What each field
     does to a face is decided in one place, :func:`stkit.dice.score.score_face`.
@@ -96,7 +96,8 @@ class HouseRules:
             succeeded, but never cancel a success.
         specialised: the roll names a specialty (``specialty``, ``specialty_botch`` and
             ``explode-unspecialised`` read it). True by default, so that a bare ``specialty`` given to
-            the engine applies; the store passes False unless the roll names one.
+            the engine applies; the store passes False unless the roll names one. Kept as given (a roll's
+            JSON reports it truthfully); equality and hashing read it only when a rule does.
         tens: the 10s house rule for every roll (:class:`Tens`).
         tens_cancel_ones: each 10 takes away one 1 before the 1s cancel successes (the Dice Maiden tracker, #231,
             dicemaiden-rs pull request #80: "10s cancel 1s"; here the 10 still counts its success).
@@ -117,14 +118,36 @@ class HouseRules:
         object.__setattr__(self, "specialty", Specialty(self.specialty))
         object.__setattr__(self, "tens", Tens(self.tens))
         object.__setattr__(self, "willpower", WillpowerRule(self.willpower))
-        reads_specialty = (
-            self.specialty is not Specialty.NONE or self.tens is Tens.EXPLODE_UNSPECIALISED or not self.specialty_botch
-        )
         if self.specialty is not Specialty.REROLL and self.tens is Tens.ONCE:
             object.__setattr__(self, "extra_ones_cancel", False)  # no extra dice, so no extra 1s
-        if not reads_specialty:
-            # one value for rules that score alike, whatever the roll names (equality, caches)
-            object.__setattr__(self, "specialised", True)
+
+    @property
+    def reads_specialty(self) -> bool:
+        """True when some rule here scores a specialised roll differently from another."""
+        return (
+            self.specialty is not Specialty.NONE or self.tens is Tens.EXPLODE_UNSPECIALISED or not self.specialty_botch
+        )
+
+    def _key(self) -> tuple:
+        # one value for rules that score alike, whatever the roll names (equality, caches)
+        return (
+            self.specialty,
+            self.extra_ones_cancel,
+            self.ones_cancel,
+            self.specialised or not self.reads_specialty,
+            self.tens,
+            self.tens_cancel_ones,
+            self.specialty_botch,
+            self.willpower,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HouseRules):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def explodes(self) -> bool:

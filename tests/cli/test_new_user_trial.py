@@ -1,0 +1,76 @@
+"""Findings of a new user's first evening with stkit: each message names what the user typed."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from stkit.cli.app import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "80"})
+
+
+def test_char_list_of_a_chronicle_that_does_not_exist_names_it_and_the_ones_there_are():
+    assert run("char", "new", "Shadow").exit_code == 0
+    result = run("char", "list", "--chronicle", "typo")
+    assert result.exit_code == 1, result.stdout
+    assert "No characters yet" not in result.stdout
+    line = result.stderr.strip()
+    assert "\n" not in line and "'typo'" in line and "default" in line
+    # the default chronicle of an empty store is no mistake
+    fresh = run("char", "list", "--chronicle", "default", "--json")
+    assert fresh.exit_code == 0
+
+
+def test_char_list_unknown_chronicle_in_an_empty_store():
+    result = run("char", "list", "--chronicle", "typo")
+    assert result.exit_code == 1 and "'typo'" in result.stderr and "none yet" in result.stderr
+
+
+def test_a_missing_argument_is_named_as_the_usage_line_names_it():
+    for args, shown in (
+        (("odds", "resisted", "5"), "POOL_B"),
+        (("resisted", "5"), "POOL_B"),
+        (("contest", "start"), "NAME"),
+        (("saved", "add", "claws"), "POOL"),
+    ):
+        result = run(*args)
+        assert result.exit_code == 2, args
+        assert f"Missing argument '{shown}'" in result.stderr, result.stderr
+        assert "pool_b" not in result.stderr
+
+
+def test_saved_add_keeps_an_earlier_roll_of_that_name_unless_forced():
+    assert run("char", "new", "Shadow").exit_code == 0
+    assert run("saved", "add", "claws", "5", "-c", "Shadow").exit_code == 0
+    refused = run("saved", "add", "Claws", "7", "-c", "Shadow")
+    assert refused.exit_code == 1
+    assert "--force" in refused.stderr and "'claws'" in refused.stderr and "\n" not in refused.stderr.strip()
+    kept = json.loads(run("saved", "list", "-c", "Shadow", "--json").stdout)["saved_rolls"]
+    assert [(r["name"], r["pool"]) for r in kept] == [("claws", "5")]
+    forced = run("saved", "add", "Claws", "7", "-c", "Shadow", "--force")
+    assert forced.exit_code == 0 and forced.stdout.startswith("Replaced Claws: 7")
+    again = json.loads(run("saved", "add", "bite", "3", "-c", "Shadow", "--force", "--json").stdout)
+    assert again["replaced"] is False
+    kept = json.loads(run("saved", "list", "-c", "Shadow", "--json").stdout)["saved_rolls"]
+    assert sorted((r["name"], r["pool"]) for r in kept) == [("Claws", "7"), ("bite", "3")]
+
+
+def test_a_roll_without_a_specialty_does_not_report_one():
+    plain = json.loads(run("roll", "5", "--seed", "1", "--json").stdout)
+    assert plain["house_rules"]["specialised"] is False
+    named = json.loads(run("roll", "5", "--seed", "1", "--specialty", "double", "--json").stdout)
+    assert named["house_rules"]["specialised"] is True
+
+
+def test_rules_that_score_alike_stay_equal_whatever_the_roll_names():
+    from stkit.dice.model import HouseRules, Specialty
+
+    assert HouseRules(specialised=False) == HouseRules() and hash(HouseRules(specialised=False)) == hash(HouseRules())
+    assert HouseRules(specialised=False).specialised is False
+    assert HouseRules(Specialty.DOUBLE, specialised=False) != HouseRules(Specialty.DOUBLE)
