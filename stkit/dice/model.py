@@ -128,7 +128,7 @@ class HouseRules:
             self.specialty is not Specialty.NONE or self.tens is Tens.EXPLODE_UNSPECIALISED or not self.specialty_botch
         )
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         # one value for rules that score alike, whatever the roll names (equality, caches)
         return (
             self.specialty,

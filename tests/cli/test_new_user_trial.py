@@ -74,3 +74,33 @@ def test_rules_that_score_alike_stay_equal_whatever_the_roll_names():
     assert HouseRules(specialised=False) == HouseRules() and hash(HouseRules(specialised=False)) == hash(HouseRules())
     assert HouseRules(specialised=False).specialised is False
     assert HouseRules(Specialty.DOUBLE, specialised=False) != HouseRules(Specialty.DOUBLE)
+
+
+def test_no_output_line_says_s_in_brackets_for_a_plural():
+    """Every count in a message takes its noun in the right number (stkit.text.counted): no string in
+    stkit/ (docstrings aside) writes a word with "(s)"; "http(s)" is a scheme, not a plural."""
+    import io
+    import re
+    import tokenize
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "stkit"
+    kinds = {tokenize.STRING} | ({tokenize.FSTRING_MIDDLE} if hasattr(tokenize, "FSTRING_MIDDLE") else set())
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for tok in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
+            text = tok.string.replace("http(s)", "")
+            docstring = text.lstrip("rbfRBF").startswith(('"""', "'''"))
+            if tok.type in kinds and not docstring and re.search(r"[A-Za-z]\(s\)", text):
+                found.append(f"{path.relative_to(root)}:{tok.start[0]}")
+    assert found == []
+
+
+def test_counts_in_tcg_lines_take_their_noun_in_number():
+    from stkit.tcg.resolvers.umbra import parse_umbra_event, resolve_umbra_cost
+    from stkit.text import plural_word
+
+    assert [plural_word(n, "field") for n in (1, 2, 0)] == ["field", "fields", "fields"]
+    assert parse_umbra_event("level:+1")[2].endswith("+1 level")
+    assert parse_umbra_event("points:-3")[2].endswith("-3 points")
+    assert "Gnosis 5 takes 1 card off the discard." in " ".join(resolve_umbra_cost(level=4, gnosis=5).explanation)
