@@ -104,3 +104,33 @@ def test_counts_in_tcg_lines_take_their_noun_in_number():
     assert parse_umbra_event("level:+1")[2].endswith("+1 level")
     assert parse_umbra_event("points:-3")[2].endswith("-3 points")
     assert "Gnosis 5 takes 1 card off the discard." in " ".join(resolve_umbra_cost(level=4, gnosis=5).explanation)
+
+
+def test_char_use_marks_its_dice_as_a_roll_does(tmp_path, monkeypatch):
+    from stkit.sheet.sheet import Sheet, Track
+    from stkit.store.characters import create_character
+    from stkit.store.db.gateway import run_unit
+
+    url = f"sqlite:///{tmp_path / 'use.sqlite'}"
+    monkeypatch.setenv("STKIT_DATABASE_URL", url)
+    sheet = Sheet(name="Hums")
+    sheet.powers["Gnosis"] = Track(6, 6)
+    sheet.fetishes = [{"name": "Spirit Whistle", "level": 2, "gnosis": 7}]
+    assert run("char", "list").exit_code == 0  # the store made the usual way
+    run_unit(url, lambda gw: create_character(gw, sheet))
+    marked = []
+    for seed in range(1, 8):
+        shown = run("char", "use", "Hums", "Spirit Whistle", "--seed", str(seed)).stdout
+        line = next(x for x in shown.splitlines() if x.startswith("Dice: "))
+        assert line.endswith(f" (seed {seed})")
+        tokens = line.removeprefix("Dice: ").removesuffix(f" (seed {seed})").split()
+        # difficulty 7 (the fetish's Gnosis): 7 to 10 bracketed, a 1 in angle brackets, the rest bare
+        for token in tokens:
+            if token.startswith("["):
+                assert 7 <= int(token.strip("[]")) <= 10, line
+            elif token.startswith("<"):
+                assert token == "<1>", line
+            else:
+                assert 2 <= int(token) <= 6, line
+        marked.append(any(t.startswith(("[", "<")) for t in tokens))
+    assert any(marked)
