@@ -20,7 +20,7 @@ from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
-from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt
+from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt, rule_options
 from stkit.sheet.vocab import DamageType, Power
 from stkit.text import counted
 
@@ -837,6 +837,7 @@ def damage(
 
 
 @char_app.command("hit", context_settings={"ignore_unknown_options": True})
+@rule_options
 def hit(
     name: NameArg,
     levels: Annotated[int, typer.Argument(help="Health levels the hit deals (1 or more), before soak.")],

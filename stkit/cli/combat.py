@@ -22,6 +22,7 @@ from stkit.cli.options import (
     SpecialtyOpt,
     flag_overrides,
     make_combat_rules,
+    rule_options,
 )
 
 _CONTEXT = {"ignore_unknown_options": True}
@@ -292,6 +293,7 @@ def initiative_lines(data: dict[str, Any] | None) -> list[str]:
 # ------------------------------------------------------------------------------------------------- attack
 
 
+@rule_options
 def attack_cmd(
     attacker: Annotated[str, typer.Argument(help="Who attacks (a character's name).", show_default=False)],
     target: Annotated[str, typer.Argument(help="Who is attacked.", show_default=False)],

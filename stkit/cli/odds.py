@@ -24,6 +24,7 @@ from stkit.cli.options import (
     SpecialtyOpt,
     flag_overrides,
     make_combat_rules,
+    rule_options,
 )
 from stkit.dice.model import Specialty
 from stkit.text import counted, dice_text, percent
@@ -164,11 +165,8 @@ def _rules(handle, chronicle, specialty, extra_ones_cancel, ones_dont_cancel, di
 
 
 def _rules_json(rules) -> dict:
-    return {
-        "specialty": rules.specialty.value,
-        "extra_ones_cancel": rules.extra_ones_cancel,
-        "ones_cancel": rules.ones_cancel,
-    }
+    """The scoring rules the odds were counted under (every one, as a roll's ``house_rules`` has them)."""
+    return {k: v for k, v in rules.to_dict().items() if k != "specialised"}
 
 
 # ---- formatting -----------------------------------------------------------------------------------------------
@@ -381,6 +379,7 @@ _MaxTurnsOpt = Annotated[
     help="Odds of one roll of POOL dice (the default: `stkit odds POOL` means this), or "
     "with --target of an extended action.",
 )
+@rule_options
 def roll_cmd(
     pool: Annotated[
         str,
@@ -695,6 +694,7 @@ _DifficultyBOpt = Annotated[
     help="Odds of a resisted action: POOL_A against POOL_B; the side with more "
     "successes wins by the margin, equal results mean nobody wins.",
 )
+@rule_options
 def resisted_cmd(
     pool_a: Annotated[int, typer.Argument(help="Side A's dice pool, 1 to 1000.")],
     pool_b: Annotated[int, typer.Argument(help="Side B's dice pool, 1 to 1000.")],
@@ -779,6 +779,7 @@ def _show_resisted(res, pool_a: int, pool_b: int, margins_a: list, margins_b: li
     help="Odds of teamwork: each POOL rolls separately and the successes are added; "
     "shown with and without 'one botch spoils all'.",
 )
+@rule_options
 def teamwork_cmd(
     pools: Annotated[
         list[int], typer.Argument(help="Each participant's dice pool, 1 to 1000; two or more participants.")
@@ -860,6 +861,7 @@ def _show_teamwork(team, pools: list[int], difficulty: int, exact: bool) -> None
     help="Odds of several actions in one turn: each declared POOL loses dice by the "
     "multiple-action ladder (N, N+1, ...), then rolls.",
 )
+@rule_options
 def multi_cmd(
     pools: Annotated[list[int], typer.Argument(help="Each action's dice pool before the penalty, in order.")],
     difficulty: DifficultyOpt = None,
@@ -1090,6 +1092,7 @@ def _positive(dice: int, label: str, typed: str) -> int:
     "the first; the target's soak dice take successes away; what is left is wound levels. Damage and soak "
     "rolls never botch. A composition of the single-roll odds, not a simulation.",
 )
+@rule_options
 def attack_cmd(
     pool: _PoolArg = None,
     pool_opt: Annotated[

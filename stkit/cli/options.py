@@ -7,12 +7,17 @@ start-up by `stkit roll`); the per-roll house-rule options turn into one :class:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+import dataclasses
+import functools
+import inspect
+import typing
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from stkit.dice.house import RuleOverrides  # standard library only, light to import
-from stkit.dice.model import Specialty, Tens, WillpowerRule
+from stkit.dice.model import ScoringRules, Specialty, Tens, WillpowerRule, scoring_keys
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -163,26 +168,6 @@ FreeBotchOpt = Annotated[
 ]
 
 
-HouseTensOpt = Annotated[
-    Tens | None,
-    typer.Option(
-        "--tens",
-        case_sensitive=False,
-        metavar="RULE",
-        help="HOUSE RULE for 10s on every roll: once (as written), explode, explode-unspecialised.",
-        show_default=False,
-        rich_help_panel=HOUSE_PANEL,
-    ),
-]
-HouseTensCancelOpt = Annotated[
-    bool | None,
-    typer.Option(
-        "--tens-cancel-ones/--no-tens-cancel-ones",
-        help="HOUSE RULE: each 10 takes away one 1 before the 1s cancel successes.",
-        show_default=False,
-        rich_help_panel=HOUSE_PANEL,
-    ),
-]
 SuccessesOpt = Annotated[
     int,
     typer.Option(
@@ -192,6 +177,70 @@ SuccessesOpt = Annotated[
         help="Automatic successes added to the dice's (0 to 1000); 1s cancel them. '+2s' in the pool says the same.",
     ),
 ]
+
+
+# ---- the per-roll scoring-rule bundle ---------------------------------------------------------------------
+#: This command's scoring-rule choices (field -> value), set by :func:`rule_options` for the command's run.
+_CHOSEN: ContextVar[dict[str, Any] | None] = ContextVar("stkit_rule_choices", default=None)
+#: The parameter-name prefix of the bundle's options in a command's signature.
+_PREFIX = "rule_"
+
+
+def _bundle_params() -> list[inspect.Parameter]:
+    """One keyword parameter per scoring rule that has a per-roll option of the bundle (``RuleKey.option``),
+    typed and helped from the rule's one definition (:class:`stkit.dice.model.ScoringRules`)."""
+    hints = typing.get_type_hints(ScoringRules)
+    out = []
+    for key, (name, rule) in scoring_keys().items():
+        if not rule.option:
+            continue
+        kind = hints[name]
+        help_text = f"HOUSE RULE {key}: {rule.help} (default: the chronicle's, see stkit house)."
+        if kind is bool:
+            option = typer.Option(rule.option, help=help_text, show_default=False, rich_help_panel=HOUSE_PANEL)
+        else:
+            option = typer.Option(
+                rule.option,
+                case_sensitive=False,
+                metavar="RULE",
+                help=help_text,
+                show_default=False,
+                rich_help_panel=HOUSE_PANEL,
+            )
+        annotation = Annotated[kind | None, option]  # type: ignore[valid-type]
+        out.append(
+            inspect.Parameter(_PREFIX + name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation)
+        )
+    return out
+
+
+def rule_options(func: Any) -> Any:
+    """Give a rolling command the per-roll scoring-rule options (``--tens``, ``--tens-cancel-ones``,
+    ``--specialty-botch``, ``--willpower-rule``: one per scoring rule whose ``RuleKey.option`` names one),
+    declared once from the rules' definition. The command's :func:`rule_overrides` and
+    :func:`flag_overrides` lay the choices over the chronicle's house rules, so they reach the roll and
+    its exact odds alike. Put it under ``@app.command``."""
+    signature = inspect.signature(func, eval_str=True)
+    added = _bundle_params()
+    names = [p.name for p in added]
+
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        chosen = {n[len(_PREFIX) :]: kwargs.pop(n) for n in names if n in kwargs}
+        token = _CHOSEN.set({k: v for k, v in chosen.items() if v is not None})
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _CHOSEN.reset(token)
+
+    run.__signature__ = signature.replace(parameters=[*signature.parameters.values(), *added])  # type: ignore[attr-defined]
+    return run
+
+
+def chosen_rules(overrides: RuleOverrides) -> RuleOverrides:
+    """``overrides`` with this command's scoring-rule options (:func:`rule_options`) on top."""
+    chosen = _CHOSEN.get()
+    return dataclasses.replace(overrides, **chosen) if chosen else overrides
 
 
 def rule_overrides(
@@ -206,27 +255,31 @@ def rule_overrides(
     specialty_botch: bool | None = None,
     willpower: WillpowerRule | None = None,
 ) -> RuleOverrides:
-    """This roll's house-rule options (the option bundle above; None: the chronicle's) as one value.
-    Raises InvalidValue for a difficulty outside 2..10."""
-    return RuleOverrides(
-        specialty,
-        extra_ones_cancel,
-        ones_cancel,
-        difficulty,
-        free_botch,
-        tens=tens,
-        tens_cancel_ones=tens_cancel_ones,
-        specialty_botch=specialty_botch,
-        willpower=willpower,
+    """This roll's house-rule options (None: the chronicle's) as one value, with the command's scoring-rule
+    bundle (:func:`rule_options`) on top. Raises InvalidValue for a difficulty outside 2..10."""
+    return chosen_rules(
+        RuleOverrides(
+            specialty,
+            extra_ones_cancel,
+            ones_cancel,
+            difficulty,
+            free_botch,
+            tens=tens,
+            tens_cancel_ones=tens_cancel_ones,
+            specialty_botch=specialty_botch,
+            willpower=willpower,
+        )
     )
 
 
 def flag_overrides(specialty: Specialty | None, extra_ones_cancel: bool, ones_dont_cancel: bool) -> RuleOverrides:
     """The overrides of the on-only house-rule flags (--specialty, --extra-ones-cancel, --ones-dont-cancel):
     a flag not given keeps the chronicle's setting; ``--specialty none`` given switches a chronicle's
-    specialty rule off for this roll."""
-    return RuleOverrides(
-        specialty=specialty,
-        extra_ones_cancel=True if extra_ones_cancel else None,
-        ones_cancel=False if ones_dont_cancel else None,
+    specialty rule off for this roll. The command's scoring-rule bundle (:func:`rule_options`) goes on top."""
+    return chosen_rules(
+        RuleOverrides(
+            specialty=specialty,
+            extra_ones_cancel=True if extra_ones_cancel else None,
+            ones_cancel=False if ones_dont_cancel else None,
+        )
     )

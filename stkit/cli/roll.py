@@ -21,13 +21,12 @@ from stkit.cli.options import (
     HouseExtraOnesOpt,
     HouseOnesOpt,
     HouseSpecialtyOpt,
-    HouseTensCancelOpt,
-    HouseTensOpt,
     JsonOpt,
     RollDifficultyOpt,
     SeedOpt,
     SuccessesOpt,
     make_combat_rules,
+    rule_options,
     rule_overrides,
 )
 from stkit.text import counted
@@ -56,6 +55,7 @@ NeedOpt = Annotated[
 ]
 
 
+@rule_options
 def roll(
     pool: Annotated[
         str,
@@ -91,8 +91,6 @@ def roll(
     extra_ones_cancel: HouseExtraOnesOpt = None,
     ones_cancel: HouseOnesOpt = None,
     free_botch: FreeBotchOpt = None,
-    tens: HouseTensOpt = None,
-    tens_cancel_ones: HouseTensCancelOpt = None,
     successes: SuccessesOpt = 0,
     note: NoteOpt = None,
     seed: SeedOpt = None,
@@ -180,8 +178,6 @@ def roll(
         ones_cancel,
         difficulty,
         free_botch,
-        tens=tens,
-        tens_cancel_ones=tens_cancel_ones,
     )
     if kind is None and difficulty is not None:
         validate_roll_options(difficulty, retry=retry, automatic=auto, willpower=willpower, has_faces=faces is not None)
@@ -232,6 +228,7 @@ def _kind_of(damage: bool, soak: bool, ones_cancel: bool, *, auto: bool, retry: 
     return kind
 
 
+@rule_options
 def multi(
     pools: Annotated[list[str], typer.Argument(help="The dice pool of each action, in the order declared.")],
     difficulty: Annotated[
@@ -464,6 +461,7 @@ def _multi_from_sheet(
             out.print(Text(f"Logged as roll #{x.rolled.log_id}{where}", style="dim"))
 
 
+@rule_options
 def resisted(
     pool_a: Annotated[str, typer.Argument(help="Dice pool of side A.")],
     pool_b: Annotated[str, typer.Argument(help="Dice pool of side B.")],
@@ -636,6 +634,7 @@ def _willpower_side(text: str | None) -> str | None:
     return side
 
 
+@rule_options
 def teamwork(
     pools: Annotated[
         list[str],

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt, SeedOpt
+from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt, SeedOpt, rule_options, rule_overrides
 
 if TYPE_CHECKING:
     from stkit.store.db.gateway import Gateway
@@ -84,6 +84,7 @@ def saved_list(char: CharOpt, chronicle: ChronicleOpt = None, db: DbOpt = None, 
 
 
 @saved_app.command("roll")
+@rule_options
 def saved_roll(
     name: NameArg,
     char: CharOpt,
@@ -102,12 +103,15 @@ def saved_roll(
     from stkit.cli.common import print_outcome, run  # lazy: start-up (loaded when the command runs)
     from stkit.store.saved import roll_saved  # lazy: start-up (loaded when the command runs)
 
+    overrides = rule_overrides()  # the scoring-rule options given on this command
+
     def work(gw: Gateway):
         return roll_saved(
             gw,
             char,
             name,
             chronicle=chronicle,
+            overrides=overrides,
             willpower=willpower,
             secret=secret,
             seed=seed,

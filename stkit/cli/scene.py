@@ -24,6 +24,7 @@ from stkit.cli.options import (
     RuleOverrides,
     SeedOpt,
     Specialty,
+    rule_options,
     rule_overrides,
 )
 from stkit.sheet.vocab import ActionStatus, ContestMode, ContestSide
@@ -467,6 +468,7 @@ _SheetWillpowerOpt = Annotated[
 ]
 
 
+@rule_options
 def extended_roll(
     action: _ExtendedArg,
     char: _ParticipantOpt = None,
@@ -780,6 +782,7 @@ _ExchangeDifficultyAOpt = Annotated[
 ]
 
 
+@rule_options
 def contest_roll(
     contest: _ContestArg,
     side: Annotated[

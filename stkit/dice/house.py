@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from stkit.dice.model import (
@@ -23,15 +24,19 @@ from stkit.dice.model import (
     HouseRules,
     Outcome,
     RollResult,
+    ScoringRules,
     Specialty,
     Tens,
     WillpowerRule,
+    scoring_keys,
     validate_difficulty,
 )
 from stkit.errors import InvalidValue
 from stkit.text import parse_whole_number
 
 _ON = {"on": True, "off": False}
+#: The scoring rules' keys, from their one definition (:class:`stkit.dice.model.ScoringRules`).
+_SCORING = scoring_keys()
 #: The most extra dice (or penalty dice) a player's link may add on the table page, unless the chronicle
 #: says otherwise (`stkit house set table-extra-dice N`, 0..20).
 DEFAULT_TABLE_EXTRA_DICE = 3
@@ -39,13 +44,12 @@ MAX_TABLE_EXTRA_DICE = 20
 
 
 @dataclass(frozen=True)
-class ChronicleRules:
-    """The house rules of one chronicle (defaults: the rules as written).
+class ChronicleRules(ScoringRules):
+    """The house rules of one chronicle (defaults: the rules as written): the scoring rules
+    (:class:`stkit.dice.model.ScoringRules`, inherited, each with its key) and the rules below, which are
+    not about how a die scores (their keys are in :data:`OTHER_KEYS`).
 
     Attributes:
-        specialty: what a 10 does on a specialised roll (none, double, reroll).
-        extra_ones_cancel: with ``reroll``, a 1 on an extra die cancels a success too.
-        ones_cancel: 1s cancel successes (the rule of one); off: they only make botches.
         difficulty: the difficulty of a roll that names none (2..10).
         extended_botch: what a botch does to an extended action started without saying: ``wipe`` the
             tally, or ``end`` the attempt.
@@ -62,9 +66,6 @@ class ChronicleRules:
             what a player's link may choose.
     """
 
-    specialty: Specialty = Specialty.NONE
-    extra_ones_cancel: bool = False
-    ones_cancel: bool = True
     difficulty: int = DEFAULT_DIFFICULTY
     extended_botch: str = "wipe"
     free_botch: bool = False
@@ -74,20 +75,15 @@ class ChronicleRules:
     table_extra_dice: int = DEFAULT_TABLE_EXTRA_DICE
     #: what learning a Rite costs with `char raise`: ``level`` experience per level, or ``taught`` (none).
     rite_cost: str = "level"
+    #: True: a player's roll may name its own difficulty; False (as written): the Storyteller sets it
+    #: (Chapter Five, "Difficulties"), so a player's roll is at the called difficulty or the default.
+    player_difficulty: bool = False
     #: fight readings (:data:`FIGHT_KEYS`; docs/combat.md names each one's source): a mortal's full track under
     #: lethal or aggravated damage, ``kill`` or ``upgrade``; the frenzy modifiers of Foundry WoD20.
     mortal_overflow: str = "kill"
     frenzy_crinos: bool = False
     frenzy_auspice_moon: bool = False
     frenzy_rank: bool = False
-    #: the 10s of every roll: ``once``, ``explode`` or ``explode-unspecialised`` (:class:`Tens`).
-    tens: Tens = Tens.ONCE
-    #: each 10 takes away one 1 before the 1s cancel successes (Dice Maiden #231).
-    tens_cancel_ones: bool = False
-    #: False: a roll naming a specialty cannot botch (Foundry WoD20 #1063).
-    specialty_botch: bool = True
-    #: what Willpower buys: ``success`` or ``three-dice`` (:class:`WillpowerRule`).
-    willpower: WillpowerRule = WillpowerRule.SUCCESS
     #: True when this roll named its own difficulty: then the difficulty is no house rule in force.
     difficulty_given: bool = dataclasses.field(default=False, compare=False)
     #: True when this roll named its own specialty rule (``--specialty``): the roll counts as specialised.
@@ -99,7 +95,7 @@ class ChronicleRules:
         """The dice engine's HouseRules for one roll: every field taken from the same-named rule here.
         ``specialised``: the roll names a specialty (``--spec``); a roll that chose its own ``--specialty``
         rule counts as specialised too. The specialty rules touch no other roll."""
-        given = {f.name: getattr(self, f.name) for f in dataclasses.fields(HouseRules) if f.name != "specialised"}
+        given = {f.name: getattr(self, f.name) for f in dataclasses.fields(ScoringRules)}
         return HouseRules(**given, specialised=specialised or self.specialty_given)
 
     def in_force(self) -> list[str]:
@@ -109,7 +105,7 @@ class ChronicleRules:
             value = getattr(self, name)
             if value == _WRITTEN[name]:
                 continue
-            phrase = _PHRASES[key](self, value) if key in _PHRASES else f"{key} {setting_text(value)}"
+            phrase = _phrase(self, key, value)
             if phrase:
                 out.append(phrase)
         return out
@@ -119,7 +115,7 @@ class ChronicleRules:
         out = {}
         for key, (name, _allowed) in HOUSE_KEYS.items():
             value = getattr(self, name)
-            out[key] = value.value if isinstance(value, (Specialty, Tens, WillpowerRule)) else value
+            out[key] = value.value if isinstance(value, StrEnum) else value
         return out
 
     def override(self, overrides: RuleOverrides) -> ChronicleRules:
@@ -166,14 +162,15 @@ class RuleOverrides:
     def __post_init__(self) -> None:
         if self.difficulty is not None:
             validate_difficulty(self.difficulty)
-        for name, kind in (("specialty", Specialty), ("tens", Tens), ("willpower", WillpowerRule)):
+        for name, rule in _SCORING.values():
             value = getattr(self, name)
-            if value is not None:
-                try:
-                    object.__setattr__(self, name, kind(value))
-                except ValueError:
-                    allowed = ", ".join(v.value for v in kind)
-                    raise InvalidValue(f"{name} {value!r} is not allowed; allowed: {allowed}") from None
+            if value is None:
+                continue
+            words = dict(rule.words)
+            if isinstance(value, str) and not isinstance(value, StrEnum) and value.casefold() in words:
+                object.__setattr__(self, name, words[value.casefold()])
+            elif (isinstance(value, str) and not isinstance(value, StrEnum)) or value not in rule.values:
+                raise InvalidValue(f"{name} {value!r} is not allowed; allowed: {rule.allowed}")
 
     def at_difficulty(self, difficulty: int | None) -> RuleOverrides:
         """These overrides with ``difficulty`` (None: keep this one's)."""
@@ -203,17 +200,9 @@ STANDARD_CHRONICLE_RULES = ChronicleRules()
 
 #: The rules as written, field by field (what :meth:`ChronicleRules.in_force` leaves out).
 _WRITTEN = {f.name: f.default for f in dataclasses.fields(ChronicleRules)}
-#: How a rule in force is said, where its key and value would not say it well (others: 'KEY VALUE').
+#: How a rule in force that is not a scoring rule is said, where its key and value would not say it well
+#: (others: 'KEY VALUE'; None: not said on a roll). The scoring rules say themselves (``RuleKey.phrase``).
 _PHRASES: dict[str, Any] = {
-    "specialty": lambda rules, v: f"specialty {v.value}",
-    "extra-ones-cancel": lambda rules, v: (
-        "1s on extra dice cancel" if rules.specialty is Specialty.REROLL or rules.tens is not Tens.ONCE else None
-    ),
-    "tens": lambda rules, v: {Tens.EXPLODE: "10s explode", Tens.EXPLODE_UNSPECIALISED: "10s explode unspecialised"}[v],
-    "tens-cancel-ones": lambda rules, v: "10s cancel 1s",
-    "specialty-botch": lambda rules, v: "no botch with a specialty",
-    "willpower": lambda rules, v: "Willpower buys three dice",
-    "ones-cancel": lambda rules, v: "1s do not cancel successes",
     "difficulty": lambda rules, v: None if rules.difficulty_given else f"default difficulty {v}",
     "extended-botch": lambda rules, v: "a botch ends extended actions",
     "free-botch": lambda rules, v: "free botch",
@@ -222,18 +211,28 @@ _PHRASES: dict[str, Any] = {
     "rage-cap": lambda rules, v: f"Rage cap {v}",
     "table-extra-dice": lambda rules, v: None,  # a limit on a player's link, not a dice rule
     "rite-cost": lambda rules, v: "rites are taught, not bought",
+    "player-difficulty": lambda rules, v: None,  # who may choose the difficulty, not a dice rule
 }
 
-#: `stkit house` key -> (field of ChronicleRules, allowed values shown in messages). A new house rule is a
-#: field of ChronicleRules and a row here (and, when it changes how dice score, a field of
+
+def _phrase(rules: ChronicleRules, key: str, value: Any) -> str | None:
+    """How house rule ``key`` at ``value`` (not the rules as written) is said on a roll; None: not said."""
+    if key in _SCORING:
+        if key == "extra-ones-cancel" and not (rules.specialty is Specialty.REROLL or rules.tens is not Tens.ONCE):
+            return None  # no extra dice, so nothing for their 1s to do
+        rule = _SCORING[key][1]
+        return rule.phrase.format(rule.text(value)) if rule.phrase else f"{key} {rule.text(value)}"
+    return _PHRASES[key](rules, value) if key in _PHRASES else f"{key} {setting_text(value)}"
+
+
 #: The readings of the Rage cap (`stkit house set rage-cap ...`).
 RAGE_CAP_READINGS = ("revised", "w20", "points")
 
-#: :class:`stkit.dice.model.HouseRules` with the same name, which :meth:`ChronicleRules.dice_rules` passes on).
-HOUSE_KEYS: dict[str, tuple[str, str]] = {
-    "specialty": ("specialty", "none, double or reroll"),
-    "extra-ones-cancel": ("extra_ones_cancel", "on or off"),
-    "ones-cancel": ("ones_cancel", "on or off"),
+
+#: The house keys that are not scoring rules: `stkit house` key -> (field of ChronicleRules, allowed values
+#: shown in messages). A new such rule is a field of ChronicleRules and a row here (its words in
+#: _CHOICES, its phrase in _PHRASES when 'KEY VALUE' would not say it well).
+OTHER_KEYS: dict[str, tuple[str, str]] = {
     "difficulty": ("difficulty", "2 to 10"),
     "extended-botch": ("extended_botch", "wipe or end"),
     "free-botch": ("free_botch", "on or off"),
@@ -242,23 +241,20 @@ HOUSE_KEYS: dict[str, tuple[str, str]] = {
     "rage-cap": ("rage_cap", "revised, w20 or points"),
     "table-extra-dice": ("table_extra_dice", f"0 to {MAX_TABLE_EXTRA_DICE}"),
     "rite-cost": ("rite_cost", "level or taught"),
-    "tens": ("tens", "once, explode or explode-unspecialised"),
-    "tens-cancel-ones": ("tens_cancel_ones", "on or off"),
-    "specialty-botch": ("specialty_botch", "yes or no"),
-    "willpower": ("willpower", "success or three-dice"),
+    "player-difficulty": ("player_difficulty", "no or yes"),
+}
+
+#: Every `stkit house` key -> (field of ChronicleRules, allowed values shown in messages): the scoring rules
+#: (generated from :class:`stkit.dice.model.ScoringRules`), then :data:`OTHER_KEYS`.
+HOUSE_KEYS: dict[str, tuple[str, str]] = {
+    **{key: (name, rule.allowed) for key, (name, rule) in _SCORING.items()},
+    **OTHER_KEYS,
 }
 
 #: The house keys that change what a die or a pool scores (:mod:`stkit.dice.score`), with every value each
-#: may take: the every-door and brute-force tests are generated from this table.
-SCORING_KEYS: dict[str, tuple[Any, ...]] = {
-    "specialty": tuple(Specialty),
-    "extra-ones-cancel": (False, True),
-    "ones-cancel": (True, False),
-    "tens": tuple(Tens),
-    "tens-cancel-ones": (False, True),
-    "specialty-botch": (True, False),
-    "willpower": tuple(WillpowerRule),
-}
+#: may take, generated from :class:`stkit.dice.model.ScoringRules`: the every-door and brute-force tests
+#: are generated from this table.
+SCORING_KEYS: dict[str, tuple[Any, ...]] = {key: rule.values for key, (_name, rule) in _SCORING.items()}
 
 #: The house rules whose value is one of a few words (field -> the words).
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -315,13 +311,12 @@ def parse_house_value(key: str, value: str) -> Any:
     def bad() -> InvalidValue:
         return InvalidValue(f"house rule {key}: {value!r} is not allowed; allowed: {allowed}")
 
-    for name, kind in (("specialty", Specialty), ("tens", Tens), ("willpower", WillpowerRule)):
-        if field == name:
-            try:
-                return kind(text)
-            except ValueError:
-                raise bad() from None
-    if field == "specialty_botch":
+    if key in _SCORING:
+        words = dict(_SCORING[key][1].words)
+        if text not in words:
+            raise bad()
+        return words[text]
+    if field == "player_difficulty":
         if text not in ("yes", "no", "on", "off"):
             raise bad()
         return text in ("yes", "on")
@@ -360,7 +355,7 @@ def setting_text(value: Any) -> str:
     """How a typed house-rule value is stored and shown: 'on'/'off', '7', 'double'."""
     if isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, (Specialty, Tens, WillpowerRule)):
+    if isinstance(value, StrEnum):
         return value.value
     return str(value)
 

@@ -5,8 +5,9 @@ Standard library only: no I/O, no globals beyond constants.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Any
 
 from stkit.errors import InvalidValue
 from stkit.text import check_range
@@ -84,35 +85,161 @@ class WillpowerRule(StrEnum):
     THREE_DICE = "three-dice"
 
 
-@dataclass(frozen=True, eq=False)
-class HouseRules:
-    """The rules one roll is scored under. The default is the rules chapter as written. What each field
-    does to a face is decided in one place, :func:`stkit.dice.score.score_face`.
+#: The metadata key under which a scoring rule's field carries its :class:`RuleKey`.
+RULE = "stkit.rule"
 
-    Attributes:
-        specialty: what a 10 does on a specialised roll (see :class:`Specialty`).
-        extra_ones_cancel: with extra dice, whether a 1 on an extra die cancels a success like any other 1.
-        ones_cancel: False for the ``--ones-dont-cancel`` house rule: 1s still make a botch when nothing
-            succeeded, but never cancel a success.
+
+@dataclass(frozen=True)
+class RuleKey:
+    """How one scoring rule is named and written: its `stkit house` key, the words it may be set to (text
+    -> value, the first word of each value is how it is shown and stored), a short help line, how the
+    rule in force is said on a roll ('10s explode'; "" for 'KEY VALUE'), and the per-roll option
+    (``--tens``; "" for none of the shared bundle, the rule having flags of its own)."""
+
+    key: str
+    words: tuple[tuple[str, object], ...]
+    help: str
+    phrase: str = ""
+    option: str | None = None
+
+    @property
+    def values(self) -> tuple[object, ...]:
+        """Every value the rule may take, in table order, each once."""
+        return tuple(dict.fromkeys(v for _, v in self.words))
+
+    def text(self, value: object) -> str:
+        """How ``value`` is written ('on', 'yes', 'explode')."""
+        return next(t for t, v in self.words if v == value)
+
+    @property
+    def allowed(self) -> str:
+        """'a, b or c': the words shown in messages (one per value)."""
+        shown = [self.text(v) for v in self.values]
+        return ", ".join(shown[:-1]) + f" or {shown[-1]}" if len(shown) > 1 else shown[0]
+
+
+_ON_OFF = (("on", True), ("off", False))
+
+
+def _rule(key: str, words: tuple[tuple[str, object], ...], help: str, **more: str | None) -> dict[str, RuleKey]:
+    """A scoring rule field's metadata: its :class:`RuleKey`."""
+    return {RULE: RuleKey(key, words, help, **more)}  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """The house rules that change what a die or a pool scores, each field ONE definition of its rule: the
+    field's default is the rules as written, its metadata (:class:`RuleKey`) its `stkit house` key, words,
+    help and per-roll option. The key table (:data:`stkit.dice.house.HOUSE_KEYS`, ``SCORING_KEYS``), the
+    chronicle's rules (:class:`stkit.dice.house.ChronicleRules` inherits these fields), the per-roll
+    option bundle and the docs table are all read from here; what a field does to a face is decided in
+    :func:`stkit.dice.score.score_face`. A new scoring rule is a field here, its reading in the score, and
+    its line in docs/dice.md and docs/quick.md."""
+
+    specialty: Specialty = field(
+        default=Specialty.NONE,
+        metadata=_rule(
+            "specialty",
+            tuple((s.value, s) for s in Specialty),
+            "none, double (a 10 counts two successes), reroll (each 10 rolls one more die) on a specialised roll",
+            phrase="specialty {}",
+            option="",
+        ),
+    )
+    extra_ones_cancel: bool = field(
+        default=False,
+        metadata=_rule(
+            "extra-ones-cancel",
+            _ON_OFF,
+            "with extra dice (reroll, exploding 10s), a 1 on an extra die cancels a success too",
+            phrase="1s on extra dice cancel",
+            option="",
+        ),
+    )
+    ones_cancel: bool = field(
+        default=True,
+        metadata=_rule(
+            "ones-cancel",
+            _ON_OFF,
+            "whether 1s cancel successes (they always botch a roll with no success)",
+            phrase="1s do not cancel successes",
+            option="",
+        ),
+    )
+    tens: Tens = field(
+        default=Tens.ONCE,
+        metadata=_rule(
+            "tens",
+            tuple((t.value, t) for t in Tens),
+            "once (as written), explode (every 10 rolls one more die), explode-unspecialised (explode without a "
+            "specialty only)",
+            phrase="10s {}",  # '10s explode', '10s explode-unspecialised'
+            option="--tens",
+        ),
+    )
+    tens_cancel_ones: bool = field(
+        default=False,
+        metadata=_rule(
+            "tens-cancel-ones",
+            _ON_OFF,
+            "each 10 takes away one 1 before the 1s cancel successes (the 10 keeps its success)",
+            phrase="10s cancel 1s",
+            option="--tens-cancel-ones/--no-tens-cancel-ones",
+        ),
+    )
+    specialty_botch: bool = field(
+        default=True,
+        metadata=_rule(
+            "specialty-botch",
+            (("yes", True), ("no", False), ("on", True), ("off", False)),
+            "whether a roll naming a specialty may botch",
+            phrase="no botch with a specialty",
+            option="--specialty-botch/--no-specialty-botch",
+        ),
+    )
+    willpower: WillpowerRule = field(
+        default=WillpowerRule.SUCCESS,
+        metadata=_rule(
+            "willpower",
+            tuple((w.value, w) for w in WillpowerRule),
+            "success (one success no 1 cancels) or three-dice (three more dice and no botch)",
+            phrase="Willpower buys three dice",
+            option="--willpower-rule",
+        ),
+    )
+
+
+def scoring_keys() -> dict[str, tuple[str, RuleKey]]:
+    """{house key: (field name, its RuleKey)} for every scoring rule, in table order."""
+    return {f.metadata[RULE].key: (f.name, f.metadata[RULE]) for f in fields(ScoringRules)}
+
+
+@dataclass(frozen=True, eq=False)
+class HouseRules(ScoringRules):
+    """The rules one roll is scored under: the scoring rules (:class:`ScoringRules`, the rules chapter as
+    written by default) and whether the roll names a specialty. What each field does to a face is decided
+    in one place, :func:`stkit.dice.score.score_face`.
+
+    Attributes (beside the scoring rules, whose sources are in docs/dice.md):
         specialised: the roll names a specialty (``specialty``, ``specialty_botch`` and
             ``explode-unspecialised`` read it). True by default, so that a bare ``specialty`` given to
             the engine applies; the store passes False unless the roll names one. Kept as given (a roll's
             JSON reports it truthfully); equality and hashing read it only when a rule does.
-        tens: the 10s house rule for every roll (:class:`Tens`).
-        tens_cancel_ones: each 10 takes away one 1 before the 1s cancel successes (the Dice Maiden tracker, #231,
-            dicemaiden-rs pull request #80: "10s cancel 1s"; here the 10 still counts its success).
-        specialty_botch: False: a specialised roll cannot botch (the Foundry WoD20 tracker, #1063).
-        willpower: what Willpower buys (:class:`WillpowerRule`).
     """
 
-    specialty: Specialty = Specialty.NONE
-    extra_ones_cancel: bool = False
-    ones_cancel: bool = True
     specialised: bool = True
-    tens: Tens = Tens.ONCE
-    tens_cancel_ones: bool = False
-    specialty_botch: bool = True
-    willpower: WillpowerRule = WillpowerRule.SUCCESS
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HouseRules:
+        """The rules of a roll's ``house_rules`` dict (:meth:`RollResult.to_dict`); a missing key is the rule
+        as written. Raises ValueError for a value no rule takes."""
+        given = {f.name: data[f.name] for f in fields(cls) if f.name in data}
+        return cls(**given)
+
+    def to_dict(self) -> dict[str, Any]:
+        """{field: JSON value} of every rule, ``specialised`` included."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {k: v.value if isinstance(v, StrEnum) else v for k, v in values.items()}
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "specialty", Specialty(self.specialty))
@@ -130,16 +257,8 @@ class HouseRules:
 
     def _key(self) -> tuple[object, ...]:
         # one value for rules that score alike, whatever the roll names (equality, caches)
-        return (
-            self.specialty,
-            self.extra_ones_cancel,
-            self.ones_cancel,
-            self.specialised or not self.reads_specialty,
-            self.tens,
-            self.tens_cancel_ones,
-            self.specialty_botch,
-            self.willpower,
-        )
+        scoring = tuple(getattr(self, f.name) for f in fields(ScoringRules))
+        return (*scoring, self.specialised or not self.reads_specialty)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HouseRules):
@@ -257,16 +376,7 @@ class RollResult:
             "degree": self.degree.value if self.degree else None,
             "willpower": self.willpower,
             "automatic": self.automatic,
-            "house_rules": {
-                "specialty": self.rules.specialty.value,
-                "extra_ones_cancel": self.rules.extra_ones_cancel,
-                "ones_cancel": self.rules.ones_cancel,
-                "specialised": self.rules.specialised,
-                "tens": self.rules.tens.value,
-                "tens_cancel_ones": self.rules.tens_cancel_ones,
-                "specialty_botch": self.rules.specialty_botch,
-                "willpower": self.rules.willpower.value,
-            },
+            "house_rules": self.rules.to_dict(),
             "automatic_successes": self.automatic_successes,
         }
 

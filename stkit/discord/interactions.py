@@ -124,6 +124,12 @@ class Asker:
     def character(self) -> str | None:
         return self.claim.character if self.claim is not None else None
 
+    @property
+    def is_player(self) -> bool:
+        """A claimed player (not the Storyteller): the roll is a player's (``RollOrder.by_player``); an
+        unclaimed user's bare dice are nobody's roll in the chronicle and choose their own difficulty."""
+        return self.claim is not None and not self.claim.is_storyteller
+
 
 _OBJECTS = ("member", "user", "data", "channel", "message", "guild")
 _TEXTS = ("id", "application_id", "token", "guild_id", "channel_id", "locale", "guild_locale")
@@ -355,6 +361,7 @@ def _roll(store: StoreHandle, asker: Asker, options: dict) -> dict:
         secret=secret,
         note=None,
         log=True,
+        by_player=asker.is_player,
         extra=_made_by(asker) if character is None else {},
     )
     done = store.run(lambda gw: make_roll(gw, order))
@@ -414,6 +421,7 @@ def _odds(store: StoreHandle, asker: Asker, options: dict) -> dict:
         chronicle=asker.chronicle,
         overrides=RuleOverrides(difficulty=options.get("difficulty")),
         willpower=bool(options.get("willpower")),
+        by_player=asker.is_player,
     )
     found = store.read(lambda gw: odds_for(gw, order))
     return _reply(odds_text(found))
@@ -533,6 +541,8 @@ def _component(store: StoreHandle, payload: dict, asker: Asker) -> dict:
         chronicle=entry.chronicle,
         purpose=Purpose.sheet if entry.character else Purpose.plain,
         overrides=RuleOverrides(difficulty=entry.difficulty),
+        preset_difficulty=entry.difficulty,
+        by_player=asker.is_player,
         spec=entry.spec,
         willpower=action == "wp",
         log=True,

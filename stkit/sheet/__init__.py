@@ -9,7 +9,8 @@ Modules:
   string enumerations equal to their stored text.
 - ``breeds``: the Changing Breeds, their breeds, auspices and tribes; ``forms``: the form table.
 - ``pools``: dice pools read from a sheet; ``specialties``: specialties in a pool; ``unskilled``: rolling a
-  Trait with no dots.
+  Trait with no dots; ``compose``: a roll's composition under the rules in force (unskilled rule, a
+  player's extra dice and difficulty).
 - ``lifebook``: creation, experience and Renown over a sheet; ``ranks``: the Renown each Rank needs and
   the Rank titles; ``guided``: guided creation as steps;
   ``deformity``: the metis deformities (``data/metis_deformities.yaml``) and who must have one.

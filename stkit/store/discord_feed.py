@@ -29,8 +29,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from stkit.dice.model import HouseRules, Specialty
+from stkit.dice.model import HouseRules
 from stkit.dice.odds import roll_distribution
+from stkit.dice.score import willpower_dice
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet import traits as T
 from stkit.store.characters import find_character
@@ -467,12 +468,11 @@ def chance_or_better(roll: dict[str, Any]) -> Fraction | None:
         if not 1 <= pool <= 200:
             return None
         house = roll.get("house_rules") or {}
-        rules = HouseRules(
-            Specialty(house.get("specialty", "none")),
-            bool(house.get("extra_ones_cancel", False)),
-            bool(house.get("ones_cancel", True)),
-        )
-        odds = roll_distribution(pool, difficulty, rules=rules, willpower=bool(roll.get("willpower")))
+        rules = HouseRules.from_dict(house)  # every scoring rule the roll was made under
+        automatic = int(roll.get("automatic_successes") or 0)
+        willpower = bool(roll.get("willpower"))
+        pool -= willpower_dice(rules, willpower)  # the pool reported holds Willpower's own dice
+        odds = roll_distribution(pool, difficulty, rules=rules, willpower=willpower, automatic=automatic)
         outcome, result = str(roll.get("outcome")), int(roll.get("result") or 0)
     except (KeyError, TypeError, ValueError, InvalidValue):
         return None
@@ -500,7 +500,8 @@ class LoggedEntry:
 
 
 def logged_entry(gw: Gateway, log_id: int) -> LoggedEntry:
-    """The roll-log entry ``log_id`` (its base difficulty, before try-again raised it). Raises NotFound."""
+    """The roll-log entry ``log_id`` (the difficulty it asked for, before the unskilled rule and try-again
+    raised it). Raises NotFound."""
 
     check_range(log_id, "roll id", 1, 2**62)
     row = gw.row(
@@ -517,7 +518,7 @@ def logged_entry(gw: Gateway, log_id: int) -> LoggedEntry:
         cid,
         name or None,
         str(expression),
-        int(extra.get("base_difficulty") or difficulty),
+        int(extra.get("asked_difficulty") or extra.get("base_difficulty") or difficulty),
         bool(extra.get("specialty_used")),
         bool(extra.get("secret")),
         str(extra["discord_user"]) if extra.get("discord_user") else None,

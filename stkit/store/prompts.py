@@ -595,7 +595,7 @@ def answer_call(
             character=entry["name"],
             chronicle=chronicle,
             purpose=Purpose.sheet,
-            overrides=RuleOverrides(difficulty=prompt.asked["difficulty"]),
+            preset_difficulty=prompt.asked["difficulty"],
             willpower=willpower,
             secret=bool(prompt.asked.get("secret")),
             seed=seed,

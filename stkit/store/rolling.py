@@ -95,6 +95,12 @@ class RollOrder:
             penalty, a Rage rating), rolled as is; None: built from ``expression``.
         successes: automatic successes added to the dice's (``--successes N``; a '+Ns' term in
             ``expression`` adds to them), 0..1000; 1s cancel them.
+        by_player: made from a player's link or phone, or by a claimed Discord user: the player's own
+            difficulty counts only under ``player-difficulty yes``, the extra dice are bounded by
+            ``table-extra-dice`` and the rule choices in ``overrides`` are dropped
+            (:func:`stkit.sheet.compose.compose_roll`).
+        preset_difficulty: the difficulty the Storyteller called for this roll, or a saved roll's (2..10),
+            used when the roll names none it may use; None: the chronicle's default.
         dice_rules: the dice rules decided by the door for this roll (an attack's step,
             :meth:`stkit.dice.combat.AttackSpec.step_rules`), used as they are; None: the rules in force
             with ``spec``.
@@ -121,12 +127,18 @@ class RollOrder:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     built: PoolBreakdown | None = None
     successes: int = 0
+    by_player: bool = False
+    preset_difficulty: int | None = None
     dice_rules: HouseRules | None = None
 
     def __post_init__(self) -> None:
         from stkit.dice.expr import split_automatic  # lazy: start-up (`stkit log` rolls nothing)
 
         object.__setattr__(self, "purpose", Purpose(self.purpose))
+        if self.preset_difficulty is not None:
+            from stkit.dice import validate_difficulty  # lazy: start-up (`stkit log` rolls nothing)
+
+            validate_difficulty(self.preset_difficulty)
         expression, automatic = split_automatic(self.expression)
         if automatic:
             object.__setattr__(self, "expression", expression)
@@ -448,11 +460,11 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
     """A bare number of dice: no sheet, so no Willpower point to spend from it (its extra success stands)."""
     from stkit.dice import parse_pool_number, validate_pool  # lazy: start-up (`stkit log` rolls nothing)
     from stkit.dice.expr import pool_sum_note  # lazy: start-up (`stkit log` rolls nothing)
-    from stkit.store.house import link_free_botch, rules_in_force  # lazy: start-up (`stkit log` rolls nothing)
+    from stkit.store.house import link_free_botch  # lazy: start-up (`stkit log` rolls nothing)
 
     chronicle = default_chronicle(order.chronicle)
     pool = validate_pool(parse_pool_number(order.expression))
-    rules = rules_in_force(gw, chronicle, order.overrides)
+    rules, made = _composed(gw, chronicle, order)
     result = _dice(order, pool, rules.difficulty, rules, rng, order.retry)
     forgiveness = _forgive(gw, chronicle, result, rules)
     result = forgiveness.result
@@ -479,6 +491,7 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
         result,
         seed,
         breakdown=counted(pool, "die", "dice"),
+        asked_difficulty=_asked(rules, made),
         note=note,
         forgiven_botch=forgiveness.night if forgiveness.forgiven else None,
     )
@@ -529,27 +542,66 @@ def saved_instead(sheet: Any, order: RollOrder) -> RollOrder:
         return order  # a Trait of that name, with no dice left today
     except InvalidValue:
         pass
-    difficulty = order.overrides.difficulty if order.overrides.difficulty is not None else hit["difficulty"]
-    return replace(
-        order,
-        expression=str(hit["pool"]),
-        overrides=replace(order.overrides, difficulty=difficulty),
-        spec=order.spec or bool(hit["spec"]),
+    preset = order.preset_difficulty if order.preset_difficulty is not None else hit["difficulty"]
+    return replace(order, expression=str(hit["pool"]), preset_difficulty=preset, spec=order.spec or bool(hit["spec"]))
+
+
+def _composed(gw: Gateway | None, chronicle: str, order: RollOrder, **sheet_and_pool: Any):
+    """(the rules in force, the :class:`stkit.sheet.compose.Composition`) of ``order``: the chronicle's
+    house rules read ONCE, composed with the roll's own choices (:func:`stkit.sheet.compose.compose_roll`)."""
+    from stkit.sheet.compose import compose_roll  # lazy: a plain roll does not load this
+    from stkit.store.house import rules_in_force  # lazy: start-up (`stkit log` rolls nothing)
+
+    stored = rules_in_force(gw, chronicle)
+    made = compose_roll(
+        stored,
+        order.overrides,
+        by_player=order.by_player,
+        preset_difficulty=order.preset_difficulty,
+        unskilled_rule=order.built is None and not order.never_botches,
+        **sheet_and_pool,
     )
+    return stored.override(made.overrides), made
+
+
+def _asked(rules: ChronicleRules, made: Any) -> int:
+    """The difficulty the roll asked for before the unskilled rule (what making it again starts from)."""
+    return made.asked if made.asked is not None else rules.difficulty
+
+
+def _composed_sheet(gw: Gateway, chronicle: str, order: RollOrder, sheet: Any):
+    """(rules in force, the pool as built, the composition) of a sheet roll: the pool from the sheet (a door's own
+    ``built`` pool as is; a damage or soak pool without the wound penalty), then the composition, and
+    the pool built again when the unskilled rule takes dice off."""
+    from stkit.sheet.pools import build_pool, unhurt_pool  # lazy: a plain roll does not load this
+
+    def built(expression: str):
+        if order.built is not None:
+            return order.built
+        if order.never_botches:
+            return unhurt_pool(sheet, expression)
+        return build_pool(sheet, expression, empty_ok=True)
+
+    breakdown = built(order.expression)
+    rules, made = _composed(gw, chronicle, order, sheet=sheet, pool=breakdown)
+    if made.dice_change:
+        change = made.dice_change
+        breakdown = built(f"{order.expression} - {-change}" if change < 0 else f"{order.expression} + {change}")
+    if order.built is None and not order.never_botches and not breakdown.possible:
+        build_pool(sheet, breakdown.expression)  # raises the refusal: no dice left
+    return rules, breakdown, made
 
 
 def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | None, note: str | None):
     """A roll from a character's sheet (imported here: a plain roll reads no sheet, and the sheet's
     modules cost a plain roll's start-up)."""
     from stkit.dice import retry_difficulty  # lazy: start-up (`stkit log` rolls nothing)
-    from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
     from stkit.store import scenes  # lazy: a plain roll does not load this
     from stkit.store.characters import find_character, save_sheet  # lazy: a plain roll does not load this
     from stkit.store.fates import refuse_dead  # lazy: a plain roll does not load this
     from stkit.store.house import (  # lazy: start-up (`stkit log` rolls nothing)
         claim_free_botch,
         link_free_botch,
-        rules_in_force,
     )
 
     assert order.character is not None
@@ -558,16 +610,8 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     sheet = character.to_sheet()
     if order.built is None:
         order = saved_instead(sheet, order)  # `roll claws -c NAME` rolls the saved roll 'claws'
-    rules = rules_in_force(gw, character.chronicle, order.overrides)
-    if order.built is not None:
-        breakdown = order.built
-    elif order.never_botches:
-        from stkit.sheet.pools import unhurt_pool  # lazy: a plain roll does not load this
-
-        breakdown = unhurt_pool(sheet, order.expression)
-    else:
-        breakdown = build_pool(sheet, order.expression)
-    notes: list[str] = []
+    rules, breakdown, made = _composed_sheet(gw, character.chronicle, order, sheet)
+    notes = list(made.notes)
     specialty = None
     if order.spec:
         from stkit.sheet.specialties import apply_specialty  # lazy: a plain roll does not load this
@@ -608,6 +652,7 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
         seed,
         breakdown=breakdown.text,
         base_difficulty=rules.difficulty,
+        asked_difficulty=_asked(rules, made),
         note=note,
         forgiven_botch=forgiveness.night if forgiveness.forgiven else None,
         specialty_used=specialty.to_dict() if specialty is not None else None,
@@ -663,6 +708,7 @@ class OddsAnswer:
     label: str
     odds: RollOdds
     character: str | None = None  # the sheet's name, for a pool built from a sheet
+    notes: tuple[str, ...] = ()  # the composition's lines (the unskilled rule)
 
 
 def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
@@ -675,28 +721,30 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
         validate_pool,
     )
     from stkit.dice.odds import roll_distribution  # lazy: a plain roll does not load this
-    from stkit.store.house import rules_in_force  # lazy: start-up (`stkit log` rolls nothing)
 
+    notes: list[str]
     if order.character is not None:
         if gw is None:
             raise InvalidValue("the odds of a roll from a character sheet need the store")
-        from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
         from stkit.store.characters import find_character  # lazy: a plain roll does not load this
 
         row = find_character(gw, order.character, order.chronicle)
-        order = saved_instead(row.to_sheet(), order)
-        built = build_pool(row.to_sheet(), order.expression)
-        chronicle, pool, label, name = row.chronicle, built.dice, built.text, row.name
+        sheet = row.to_sheet()
+        order = saved_instead(sheet, order)
+        rules, built, made = _composed_sheet(gw, row.chronicle, order, sheet)
+        notes = list(made.notes)
+        pool, label, name = built.dice, built.text, row.name
     else:
         chronicle = default_chronicle(order.chronicle)
         pool = validate_pool(parse_pool_number(order.expression))
         label, name = counted(pool, "die", "dice"), None
-    rules = rules_in_force(gw, chronicle, order.overrides)
+        rules, _ = _composed(gw, chronicle, order)
+        notes = []
     used = retry_difficulty(rules.difficulty, order.retry)
     odds = roll_distribution(
         pool, used, rules=rules.dice_rules(order.spec), willpower=order.willpower, automatic=order.successes
     )
-    return OddsAnswer(rules, pool, label, odds, name)
+    return OddsAnswer(rules, pool, label, odds, name, tuple(notes))
 
 
 # ------------------------------------------------------------------------------------- the log read back

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 
 from stkit.dice.expr import check_typed_pool
-from stkit.dice.house import RuleOverrides
+from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.pools import build_pool
 from stkit.sheet.sheet import Sheet, check_saved_roll
@@ -155,11 +155,16 @@ def roll_saved(
     secret: bool = False,
     task: str | None = None,
     rng: random.Random | None = None,
+    by_player: bool = False,
+    overrides: RuleOverrides = NO_OVERRIDES,
 ) -> RollOutcome:
     """Roll the saved roll ``name`` of ``character`` through :func:`stkit.store.rolling.make_roll`: its
     pool with ``extra`` dice added (taken off when negative), at ``difficulty`` (2..10; None: the saved
     one), with the saved specialty unless ``spec`` says otherwise. ``rng``: a generator already made in
-    this transaction (None: one from ``seed``). Returns the roll's outcome; raises what make_roll raises,
+    this transaction (None: one from ``seed``); ``by_player``: rolled from a player's link (see
+    :class:`stkit.store.rolling.RollOrder`; the saved difficulty is the preset one); ``overrides``: the
+    roll's own house-rule choices (its difficulty is ``difficulty``). Returns the roll's
+    outcome; raises what make_roll raises,
     and NotFound for an unknown saved roll."""
     row = find_character(gw, character, chronicle)
     roll = find_saved(row.to_sheet(), name)
@@ -169,11 +174,13 @@ def roll_saved(
         character=row.name,
         chronicle=row.chronicle,
         purpose=Purpose.sheet,
-        overrides=RuleOverrides(difficulty=roll.difficulty if difficulty is None else difficulty),
+        overrides=overrides.at_difficulty(difficulty),
+        preset_difficulty=roll.difficulty,
         seed=seed,
         willpower=willpower,
         task=task,
         secret=secret,
         spec=roll.spec if spec is None else spec,
+        by_player=by_player,
     )
     return make_roll(gw, order, rng=rng)

@@ -63,8 +63,9 @@ def form_text(form: dict, key: str, what: str, *, limit: int) -> str | None:
 
 def roll_order(values: dict, *, storyteller: bool, **fields: Any):
     """The :class:`stkit.store.rolling.RollOrder` of a web form: its difficulty (empty: the chronicle's),
-    and on the Storyteller's link only its house-rule choice (a player's link never chooses house rules);
-    ``fields``: the order's other fields. Raises InvalidValue for a bad difficulty or 10s rule."""
+    and on the Storyteller's link only its house-rule choice; a player's link makes a roll ``by_player``
+    (the use case decides which difficulty and extra dice a player may use). ``fields``: the order's
+    other fields. Raises InvalidValue for a bad difficulty or 10s rule."""
 
     raw = str(values.get("difficulty") or "").strip()
     difficulty = form_int(values, "difficulty", "difficulty") if raw else None
@@ -73,7 +74,8 @@ def roll_order(values: dict, *, storyteller: bool, **fields: Any):
         specialty = Specialty(choice) if choice else None
     except ValueError:
         raise InvalidValue(f"specialty rule {choice[:20]!r} is not one of none, double, reroll") from None
-    return RollOrder(overrides=RuleOverrides(specialty=specialty, difficulty=difficulty), **fields)
+    overrides = RuleOverrides(specialty=specialty, difficulty=difficulty)
+    return RollOrder(overrides=overrides, by_player=not storyteller, **fields)
 
 
 def is_on(form: dict, key: str) -> bool:

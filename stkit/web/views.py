@@ -229,8 +229,11 @@ def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
     ]
     sheets = [sheet_view(c, dead=is_dead(gw, c.id)) for c in chars if st or c.id == holder.character_id]
 
+    rules = rules_in_force(gw, table.chronicle)
     return {
-        "difficulty": rules_in_force(gw, table.chronicle).difficulty,
+        "difficulty": rules.difficulty,
+        # a player names the difficulty only under `stkit house set player-difficulty yes`
+        "choose_difficulty": st or rules.player_difficulty,
         "holder": holder,
         "storyteller": st,
         "chronicle": table.chronicle,

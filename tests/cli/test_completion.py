@@ -47,7 +47,7 @@ def test_no_store_completes_nothing_and_creates_none(tmp_path, monkeypatch) -> N
     path = tmp_path / "none.sqlite"
     monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(path))
     assert complete.complete_character("a") == []
-    assert words("roll 5 --wi") == ["--willpower"]
+    assert words("roll 5 --wi") == ["--willpower", "--willpower-rule"]
     assert words("hou") == ["house"]
     assert words("house set difficulty 7 --ch") == ["--chronicle"]
     assert not path.exists()
@@ -72,7 +72,7 @@ def test_bash_completion_in_a_real_process(tmp_path) -> None:
         env=env,
         timeout=60,
     )
-    assert proc.stdout.split() == ["--specialty"], (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout.split() == ["--specialty", "--specialty-botch"], (proc.returncode, proc.stdout, proc.stderr)
     # typer finds the shell by walking up the process tree (shellingham): run the console script under bash,
     # as a user would, so a test worker's own parents (execnet, no shell) do not decide the answer
     env.pop("_STKIT_COMPLETE")

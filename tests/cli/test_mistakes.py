@@ -15,10 +15,13 @@ def run(*args: str):
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["roll", "5", "--wilpower"], "no such option --wilpower; did you mean --willpower?"),
+        (["roll", "5", "--wilpower"], "no such option --wilpower; did you mean --willpower or --willpower-rule?"),
         (["roll", "5", "--jsn"], "no such option --jsn; did you mean --json?"),
         (["roll", "5", "--seed=3", "--difficultyy=7"], "no such option --difficultyy; did you mean --difficulty?"),
-        (["multi", "5", "5", "--speciality", "double"], "no such option --speciality; did you mean --specialty?"),
+        (
+            ["multi", "5", "5", "--speciality", "double"],
+            "no such option --speciality; did you mean --specialty or --specialty-botch?",
+        ),
         (["teamwork", "4", "5", "--botch-spoil"], "did you mean --botch-spoils"),
         (["resisted", "6", "7", "--dice-c", "1"], "did you mean --dice-b or --dice-a?"),
         (["char", "list", "--jsno"], "no such option --jsno; did you mean --json?"),

@@ -104,7 +104,15 @@ def test_odds_and_roll_take_the_same_house_rules():
     )
     assert rolled["result"] == 4 and rolled["outcome"] == "success"  # two 10s worth two each, no cancelling
     odds = json.loads(ok("odds", "1", "-d", "10", "--specialty", "double", "--ones-dont-cancel", "--json"))
-    assert odds["house_rules"] == {"specialty": "double", "extra_ones_cancel": False, "ones_cancel": False}
+    assert odds["house_rules"] == {
+        "specialty": "double",
+        "extra_ones_cancel": False,
+        "ones_cancel": False,
+        "tens": "once",
+        "tens_cancel_ones": False,
+        "specialty_botch": True,
+        "willpower": "success",
+    }
     assert odds["distribution"][2]["exact"] == "1/10"  # one die: a 10 is worth two successes
 
 

@@ -38,7 +38,7 @@ def test_the_option_parser_hook_still_works():
     neg = runner.invoke(app, ["roll", "-3"], env={"NO_COLOR": "1"})
     assert neg.exit_code == 1 and "cannot be attempted" in neg.stderr
     typo = runner.invoke(app, ["roll", "5", "--wilpower"], env={"NO_COLOR": "1"})
-    assert typo.exit_code == 2 and "did you mean --willpower?" in typo.stderr
+    assert typo.exit_code == 2 and "did you mean --willpower or --willpower-rule?" in typo.stderr
 
 
 def test_the_render_buffer_hook_sees_every_segment():

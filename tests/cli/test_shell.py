@@ -27,7 +27,7 @@ def test_errors_keep_their_exit_codes_and_do_not_end_the_shell(capsys: pytest.Ca
     assert shell.run_line("   ") == 0
     err = capsys.readouterr().err
     assert "cannot be attempted" in err
-    assert "did you mean --willpower?" in err
+    assert "did you mean --willpower or --willpower-rule?" in err
     assert "cannot read the line: No closing quotation" in err
     assert "already in the shell" in err
     assert shell.run_line("roll 5 --seed 1 --json") == 0  # still working after the errors
@@ -43,7 +43,7 @@ def test_store_commands_run_in_the_shell(capsys: pytest.CaptureFixture[str]) -> 
 def test_completions_offer_commands_options_and_choices() -> None:
     assert ("roll", -2) in [(w, s) for w, s, _ in shell.completions("ro")]
     assert [w for w, _, _ in shell.completions("roll 5 --specialty ")] == ["none", "double", "reroll"]
-    assert [w for w, _, _ in shell.completions("roll 5 --wi")] == ["--willpower"]
+    assert [w for w, _, _ in shell.completions("roll 5 --wi")] == ["--willpower", "--willpower-rule"]
     assert shell.completions('roll "5') == []
 
 
@@ -62,7 +62,7 @@ def test_interactive_prompt_runs_lines_and_leaves_on_end_of_input(
     captured = capsys.readouterr()
     assert captured.out.count("dice at difficulty 6") == 2
     assert "Dice: 3 [10] 2 5 2" in captured.out
-    assert "did you mean --willpower?" in captured.err
+    assert "did you mean --willpower or --willpower-rule?" in captured.err
     assert "roll 6 --seed 2" in history.read_text()  # kept for the next night
 
 

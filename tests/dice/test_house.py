@@ -70,10 +70,10 @@ def test_unknown_key_lists_the_keys() -> None:
     with pytest.raises(InvalidValue) as err:
         validate_house_key("botch")
     assert str(err.value) == (
-        "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost, "
-        "tens, tens-cancel-ones, specialty-botch, willpower, mortal-overflow, frenzy-crinos, frenzy-auspice-moon, "
-        "frenzy-rank"
+        "unknown house rule 'botch'; allowed: specialty, extra-ones-cancel, ones-cancel, tens, tens-cancel-ones, "
+        "specialty-botch, willpower, difficulty, extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, "
+        "rage-cap, table-extra-dice, rite-cost, player-difficulty, mortal-overflow, frenzy-crinos, "
+        "frenzy-auspice-moon, frenzy-rank"
     )
     assert set(HOUSE_KEYS) == set(STANDARD_CHRONICLE_RULES.to_dict())
 

@@ -204,7 +204,21 @@ def test_autocomplete_offers_the_sheet_traits_and_characters(door):
     assert door(payload).json()["data"]["choices"] == [{"name": "Weston", "value": "Weston"}]
 
 
+def test_a_claimed_player_rolls_at_the_chronicles_difficulty_unless_the_house_allows_their_own(door):
+    from stkit.store.house import set_house_rule
+
+    _claim(door, PLAYER, "Weston")
+    first = door(command("roll", PLAYER, pool="Dexterity + Brawl", difficulty=8)).json()
+    assert "difficulty 6" in first["data"]["embeds"][0]["description"]  # the Storyteller sets it
+    StoreHandle(None).run(lambda gw: set_house_rule(gw, "default", "player-difficulty", "yes"))
+    mine = door(command("roll", PLAYER, pool="Dexterity + Brawl", difficulty=8)).json()
+    assert "difficulty 8" in mine["data"]["embeds"][0]["description"]
+
+
 def test_buttons_roll_again_for_the_roller_only(door):
+    from stkit.store.house import set_house_rule
+
+    StoreHandle(None).run(lambda gw: set_house_rule(gw, "default", "player-difficulty", "yes"))
     _claim(door, PLAYER, "Weston")
     first = door(command("roll", PLAYER, pool="Dexterity + Brawl", difficulty=8)).json()
     again_id = first["data"]["components"][0]["components"][1]["custom_id"]

@@ -44,10 +44,10 @@ def test_bad_key_or_value_stores_nothing(db_url: str) -> None:
     bad = run("house", "set", "colour", "red")
     assert bad.exit_code == 1
     assert bad.output.strip().splitlines() == [
-        "Error: unknown house rule 'colour'; allowed: specialty, extra-ones-cancel, ones-cancel, difficulty, "
-        "extended-botch, free-botch, unskilled-skill, homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost, "
-        "tens, tens-cancel-ones, specialty-botch, willpower, mortal-overflow, frenzy-crinos, frenzy-auspice-moon, "
-        "frenzy-rank"
+        "Error: unknown house rule 'colour'; allowed: specialty, extra-ones-cancel, ones-cancel, tens, "
+        "tens-cancel-ones, specialty-botch, willpower, difficulty, extended-botch, free-botch, unskilled-skill, "
+        "homid-aggravated-soak, rage-cap, table-extra-dice, rite-cost, player-difficulty, mortal-overflow, "
+        "frenzy-crinos, frenzy-auspice-moon, frenzy-rank"
     ]
     bad = run("house", "set", "specialty", "triple")
     assert bad.exit_code == 1
@@ -66,9 +66,9 @@ def test_every_rolling_command_applies_the_chronicles_rules(db_url: str) -> None
     # 10, 10, 1 at the house difficulty 7, a 10 taking the 1 away: 2 successes (as written: 2 - 1 = 1)
     roll = json.loads(ok("roll", "3", "--dice", "10,10,1", "--json"))
     assert (roll["difficulty"], roll["result"]) == (7, 2)
-    assert roll["house_rules_in_force"] == ["default difficulty 7", "10s cancel 1s"]
+    assert roll["house_rules_in_force"] == ["10s cancel 1s", "default difficulty 7"]
     human = ok("roll", "3", "--dice", "10,10,1")
-    assert human.splitlines()[0] == "House rules: default difficulty 7, 10s cancel 1s"
+    assert human.splitlines()[0] == "House rules: 10s cancel 1s, default difficulty 7"
     # per-roll override: the rules as written for this roll only
     plain = json.loads(ok("roll", "3", "--dice", "10,10,1", "--no-tens-cancel-ones", "-d", "6", "--json"))
     assert (plain["difficulty"], plain["result"], plain["house_rules_in_force"]) == (6, 1, [])
@@ -82,7 +82,7 @@ def test_every_rolling_command_applies_the_chronicles_rules(db_url: str) -> None
     ok("char", "new", "Ana", "--set", "Dexterity=3")
     sheet = json.loads(ok("roll", "dex", "-c", "ana", "--dice", "10,10,1", "--json"))
     assert (sheet["difficulty"], sheet["result"]) == (7, 2)
-    assert sheet["house_rules_in_force"] == ["default difficulty 7", "10s cancel 1s"]
+    assert sheet["house_rules_in_force"] == ["10s cancel 1s", "default difficulty 7"]
     # another chronicle keeps the rules as written
     other = json.loads(ok("roll", "3", "--dice", "10,10,1", "--chronicle", "other", "--json"))
     assert (other["difficulty"], other["result"]) == (6, 1)

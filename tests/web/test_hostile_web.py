@@ -173,7 +173,7 @@ def test_extra_dice_stay_within_what_the_storyteller_allows(clients, table):
         r = c.post("/roll", data=base | {"dice": extra}, headers=HX)
         assert r.status_code == 200 and 'class="error"' in r.text, extra
         assert "\n" not in _fragment_text(r.text)
-    assert "extra dice 900 is outside the allowed range -3 to 3" in _fragment_text(
+    assert "extra dice: at most 3 either way on a player's roll" in _fragment_text(
         c.post("/roll", data=base | {"dice": "+900"}, headers=HX).text
     )
     assert _count(table.url, "roll_log") == 0

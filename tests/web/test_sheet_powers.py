@@ -12,7 +12,7 @@ from tests.web.test_fight_phones import HX, _text
 
 
 def _powers(url: str, name: str) -> None:
-    """Weston: a Garou with Gnosis 4, Willpower 3, three Gifts and a Gnosis 5 fetish."""
+    """Weston: a Garou with Gnosis 4, Willpower 3, Medicine 1, three Gifts and a Gnosis 5 fetish."""
     from stkit.store.characters import find_character, save_sheet
 
     def change(gw):
@@ -21,6 +21,7 @@ def _powers(url: str, name: str) -> None:
         sheet.breed, sheet.auspice, sheet.tribe = "Homid", "Galliard", "Fianna"
         sheet.powers["Gnosis"].permanent = sheet.powers["Gnosis"].temporary = 4
         sheet.abilities["Subterfuge"] = 2
+        sheet.abilities["Medicine"] = 1  # Falling Touch rolls Medicine, a Knowledge: no dots, no roll
         sheet.gifts = [
             {"name": "Persuasion", "level": 1},
             {"name": "Resist Pain", "level": 1},

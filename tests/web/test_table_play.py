@@ -315,7 +315,7 @@ def test_an_attack_from_the_tracker_marks_the_targets_health(clients, table):
             break
         st.post("/scene/turn", headers=HX)
     assert re.fullmatch(
-        r"HIT: Archibald takes \d lethal( \(\d soaked\))?; Archibald now \w+(, -1 die|, -[2-5] dice)?", _text(r.text)
+        r"HIT: Archibald takes \d lethal( \(\d soaked\))?; Archibald now \w+(, -\d (die|dice))?", _text(r.text)
     )
     row = re.search(rf'<tr id="party-{table.archibald}".*?</tr>', st.get("/status").text, re.S).group(0)
     assert "lethal" in _text(row) and "Unhurt" not in _text(row)

@@ -6,7 +6,6 @@ odds` do. The answer under the Roll button is the result itself (outcome and dic
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
@@ -15,8 +14,8 @@ from markupsafe import Markup
 
 from stkit.dice import MAX_POOL, validate_pool
 from stkit.errors import InvalidValue, RuleRefusal, StkitError
+from stkit.sheet.compose import base_difficulty, check_extra_dice
 from stkit.sheet.pools import build_pool
-from stkit.sheet.unskilled import Unskilled, unskilled
 from stkit.store.characters import character_by_id, find_character
 from stkit.store.events import LinkHolder, TableEvent, dice_marks
 from stkit.store.house import rules_in_force
@@ -39,7 +38,6 @@ router = APIRouter()
 def odds(request: Request, holder: Holder, table: TableDep) -> Response:
     form: dict[str, Any] = dict(request.query_params)
     form["trait"] = request.query_params.getlist("trait")
-    drop_players_difficulty(form, holder)
     try:
         ctx = table.read(lambda gw: odds_view(gw, table.chronicle, holder, form))
     except StkitError as exc:
@@ -84,14 +82,20 @@ async def save_route(request: Request, holder: Change, table: TableDep) -> Respo
 
     def work(gw):
         name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
-        difficulty = form_int(values, "difficulty", "difficulty", rules_in_force(gw, table.chronicle).difficulty)
-        limit = extra_dice_limit(gw, table.chronicle, storyteller=holder.is_storyteller)
+        raw = str(values.get("difficulty") or "").strip()
+        own = form_int(values, "difficulty", "difficulty") if raw else None
+        expression = _expression(values)
+        sheet = find_character(gw, name, table.chronicle).to_sheet()
+        rules = rules_in_force(gw, table.chronicle)
+        by_player = not holder.is_storyteller
+        check_extra_dice(rules, build_pool(sheet, expression, empty_ok=True), by_player=by_player)
+        difficulty = base_difficulty(rules, own, by_player=by_player)
         return save_roll(
             gw,
             name,
             str(values.get("save_name") or ""),
-            _expression(values, limit),
-            difficulty=difficulty,
+            expression,
+            difficulty=rules.difficulty if difficulty is None else difficulty,
             spec=is_on(values, "spec"),
             chronicle=table.chronicle,
         )
@@ -125,19 +129,7 @@ async def _roll_values(request: Request, holder: LinkHolder) -> dict[str, Any]:
     values: dict[str, Any] = {k: form.get(k) for k in form}
     values["trait"] = form.getlist("trait")
     check_roll_permission(values, holder)
-    drop_players_difficulty(values, holder)
     return values
-
-
-def drop_players_difficulty(values: dict, holder: LinkHolder) -> None:
-    """A player's roll is at the Storyteller's difficulty (the chronicle's): a difficulty a player's link
-    posts is dropped when it is one a roll could have (2 to 10); anything else stays, for the roll's own
-    check to refuse in its words."""
-    if holder.is_storyteller:
-        return
-    raw = str(values.get("difficulty") or "").strip()
-    if raw.isascii() and raw.isdigit() and len(raw) <= 2 and 2 <= int(raw) <= 10:
-        values.pop("difficulty", None)
 
 
 def check_roll_permission(values: dict, holder: LinkHolder) -> None:
@@ -231,104 +223,57 @@ def _traits(values: dict) -> list[str]:
     return [check_text(t, "Trait", limit=MAX_NAME) for t in raw]
 
 
-def extra_dice_limit(gw: Gateway, chronicle: str, *, storyteller: bool) -> int:
-    """The most extra dice (or dice of penalty) the link may add to a roll: the chronicle's
-    ``table-extra-dice`` for a player's link, :data:`stkit.dice.MAX_POOL` for the Storyteller's."""
-
-    return MAX_POOL if storyteller else rules_in_force(gw, chronicle).table_extra_dice
-
-
-def _expression(values: dict, limit: int) -> str:
+def _expression(values: dict) -> str:
     """The pool the form's Traits and extra dice make ('Dexterity + Brawl + 2'), or the one-tap ``pool``
-    button's pool when that was pressed; the extra dice (in either) at most ``limit`` either way.
-    Raises InvalidValue otherwise."""
+    button's pool when that was pressed. How many extra dice a player may add is the use case's to say
+    (:func:`stkit.sheet.compose.check_extra_dice`). Raises InvalidValue otherwise."""
 
     pool = str(values.get("pool") or "").strip()
     if pool:
-        pool = check_text(pool, "pool", limit=120)
-        numbers = re.findall(r"([+-]?)\s*(\d{1,6})\b", pool)
-        extra = sum(int(n) * (-1 if sign == "-" else 1) for sign, n in numbers)
-        if any(len(n) > 3 for _, n in numbers) or abs(extra) > limit:
-            raise InvalidValue(f"extra dice: at most {limit} either way on this link")
-        return pool
+        return check_text(pool, "pool", limit=120)
     traits = _traits(values)
     if not traits:
         raise InvalidValue("choose one or two Traits to roll (a 10-rated Trait rolls alone)")
     expression = " + ".join(traits)
     # extra dice (or a penalty) after the Traits, as the CLI's 'Dexterity + Brawl + 2'
-    extra = form_int(values, "dice", "extra dice", 0, low=-limit, high=limit)
+    extra = form_int(values, "dice", "extra dice", 0, low=-MAX_POOL, high=MAX_POOL)
     if extra:
         expression += f" + {extra}" if extra > 0 else f" - {-extra}"
     return expression
 
 
-def _unskilled_of(gw: Gateway, chronicle: str, name: str, expression: str):
-    """The unskilled rule for ``expression`` on ``name``'s sheet (:mod:`stkit.sheet.unskilled`), with the
-    chronicle's house rule for untrained Skills."""
-
-    sheet = find_character(gw, name, chronicle).to_sheet()
-    try:
-        parts = [p.name for p in build_pool(sheet, expression).parts]
-    except RuleRefusal:
-        return Unskilled()  # no dice left: the roll itself says so
-    return unskilled(sheet, parts, skill_rule=rules_in_force(gw, chronicle).unskilled_skill)
-
-
-def _with_dice(expression: str, change: int) -> str:
-    """``expression`` with ``change`` dice more or fewer ('Dexterity + Melee - 2')."""
-    return f"{expression} - {-change}" if change < 0 else expression
-
-
 def saved_roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, storyteller: bool):
     """A saved roll from the page (``values``: character_id, saved, willpower, specialty, confirm_visible,
-    seed) through :func:`stkit.store.saved.roll_saved`, with the unskilled rule. Returns (SheetRoll, notes)."""
+    seed) through :func:`stkit.store.saved.roll_saved` (the composition, unskilled rule included, is the
+    use case's). Returns (SheetRoll, notes)."""
 
     name = character_name(gw, chronicle, form_id(values, "character_id", "character"))
     check_secret_spend(values, secret=secret, storyteller=storyteller, character=name)
     saved = find_saved(find_character(gw, name, chronicle).to_sheet(), str(values.get("saved") or ""))
-    rule = _unskilled_of(gw, chronicle, name, saved.pool)
-    seed = seed_from(values)
     done = roll_saved(
         gw,
         name,
         saved.name,
         chronicle=chronicle,
-        extra=rule.dice_change,
-        difficulty=min(10, saved.difficulty + rule.difficulty_change),
         willpower=is_on(values, "willpower"),
-        seed=seed,
+        seed=seed_from(values),
         secret=secret,
+        by_player=not storyteller,
     )
-    return done, list(rule.notes)
-
-
-def _harder(gw: Gateway, chronicle: str, values: dict, change: int) -> dict:
-    """``values`` with the difficulty raised by ``change`` (at most 10); an empty difficulty is the
-    chronicle's house default."""
-    if not change:
-        return values
-
-    raw = str(values.get("difficulty") or "").strip()
-    base = form_int(values, "difficulty", "difficulty") if raw else rules_in_force(gw, chronicle).difficulty
-    return {**values, "difficulty": str(min(10, base + change))}
+    return done, list(done.notes)
 
 
 def roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, storyteller: bool = False):
     """A roll from the web form (``values``: character_id, trait (list) or pool, dice, difficulty,
     willpower, specialty, task, auto, seed, confirm_visible) through :func:`stkit.store.rolling.make_roll`,
-    as `stkit roll`: from a sheet (with the unskilled rule of :mod:`stkit.sheet.unskilled`) or, on the
-    Storyteller's screen, a bare number of dice; under the chronicle's house rules (the Storyteller's link
-    may override them). A ``secret`` roll may not spend Willpower unseen (:func:`check_secret_spend`).
-    Returns (the outcome, the unskilled rule's notes); raises what it raises; nothing is written then."""
+    as `stkit roll`: from a sheet or, on the Storyteller's screen, a bare number of dice. The roll's
+    composition (the unskilled rule, the player's extra dice and difficulty, the house rules) is the use
+    case's. A ``secret`` roll may not spend Willpower unseen (:func:`check_secret_spend`).
+    Returns (the outcome, its notes); raises what it raises; nothing is written then."""
 
-    fields = _roll_fields(gw, chronicle, values, storyteller=storyteller)
-    notes: list[str] = []
+    fields = _roll_fields(gw, chronicle, values)
     if "character" in fields:
         check_secret_spend(values, secret=secret, storyteller=storyteller, character=fields["character"])
-        rule = _unskilled_of(gw, chronicle, fields["character"], fields["expression"])
-        fields["expression"] = _with_dice(fields["expression"], rule.dice_change)
-        values = _harder(gw, chronicle, values, rule.difficulty_change)
-        notes = list(rule.notes)
     order = roll_order(
         values,
         storyteller=storyteller,
@@ -339,10 +284,11 @@ def roll_use_case(gw: Gateway, chronicle: str, values: dict, *, secret: bool, st
         purpose=Purpose.sheet if "character" in fields else Purpose.plain,
         **fields,
     )
-    return make_roll(gw, order), notes
+    done = make_roll(gw, order)
+    return done, list(done.notes)
 
 
-def _roll_fields(gw: Gateway, chronicle: str, values: dict, *, storyteller: bool = False) -> dict:
+def _roll_fields(gw: Gateway, chronicle: str, values: dict) -> dict:
     """Who rolls what: {character, chronicle, expression, task} from a sheet, or {expression, chronicle,
     log} for a bare number of dice. Raises InvalidValue for Traits without a character and the like."""
 
@@ -351,8 +297,7 @@ def _roll_fields(gw: Gateway, chronicle: str, values: dict, *, storyteller: bool
     traits = _traits(values)
     if cid:
         name = character_name(gw, chronicle, form_id(values, "character_id", "character"))
-        expression = _expression(values, extra_dice_limit(gw, chronicle, storyteller=storyteller))
-        return {"character": name, "chronicle": chronicle, "expression": expression, "task": task}
+        return {"character": name, "chronicle": chronicle, "expression": _expression(values), "task": task}
     if traits:
         raise InvalidValue("Traits need a character: choose whose sheet rolls them")
     if task:
@@ -371,18 +316,13 @@ def odds_view(gw: Gateway, chronicle: str, holder: LinkHolder, values: dict) -> 
     cid = str(values.get("character_id") or "").strip()
     traits = _traits(values)
     fields: dict[str, Any] = {"chronicle": chronicle}
-    notes: list[str] = []
     if cid:
         character_id = form_id(values, "character_id", "character")
         if not holder.is_storyteller and character_id != holder.character_id:
             raise Forbidden("A player's link shows only that player's own sheet.")
         if not traits:
             return {"odds": None, "note": "Choose Traits to see the odds."}
-        name = character_name(gw, chronicle, character_id)
-        rule = _unskilled_of(gw, chronicle, name, " + ".join(traits))
-        fields |= {"character": name, "expression": _with_dice(" + ".join(traits), rule.dice_change)}
-        values = _harder(gw, chronicle, values, rule.difficulty_change)
-        notes = list(rule.notes)
+        fields |= {"character": character_name(gw, chronicle, character_id), "expression": " + ".join(traits)}
     else:
         fields["expression"] = str(
             validate_pool(form_int(values, "dice", "dice pool", low=-MAX_POOL, high=10 * MAX_POOL))
@@ -402,7 +342,7 @@ def odds_view(gw: Gateway, chronicle: str, holder: LinkHolder, values: dict) -> 
             "p_success": dist.p_success,
             "p_botch": dist.p_botch,
             "more": dist.max_result > top,
-            "notes": notes,
+            "notes": list(answer.notes),
         },
         "note": None,
     }
