@@ -302,6 +302,12 @@ def counted(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {many}"
 
 
+def plural_word(n: int, one: str, many: str | None = None) -> str:
+    """The noun alone in the number ``n`` calls for (:func:`counted` without the number): ``plural_word(2,
+    "field")`` is 'fields', for a line that shows the count another way."""
+    return counted(n, one, many).split(" ", 1)[1]
+
+
 def with_article(noun: str) -> str:
     """``noun`` after 'a' or 'an' by its first letter: 'a Garou', 'an Ajaba', 'an Equipment card'."""
     return f"{'an' if noun[:1].casefold() in 'aeiou' and noun[:1] else 'a'} {noun}"

@@ -367,7 +367,7 @@ def test_examples_as_a_real_subprocess_with_cards_db(tmp_path):
     assert (done.returncode, done.stdout.strip()) == (0, "Legal at Renown level 20.")
     done = stkit("tcg", "deck", "check", "examples/deck-illegal.txt")
     assert done.returncode == 1
-    assert done.stdout.splitlines()[0] == "Not legal at Renown level 20: 3 violation(s)."
+    assert done.stdout.splitlines()[0] == "Not legal at Renown level 20: 3 violations."
     assert "Traceback" not in done.stderr
 
 

@@ -188,6 +188,16 @@ def _usage_metavar(param: click_core.Parameter) -> Callable[..., str]:
     return make_metavar
 
 
+def _argument_hint(param: Any) -> Any:
+    """An argument's name in an error ("Missing argument 'POOL_B'"): the name its usage line shows,
+    never the function's parameter name."""
+
+    def get_error_hint(ctx: Any = None) -> str:
+        return f"'{param.make_metavar(ctx, usage=True).strip('[]')}'"
+
+    return get_error_hint
+
+
 def harden(command: click_core.Command) -> click_core.Command:
     """Give every integer, text and path parameter of ``command`` (and of its sub-commands) the checks of
     :func:`check_typed_int`, :func:`check_typed_text` and :func:`check_typed_path`, once: no command
@@ -201,6 +211,7 @@ def harden(command: click_core.Command) -> click_core.Command:
     for param in command.params:
         if param.param_type_name == "argument" and hasattr(param, "make_metavar"):
             param.make_metavar = _usage_metavar(param)  # type: ignore[method-assign]
+            param.get_error_hint = _argument_hint(param)  # type: ignore[method-assign]
         if param.name == "db" and type(param.type) is click_types.StringParamType:
             param.type = _checked_type(param.type, check_typed_db)
         elif isinstance(param.type, click_types.IntParamType):

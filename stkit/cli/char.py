@@ -556,6 +556,8 @@ def list_(
         from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
 
         chronicle = default_chronicle(chronicle)  # the one check every stored name gets
+    from stkit.config import DEFAULT_CHRONICLE  # lazy: start-up (loaded when the command runs)
+
     if limit is not None:
         check_range(limit, "--limit", 1, 10_000)
     check_range(offset, "--offset", 0, 10**9)
@@ -565,6 +567,10 @@ def list_(
     def work(gw):
         from stkit.store.fates import is_dead  # lazy: start-up (loaded when the command runs)
 
+        if chronicle is not None and chronicle != DEFAULT_CHRONICLE:
+            from stkit.store.chronicles import require_chronicle  # lazy: start-up (loaded when the command runs)
+
+            require_chronicle(gw, chronicle)  # a mistyped name is no empty chronicle
         found = list_sheets(gw, chronicle, limit=shown, offset=offset, **filters)
         total = count_characters(gw, chronicle, **filters) if shown is not None else len(found) + offset
         return found, total, {c.id for c in found if is_dead(gw, c.id)}

@@ -54,8 +54,13 @@ def use(
         return
     print_text(done.summary)
     if done.outcome is not None:
-        dice = " ".join(str(d) for d in done.outcome.roll.dice)
-        print_text(f"Dice: {dice}" + (f" (seed {done.outcome.seed})" if done.outcome.seed is not None else ""))
+        from rich.text import Text  # lazy: start-up (loaded when the command runs)
+
+        from stkit.cli.render import console, dice_text  # lazy: start-up (loaded when the command runs)
+
+        # the marks of every other roll: [success], <1>, struck-through pairs
+        seed_note = f" (seed {done.outcome.seed})" if done.outcome.seed is not None else ""
+        console().print(Text("Dice: ") + dice_text(done.outcome.roll) + Text(seed_note))
     if done.duration:
         print_text(f"Lasts: {done.duration}")
 

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
+from stkit.text import counted
 
 discord_app = typer.Typer(help="The table's feed in a Discord channel; /roll from Discord.", no_args_is_help=True)
 
@@ -133,7 +134,7 @@ def discord_follow(
                 {"chronicle": name, "posted": follower.posted, "skipped": follower.skipped, "failing": failing}
             )
         else:
-            render.print_text(f"Posted {follower.posted} message(s) for {render.safe(name)}")
+            render.print_text(f"Posted {counted(follower.posted, 'message')} for {render.safe(name)}")
         if failing:
             # a script must see that events are still to post; they are kept for the next run
             render.print_text(

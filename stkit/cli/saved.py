@@ -44,24 +44,30 @@ def saved_add(
     char: CharOpt,
     difficulty: Annotated[int, typer.Option("--difficulty", "-d", help="Its difficulty, 2 to 10.")] = 6,
     spec: Annotated[bool, typer.Option("--spec", help="The roll uses a specialty of its Traits.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an earlier saved roll of the same name.")] = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Save a roll on a character's sheet.
 
-    An earlier saved roll of the same name is replaced.
+    An earlier saved roll of the same name is kept unless --force replaces it.
     Example: `stkit saved add claws "Dexterity + Brawl" -c Shadow --spec`.
     """
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.store.saved import save_roll  # lazy: start-up (loaded when the command runs)
 
-    done = run(db, lambda gw: save_roll(gw, char, name, pool, difficulty=difficulty, spec=spec, chronicle=chronicle))
+    done = run(
+        db,
+        lambda gw: save_roll(
+            gw, char, name, pool, difficulty=difficulty, spec=spec, chronicle=chronicle, replace=force
+        ),
+    )
     if json_out:
-        render.print_json({"character": char, "saved_roll": done.to_dict()})
+        render.print_json({"character": char, "saved_roll": done.to_dict(), "replaced": done.replaced})
     else:
-        render.print_text(f"Saved {render.safe(done.label)}")
+        render.print_text(f"{'Replaced' if done.replaced else 'Saved'} {render.safe(done.label)}")
 
 
 @saved_app.command("list")

@@ -895,7 +895,9 @@ def _print_contest_standing(data: dict) -> None:
     if data["status"] == "done":
         side = data[data["winner"]]
         name = side["character"] or f"side {data['winner'].upper()}"
-        con.print(Text(f"{name} wins {data['name']!r} after {data['exchanges']} exchange(s).", style="green bold"))
+        con.print(
+            Text(f"{name} wins {data['name']!r} after {counted(data['exchanges'], 'exchange')}.", style="green bold")
+        )
 
 
 def contest_status_cmd(

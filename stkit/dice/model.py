@@ -214,7 +214,7 @@ def scoring_keys() -> dict[str, tuple[str, RuleKey]]:
     return {f.metadata[RULE].key: (f.name, f.metadata[RULE]) for f in fields(ScoringRules)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HouseRules(ScoringRules):
     """The rules one roll is scored under: the scoring rules (:class:`ScoringRules`, the rules chapter as
     written by default) and whether the roll names a specialty. What each field does to a face is decided
@@ -223,7 +223,8 @@ class HouseRules(ScoringRules):
     Attributes (beside the scoring rules, whose sources are in docs/dice.md):
         specialised: the roll names a specialty (``specialty``, ``specialty_botch`` and
             ``explode-unspecialised`` read it). True by default, so that a bare ``specialty`` given to
-            the engine applies; the store passes False unless the roll names one.
+            the engine applies; the store passes False unless the roll names one. Kept as given (a roll's
+            JSON reports it truthfully); equality and hashing read it only when a rule does.
     """
 
     specialised: bool = True
@@ -244,14 +245,28 @@ class HouseRules(ScoringRules):
         object.__setattr__(self, "specialty", Specialty(self.specialty))
         object.__setattr__(self, "tens", Tens(self.tens))
         object.__setattr__(self, "willpower", WillpowerRule(self.willpower))
-        reads_specialty = (
-            self.specialty is not Specialty.NONE or self.tens is Tens.EXPLODE_UNSPECIALISED or not self.specialty_botch
-        )
         if self.specialty is not Specialty.REROLL and self.tens is Tens.ONCE:
             object.__setattr__(self, "extra_ones_cancel", False)  # no extra dice, so no extra 1s
-        if not reads_specialty:
-            # one value for rules that score alike, whatever the roll names (equality, caches)
-            object.__setattr__(self, "specialised", True)
+
+    @property
+    def reads_specialty(self) -> bool:
+        """True when some rule here scores a specialised roll differently from another."""
+        return (
+            self.specialty is not Specialty.NONE or self.tens is Tens.EXPLODE_UNSPECIALISED or not self.specialty_botch
+        )
+
+    def _key(self) -> tuple[object, ...]:
+        # one value for rules that score alike, whatever the roll names (equality, caches)
+        scoring = tuple(getattr(self, f.name) for f in fields(ScoringRules))
+        return (*scoring, self.specialised or not self.reads_specialty)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HouseRules):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def explodes(self) -> bool:

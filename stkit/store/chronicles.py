@@ -89,12 +89,18 @@ def chronicle_exists(gw: Gateway, name: str) -> bool:
     return any(gw.row(f"SELECT 1 FROM {t} WHERE chronicle = :c LIMIT 1", c=name) for t in _FOUND_IN)
 
 
-def chronicle_summary(gw: Gateway, name: str) -> ChronicleSummary:
-    """What ``name`` holds. Raises NotFound (naming the chronicles there are) when nothing of it is stored."""
+def require_chronicle(gw: Gateway, name: str) -> None:
+    """Raises NotFound, one line naming ``name`` and the chronicles there are, when nothing of ``name``
+    is stored (a mistyped ``--chronicle`` must not read as an empty chronicle)."""
     if not chronicle_exists(gw, name):
         known = chronicle_names(gw)
         there = ", ".join(printable(n) for n in known[:20]) or "none yet"
         raise NotFound(f"no chronicle {printable(name)!r} in this store (chronicles: {there})")
+
+
+def chronicle_summary(gw: Gateway, name: str) -> ChronicleSummary:
+    """What ``name`` holds. Raises NotFound (naming the chronicles there are) when nothing of it is stored."""
+    require_chronicle(gw, name)
     chars = [r[0] for r in gw.rows("SELECT name FROM characters WHERE chronicle = :c ORDER BY name_key", c=name)]
     rules = {r["key"]: setting_text(r["value"]) for r in house_table(rules_in_force(gw, name)) if r["set"]}
     rolls = gw.row("SELECT COUNT(*) FROM roll_log WHERE chronicle = :c", c=name)

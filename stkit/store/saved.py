@@ -12,7 +12,7 @@ writes its ``sheet`` table event (through :func:`stkit.store.characters.edit_cha
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stkit.dice.expr import check_typed_pool
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
@@ -36,6 +36,8 @@ class SavedRoll:
     pool: str
     difficulty: int = 6
     spec: bool = False
+    #: True when saving it replaced an earlier saved roll of the same name (not part of the roll).
+    replaced: bool = field(default=False, compare=False)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "pool": self.pool, "difficulty": self.difficulty, "spec": self.spec}
@@ -79,13 +81,17 @@ def save_roll(
     difficulty: int = 6,
     spec: bool = False,
     chronicle: str | None = None,
+    replace: bool = True,
 ) -> SavedRoll:
-    """Save (or replace) the roll ``name`` on ``character``'s sheet. The pool must build from the sheet
+    """Save (or replace) the roll ``name`` on ``character``'s sheet. With ``replace`` False an earlier
+    saved roll of that name is refused (InvalidValue naming ``--force``); the result's ``replaced`` says
+    whether one was replaced. The pool must build from the sheet
     (InvalidValue / RuleRefusal from :func:`stkit.sheet.pools.build_pool` otherwise, except "no dice left",
     which is the sheet's state, not the pool's); a ``spec`` roll needs a specialty on one of its Traits.
     Raises NotFound, InvalidValue; writes nothing then."""
 
     check_typed_pool(pool, "saved roll pool")  # '-5' or '0' never builds a roll
+    replaced: list[str] = []
     clean, entry = check_saved_roll(name, {"pool": pool, "difficulty": difficulty, "spec": spec})
 
     def change(s: Sheet) -> Edit:
@@ -99,14 +105,20 @@ def save_roll(
             )
         for old in list(s.saved_rolls):
             if fold_name(old) == fold_name(clean):
+                if not replace:
+                    raise InvalidValue(
+                        f"{s.name} already has a saved roll {old!r} ({s.saved_rolls[old]['pool']}); "
+                        "add --force to replace it"
+                    )
                 del s.saved_rolls[old]
+                replaced.append(old)
         if len(s.saved_rolls) >= MAX_SAVED:
             raise InvalidValue(f"{s.name} already has {MAX_SAVED} saved rolls; remove one first")
         s.saved_rolls[clean] = entry
         return Edit(s, f"{s.name}: saved roll {clean} = {entry['pool']}", [], {"saved_roll": {"name": clean, **entry}})
 
     edit_character(gw, character, chronicle, change)
-    return SavedRoll(clean, entry["pool"], entry["difficulty"], entry["spec"])
+    return SavedRoll(clean, entry["pool"], entry["difficulty"], entry["spec"], replaced=bool(replaced))
 
 
 def remove_saved(gw: Gateway, character: str, name: str, *, chronicle: str | None = None) -> SavedRoll:

@@ -27,7 +27,16 @@ from stkit.errors import DataFileError, InvalidValue, NotFound
 from stkit.tcg.common import fold_name, read_yaml
 from stkit.tcg.common import parse_yaml as _parse_yaml_text
 from stkit.tcg.vocab import CombatKind, Moon, Speed, values
-from stkit.text import MAX_NOTES, MAX_SHORT_TEXT, check_text, parse_whole_number, printable, shown_key
+from stkit.text import (
+    MAX_NOTES,
+    MAX_SHORT_TEXT,
+    check_text,
+    counted,
+    parse_whole_number,
+    plural_word,
+    printable,
+    shown_key,
+)
 
 #: Most cards (rows) one card file may hold: the real community list has about 1,600.
 MAX_CARD_ROWS = 50_000
@@ -526,7 +535,7 @@ def card_from_mapping(
         _refuse_bad_text(value, str(key), str(key) in _LONG_FIELDS)
     unknown = sorted(str(k) for k in set(raw) - set(FIELD_NAMES))
     if unknown:
-        raise CardError(f"unknown field(s) {', '.join(shown_key(k) for k in unknown)}")
+        raise CardError(f"unknown {plural_word(len(unknown), 'field')} {', '.join(shown_key(k) for k in unknown)}")
     name = raw.get("name")
     if not isinstance(name, str) or not fold_name(name):
         raise CardError("field 'name': every card needs a name")
@@ -671,7 +680,7 @@ def _cards_from_items(
             progress(i + 1, total)
     if problems:
         # validate the whole file so the user sees how much is wrong, but name the first place precisely
-        more = f" (and {len(problems) - 1} more bad card(s); nothing imported)" if len(problems) > 1 else ""
+        more = f" (and {counted(len(problems) - 1, 'more bad card')}; nothing imported)" if len(problems) > 1 else ""
         raise DataFileError(problems[0] + more)
     return cards
 
@@ -681,7 +690,8 @@ def _split_document(path: Path, data: Any) -> tuple[Any, list[str]]:
         extra = set(data) - {"keywords", "cards"}
         if extra:
             raise DataFileError(
-                f"{path}: top level: unknown key(s) {', '.join(sorted({shown_key(k) for k in map(str, extra)}))}"
+                f"{path}: top level: unknown {plural_word(len(extra), 'key')} "
+                f"{', '.join(sorted({shown_key(k) for k in map(str, extra)}))}"
             )
         kws = data.get("keywords") or []
         if not isinstance(kws, list):

@@ -36,7 +36,7 @@ from stkit.tcg.cards import (
     RowError,
 )
 from stkit.tcg.common import fold_name, fold_words
-from stkit.text import MAX_SHORT_TEXT, check_text, parse_whole_number, printable, without_surrogates
+from stkit.text import MAX_SHORT_TEXT, check_text, counted, parse_whole_number, printable, without_surrogates
 
 SCHEMA_VERSION = "2"
 _FIELDS = {f for f in Card.__dataclass_fields__}
@@ -479,7 +479,8 @@ class CardDB:
         if strict and problems:
             first = problems[0]
             raise DataFileError(
-                f"{shown}: line {first.line}: {first.message} ({len(problems)} problem row(s); nothing imported)"
+                f"{shown}: line {first.line}: {first.message} "
+                f"({counted(len(problems), 'problem row')}; nothing imported)"
             )
         origin = Path(path).name
         try:

@@ -40,6 +40,7 @@ from stkit.errors import DataFileError, InvalidValue, NotFound
 from stkit.tcg.cards import AmbiguousName
 from stkit.tcg.common import fold_name, fold_words, read_yaml
 from stkit.tcg.vocab import RuleKind, values
+from stkit.text import plural_word
 
 KINDS = values(RuleKind)
 DOCUMENTS = ("equinox", "rulebook", "battlefields")
@@ -291,7 +292,10 @@ def _parse_entry(raw: Any, path: Path, index: int) -> RuleEntry:
     unknown = sorted(set(raw) - _ENTRY_KEYS)
     if unknown:
         raise _fail(
-            path, where, f"unknown field(s) {', '.join(map(str, unknown))}; allowed: {', '.join(sorted(_ENTRY_KEYS))}"
+            path,
+            where,
+            f"unknown {plural_word(len(unknown), 'field')} {', '.join(map(str, unknown))}; "
+            f"allowed: {', '.join(sorted(_ENTRY_KEYS))}",
         )
     for key in _REQUIRED:
         if raw.get(key) in (None, "", []):
@@ -734,7 +738,11 @@ def load_glossary(path: Path | None = None) -> list[GlossaryTerm]:
         if isinstance(raw.get("term"), str):
             where += f" ({raw['term']})"
         if set(raw) - allowed:
-            raise _fail(path, where, f"unknown field(s) {', '.join(sorted(set(raw) - allowed))}")
+            raise _fail(
+                path,
+                where,
+                f"unknown {plural_word(len(set(raw) - allowed), 'field')} {', '.join(sorted(set(raw) - allowed))}",
+            )
         if not isinstance(raw.get("term"), str) or not isinstance(raw.get("definition"), str):
             raise _fail(path, where, "needs 'term' and 'definition' text")
         source = raw.get("source")

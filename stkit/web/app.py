@@ -107,7 +107,7 @@ def create_app(
 
     @app.exception_handler(Forbidden)
     async def _forbidden(request: Request, exc: Forbidden) -> Response:
-        page = tables.templates.get_template("forbidden.html").render(reason=exc.reason)
+        page = tables.templates.get_template("forbidden.html").render(reason=exc.reason, no_link=exc.no_link)
         return HTMLResponse(page, status_code=403)
 
     @app.exception_handler(RequestValidationError)

@@ -27,6 +27,8 @@ async def get_table(request: Request) -> Table:
     if table is not None:
         return table
     token = request.path_params.get("token") or request.cookies.get(COOKIE)  # only /join/{token} has one
+    if not token:
+        raise Forbidden.without_link()
     holder = await asyncio.to_thread(tables.holder_of, token)
     if holder is None:
         raise Forbidden()

@@ -28,14 +28,27 @@ _T = TypeVar("_T")
 
 COOKIE = "stkit_table"
 FORBIDDEN_TEXT = "This link is not valid (missing, mistyped or replaced). Ask the Storyteller for a new link."
+#: The page for a request that brings no link at all (the bare address typed in): no error, the way in.
+NO_LINK_TEXT = (
+    "This is a Storyteller's table. To sit at it, open the link the Storyteller gave you "
+    "(it ends in /join/ and a long code); this address alone shows nothing. "
+    "Lost it? Ask the Storyteller for a new link."
+)
 
 
 class Forbidden(Exception):
-    """The request holds no valid link for this chronicle, or asks for what its link does not allow."""
+    """The request holds no valid link for this chronicle, or asks for what its link does not allow.
+    ``no_link``: the request brought no link at all (a first visit to the bare address), which the page
+    answers with the way in rather than an error."""
 
-    def __init__(self, reason: str = FORBIDDEN_TEXT) -> None:
+    def __init__(self, reason: str = FORBIDDEN_TEXT, *, no_link: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.no_link = no_link
+
+    @classmethod
+    def without_link(cls) -> Forbidden:
+        return cls(NO_LINK_TEXT, no_link=True)
 
 
 def _finalize(value: Any) -> Any:
@@ -131,7 +144,9 @@ class Table:
     def holder_of(self, token: str | None) -> LinkHolder:
         """Who holds ``token`` in this chronicle; Forbidden otherwise."""
 
-        holder = self.read(lambda gw: find_link_holder(gw, token)) if token else None
+        if not token:
+            raise Forbidden.without_link()
+        holder = self.read(lambda gw: find_link_holder(gw, token))
         if holder is None or holder.chronicle != self.chronicle:
             raise Forbidden()
         return holder

@@ -53,7 +53,7 @@ def test_the_page_from_the_portal_to_a_first_roll(db_url, receiver):
     # the feed: any http(s) URL is taken, a loopback receiver here
     stkit("discord", "set", "webhook", receiver.url("/api/webhooks/1/doc"))
     rolled = json.loads(stkit("roll", "6", "--log", "--seed", "7", "--json"))
-    assert "Posted 1 message(s)" in stkit("discord", "follow", "--once")
+    assert "Posted 1 message for" in stkit("discord", "follow", "--once")
     body = receiver.wait_for("/api/webhooks/1/doc", 1)[0]
     dice_line = body["embeds"][0]["description"].splitlines()[1]
     assert re.sub(r"[*_~]", "", dice_line).split() == [str(d) for d in rolled["dice"]]

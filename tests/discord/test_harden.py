@@ -341,7 +341,7 @@ def test_settings_that_can_never_work_are_refused(key, value):
 
 def test_follow_once_exits_1_when_the_webhook_did_not_take_the_events(db_url):
     """A webhook answering 500: `follow --once` says the events are still to post and exits 1 (it exited 0
-    with "Posted 0 message(s)"), and the next run posts them."""
+    with "Posted 0 messages"), and the next run posts them."""
     receiver = Receiver(script=[500])
     try:
         store = StoreHandle(None)

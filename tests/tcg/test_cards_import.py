@@ -100,7 +100,7 @@ def test_lackey_quirks(db):
 def test_lackey_strict_refuses_the_whole_file(db):
     before = db.count()
     with pytest.raises(
-        DataFileError, match=r"lackey_quirks\.txt: line 5: health '-2' .*2 problem row\(s\); nothing imported"
+        DataFileError, match=r"lackey_quirks\.txt: line 5: health '-2' .*2 problem rows; nothing imported"
     ):
         db.import_file(FIX / "lackey_quirks.txt", strict=True)
     assert db.count() == before
@@ -128,7 +128,7 @@ def test_lackey_extra_fields_and_missing_name_column(tmp_path, db):
             r"card 2 \(B\): field 'keywords': unknown keyword 'Flying Monkey'",
         ),
         ("- {name: A, type: Wizard}\n", r"card 1 \(A\): field 'type': 'Wizard' is not one of Tribe, Garou"),
-        ("- {name: A, colour: red}\n", r"card 1 \(A\): unknown field\(s\) colour"),
+        ("- {name: A, colour: red}\n", r"card 1 \(A\): unknown field colour"),
         ("- {type: Ally}\n", r"card 1: field 'name'"),
         (
             "- {name: A, type: Combat Action, moon: half}\n",
@@ -258,7 +258,7 @@ def test_every_bad_card_is_counted(tmp_path, db):
         db.import_file(path)
     assert str(exc.value) == (
         f"{path}: card 1 (A): field 'health': -1 is below 0 (allowed 0 or more) "
-        "(and 2 more bad card(s); nothing imported)"
+        "(and 2 more bad cards; nothing imported)"
     )
 
 

@@ -39,7 +39,7 @@ def test_umbra_cost_human_output_names_rules():
         app, ["tcg", "umbra-cost", "--level", "4", "--gnosis", "5"], env={"NO_COLOR": "1", "COLUMNS": "200"}
     )
     assert result.exit_code == 0
-    assert "Discard 2 Sept card(s)" in result.stdout and "umbra.gnosis-modifier" in result.stdout
+    assert "Discard 2 Sept cards" in result.stdout and "umbra.gnosis-modifier" in result.stdout
 
 
 def test_umbra_cost_refusals_exit_1():
@@ -90,7 +90,7 @@ def test_combat_human_log():
     )
     assert result.exit_code == 0
     assert "Round 1: Janus (hunter) has initiative." in result.stdout
-    assert "it frenzies and draws 2 Combat card(s)" in result.stdout
+    assert "it frenzies and draws 2 Combat cards" in result.stdout
     assert "Combat over, nobody died." in result.stdout
 
 

@@ -12,6 +12,7 @@ import typer
 
 from stkit.cli.tcg.app import safe, tcg_app
 from stkit.tcg.vocab import RuleKind
+from stkit.text import counted
 
 rules_app = typer.Typer(help="Search and show the rules, rulings and recorded conflicts.", no_args_is_help=True)
 cards_app = typer.Typer(help="Import, search and show cards (built-in set included).", no_args_is_help=True)
@@ -242,7 +243,7 @@ def _print_import_report(report) -> None:
     extra = f" ({report.playtest} playtest)" if report.playtest else ""
     con.print(f"Imported [bold]{report.imported}[/] cards{extra} from {safe(report.path)} ({report.format}).")
     if report.merged:
-        con.print(f"Merged {len(report.merged)} row(s) into the row before them or an earlier printing:")
+        con.print(f"Merged {counted(len(report.merged), 'row')} into the row before them or an earlier printing:")
         for e in report.merged:
             con.print(f"  line {e.line}: {safe(e.message)}")
     if report.warnings:
@@ -251,7 +252,7 @@ def _print_import_report(report) -> None:
             con.print(f"  line {e.line}: {safe(e.name or '')}: {safe(e.message)}")
     if report.text_only:
         con.print(
-            f"{report.text_only} Combat card(s) give a value only in their text "
+            f"{counted(report.text_only, 'Combat card')} give a value only in their text "
             "(their 'text only' field says which; `stkit tcg cards show NAME`)."
         )
     if report.untyped:
@@ -260,7 +261,7 @@ def _print_import_report(report) -> None:
             read = " (read by hand: not stated on the card)" if "not stated" in e.message else ""
             con.print(f"  line {e.line}: {safe(e.name or '')}{read}")
     if report.skipped:
-        con.print(f"[yellow]Refused {len(report.skipped)} row(s) that carry no card:[/]")
+        con.print(f"[yellow]Refused {counted(len(report.skipped), 'row')} that carry no card:[/]")
         for e in report.skipped:
             con.print(f"  line {e.line}: {safe(e.message)}")
 
@@ -487,7 +488,10 @@ def deck_check(
             caveat = " as far as the card data lets stkit check" if report.warnings else ""
             con.print(f"[bold green]Legal[/] at Renown level {renown_level}{caveat}.")
         else:
-            con.print(f"[bold red]Not legal[/] at Renown level {renown_level}: {len(report.violations)} violation(s).")
+            con.print(
+                f"[bold red]Not legal[/] at Renown level {renown_level}: "
+                f"{counted(len(report.violations), 'violation')}."
+            )
             for vio in report.violations:
                 con.print(f"  [cyan]{safe(vio.rule)}[/]  {safe(vio.message)}")
         if report.warnings:

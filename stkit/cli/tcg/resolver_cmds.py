@@ -72,7 +72,7 @@ def umbra_cost(
     r = resolve_umbra_cost(
         level=level, points=points, gnosis=gnosis, last_minute=last_minute, human=human, spirit=spirit
     )
-    _emit(r, as_json, f"Discard {r['cards']} Sept card(s) (Umbra level {r['level']}).")
+    _emit(r, as_json, f"Discard {counted(r['cards'], 'Sept card')} (Umbra level {r['level']}).")
 
 
 @tcg_app.command("umbra-track")
@@ -119,7 +119,7 @@ def frenzy(
 
     r = resolve_frenzy(health=health, wounds=wounds, frenzy=frenzy_number, derangement=derangement)
     if r["frenzies"]:
-        head = f"Frenzy! Draw {r['cards_drawn']} Combat card(s) (Trigger Damage {r['threshold']})."
+        head = f"Frenzy! Draw {counted(r['cards_drawn'], 'Combat card')} (Trigger Damage {r['threshold']})."
     elif r["must_pass_next_round"]:
         head = f"No frenzy: Hysterical, it must pass next round (Trigger Damage {r['threshold']})."
     else:
@@ -331,4 +331,4 @@ def regen(
     from stkit.tcg.resolvers.regen import resolve_regen  # lazy: start-up (loaded when the command runs)
 
     r = resolve_regen(paw=paw, turned=turned, rite=rite, stalled=stalled, wounds=wounds)
-    _emit(r, as_json, f"Upright after {r['turns']} Start of Turn Phase(s).")
+    _emit(r, as_json, f"Upright after {counted(r['turns'], 'Start of Turn Phase')}.")

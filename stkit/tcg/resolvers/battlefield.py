@@ -13,6 +13,7 @@ from stkit.tcg.cardfiles import load_builtin_cards
 from stkit.tcg.cards import KEYWORD_NAMES
 from stkit.tcg.common import fold_name as _key
 from stkit.tcg.resolvers import Resolution, RuleTrail
+from stkit.text import counted
 
 MAX_RENOWN = 100
 FORBIDDEN = ("faststriking", "unique", "restricted", "constrained")  # folded by fold_name
@@ -130,7 +131,8 @@ def resolve_battlefield(
         keywords.append(_display(word))
     if bought:
         trail.say(
-            f"Bought {len(bought)} Keyword(s) ({', '.join(bought)}), each costing 1 Rage, 1 Gnosis and 1 Health.",
+            f"Bought {counted(len(bought), 'Keyword')} ({', '.join(bought)}), "
+            "each costing 1 Rage, 1 Gnosis and 1 Health.",
             "battlefield.buy-keywords",
         )
     if free_pick_open:
@@ -151,7 +153,7 @@ def resolve_battlefield(
     stat = renown - len(bought)
     if stat < 1:
         raise RuleRefusal(
-            f"buying {len(bought)} Keyword(s) would leave a Renown {renown} Battlefield's defenders at "
+            f"buying {counted(len(bought), 'Keyword')} would leave a Renown {renown} Battlefield's defenders at "
             f"{stat} Health; buy at most {renown - 1} (rule battlefield.stat-floor)"
         )
     trail.say(f"Rage {stat}, Gnosis {stat}, Health {stat}.", "battlefield.self-defence")

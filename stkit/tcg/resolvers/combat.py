@@ -22,6 +22,7 @@ from stkit.tcg.resolvers import Resolution, RuleTrail
 from stkit.tcg.resolvers.files import Fields, load_yaml_mapping
 from stkit.tcg.resolvers.frenzy import frenzy_threshold
 from stkit.tcg.vocab import CombatKind, Derangement, Speed, values
+from stkit.text import counted
 
 if TYPE_CHECKING:
     from stkit.tcg.cards import Card
@@ -434,7 +435,7 @@ class _Combat:
             elif c.can_flip and c.wounds >= c.health:
                 c.form = "crinos"
                 self.say(
-                    f"{c.name} already has {c.wounds} wound(s), reaching its Breed Health {c.health}: it "
+                    f"{c.name} already has {counted(c.wounds, 'wound')}, reaching its Breed Health {c.health}: it "
                     "fights in Crinos form.",
                     "combat.crinos-flip",
                     "conflicts.crinos-flip-threshold",
@@ -460,12 +461,15 @@ class _Combat:
         need = 1 + card.discard
         if c.hand < need:
             raise DataFileError(
-                f"round {rn}: {c.name} plays {card.name!r} but holds only {c.hand} Combat card(s) "
+                f"round {rn}: {c.name} plays {card.name!r} but holds only {counted(c.hand, 'Combat card')} "
                 f"(needs {need}); add a 'draw' entry if a card let it draw"
             )
         c.hand -= need
         if card.discard:
-            self.say(f"{c.name} discards {card.discard} Combat card(s) to play {card.name}.", "combat.attack-or-pass")
+            self.say(
+                f"{c.name} discards {counted(card.discard, 'Combat card')} to play {card.name}.",
+                "combat.attack-or-pass",
+            )
         allowed = {
             "attack": ("attack", "flex"),
             "defense": ("defense", "flex", "counterattack"),
@@ -535,7 +539,7 @@ class _Combat:
             if extra:
                 self.side[role].hand += extra
                 self.side[role].drawn += extra
-                self.say(f"{self.side[role].name} draws {extra} Combat card(s) from a card effect.")
+                self.say(f"{self.side[role].name} draws {counted(extra, 'Combat card')} from a card effect.")
         wounds_before = {role: self.side[role].wounds for role in ROLES}
         att_card = entry[attacker.role]
         def_card = entry[defender.role]
@@ -620,7 +624,7 @@ class _Combat:
         to_defender = max(0, a_play.damage - block)
         self.say(
             f"Damage {a_play.damage} against Block {block}: "
-            + (f"{to_defender} wound(s) to {defender.name}." if to_defender else "no wounds."),
+            + (f"{counted(to_defender, 'wound')} to {defender.name}." if to_defender else "no wounds."),
             "combat.apply-damage",
         )
         hits.append((a_play, defender, to_defender))
@@ -650,7 +654,7 @@ class _Combat:
             kind = "counterattack" if d_play.card.kind == "counterattack" else "damage-causing defense"
             self.say(
                 f"The {kind} {d_play.card.name} deals Damage {d_play.damage} against Block {react_block}: "
-                f"{to_attacker} wound(s) to {attacker.name}.",
+                f"{counted(to_attacker, 'wound')} to {attacker.name}.",
                 "combat.counterattack",
             )
             hits.append((d_play, attacker, to_attacker))
@@ -723,14 +727,15 @@ class _Combat:
             c = self.side[role]
             if c.dead:
                 self.say(
-                    f"{c.name} has {c.wounds} wound(s), at least its Health {c.death_health}: it is killed.",
+                    f"{c.name} has {counted(c.wounds, 'wound')}, at least its Health {c.death_health}: it is killed.",
                     "combat.end-death",
                 )
                 continue
             if c.can_flip and c.wounds >= c.health:
                 c.form = "crinos"
                 self.say(
-                    f"{c.name} has {c.wounds} wound(s), reaching its Breed Health {c.health}: it flips to Crinos "
+                    f"{c.name} has {counted(c.wounds, 'wound')}, reaching its Breed Health {c.health}: "
+                    "it flips to Crinos "
                     f"(Health {c.crinos_health}); Rage already spent counts against its Crinos Rage {c.crinos_rage}.",
                     "combat.crinos-flip",
                     "conflicts.crinos-flip-threshold",
@@ -745,14 +750,14 @@ class _Combat:
                 continue
             if c.deranged("melancholic"):
                 self.say(
-                    f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}) but is Melancholic and "
+                    f"{c.name} took {counted(taken, 'wound')} (Trigger Damage {threshold}) but is Melancholic and "
                     "cannot frenzy.",
                     "frenzy.melancholic",
                 )
             elif c.deranged("hysterical"):
                 c.must_pass_round = rn + 1
                 self.say(
-                    f"{c.name} took {taken} wound(s) (Trigger Damage {threshold}); being Hysterical it must "
+                    f"{c.name} took {counted(taken, 'wound')} (Trigger Damage {threshold}); being Hysterical it must "
                     "pass next round instead of frenzying.",
                     "frenzy.hysterical",
                 )
@@ -761,8 +766,8 @@ class _Combat:
                 c.drawn += c.frenzy
                 c.frenzies += 1
                 self.say(
-                    f"{c.name} took {taken} wound(s) this round, at least its Trigger Damage {threshold}: it "
-                    f"frenzies and draws {c.frenzy} Combat card(s).",
+                    f"{c.name} took {counted(taken, 'wound')} this round, at least its Trigger Damage {threshold}: it "
+                    f"frenzies and draws {counted(c.frenzy, 'Combat card')}.",
                     "frenzy.frenzy-trait",
                     "frenzy.trigger-damage",
                 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from stkit.errors import InvalidValue
 from stkit.tcg.resolvers import Resolution, RuleTrail
 from stkit.tcg.resolvers.files import derangement_named
+from stkit.text import counted
 
 MAX_STAT = 100
 DERANGEMENTS = ("hysterical", "melancholic")
@@ -55,10 +56,10 @@ def resolve_frenzy(
         trail.say("Without a Frenzy number the character never frenzies.", "frenzy.frenzy-trait")
         return trail.resolution(answer)
     if wounds < threshold:
-        trail.say(f"{wounds} wound(s) this round is below {threshold}: no frenzy.", "frenzy.frenzy-trait")
+        trail.say(f"{counted(wounds, 'wound')} this round is below {threshold}: no frenzy.", "frenzy.frenzy-trait")
         return trail.resolution(answer)
     trail.say(
-        f"{wounds} wound(s) in one round reaches the Trigger Damage of {threshold}.",
+        f"{counted(wounds, 'wound')} in one round reaches the Trigger Damage of {threshold}.",
         "frenzy.frenzy-trait",
         "frenzy.wounds-not-damage",
     )
@@ -74,5 +75,7 @@ def resolve_frenzy(
         return trail.resolution(answer)
     answer["frenzies"] = True
     answer["cards_drawn"] = frenzy
-    trail.say(f"It frenzies: its player draws {frenzy} Combat card(s) (its Frenzy number).", "frenzy.frenzy-trait")
+    trail.say(
+        f"It frenzies: its player draws {counted(frenzy, 'Combat card')} (its Frenzy number).", "frenzy.frenzy-trait"
+    )
     return trail.resolution(answer)

@@ -12,6 +12,7 @@ from typing import Any
 from stkit.errors import DataFileError, RuleRefusal
 from stkit.tcg.resolvers import Resolution, RuleTrail
 from stkit.tcg.resolvers.files import Fields, load_yaml_mapping
+from stkit.text import counted
 
 CHARACTER_FIELDS = {"name", "player", "type", "renown", "alternate", "regenerating", "umbra", "derangements"}
 MOOT_FIELDS = {"name", "caller", "votes"}
@@ -130,7 +131,7 @@ def resolve_moots(characters: dict[str, dict[str, Any]], moots: list[dict[str, A
             if vote.get("auto"):
                 ballot.update(counted=True, reason="the caller votes for its own Moot")
                 trail.say(
-                    f"{c['name']} votes for its own Moot with {c['renown']} vote(s).",
+                    f"{c['name']} votes for its own Moot with {counted(c['renown'], 'vote')}.",
                     "moot.caller-votes-for",
                     "moot.votes-equal-renown",
                 )
@@ -154,7 +155,8 @@ def resolve_moots(characters: dict[str, dict[str, Any]], moots: list[dict[str, A
                 else:
                     ballot["counted"] = True
                     trail.say(
-                        f"{c['name']} votes {vote['vote']} with {c['renown']} vote(s).", "moot.votes-equal-renown"
+                        f"{c['name']} votes {vote['vote']} with {counted(c['renown'], 'vote')}.",
+                        "moot.votes-equal-renown",
                     )
             if ballot["counted"]:
                 voted_here.add(key)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.tcg.resolvers import Resolution, RuleTrail
+from stkit.text import counted
 
 # Quarter-turns clockwise from "paw print facing up" back to upright, by the edge the paw print is on.
 PAW_EDGES = {"right": 1, "bottom": 2, "left": 3, "top": 4}
@@ -60,30 +61,33 @@ def resolve_regen(
             "The paw print is on the top edge, so stkit counts a full circle: 4 quarter-turns.", "regen.quarter-turns"
         )
     trail.say(
-        f"With the paw print on the {edge} edge the card needs {total} quarter-turn(s) clockwise to be upright.",
+        f"With the paw print on the {edge} edge the card needs {counted(total, 'quarter-turn')} "
+        "clockwise to be upright.",
         "regen.quarter-turns",
     )
     left = total - turned
     turns = left + stalled
     if turned:
         trail.say(
-            f"{turned} quarter-turn(s) already made: {left} to go, one per Start of Turn Phase.", "regen.quarter-turns"
+            f"{counted(turned, 'quarter-turn')} already made: {left} to go, one per Start of Turn Phase.",
+            "regen.quarter-turns",
         )
     if stalled:
         trail.say(
-            f"It stays put for {stalled} turn(s) because its shapeshifter fought or went to the Hunting "
+            f"It stays put for {counted(stalled, 'turn')} because its shapeshifter fought or went to the Hunting "
             "Grounds the turn before.",
             "regen.rite-stalls",
         )
     if rite:
         trail.say(
-            f"After {turns} Start of Turn Phase(s) the Rite is upright: it becomes active, leaves its "
+            f"After {counted(turns, 'Start of Turn Phase')} the Rite is upright: it becomes active, leaves its "
             "shapeshifter and frees its Gnosis.",
             "regen.rite-progress",
         )
     else:
         trail.say(
-            f"After {turns} Start of Turn Phase(s) it is upright: all wounds go and it flips to its Breed side. "
+            f"After {counted(turns, 'Start of Turn Phase')} it is upright: "
+            "all wounds go and it flips to its Breed side. "
             "Until then it cannot vote, use Combat events or Main actions, attach cards, be alpha or accept a "
             "challenge; fighting cancels the regeneration (wounds stay).",
             "regen.upright",

@@ -10,7 +10,7 @@ import re
 
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.tcg.resolvers import Resolution, RuleTrail
-from stkit.text import parse_whole_number
+from stkit.text import counted, parse_whole_number, plural_word
 
 CHART_LOW, CHART_HIGH = 1, 25  # five levels of five points each
 START_POINT = 7
@@ -85,7 +85,7 @@ def resolve_umbra_cost(
     elif isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 5:
         raise InvalidValue(f"Umbra level {level!r} is out of range (allowed 1 to 5)")
     base = LEVEL_DISCARD[level]
-    trail.say(f"At Umbra level {level} the base discard is {base} Sept card(s).", "umbra.level-discard")
+    trail.say(f"At Umbra level {level} the base discard is {counted(base, 'Sept card')}.", "umbra.level-discard")
     if spirit and not last_minute:
         trail.say("A Spirit picked as alpha steps sideways without discarding.", "umbra.spirit-free")
         return trail.resolution({"cards": 0, "level": level, "base": base, "reduction": 0})
@@ -99,10 +99,10 @@ def resolve_umbra_cost(
         return trail.resolution({"cards": base, "level": level, "base": base, "reduction": 0})
     reduction = gnosis_reduction(gnosis)
     cards = max(0, base - reduction)
-    trail.say(f"Gnosis {gnosis} takes {reduction} card(s) off the discard.", "umbra.gnosis-modifier")
+    trail.say(f"Gnosis {gnosis} takes {counted(reduction, 'card')} off the discard.", "umbra.gnosis-modifier")
     if base - reduction < 0:
         trail.say(f"{base} - {reduction} would be below zero, so the cost is 0.", "umbra.gnosis-modifier")
-    trail.say(f"Discard {cards} Sept card(s) from the Sept deck.")
+    trail.say(f"Discard {counted(cards, 'Sept card')} from the Sept deck.")
     return trail.resolution({"cards": cards, "level": level, "base": base, "reduction": reduction})
 
 
@@ -120,15 +120,19 @@ def parse_umbra_event(text: str) -> tuple[int, str, str]:
         level = match.group(1).startswith("level")
         most = MAX_CARD_MOVE_POINTS // POINTS_PER_LEVEL if level else MAX_CARD_MOVE_POINTS
         if len(digits.lstrip("+-").lstrip("0")) > len(str(most)) or abs(int(digits)) > most:
-            unit = "level(s)" if level else "point(s)"
+            unit = "levels" if level else "points"
             shown = digits if len(digits) <= 20 else digits[:20] + "..."
             raise InvalidValue(
                 f"Umbra event {match.group(1)}:{shown} moves too far (allowed -{most} to +{most} {unit})"
             )
         amount = parse_whole_number(digits, "Umbra event", -most, most)
         if level:
-            return amount * POINTS_PER_LEVEL, "umbra.chart", f"A card moved the Umbra {amount:+d} level(s)"
-        return amount, "umbra.chart", f"A card moved the Umbra {amount:+d} point(s)"
+            return (
+                amount * POINTS_PER_LEVEL,
+                "umbra.chart",
+                f"A card moved the Umbra {amount:+d} {plural_word(amount, 'level')}",
+            )
+        return amount, "umbra.chart", f"A card moved the Umbra {amount:+d} {plural_word(amount, 'point')}"
     raise InvalidValue(
         f"unknown Umbra event {text!r} (allowed: {', '.join(EVENTS)}, points:+N, points:-N, level:+N, level:-N)"
     )

@@ -13,6 +13,7 @@ from typing import Any
 from stkit.errors import DataFileError
 from stkit.tcg.resolvers import Resolution, RuleTrail
 from stkit.tcg.resolvers.files import Fields, load_yaml_mapping
+from stkit.text import counted
 
 LEVELS = (15, 20, 25)
 
@@ -63,7 +64,7 @@ def resolve_victory(game: dict[str, Any]) -> Resolution:
     level = max(0, game["renown_level"] - game["nobody_drew"])
     if game["nobody_drew"]:
         trail.say(
-            f"Nobody could draw in {game['nobody_drew']} Sept Draw Phase(s): the Renown level drops from "
+            f"Nobody could draw in {counted(game['nobody_drew'], 'Sept Draw Phase')}: the Renown level drops from "
             f"{game['renown_level']} to {level}, for good.",
             "victory.level-drops",
             "conflicts.renown-level-drop-phase",
