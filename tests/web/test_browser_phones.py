@@ -109,6 +109,7 @@ def test_phones_at_the_table(browser, store):
         st.select_option("#atk-target", label="Weston")
         st.select_option("#atk-maneuver", "punch")
         st.select_option("#atk-wait", "2")
+        st.check("#atk-force")  # Kesh already rolled this turn, for the call: the Storyteller allows a further action
         st.click("#attack-form button:has-text('Attack')")
         st.wait_for_selector('#prompts .attack-prompt:has-text("Waiting for Weston\'s player")', timeout=WAIT)
         weston.wait_for_selector("#prompts .attack-prompt:has-text('You are attacked!')", timeout=WAIT)
