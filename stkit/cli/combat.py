@@ -393,7 +393,7 @@ def attack_cmd(
     """
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.dice import validate_difficulty  # lazy: start-up (loaded when the command runs)
-    from stkit.store.attack import AttackOrder, attack  # lazy: start-up (loaded when the command runs)
+    from stkit.store.attack import AttackOrder  # lazy: start-up (loaded when the command runs)
     from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
@@ -451,7 +451,9 @@ def attack_cmd(
         rage_action=rage,
         force=force,
     )
-    exchange = run(db, lambda gw: attack(gw, order))
+    from stkit.store.prompts import attack_with_card  # lazy: start-up (loaded when the command runs)
+
+    exchange = run(db, lambda gw: attack_with_card(gw, order))
     if json_out:
         from stkit.cli.render import print_json  # lazy: start-up (loaded when the command runs)
 

@@ -371,7 +371,7 @@ def _dice_word(n: int) -> str:
 def attack_card(done: AttackExchange, answer: str, by: str) -> dict[str, Any]:
     """The feed card of one answered attack: hit or miss, each step's dice (attack, defence, damage,
     soak), the soak, the wounds and the target's health after; ``answer``: the defender's, ``by``:
-    'player' or 'storyteller'."""
+    'player', 'storyteller' or 'terminal'."""
     r = done.result
     return {
         "attacker": done.attacker,
@@ -459,6 +459,25 @@ def answer_attack(
         character_id=a["target_id"],
     )
     return prompt, card
+
+
+def attack_with_card(gw: Gateway, order: AttackOrder) -> AttackExchange:
+    """An attack made where no prompt is asked (the terminal's `stkit attack`): :func:`attack`, then one
+    'attack' event carrying its feed card, so the table's feed shows the exchange as one card with its
+    rolls folded in, as it does for an attack answered on the page. Raises what :func:`attack` raises;
+    nothing is written then."""
+    done = attack(gw, order)
+    target = find_character(gw, done.target, done.chronicle)
+    answer = (done.defence_kind or "dodge") if done.defence_pool is not None else "take"
+    card = attack_card(done, answer, "terminal") | {"target_id": target.id}
+    record_event(
+        gw,
+        chronicle=done.chronicle,
+        kind="attack",
+        data={"prompt": None, "state": "done", "card": card, "scene_id": done.scene_id, "turn": done.turn},
+        character_id=target.id,
+    )
+    return done
 
 
 def withdraw_prompt(gw: Gateway, chronicle: str, prompt_id: int) -> Prompt:

@@ -211,7 +211,7 @@ def page_data(table: Table, gw: Gateway, holder: LinkHolder) -> dict:
     cards: dict[tuple[str, int], TableEvent] = {}
     for kind in ("attack", "call"):
         for e in recent_events(gw, table.chronicle, kind=kind, include_secret=st, limit=FEED_SIZE):
-            key = (kind, int(e.data.get("prompt") or 0))
+            key = (kind, int(e.data.get("prompt") or -e.id))  # an attack typed at the terminal has no prompt
             if e.data.get("card") and (key not in cards or cards[key].id < e.id):
                 cards[key] = e  # a call's newest card stands for it
     carded = {i for e in cards.values() for i in e.data["card"].get("log_ids", [])}

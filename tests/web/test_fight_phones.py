@@ -5,6 +5,7 @@ the players' pages; the dead are shown dead and roll nothing; a call for a roll 
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 from itertools import product
@@ -308,3 +309,29 @@ def test_the_storyteller_hands_a_player_a_new_link_with_its_qr_code(clients, tab
     fresh.get(url.replace("http://127.0.0.1:8000", ""))
     assert "Archibald&#39;s page" in fresh.get("/").text
     assert "Archibald&#39;s page" in clients("Archibald").get("/").text  # the earlier link still works
+
+
+def test_attacks_typed_at_the_terminal_are_one_card_each_on_the_page(clients, table):
+    """Two `stkit attack` exchanges made at the terminal: each shows on the table's feed as its own attack
+    card with its rolls folded in (attack, damage, soak), none of those rolls beside it."""
+    from typer.testing import CliRunner
+
+    from stkit.cli.app import app as cli_app
+
+    runner = CliRunner()
+    logged = []
+    for seed in ("5", "8"):
+        args = ["attack", "Weston", "Archibald", "-p", "dex+brawl", "--damage", "4", "--type", "lethal"]
+        result = runner.invoke(
+            cli_app,
+            [*args, "--seed", seed, "--force", "--json"],
+        )
+        assert result.exit_code == 0, result.output
+        logged.append(json.loads(result.output)["log_ids"])
+    page = clients("storyteller").get("/").text
+    cards = re.findall(r'<li id="ev-\d+" class="card attack-card (hit|miss)"[^>]*data-log-ids="([\d ]+)"', page)
+    assert [c[1].split() for c in cards] == [[str(i) for i in ids] for ids in reversed(logged)]  # newest first
+    for ids in logged:
+        for log_id in ids:
+            assert f'data-log-id="{log_id}"' not in page
+    assert "Weston attacks Archibald" in _text(page)
