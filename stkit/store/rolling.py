@@ -307,7 +307,7 @@ def write_log(
     with its id. A ``secret`` roll is marked in ``detail`` and its event is for the Storyteller only."""
     import json  # lazy: start-up (a plain roll logs nothing)
 
-    from stkit.store.events import record_event, roll_event_data  # lazy: a plain roll does not load this
+    from stkit.store.events import record_event, roll_event_data  # lazy: start-up (a plain roll does not load this)
 
     if secret:
         detail = detail | {"secret": True}
@@ -389,8 +389,8 @@ def _dice(order: RollOrder, pool: int, difficulty: int, rules: ChronicleRules, r
     from stkit.dice import RollRequest, resolve_roll  # lazy: start-up (`stkit log` rolls nothing)
 
     if order.never_botches:
-        from stkit.dice.combat import STANDARD_COMBAT as as_written  # lazy: a plain roll does not load this
-        from stkit.dice.combat import RollPurpose, roll_kind  # lazy: a plain roll does not load this
+        from stkit.dice.combat import STANDARD_COMBAT as as_written  # lazy: start-up (a plain roll does not load this)
+        from stkit.dice.combat import RollPurpose, roll_kind  # lazy: start-up (a plain roll does not load this)
 
         return roll_kind(
             RollPurpose(order.purpose.value),
@@ -482,7 +482,7 @@ def _bare_roll(gw: Gateway | None, order: RollOrder, rng: random.Random, seed: i
         return out
     scene = None
     if order.purpose in _IN_SCENE:
-        from stkit.store.scenes import open_scene  # lazy: a plain roll does not load this
+        from stkit.store.scenes import open_scene  # lazy: start-up (a plain roll does not load this)
 
         scene = open_scene(gw, chronicle)
     detail = _detail(
@@ -526,10 +526,10 @@ def saved_instead(sheet: Any, order: RollOrder) -> RollOrder:
     """``order`` rolling the sheet's saved roll when its expression is a saved roll's name (case and accents
     ignored) that names no Trait: the saved pool, with the saved difficulty and specialty unless the order
     gives its own. Any other order is returned unchanged."""
-    from dataclasses import replace  # lazy: a plain roll does not load this
+    from dataclasses import replace  # lazy: start-up (a plain roll does not load this)
 
-    from stkit.sheet.pools import build_pool  # lazy: a plain roll does not load this
-    from stkit.text import fold_name  # lazy: a plain roll does not load this
+    from stkit.sheet.pools import build_pool  # lazy: start-up (a plain roll does not load this)
+    from stkit.text import fold_name  # lazy: start-up (a plain roll does not load this)
 
     key = fold_name(order.expression.strip())
     hit = next((e for n, e in sheet.saved_rolls.items() if fold_name(n) == key), None)
@@ -549,7 +549,7 @@ def saved_instead(sheet: Any, order: RollOrder) -> RollOrder:
 def _composed(gw: Gateway | None, chronicle: str, order: RollOrder, **sheet_and_pool: Any):
     """(the rules in force, the :class:`stkit.sheet.compose.Composition`) of ``order``: the chronicle's
     house rules read ONCE, composed with the roll's own choices (:func:`stkit.sheet.compose.compose_roll`)."""
-    from stkit.sheet.compose import compose_roll  # lazy: a plain roll does not load this
+    from stkit.sheet.compose import compose_roll  # lazy: start-up (a plain roll does not load this)
     from stkit.store.house import rules_in_force  # lazy: start-up (`stkit log` rolls nothing)
 
     stored = rules_in_force(gw, chronicle)
@@ -573,7 +573,7 @@ def _composed_sheet(gw: Gateway, chronicle: str, order: RollOrder, sheet: Any):
     """(rules in force, the pool as built, the composition) of a sheet roll: the pool from the sheet (a door's own
     ``built`` pool as is; a damage or soak pool without the wound penalty), then the composition, and
     the pool built again when the unskilled rule takes dice off."""
-    from stkit.sheet.pools import build_pool, unhurt_pool  # lazy: a plain roll does not load this
+    from stkit.sheet.pools import build_pool, unhurt_pool  # lazy: start-up (a plain roll does not load this)
 
     def built(expression: str):
         if order.built is not None:
@@ -596,9 +596,9 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     """A roll from a character's sheet (imported here: a plain roll reads no sheet, and the sheet's
     modules cost a plain roll's start-up)."""
     from stkit.dice import retry_difficulty  # lazy: start-up (`stkit log` rolls nothing)
-    from stkit.store import scenes  # lazy: a plain roll does not load this
-    from stkit.store.characters import find_character, save_sheet  # lazy: a plain roll does not load this
-    from stkit.store.fates import refuse_dead  # lazy: a plain roll does not load this
+    from stkit.store import scenes  # lazy: start-up (a plain roll does not load this)
+    from stkit.store.characters import find_character, save_sheet  # lazy: start-up (a plain roll does not load this)
+    from stkit.store.fates import refuse_dead  # lazy: start-up (a plain roll does not load this)
     from stkit.store.house import (  # lazy: start-up (`stkit log` rolls nothing)
         claim_free_botch,
         link_free_botch,
@@ -614,13 +614,13 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     notes = list(made.notes)
     specialty = None
     if order.spec:
-        from stkit.sheet.specialties import apply_specialty  # lazy: a plain roll does not load this
+        from stkit.sheet.specialties import apply_specialty  # lazy: start-up (a plain roll does not load this)
 
         _, specialty = apply_specialty(sheet, breakdown, rules.dice_rules(True))
         notes.append(specialty.text)
     ctx = scenes.find_turn_context(gw, character)
     if not order.never_botches and any(p.name.startswith("Gnosis") for p in breakdown.parts):
-        from stkit.store.fight_rules import use_turn_power  # lazy: a plain roll does not load this
+        from stkit.store.fight_rules import use_turn_power  # lazy: start-up (a plain roll does not load this)
 
         use_turn_power(gw, character, ctx, "gnosis roll", 1)
     if order.willpower:
@@ -720,13 +720,13 @@ def odds_for(gw: Gateway | None, order: RollOrder) -> OddsAnswer:
         retry_difficulty,
         validate_pool,
     )
-    from stkit.dice.odds import roll_distribution  # lazy: a plain roll does not load this
+    from stkit.dice.odds import roll_distribution  # lazy: start-up (a plain roll does not load this)
 
     notes: list[str]
     if order.character is not None:
         if gw is None:
             raise InvalidValue("the odds of a roll from a character sheet need the store")
-        from stkit.store.characters import find_character  # lazy: a plain roll does not load this
+        from stkit.store.characters import find_character  # lazy: start-up (a plain roll does not load this)
 
         row = find_character(gw, order.character, order.chronicle)
         sheet = row.to_sheet()
@@ -757,7 +757,7 @@ def log_dict(values: tuple | list) -> dict:
     )
     import json  # lazy: start-up (a plain roll logs nothing)
 
-    from stkit.store.db.gateway import iso_utc  # lazy: a plain roll does not load this
+    from stkit.store.db.gateway import iso_utc  # lazy: start-up (a plain roll does not load this)
 
     return {
         "id": rid,
@@ -804,7 +804,7 @@ def recent_log(
     params: dict[str, object] = {"limit": limit}
     if name:
         where.append("character_id = :cid")
-        from stkit.store.characters import find_character  # lazy: a plain roll does not load this
+        from stkit.store.characters import find_character  # lazy: start-up (a plain roll does not load this)
 
         params["cid"] = find_character(gw, name, chronicle).id
     elif chronicle:
@@ -812,7 +812,7 @@ def recent_log(
         params["chronicle"] = chronicle
     if scene is not None:
         where.append("scene_id = :scene")
-        from stkit.store.scenes import scene_id_of  # lazy: a plain roll does not load this
+        from stkit.store.scenes import scene_id_of  # lazy: start-up (a plain roll does not load this)
 
         params["scene"] = scene_id_of(gw, scene)
     if task:

@@ -57,7 +57,7 @@ class StoreHandle:
         """The SQLAlchemy engine, opened once with the schema brought to the newest revision (the SQLite
         folder and file created when missing). Raises StoreError when the store cannot be opened."""
         if self._engine is None:
-            from stkit.store.db.engine import open_engine  # lazy: a plain roll does not load this
+            from stkit.store.db.engine import open_engine  # lazy: start-up (a plain roll does not load this)
 
             self._engine = open_engine(self.url)
         return self._engine
@@ -66,12 +66,12 @@ class StoreHandle:
         """Run ``work(gateway)`` as one transaction and return its result, retried whole when the database
         is busy (see :func:`stkit.store.db.gateway.run_at`). Raises what ``work`` raises (nothing is written
         then) and StoreError for database errors."""
-        from stkit.store.db.gateway import run_at  # lazy: a plain roll does not load this
+        from stkit.store.db.gateway import run_at  # lazy: start-up (a plain roll does not load this)
 
         fast = self.fast
         if fast and self._owner is not None and self._owner == threading.get_ident():
             if self._conn is None:
-                from stkit.store.db.gateway import fast_connection  # lazy: a plain roll does not load this
+                from stkit.store.db.gateway import fast_connection  # lazy: start-up (a plain roll does not load this)
 
                 self._conn = fast_connection(self.url)
             fast = self._conn is not None  # just tried: a store not ready for sqlite3 takes the engine
