@@ -76,8 +76,8 @@ class Receiver:
 def commit_to_webhook(rolls: int) -> None:
     from stkit.discord.webhook import Follower
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.discord_feed import set_setting
     from stkit.store.rolling import RollOrder, make_roll
+    from stkit.store.table.discord_feed import set_setting
 
     receiver = Receiver()
     store = StoreHandle(None)
@@ -114,8 +114,8 @@ def handler_under_load(rounds: int, concurrency: int = 20) -> None:
     from stkit.sheet.sheet import Sheet, Track
     from stkit.store.characters import create_character
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.discord_feed import claim_with_code, set_setting, unset_setting
-    from stkit.store.events import issue_links
+    from stkit.store.table.discord_feed import claim_with_code, set_setting, unset_setting
+    from stkit.store.table.events import issue_links
     from stkit.web.app import create_app
 
     key = Ed25519PrivateKey.generate()

@@ -56,7 +56,7 @@ def _build(url: str, chronicles: int) -> dict[int, list[str]]:
     from stkit.sheet.sheet import Sheet
     from stkit.store.characters import create_character
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import issue_links
+    from stkit.store.table.events import issue_links
 
     tokens = {}
     for c in range(chronicles):
@@ -93,7 +93,7 @@ async def _page(base: str, token: str, c: int, got: dict, stop: asyncio.Event, r
 
 async def _run(args, url: str, tokens: dict[int, list[str]], bases: list[str], pids: list[int]) -> dict:
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.talk import say
+    from stkit.store.table.talk import say
 
     got: dict[tuple[str, int], list[float]] = {}
     committed: dict[tuple[int, int], float] = {}

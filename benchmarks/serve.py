@@ -122,7 +122,7 @@ def _storyteller_tokens(url: str, chronicle: str, n: int) -> list[str]:
     """``n`` new Storyteller links of ``chronicle`` in the store ``url`` (one per client), as tokens."""
     from stkit.store.gateway import run_unit
 
-    from stkit.store.events import issue_links
+    from stkit.store.table.events import issue_links
 
     tokens = []
     for _ in range(n):

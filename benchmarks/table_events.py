@@ -25,7 +25,7 @@ def main() -> None:
 
     from stkit.store.db.engine import open_store
     from stkit.store.db.gateway import SqliteGateway
-    from stkit.store.events import EVENT_WINDOW, PRUNE_EVERY, record_event
+    from stkit.store.table.events import EVENT_WINDOW, PRUNE_EVERY, record_event
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.sqlite"

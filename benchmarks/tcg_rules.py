@@ -1,7 +1,7 @@
 """Accuracy of the Rage rules search on the question sets: the share of questions whose answer comes first,
 and the share with the answer in the top three.
 
-Sets: ``tuned`` (tests/tcg/rules_questions.py, what the ranking is tuned on), ``dev`` (rules_questions_dev.py,
+Sets: ``tuned`` (tests/tcg/rules/rules_questions.py, what the ranking is tuned on), ``dev`` (rules_questions_dev.py,
 more tuning questions), ``heldout`` (the earlier held-out set) and ``fresh`` (rules_questions_fresh.py, written
 from the seed text alone, since tuned on) and ``blind`` (rules_questions_blind.py, written from the seed
 text alone before any corpus entry was read; measured twice, since looked at) and ``unseen``
@@ -19,12 +19,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = {
-    "tuned": ("tests.tcg.rules_questions", "QUESTIONS"),
-    "dev": ("tests.tcg.rules_questions_dev", "DEV"),
-    "heldout": ("tests.tcg.rules_questions_heldout", "HELD_OUT"),
-    "fresh": ("tests.tcg.rules_questions_fresh", "FRESH"),
-    "blind": ("tests.tcg.rules_questions_blind", "BLIND"),
-    "unseen": ("tests.tcg.rules_questions_unseen", "UNSEEN"),
+    "tuned": ("tests.tcg.rules.rules_questions", "QUESTIONS"),
+    "dev": ("tests.tcg.rules.rules_questions_dev", "DEV"),
+    "heldout": ("tests.tcg.rules.rules_questions_heldout", "HELD_OUT"),
+    "fresh": ("tests.tcg.rules.rules_questions_fresh", "FRESH"),
+    "blind": ("tests.tcg.rules.rules_questions_blind", "BLIND"),
+    "unseen": ("tests.tcg.rules.rules_questions_unseen", "UNSEEN"),
 }
 
 

@@ -199,7 +199,10 @@ def test_sql_only_in_the_store():
     assert offenders == []
 
 
-@pytest.mark.parametrize("package", ["stkit.store", "stkit.store.db", "stkit.sheet", "stkit.formats"])
+@pytest.mark.parametrize(
+    "package",
+    ["stkit.store", "stkit.store.db", "stkit.store.fight", "stkit.store.table", "stkit.sheet", "stkit.formats"],
+)
 def test_a_package_docstring_lists_its_modules(package):
     """Each package's ``__init__`` names every module and subpackage it holds, and nothing that is gone."""
     import importlib

@@ -189,7 +189,7 @@ def test_the_character_table_sure_fit_never_overrules_rich(width):
     from rich.console import Console
     from rich.measure import Measurement
 
-    from stkit.cli.char import _surely_fits, character_table
+    from stkit.cli.char.commands import _surely_fits, character_table
     from stkit.sheet.sheet import Sheet
 
     rng = random.Random(width)
@@ -261,9 +261,9 @@ def test_reading_characters_loads_no_writing_or_creation_modules(tmp_path):
     made = _python("from stkit.cli.app import app; app(['char', 'new', 'Weston'])", tmp_path, **env)
     assert "Weston" in made.stdout, made.stderr
     heavy = (
-        "stkit.store.events",
+        "stkit.store.table.events",
         "stkit.store.scenes",
-        "stkit.store.fight_rules",
+        "stkit.store.fight.rules",
         "stkit.sheet.lifebook",
         "stkit.dice.request",
     )

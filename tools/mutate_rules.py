@@ -178,7 +178,7 @@ MUTANTS = [
     ),
     (
         "door: Discord's chance reads no house rule",
-        "stkit/store/discord_feed.py",
+        "stkit/store/table/discord_feed.py",
         "rules = HouseRules.from_dict(house)",
         "rules = HouseRules()",
     ),

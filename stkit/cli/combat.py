@@ -1,8 +1,8 @@
 """`stkit attack`, and the output of `char hit` and `scene initiative`: thin adapters over the store's
-attack, hit and initiative use cases (stkit.store.attack, stkit.store.hit, stkit.store.initiative).
+attack, hit and initiative use cases (stkit.store.fight.attack, stkit.store.fight.hit, stkit.store.fight.initiative).
 
 Only typer and the standard library at module level; the store, the dice engine and rich load inside the
-functions. The dice rules and their sources: stkit.dice.combat; the store's readings: stkit.store.hit.
+functions. The dice rules and their sources: stkit.dice.combat; the store's readings: stkit.store.fight.hit.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def print_purpose_roll(done: Any, order: Any, *, json_out: bool) -> None:
     if not isinstance(done.pool, PoolBreakdown):
         render.print_roll(done.roll, title=f"{kind.capitalize()} roll (cannot botch)", kind=kind)
         return
-    from stkit.store.hit import pool_words  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight.hit import pool_words  # lazy: start-up (loaded when the command runs)
 
     out = _console()
     title = f"{kind.capitalize()} roll (cannot botch): {pool_words(done.pool)}"
@@ -159,10 +159,10 @@ def hit_command(
     silver: bool = False,
     type_given: bool = True,
 ) -> None:
-    """`char hit`: one transaction through :func:`stkit.store.hit.take_hit`, then the output."""
+    """`char hit`: one transaction through :func:`stkit.store.fight.hit.take_hit`, then the output."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.dice import validate_difficulty  # lazy: start-up (loaded when the command runs)
-    from stkit.store.hit import take_hit  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight.hit import take_hit  # lazy: start-up (loaded when the command runs)
     from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     if difficulty is not None:
@@ -197,7 +197,7 @@ def hit_command(
 
 def power_command(db: str | None, work: Any, *, dice: str | None, seed: int | None, json_out: bool) -> None:
     """Run a fight rule's use case ``work(gateway, faces, seed)`` in one transaction and print its
-    :class:`stkit.store.fight.PowerRoll`: the summary, the roll, notes, the log row. The seed is chosen
+    :class:`stkit.store.fight.night.PowerRoll`: the summary, the roll, notes, the log row. The seed is chosen
     once, so a transaction retried after a lock rolls the same dice."""
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
@@ -265,7 +265,7 @@ def initiative_command(
     with ``add``, the latecomers join the stored order without rerolling the others."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
-    from stkit.store.initiative import (  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight.initiative import (  # lazy: start-up (loaded when the command runs)
         add_to_initiative,
         roll_scene_initiative,
     )
@@ -393,7 +393,7 @@ def attack_cmd(
     """
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.dice import validate_difficulty  # lazy: start-up (loaded when the command runs)
-    from stkit.store.attack import AttackOrder  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight.attack import AttackOrder  # lazy: start-up (loaded when the command runs)
     from stkit.store.rolling import fresh_seed  # lazy: start-up (loaded when the command runs)
 
     for d in (difficulty, damage_difficulty, soak_difficulty, dodge_difficulty):
@@ -451,7 +451,7 @@ def attack_cmd(
         rage_action=rage,
         force=force,
     )
-    from stkit.store.prompts import attack_with_card  # lazy: start-up (loaded when the command runs)
+    from stkit.store.table.prompts import attack_with_card  # lazy: start-up (loaded when the command runs)
 
     exchange = run(db, lambda gw: attack_with_card(gw, order))
     if json_out:
@@ -472,7 +472,7 @@ MAX_DEFENDER_ACTIONS = 20
 def print_exchange(x: Any) -> None:
     """Each step of an attack: the pools, every roll, the soak, the wounds and the target's health."""
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
-    from stkit.store.hit import pool_words  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight.hit import pool_words  # lazy: start-up (loaded when the command runs)
 
     out = _console()
     r = x.result

@@ -2,7 +2,7 @@
 slash commands.
 
 Only typer and the standard library at module level; the store, httpx and the Discord door load inside the
-commands. What is kept lives in :mod:`stkit.store.discord_feed`; the door is :mod:`stkit.discord`.
+commands. What is kept lives in :mod:`stkit.store.table.discord_feed`; the door is :mod:`stkit.discord`.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def discord_set(
     """
     from stkit.cli import render  # lazy: start-up
     from stkit.cli.common import run  # lazy: start-up
-    from stkit.store.discord_feed import set_setting  # lazy: start-up
+    from stkit.store.table.discord_feed import set_setting  # lazy: start-up
 
     done = run(db, lambda gw: set_setting(gw, _chronicle(chronicle), key, value))
     if json_out:
@@ -68,7 +68,7 @@ def discord_unset(key: KeyArg, chronicle: ChronicleOpt = None, db: DbOpt = None,
     """
     from stkit.cli import render  # lazy: start-up
     from stkit.cli.common import run  # lazy: start-up
-    from stkit.store.discord_feed import unset_setting  # lazy: start-up
+    from stkit.store.table.discord_feed import unset_setting  # lazy: start-up
 
     done = run(db, lambda gw: unset_setting(gw, _chronicle(chronicle), key))
     if json_out:
@@ -87,7 +87,7 @@ def discord_show(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: Jso
     """
     from stkit.cli import render  # lazy: start-up
     from stkit.cli.common import run  # lazy: start-up
-    from stkit.store.discord_feed import discord_settings, feed_positions  # lazy: start-up
+    from stkit.store.table.discord_feed import discord_settings, feed_positions  # lazy: start-up
 
     name = _chronicle(chronicle)
     settings, feeds = run(db, lambda gw: (discord_settings(gw, name), feed_positions(gw, name)), readonly=True)
@@ -172,7 +172,7 @@ def discord_bind(
     """
     from stkit.cli import render  # lazy: start-up
     from stkit.cli.common import run  # lazy: start-up
-    from stkit.store.discord_feed import bind_place  # lazy: start-up
+    from stkit.store.table.discord_feed import bind_place  # lazy: start-up
 
     name = _chronicle(chronicle)
     stored = run(db, lambda gw: bind_place(gw, place, name))
@@ -220,7 +220,7 @@ def discord_register(
     from stkit.discord.commands import COMMANDS, SECRET_ENV, TOKEN_ENV, find_secret  # lazy: start-up
     from stkit.discord.commands import register as put_commands  # lazy: start-up
     from stkit.errors import InvalidValue  # lazy: start-up
-    from stkit.store.discord_feed import check_snowflake, discord_settings  # lazy: start-up
+    from stkit.store.table.discord_feed import check_snowflake, discord_settings  # lazy: start-up
 
     name = _chronicle(chronicle)
     if dry_run:

@@ -1033,8 +1033,8 @@ class _AttackPools:
 
 
 def _sheet_pools(handle, char: str, pool: str | None, damage: str | None, **how) -> _AttackPools:
-    """`odds attack --char`: the pools built from the sheets (stkit.store.attack.attack_pools)."""
-    from stkit.store.attack import attack_pools  # lazy: start-up (loaded when the command runs)
+    """`odds attack --char`: the pools built from the sheets (stkit.store.fight.attack.attack_pools)."""
+    from stkit.store.fight.attack import attack_pools  # lazy: start-up (loaded when the command runs)
 
     built = handle.read(lambda gw: attack_pools(gw, char, pool, damage, **how))
     texts = {"attack": built.attack.text, "damage": built.damage.text}

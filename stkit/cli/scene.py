@@ -143,7 +143,7 @@ def scene_turn(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
     from stkit.store.scenes import next_turn  # lazy: start-up (loaded when the command runs)
 
     def work(gw: Gateway) -> tuple[Any, dict | None]:
-        from stkit.store.initiative import current_initiative  # lazy: start-up (loaded when the command runs)
+        from stkit.store.fight.initiative import current_initiative  # lazy: start-up (loaded when the command runs)
 
         scene = next_turn(gw, _chronicle(chronicle))
         return scene, current_initiative(gw, scene.id, scene.turn)
@@ -225,7 +225,7 @@ def scene_moon(
 
     New 8, crescent 7, half 6, gibbous 5, full 4; `char moonrise` regains
     Rage by it. Example: `stkit scene moon full`."""
-    from stkit.store.fight import set_moon  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight.night import set_moon  # lazy: start-up (loaded when the command runs)
 
     done = _run(db, lambda gw: set_moon(gw, _chronicle(chronicle), phase))
     if json_out:
@@ -262,7 +262,7 @@ def _timeline_and_board(gw: Gateway, scene_id: str | None, chronicle: str | None
     """The scene's timeline (``scene_id``, else the open scene, else the latest) and, while it is open, the
     fight board. NotFound when the chronicle has no scene."""
     from stkit.errors import NotFound  # lazy: start-up (loaded when the command runs)
-    from stkit.store.fight import fight_board  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight.night import fight_board  # lazy: start-up (loaded when the command runs)
     from stkit.store.scenes import (  # lazy: start-up (loaded when the command runs)
         get_scene,
         list_scenes,

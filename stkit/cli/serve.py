@@ -148,7 +148,7 @@ def issue(
     every earlier link first; ``lifetime``: seconds new links last (None: until revoked). The tokens are
     kept in the file (0600) for the next start. Returns ``{"storyteller": URL, "players": {"Character
     Name": URL}, "expires_at": ISO 8601 UTC or None, "reused": how many links were reused}``."""
-    from stkit.store.events import find_link_holder, issue_links  # lazy: start-up (loaded when the command runs)
+    from stkit.store.table.events import find_link_holder, issue_links  # lazy: start-up (loaded when the command runs)
 
     keep = _links_path(handle.url)
     saved = _read_kept(keep, handle.url, chronicle) if reuse and not rotate else {}
@@ -198,8 +198,8 @@ def issue(
 def _players(gw, chronicle: str) -> dict[int, str]:
     """{id: name} of ``chronicle``'s characters a player plays (not NPCs) who are not dead."""
     from stkit.store.characters import list_characters  # lazy: start-up (loaded when the command runs)
-    from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
-    from stkit.store.prompts import is_npc  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight.rules import is_dead  # lazy: start-up (loaded when the command runs)
+    from stkit.store.table.prompts import is_npc  # lazy: start-up (loaded when the command runs)
 
     rows = list_characters(gw, chronicle)
     return {r.id: r.name for r in rows if not is_npc(r.to_sheet()) and not is_dead(gw, r.id)}
@@ -380,7 +380,7 @@ def serve(
 
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
-    from stkit.store.events import parse_lifetime  # lazy: start-up (loaded when the command runs)
+    from stkit.store.table.events import parse_lifetime  # lazy: start-up (loaded when the command runs)
 
     _check_port(port)
     check_host(host)
@@ -568,8 +568,8 @@ def _not_players(chronicle: str):
 
     def read(gw) -> frozenset[str]:
         from stkit.store.characters import list_characters  # lazy: start-up (loaded when the command runs)
-        from stkit.store.fight_rules import is_dead  # lazy: start-up (loaded when the command runs)
-        from stkit.store.prompts import is_npc  # lazy: start-up (loaded when the command runs)
+        from stkit.store.fight.rules import is_dead  # lazy: start-up (loaded when the command runs)
+        from stkit.store.table.prompts import is_npc  # lazy: start-up (loaded when the command runs)
 
         rows = list_characters(gw, chronicle)
         return frozenset(r.name for r in rows if is_npc(r.to_sheet()) or is_dead(gw, r.id))
@@ -606,7 +606,7 @@ def table_links(
     --public-url gives the address of a reverse proxy in front of it instead.
     """
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
-    from stkit.store.events import parse_lifetime  # lazy: start-up (loaded when the command runs)
+    from stkit.store.table.events import parse_lifetime  # lazy: start-up (loaded when the command runs)
 
     _check_port(port)
     check_host(host)
@@ -628,7 +628,7 @@ def _revoke(db: str | None, chronicle: str, who: str, *, json_out: bool) -> None
     """`table links --revoke WHO`: revoke one person's links and say how many."""
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
-    from stkit.store.links import revoke_links  # lazy: start-up (loaded when the command runs)
+    from stkit.store.table.links import revoke_links  # lazy: start-up (loaded when the command runs)
     from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     count = run(db, lambda gw: revoke_links(gw, chronicle, who))

@@ -31,7 +31,11 @@ from stkit.dice.house import RuleOverrides
 from stkit.discord import render
 from stkit.discord.commands import COMMANDS
 from stkit.errors import InvalidValue, RuleRefusal, StkitError
-from stkit.store.discord_feed import (
+from stkit.store.extended import action_id_for, extended_status, get_action, roll_extended
+from stkit.store.fight.initiative import roll_scene_initiative
+from stkit.store.rolling import Purpose, RollOrder, make_roll, odds_for
+from stkit.store.saved import roll_saved
+from stkit.store.table.discord_feed import (
     bound_chronicle,
     chance_or_better,
     choices_for,
@@ -39,18 +43,14 @@ from stkit.store.discord_feed import (
     find_claim,
     logged_entry,
 )
-from stkit.store.events import dice_marks
-from stkit.store.extended import action_id_for, extended_status, get_action, roll_extended
-from stkit.store.initiative import roll_scene_initiative
-from stkit.store.rolling import Purpose, RollOrder, make_roll, odds_for
-from stkit.store.saved import roll_saved
+from stkit.store.table.events import dice_marks
 from stkit.text import counted, percent
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.gateway import Gateway
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.discord_feed import Claim, LoggedEntry, Reach
     from stkit.store.rolling import RollOutcome
+    from stkit.store.table.discord_feed import Claim, LoggedEntry, Reach
 
 log = logging.getLogger("stkit.discord")
 
@@ -267,7 +267,7 @@ def answer(
 ) -> dict:
     """The interaction response to ``payload`` (a verified interaction) for the table of ``chronicle`` (a
     channel or server bound to another chronicle acts on that one; None: only a bound one). ``reach``: the
-    chronicles the verified signature may act on (:class:`stkit.store.discord_feed.Reach`; None: any); a
+    chronicles the verified signature may act on (:class:`stkit.store.table.discord_feed.Reach`; None: any); a
     bound chronicle outside it, or a claim code of one, is refused. A refusal or bad input is an ephemeral
     one-line message, never an error status."""
     kind = payload.get("type")

@@ -126,7 +126,7 @@ def outcome_line(roll: dict) -> str:
 
 
 def roll_embed(data: dict, *, chance: Fraction | None) -> dict:
-    """The card of one roll event's ``data`` (:func:`stkit.store.events.roll_event_data`): who, the pool as
+    """The card of one roll event's ``data`` (:func:`stkit.store.table.events.roll_event_data`): who, the pool as
     built, the dice with successes and 1s marked, the outcome and the exact chance of it or better."""
     roll = data.get("roll") or {}
     who = str(data.get("character") or "")
@@ -160,7 +160,7 @@ def roll_embed(data: dict, *, chance: Fraction | None) -> dict:
 
 
 def event_message(event: Any, *, chance: Fraction | None = None) -> dict | None:
-    """The webhook body of one table event (a :class:`stkit.store.events.TableEvent`), or None for an
+    """The webhook body of one table event (a :class:`stkit.store.table.events.TableEvent`), or None for an
     event no channel shows. ``chance``: a roll's chance of its result or better (None: not shown)."""
     data = event.data or {}
     body: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}

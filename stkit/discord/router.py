@@ -27,7 +27,7 @@ from stkit.discord.commands import api_base
 from stkit.discord.interactions import PING, SeenIds, UserLimiter, answer, shape_problem, wants_ephemeral
 from stkit.discord.signature import verify
 from stkit.discord.webhook import USER_AGENT, Follower
-from stkit.store.discord_feed import Reach, application_keys, chronicles_with_webhooks, discord_settings
+from stkit.store.table.discord_feed import Reach, application_keys, chronicles_with_webhooks, discord_settings
 
 if TYPE_CHECKING:
     from stkit.store.db.handle import StoreHandle
@@ -58,7 +58,7 @@ def interactions_router(store: StoreHandle, chronicle: str, served: tuple[str, .
 
     Either way the signature is checked before anything of the body is read (a 401 otherwise), and when
     the server serves several chronicles an interaction acts only on a chronicle whose own public key is
-    the one that checked it (:class:`stkit.store.discord_feed.Reach`): a request signed for one
+    the one that checked it (:class:`stkit.store.table.discord_feed.Reach`): a request signed for one
     chronicle's application never acts on another's."""
     router = APIRouter()
     limiter = UserLimiter()

@@ -2,7 +2,7 @@
 
 :func:`post` executes a webhook once (developers/resources/webhook.mdx, "Execute Webhook", with
 ``wait=true`` so that a message Discord did not save is an error, not a silent 204). :class:`Follower`
-reads what each audience's feed has not posted (:func:`stkit.store.discord_feed.pending_events`), posts the
+reads what each audience's feed has not posted (:func:`stkit.store.table.discord_feed.pending_events`), posts the
 events oldest first and moves the feed past each one as soon as it is posted, so a restart neither repeats
 nor skips an event (at most the one message whose post succeeded just as the process died is posted
 again: Discord's webhooks take no idempotency key).
@@ -39,7 +39,7 @@ import httpx
 from stkit.deadline import DeadlinePassed, within
 from stkit.discord.render import attack_groups, check_limits, group_message
 from stkit.errors import StkitError
-from stkit.store.discord_feed import (
+from stkit.store.table.discord_feed import (
     AUDIENCES,
     LEASE_SECONDS,
     chance_or_better,
@@ -53,7 +53,7 @@ from stkit.store.discord_feed import (
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.gateway import Gateway
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.events import TableEvent
+    from stkit.store.table.events import TableEvent
 
 log = logging.getLogger("stkit.discord")
 

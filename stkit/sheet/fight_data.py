@@ -1,6 +1,6 @@
 """The packaged combat tables (``data/fight_rules.yaml`` beside this module), read once: the one place that
 reads the file, so the form tables (:mod:`stkit.sheet.forms`) and the fight rules
-(:mod:`stkit.store.fight_rules`) share it without importing each other."""
+(:mod:`stkit.store.fight.rules`) share it without importing each other."""
 
 from __future__ import annotations
 

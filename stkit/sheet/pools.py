@@ -262,7 +262,7 @@ def build_pool(character: object, expression: str, *, empty_ok: bool = False) ->
 
 def unhurt_pool(sheet: Sheet, expression: str) -> PoolBreakdown:
     """A pool built from ``sheet`` without the wound penalty and without the Incapacitated refusal: soak and
-    damage pools (stkit's reading, see :mod:`stkit.store.hit`). Raises InvalidValue / RuleRefusal as
+    damage pools (stkit's reading, see :mod:`stkit.store.fight.hit`). Raises InvalidValue / RuleRefusal as
     :func:`build_pool` does for the expression itself (three Traits, no dice left)."""
     healthy = copy.deepcopy(sheet)
     healthy.health = {d: 0 for d in healthy.health}

@@ -17,14 +17,10 @@ Use cases:
   rolled and paid for).
 - Scenes and actions that last: ``scenes`` (scenes and turns), ``participants``, ``extended`` and
   ``contests`` (tracked actions across commands), ``multi_actions`` (several actions in one turn).
-- The fight: ``initiative`` (who acts when, who acted, Rage for extra actions), ``attack`` (a whole
-  attack, step by step), ``hit`` (damage and soak from a sheet, one hit taken), ``fight`` (regeneration,
-  shifting, staying active, Rage and frenzy, the fight board), ``fight_rules`` (who soaks what, weapons
-  and maneuvers, the dead, the powers used in a turn), ``fates`` (whether a character is dead).
-- The table: ``events`` (the event log and the join links), ``eventstream`` (the events as a stream for
-  the table server), ``links`` (revoking one person's links), ``talk`` (table messages and whispers),
-  ``prompts`` (an attack waiting for the defender's answer, the Storyteller's call for a roll),
-  ``completion`` (what Tab completion offers), ``chronicles`` (a store's chronicles as a whole: start, list,
-  show, remove), ``discord_feed`` (what the Discord door keeps: its settings, how far the feed has posted,
-  claims and bindings).
+- The fight: ``fight`` (attacks, hits and soak, initiative, a fight night, the fight rules read from a
+  sheet, who is dead).
+- The table: ``table`` (the event log and its streams, join links, table talk, the phones' prompts, what
+  the Discord door keeps).
+- The store as a whole: ``completion`` (what Tab completion offers), ``chronicles`` (a store's chronicles
+  as a whole: start, list, show, remove).
 """

@@ -170,7 +170,7 @@ def save_sheet(
     ``updated_at``) and record the change as one 'sheet' table event saying ``summary`` (``secret``: for
     the Storyteller's screen only; ``detail``: more JSON-ready keys for the event's data, such as the
     ``source`` `char history` shows), in the same transaction. Returns the row as it now stands."""
-    from stkit.store.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.table.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
 
     cols = sheet_columns(sheet, with_key=False)  # the row keeps its key (see sheet_columns)
     sets = ", ".join(f"{c} = :{c}" for c in cols)
@@ -205,7 +205,7 @@ def create_character(
     (compared with :func:`stkit.sheet.traits.name_key`) raises InvalidValue, unless ``replace``: then the
     stored sheet is overwritten, keeping its id and roll log. Raises InvalidValue for text the sheet may
     not hold."""
-    from stkit.store.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.table.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
 
     check_sheet_text(sheet)
     found: list = []
@@ -403,8 +403,8 @@ def set_trait(
 
 def spend(gw: Gateway, name: str, power: str, n: int = 1, *, chronicle: str | None = None) -> Edit:
     """Spend points of Rage, Gnosis or Willpower; refused (RuleRefusal) with nothing spent when short, and
-    Rage or Gnosis in a scene turn where the other was spent (:func:`stkit.store.fight.use_turn_power`)."""
-    from stkit.store.fight_rules import use_turn_power  # lazy: start-up (`char show` and `char list` write nothing)
+    Rage or Gnosis in a scene turn where the other was spent (:func:`stkit.store.fight.night.use_turn_power`)."""
+    from stkit.store.fight.rules import use_turn_power  # lazy: start-up (`char show` and `char list` write nothing)
     from stkit.store.scenes import find_turn_context  # lazy: start-up (`char show` and `char list` write nothing)
 
     kind = power.strip().casefold()
@@ -455,7 +455,7 @@ def _health_data(s: Sheet) -> dict:
 def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: str | None = None) -> Edit:
     """Mark ``n`` health levels of damage of ``kind`` (bashing, lethal, aggravated); see
     :meth:`Sheet.take_damage`. The summary says how many levels were taken when some had nowhere to go."""
-    from stkit.store.fight_rules import mark_dead  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.fight.rules import mark_dead  # lazy: start-up (`char show` and `char list` write nothing)
     from stkit.store.house import rules_in_force  # lazy: start-up (`char show` and `char list` write nothing)
     from stkit.store.scenes import find_turn_context  # lazy: start-up (`char show` and `char list` write nothing)
 
@@ -479,7 +479,7 @@ def damage(gw: Gateway, name: str, n: int, kind: str = "bashing", *, chronicle: 
 def heal(gw: Gateway, name: str, n: int, kind: str | None = None, *, chronicle: str | None = None) -> Edit:
     """Heal up to ``n`` health levels (of ``kind``, or the lightest damage first). Raises RuleRefusal for a
     dead character: the dead do not heal (docs/combat.md: the dead no longer act, are hit or heal)."""
-    from stkit.store.fates import refuse_dead  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.fight.fates import refuse_dead  # lazy: start-up (`char show` and `char list` write nothing)
 
     refuse_dead(gw, find_character(gw, name, chronicle), "heal")
 
@@ -540,7 +540,7 @@ def delete_character(gw: Gateway, name: str, *, chronicle: str | None = None) ->
     """Delete a character; its roll-log entries stay, with the name kept and character_id set to NULL.
     Returns the deleted character's name. Raises NotFound / InvalidValue like :func:`find_character`,
     and InvalidValue for a short name: deleting takes the whole name."""
-    from stkit.store.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
+    from stkit.store.table.events import record_event  # lazy: start-up (`char show` and `char list` write nothing)
 
     row = find_character(gw, name, chronicle, for_update=True)
     if name_key(row.name) != name_key(name):

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from stkit.dice.house import setting_text
 from stkit.errors import InvalidValue, NotFound
-from stkit.store.events import IssuedLink, issue_links, links_in_force
 from stkit.store.house import house_table, rules_in_force, set_house_rule
+from stkit.store.table.events import IssuedLink, issue_links, links_in_force
 from stkit.text import MAX_NAME, check_text, printable
 
 if TYPE_CHECKING:

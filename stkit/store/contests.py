@@ -21,7 +21,6 @@ from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.vocab import ActionStatus, LogKind
 from stkit.store.characters import character_by_id, character_names
 from stkit.store.db.gateway import Gateway
-from stkit.store.events import record_tracked_event
 from stkit.store.extended import _Columns, abandon_row, get_locked, insert_row, newest_first, now_stamp
 from stkit.store.participants import (
     Participant,
@@ -36,6 +35,7 @@ from stkit.store.participants import (
 )
 from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
+from stkit.store.table.events import record_tracked_event
 from stkit.text import MAX_NAME, check_text
 
 # ---------------------------------------------------------------------------------------------- contests

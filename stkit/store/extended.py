@@ -31,7 +31,6 @@ from stkit.errors import InvalidValue, NotFound, RuleRefusal, StkitError, about
 from stkit.sheet.vocab import ActionStatus, LogKind
 from stkit.store.characters import character_by_id, character_names
 from stkit.store.db.gateway import Gateway
-from stkit.store.events import record_tracked_event
 from stkit.store.house import rules_in_force
 from stkit.store.participants import (
     Participant,
@@ -46,6 +45,7 @@ from stkit.store.participants import (
 )
 from stkit.store.rolling import generator
 from stkit.store.scenes import iso_local, open_scene, resolve_tracked_id
+from stkit.store.table.events import record_tracked_event
 from stkit.text import MAX_NAME, check_text
 
 # ------------------------------------------------------------------------------------------ tracked rows

@@ -1,6 +1,6 @@
 """A character's growth in the store: creation checked, experience spent at its price and undone, Renown
 awarded into Rank, and the sheet's history. Use cases through the SQL gateway, each in the caller's
-transaction; every change writes a ``sheet`` table event (:mod:`stkit.store.events`).
+transaction; every change writes a ``sheet`` table event (:mod:`stkit.store.table.events`).
 
 Tables (revision 0013): ``xp_spends`` (one `char raise`: cost, purchases, undone or not) and
 ``renown_awards`` (one `char renown`: before and after). The numbers are :mod:`stkit.sheet.lifebook`'s.

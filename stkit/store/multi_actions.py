@@ -15,7 +15,7 @@ from stkit.errors import InvalidValue
 from stkit.sheet.pools import build_pool
 from stkit.sheet.vocab import LogKind
 from stkit.store.characters import get_character
-from stkit.store.initiative import spend_rage_for_actions
+from stkit.store.fight.initiative import spend_rage_for_actions
 from stkit.store.rolling import Purpose, RollOrder, SheetRoll, generator, make_roll
 from stkit.text import check_range, counted
 
@@ -76,7 +76,7 @@ def multi_from_sheet(
     each later one a die more; an action left with no dice is not attempted). Each attempted action is rolled
     and logged through the character store's roll use case (so it lands in the open scene's turn).
 
-    ``rage`` > 0 spends that many Rage points (see :func:`stkit.store.initiative.spend_rage_for_actions`: at most
+    ``rage`` > 0 spends that many Rage points (see :func:`stkit.store.fight.initiative.spend_rage_for_actions`: at most
     the points and ``combat``'s cap, once per turn of a scene) for the last ``rage`` actions, which take no
     penalty; the others follow the ladder for their own number (:func:`stkit.dice.combat.rage_action_penalties`).
 

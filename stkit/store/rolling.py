@@ -307,7 +307,10 @@ def write_log(
     with its id. A ``secret`` roll is marked in ``detail`` and its event is for the Storyteller only."""
     import json  # lazy: start-up (a plain roll logs nothing)
 
-    from stkit.store.events import record_event, roll_event_data  # lazy: start-up (a plain roll does not load this)
+    from stkit.store.table.events import (
+        record_event,
+        roll_event_data,
+    )  # lazy: start-up (a plain roll does not load this)
 
     if secret:
         detail = detail | {"secret": True}
@@ -598,7 +601,7 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
     from stkit.dice import retry_difficulty  # lazy: start-up (`stkit log` rolls nothing)
     from stkit.store import scenes  # lazy: start-up (a plain roll does not load this)
     from stkit.store.characters import find_character, save_sheet  # lazy: start-up (a plain roll does not load this)
-    from stkit.store.fates import refuse_dead  # lazy: start-up (a plain roll does not load this)
+    from stkit.store.fight.fates import refuse_dead  # lazy: start-up (a plain roll does not load this)
     from stkit.store.house import (  # lazy: start-up (`stkit log` rolls nothing)
         claim_free_botch,
         link_free_botch,
@@ -620,7 +623,7 @@ def _sheet_roll(gw: Gateway, order: RollOrder, rng: random.Random, seed: int | N
         notes.append(specialty.text)
     ctx = scenes.find_turn_context(gw, character)
     if not order.never_botches and any(p.name.startswith("Gnosis") for p in breakdown.parts):
-        from stkit.store.fight_rules import use_turn_power  # lazy: start-up (a plain roll does not load this)
+        from stkit.store.fight.rules import use_turn_power  # lazy: start-up (a plain roll does not load this)
 
         use_turn_power(gw, character, ctx, "gnosis roll", 1)
     if order.willpower:

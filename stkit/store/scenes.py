@@ -28,7 +28,7 @@ from typing import Any
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.vocab import SceneStatus
 from stkit.store.db.gateway import DuplicateRow, Gateway
-from stkit.store.events import record_event
+from stkit.store.table.events import record_event
 from stkit.text import MAX_NAME, check_text, find_by_prefix, parse_whole_number, printable
 
 #: How far back the try-again count looks: past 8 failures every difficulty is already 10.
@@ -283,7 +283,7 @@ class TimelineTurn:
     turn: int
     started_at: str | None
     rolls: tuple[TimelineRoll, ...]
-    initiative: dict | None = None  # the initiative rolled in this turn (stkit.store.initiative), if any
+    initiative: dict | None = None  # the initiative rolled in this turn (stkit.store.fight.initiative), if any
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {

@@ -11,7 +11,7 @@ The app is assembled here from its parts: :mod:`stkit.web.table` (settings and t
 :mod:`stkit.web.security` (the response headers of every answer).
 
 Access: a join link ``/join/TOKEN`` sets an HttpOnly, SameSite=Strict cookie holding the token; every
-other request is checked against the stored hash (:func:`stkit.store.events.find_link_holder`). A missing,
+other request is checked against the stored hash (:func:`stkit.store.table.events.find_link_holder`). A missing,
 forged or revoked token gets a 403 page; a player may act only for their own character; changes are POSTs
 (a cross-site POST carries no cookie, and a foreign Origin is refused).
 

@@ -1,13 +1,13 @@
 """The table server's event bus: one hub per server process follows ``table_events`` of every chronicle
 it serves and hands each new event to the open streams of that chronicle.
 
-The database is the bus (see :mod:`stkit.store.events`): any process that changes a chronicle writes an
+The database is the bus (see :mod:`stkit.store.table.events`): any process that changes a chronicle writes an
 event row, so a roll typed in the CLI reaches the pages as surely as one made on a phone. One task per
 server process (:class:`EventHub`) reads the rows after the last id it saw OF EACH CHRONICLE (ids grow in
 commit order only within a chronicle), all chronicles in one query:
 
 - SQLite: it polls, cheaply (one indexed query), every ``interval`` seconds (default 0.05 s).
-- PostgreSQL: one LISTEN connection per process on :data:`stkit.store.events.NOTIFY_CHANNEL`, in a
+- PostgreSQL: one LISTEN connection per process on :data:`stkit.store.table.events.NOTIFY_CHANNEL`, in a
   thread; a notification (its payload: the chronicle) wakes the task, which reads that chronicle at
   once; every :data:`AUTHORITY_SECONDS` it also reads them all, in case a notification was missed.
 
@@ -32,8 +32,8 @@ import threading
 import time
 from datetime import UTC, datetime
 
-from stkit.store.events import TableEvent
-from stkit.store.eventstream import STOP_SECONDS, ChronicleReader, EventReader, listen_for_events
+from stkit.store.table.events import TableEvent
+from stkit.store.table.eventstream import STOP_SECONDS, ChronicleReader, EventReader, listen_for_events
 
 __all__ = [
     "END",

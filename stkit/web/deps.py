@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException, Request
 
-from stkit.store.events import LinkHolder
+from stkit.store.table.events import LinkHolder
 from stkit.web.table import COOKIE, Forbidden, Table, Tables, TableSettings
 
 

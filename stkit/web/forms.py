@@ -16,8 +16,8 @@ from stkit.dice import Specialty
 from stkit.dice.house import RuleOverrides
 from stkit.errors import InvalidValue, NotFound, StkitError
 from stkit.store.characters import character_by_id
-from stkit.store.events import LinkHolder
 from stkit.store.rolling import RollOrder
+from stkit.store.table.events import LinkHolder
 from stkit.text import check_text, parse_whole_number
 from stkit.web.table import Table
 from stkit.web.views import page_data

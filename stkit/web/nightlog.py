@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from stkit.errors import InvalidValue
 from stkit.store.characters import list_characters
-from stkit.store.events import TableEvent, chronicle_events
 from stkit.store.scenes import recent_scenes
+from stkit.store.table.events import TableEvent, chronicle_events
 from stkit.text import parse_whole_number
 from stkit.web.play import LOG_KINDS, talk_item
 from stkit.web.views import feed_item

@@ -11,13 +11,13 @@ from stkit.sheet import traits as T
 from stkit.sheet.forms import apply_form
 from stkit.store.characters import list_characters
 from stkit.store.contests import list_contests
-from stkit.store.events import TableEvent
 from stkit.store.extended import list_extended
-from stkit.store.fight_rules import is_dead
-from stkit.store.initiative import current_initiative, held_in_turn
-from stkit.store.prompts import is_npc
+from stkit.store.fight.initiative import current_initiative, held_in_turn
+from stkit.store.fight.rules import is_dead
 from stkit.store.saved import saved_rolls
 from stkit.store.scenes import rolled_in_turn
+from stkit.store.table.events import TableEvent
+from stkit.store.table.prompts import is_npc
 
 if TYPE_CHECKING:
     from stkit.store.db.gateway import Gateway

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
-from stkit.store.events import LinkHolder, find_link_holder
+from stkit.store.table.events import LinkHolder, find_link_holder
 from stkit.text import printable
 from stkit.web.bus import EventBus, EventHub
 

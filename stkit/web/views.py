@@ -11,13 +11,13 @@ from stkit.sheet.sheet import HEALTH_LEVELS
 from stkit.sheet.vocab import ActionStatus
 from stkit.store.characters import list_characters
 from stkit.store.contests import contest_status, list_contests
-from stkit.store.events import LinkHolder, TableEvent, last_event_id, recent_events
 from stkit.store.extended import extended_status, list_extended
-from stkit.store.fight_rules import is_dead, maneuver_names
+from stkit.store.fight.rules import is_dead, maneuver_names
 from stkit.store.house import rules_in_force
 from stkit.store.powers import power_table
-from stkit.store.prompts import is_npc
 from stkit.store.scenes import open_scene, recent_scenes
+from stkit.store.table.events import LinkHolder, TableEvent, last_event_id, recent_events
+from stkit.store.table.prompts import is_npc
 from stkit.web.play import (
     LOG_KINDS,
     finished_tracked,
@@ -191,7 +191,7 @@ def chronicle_title(chronicle: str) -> str:
 
 
 def npc_ids(gw: Gateway, chronicle: str) -> set[int]:
-    """Ids of the characters of ``chronicle`` no player plays (:func:`stkit.store.prompts.is_npc`)."""
+    """Ids of the characters of ``chronicle`` no player plays (:func:`stkit.store.table.prompts.is_npc`)."""
     return {c.id for c in list_characters(gw, chronicle) if is_npc(c.to_sheet())}
 
 

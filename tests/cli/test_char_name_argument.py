@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import typing
 
-from stkit.cli import char, char_arm, char_life, char_use
+from stkit.cli.char import arm as char_arm
+from stkit.cli.char import commands as char
+from stkit.cli.char import life as char_life
+from stkit.cli.char import use as char_use
 from stkit.cli.complete import CharacterNameArg, complete_character
 
 

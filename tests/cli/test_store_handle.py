@@ -13,7 +13,7 @@ import stkit.config
 import stkit.store.db.gateway as gateway
 from stkit.cli import shell
 from stkit.cli.app import app
-from tests.store.test_handle import _count_calls
+from tests.store.db.test_handle import _count_calls
 
 runner = CliRunner()
 

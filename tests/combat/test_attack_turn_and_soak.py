@@ -77,8 +77,8 @@ def test_the_target_soaks_by_its_rules_unless_no_soak(bout):
 
 def test_the_table_page_refuses_posting_a_second_attack_unless_the_storyteller_forces_it(bout):
     from stkit.errors import RuleRefusal
-    from stkit.store import prompts as P
     from stkit.store.db.gateway import run_unit
+    from stkit.store.table import prompts as P
 
     ok("scene", "start", "Brawl")
     ok_json(*SWING, "--dice-attack", "2,2,2,2,2")

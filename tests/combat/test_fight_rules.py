@@ -13,7 +13,7 @@ from stkit.dice.house import parse_house_value, rules_from_settings
 from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet.forms import apply_form, breed_form, form_slots, in_form, lookup_form
 from stkit.sheet.sheet import Sheet
-from stkit.store import fight as F
+from stkit.store.fight import night as F
 
 VEST = {"name": "Vest", "bashing": 2, "lethal": 2, "aggravated": 0, "dexterity_penalty": 1, "equipped": True}
 

@@ -7,7 +7,7 @@ import pytest
 
 from stkit.sheet.pools import build_pool, pool_trait_names
 from stkit.sheet.sheet import Sheet
-from stkit.store.attack import _with_armour
+from stkit.store.fight.attack import _with_armour
 
 
 def _weston() -> Sheet:

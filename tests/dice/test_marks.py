@@ -34,7 +34,7 @@ def test_ones_not_cancelling_strike_nothing():
 
 def test_the_cli_styles_and_the_event_marks_are_the_same_marks():
     from stkit.cli.render import _MARK_STYLES, dice_text
-    from stkit.store.events import dice_marks
+    from stkit.store.table.events import dice_marks
 
     assert set(_MARK_STYLES) == {m.value for m in DieMark}
     roll = count_dice(6, 6, [7, 1, 6, 3, 9, 1])

@@ -106,7 +106,7 @@ def test_a_slow_answer_is_deferred_then_put_in_place(db_url, fake, monkeypatch):
     import stkit.discord.interactions as interactions
     import stkit.discord.router as router
     from stkit.store.db.handle import StoreHandle
-    from stkit.store.discord_feed import set_setting
+    from stkit.store.table.discord_feed import set_setting
     from stkit.web.app import create_app
 
     monkeypatch.setenv("STKIT_DISCORD_API", fake.base)

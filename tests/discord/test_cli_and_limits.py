@@ -14,8 +14,8 @@ from stkit.cli.app import app
 from stkit.discord.interactions import UserLimiter
 from stkit.discord.webhook import Follower
 from stkit.store.db.handle import StoreHandle
-from stkit.store.discord_feed import set_setting
-from stkit.store.talk import whisper
+from stkit.store.table.discord_feed import set_setting
+from stkit.store.table.talk import whisper
 from tests.discord.receiver import Receiver
 
 runner = CliRunner()

@@ -11,10 +11,10 @@ import pytest
 from stkit.discord.render import check_limits
 from stkit.discord.webhook import Follower
 from stkit.store.db.handle import StoreHandle
-from stkit.store.discord_feed import discord_settings, feed_positions, set_setting
-from stkit.store.events import events_after
 from stkit.store.rolling import RollOrder, make_roll
-from stkit.store.talk import say
+from stkit.store.table.discord_feed import discord_settings, feed_positions, set_setting
+from stkit.store.table.events import events_after
+from stkit.store.table.talk import say
 
 
 def _roll(store: StoreHandle, pool: str, seed: int, *, secret: bool = False, note: str | None = None) -> int:

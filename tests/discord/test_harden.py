@@ -18,8 +18,8 @@ from stkit.discord.interactions import NOT_YOURS
 from stkit.discord.webhook import MAX_RETRY_AFTER, MIN_RETRY_AFTER, Follower, _retry_after
 from stkit.errors import InvalidValue, StkitError
 from stkit.store.db.handle import StoreHandle
-from stkit.store.discord_feed import check_setting, set_setting
-from stkit.store.events import events_after
+from stkit.store.table.discord_feed import check_setting, set_setting
+from stkit.store.table.events import events_after
 from tests.discord.receiver import Receiver
 from tests.discord.test_interactions import (
     PLAYER,

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 from stkit.cli.app import app as cli_app
 from stkit.discord.render import check_limits
 from stkit.store.db.handle import StoreHandle
-from stkit.store.discord_feed import set_setting
-from stkit.store.events import chronicle_events
+from stkit.store.table.discord_feed import set_setting
+from stkit.store.table.events import chronicle_events
 from tests.web.conftest import add_character, issue
 
 KEY = Ed25519PrivateKey.generate()

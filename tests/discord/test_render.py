@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from stkit.discord.render import MAX_CONTENT, check_limits, clip, escape, event_message, fit, username
-from stkit.store.discord_feed import chance_or_better, check_webhook_url, mask_url
-from stkit.store.events import TableEvent
+from stkit.store.table.discord_feed import chance_or_better, check_webhook_url, mask_url
+from stkit.store.table.events import TableEvent
 
 
 def _net(faces, difficulty):

@@ -13,8 +13,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from stkit.store.db.handle import StoreHandle
-from stkit.store.discord_feed import bind_place, discord_settings, find_claim, set_setting
-from stkit.store.events import chronicle_events
+from stkit.store.table.discord_feed import bind_place, discord_settings, find_claim, set_setting
+from stkit.store.table.events import chronicle_events
 from tests.discord.test_interactions import STRANGER, command, signed
 from tests.web.conftest import add_character, issue
 

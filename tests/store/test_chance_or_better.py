@@ -12,7 +12,7 @@ import pytest
 
 from stkit.dice import RollRequest, resolve_roll
 from stkit.dice.model import HouseRules
-from stkit.store.discord_feed import chance_or_better
+from stkit.store.table.discord_feed import chance_or_better
 from tests.dice.independent import count
 
 CASES = [

@@ -94,7 +94,7 @@ def test_remove_takes_everything_of_one_chronicle_and_nothing_else(migrated_db_u
 
 
 def test_new_chronicle_has_its_rules_and_storyteller_link(migrated_db_url):
-    from stkit.store.events import find_link_holder
+    from stkit.store.table.events import find_link_holder
 
     link = run_unit(migrated_db_url, lambda gw: CH.new_chronicle(gw, "Lyon", {"free-botch": "on"}))
     holder = run_unit(migrated_db_url, lambda gw: find_link_holder(gw, link.token))

@@ -156,7 +156,7 @@ def test_a_draft_travels_as_data():
 
 
 def test_the_terminal_wizard_end_to_end(db_url):
-    from stkit.cli.char_create import run_wizard
+    from stkit.cli.char.create import run_wizard
     from stkit.store.characters import find_character
     from stkit.store.db.gateway import run_unit
 
@@ -182,7 +182,7 @@ def test_quitting_stores_nothing(db_url):
         inp.close()
         from unittest import mock
 
-        from stkit.cli import char_create
+        from stkit.cli.char import create as char_create
 
         real = char_create.run_wizard
         with mock.patch.object(char_create, "run_wizard", lambda *a: real(*a, input=inp, output=DummyOutput())):

@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
-from stkit.cli.char import local_time
+from stkit.cli.char.commands import local_time
 
 runner = CliRunner()
 

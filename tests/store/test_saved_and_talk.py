@@ -117,8 +117,8 @@ def test_the_saved_command_group(db_url):
 
 def test_messages_and_whispers_are_events(db_url):
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import chronicle_events
-    from stkit.store.talk import say, whisper
+    from stkit.store.table.events import chronicle_events
+    from stkit.store.table.talk import say, whisper
 
     _shadow(db_url)
     run_unit(db_url, lambda gw: say(gw, "default", "  pizza's here  "))
@@ -136,8 +136,8 @@ def test_messages_and_whispers_are_events(db_url):
 @pytest.mark.parametrize(("text", "message"), [("", "empty"), ("x" * 301, "at most 300"), ("a\nb", "control")])
 def test_a_bad_message_is_refused(db_url, text, message):
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import chronicle_events
-    from stkit.store.talk import say
+    from stkit.store.table.events import chronicle_events
+    from stkit.store.table.talk import say
 
     with pytest.raises(InvalidValue, match=message):
         run_unit(db_url, lambda gw: say(gw, "default", text))

@@ -7,15 +7,15 @@ from __future__ import annotations
 import pytest
 
 from stkit.sheet.sheet import Sheet, Track
-from stkit.store import attack as A
 from stkit.store import characters as C
 from stkit.store import growth as G
-from stkit.store import hit as H
-from stkit.store import initiative as I
 from stkit.store.db.gateway import run_unit
-from stkit.store.events import events_after, last_event_id
+from stkit.store.fight import attack as A
+from stkit.store.fight import hit as H
+from stkit.store.fight import initiative as I
 from stkit.store.multi_actions import multi_from_sheet
 from stkit.store.scenes import start_scene
+from stkit.store.table.events import events_after, last_event_id
 from tests.rolls import sheet_roll
 
 

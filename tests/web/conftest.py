@@ -44,7 +44,7 @@ class TableSetup:
 
 def issue(url: str, *, rotate: bool = False, chronicle: str = "default") -> dict:
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import issue_links
+    from stkit.store.table.events import issue_links
 
     out = {}
     for link in run_unit(url, lambda gw: issue_links(gw, chronicle, rotate=rotate)):
@@ -201,7 +201,7 @@ def mark(url: str) -> int:
     """Log a plain roll every link sees and return its event id: a stream read :func:`through` it has
     carried every earlier event it ever will, so "nothing else came" is checked without a time window."""
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import last_event_id
+    from stkit.store.table.events import last_event_id
     from tests.rolls import bare_roll
 
     run_unit(url, lambda gw: bare_roll(gw, 1, seed=0))

@@ -24,7 +24,7 @@ def _roll(url: str, n: int = 5, *, secret: bool = False, seed: int = 1) -> None:
 
 def _newest(url: str) -> int:
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import last_event_id
+    from stkit.store.table.events import last_event_id
 
     return run_unit(url, lambda gw: last_event_id(gw, "default"), readonly=True)
 
@@ -65,7 +65,7 @@ def test_rotating_links_ends_an_open_storyteller_stream(live, table):
 
 def test_revoking_one_player_ends_only_their_stream(live, table):
     from stkit.store.db.gateway import run_unit
-    from stkit.store.links import revoke_links
+    from stkit.store.table.links import revoke_links
 
     start = _newest(table.url)
     weston = Follower(live, table.token("Weston"), after=start)
@@ -82,7 +82,7 @@ def test_an_expiring_link_ends_its_stream_when_it_expires(live, table):
     from datetime import UTC, datetime, timedelta
 
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import hash_token
+    from stkit.store.table.events import hash_token
 
     token = table.token("Weston")
     soon = datetime.now(UTC) + timedelta(seconds=2)

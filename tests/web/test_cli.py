@@ -18,7 +18,7 @@ runner = CliRunner()
 
 def _holder(url: str, token: str):
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import find_link_holder
+    from stkit.store.table.events import find_link_holder
 
     return run_unit(url, lambda gw: find_link_holder(gw, token), readonly=True)
 
@@ -400,7 +400,7 @@ def _issue_only(table, *, new_links: bool) -> dict:
 def test_table_links_prints_no_npc_and_no_dead(table):
     from stkit.store.characters import find_character
     from stkit.store.db.gateway import run_unit
-    from stkit.store.fight_rules import mark_dead
+    from stkit.store.fight.rules import mark_dead
     from tests.web.conftest import add_character
 
     add_character(table.url, "Fomor", player="")

@@ -16,7 +16,7 @@ def _ids(url: str) -> list[int]:
 def test_an_event_is_rolled_back_with_its_change(db_url):
     from stkit.store.db.engine import open_store
     from stkit.store.db.gateway import run_gateway, run_unit
-    from stkit.store.events import record_event
+    from stkit.store.table.events import record_event
 
     class Boom(Exception):
         pass
@@ -44,7 +44,7 @@ def test_an_event_is_rolled_back_with_its_change(db_url):
 
 def test_events_after_and_recent(db_url):
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import events_after, last_event_id, recent_events, record_event
+    from stkit.store.table.events import events_after, last_event_id, recent_events, record_event
 
     for n in range(5):
         run_unit(
@@ -69,7 +69,7 @@ def test_events_after_and_recent(db_url):
 
 def test_dice_marks_follow_the_rule_of_one():
     from stkit.dice import count_dice
-    from stkit.store.events import dice_marks
+    from stkit.store.table.events import dice_marks
 
     # difficulty 6: successes 7, 6, 9; two 1s cancel the two lowest (6 and 7); 3 is neither
     roll = count_dice(6, 6, [7, 1, 6, 3, 9, 1])
@@ -137,7 +137,7 @@ def test_migration_0010_keeps_links_issued_before_it(db_url):
 
     from stkit.store.db import engine as DB
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import find_link_holder, issue_links
+    from stkit.store.table.events import find_link_holder, issue_links
 
     engine = DB.open_store(db_url)
     cfg = Config()
@@ -154,7 +154,7 @@ def test_migration_0010_keeps_links_issued_before_it(db_url):
         )
     DB._migrated.clear()
     DB.ensure_schema(engine)
-    from stkit.store import events as E
+    from stkit.store.table import events as E
 
     real_hash = E.hash_token
     try:
@@ -170,8 +170,8 @@ def test_migration_0010_keeps_links_issued_before_it(db_url):
 def test_table_events_keep_a_bounded_window_and_the_roll_log_keeps_everything(db_url):
     """Past the window, older events are dropped in the writer's transaction; every roll stays logged."""
 
-    from stkit.store import events as E
     from stkit.store.db.gateway import run_unit
+    from stkit.store.table import events as E
     from tests.rolls import bare_roll
 
     def roll(gw, i):

@@ -96,7 +96,7 @@ def test_npcs_are_kept_off_the_players_pages(clients, table):
 
 
 def test_a_latecomer_joins_initiative_and_the_others_keep_their_dice(clients, table):
-    from stkit.store.initiative import current_initiative
+    from stkit.store.fight.initiative import current_initiative
     from stkit.store.scenes import open_scene
 
     st = clients("storyteller")
@@ -121,7 +121,7 @@ def test_a_latecomer_joins_initiative_and_the_others_keep_their_dice(clients, ta
 
 def test_the_dead_are_shown_dead_and_roll_nothing(clients, table):
     from stkit.store.characters import find_character
-    from stkit.store.fight_rules import mark_dead
+    from stkit.store.fight.rules import mark_dead
 
     run_unit(table.url, lambda gw: mark_dead(gw, find_character(gw, "Archibald", "default"), None))
     st = clients("storyteller")
@@ -241,7 +241,7 @@ def test_the_dead_are_dead_in_char_list_scene_initiative_and_the_sheet(clients, 
 
     from stkit.cli.app import app
     from stkit.store.characters import find_character
-    from stkit.store.fight_rules import mark_dead
+    from stkit.store.fight.rules import mark_dead
 
     runner = CliRunner()
     env = {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1", "COLUMNS": "160"}

@@ -35,7 +35,7 @@ def _client(app, token: str | None):
 
 def _say(url: str, chronicle: str, text: str) -> None:
     from stkit.store.db.gateway import run_unit
-    from stkit.store.talk import say
+    from stkit.store.table.talk import say
 
     run_unit(url, lambda gw: say(gw, chronicle, text))
 

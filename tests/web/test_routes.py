@@ -69,7 +69,7 @@ def test_missing_or_forged_token_gets_403_page_and_changes_nothing(clients, tabl
 
 def test_join_sets_a_strict_httponly_cookie_and_only_the_hash_is_stored(clients, table):
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import hash_token
+    from stkit.store.table.events import hash_token
 
     token = table.token("Weston")
     assert len(token) >= 22  # 24 random bytes, URL-safe base64: 192 bits

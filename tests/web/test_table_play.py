@@ -26,7 +26,7 @@ def _roll(client, cid: int, *traits: str, **extra: str):
 
 def _events(url: str, kind: str) -> list:
     from stkit.store.db.gateway import run_unit
-    from stkit.store.events import chronicle_events
+    from stkit.store.table.events import chronicle_events
 
     return run_unit(url, lambda gw: chronicle_events(gw, "default", kind=kind), readonly=True)
 

@@ -395,7 +395,7 @@ def run_transaction(engine: Engine, work: Callable[[Session], _T], *, attempts: 
 
 # ----- migrations ----------------------------------------------------------------------------------------
 #: The newest migration revision (its file in migrations/versions). The sqlite3 fast path compares a
-#: file's alembic_version with it without importing alembic; tests/store/test_migrations.py checks it
+#: file's alembic_version with it without importing alembic; tests/store/db/test_migrations.py checks it
 #: against alembic's own :func:`script_heads`, so a new migration cannot forget to move it.
 HEAD_REVISION = "0015"
 

@@ -99,7 +99,7 @@ class FreeBotch(SQLModel, table=True):
 
 class TableEvent(SQLModel, table=True):
     """One change for the table server's pages (revision 0005): written by the use case in the change's own
-    transaction (see :mod:`stkit.store.events`). ``kind``: roll, sheet, scene, extended or contest; ``data``
+    transaction (see :mod:`stkit.store.table.events`). ``kind``: roll, sheet, scene, extended or contest; ``data``
     a JSON object; ``secret`` rows reach Storyteller links only."""
 
     __tablename__ = "table_events"

@@ -14,7 +14,7 @@ The use cases' SQL is written with ``:named`` parameters; :func:`driver_sql` tur
 ``%(named)s`` (the pattern SQLAlchemy's ``text()`` uses: a name after one colon, not after ``::``).
 
 The gateway over such a connection is :class:`stkit.store.db.gateway.PgGateway`; events are held back to
-the end of the transaction there, as the engine's path holds them (see :mod:`stkit.store.events`).
+the end of the transaction there, as the engine's path holds them (see :mod:`stkit.store.table.events`).
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ class SceneTurn(SQLModel, table=True):
     scene_id: int = Field(foreign_key="scenes.id", index=True)
     turn: int
     started_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
-    # JSON of the initiative rolled in this turn (stkit.store.initiative.InitiativeOrder), revision 0006
+    # JSON of the initiative rolled in this turn (stkit.store.fight.initiative.InitiativeOrder), revision 0006
     initiative: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 

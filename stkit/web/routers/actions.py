@@ -1,7 +1,7 @@
 """The party strip's actions (``POST /act/ACTION``): shift form (with its roll), regenerate, spend Rage for
 extra actions, a frenzy check (the Storyteller's), and spend a point of Gnosis or Willpower. The
 Storyteller acts for anyone; a player's link only for its own character. Each goes through the store's
-use case (:mod:`stkit.store.fight`, :mod:`stkit.store.initiative`, :mod:`stkit.store.characters`), which
+use case (:mod:`stkit.store.fight.night`, :mod:`stkit.store.fight.initiative`, :mod:`stkit.store.characters`), which
 refuses what the rules refuse; the dead act no more."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from fastapi.responses import HTMLResponse, Response
 
 from stkit.errors import InvalidValue
 from stkit.sheet import traits as T
-from stkit.store import fight as F
 from stkit.store.characters import find_character, spend
-from stkit.store.fight_rules import refuse_dead
-from stkit.store.initiative import spend_rage_for_actions
+from stkit.store.fight import night as F
+from stkit.store.fight.initiative import spend_rage_for_actions
+from stkit.store.fight.rules import refuse_dead
 from stkit.store.powers import PowerUse, power_table, use_power
 from stkit.text import MAX_NAME
 from stkit.web.deps import Change, TableDep

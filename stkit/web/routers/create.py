@@ -21,7 +21,7 @@ from stkit.errors import InvalidValue, StkitError
 from stkit.sheet.guided import HELP, STEPS, TITLES, Draft, new_draft
 from stkit.sheet.lifebook import check_creation
 from stkit.store.characters import create_character
-from stkit.store.links import issue_player_link
+from stkit.store.table.links import issue_player_link
 from stkit.web.deps import StorytellerChange, StorytellerHolder, TableDep
 from stkit.web.views import chronicle_title
 

@@ -4,7 +4,7 @@ player's time is over), ``POST /call`` (Storyteller) calls for a roll, ``POST /c
 character's answer, ``POST /prompt/ID/close`` (Storyteller) closes a prompt, ``GET /prompts`` the open
 prompts this link answers, ``POST /initiative/add`` adds a latecomer to the initiative order and ``POST
 /initiative/hold`` holds the acting character's action for later in the turn. All go
-through the store's use cases (:mod:`stkit.store.prompts`, :mod:`stkit.store.initiative`)."""
+through the store's use cases (:mod:`stkit.store.table.prompts`, :mod:`stkit.store.fight.initiative`)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
 from stkit.errors import InvalidValue, StkitError
-from stkit.store import prompts as P
-from stkit.store.events import LinkHolder
-from stkit.store.initiative import add_to_initiative, hold_action
-from stkit.store.links import issue_player_link
+from stkit.store.fight.initiative import add_to_initiative, hold_action
+from stkit.store.table import prompts as P
+from stkit.store.table.events import LinkHolder
+from stkit.store.table.links import issue_player_link
 from stkit.text import MAX_NAME
 from stkit.web.deps import Change, Holder, StorytellerChange, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, seed_from

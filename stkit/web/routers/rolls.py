@@ -17,10 +17,10 @@ from stkit.errors import InvalidValue, RuleRefusal, StkitError
 from stkit.sheet.compose import base_difficulty, check_extra_dice
 from stkit.sheet.pools import build_pool
 from stkit.store.characters import character_by_id, find_character
-from stkit.store.events import LinkHolder, TableEvent, dice_marks
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import Purpose, make_roll, odds_for
 from stkit.store.saved import find_saved, roll_saved, save_roll, saved_rolls
+from stkit.store.table.events import LinkHolder, TableEvent, dice_marks
 from stkit.text import MAX_NAME, check_text
 from stkit.web.deps import Change, Holder, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, roll_order, seed_from

@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from stkit.formats.printsheet import to_html
 from stkit.store.characters import character_by_id
-from stkit.store.fight_rules import is_dead
+from stkit.store.fight.rules import is_dead
 from stkit.web.deps import Holder, TableDep
 from stkit.web.table import Forbidden
 from stkit.web.views import sheet_view

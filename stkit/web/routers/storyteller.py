@@ -13,7 +13,7 @@ from stkit.store import contests as contest_cases
 from stkit.store import extended as extended_cases
 from stkit.store import scenes as S
 from stkit.store.characters import damage, heal, list_characters
-from stkit.store.initiative import roll_scene_initiative
+from stkit.store.fight.initiative import roll_scene_initiative
 from stkit.text import MAX_NAME, MAX_SHORT_TEXT
 from stkit.web.deps import StorytellerChange, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, form_values, seed_from

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 
-from stkit.store.events import LinkHolder, TableEvent, hash_token
+from stkit.store.table.events import LinkHolder, TableEvent, hash_token
 from stkit.web.bus import END
 from stkit.web.deps import Holder, TableDep
 from stkit.web.limits import connection_limit

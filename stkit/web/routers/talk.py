@@ -10,8 +10,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from stkit.errors import StkitError
-from stkit.store.talk import say as say_it
-from stkit.store.talk import whisper as whisper_it
+from stkit.store.table.talk import say as say_it
+from stkit.store.table.talk import whisper as whisper_it
 from stkit.web.deps import Change, StorytellerChange, StorytellerHolder, TableDep
 from stkit.web.forms import apply_change, character_name, form_int, form_values
 from stkit.web.nightlog import log_view

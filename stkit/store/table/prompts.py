@@ -5,7 +5,7 @@ An attack posted from the page is not rolled at once: it is stored as an open pr
 revision 0015) and an 'attack' event tells the pages. The defender's own phone shows the choice (dodge,
 block, parry or take it, each with its exact odds, :func:`defence_options`); the Storyteller answers for a
 character without a player (an NPC, :func:`is_npc`) at once, and for a player who has not answered by the
-prompt's ``answer_by``. The answer rolls the whole exchange through :func:`stkit.store.attack.attack`
+prompt's ``answer_by``. The answer rolls the whole exchange through :func:`stkit.store.fight.attack.attack`
 (soak by the soak rules) and writes one 'attack' event holding the card: hit or miss, each step's dice,
 soak, wounds and the target's health after.
 
@@ -27,21 +27,21 @@ from stkit.dice.combat import STANDARD_COMBAT, AttackSpec, p_attack
 from stkit.dice.house import RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet.sheet import Sheet
-from stkit.store.attack import AttackOrder, attack, attack_pools, refuse_second_action
 from stkit.store.characters import character_by_id, find_character
 from stkit.store.db.gateway import iso_utc
-from stkit.store.events import dice_marks, record_event
-from stkit.store.fight_rules import is_dead, refuse_dead
+from stkit.store.fight.attack import AttackOrder, attack, attack_pools, refuse_second_action
+from stkit.store.fight.initiative import acted_this_turn, check_in_scene
+from stkit.store.fight.rules import is_dead, refuse_dead
 from stkit.store.house import rules_in_force
-from stkit.store.initiative import acted_this_turn, check_in_scene
 from stkit.store.rolling import Purpose, RollOrder, make_roll, odds_for
 from stkit.store.scenes import find_turn_context
+from stkit.store.table.events import dice_marks, record_event
 from stkit.text import check_range, check_text
 
 if TYPE_CHECKING:
     from stkit.dice import RollResult
-    from stkit.store.attack import AttackExchange
     from stkit.store.db.gateway import Gateway
+    from stkit.store.fight.attack import AttackExchange
 
 #: The defender's answers to an attack and the pool each rolls: dodging (Dexterity + Dodge), blocking
 #: (Dexterity + Brawl) and parrying (Dexterity + Melee), as the Revised combat chapter's defensive
@@ -187,7 +187,7 @@ def post_attack(
     force: bool = False,
 ) -> Prompt:
     """Post ``attacker``'s attack on ``target`` (both of ``chronicle``) for the defender's answer: the pool,
-    weapon or maneuver, range and Rage action as :func:`stkit.store.attack.attack` takes them, checked now
+    weapon or maneuver, range and Rage action as :func:`stkit.store.fight.attack.attack` takes them, checked now
     (the pools are built, the two are in the same scene and alive, the target is not Incapacitated).
     ``wait``: seconds (0..:data:`MAX_WAIT`) the target's player has to answer before the Storyteller may
     answer for them (an NPC's prompt is the Storyteller's at once). Writes the prompt and an 'attack' event
@@ -410,7 +410,7 @@ def answer_attack(
 ) -> tuple[Prompt, dict[str, Any]]:
     """Answer the open attack prompt ``prompt_id``: ``answer`` one of :data:`ANSWERS`, given by the
     defender's player, or by the Storyteller (``storyteller``: for an NPC at once, for a player only once
-    the prompt's time to answer is over). Rolls the exchange (:func:`stkit.store.attack.attack`, soak by
+    the prompt's time to answer is over). Rolls the exchange (:func:`stkit.store.fight.attack.attack`, soak by
     the soak rules, the attack's ``seed``), closes the prompt and writes the 'attack' event holding the
     card (:func:`attack_card`). Returns (the prompt, the card). Raises NotFound, InvalidValue (an unknown
     answer), RuleRefusal (already answered, the player's time not over, what the attack refuses)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2] / "stkit" / "tcg"
+ROOT = Path(__file__).resolve().parents[3] / "stkit" / "tcg"
 RULES_DIR = ROOT / "data" / "rules"
 RESOLVERS = ROOT / "resolvers"
 OWN_FILES = ["combat", "frenzy", "umbra", "battlefields", "moots", "alpha", "victory", "regeneration"]

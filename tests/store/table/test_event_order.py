@@ -9,7 +9,7 @@ import time
 import pytest
 
 from stkit.store.db.gateway import run_unit
-from stkit.store.events import event_lock_keys, events_after, events_after_each, record_event
+from stkit.store.table.events import event_lock_keys, events_after, events_after_each, record_event
 
 
 def _write(url: str, chronicle: str, n: int) -> None:

@@ -1,4 +1,4 @@
-"""Whether a character is dead (the ``character_fates`` table), apart from :mod:`stkit.store.fight_rules`
+"""Whether a character is dead (the ``character_fates`` table), apart from :mod:`stkit.store.fight.rules`
 (which marks the dead and re-exports these) so that listing, healing and rolling load no fight rules.
 """
 

@@ -6,7 +6,7 @@
 - The feed (:func:`pending_events`, :func:`mark_posted`, :func:`take_lease`): per chronicle and audience
   ('public': every event that is not secret; 'storyteller': the secret ones, that is the Storyteller's
   secret rolls, players' blind rolls and whispers), the id of the last table event posted. Event ids grow
-  in commit order (:mod:`stkit.store.events`), so "every event above the last one posted, oldest first"
+  in commit order (:mod:`stkit.store.table.events`), so "every event above the last one posted, oldest first"
   posts each event once and in order, across restarts. A follower holds a lease on the row while it posts,
   so two followers of one chronicle (``stkit serve`` and ``stkit discord follow``) never post twice.
   'links' events (join links rotated or revoked) are never posted.
@@ -35,13 +35,13 @@ from stkit.dice.score import willpower_dice
 from stkit.errors import InvalidValue, NotFound, RuleRefusal
 from stkit.sheet import traits as T
 from stkit.store.characters import find_character
-from stkit.store.events import events_after, find_link_holder, last_event_id
 from stkit.store.saved import saved_rolls
+from stkit.store.table.events import events_after, find_link_holder, last_event_id
 from stkit.text import MAX_NAME, check_range, check_text, fold_name, printable
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.gateway import Gateway
-    from stkit.store.events import TableEvent
+    from stkit.store.table.events import TableEvent
 
 #: The settings a chronicle keeps, as typed on the command line -> the attribute of DiscordSettings.
 SETTING_KEYS = {

@@ -5,7 +5,7 @@ pools an attack would roll (``odds attack --char``).
 The use case takes a :class:`~stkit.store.db.gateway.Gateway` (one transaction: the caller's) and returns a
 frozen :class:`AttackExchange`; a refusal raises before anything is written, so nothing is stored
 half-done. The dice rules are in :mod:`stkit.dice.combat`; the fight rules (weapons, maneuvers, who soaks
-what) in :mod:`stkit.store.fight_rules`.
+what) in :mod:`stkit.store.fight.rules`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ from stkit.sheet.specialties import SpecialtyUse, apply_specialty
 from stkit.sheet.vocab import DamageType, LogKind
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import Gateway
-from stkit.store.fight_rules import (
+from stkit.store.fight.hit import Health, soak_expression
+from stkit.store.fight.initiative import acted_this_turn, actions_this_turn, check_in_scene
+from stkit.store.fight.rules import (
     armour_penalty,
     is_dead,
     legacy_rage_actions,
@@ -45,16 +47,14 @@ from stkit.store.fight_rules import (
     weapon_plan,
     wound_kind,
 )
-from stkit.store.hit import Health, soak_expression
 from stkit.store.house import rules_in_force
-from stkit.store.initiative import acted_this_turn, actions_this_turn, check_in_scene
 from stkit.store.rolling import Purpose, RollOrder, RollOutcome, add_log_detail, fresh_seed, generator, make_roll
 from stkit.store.scenes import check_willpower_allowed, find_turn_context
 
 if TYPE_CHECKING:
     from stkit.dice.house import ChronicleRules
     from stkit.store.characters import CharacterRow
-    from stkit.store.fight_rules import AttackPlan, SoakRule
+    from stkit.store.fight.rules import AttackPlan, SoakRule
     from stkit.store.scenes import TurnContext
 
 
@@ -94,8 +94,8 @@ class AttackExchange:
     seed: int | None = None
     defence_pool: PoolBreakdown | None = None
     defence_kind: str | None = None
-    plan: Any = None  # stkit.store.fight.AttackPlan (weapon or maneuver), or None
-    soak_rule: Any = None  # stkit.store.fight.SoakRule, or None without --soak
+    plan: Any = None  # stkit.store.fight.night.AttackPlan (weapon or maneuver), or None
+    soak_rule: Any = None  # stkit.store.fight.night.SoakRule, or None without --soak
     dead: bool = False
     coup_de_grace: bool = False
     rage_action: bool = False
@@ -272,7 +272,7 @@ def _soak_pool(
     notes: list[str],
 ) -> tuple[PoolBreakdown | None, SoakRule]:
     """(the target's soak pool, the soak rules' verdict): ``soak`` names a pool (the table's call) or is ''
-    for the soak rules' pool (:func:`stkit.store.fight_rules.soak_rule`); None when nothing may be soaked."""
+    for the soak rules' pool (:func:`stkit.store.fight.rules.soak_rule`); None when nothing may be soaked."""
 
     soak_pool = None
     verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=in_force.homid_aggravated_soak)
@@ -349,7 +349,7 @@ class AttackOrder:
         damage: the damage pool before extra successes ('Strength + 1'); None: the weapon's or maneuver's.
         difficulty: the attack's difficulty (2..10); None: the weapon's or maneuver's, else the chronicle's.
         damage_type: bashing, lethal or aggravated; None: the weapon's or maneuver's, else bashing.
-        soak: '' (default): the target soaks by the soak rules (:func:`stkit.store.fight_rules.soak_rule`);
+        soak: '' (default): the target soaks by the soak rules (:func:`stkit.store.fight.rules.soak_rule`);
             a pool text: the target soaks with that pool (the table's call); None: no soak roll
             (``--no-soak``).
         damage_difficulty, soak_difficulty: 2..10 (default 6).
@@ -448,7 +448,7 @@ def attack(gw: Gateway, order: AttackOrder) -> AttackExchange:
     chronicle's); the target's defence roll (a dodge, block or parry pool) cancels attack successes one for
     one; on a hit the damage pool (their sheet, no wound penalty) plus one die per net success beyond the
     first; then the target's soak roll: by the soak rules by default
-    (:func:`stkit.store.fight_rules.soak_rule`: who may soak what, armour by form, silver), with a pool of
+    (:func:`stkit.store.fight.rules.soak_rule`: who may soak what, armour by form, silver), with a pool of
     the table's call, or none (``soak`` None); the wounds go on the target's health track (past
     Incapacitated: :meth:`Sheet.take_damage`; a killing level marks them dead). The steps are those of
     :class:`stkit.dice.combat.AttackSequence`, each one :func:`stkit.store.rolling.make_roll` call (logged

@@ -4,7 +4,7 @@
 - :class:`EventReader`: blocking reads of the events after an id, per chronicle or several chronicles at
   once with a cursor each, over one long-lived sqlite3 connection (SQLite) or the engine's pool
   (PostgreSQL); thread-safe. :class:`ChronicleReader`: one chronicle's view of it.
-- :func:`listen_for_events`: PostgreSQL LISTEN on :data:`stkit.store.events.NOTIFY_CHANNEL`, calling back
+- :func:`listen_for_events`: PostgreSQL LISTEN on :data:`stkit.store.table.events.NOTIFY_CHANNEL`, calling back
   with the chronicle as soon as one of its writers commits.
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from stkit.config import sqlite_path
 from stkit.store.db.engine import SQLITE_BUSY_TIMEOUT_MS
 from stkit.store.db.gateway import SessionGateway, SqliteGateway
-from stkit.store.events import (
+from stkit.store.table.events import (
     NOTIFY_CHANNEL,
     TableEvent,
     events_after,
@@ -62,12 +62,12 @@ class EventReader:
 
     def after(self, chronicle: str, after_id: int, *, include_secret: bool, limit: int = 500) -> list[TableEvent]:
         """``chronicle``'s events with an id above ``after_id``, oldest first (see
-        :func:`stkit.store.events.events_after`)."""
+        :func:`stkit.store.table.events.events_after`)."""
         return self._run(lambda gw: events_after(gw, chronicle, after_id, include_secret=include_secret, limit=limit))
 
     def after_each(self, cursors: dict[str, int], *, limit: int = 500) -> list[TableEvent]:
         """The events of several chronicles, each after its own cursor, secret ones too (see
-        :func:`stkit.store.events.events_after_each`)."""
+        :func:`stkit.store.table.events.events_after_each`)."""
         return self._run(lambda gw: events_after_each(gw, cursors, include_secret=True, limit=limit))
 
     def last_ids(self, chronicles: list[str]) -> dict[str, int]:
@@ -76,7 +76,7 @@ class EventReader:
 
     def links(self, chronicles: list[str]) -> dict[str, datetime | None]:
         """The links in force of ``chronicles``: {token hash: expiry} (see
-        :func:`stkit.store.events.links_in_force`)."""
+        :func:`stkit.store.table.events.links_in_force`)."""
 
         return self._run(lambda gw: links_in_force_of(gw, chronicles))
 
@@ -106,7 +106,7 @@ class ChronicleReader:
         self.dialect = reader.dialect
 
     def after(self, after_id: int, *, include_secret: bool, limit: int = 500) -> list[TableEvent]:
-        """Events with an id above ``after_id``, oldest first (see :func:`stkit.store.events.events_after`)."""
+        """Events with an id above ``after_id``, oldest first (see :func:`stkit.store.table.events.events_after`)."""
         return self.reader.after(self.chronicle, after_id, include_secret=include_secret, limit=limit)
 
     def last_id(self) -> int:

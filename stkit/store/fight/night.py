@@ -2,7 +2,7 @@
 its frenzy verdict, Rage at moonrise, and the fight board of `scene show`.
 
 The rules themselves (who soaks what, maneuvers, the Rage cap, the moon's difficulties, ...) are in
-:mod:`stkit.store.fight_rules` and re-exported here. Each use case takes a
+:mod:`stkit.store.fight.rules` and re-exported here. Each use case takes a
 :class:`~stkit.store.db.gateway.Gateway` (one transaction: the caller's), writes a roll-log row (when dice are
 rolled) and a table event, and returns a frozen result with ``to_dict()``. A refusal raises before anything
 is written.
@@ -23,8 +23,9 @@ from stkit.sheet.sheet import Sheet
 from stkit.sheet.vocab import LogKind
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import Gateway
-from stkit.store.events import record_event
-from stkit.store.fight_rules import (
+from stkit.store.fight.hit import Health
+from stkit.store.fight.initiative import acted_this_turn, current_initiative
+from stkit.store.fight.rules import (
     MOON_PHASES,
     AttackPlan,
     MoonSet,
@@ -53,11 +54,10 @@ from stkit.store.fight_rules import (
     weapon_plan,
     worst_healable,
 )
-from stkit.store.hit import Health
 from stkit.store.house import rules_in_force
-from stkit.store.initiative import acted_this_turn, current_initiative
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
 from stkit.store.scenes import TurnContext, find_turn_context
+from stkit.store.table.events import record_event
 from stkit.text import counted
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class PowerRoll:
         roll: the roll (None when nothing was rolled: calm regeneration, a shift to the breed form, ...).
         summary: one line for people.
         changes: what the sheet shows now (rule-specific keys: healed, form, frenzy, ...).
-        health: the character's health afterwards (:meth:`stkit.store.hit.Health.to_dict`).
+        health: the character's health afterwards (:meth:`stkit.store.fight.hit.Health.to_dict`).
         log_id, scene_id, turn: the roll-log row and the open scene's turn (None outside one).
         notes: further lines.
         house_rules_in_force: the chronicle's house rules in force for the roll, a phrase each.
@@ -537,7 +537,7 @@ class FightBoard:
         scene_id, turn: the scene and its current turn.
         moon: the chronicle's moon phase (or None).
         combatants: one dict per character in initiative order: name, place, total, acted, form,
-            form_name, health (:meth:`stkit.store.hit.Health.to_dict`), boxes (seven, worst first), dead.
+            form_name, health (:meth:`stkit.store.fight.hit.Health.to_dict`), boxes (seven, worst first), dead.
         up_next: the first in the order who has not acted this turn and can act (None when all have).
     """
 

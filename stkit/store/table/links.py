@@ -1,6 +1,6 @@
 """Revoking one person's join links (`stkit table links --revoke`) and issuing one player a new link (the
 Storyteller's page): the links themselves, their tokens and the check of a token live in
-:mod:`stkit.store.events`; these use cases also need the character lookup."""
+:mod:`stkit.store.table.events`; these use cases also need the character lookup."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from stkit.errors import NotFound
 from stkit.store.characters import find_character
 from stkit.store.db.gateway import Gateway
-from stkit.store.events import TOKEN_BYTES, IssuedLink, hash_token, record_event
+from stkit.store.table.events import TOKEN_BYTES, IssuedLink, hash_token, record_event
 from stkit.text import MAX_NAME, check_text, fold_name
 
 

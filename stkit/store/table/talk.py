@@ -1,7 +1,7 @@
 """Table talk: short out-of-character messages in the table feed, and the Storyteller's whispers to one
 player.
 
-Both are only table events (:mod:`stkit.store.events`), written in the caller's transaction like every
+Both are only table events (:mod:`stkit.store.table.events`), written in the caller's transaction like every
 change: a message (``kind='message'``) shows on every page of the chronicle; a whisper (``kind='whisper'``)
 is a secret event carrying the one recipient's ``character_id``, so it reaches the Storyteller's pages and
 that player's page only (``stkit.web``'s stream filter). ``stkit log`` lists both.
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from stkit.errors import InvalidValue
 from stkit.store.characters import find_character
-from stkit.store.events import record_event
+from stkit.store.table.events import record_event
 from stkit.text import check_text
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """`stkit char check | raise | renown | history | create` and `char xp NAME undo`: a character's life by the
 book (creation checked, experience spent at its price, Renown into Rank, the sheet's history).
 
-Registered into the `char` group by :func:`register` (called from stkit.cli.char). Only typer and the
+Registered into the `char` group by :func:`register` (called from stkit.cli.char.commands). Only typer and the
 standard library at module level; the store and rich are imported inside the commands.
 """
 
@@ -288,7 +288,7 @@ def create(
     Asks for the concept, then Attributes, Abilities, Backgrounds, Gifts and freebies, showing what is
     left; `undo` takes the last answer back, `quit` stops with nothing stored. The finished sheet passes
     `char check` and is stored only at the end. Example: `stkit char create`."""
-    from stkit.cli.char_create import run_wizard  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.char.create import run_wizard  # lazy: start-up (loaded when the command runs)
 
     run_wizard(name, chronicle, db, json_out)
 

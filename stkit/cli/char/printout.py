@@ -1,6 +1,6 @@
 """`stkit char print NAME --pdf FILE | --html FILE [--all]`: characters on paper.
 
-Registered into the `char` group by :func:`register` (called from stkit.cli.char). Only typer and the
+Registered into the `char` group by :func:`register` (called from stkit.cli.char.commands). Only typer and the
 standard library at module level; the store, fpdf2 and rich are imported inside the command.
 """
 

@@ -565,7 +565,7 @@ def list_(
     filters = {"name": name, "breed": breed, "auspice": auspice, "tribe": tribe}
 
     def work(gw):
-        from stkit.store.fates import is_dead  # lazy: start-up (loaded when the command runs)
+        from stkit.store.fight.fates import is_dead  # lazy: start-up (loaded when the command runs)
 
         if chronicle is not None and chronicle != DEFAULT_CHRONICLE:
             from stkit.store.chronicles import require_chronicle  # lazy: start-up (loaded when the command runs)
@@ -932,11 +932,11 @@ DiceOpt = Annotated[str | None, typer.Option("--dice", help="Physical dice of th
 
 
 def _fight_rule(use_case: str, db: str | None, dice: str | None, seed: int | None, json_out: bool, **args) -> None:
-    """Run the fight rule ``use_case`` (a function of :mod:`stkit.store.fight`) with ``args`` and print it
+    """Run the fight rule ``use_case`` (a function of :mod:`stkit.store.fight.night`) with ``args`` and print it
     (:func:`stkit.cli.combat.power_command`: one transaction, the seed chosen once). A rule that rolls no
     dice (moonrise) is given neither ``dice`` nor ``seed``."""
     from stkit.cli.combat import power_command  # lazy: start-up (loaded when the command runs)
-    from stkit.store import fight  # lazy: start-up (loaded when the command runs)
+    from stkit.store.fight import night as fight  # lazy: start-up (loaded when the command runs)
 
     work = getattr(fight, use_case)
     rolls = use_case != "moonrise"
@@ -1064,7 +1064,7 @@ def xp(
     from stkit.store import characters  # lazy: start-up (loaded when the command runs)
 
     if action is XpAction.undo:
-        from stkit.cli.char_life import xp_undo  # lazy: start-up (loaded when the command runs)
+        from stkit.cli.char.life import xp_undo  # lazy: start-up (loaded when the command runs)
 
         xp_undo(name, chronicle, db, json_out)
         return
@@ -1414,11 +1414,11 @@ def _print_log(entries: list[dict], *, filtered: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the `char` group and the `log` command to the root app."""
-    from stkit.cli import char_arm, char_life, char_print, char_use  # lazy: start-up (loaded when the command runs)
+    from stkit.cli.char import arm, life, printout, use  # lazy: start-up (loaded when the command runs)
 
-    char_life.register(char_app)
-    char_arm.register(char_app)
-    char_print.register(char_app)
-    char_use.register(char_app)
+    life.register(char_app)
+    arm.register(char_app)
+    printout.register(char_app)
+    use.register(char_app)
     app.add_typer(char_app, name="char")
     app.command("log")(log)

@@ -1,5 +1,5 @@
 """A hit on the store: damage and soak rolled from a sheet for their purpose, and one hit taken with its
-soak (``char hit``), the health track afterwards. Shared by the attack (:mod:`stkit.store.attack`).
+soak (``char hit``), the health track afterwards. Shared by the attack (:mod:`stkit.store.fight.attack`).
 
 Each use case takes a :class:`~stkit.store.db.gateway.Gateway` (one transaction: the caller's) and returns a
 frozen result; a refusal raises before anything is written. The dice rules are in :mod:`stkit.dice.combat`
@@ -33,7 +33,7 @@ from stkit.sheet.sheet import damage_type as check_damage_type
 from stkit.sheet.vocab import DamageType
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import Gateway
-from stkit.store.fight_rules import mark_dead, refuse_dead, soak_rule, wound_kind
+from stkit.store.fight.rules import mark_dead, refuse_dead, soak_rule, wound_kind
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import Purpose, RollOrder, add_log_detail, make_roll
 from stkit.store.scenes import find_turn_context
@@ -48,7 +48,7 @@ DEFAULT_SOAK = "Stamina"
 
 
 def soak_expression(rule: Any) -> str:
-    """The soak pool a :class:`stkit.store.fight_rules.SoakRule` allows: 'Stamina', 'Stamina + 2' with
+    """The soak pool a :class:`stkit.store.fight.rules.SoakRule` allows: 'Stamina', 'Stamina + 2' with
     armour, or the armour's dice alone ('2') when Stamina may not soak."""
     if not rule.stamina:
         return str(rule.armour)
@@ -243,7 +243,7 @@ def _soak_choice(
     homid_aggravated: bool = False,
 ) -> tuple[str | None, list[str]]:
     """(the soak pool expression to roll, or None for no soak roll; notes) for ``damage`` levels against
-    ``sheet``'s soak. The default soak ('') follows the soak rules (:func:`stkit.store.fight_rules.soak_rule`);
+    ``sheet``'s soak. The default soak ('') follows the soak rules (:func:`stkit.store.fight.rules.soak_rule`);
     a named pool is the table's call and is rolled as given. Raises InvalidValue for soak dice given where no
     soak roll is made."""
 

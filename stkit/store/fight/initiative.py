@@ -28,12 +28,12 @@ from stkit.sheet.forms import in_form
 from stkit.sheet.sheet import Sheet
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import DuplicateRow, Gateway
-from stkit.store.events import record_event
-from stkit.store.fight_rules import is_dead, rage_cap, turn_power, use_turn_power
-from stkit.store.hit import store_now
+from stkit.store.fight.hit import store_now
+from stkit.store.fight.rules import is_dead, rage_cap, turn_power, use_turn_power
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import generator
 from stkit.store.scenes import find_turn_context
+from stkit.store.table.events import record_event
 from stkit.text import counted
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "tcg-resolvers.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "tcg-resolvers.md"
 runner = CliRunner()
 
 

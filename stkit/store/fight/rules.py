@@ -5,7 +5,7 @@ used in a turn.
 The tables of numbers are packaged data (``fight_rules.yaml``, read by :mod:`stkit.sheet.fight_data`),
 each with its public source named beside it; docs/combat.md restates the rules in words, with the readings
 where sources disagree (each a `stkit house` key, Revised by default: ``homid-aggravated-soak``,
-``rage-cap``). The use cases that roll dice for these rules are in :mod:`stkit.store.fight`; this module
+``rage-cap``). The use cases that roll dice for these rules are in :mod:`stkit.store.fight.night`; this module
 imports no other use-case module, so the combat and character use cases can call it.
 """
 
@@ -22,8 +22,8 @@ from stkit.sheet.forms import METIS_BREEDS, breed_form, form_label, form_slots, 
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.traits import did_you_mean, norm
 from stkit.store.db.gateway import Gateway
-from stkit.store.fates import is_dead as is_dead  # defined apart: reading and rolling need only these
-from stkit.store.fates import refuse_dead as refuse_dead
+from stkit.store.fight.fates import is_dead as is_dead  # defined apart: reading and rolling need only these
+from stkit.store.fight.fates import refuse_dead as refuse_dead
 
 if TYPE_CHECKING:
     from stkit.store.scenes import TurnContext
@@ -368,7 +368,7 @@ class MoonSet:
 
 def set_moon(gw: Gateway, chronicle: str, phase: str) -> MoonSet:
     """`scene moon PHASE`: store the chronicle's moon (it sets Rage rolls' difficulty), with an event."""
-    from stkit.store.events import record_event  # lazy: start-up (`char list` and `char heal` record no event)
+    from stkit.store.table.events import record_event  # lazy: start-up (`char list` and `char heal` record no event)
 
     moon = check_moon(phase)
     gw.execute("DELETE FROM chronicle_moon WHERE chronicle = :c", c=chronicle)

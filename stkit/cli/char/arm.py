@@ -1,7 +1,7 @@
 """`stkit char arm NAME --weapon KNIFE --armour "class three"`: weapons and armour from the packaged table
 (:mod:`stkit.sheet.arms`, the Revised values with their sources) put on a sheet without editing YAML.
 
-Registered into the `char` group by :func:`register` (called from stkit.cli.char). Only typer and the
+Registered into the `char` group by :func:`register` (called from stkit.cli.char.commands). Only typer and the
 standard library at module level.
 """
 

@@ -1,6 +1,6 @@
 """`stkit char use NAME POWER`: a Gift or a fetish from the sheet (its roll, its cost, logged).
 
-Registered into the `char` group by :func:`register` (called from stkit.cli.char). Only typer and the
+Registered into the `char` group by :func:`register` (called from stkit.cli.char.commands). Only typer and the
 standard library at module level; the store is imported inside the command.
 """
 
