@@ -15,7 +15,7 @@ on; the earlier question sets were read only at the end, to reword near copies o
 
 SEALED: list[tuple[str, tuple[str, ...]]] = [
     # --- deck building ---
-    ("min sept deck size", ("deck.sept-deck", "deck.rulebook-sept-deck")),
+    ("smallest legal sept deck?", ("deck.sept-deck", "deck.rulebook-sept-deck")),
     (
         "what's the most of any single card I'm allowed in the fight deck",
         ("deck.combat-deck", "deck.rulebook-combat-deck"),
@@ -29,7 +29,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("deck.cub-exceptions",),
     ),
     (
-        "my Cub starts a card already on the table, does that card still count toward my copy limit",
+        "a Cub lets a card begin in play for me. is that copy still counted as part of my deck's max",
         ("deck.cub-exceptions",),
     ),
     (
@@ -131,9 +131,9 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         "can my pack have two totems out",
         ("anatomy.totems", "turn.main-play-sept", "turn.rulebook-main-play-sept"),
     ),
-    ("what are the basic card types in the game", ("anatomy.card-categories",)),
+    ("how many different categories of card are there, and what are they", ("anatomy.card-categories",)),
     (
-        "Both sides of this character card look the same - what does that mean?",
+        "got a character card whose front and back are identical, is it a misprint",
         ("anatomy.two-sided",),
     ),
     (
@@ -198,11 +198,11 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("ground.combat-benefits",),
     ),
     (
-        "after a card made us toss all rage 1 cards, I drew another rage 1 later that fight - do I have to show it",
+        "we were told to ditch every rage-1 card from our hands. later in that combat I pull a fresh rage-1 off the top. does my opponent get to see it?",
         ("ground.discard-all-of-cost", "ground.rulebook-discard-all-of-cost"),
     ),
     (
-        "my sept deck is empty and a card says discard the top 2 of my deck. am I in trouble",
+        "no sept deck left at all, and some effect wants me to mill two. does anything bad happen",
         ("ground.empty-deck-discards", "ground.rulebook-empty-deck"),
     ),
     (
@@ -210,7 +210,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("ground.no-idle-discards",),
     ),
     (
-        "card says discard a card but doesnt say from where",
+        "effect just says 'discard one', no mention of hand or deck - which is it by default",
         ("ground.discards-to-owner",),
     ),
     (
@@ -240,7 +240,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("turn.rulebook-sept-draw-empty", "victory.level-drops"),
     ),
     (
-        "who makes the first play in the main phase",
+        "in the main phase which player starts putting cards down",
         ("turn.main-order",),
     ),
     (
@@ -248,15 +248,15 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("turn.main-pass", "turn.rulebook-main-pass"),
     ),
     (
-        "can I use the same Main: ability on one gift twice in one phase",
+        "my fetish has a Main: power, how often can I fire it before the phase ends",
         ("turn.main-actions", "turn.rulebook-main-actions"),
     ),
     (
-        "does putting down a sept card count as using a main action",
+        "is laying a sept card from hand one of those 'Main:' things or something else",
         ("turn.main-actions", "turn.rulebook-main-actions"),
     ),
     (
-        "can one werewolf be doing two rituals at the same time",
+        "my galliard already has a rite ticking under him. may I slap another one on him now",
         ("turn.main-play-sept", "turn.rulebook-main-rites"),
     ),
     (
@@ -276,7 +276,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("turn.end-of-turn",),
     ),
     (
-        "when do long events go away",
+        "a Long Event is sitting on the table - how long does it stick around",
         ("turn.end-of-turn", "anatomy.rulebook-events"),
     ),
     (
@@ -284,14 +284,14 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("turn.moot-events",),
     ),
     # --- moots ---
-    ("how many votes does each werewolf get", ("moot.votes-equal-renown",)),
+    ("at a moot, is it one wolf one vote, or something else", ("moot.votes-equal-renown",)),
     ("moot vote tied, pass or fail?", ("moot.result",)),
     (
         "can the wolf who called the moot vote against it",
         ("moot.caller-votes-for",),
     ),
     (
-        "do allies get a vote",
+        "my pack's Allies want a say at the moot, allowed?",
         ("moot.who-votes", "moot.rulebook-who-votes", "conflicts.who-may-vote"),
     ),
     (
@@ -299,19 +299,19 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("moot.who-votes", "conflicts.who-may-vote"),
     ),
     (
-        "my amnesiac silver fang - can he vote",
+        "amnesia derangement and moots?",
         ("moot.amnesiac", "abilities.derangements"),
     ),
     (
-        "can one of my garou call 2 moots in the same turn",
+        "I have two moot cards, can the same wolf be the one calling both this turn",
         ("moot.one-call-per-turn",),
     ),
     (
-        "Killian Quicktalker voted on the first moot, can he vote on the second one too",
+        "Killian Quicktalker already cast his votes on one moot. is he done voting for this turn",
         ("moot.one-vote-per-turn",),
     ),
     (
-        "can a werecat vote on moots",
+        "my Bastet is a shapeshifter too so she can vote at moots right",
         (
             "abilities.other-shapeshifters-moots",
             "abilities.rulebook-other-shapechangers",
@@ -345,15 +345,15 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("conflicts.alpha-actions", "turn.rulebook-alpha-attack"),
     ),
     (
-        "someone challenged my packmate, can I just say no",
+        "an alpha called out one of my wolves sitting at home. is turning that down allowed, any penalty",
         ("turn.alpha-challenge", "turn.rulebook-alpha-attack"),
     ),
     (
-        "Stillwater Packmother accepted a challenge and lived. does she get her own alpha action after",
+        "Stillwater Packmother took up a challenge and is still standing in the hunting grounds. does she count as an alpha now, can she act",
         ("turn.alpha-challenge", "turn.rulebook-alpha-attack"),
     ),
     (
-        "I'm attacking an enemy in the hunting grounds, who plays the enemy's cards",
+        "Nobody owns the Enemy my alpha is hunting - which of the other players runs it in the fight, and what if they argue",
         ("turn.alpha-attack-character", "turn.rulebook-alpha-attack"),
     ),
     (
@@ -375,15 +375,15 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("combat.hunter-and-prey",),
     ),
     (
-        "how many fight cards do we each draw at the start of a brawl",
+        "how big is everyone's hand when a fight kicks off",
         ("combat.prepare",),
     ),
     (
-        "combat deck ran dry halfway through a fight. now what",
+        "ran out of combat deck mid-fight, do I reshuffle anything",
         ("combat.prepare",),
     ),
     (
-        "who swings first in round one",
+        "first round of a fight, which side has the initiative",
         ("combat.initiative",),
     ),
     (
@@ -403,7 +403,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("combat.card-kinds", "combat.counterattack"),
     ),
     (
-        "my counterattack has a block number printed on it - does that block his hit",
+        "the counter I revealed shows both a damage and a block value. is his attack reduced by it, or do we both just take full hits",
         ("conflicts.counterattack-block", "combat.counterattack", "combat.rulebook-counterattack"),
     ),
     (
@@ -427,15 +427,15 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("combat.defense-pick",),
     ),
     (
-        "I've got 1 rage left, can I still play a rage 2 card",
+        "down to a single point of rage - am I locked out of my 2-cost cards",
         ("combat.pay-rage",),
     ),
     (
-        "I was forced to play a card my guy isn't allowed to use, what does it do",
+        "an effect made me reveal a card that's not legal for my guy. does it still hit or block for anything",
         ("combat.ineligible-card",),
     ),
     (
-        "if both of us pass attacking does the fight stop right away",
+        "we each declined to attack on our own initiative. is combat done",
         ("combat.end-both-pass", "combat.rulebook-end-both-pass", "conflicts.combat-end-on-passes"),
     ),
     (
@@ -459,7 +459,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("combat.after-death", "combat.rulebook-after-death", "turn.alpha-attack-character"),
     ),
     (
-        "my garou died, what happens to the gifts on him",
+        "my Ahroun got killed - where do his attached gifts and fetishes go",
         ("combat.after-death", "combat.rulebook-after-death"),
     ),
     (
@@ -484,7 +484,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
     ),
     # --- frenzy ---
     (
-        "crinos health 5, how much damage in one round sets off frenzy",
+        "Janus has 5 health in war form, what's his frenzy threshold per round",
         ("frenzy.trigger-damage",),
     ),
     (
@@ -513,13 +513,13 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         "at what point in a fight does my seer's extra draw-and-toss thing happen",
         ("combat.insight",),
     ),
-    ("what does kailindo do", ("combat.kailindo",)),
+    ("explain kailindo to me like im five", ("combat.kailindo",)),
     (
         "my stargazer plays a rage 0 card vs their rage 2 card - does he gain anything",
         ("combat.kailindo",),
     ),
     (
-        "sustained rage 2 but zero rage left, can I still play a 2 cost card",
+        "zero rage, but the guy has sustained rage 2. which cards are still open to him",
         ("combat.sustained-rage",),
     ),
     (
@@ -532,7 +532,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("regen.set",),
     ),
     (
-        "I already played an ally this main phase, can I still flip my hurt wolf to heal",
+        "earlier this main phase I put down an ally; is it too late to turn my wounded wolf paw-up",
         ("regen.set",),
     ),
     (
@@ -569,7 +569,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("umbra.gnosis-modifier", "umbra.level-discard"),
     ),
     (
-        "right before my alpha acts I want to jump him into the umbra, does his gnosis still cut the cost",
+        "changing worlds at the last second before my alpha's action - is that discard lowered by high gnosis",
         ("umbra.last-minute",),
     ),
     (
@@ -577,7 +577,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("umbra.spirit-free",),
     ),
     (
-        "can kinfolk go into the umbra",
+        "my human allies - can they ever step sideways",
         ("umbra.no-humans",),
     ),
     (
@@ -589,11 +589,11 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("conflicts.umbra-pass-spirits", "umbra.alpha-pass"),
     ),
     (
-        "we killed a wyrm enemy - does the umbra move",
+        "killing a wyrm monster: what does it do to the umbra track",
         ("umbra.down-one-point",),
     ),
     (
-        "what makes the umbra marker go UP",
+        "which things push the spirit world tracker higher",
         ("umbra.up-one-point",),
     ),
     (
@@ -605,7 +605,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("umbra.return-after-moots", "conflicts.umbra-free-return-who"),
     ),
     (
-        "my alpha is in the umbra, can he go after an enemy in the regular world",
+        "alpha across the gauntlet wants to hit a victim on the physical side - legal?",
         ("places.umbra-same-side-targets",),
     ),
     (
@@ -622,7 +622,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("battlefield-play.alpha-action-only", "turn.alpha-attack-battlefield"),
     ),
     (
-        "nobody's alpha wants to defend the battlefield - who fights for it then and how tough is it",
+        "no one steps up for the battlefield, so its own guards fight. how much rage and health do they have",
         ("battlefield.self-defence",),
     ),
     (
@@ -630,7 +630,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("battlefield.buy-keywords",),
     ),
     (
-        "can I give the battlefield's defenders Fast Striking",
+        "is there any keyword the battlefield's guards just can't be given? like fast striking",
         ("battlefield.forbidden-keywords",),
     ),
     (
@@ -646,7 +646,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("battlefield-faq.umbral-not-keyword",),
     ),
     (
-        "can i buy unblockable for the battlefield",
+        "unblockable - is that something the defending player can purchase for a battlefield",
         ("battlefield-faq.undodgeable-unblockable", "conflicts.unblockable-term"),
     ),
     (
@@ -674,7 +674,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("battlefield-faq.conflicting-keywords",),
     ),
     (
-        "can my alpha bring friends along when he raids a battlefield",
+        "may other pack members tag along with my alpha in a battlefield attack, and is there a renown limit",
         ("battlefield-play.attackers",),
     ),
     (
@@ -690,7 +690,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("battlefield-play.restricted-pack-action",),
     ),
     (
-        "in a battlefield brawl can I use Taking the Death Blow on a packmate back home",
+        "during a battlefield fight can one of my fighters soak the hit meant for a packmate who stayed home, using Taking the Death Blow",
         ("battlefield-play.away-from-pack",),
     ),
     (
@@ -702,7 +702,7 @@ SEALED: list[tuple[str, tuple[str, ...]]] = [
         ("conflicts.battlefield-procedures", "turn.alpha-attack-battlefield"),
     ),
     (
-        "my alpha is in the umbra, can he attack a battlefield that's in the real world",
+        "the battlefield is on the material side and my attacker's in the umbra. can he still raid it",
         ("battlefield-play.gauntlet",),
     ),
     (
