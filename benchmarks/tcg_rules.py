@@ -25,6 +25,7 @@ SETS = {
     "fresh": ("tests.tcg.rules.rules_questions_fresh", "FRESH"),
     "blind": ("tests.tcg.rules.rules_questions_blind", "BLIND"),
     "unseen": ("tests.tcg.rules.rules_questions_unseen", "UNSEEN"),
+    "sealed": ("tests.tcg.rules.rules_questions_sealed", "SEALED"),
 }
 
 
