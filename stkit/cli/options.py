@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from stkit.dice.house import RuleOverrides  # standard library only, light to import
-from stkit.dice.model import ScoringRules, Specialty, Tens, WillpowerRule, scoring_keys
+from stkit.dice.model import ScoringRules, Specialty, scoring_keys
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -180,8 +180,22 @@ SuccessesOpt = Annotated[
 
 
 # ---- the per-roll scoring-rule bundle ---------------------------------------------------------------------
-#: This command's scoring-rule choices (field -> value), set by :func:`rule_options` for the command's run.
-_CHOSEN: ContextVar[dict[str, Any] | None] = ContextVar("stkit_rule_choices", default=None)
+@dataclasses.dataclass
+class _Bundle:
+    """One command run's scoring-rule choices (field -> value) and whether they reached its overrides."""
+
+    chosen: dict[str, Any]
+    taken: bool = False
+
+
+class BundleNotApplied(RuntimeError):
+    """A command given per-roll scoring-rule options built its overrides without them (a defect of the
+    command, not of the user's input): it must build them with :func:`rule_overrides` or
+    :func:`flag_overrides` (or pass them through :func:`chosen_rules`)."""
+
+
+#: This command's scoring-rule choices, set by :func:`rule_options` for the command's run.
+_CHOSEN: ContextVar[_Bundle | None] = ContextVar("stkit_rule_choices", default=None)
 #: The parameter-name prefix of the bundle's options in a command's signature.
 _PREFIX = "rule_"
 
@@ -219,7 +233,10 @@ def rule_options(func: Any) -> Any:
     ``--specialty-botch``, ``--willpower-rule``: one per scoring rule whose ``RuleKey.option`` names one),
     declared once from the rules' definition. The command's :func:`rule_overrides` and
     :func:`flag_overrides` lay the choices over the chronicle's house rules, so they reach the roll and
-    its exact odds alike. Put it under ``@app.command``."""
+    its exact odds alike. Put it under ``@app.command``.
+
+    A command that was given a choice and ends without having taken it into its overrides raises
+    :class:`BundleNotApplied`: a command building its overrides by hand cannot drop the options silently."""
     signature = inspect.signature(func, eval_str=True)
     added = _bundle_params()
     names = [p.name for p in added]
@@ -227,20 +244,39 @@ def rule_options(func: Any) -> Any:
     @functools.wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
         chosen = {n[len(_PREFIX) :]: kwargs.pop(n) for n in names if n in kwargs}
-        token = _CHOSEN.set({k: v for k, v in chosen.items() if v is not None})
+        bundle = _Bundle({k: v for k, v in chosen.items() if v is not None})
+        token = _CHOSEN.set(bundle)
         try:
-            return func(*args, **kwargs)
+            out = func(*args, **kwargs)
+        except typer.Exit as done:
+            if done.exit_code == 0:
+                _check_taken(func, bundle)
+            raise
         finally:
             _CHOSEN.reset(token)
+        _check_taken(func, bundle)
+        return out
 
     run.__signature__ = signature.replace(parameters=[*signature.parameters.values(), *added])  # type: ignore[attr-defined]
     return run
 
 
+def _check_taken(func: Any, bundle: _Bundle) -> None:
+    """Raise BundleNotApplied when ``bundle`` holds choices the command ``func`` never took."""
+    if bundle.chosen and not bundle.taken:
+        raise BundleNotApplied(
+            f"{func.__name__} was given {', '.join(sorted(bundle.chosen))} but built its rule overrides "
+            "without them (use rule_overrides or flag_overrides)"
+        )
+
+
 def chosen_rules(overrides: RuleOverrides) -> RuleOverrides:
     """``overrides`` with this command's scoring-rule options (:func:`rule_options`) on top."""
-    chosen = _CHOSEN.get()
-    return dataclasses.replace(overrides, **chosen) if chosen else overrides
+    bundle = _CHOSEN.get()
+    if bundle is None:
+        return overrides
+    bundle.taken = True
+    return dataclasses.replace(overrides, **bundle.chosen) if bundle.chosen else overrides
 
 
 def rule_overrides(
@@ -249,25 +285,19 @@ def rule_overrides(
     ones_cancel: bool | None = None,
     difficulty: int | None = None,
     free_botch: bool | None = None,
-    *,
-    tens: Tens | None = None,
-    tens_cancel_ones: bool | None = None,
-    specialty_botch: bool | None = None,
-    willpower: WillpowerRule | None = None,
+    **scoring: Any,
 ) -> RuleOverrides:
     """This roll's house-rule options (None: the chronicle's) as one value, with the command's scoring-rule
-    bundle (:func:`rule_options`) on top. Raises InvalidValue for a difficulty outside 2..10."""
+    bundle (:func:`rule_options`) on top; ``scoring``: any other scoring rule by its field name
+    (:class:`RuleOverrides`). Raises InvalidValue for a difficulty outside 2..10."""
     return chosen_rules(
         RuleOverrides(
-            specialty,
-            extra_ones_cancel,
-            ones_cancel,
-            difficulty,
-            free_botch,
-            tens=tens,
-            tens_cancel_ones=tens_cancel_ones,
-            specialty_botch=specialty_botch,
-            willpower=willpower,
+            specialty=specialty,
+            extra_ones_cancel=extra_ones_cancel,
+            ones_cancel=ones_cancel,
+            difficulty=difficulty,
+            free_botch=free_botch,
+            **scoring,
         )
     )
 

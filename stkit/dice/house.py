@@ -15,9 +15,11 @@ Specialty 10s counting double or rolling again are not in the Revised chapter: h
 from __future__ import annotations
 
 import dataclasses
+import inspect
+import typing
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stkit.dice.model import (
     DEFAULT_DIFFICULTY,
@@ -27,7 +29,6 @@ from stkit.dice.model import (
     ScoringRules,
     Specialty,
     Tens,
-    WillpowerRule,
     scoring_keys,
     validate_difficulty,
 )
@@ -133,31 +134,53 @@ class ChronicleRules(ScoringRules):
         return out
 
 
-@dataclass(frozen=True)
+_T = TypeVar("_T")
+
+
+def _scoring_overrides(cls: type[_T]) -> type[_T]:
+    """Give ``cls`` (before ``@dataclass``) one field per scoring rule of
+    :class:`stkit.dice.model.ScoringRules`, same name, its type or None, default None: a roll's own choice
+    of every scoring rule, generated from the rules' one definition (a new rule needs no field here)."""
+    hints = typing.get_type_hints(ScoringRules)
+    own = dict(inspect.get_annotations(cls))
+    scoring = {f.name: hints[f.name] | None for f in dataclasses.fields(ScoringRules)}
+    clash = set(own) & set(scoring)
+    if clash:
+        raise TypeError(f"{cls.__name__} writes scoring rules by hand: {sorted(clash)}")
+    cls.__annotations__ = {**scoring, **own}
+    for name in scoring:
+        setattr(cls, name, None)
+    return cls
+
+
+@dataclass(frozen=True, kw_only=True)
+@_scoring_overrides
 class RuleOverrides:
     """One roll's own choices on top of the chronicle's house rules; each field None keeps the chronicle's
-    setting (the fields are those of :class:`ChronicleRules` a single roll may change).
+    setting. Keyword arguments only.
 
     Attributes:
-        specialty: what a 10 does on a specialised roll, or None.
-        extra_ones_cancel: with ``reroll``, whether a 1 on an extra die cancels a success, or None.
-        ones_cancel: whether 1s cancel successes, or None.
+        one per scoring rule (generated from :class:`stkit.dice.model.ScoringRules`: ``specialty``,
+            ``extra_ones_cancel``, ``ones_cancel``, ``tens``, ``tens_cancel_ones``, ``specialty_botch``,
+            ``willpower``, ...): that rule's value for this roll, or None. A value may be given as one of
+            the rule's words ('explode', 'on'); it is kept as the rule's value.
         difficulty: this roll's difficulty (2..10), or None for the chronicle's default.
         free_botch: whether the night's first botch is forgiven, or None.
-        tens, tens_cancel_ones, specialty_botch, willpower: the same-named house rules, or None.
 
-    Raises InvalidValue for a difficulty outside 2..10.
+    Raises InvalidValue for a difficulty outside 2..10 or a value no rule takes; TypeError for an unknown
+    keyword.
     """
 
-    specialty: Specialty | None = None
-    extra_ones_cancel: bool | None = None
-    ones_cancel: bool | None = None
     difficulty: int | None = None
     free_botch: bool | None = None
-    tens: Tens | None = None
-    tens_cancel_ones: bool | None = None
-    specialty_botch: bool | None = None
-    willpower: WillpowerRule | None = None
+
+    if TYPE_CHECKING:
+        # the scoring rules' fields are generated (:func:`_scoring_overrides`); typed for mypy as Any
+        def __init__(
+            self, *, difficulty: int | None = None, free_botch: bool | None = None, **scoring: Any
+        ) -> None: ...
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def __post_init__(self) -> None:
         if self.difficulty is not None:
@@ -180,16 +203,7 @@ class RuleOverrides:
     def of(cls, rules: HouseRules, difficulty: int | None = None) -> RuleOverrides:
         """Overrides that give exactly the dice rules ``rules`` at ``difficulty`` (the free botch left to
         the chronicle)."""
-        return cls(
-            rules.specialty,
-            rules.extra_ones_cancel,
-            rules.ones_cancel,
-            difficulty,
-            tens=rules.tens,
-            tens_cancel_ones=rules.tens_cancel_ones,
-            specialty_botch=rules.specialty_botch,
-            willpower=rules.willpower,
-        )
+        return cls(difficulty=difficulty, **{f.name: getattr(rules, f.name) for f in dataclasses.fields(ScoringRules)})
 
 
 #: No per-roll choice: the chronicle's house rules as they stand.

@@ -131,7 +131,8 @@ class ScoringRules:
     """The house rules that change what a die or a pool scores, each field ONE definition of its rule: the
     field's default is the rules as written, its metadata (:class:`RuleKey`) its `stkit house` key, words,
     help and per-roll option. The key table (:data:`stkit.dice.house.HOUSE_KEYS`, ``SCORING_KEYS``), the
-    chronicle's rules (:class:`stkit.dice.house.ChronicleRules` inherits these fields), the per-roll
+    chronicle's rules (:class:`stkit.dice.house.ChronicleRules` inherits these fields), a roll's own choices
+    (:class:`stkit.dice.house.RuleOverrides`, one None-default field each), the per-roll
     option bundle and the docs table are all read from here; what a field does to a face is decided in
     :func:`stkit.dice.score.score_face`. A new scoring rule is a field here, its reading in the score, and
     its line in docs/dice.md and docs/quick.md."""
@@ -242,9 +243,10 @@ class HouseRules(ScoringRules):
         return {k: v.value if isinstance(v, StrEnum) else v for k, v in values.items()}
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "specialty", Specialty(self.specialty))
-        object.__setattr__(self, "tens", Tens(self.tens))
-        object.__setattr__(self, "willpower", WillpowerRule(self.willpower))
+        for f in fields(ScoringRules):  # a rule given by its word ('explode') is kept as its value
+            kind = type(f.metadata[RULE].values[0])
+            if issubclass(kind, StrEnum):
+                object.__setattr__(self, f.name, kind(getattr(self, f.name)))
         if self.specialty is not Specialty.REROLL and self.tens is Tens.ONCE:
             object.__setattr__(self, "extra_ones_cancel", False)  # no extra dice, so no extra 1s
 
