@@ -1140,10 +1140,11 @@ def attack_cmd(
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
 
     handle = store(db)
+    combat = make_combat_rules(damage_ones_cancel)
     if char is not None:
         how: dict[str, object] = dict(target=target, soak=soak, chronicle=chronicle, weapon=weapon)
         how |= dict(maneuver=maneuver, range_=range_, damage_type=damage_type, difficulty=difficulty)
-        pools = _sheet_pools(handle, char, pool, damage, defence=dodge, silver=silver, **how)
+        pools = _sheet_pools(handle, char, pool, damage, defence=dodge, silver=silver, combat=combat, **how)
     else:
         sheet_only = {"--target": target, "--weapon": weapon, "--maneuver": maneuver, "--range": range_}
         sheet_only["--type"] = damage_type
@@ -1157,7 +1158,7 @@ def attack_cmd(
         damage_difficulty=damage_difficulty,
         soak_difficulty=soak_difficulty,
         rules=rules.dice_rules(attack_spec),
-        combat=make_combat_rules(damage_ones_cancel),
+        combat=combat,
         willpower=willpower,
         defence_pool=pools.dodge,
         defence_difficulty=dodge_difficulty,

@@ -272,6 +272,10 @@ class AttackSpec:
         }[AttackStep(step)]
         return replace(self.rules, specialised=specialised)
 
+    def soak_step(self, levels: int) -> StepRoll | None:
+        """This attack's soak roll of ``levels`` damage successes (:func:`soak_step`), None when none is made."""
+        return soak_step(levels, self.soak_pool, self.soak_difficulty, self.rules, self.combat)
+
 
 def net_attack(attack_result: int, defence_result: int) -> int:
     """Attack successes left after a dodge, block or parry: ``max(attack - defence, 0)`` (each defence
@@ -285,6 +289,15 @@ def damage_dice(base: int, attack_result: int) -> int:
     if attack_result < 1:
         return 0
     return base + attack_result - 1
+
+
+def soak_left(levels: int, soak_successes: int) -> tuple[int, int]:
+    """The soak's arithmetic, the one definition every door uses (an attack, `char hit`, the exact odds):
+    ``(soaked, left)`` of ``levels`` (>= 0) damage levels after a soak roll with ``soak_successes`` (>= 0)
+    final successes: each success takes one level off, never below none (stkit's reading of the soak
+    roll; docs/combat.md, "Soak"). ``soaked + left == levels``."""
+    soaked = min(max(soak_successes, 0), max(levels, 0))
+    return soaked, max(levels, 0) - soaked
 
 
 @dataclass(frozen=True)
@@ -309,6 +322,24 @@ class StepRoll:
     rules: HouseRules
     combat: CombatRules
     willpower: bool = False
+
+
+def soak_step(
+    levels: int,
+    soak_pool: int,
+    difficulty: int = DEFAULT_DIFFICULTY,
+    rules: HouseRules = STANDARD_RULES,
+    combat: CombatRules = STANDARD_COMBAT,
+) -> StepRoll | None:
+    """The soak roll of ``levels`` damage levels (>= 0) with ``soak_pool`` dice (>= 0) at ``difficulty``
+    (2..10) under ``rules`` (the rules in force) and ``combat``: a :attr:`RollPurpose.SOAK` roll (never a
+    botch; its 1s under :func:`kind_rules`) that names no specialty; None when no soak roll is made (no
+    level to soak, or no soak dice). Which pool the target may soak with, if any, is the fight rules'
+    (:func:`stkit.store.fight.rules.soak_rule`); what the soak does is :func:`soak_left`. The attack's soak
+    step and `char hit` both ask this."""
+    if levels < 1 or not soak_pool:
+        return None
+    return StepRoll(AttackStep.SOAK, RollPurpose.SOAK, soak_pool, difficulty, replace(rules, specialised=False), combat)
 
 
 @dataclass(frozen=True)
@@ -352,11 +383,12 @@ class AttackSequence:
         if self.stage is None:
             return None
         spec = self.spec
+        if self.stage is AttackStep.SOAK:
+            return spec.soak_step(self.carried)
         pool, difficulty = {
             AttackStep.ATTACK: (spec.attack_pool, spec.attack_difficulty),
             AttackStep.DEFENCE: (spec.defence_pool, spec.defence_difficulty),
             AttackStep.DAMAGE: (self.carried, spec.damage_difficulty),
-            AttackStep.SOAK: (spec.soak_pool, spec.soak_difficulty),
         }[self.stage]
         return StepRoll(
             self.stage,
@@ -383,10 +415,10 @@ class AttackSequence:
             pool = damage_dice(spec.damage_pool, net)
             return AttackSequence(spec, AttackStep.DAMAGE, pool) if pool else AttackSequence(spec, None, 0)
         if self.stage is AttackStep.DAMAGE:
-            if successes >= 1 and spec.soak_pool:
+            if spec.soak_step(successes) is not None:
                 return AttackSequence(spec, AttackStep.SOAK, successes)
             return AttackSequence(spec, None, successes)
-        return AttackSequence(spec, None, max(self.carried - successes, 0))
+        return AttackSequence(spec, None, soak_left(self.carried, successes)[1])
 
 
 @dataclass(frozen=True)
@@ -418,7 +450,7 @@ class AttackResult:
     def of_rolls(cls, spec: AttackSpec, rolls: dict[AttackStep, RollResult], end: AttackSequence) -> AttackResult:
         """The result of an :class:`AttackSequence` walked to ``end`` with ``rolls`` (step -> its roll)."""
         damage, soak = rolls.get(AttackStep.DAMAGE), rolls.get(AttackStep.SOAK)
-        soaked = min(soak.final_successes, damage.final_successes) if soak and damage else 0
+        soaked = soak_left(damage.final_successes, soak.final_successes)[0] if soak and damage else 0
         return cls(
             spec,
             rolls[AttackStep.ATTACK],
@@ -484,9 +516,11 @@ def soak_damage(
             why = "there is no damage to soak" if damage_successes == 0 else "there are no soak dice"
             raise InvalidValue(f"soak dice were given but no soak roll is made: {why}")
         return None, 0, damage_successes
-    soak = roll_kind(RollPurpose.SOAK, soak_pool, difficulty, rng=rng, faces=faces, rules=rules, combat=combat)
-    soaked = min(soak.final_successes, damage_successes)
-    return soak, soaked, damage_successes - soaked
+    step = soak_step(damage_successes, soak_pool, difficulty, rules, combat)
+    assert step is not None
+    soak = roll_kind(step.purpose, step.pool, step.difficulty, rng=rng, faces=faces, rules=step.rules, combat=combat)
+    soaked, left = soak_left(damage_successes, soak.final_successes)
+    return soak, soaked, left
 
 
 def _unused_faces(step: AttackStep, spec: AttackSpec, rolls: Collection[AttackStep]) -> str:
@@ -903,6 +937,8 @@ __all__ = [
     "roll_rage_actions",
     "score_kind",
     "soak_damage",
+    "soak_left",
+    "soak_step",
     "step_odds",
     "validate_rage_spend",
 ]

@@ -33,7 +33,7 @@ from stkit.sheet.specialties import SpecialtyUse, apply_specialty
 from stkit.sheet.vocab import DamageType, LogKind
 from stkit.store.characters import find_character, save_sheet
 from stkit.store.db.gateway import Gateway
-from stkit.store.fight.hit import Health, soak_expression
+from stkit.store.fight.hit import Health, soak_choice
 from stkit.store.fight.initiative import acted_this_turn, actions_this_turn, check_in_scene
 from stkit.store.fight.rules import (
     armour_penalty,
@@ -41,7 +41,6 @@ from stkit.store.fight.rules import (
     legacy_rage_actions,
     maneuver_plan,
     mark_dead,
-    soak_rule,
     spend_rage_action,
     turn_power,
     weapon_plan,
@@ -271,21 +270,15 @@ def _soak_pool(
     combat: CombatRules,
     notes: list[str],
 ) -> tuple[PoolBreakdown | None, SoakRule]:
-    """(the target's soak pool, the soak rules' verdict): ``soak`` names a pool (the table's call) or is ''
-    for the soak rules' pool (:func:`stkit.store.fight.rules.soak_rule`); None when nothing may be soaked."""
+    """(the target's soak pool, the soak rules' verdict): who soaks what as `char hit` decides it
+    (:func:`stkit.store.fight.hit.soak_choice`); None when nothing may be soaked."""
 
-    soak_pool = None
-    verdict = soak_rule(t_sheet, kind.value, silver=silver, homid_aggravated=in_force.homid_aggravated_soak)
-    if not combat.may_soak(kind):
-        notes.append(f"{kind.value} damage cannot be soaked (house rule); no soak roll")
-    elif soak:  # an explicit soak pool: the table's call
-        soak_pool = unhurt_pool(t_sheet, soak)
-    elif verdict.dice_from_rules:
-        soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
-        notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
-    else:
-        notes.append(f"no soak: {verdict.why}")
-    return soak_pool, verdict
+    chosen = soak_choice(
+        t_sheet, kind, soak, combat=combat, silver=silver, homid_aggravated=in_force.homid_aggravated_soak
+    )
+    notes.extend(chosen.notes)
+    soak_pool = unhurt_pool(t_sheet, chosen.expression) if chosen.expression is not None else None
+    return soak_pool, chosen.verdict
 
 
 def _wound(
@@ -764,6 +757,7 @@ def attack_pools(
     difficulty: int | None = None,
     defence: str | None = None,
     silver: bool = False,
+    combat: CombatRules = STANDARD_COMBAT,
 ) -> AttackPools:
     """The pools :func:`attack` would roll, read only: ``pool`` and ``damage`` from ``attacker``'s sheet
     (or a ``weapon`` / ``maneuver``), and with ``target`` the soak pool under the soak rules (``soak``
@@ -793,14 +787,16 @@ def attack_pools(
             raise InvalidValue("a soak or dodge pool from a sheet needs --target")
         return out
     t_sheet = find_character(gw, target, chronicle or a_sheet.chronicle).to_sheet()
-    verdict = soak_rule(
-        t_sheet, kind, silver=silver, homid_aggravated=rules_in_force(gw, t_sheet.chronicle).homid_aggravated_soak
+    chosen = soak_choice(
+        t_sheet,
+        DamageType(kind),
+        soak or "",
+        combat=combat,
+        silver=silver,
+        homid_aggravated=rules_in_force(gw, t_sheet.chronicle).homid_aggravated_soak,
     )
-    soak_pool = None
-    if soak:
-        soak_pool = unhurt_pool(t_sheet, soak)
-    elif verdict.dice_from_rules:
-        soak_pool = unhurt_pool(t_sheet, soak_expression(verdict))
+    verdict = chosen.verdict
+    soak_pool = unhurt_pool(t_sheet, chosen.expression) if chosen.expression is not None else None
     defence_pool = build_pool(t_sheet, _with_armour(t_sheet, defence, notes), empty_ok=True) if defence else None
     if defence_pool is not None and not defence_pool.possible:
         defence_pool = None  # no dice left to defend with: the attack is not defended

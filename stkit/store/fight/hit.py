@@ -24,10 +24,12 @@ from stkit.dice.combat import (
     STANDARD_COMBAT,
     CombatRules,
     RollPurpose,
+    soak_left,
+    soak_step,
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue
-from stkit.sheet.pools import PoolBreakdown
+from stkit.sheet.pools import PoolBreakdown, unhurt_pool
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.sheet import damage_type as check_damage_type
 from stkit.sheet.vocab import DamageType
@@ -40,7 +42,7 @@ from stkit.store.scenes import find_turn_context
 from stkit.text import check_range, counted
 
 if TYPE_CHECKING:
-    pass
+    from stkit.store.fight.rules import SoakRule
 
 
 #: The soak pool when none is named.
@@ -231,6 +233,49 @@ class HitResult:
         }
 
 
+@dataclass(frozen=True)
+class SoakChoice:
+    """Who soaks what, decided once for `stkit attack`, `char hit` and `odds attack --char`.
+
+    Attributes:
+        expression: the soak pool to roll ('Stamina + 2', a pool the table named), or None: no soak roll.
+        verdict: the soak rules' verdict (:func:`stkit.store.fight.rules.soak_rule`).
+        notes: lines for the user (how the target soaks, or why not).
+        why_not: why no soak roll is made ('' when one is).
+    """
+
+    expression: str | None
+    verdict: SoakRule
+    notes: tuple[str, ...]
+    why_not: str = ""
+
+
+def soak_choice(
+    sheet: Sheet,
+    damage_type: DamageType,
+    soak: str,
+    *,
+    combat: CombatRules,
+    silver: bool = False,
+    homid_aggravated: bool = False,
+) -> SoakChoice:
+    """The soak ``sheet`` rolls against ``damage_type``: ``soak`` '' follows the soak rules
+    (:func:`stkit.store.fight.rules.soak_rule`: by creature and form; ``silver`` for a silver weapon; the
+    `homid-aggravated-soak` house rule as ``homid_aggravated``), a pool text is the table's call and is rolled
+    as given; a damage type the combat rules make unsoakable (``--unsoakable``) is never soaked."""
+    kind = DamageType(damage_type)
+    verdict = soak_rule(sheet, kind.value, silver=silver, homid_aggravated=homid_aggravated)
+    if not combat.may_soak(kind):
+        why = f"{kind.value} damage may not be soaked here"
+        return SoakChoice(None, verdict, (f"{kind.value} damage cannot be soaked (house rule); no soak roll",), why)
+    if soak:
+        return SoakChoice(soak, verdict, ())
+    if not verdict.dice_from_rules:
+        return SoakChoice(None, verdict, (f"no soak: {verdict.why}",), verdict.why)
+    note = f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else "")
+    return SoakChoice(soak_expression(verdict), verdict, (note,))
+
+
 def _soak_choice(
     sheet: Sheet,
     damage: int,
@@ -243,32 +288,19 @@ def _soak_choice(
     homid_aggravated: bool = False,
 ) -> tuple[str | None, list[str]]:
     """(the soak pool expression to roll, or None for no soak roll; notes) for ``damage`` levels against
-    ``sheet``'s soak. The default soak ('') follows the soak rules (:func:`stkit.store.fight.rules.soak_rule`);
-    a named pool is the table's call and is rolled as given. Raises InvalidValue for soak dice given where no
-    soak roll is made."""
+    ``sheet``'s soak (:func:`soak_choice`). Raises InvalidValue for soak dice given where no soak roll is
+    made."""
 
-    notes: list[str] = []
     if soak is None or damage == 0:
         if faces is not None and soak is None:
             raise InvalidValue("soak dice were given without --soak")
         if faces is not None:
             raise InvalidValue("soak dice were given but there is no damage to soak")
-        return None, notes
-    if not combat.may_soak(damage_type):
-        if faces is not None:
-            raise InvalidValue(f"soak dice were given but {damage_type.value} damage may not be soaked here")
-        notes.append(f"{damage_type.value} damage cannot be soaked (house rule); no soak roll")
-        return None, notes
-    if soak:
-        return soak, notes
-    verdict = soak_rule(sheet, damage_type.value, silver=silver, homid_aggravated=homid_aggravated)
-    if not verdict.dice_from_rules:
-        if faces is not None:
-            raise InvalidValue(f"soak dice were given but {verdict.why}")
-        notes.append(f"no soak: {verdict.why}")
-        return None, notes
-    notes.append(f"soak: {verdict.why}" + (f", armour +{verdict.armour}" if verdict.armour else ""))
-    return soak_expression(verdict), notes
+        return None, []
+    chosen = soak_choice(sheet, damage_type, soak, combat=combat, silver=silver, homid_aggravated=homid_aggravated)
+    if chosen.expression is None and faces is not None:
+        raise InvalidValue(f"soak dice were given but {chosen.why_not}")
+    return chosen.expression, list(chosen.notes)
 
 
 def take_hit(
@@ -303,7 +335,8 @@ def take_hit(
     row = find_character(gw, name, chronicle, for_update=True)
     sheet = row.to_sheet()
     refuse_dead(gw, row, "hit")
-    house = rules_in_force(gw, row.chronicle)
+    asked = overrides.at_difficulty(difficulty)
+    house = rules_in_force(gw, row.chronicle, asked)
     expression, notes = _soak_choice(
         sheet,
         levels,
@@ -316,22 +349,28 @@ def take_hit(
     )
     done = None
     soaked, left = 0, levels
-    if expression is not None:
+    built = unhurt_pool(sheet, expression) if expression is not None else None
+    # the attack's own soak step (stkit.dice.combat.soak_step): the same roll, rules and arithmetic
+    step = soak_step(levels, built.dice, house.difficulty, house.dice_rules(), combat) if built else None
+    if step is not None and built is not None:
         order = RollOrder(
-            expression,
+            built.expression,
             character=row.name,
             chronicle=row.chronicle,
             purpose=Purpose.soak,
-            overrides=overrides.at_difficulty(difficulty),
+            overrides=asked.at_difficulty(step.difficulty),
             faces=tuple(faces) if faces is not None else None,
             seed=seed,
-            combat=combat,
+            combat=step.combat,
             extra={"hit": levels, "damage_type": kind.value},
+            built=built,
+            dice_rules=step.rules,
         )
         done = make_roll(gw, order)
-        soaked = min(done.roll.final_successes, levels)
-        left = levels - soaked
+        soaked, left = soak_left(levels, done.roll.final_successes)
         add_log_detail(gw, done.log_id, soaked=soaked, wounds=left)
+    elif faces is not None:
+        raise InvalidValue(f"soak dice were given but {row.name} has no soak dice here")
     taken = None
     warnings: list[str] = []
     ctx = find_turn_context(gw, row)
@@ -367,9 +406,11 @@ __all__ = [
     "Health",
     "HitResult",
     "PurposeRoll",
+    "SoakChoice",
     "check_levels",
     "pool_words",
     "roll_for_purpose",
+    "soak_choice",
     "soak_expression",
     "take_hit",
 ]
