@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated
 
@@ -1030,6 +1030,13 @@ class _AttackPools:
     difficulty: int | None
     texts: dict[str, str] | None = None
     soak_note: str = ""
+    #: difficulty the unskilled rule adds to the damage, soak and defence rolls (with --char)
+    raised: dict[str, int] = field(default_factory=dict)
+
+
+def _raised(difficulty: int, by: int) -> int:
+    """``difficulty`` raised ``by`` the unskilled rule (at most 10); left alone (to be checked) when not raised."""
+    return min(10, difficulty + by) if by else difficulty
 
 
 def _sheet_pools(handle, char: str, pool: str | None, damage: str | None, **how) -> _AttackPools:
@@ -1050,6 +1057,7 @@ def _sheet_pools(handle, char: str, pool: str | None, damage: str | None, **how)
         difficulty=built.difficulty,
         texts=texts,
         soak_note=built.soak_rule.why if built.soak_rule is not None else "",
+        raised=dict(built.raised),
     )
 
 
@@ -1155,13 +1163,13 @@ def attack_cmd(
         damage_pool=pools.damage,
         soak_pool=pools.soak,
         attack_difficulty=rules.difficulty if pools.difficulty is None else pools.difficulty,  # as `attack` rolls
-        damage_difficulty=damage_difficulty,
-        soak_difficulty=soak_difficulty,
+        damage_difficulty=_raised(damage_difficulty, pools.raised.get("damage", 0)),  # as `attack` rolls
+        soak_difficulty=_raised(soak_difficulty, pools.raised.get("soak", 0)),
         rules=rules.dice_rules(attack_spec),
         combat=combat,
         willpower=willpower,
         defence_pool=pools.dodge,
-        defence_difficulty=dodge_difficulty,
+        defence_difficulty=_raised(dodge_difficulty, pools.raised.get("defence", 0)),
         damage_specialised=damage_spec,
     )
     if spec.rules.specialty is Specialty.DOUBLE and spec.attack_pool + spec.damage_pool > MAX_ATTACK_DOUBLE_DICE:

@@ -10,8 +10,8 @@ what) in :mod:`stkit.store.fight.rules`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from stkit.dice import MAX_POOL
@@ -26,6 +26,7 @@ from stkit.dice.combat import (
 )
 from stkit.dice.house import NO_OVERRIDES, RuleOverrides
 from stkit.errors import InvalidValue, NotFound, RuleRefusal, about
+from stkit.sheet.compose import compose_roll
 from stkit.sheet.pools import PoolBreakdown, build_pool, pool_trait_names, unhurt_pool
 from stkit.sheet.sheet import Sheet
 from stkit.sheet.sheet import damage_type as check_damage_type
@@ -157,6 +158,27 @@ def _with_armour(sheet: Sheet, expression: str, notes: list[str]) -> str:
         notes.append(f"{sheet.name}'s armour: -{penalty} Dexterity dice")
         return f"{expression} - {penalty}"
     return expression
+
+
+def _unskilled(
+    in_force: ChronicleRules,
+    sheet: Sheet,
+    built: PoolBreakdown,
+    difficulty: int,
+    rebuild: Callable[[str], PoolBreakdown],
+    notes: list[str],
+    label: str,
+) -> tuple[PoolBreakdown, int]:
+    """(the pool, its difficulty) after the unskilled rule, decided by the composition every roll goes
+    through (:func:`stkit.sheet.compose.compose_roll`, as :func:`stkit.store.rolling.make_roll` applies it
+    to a roll from the sheet): an untrained Skill +1 difficulty (``unskilled-skill dice``: the pool built
+    again two dice fewer with ``rebuild``), a Talent no penalty, an unrated Knowledge refused (RuleRefusal).
+    The step's roll is then made with this pool as built, so the rule is applied once."""
+    made = compose_roll(in_force, RuleOverrides(difficulty=difficulty), sheet=sheet, pool=built)
+    notes.extend(f"{label}: {n}" for n in made.notes)
+    if made.dice_change:
+        built = rebuild(f"{built.expression} - {-made.dice_change}")
+    return built, made.overrides.difficulty if made.overrides.difficulty is not None else difficulty
 
 
 #: The defences a target may roll against an attack (the Revised combat chapter's defensive maneuvers).
@@ -505,6 +527,10 @@ def attack(gw: Gateway, order: AttackOrder) -> AttackExchange:
             raise RuleRefusal(f"{a_sheet.name} has no Willpower points left; nothing was spent or rolled")
     overrides = order.overrides.at_difficulty(difficulty)
     in_force = rules_in_force(gw, a_row.chronicle, overrides)
+    with about(ROLL_NAMES["attack"]):
+        attack_pool, attack_difficulty = _unskilled(
+            in_force, a_sheet, attack_pool, in_force.difficulty, lambda e: build_pool(a_sheet, e), notes, "attack"
+        )
     rules = in_force.dice_rules(order.spec)
     rage_count = None
     if order.rage_action:
@@ -513,7 +539,15 @@ def attack(gw: Gateway, order: AttackOrder) -> AttackExchange:
     if order.spec:
         rules, used = apply_specialty(a_sheet, attack_pool, rules)
     with about(ROLL_NAMES["damage"]):
-        damage_pool = unhurt_pool(a_sheet, damage)
+        damage_pool, damage_difficulty = _unskilled(
+            in_force,
+            a_sheet,
+            unhurt_pool(a_sheet, damage),
+            order.damage_difficulty,
+            lambda e: unhurt_pool(a_sheet, e),
+            notes,
+            "damage",
+        )
     damage_used = apply_specialty(a_sheet, damage_pool, rules)[1] if order.damage_spec else None
     defence_pool = None
     if order.defence is not None:
@@ -523,13 +557,31 @@ def attack(gw: Gateway, order: AttackOrder) -> AttackExchange:
         )
     elif order.defence_faces is not None:
         raise InvalidValue(f"{order.defence_kind} dice were given without a --{order.defence_kind} pool")
+    defence_difficulty = order.defence_difficulty
+    if defence_pool is not None:
+        with about(f"the defence roll ({order.defence_kind})"):
+            defence_pool, defence_difficulty = _unskilled(
+                in_force,
+                t_sheet,
+                defence_pool,
+                defence_difficulty,
+                lambda e: build_pool(t_sheet, e),
+                notes,
+                order.defence_kind,
+            )
     soak_pool = None
     verdict = None
+    soak_difficulty = order.soak_difficulty
     if order.soak is not None and not order.coup_de_grace:
         with about(ROLL_NAMES["soak"]):
             soak_pool, verdict = _soak_pool(
                 t_row, t_sheet, kind, order.soak, order.silver, in_force, order.combat, notes
             )
+        if soak_pool is not None:
+            with about(ROLL_NAMES["soak"]):
+                soak_pool, soak_difficulty = _unskilled(
+                    in_force, t_sheet, soak_pool, soak_difficulty, lambda e: unhurt_pool(t_sheet, e), notes, "soak"
+                )
         if soak_pool is None and order.soak_faces is not None:
             raise InvalidValue(f"soak dice were given but {t_row.name} cannot soak this {kind.value} damage")
     elif order.soak_faces is not None:
@@ -541,14 +593,14 @@ def attack(gw: Gateway, order: AttackOrder) -> AttackExchange:
         attack_pool=attack_pool.dice,
         damage_pool=damage_pool.dice,
         soak_pool=soak_pool.dice if soak_pool else 0,
-        attack_difficulty=in_force.difficulty,
-        damage_difficulty=order.damage_difficulty,
-        soak_difficulty=order.soak_difficulty,
+        attack_difficulty=attack_difficulty,
+        damage_difficulty=damage_difficulty,
+        soak_difficulty=soak_difficulty,
         rules=rules,
         combat=order.combat,
         willpower=order.willpower,
         defence_pool=defence_pool.dice if defence_pool else 0,
-        defence_difficulty=order.defence_difficulty,
+        defence_difficulty=defence_difficulty,
         damage_specialised=order.damage_spec,
     )
     if damage_used is not None:
@@ -739,6 +791,9 @@ class AttackPools:
     defence: PoolBreakdown | None = None
     soak_rule: Any = None
     plan: Any = None
+    #: difficulty raised by the unskilled rule for the other steps: 'damage', 'soak', 'defence' -> 0 or 1
+    raised: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
 
 def attack_pools(
@@ -778,10 +833,22 @@ def attack_pools(
         raise InvalidValue("the attack needs a pool and a damage pool (or a --weapon or --maneuver that gives them)")
     kind = check_damage_type(damage_type or (plan.damage_type if plan else "bashing"))
     asked = difficulty if difficulty is not None else (plan.difficulty if plan else None)
-    diff = rules_in_force(gw, a_sheet.chronicle, RuleOverrides(difficulty=asked)).difficulty  # as attack() rolls
+    in_force = rules_in_force(gw, a_sheet.chronicle, RuleOverrides(difficulty=asked))  # as attack() rolls
     notes: list[str] = []
-    built = build_pool(a_sheet, _with_armour(a_sheet, pool, notes))
-    out = AttackPools(built, unhurt_pool(a_sheet, damage), diff, kind, plan=plan)
+    built, diff = _unskilled(
+        in_force,
+        a_sheet,
+        build_pool(a_sheet, _with_armour(a_sheet, pool, notes)),
+        in_force.difficulty,
+        lambda e: build_pool(a_sheet, e),
+        notes,
+        "attack",
+    )
+    # the other steps' difficulties are the command's: what the rule adds is measured from the lowest, 2
+    damage_built, damage_at = _unskilled(
+        in_force, a_sheet, unhurt_pool(a_sheet, damage), 2, lambda e: unhurt_pool(a_sheet, e), notes, "damage"
+    )
+    out = AttackPools(built, damage_built, diff, kind, plan=plan, raised={"damage": damage_at - 2}, notes=tuple(notes))
     if target is None:
         if defence is not None or soak is not None:
             raise InvalidValue("a soak or dodge pool from a sheet needs --target")
@@ -796,11 +863,24 @@ def attack_pools(
         homid_aggravated=rules_in_force(gw, t_sheet.chronicle).homid_aggravated_soak,
     )
     verdict = chosen.verdict
+    raised = dict(out.raised)
     soak_pool = unhurt_pool(t_sheet, chosen.expression) if chosen.expression is not None else None
+    if soak_pool is not None:
+        soak_pool, soak_at = _unskilled(
+            in_force, t_sheet, soak_pool, 2, lambda e: unhurt_pool(t_sheet, e), notes, "soak"
+        )
+        raised["soak"] = soak_at - 2
     defence_pool = build_pool(t_sheet, _with_armour(t_sheet, defence, notes), empty_ok=True) if defence else None
     if defence_pool is not None and not defence_pool.possible:
         defence_pool = None  # no dice left to defend with: the attack is not defended
-    return AttackPools(built, out.damage, diff, kind, soak_pool, defence_pool, verdict, plan)
+    if defence_pool is not None:
+        defence_pool, defence_at = _unskilled(
+            in_force, t_sheet, defence_pool, 2, lambda e: build_pool(t_sheet, e), notes, "defence"
+        )
+        raised["defence"] = defence_at - 2
+    return AttackPools(
+        built, out.damage, diff, kind, soak_pool, defence_pool, verdict, plan, raised=raised, notes=tuple(notes)
+    )
 
 
 __all__ = [
