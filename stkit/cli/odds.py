@@ -1207,8 +1207,16 @@ def _attack_json(spec, odds, pools_text: dict[str, str] | None) -> dict:
         "wounds": _dist_json(odds.distribution, "levels"),
         "at_least": _dist_json(odds.at_least, "levels"),
     }
+    chances = {
+        "p_hit": odds.p_hit,
+        "p_botch": odds.p_botch,
+        "p_at_least_one_wound": odds.at_least[1] if len(odds.weights) > 1 else Fraction(0),
+        "expected_wounds": odds.expected,
+    }
     if odds.unresolved_weight:
-        out["p_unresolved"] = float(odds.p_unresolved)
+        chances["p_unresolved"] = odds.p_unresolved
+    out |= {key: float(p) for key, p in chances.items()}
+    out["exact"] = {key: _exact(p) for key, p in chances.items()}  # "n/d", as in the tables' "exact"
     if pools_text is not None:
         out["pools"] = pools_text
     return out
