@@ -23,7 +23,8 @@ TESTS = [
     "tests/discord/test_interactions.py",
 ]
 
-#: (name, file, text, replacement): one rule removed from one place.
+#: (name, file, text, replacement[, tests]): one rule removed from one place; ``tests``: the tests that
+#: should see it (default: the command line's, else :data:`TESTS`).
 MUTANTS = [
     # the one per-face score: the roll and the odds both
     ("score: no double 10s", "stkit/dice/score.py", "successes = 2 if doubled else 1", "successes = 1"),
@@ -173,7 +174,7 @@ MUTANTS = [
     (
         "door: the option bundle ignored",
         "stkit/cli/options.py",
-        "return dataclasses.replace(overrides, **chosen) if chosen else overrides",
+        "return dataclasses.replace(overrides, **bundle.chosen) if bundle.chosen else overrides",
         "return overrides",
     ),
     (
@@ -181,6 +182,93 @@ MUTANTS = [
         "stkit/store/table/discord_feed.py",
         "rules = HouseRules.from_dict(house)",
         "rules = HouseRules()",
+    ),
+    # the holders generated from the scoring rules' one definition, and the option bundle's guard
+    (
+        "overrides: a scoring rule left out of RuleOverrides",
+        "stkit/dice/house.py",
+        "scoring = {f.name: hints[f.name] | None for f in dataclasses.fields(ScoringRules)}",
+        "scoring = {f.name: hints[f.name] | None for f in dataclasses.fields(ScoringRules)[:-1]}",
+        ("tests/dice/test_rule_table.py", "tests/dice/test_new_scoring_rule.py", "tests/cli/test_rule_bundle.py"),
+    ),
+    (
+        "overrides: a rule's word kept as text",
+        "stkit/dice/house.py",
+        "object.__setattr__(self, name, words[value.casefold()])",
+        "pass",
+        ("tests/dice/test_new_scoring_rule.py", "tests/dice/test_rule_table.py"),
+    ),
+    (
+        "bundle: a command that drops the options passes silently",
+        "stkit/cli/options.py",
+        "if bundle.chosen and not bundle.taken:",
+        "if False:",
+        ("tests/dice/test_new_scoring_rule.py",),
+    ),
+    # the one soak step: attack, char hit and odds attack
+    (
+        "soak: one success fewer soaked",
+        "stkit/dice/combat.py",
+        "soaked = min(max(soak_successes, 0), max(levels, 0))",
+        "soaked = min(max(soak_successes - 1, 0), max(levels, 0))",
+        ("tests/combat",),
+    ),
+    (
+        "soak: a soak roll names the specialty",
+        "stkit/dice/combat.py",
+        "soak_pool, difficulty, replace(rules, specialised=False), combat)",
+        "soak_pool, difficulty, rules, combat)",
+        ("tests/combat",),
+    ),
+    (
+        "soak: no soak roll for a single level",
+        "stkit/dice/combat.py",
+        "if levels < 1 or not soak_pool:",
+        "if levels < 2 or not soak_pool:",
+        ("tests/combat",),
+    ),
+    (
+        "soak: char hit soaks with its own arithmetic",
+        "stkit/store/fight/hit.py",
+        "soaked, left = soak_left(levels, done.roll.final_successes)",
+        "soaked, left = min(done.roll.final_successes, levels - 1), max(levels - done.roll.final_successes, 1)",
+        ("tests/combat",),
+    ),
+    (
+        "soak: the unsoakable house rule ignored by who-soaks-what",
+        "stkit/store/fight/hit.py",
+        "    if not combat.may_soak(kind):\n        why",
+        "    if False:\n        why",
+        ("tests/combat",),
+    ),
+    (
+        "soak: the soak rules ignored by who-soaks-what",
+        "stkit/store/fight/hit.py",
+        "    if not verdict.dice_from_rules:\n        return SoakChoice(",
+        "    if False:\n        return SoakChoice(",
+        ("tests/combat",),
+    ),
+    # the unskilled rule on the pools an attack builds, and odds attack's exact JSON
+    (
+        "attack: the unskilled rule skipped on the attack's own pools",
+        "stkit/store/fight/attack.py",
+        "made = compose_roll(in_force, RuleOverrides(difficulty=difficulty), sheet=sheet, pool=built)",
+        "made = compose_roll(in_force, RuleOverrides(difficulty=difficulty))",
+        ("tests/combat",),
+    ),
+    (
+        "odds attack: the unskilled raise left out",
+        "stkit/cli/odds.py",
+        "return min(10, difficulty + by) if by else difficulty",
+        "return difficulty",
+        ("tests/combat",),
+    ),
+    (
+        "odds attack: exact fractions from the floats",
+        "stkit/cli/odds.py",
+        'out["exact"] = {key: _exact(p) for key, p in chances.items()}',
+        'out["exact"] = {key: _exact(Fraction(float(p))) for key, p in chances.items()}',
+        ("tests/combat",),
     ),
 ]
 
@@ -193,10 +281,11 @@ def main(args: list[str]) -> int:
     """``args``: test paths (default :data:`TESTS`), and ``--only TEXT`` to try only the mutants whose name
     holds TEXT (repeatable)."""
     only = [args[i + 1] for i, a in enumerate(args) if a == "--only" and i + 1 < len(args)]
-    tests = [a for i, a in enumerate(args) if a != "--only" and (i == 0 or args[i - 1] != "--only")] or TESTS
+    given = [a for i, a in enumerate(args) if a != "--only" and (i == 0 or args[i - 1] != "--only")]
+    tests = given or TESTS
     survivors = []
     chosen = [m for m in MUTANTS if not only or any(text in m[0] for text in only)]
-    for name, rel, old, new in chosen:
+    for name, rel, old, new, *own in chosen:
         path = ROOT / rel
         text = path.read_text(encoding="utf-8")
         if text.count(old) != 1:
@@ -206,7 +295,10 @@ def main(args: list[str]) -> int:
         path.write_text(text.replace(old, new), encoding="utf-8")
         try:
             run = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-x", "-n", "2", "-p", "no:cacheprovider", *FAST, *tests],
+                [
+                    *(sys.executable, "-m", "pytest", "-q", "-x", "-n", "2", "-p", "no:cacheprovider", *FAST),
+                    *(own[0] if own and not given else tests),
+                ],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
