@@ -12,12 +12,12 @@ from stkit.cli.app import app
 runner = CliRunner()
 
 
-def run(*args: str) -> Result:
-    """The finished run of ``stkit *args``, whatever its exit code."""
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "120"})
+def run(*args: object) -> Result:
+    """The finished run of ``stkit *args`` (each made a string: paths too), whatever its exit code."""
+    return runner.invoke(app, [str(a) for a in args], env={"NO_COLOR": "1", "COLUMNS": "120"})
 
 
-def ok(*args: str) -> str:
+def ok(*args: object) -> str:
     """Standard output of ``stkit *args``, which must exit 0."""
     res = run(*args)
     assert res.exit_code == 0, res.output
@@ -27,6 +27,13 @@ def ok(*args: str) -> str:
 def ok_json(*args: str) -> dict:
     """The JSON document ``stkit *args --json`` prints."""
     return json.loads(ok(*args, "--json"))
+
+
+def error(*args: object, code: int = 1) -> str:
+    """Standard error of ``stkit *args``, which must exit ``code``."""
+    res = run(*args)
+    assert res.exit_code == code, (res.stdout, res.stderr)
+    return res.stderr
 
 
 def fails(*args: str, match: str) -> None:
