@@ -36,13 +36,21 @@ def error(*args: object, code: int = 1) -> str:
     return res.stderr
 
 
-def fails(*args: str, match: str) -> None:
-    """``stkit *args`` exits 1 with one ``Error: `` line on standard error that holds ``match``, no traceback."""
-    res = run(*args)
-    assert res.exit_code == 1, res.output
+def one_error(res: Result, *needles: str) -> str:
+    """The one line a refused run printed: exit 1, nothing on standard output, and on standard error one
+    line starting ``Error: `` that holds every needle."""
+    assert res.exit_code == 1, (res.exit_code, res.output, res.exception)
+    assert res.stdout == ""
     lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and match in lines[0], res.stderr
-    assert "Traceback" not in res.output
+    assert len(lines) == 1 and lines[0].startswith("Error: "), res.stderr
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+def fails(*args: str, match: str) -> None:
+    """``stkit *args`` is refused with one ``Error: `` line that holds ``match`` (see :func:`one_error`)."""
+    one_error(run(*args), match)
 
 
 def sheet(name: str) -> dict:
