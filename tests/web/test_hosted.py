@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from tests.waiting import DEADLINE
+from tests.waiting import DEADLINE, wait_until
 from tests.web.conftest import ThreadServer, add_character, follow, issue, read_events
 
 
@@ -246,19 +246,17 @@ def _serve(url: str, *args: str):
 
 def _page(base: str, token: str) -> str:
     """The page a link opens, once the server listens (the links are printed before it does)."""
-    import time
 
     import httpx
 
-    deadline = time.monotonic() + 60
-    with httpx.Client(base_url=base, timeout=30) as client:
-        while True:
-            try:
-                joined = client.get(f"/join/{token}")
-                break
-            except httpx.ConnectError:
-                assert time.monotonic() < deadline, "the server did not start listening"
-                time.sleep(0.05)
+    def join(client):
+        try:
+            return client.get(f"/join/{token}")
+        except httpx.ConnectError:
+            return None
+
+    with httpx.Client(base_url=base, timeout=DEADLINE) as client:
+        joined = wait_until(lambda: join(client), "the server to start listening")
         assert joined.status_code == 303  # the cookie set, for the chronicle's own address
         return client.get(joined.headers["location"]).text
 
@@ -278,7 +276,7 @@ def test_serve_all_as_a_command_serves_each_link_its_own_chronicle(db_url, two):
         assert "Bo" in south and "Ana" not in south
     finally:
         proc.send_signal(2)
-        _, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=DEADLINE)
     assert "Traceback" not in err
 
 
@@ -297,7 +295,7 @@ def test_serve_several_chronicles_prints_the_links_of_each(db_url, two):
         assert "Ana" in page and "Bo" not in page
     finally:
         proc.send_signal(2)
-        _, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=DEADLINE)
     assert "Traceback" not in err
 
 
