@@ -78,7 +78,8 @@ def use_power(
     transaction. ``difficulty`` sets a Gift's difficulty where the table leaves it to the Storyteller (and
     overrides a fixed one); ``spend_gnosis`` activates a fetish with a Gnosis point instead of a roll.
     Raises NotFound (no such character), InvalidValue (the character has no such Gift or fetish, a Gift
-    stkit has no roll for, a missing difficulty or one outside 2 to 10), RuleRefusal (too few points); nothing is written then."""
+    stkit has no roll for, a missing difficulty or one outside 2 to 10), RuleRefusal (too few points);
+    nothing is written then."""
     if difficulty is not None:
         check_range(difficulty, "difficulty", 2, 10)
     row = find_character(gw, name, chronicle)
