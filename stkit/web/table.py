@@ -16,11 +16,13 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
+from stkit.store.characters import character_by_id
 from stkit.store.table.events import LinkHolder, find_link_holder
 from stkit.text import printable
 from stkit.web.bus import EventBus, EventHub
 
 if TYPE_CHECKING:
+    from stkit.store.characters import CharacterRow
     from stkit.store.db.gateway import Gateway
     from stkit.store.db.handle import StoreHandle
 
@@ -140,6 +142,23 @@ class Table:
     def write(self, work: Callable[[Gateway], _T]) -> _T:
         """``work(gateway)`` in one write transaction, retried whole when the database is busy."""
         return self.store.run(work)
+
+    def read_character(
+        self, holder: LinkHolder, character_id: int, work: Callable[[Gateway, CharacterRow], _T]
+    ) -> _T | None:
+        """``work(gateway, row)`` for character ``character_id`` of this chronicle, in one read-only
+        transaction; None when there is none (an id out of range, a deleted character, another chronicle's).
+        Forbidden when ``holder`` is a player's link asking for another character than its own."""
+        if not holder.is_storyteller and holder.character_id != character_id:
+            raise Forbidden("A player's link shows only that player's own sheet.")
+
+        def one(gw: Gateway) -> _T | None:
+            row = character_by_id(gw, character_id) if 0 < character_id < 2**62 else None
+            if row is None or row.chronicle != self.chronicle:
+                return None
+            return work(gw, row)
+
+        return self.read(one)
 
     def holder_of(self, token: str | None) -> LinkHolder:
         """Who holds ``token`` in this chronicle; Forbidden otherwise."""
