@@ -25,8 +25,6 @@ from stkit.sheet.vocab import DamageType, Power
 from stkit.text import counted
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rich.table import Table
-
     from stkit.sheet.sheet import Sheet
     from stkit.store.db.gateway import Gateway
 
