@@ -153,6 +153,12 @@ def chosen_store() -> str | None:
     return checked_url(env, origin=ENV_DATABASE_URL) if env else None
 
 
+def forget_chosen_store() -> None:
+    """Forget the store --db chose (before the next command line run in the same process)."""
+    global _chosen_store
+    _chosen_store = None
+
+
 #: The folder beside a chosen SQLite store that holds stkit's cache (parsed rules data) for it.
 STORE_CACHE_FOLDER = "stkit-cache"
 

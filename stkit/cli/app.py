@@ -438,6 +438,10 @@ class StkitGroup(TyperGroup):
     def invoke(self, ctx):
         from stkit.notices import collecting  # lazy: start-up (loaded when the command runs)
 
+        config = sys.modules.get("stkit.config")
+        if config is not None and ctx.parent is None:  # each command line (one in `stkit shell`) chooses anew
+            config.forget_chosen_store()
+
         try:
             with collecting() as notes:
                 done = super().invoke(ctx)

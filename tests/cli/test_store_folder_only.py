@@ -82,3 +82,24 @@ def test_a_store_without_a_folder_keeps_the_parsed_data_in_memory(monkeypatch, t
     assert yamlsafe.cache_folder() is None
     monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "troupe.sqlite"))
     assert yamlsafe.cache_folder() == tmp_path / "stkit-cache"
+
+
+def test_each_command_line_chooses_its_store_anew(tmp_path, monkeypatch):
+    """Two command lines in one process (as in `stkit shell`): the second, without --db, does not keep the
+    first one's store for its cache."""
+    from typer.testing import CliRunner
+
+    from stkit import config, yamlsafe
+    from stkit.cli.app import app
+
+    monkeypatch.delenv(yamlsafe.CACHE_ENV, raising=False)
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    runner = CliRunner()
+    assert runner.invoke(app, ["char", "list", "--db", str(first / "s.sqlite")]).exit_code == 0
+    assert config.chosen_store() == "sqlite:///" + str(first / "s.sqlite")
+    env = {"STKIT_DATABASE_URL": "sqlite:///" + str(second / "s.sqlite"), "NO_COLOR": "1"}
+    assert runner.invoke(app, ["char", "list"], env=env).exit_code == 0
+    monkeypatch.setenv("STKIT_DATABASE_URL", env["STKIT_DATABASE_URL"])
+    assert yamlsafe.cache_folder() == second / "stkit-cache"
