@@ -217,7 +217,7 @@ def _piped_lines() -> Iterable[str]:
         number += 1
         line = line.removesuffix("\n")
         if len(line) > MAX_LINE:
-            raise LineTooLong(f"line {number} of the script is longer than {MAX_LINE} characters; the script stops here")
+            raise LineTooLong(f"line {number} of the script is longer than {MAX_LINE} characters; the script stops")
         yield line
 
 
