@@ -50,7 +50,7 @@ def test_a_foundry_actor_with_a_key_given_twice_is_refused(db_url, tmp_path):
 @pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])
 def test_nan_and_infinity_are_not_json(db_url, tmp_path, word):
     path = tmp_path / "nan.json"
-    path.write_text('{"name": "A", "attributes": {"Strength": %s}}' % word)
+    path.write_text('{"name": "A", "attributes": {"Strength": ' + word + "}}")
     assert _refused(path) == (
         f"Error: {path}: malformed JSON: {word} is not a JSON number; write a number; nothing was imported"
     )
