@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from stkit import jsonsafe
 from stkit.errors import DataFileError, InvalidValue
 from stkit.formats.foundry import UnsupportedActor, dump_foundry, from_foundry
 from stkit.formats.grapevine import from_grapevine
@@ -127,33 +128,6 @@ def _yaml_loader():
     return StrictLoader
 
 
-class _JsonRefusal(ValueError):
-    """A JSON document the importer refuses though Python's parser reads it: the message is the reason."""
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """A JSON object's pairs as a dict; a key given twice raises :class:`_JsonRefusal` (as the YAML loader
-    does: RFC 8259 leaves duplicates undefined and Python silently keeps the last)."""
-    data: dict[str, object] = {}
-    for key, value in pairs:
-        if key in data:
-            shown = f"'{shown_key(key)}'" if shown_key(key) == str(key) else shown_key(key)
-            raise _JsonRefusal(f"the key {shown} appears twice")
-        data[key] = value
-    return data
-
-
-def _no_constant(word: str) -> object:
-    """Python reads ``NaN``, ``Infinity`` and ``-Infinity``, which RFC 8259 does not allow: refused."""
-    raise _JsonRefusal(f"{word} is not a JSON number; write a number")
-
-
-def loads_json(text: str) -> object:
-    """``text`` parsed as strict JSON: a key given twice in one object, NaN or Infinity raise ValueError
-    (:class:`_JsonRefusal`, its message the reason); otherwise as :func:`json.loads`."""
-    return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
-
-
 def _value_error(exc: ValueError) -> str:
     """A parser's ValueError in plain words (Python refuses to read numbers of more than 4300 digits)."""
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -242,8 +216,8 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
         raise DataFileError(f"{shown}: the file is empty; a character file needs at least a name")
     if suffix == ".json":
         try:
-            data = loads_json(text)
-        except _JsonRefusal as exc:
+            data = jsonsafe.loads(text)
+        except jsonsafe.JsonRefusal as exc:
             raise DataFileError(f"{shown}: malformed JSON: {exc}") from None
         except json.JSONDecodeError as exc:
             where = f"line {exc.lineno}, column {exc.colno}"
