@@ -54,3 +54,40 @@ def test_nan_and_infinity_are_not_json(db_url, tmp_path, word):
     assert _refused(path) == (
         f"Error: {path}: malformed JSON: {word} is not a JSON number; write a number; nothing was imported"
     )
+
+
+def _grapevine(traits: int) -> str:
+    rows = "".join(f'<trait name="Lore {i}" val="1"/>' for i in range(traits))
+    return f'<grapevine><werewolf name="Bee"><traitlist name="Abilities">{rows}</traitlist></werewolf></grapevine>'
+
+
+def test_a_grapevine_character_with_thousands_of_abilities_is_refused(db_url, tmp_path):
+    """A troupe file may be 20 MB: one character of it holding 200,000 abilities would be stored, then
+    printed on every `char show` and table page; a sheet holds at most MAX_ENTRIES of each kind."""
+    from stkit.sheet.sheet import MAX_ENTRIES
+
+    path = tmp_path / "troupe.gex"
+    path.write_text(_grapevine(MAX_ENTRIES + 1))
+    assert _refused(path) == (
+        f"Error: {path}: werewolf 'Bee': custom abilities holds {MAX_ENTRIES + 1} entries; allowed: at most {MAX_ENTRIES}; "
+        "nothing was imported"
+    )
+
+
+def test_a_yaml_character_with_thousands_of_gifts_is_refused(db_url, tmp_path):
+    from stkit.sheet.sheet import MAX_ENTRIES
+
+    path = tmp_path / "many.yaml"
+    path.write_text("name: Bee\ngifts:\n" + "".join(f"  - name: Gift {i}\n" for i in range(MAX_ENTRIES + 1)))
+    assert _refused(path) == (
+        f"Error: {path}: gifts holds {MAX_ENTRIES + 1} entries; allowed: at most {MAX_ENTRIES}; nothing was imported"
+    )
+
+
+def test_a_sheet_at_the_limit_still_imports(db_url, tmp_path):
+    from stkit.sheet.sheet import MAX_ENTRIES
+
+    path = tmp_path / "troupe.gex"
+    path.write_text(_grapevine(MAX_ENTRIES))
+    result = runner.invoke(app, ["char", "import", str(path)], env={"NO_COLOR": "1"})
+    assert result.exit_code == 0, result.stderr
