@@ -445,6 +445,10 @@ class StkitGroup(TyperGroup):
     def invoke(self, ctx):
         from stkit.notices import collecting  # lazy: start-up (loaded when the command runs)
 
+        config = sys.modules.get("stkit.config")
+        if config is not None and ctx.parent is None:  # each command line (one in `stkit shell`) chooses anew
+            config.forget_chosen_store()
+
         try:
             with collecting() as notes:
                 done = super().invoke(ctx)
@@ -465,6 +469,13 @@ class StkitGroup(TyperGroup):
         except (click_errors.ClickException, typer.Exit, typer.Abort):
             raise
         except Exception as exc:
+            if isinstance(exc, ImportError):  # a module of an extra not installed: which one to install
+                from stkit.extras import missing_extra  # lazy: start-up (only when an import failed)
+
+                missing = missing_extra(exc)
+                if missing is not None:
+                    print_error(str(missing))
+                    raise typer.Exit(1) from None
             # The last guard: a defect still ends in one line, never a traceback (STKIT_DEBUG=1 shows it).
             if os.environ.get("STKIT_DEBUG"):
                 raise

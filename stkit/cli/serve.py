@@ -388,8 +388,10 @@ def serve(
 
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+    from stkit.extras import require  # lazy: start-up (loaded when the command runs)
     from stkit.store.table.events import parse_lifetime  # lazy: start-up (loaded when the command runs)
 
+    require("table")  # before any link is issued: nothing half done
     _check_port(port)
     check_host(host)
     lifetime = parse_lifetime(expires)
