@@ -32,7 +32,9 @@ def print_error(message: str, code: int = 1) -> None:
     code}`` (``code``: the exit status that follows, 1 for a refused value, 2 for a usage error)."""
     shown = printable(message)
     if len(shown) > MAX_ERROR_CHARS:  # a message quoting a 100,000-character value stays readable
-        shown = shown[: MAX_ERROR_CHARS - 1] + "…"
+        # cut in the middle: the value is quoted there, and what is wrong with it is said at the end
+        half = (MAX_ERROR_CHARS - 1) // 2
+        shown = shown[:half] + "…" + shown[len(shown) - (MAX_ERROR_CHARS - 1 - half) :]
     if _json_errors:
         import json  # lazy: start-up (only on an error)
 

@@ -162,7 +162,7 @@ def test_serve_refuses_a_bad_certificate_pair_before_anything_is_printed(table, 
     key.write_text("not a key\n")
     cases = [
         (["--certfile", str(key)], "Error: --certfile and --keyfile go together"),
-        (["--certfile", str(tmp_path / "nope.pem"), "--keyfile", str(key)], "Error: --certfile '"),
+        (["--certfile", str(tmp_path / "nope.pem"), "--keyfile", str(key)], "Error: --certfile: "),
         (["--certfile", str(key), "--keyfile", str(key)], "Error: --certfile/--keyfile: cannot load the certificate"),
     ]
     for args, message in cases:
