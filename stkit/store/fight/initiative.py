@@ -292,7 +292,8 @@ def current_initiative(gw: Gateway, scene_id: int, turn: int) -> dict[str, Any] 
         return None
     data: dict[str, Any] = json.loads(row[1])
     data["rolled_turn"] = row[0]
-    # who died since the roll leaves the order (the dead no longer act, docs/combat.md) and is listed dead
+    # who died since the roll keeps their place as rolled and is listed dead too (the dead no longer act,
+    # docs/combat.md)
     died = {
         str(r[0])
         for r in gw.rows(
@@ -301,9 +302,8 @@ def current_initiative(gw: Gateway, scene_id: int, turn: int) -> dict[str, Any] 
             sid=scene_id,
         )
     }
-    if died & {o["name"] for o in data.get("order", [])}:
-        data["dead"] = list(data.get("dead", [])) + [o["name"] for o in data["order"] if o["name"] in died]
-        data["order"] = [o for o in data["order"] if o["name"] not in died]
+    known = list(data.get("dead", []))
+    data["dead"] = known + [o["name"] for o in data.get("order", []) if o["name"] in died and o["name"] not in known]
     return data
 
 
