@@ -4,11 +4,11 @@
   platformdirs/XDG/HOME folders at tmp_path; clears STKIT_CHRONICLE; closes cached engines afterwards.
 - ``db_url``: parametrised over SQLite and, when STKIT_TEST_POSTGRES_URL is set (``.ci/postgres.sh``),
   PostgreSQL (a fresh schema per test, dropped afterwards). It also sets STKIT_DATABASE_URL to that URL so
-  CLI commands without --db use it. Tests that take it run once per database. The database is empty: the
-  first open migrates it (the migration tests rely on that).
-- ``migrated_db_url``: the same, but the SQLite file is a copy of a store migrated once per session
-  (``_migrated_sqlite_template``), so tests that only need a store at the newest revision skip alembic.
-  On PostgreSQL it is the plain ``db_url`` schema, migrated on first open.
+  CLI commands without --db use it. Tests that take it run once per database. The SQLite file is a copy of
+  a store migrated once per session (``_migrated_sqlite_template``), so a test skips alembic; a test marked
+  ``empty_store`` gets no file instead, and its first open migrates (the migration tests rely on that).
+  The PostgreSQL schema is always empty: the first open migrates it.
+- ``migrated_db_url``: ``db_url`` (kept as a name for tests that need a store at the newest revision).
 """
 
 from __future__ import annotations
@@ -66,18 +66,22 @@ def _migrated_sqlite_template(tmp_path_factory):
 
 
 @pytest.fixture
-def migrated_db_url(request, db_url, _migrated_sqlite_template) -> str:
-    """``db_url`` holding a store at the newest revision (a copied template on SQLite)."""
-    if db_url.startswith("sqlite:///"):
-        shutil.copyfile(_migrated_sqlite_template, db_url[len("sqlite:///") :])
+def migrated_db_url(db_url) -> str:
+    """``db_url`` holding a store at the newest revision (a copied template on SQLite, unless the test is
+    marked ``empty_store``)."""
     return db_url
 
 
 @pytest.fixture(params=_postgres_params())
 def db_url(request, tmp_path, monkeypatch) -> str:
-    """A database URL for one test: a new SQLite file, or a new schema on the test PostgreSQL server."""
+    """A database URL for one test: a copy of the migrated SQLite template (no file at all under the
+    ``empty_store`` mark), or a new schema on the test PostgreSQL server."""
     if request.param == "sqlite":
-        url = "sqlite:///" + str(tmp_path / "store.sqlite")
+        path = tmp_path / "store.sqlite"
+        if request.node.get_closest_marker("empty_store") is None:
+            # shutil.copy keeps the template's permission bits, as the store created them
+            shutil.copy(request.getfixturevalue("_migrated_sqlite_template"), path)
+        url = "sqlite:///" + str(path)
         monkeypatch.setenv("STKIT_DATABASE_URL", url)
         yield url
         _dispose_engines()
