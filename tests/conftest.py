@@ -1,7 +1,8 @@
 """Shared fixtures: every test runs with its own data folder and database, never the real home.
 
-- ``_isolated_store`` (autouse): points STKIT_DATABASE_URL at a fresh SQLite file under tmp_path and the
-  platformdirs/XDG/HOME folders at tmp_path; clears STKIT_CHRONICLE; closes cached engines afterwards.
+- ``_isolated_store`` (autouse): points STKIT_DATABASE_URL at a SQLite file in a fresh home folder (a copy of
+  the migrated template; no file under the ``empty_store`` mark) and the platformdirs/XDG/HOME folders at
+  that home; clears STKIT_CHRONICLE; closes cached engines afterwards.
 - ``db_url``: parametrised over SQLite and, when STKIT_TEST_POSTGRES_URL is set (``.ci/postgres.sh``),
   PostgreSQL (a fresh schema per test, dropped afterwards). It also sets STKIT_DATABASE_URL to that URL so
   CLI commands without --db use it. Tests that take it run once per database. The SQLite file is a copy of
@@ -20,8 +21,20 @@ import uuid
 from urllib.parse import quote
 
 import pytest
+from hypothesis import settings
 
 POSTGRES_ENV = "STKIT_TEST_POSTGRES_URL"
+
+# Hypothesis: the "ci" profile (CI set, as .ci/run does) runs every property test with the examples it
+# asks for; the "fast" profile (anywhere else) runs a quarter of them, at least FAST_MIN_EXAMPLES, for the
+# local loop. HYPOTHESIS_PROFILE=ci runs the full count locally.
+FAST_SHARE = 4
+FAST_MIN_EXAMPLES = 10
+settings.register_profile("ci", settings.get_profile("default"))
+settings.register_profile("fast", max_examples=100 // FAST_SHARE)
+_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _CI else "fast")
+settings.load_profile(HYPOTHESIS_PROFILE)
 
 
 def _dispose_engines() -> None:
@@ -31,7 +44,7 @@ def _dispose_engines() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_store(tmp_path_factory, monkeypatch):
+def _isolated_store(request, tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
@@ -39,6 +52,9 @@ def _isolated_store(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(home / "stkit-test.sqlite"))
     monkeypatch.delenv("STKIT_CHRONICLE", raising=False)
+    if request.node.get_closest_marker("empty_store") is None:
+        # commands run without --db open this store: a copy of the migrated template spares each test alembic
+        shutil.copy(request.getfixturevalue("_migrated_sqlite_template"), home / "stkit-test.sqlite")
     yield home
     _dispose_engines()
 
@@ -114,3 +130,21 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
             "throwaway server on loopback with `source .ci/postgres.sh` (needs PostgreSQL's server binaries), "
             "then run the tests again."
         )
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under the "fast" profile, cut the examples a test sets itself with ``@settings(max_examples=N)``
+    too (a profile only changes the default): N // FAST_SHARE, at least FAST_MIN_EXAMPLES."""
+    if HYPOTHESIS_PROFILE != "fast":
+        return
+    done: set[int] = set()
+    for item in items:
+        test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        # where @given keeps the test's settings; absent (another hypothesis version): full counts run
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is None or id(test) in done:
+            continue
+        done.add(id(test))
+        fewer = max(FAST_MIN_EXAMPLES, own.max_examples // FAST_SHARE)
+        if fewer < own.max_examples:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=fewer)
