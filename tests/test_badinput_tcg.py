@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.errors import DataFileError, InvalidValue
+from tests.clirun import one_error
 
 runner = CliRunner()
 
@@ -27,14 +28,7 @@ def _cards_db(tmp_path, monkeypatch):
 
 def _fails_cleanly(args: list[str], *needles: str) -> str:
     """Run in-process; assert exit 1, nothing on stdout, one `Error:` line naming every needle."""
-    res = runner.invoke(app, args)
-    assert res.exit_code == 1, (res.exit_code, res.output, res.exception)
-    assert res.stdout == ""
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), res.stderr
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-    return lines[0]
+    return one_error(runner.invoke(app, args), *needles)
 
 
 def _alias_bomb_moot(n: int = 400) -> str:

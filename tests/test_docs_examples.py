@@ -22,6 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
+from tests.docpages import fits, session
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -63,31 +64,6 @@ def _blocks(doc: Path, lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
 
 
-def _session(doc: Path) -> list[tuple[list[str], list[str]]]:
-    """[(argv after `stkit`, expected output lines)] from the console blocks, in page order."""
-    steps: list[tuple[list[str], list[str]]] = []
-    current: list[str] | None = None
-    for block in _blocks(doc, "console"):
-        current = None
-        for line in block.splitlines():
-            if line.startswith("$ stkit "):
-                current = []
-                steps.append((shlex.split(line[len("$ stkit ") :]), current))
-            elif line.startswith("$ "):
-                current = None  # a shell line such as `$ export ...`: shown, not run
-            elif current is not None and line.strip():
-                current.append(line.rstrip())
-    return steps
-
-
-def _fits(want: str, got: str) -> bool:
-    """``want`` equals ``got``, where ``...`` inside ``want`` stands for any text."""
-    if "..." not in want:
-        return want == got
-    pattern = ".*".join(re.escape(part) for part in want.split("..."))
-    return re.fullmatch(pattern, got) is not None
-
-
 def _expected_exit(expected: list[str]) -> int:
     """1 for the outputs that mean failure (an error, an ambiguous name, a deck that is not legal), else 0."""
     failing = ("Error: ", "Not legal at Renown level", '{"legal": false')
@@ -104,7 +80,7 @@ def _invoke(argv: list[str], cards_db: Path):
 def _run_page(doc: Path, cards_db: Path) -> list[tuple[list[str], int]]:
     """Run every `$ stkit` line of ``doc``; assert exit codes and shown lines. Returns (argv, exit code)."""
     ran = []
-    for argv, expected in _session(doc):
+    for argv, expected in session(doc.read_text(encoding="utf-8")):
         result = _invoke(argv, cards_db)
         got = [ln.rstrip() for ln in (result.stdout + result.stderr).splitlines()]
         shown = "\n".join(got)
@@ -114,7 +90,7 @@ def _run_page(doc: Path, cards_db: Path) -> list[tuple[list[str], int]]:
         for want in expected:
             if want == "...":
                 continue
-            hit = next((i for i in range(at, len(got)) if _fits(want, got[i])), None)
+            hit = next((i for i in range(at, len(got)) if fits(want, got[i])), None)
             assert hit is not None, f"stkit {shlex.join(argv)}: missing {want!r} (after line {at}) in:\n{shown}"
             at = hit + 1
         ran.append((argv, result.exit_code))
@@ -125,14 +101,14 @@ def _run_page(doc: Path, cards_db: Path) -> list[tuple[list[str], int]]:
 
 
 def test_fits_reads_dots_as_any_text():
-    assert _fits('{"a": 1, ...}', '{"a": 1, "b": 2}')
-    assert _fits("x ... y", "x   and more y")
-    assert not _fits('{"a": 1, ...}', '{"a": 2, "b": 2}')
-    assert not _fits("Legal at Renown level 20.", "Legal at Renown level 25.")
+    assert fits('{"a": 1, ...}', '{"a": 1, "b": 2}')
+    assert fits("x ... y", "x   and more y")
+    assert not fits('{"a": 1, ...}', '{"a": 2, "b": 2}')
+    assert not fits("Legal at Renown level 20.", "Legal at Renown level 25.")
 
 
 def test_session_parser_skips_shell_lines():
-    steps = _session(TCG_DOC)
+    steps = session(TCG_DOC.read_text(encoding="utf-8"))
     assert all(argv and not argv[0].startswith("export") for argv, _ in steps)
     # `$ export STKIT_CARDS_DB=...` must not leak into the previous command's expected output
     assert not any(line.startswith("$") for _, expected in steps for line in expected)

@@ -123,7 +123,8 @@ def test_usage_errors_are_one_line_naming_the_help():
     assert error("roll", "5", "--bogus", "[bold]x", code=2) == (
         "Error: no such option --bogus (see 'stkit roll --help')"
     )
-    assert error("nosuch\x1b[31m", code=2) == "Error: No such command 'nosuch\\x1b[31m'. (see 'stkit --help')"
+    assert error("nosuch\x1b[31m", code=2) == "Error: no such command 'nosuch\\x1b[31m' (see 'stkit --help')"
+    assert error("bogus", code=2) == "Error: no such command 'bogus' (see 'stkit --help')"  # not "did you mean house"
 
 
 # ----- numbers ----------------------------------------------------------------------------------------------

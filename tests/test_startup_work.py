@@ -65,7 +65,8 @@ def test_a_mistyped_command_gets_a_suggestion(args, suggestion):
     assert result.exit_code == 2
     if suggestion is None:  # `stkit odds X` reads X as a pool: a different message, no suggestion
         return
-    assert f"No such command '{args[0] if args[0] != 'char' else args[1]}'. Did you mean {suggestion}?" in result.stderr
+    # worded as the mistyped option is: "no such option --wilpower; did you mean --willpower?"
+    assert f"no such command '{args[0] if args[0] != 'char' else args[1]}'; did you mean {suggestion}?" in result.stderr
 
 
 def test_packaged_data_is_parsed_once_and_kept_by_hash(tmp_path, monkeypatch):

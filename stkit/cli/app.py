@@ -370,15 +370,20 @@ def _build_info(info: Any, options: dict[str, Any]) -> click_core.Command:
 
 
 def _suggest(exc: click_errors.UsageError, args: list[str], names: list[str]) -> None:
-    """Add "Did you mean 'roll'?" to a "No such command" error, from the names the group lists (typer's
-    own suggestion only looks at commands already built)."""
+    """Reword click's "No such command" error as "no such command 'rol'; did you mean 'roll'?", from the
+    names the group lists (typer's own suggestion only looks at commands already built)."""
     import difflib  # lazy: start-up (only on a mistyped command)
 
-    if not args or "Did you mean" in exc.message or not exc.message.startswith("No such command"):
+    if not args or not exc.message.startswith("No such command"):
         return
-    matches = difflib.get_close_matches(args[0], names)
+    # worded as a mistyped option is (stkit.cli.parsing): "no such option --wilpower; did you mean --willpower?"
+    message = f"no such command {args[0]!r}"
+    # 0.7, not difflib's 0.6: 'bogus' is not offered 'house' for their shared 'us'
+    matches = [repr(m) for m in difflib.get_close_matches(args[0], names, cutoff=0.7)]
     if matches:
-        exc.message = exc.message.rstrip(".") + ". Did you mean " + ", ".join(repr(m) for m in matches) + "?"
+        said = matches[0] if len(matches) == 1 else ", ".join(matches[:-1]) + " or " + matches[-1]
+        message += f"; did you mean {said}?"
+    exc.message = message
 
 
 def load_command(name: str) -> click_core.Command | None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from stkit.cli.options import DbOpt, JsonOpt
+from stkit.cli.options import DbOpt, JsonOpt, YesOpt
 from stkit.text import counted
 
 chronicle_app = typer.Typer(help="The chronicles of one store: start, list, show, remove.", no_args_is_help=True)
@@ -116,7 +116,7 @@ def chronicle_show(name: NameArg, db: DbOpt = None, json_out: JsonOpt = False) -
 @chronicle_app.command("rm")
 def chronicle_rm(
     name: NameArg,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (for scripts).")] = False,
+    yes: YesOpt = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:

@@ -103,3 +103,26 @@ def complete_extended(incomplete: str) -> list[str]:
 def complete_contest(incomplete: str) -> list[str]:
     """Open contests, by name (or by id when digits are typed)."""
     return _tracked("contest", incomplete)
+
+
+def complete_house_key(incomplete: str) -> list[str]:
+    """`stkit house` keys starting with ``incomplete`` (no store needed)."""
+    from stkit.dice.house import HOUSE_KEYS  # lazy: start-up (loaded when the command runs)
+
+    return _as_typed(incomplete, list(HOUSE_KEYS))
+
+
+def complete_house_value(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The words the house rule named before the value allows ('on', 'off'; 'none', 'double', 'reroll');
+    nothing for a number range such as the difficulty's '2 to 10', or an unknown key."""
+    import re  # lazy: start-up (loaded when the command runs)
+
+    from stkit.dice.house import HOUSE_KEYS  # lazy: start-up (loaded when the command runs)
+
+    key = str(ctx.params.get("key") or "").strip().casefold().replace("_", "-")
+    if key not in HOUSE_KEYS:
+        return []
+    allowed = HOUSE_KEYS[key][1]
+    if re.fullmatch(r"\d+ to \d+", allowed):
+        return []
+    return _as_typed(incomplete, [w for w in re.split(r", | or ", allowed) if w])

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from stkit.cli.complete import complete_house_key, complete_house_value
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
+from stkit.dice.house import HOUSE_KEYS
 
 if TYPE_CHECKING:
     from stkit.dice.house import ChronicleRules
@@ -19,12 +21,8 @@ house_app = typer.Typer(
     no_args_is_help=True,
 )
 
-_KEYS_HELP = (
-    "specialty (none|double|reroll), extra-ones-cancel (on|off), ones-cancel (on|off), "
-    "difficulty (2-10), extended-botch (wipe|end), free-botch (on|off), homid-aggravated-soak (on|off), "
-    "rage-cap (revised|w20|points), rite-cost (level|taught), tens (once|explode|explode-unspecialised), "
-    "tens-cancel-ones (on|off), specialty-botch (yes|no), willpower (success|three-dice)"
-)
+#: Every key with its allowed values, from the one table of house rules (stkit.dice.house, pure and small).
+_KEYS_HELP = ", ".join(f"{key} ({allowed})" for key, (_field, allowed) in HOUSE_KEYS.items())
 
 
 def _show(rules: ChronicleRules, chronicle: str, json_out: bool) -> None:
@@ -65,8 +63,11 @@ def _chronicle(chronicle: str | None) -> str:
 
 @house_app.command("set")
 def house_set(
-    key: Annotated[str, typer.Argument(help=f"The house rule: {_KEYS_HELP}.", show_default=False)],
-    value: Annotated[str, typer.Argument(help="Its value.", show_default=False)],
+    key: Annotated[
+        str,
+        typer.Argument(help=f"The house rule: {_KEYS_HELP}.", show_default=False, autocompletion=complete_house_key),
+    ],
+    value: Annotated[str, typer.Argument(help="Its value.", show_default=False, autocompletion=complete_house_value)],
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -98,7 +99,10 @@ def house_show(chronicle: ChronicleOpt = None, db: DbOpt = None, json_out: JsonO
 
 @house_app.command("reset")
 def house_reset(
-    key: Annotated[str | None, typer.Argument(help="The house rule to set back to the rules as written.")] = None,
+    key: Annotated[
+        str | None,
+        typer.Argument(help="The house rule to set back to the rules as written.", autocompletion=complete_house_key),
+    ] = None,
     all_keys: Annotated[bool, typer.Option("--all", help="Set every house rule back.")] = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,

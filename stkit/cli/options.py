@@ -87,6 +87,7 @@ DbOpt = Annotated[
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace the output file if it exists (its permissions are kept).")
 ]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (for scripts).")]
 # Two meanings of --chronicle: where a new thing goes (scenes, new characters) ...
 ChronicleOpt = Annotated[
     str | None, typer.Option("--chronicle", help="Chronicle (default: $STKIT_CHRONICLE, else 'default').")

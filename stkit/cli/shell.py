@@ -180,16 +180,43 @@ def completions(text: str) -> list[tuple[str, int, str]]:
         def source_vars(self) -> dict[str, Any]:
             return {}
 
-    try:
-        words = shlex.split(text)
-    except ValueError:
+    words, quote = _split_line(text)
+    if words is None:
         return []
-    incomplete = "" if not words or text[-1:].isspace() else words.pop()
+    if quote:  # inside an open quote ('roll "Dexterity + Dr'): the quoted text is the word being completed
+        incomplete = words.pop() if words else ""
+        replaced = len(text) - text.rfind(quote)
+    else:
+        incomplete = "" if not words or text[-1:].isspace() else words.pop()
+        replaced = len(incomplete)
     try:
         items = _Matcher(root_command(), {}, "stkit", "_STKIT_COMPLETE").get_completions(words, incomplete)
     except Exception:  # completion reads the store; a failure there must not end the shell
         return []
-    return [(str(i.value), -len(incomplete), i.help or "") for i in items if i.type == "plain"]
+    return [(_as_word(str(i.value), quote), -replaced, i.help or "") for i in items if i.type == "plain"]
+
+
+def _split_line(text: str) -> tuple[list[str] | None, str]:
+    """The words of ``text`` and the quote left open at its end ('' when none); (None, '') when the line
+    cannot be read even with its quote closed."""
+    try:
+        return shlex.split(text), ""
+    except ValueError:
+        pass
+    for quote in ('"', "'"):
+        try:
+            return shlex.split(text + quote), quote
+        except ValueError:
+            continue
+    return None, ""
+
+
+def _as_word(value: str, quote: str) -> str:
+    """``value`` as it must be typed: inside the open ``quote`` as is; bare, quoted when it holds a space
+    ('dex+Animal Ken' would otherwise become two words)."""
+    if quote:
+        return quote + value
+    return shlex.quote(value) if any(c.isspace() for c in value) else value
 
 
 def _piped_lines() -> Iterable[str]:

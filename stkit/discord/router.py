@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
 from typing import TYPE_CHECKING
 
 import httpx
@@ -26,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from stkit.discord.commands import api_base
 from stkit.discord.interactions import PING, SeenIds, UserLimiter, answer, shape_problem, wants_ephemeral
 from stkit.discord.signature import verify
-from stkit.discord.webhook import USER_AGENT, Follower
+from stkit.discord.webhook import USER_AGENT, Follower, Looping
 from stkit.store.table.discord_feed import Reach, application_keys, chronicles_with_webhooks, discord_settings
 
 if TYPE_CHECKING:
@@ -152,19 +151,18 @@ def start_follower(store: StoreHandle, chronicle: str) -> Follower:
     return Follower(store, chronicle, poll=FOLLOWER_POLL).start()
 
 
-class Followers:
+class Followers(Looping):
     """The feed followers of a server of several chronicles: one :class:`Follower` per chronicle served
     (``served``; None: every chronicle of the store) that has a webhook set, looked for every ``scan``
     seconds in a thread of its own, so a webhook set while the server runs is followed within ``scan``
     seconds. A follower once started runs until :meth:`stop` (it idles when its webhook is unset)."""
 
     def __init__(self, store: StoreHandle, served: tuple[str, ...] | None, *, scan: float = SCAN_SECONDS) -> None:
+        super().__init__("discord-followers")
         self.store = store
         self.served = served
         self.scan = scan
         self.followers: dict[str, Follower] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def look(self) -> list[str]:
         """Start a follower for each chronicle served that has a webhook and none yet; returns their names."""
@@ -185,17 +183,9 @@ class Followers:
                 log.warning("the Discord followers could not look for webhooks (%s)", type(exc).__name__)
             self._stop.wait(self.scan)
 
-    def start(self) -> Followers:
-        """Run in a daemon thread; returns self."""
-        self._thread = threading.Thread(target=self.run, name="discord-followers", daemon=True)
-        self._thread.start()
-        return self
-
     def stop(self, timeout: float = 5.0) -> None:
         """Stop looking and stop every follower (each waited for up to ``timeout`` seconds)."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+        super().stop(timeout)
         for follower in list(self.followers.values()):
             follower._stop.set()
         for follower in list(self.followers.values()):

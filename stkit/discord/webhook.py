@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import httpx
 
@@ -133,7 +133,32 @@ def make_client(timeout: float = POST_TIMEOUT) -> httpx.Client:
     return httpx.Client(timeout=timeout, headers={"User-Agent": USER_AGENT}, follow_redirects=False)
 
 
-class Follower:
+class Looping:
+    """A loop (:meth:`run`, which ends once ``_stop`` is set) that :meth:`start` runs in a daemon thread named
+    ``thread_name``; :meth:`stop` asks it to end from any thread and waits for it."""
+
+    def __init__(self, thread_name: str) -> None:
+        self.thread_name = thread_name
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        raise NotImplementedError
+
+    def start(self) -> Self:
+        """Run in a daemon thread; returns self."""
+        self._thread = threading.Thread(target=self.run, name=self.thread_name, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Ask the loop to end and wait up to ``timeout`` seconds for it."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+class Follower(Looping):
     """Posts the table events of ``chronicle`` in the store ``store`` to the chronicle's webhooks.
 
     ``poll``: seconds between looks at the event log when idle; ``backoff``/``max_backoff``: the first and
@@ -153,6 +178,7 @@ class Follower:
         report_every: float = 60.0,
         client: httpx.Client | None = None,
     ) -> None:
+        super().__init__(f"discord-follower-{chronicle}")
         self.store = store
         self.chronicle = chronicle
         self.poll = poll
@@ -174,8 +200,6 @@ class Follower:
         self._failures: dict[str, int] = {}
         self._reported_at: dict[str, float] = {}
         self._trouble = 0.0
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------------------------------ one pass
 
@@ -341,15 +365,3 @@ class Follower:
         if self.client is not None:
             self.client.close()
             self.client = None
-
-    def start(self) -> Follower:
-        """Run in a daemon thread; returns self."""
-        self._thread = threading.Thread(target=self.run, name=f"discord-follower-{self.chronicle}", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        """Ask the loop to end and wait up to ``timeout`` seconds for it."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)

@@ -573,7 +573,7 @@ def creation_defaults(s: Sheet, *, rank_given: bool = False) -> list[str]:
         home = breed_form(s.fera, s.breed) or ("Crinos" if s.breed in METIS_BREEDS else None)
         if home and home in form_slots(s.fera) and home != s.form:
             s.form = home
-            notes.append(f"{s.name} starts in {form_label(home, s.fera)} form, the {s.breed} breed form")
+            notes.append(f"{s.name} starts in its breed form, {form_label(home, s.fera)}")
     if not rank_given:
         qualified = L.qualifying_rank(s)
         if qualified is not None and qualified > s.rank:

@@ -518,7 +518,10 @@ class Purchase:
     @property
     def label(self) -> str:
         if self.kind in (TraitKind.gift, TraitKind.rite):
-            return f"{self.kind.capitalize()} {self.name} ({self.new})"
+            kind = self.kind.capitalize()
+            # "Rite of Cleansing" already says what it is: no "Rite Rite of Cleansing"
+            said = self.name.casefold().startswith(kind.casefold() + " ")
+            return f"{self.name} ({self.new})" if said else f"{kind} {self.name} ({self.new})"
         return f"{self.name} {self.old}->{self.new}"
 
 

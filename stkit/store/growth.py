@@ -238,7 +238,7 @@ def give_renown(
     summary = f"{sheet.name} {verb} {abs(amount)} {label}: {label} {done.after[0]} permanent, {done.after[1]} temporary"
     warnings = []
     if done.gained:
-        summary += f" (+{done.gained} permanent from ten temporary)"
+        summary += f" (+{done.gained} permanent from 10 temporary)"
     if done.rank_after > done.rank_before:
         summary += f"; Rank {done.rank_after} ({L.rank_name(done.rank_after)}) reached"
     nxt = L.next_rank(sheet)

@@ -290,49 +290,17 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
             tribe_card = card
 
     # Sept deck.
-    sept_total = sum(c for _, c in resolved["sept"]) + _unknown_total(deck, "sept", db)
-    if sept_total < SEPT_MIN:
-        v.append(Violation("deck.sept-deck", f"Sept deck has {sept_total} cards; it needs at least {SEPT_MIN}"))
+    sept_total = _pile_total(deck, db, resolved, "sept", SEPT_MIN, v)
     for card, count in resolved["sept"]:
-        if count > SEPT_MAX_COPIES:
-            v.append(
-                Violation(
-                    "deck.sept-deck", f"{count} copies of {card.name} in the Sept deck; at most {SEPT_MAX_COPIES}"
-                )
-            )
-        if not _known_type(card):
-            w.append(
-                Violation(
-                    "deck.sept-deck",
-                    f"{card.name}: type {card.type or 'not recorded'} is not one stkit knows; "
-                    "cannot check it belongs in the Sept deck",
-                )
-            )
-        elif not _is_sept(card):
+        if _copies_and_type(card, count, "sept", SEPT_MAX_COPIES, v, w) and not _is_sept(card):
             v.append(Violation("deck.sept-deck", f"{card.name} is a {card.type} card, not a Sept card"))
 
     # Combat deck.
-    combat_total = sum(c for _, c in resolved["combat"]) + _unknown_total(deck, "combat", db)
-    if combat_total < COMBAT_MIN:
-        v.append(Violation("deck.combat-deck", f"Combat deck has {combat_total} cards; it needs at least {COMBAT_MIN}"))
+    combat_total = _pile_total(deck, db, resolved, "combat", COMBAT_MIN, v)
     moons = {"new": 0, "full": 0}
     unknown_moon = []
     for card, count in resolved["combat"]:
-        if count > COMBAT_MAX_COPIES:
-            v.append(
-                Violation(
-                    "deck.combat-deck", f"{count} copies of {card.name} in the Combat deck; at most {COMBAT_MAX_COPIES}"
-                )
-            )
-        if not _known_type(card):
-            w.append(
-                Violation(
-                    "deck.combat-deck",
-                    f"{card.name}: type {card.type or 'not recorded'} is not one stkit knows; "
-                    "cannot check it belongs in the Combat deck",
-                )
-            )
-        elif card.type not in COMBAT_TYPES:
+        if _copies_and_type(card, count, "combat", COMBAT_MAX_COPIES, v, w) and card.type not in COMBAT_TYPES:
             v.append(Violation("deck.combat-deck", f"{card.name} is a {card.type} card, not a Combat card"))
         if card.moon:
             moons[card.moon] += count
@@ -369,6 +337,33 @@ def check_deck(deck: DeckList, db: Any, renown_level: int = 20) -> DeckReport:
         }
     )
     return report
+
+
+def _pile_total(
+    deck: DeckList, db: Any, resolved: dict[str, list[tuple[Card, int]]], section: str, minimum: int, v: list
+) -> int:
+    """The number of cards in the Sept or Combat deck (``section``), unknown names included; a violation
+    when it is under ``minimum``."""
+    total = sum(c for _, c in resolved[section]) + _unknown_total(deck, section, db)
+    if total < minimum:
+        v.append(
+            Violation(f"deck.{section}-deck", f"{section.title()} deck has {total} cards; it needs at least {minimum}")
+        )
+    return total
+
+
+def _copies_and_type(card: Card, count: int, section: str, max_copies: int, v: list, w: list) -> bool:
+    """The checks the Sept and Combat decks (``section``) share for one card: a violation past
+    ``max_copies`` copies, a warning when its type is not one stkit knows. True when the type is known, so
+    the deck's own type rule can be checked."""
+    rule, deck = f"deck.{section}-deck", f"{section.title()} deck"
+    if count > max_copies:
+        v.append(Violation(rule, f"{count} copies of {card.name} in the {deck}; at most {max_copies}"))
+    if _known_type(card):
+        return True
+    kind = card.type or "not recorded"
+    w.append(Violation(rule, f"{card.name}: type {kind} is not one stkit knows; cannot check it belongs in the {deck}"))
+    return False
 
 
 def _unknown_total(deck: DeckList, section: str, db: Any) -> int:

@@ -38,8 +38,8 @@ def test_names_from_the_store(tmp_path, monkeypatch) -> None:
     assert words("char show zo") == ["zoë"]
     assert words("roll dex+br") == ["dex+brawl"]
     assert words("roll St") == ["Strength", "Stamina", "Streetwise", "Stealth"]
-    assert words("extended roll ") == ["Stay hidden"]  # open ones only
-    assert words("contest status m") == ["moot debate"]
+    assert words("extended roll ") == ["'Stay hidden'"]  # open ones only, quoted: one word
+    assert words("contest status m") == ["'moot debate'"]
     assert words("extended status 1") == ["1"]
 
 
@@ -86,3 +86,36 @@ def test_bash_completion_in_a_real_process(tmp_path) -> None:
     assert script.returncode == 0, (script.stdout, script.stderr)
     assert "_STKIT_COMPLETE=complete_bash" in script.stdout
     assert "complete -o default -F _stkit_completion stkit" in script.stdout
+
+
+def test_inside_an_open_quote_the_quoted_text_is_completed() -> None:
+    # the pages type pools quoted: stkit roll "Dexterity + Drive"; Tab inside the quote completes the Trait
+    assert completions('roll "Dexterity + Dr') == [('"Dexterity + Drive', -len('"Dexterity + Dr'), "")]
+    assert words("roll 'wits + al") == ["'wits + alertness"]
+    assert words('roll "5') == []  # a number of dice: nothing to complete
+
+
+def test_a_completed_word_with_a_space_is_quoted() -> None:
+    assert words("roll dex+animal") == ["'dex+animal Ken'"]  # bare, it would be two words
+
+
+def test_house_keys_and_their_values() -> None:
+    from stkit.dice.house import HOUSE_KEYS
+
+    assert words("house set ") == list(HOUSE_KEYS)
+    assert words("house set fr") == ["free-botch", "frenzy-crinos", "frenzy-auspice-moon", "frenzy-rank"]
+    assert words("house reset rage") == ["rage-cap"]
+    assert words("house set free-botch ") == ["on", "off"]
+    assert words("house set specialty ") == ["none", "double", "reroll"]
+    assert words("house set rage-cap w") == ["w20"]
+    assert words("house set difficulty ") == []  # a number from 2 to 10
+    assert words("house set no-such-rule ") == []
+
+
+def test_house_set_help_names_every_key() -> None:
+    from stkit.dice.house import HOUSE_KEYS
+
+    result = runner.invoke(app, ["house", "set", "--help"], env={"NO_COLOR": "1", "COLUMNS": "2000"})
+    assert result.exit_code == 0
+    missing = [key for key in HOUSE_KEYS if f"{key} (" not in result.output]
+    assert not missing, f"`house set --help` leaves out {missing}"

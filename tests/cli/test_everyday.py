@@ -1,23 +1,8 @@
 """Everyday dice flags: --need on roll, Willpower on one action of multi and one side of resisted."""
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "100"})
-
-
-def run_json(*args: str) -> dict:
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+from tests.clirun import ok_json, run
 
 
 def test_need_met_and_not_met_human() -> None:
@@ -31,9 +16,9 @@ def test_need_met_and_not_met_human() -> None:
 
 
 def test_need_in_json() -> None:
-    data = run_json("roll", "6", "--dice", "5,4,8,8,2,6", "--need", "4")
+    data = ok_json("roll", "6", "--dice", "5,4,8,8,2,6", "--need", "4")
     assert (data["need"], data["need_met"], data["result"]) == (4, False, 3)
-    assert "need" not in run_json("roll", "6", "--dice", "5,4,8,8,2,6")
+    assert "need" not in ok_json("roll", "6", "--dice", "5,4,8,8,2,6")
 
 
 @pytest.mark.parametrize("bad", ["0", "-2", "1001"])
@@ -45,7 +30,7 @@ def test_need_out_of_range_is_one_line(bad: str) -> None:
 
 def test_multi_willpower_on_one_action() -> None:
     # 7 6 6 declared: 4, 2 and 1 dice; Willpower on the second action only
-    data = run_json("multi", "7", "6", "6", "-w", "2", "--dice", "2,3,4,5", "--dice", "7,1", "--dice", "3")
+    data = ok_json("multi", "7", "6", "6", "-w", "2", "--dice", "2,3,4,5", "--dice", "7,1", "--dice", "3")
     rolls = [a["roll"] for a in data["actions"]]
     assert [r["willpower"] for r in rolls] == [False, True, False]
     assert [r["result"] for r in rolls] == [0, 1, 0]  # 7 cancelled by the 1, Willpower's success stays
@@ -62,7 +47,7 @@ def test_multi_willpower_refused(action: str, message: str) -> None:
 
 
 def test_resisted_willpower_on_one_side() -> None:
-    data = run_json("resisted", "3", "3", "-w", "B", "--dice-a", "7,8,2", "--dice-b", "9,2,2")
+    data = ok_json("resisted", "3", "3", "-w", "B", "--dice-a", "7,8,2", "--dice-b", "9,2,2")
     assert (data["a"]["result"], data["b"]["result"]) == (2, 2)  # B's Willpower ties it
     assert data["winner"] is None
     assert (data["a"]["willpower"], data["b"]["willpower"]) == (False, True)

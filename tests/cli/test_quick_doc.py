@@ -9,25 +9,15 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
+from tests.docpages import session
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "quick.md"
-
-
-def _session() -> list[tuple[list[str], list[str]]]:
-    steps: list[tuple[list[str], list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S):
-        for line in block.splitlines():
-            if line.startswith("$ stkit "):
-                steps.append((shlex.split(line[len("$ stkit ") :]), []))
-            elif steps and line.strip() != "...":
-                steps[-1][1].append(line.rstrip())
-    return steps
 
 
 def test_the_page_runs_as_written(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "table.sqlite"))
     runner = CliRunner()
-    steps = _session()
+    steps = session(DOC.read_text(encoding="utf-8"))
     assert len(steps) >= 12
     for argv, expected in steps:
         result = runner.invoke(app, argv, env={"NO_COLOR": "1", "COLUMNS": "100"})

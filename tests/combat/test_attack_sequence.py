@@ -5,14 +5,11 @@ file (not the engine's scorer)."""
 from __future__ import annotations
 
 import itertools
-import json
 from collections import Counter
 from fractions import Fraction
 
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
 from stkit.dice.combat import (
     AttackSequence,
     AttackSpec,
@@ -23,19 +20,7 @@ from stkit.dice.combat import (
 )
 from stkit.dice.model import HouseRules, Specialty
 from stkit.errors import InvalidValue
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "100"})
-
-
-def ok_json(*args: str) -> dict:
-    res = run(*args, "--json")
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
-
+from tests.clirun import ok_json, run
 
 # ---- an independent counter --------------------------------------------------------------------------------
 

@@ -3,28 +3,9 @@ and the target soaks by its soak rules unless `--no-soak` (said in the output)."
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "120"})
-
-
-def ok(*args: str) -> str:
-    res = run(*args)
-    assert res.exit_code == 0, res.output
-    return res.stdout
-
-
-def ok_json(*args: str) -> dict:
-    return json.loads(ok(*args, "--json"))
+from tests.clirun import ok, ok_json, run
 
 
 @pytest.fixture

@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
 from stkit.dice.combat import AttackSpec, p_attack
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "100"})
-
-
-def run_json(*args: str) -> dict:
-    res = run(*args, "--json")
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+from tests.clirun import ok_json, run
 
 
 def test_soak_roll_human_output():
@@ -36,7 +22,7 @@ def test_soak_roll_human_output():
 
 
 def test_damage_roll_with_only_ones_is_a_failure():
-    data = run_json("roll", "3", "--damage", "--dice", "1,1,4")
+    data = ok_json("roll", "3", "--damage", "--dice", "1,1,4")
     assert (data["kind"], data["outcome"], data["result"]) == ("damage", "failure", 0)
     assert data["house_rules"]["ones_cancel"] is False
     assert data["combat_rules"] == {"damage_ones_cancel": False, "rage_cap": None, "unsoakable": []}
@@ -44,13 +30,13 @@ def test_damage_roll_with_only_ones_is_a_failure():
 
 
 def test_damage_ones_cancel_flag():
-    data = run_json("roll", "3", "--damage", "--dice", "1,8,4", "--damage-ones-cancel")
+    data = ok_json("roll", "3", "--damage", "--dice", "1,8,4", "--damage-ones-cancel")
     assert (data["net"], data["result"], data["outcome"]) == (0, 0, "failure")
 
 
 def test_seeded_damage_roll_replays():
-    a = run_json("roll", "6", "--damage", "--seed", "11")
-    b = run_json("roll", "6", "--damage", "--seed", "11")
+    a = ok_json("roll", "6", "--damage", "--seed", "11")
+    b = ok_json("roll", "6", "--damage", "--seed", "11")
     assert a == b and a["seed"] == 11
 
 
@@ -78,7 +64,7 @@ def test_bad_input_is_one_line(args, message):
 
 
 def test_odds_soak_has_no_botch():
-    data = run_json("odds", "2", "--soak")
+    data = ok_json("odds", "2", "--soak")
     assert data["kind"] == "soak" and data["p_botch"] == 0.0
     # two dice at 6, 1s not cancelling: 0 successes 25/100, 1 50/100, 2 25/100
     assert [e["exact"] for e in data["distribution"]] == ["1/4", "1/2", "1/4"]
@@ -86,7 +72,7 @@ def test_odds_soak_has_no_botch():
 
 
 def test_odds_damage_with_cancelling_ones():
-    data = run_json("odds", "2", "--damage", "--damage-ones-cancel")
+    data = ok_json("odds", "2", "--damage", "--damage-ones-cancel")
     # as an action's distribution (7/20, 2/5, 1/4) but the 9/100 botch is a failure
     assert [e["exact"] for e in data["distribution"]] == ["7/20", "2/5", "1/4"]
     assert (data["p_botch"], data["p_failure"]) == (0.0, 0.35)
@@ -100,13 +86,13 @@ def test_odds_soak_human_output():
 
 
 def test_odds_attack_exact_small():
-    data = run_json("odds", "attack", "1", "--damage", "1")
+    data = ok_json("odds", "attack", "1", "--damage", "1")
     assert [e["exact"] for e in data["wounds"]] == ["3/4", "1/4"]
     assert (data["p_hit"], data["p_botch"], data["expected_wounds"]) == (0.5, 0.1, 0.25)
 
 
 def test_odds_attack_agrees_with_the_engine():
-    data = run_json("odds", "attack", "7", "--damage", "5", "--soak", "4", "-d", "7")
+    data = ok_json("odds", "attack", "7", "--damage", "5", "--soak", "4", "-d", "7")
     odds = p_attack(AttackSpec(attack_pool=7, damage_pool=5, soak_pool=4, attack_difficulty=7))
     assert [Fraction(e["exact"]) for e in data["wounds"]] == list(odds.distribution)
     assert sum(Fraction(e["exact"]) for e in data["wounds"]) == 1

@@ -14,30 +14,10 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
+from tests.docpages import fits, session
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "combat.md"
-
-
-def session(text: str) -> list[tuple[list[str], list[str]]]:
-    steps: list[tuple[list[str], list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", text, re.S):
-        current: list[str] | None = None
-        for line in block.splitlines():
-            if line.startswith("$ stkit "):
-                current = []
-                steps.append((shlex.split(line[len("$ stkit ") :], comments=True), current))
-            elif line.startswith("$ "):
-                current = None
-            elif current is not None and line.strip() and line.strip() != "...":
-                current.append(line.rstrip())
-    return steps
-
-
-def fits(want: str, got: str) -> bool:
-    if "..." not in want:
-        return want == got
-    return re.fullmatch(".*".join(re.escape(part) for part in want.split("...")), got) is not None
 
 
 def test_the_page_runs_as_written(db_url, monkeypatch, tmp_path):

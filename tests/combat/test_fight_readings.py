@@ -5,31 +5,12 @@ JohanFalt/Foundry_WoD20, module/dialogs/dialog-checkfrenzy.js, for the frenzy mo
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
 from stkit.dice.house import FIGHT_KEYS, HOUSE_KEYS, SCORING_KEYS, rules_from_settings
 from stkit.errors import InvalidValue
 from stkit.sheet.sheet import Sheet
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "120"})
-
-
-def ok(*args: str) -> str:
-    res = run(*args)
-    assert res.exit_code == 0, res.output
-    return res.stdout
-
-
-def ok_json(*args: str) -> dict:
-    return json.loads(ok(*args, "--json"))
+from tests.clirun import ok, ok_json
 
 
 def test_the_fight_keys_are_house_keys_that_do_not_score():

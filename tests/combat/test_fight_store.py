@@ -3,7 +3,7 @@ Rage and Gnosis, the dodge after acting, the coup de grace; refusals change noth
 
 from __future__ import annotations
 
-from tests.combat.test_store_combat import fails, ok, ok_json, sheet
+from tests.clirun import fails, ok, ok_json, sheet
 
 
 def _fighters() -> None:

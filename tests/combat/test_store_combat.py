@@ -3,40 +3,9 @@ Rage for extra actions. Golden values are hand-checked dice; every test runs on 
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "100"})
-
-
-def ok(*args: str) -> str:
-    res = run(*args)
-    assert res.exit_code == 0, res.output
-    return res.stdout
-
-
-def ok_json(*args: str) -> dict:
-    return json.loads(ok(*args, "--json"))
-
-
-def fails(*args: str, match: str) -> None:
-    res = run(*args)
-    assert res.exit_code == 1, res.output
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and match in lines[0], res.stderr
-    assert "Traceback" not in res.output
-
-
-def sheet(name: str) -> dict:
-    return ok_json("char", "show", name)
+from tests.clirun import fails, ok, ok_json, sheet
 
 
 def log() -> list[dict]:

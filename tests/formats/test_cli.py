@@ -6,30 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
+from tests.clirun import error, ok, run
 
 DATA = Path(__file__).with_name("data")
 MARROW = DATA / "foundry-werewolf-marrow.json"
 TROUPE = DATA / "grapevine-troupe.gex"
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], env={"NO_COLOR": "1", "COLUMNS": "120"})
-
-
-def ok(*args) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result.stdout
-
-
-def fails(*args, code: int = 1) -> str:
-    result = run(*args)
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    return result.stderr
 
 
 def test_foundry_import_prints_every_dropped_path(db_url):
@@ -82,7 +64,7 @@ def test_grapevine_troupe_in_one_transaction(db_url):
 
 def test_grapevine_one_name_taken_imports_none(db_url):
     ok("char", "new", "Sees-Through-Smoke", "--chronicle", "Lost Stars")
-    err = fails("char", "import", TROUPE)
+    err = error("char", "import", TROUPE)
     assert "Sees-Through-Smoke" in err and "nothing was imported" in err
     listed = json.loads(ok("char", "list", "--json"))
     assert [c["name"] for c in listed["characters"]] == ["Sees-Through-Smoke"]
@@ -91,9 +73,9 @@ def test_grapevine_one_name_taken_imports_none(db_url):
 def test_binary_and_malformed_grapevine_one_line(db_url, tmp_path):
     binary = tmp_path / "old.gex"
     binary.write_bytes(b"GVBE\x00\x01binary")
-    err = fails("char", "import", binary)
+    err = error("char", "import", binary)
     assert err.count("\n") == 1 and "binary .gex format (the file starts with GVBE)" in err
-    err = fails("char", "import", DATA / "grapevine-malformed.gex")
+    err = error("char", "import", DATA / "grapevine-malformed.gex")
     assert err.count("\n") == 1 and "malformed XML at line 6, column 5: mismatched tag; nothing was imported" in err
 
 
@@ -130,8 +112,8 @@ def test_every_breed_rolls_the_same(db_url):
         {"permanent": 0, "temporary": 0},
         {"permanent": 0, "temporary": 0},
     )
-    assert "Kin is Kinfolk of the Garou and has no Crinos form; only Homid" in fails("char", "shift", "Kin", "crinos")
-    assert "unknown Bastet breed 'lupus'" in fails("char", "new", "Cat2", "--fera", "Bastet", "--breed", "lupus")
+    assert "Kin is Kinfolk of the Garou and has no Crinos form; only Homid" in error("char", "shift", "Kin", "crinos")
+    assert "unknown Bastet breed 'lupus'" in error("char", "new", "Cat2", "--fera", "Bastet", "--breed", "lupus")
 
 
 def test_show_prints_the_new_sheet_parts(db_url):

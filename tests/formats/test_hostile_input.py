@@ -3,7 +3,6 @@ gives either a sheet or one DataFileError, never another exception."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 from stkit.errors import DataFileError
 from stkit.formats.foundry import from_foundry
 from stkit.formats.grapevine import from_grapevine
+from tests.formats.hostile import changed, paths, xml_attr
 
 DATA = Path(__file__).with_name("data")
 ACTOR = json.loads((DATA / "foundry-werewolf-marrow.json").read_text(encoding="utf-8"))
@@ -24,18 +24,7 @@ LAYOUT_ACTORS = [
 TROUPE = (DATA / "grapevine-troupe.gex").read_bytes()
 
 
-def _paths(obj: object, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
-PATHS = [p for p in _paths(ACTOR) if p]
+PATHS = paths(ACTOR)
 values = st.one_of(
     st.none(),
     st.booleans(),
@@ -55,22 +44,13 @@ def test_foundry_any_value_anywhere(changes):
 
 def _read_changed(actor: dict, changes) -> None:
     """Read a copy of ``actor`` with each (path, value) of ``changes`` set: a sheet or one DataFileError."""
-    data = copy.deepcopy(actor)
-    for path, value in changes:
-        target = data
-        try:
-            for key in path[:-1]:
-                target = target[key]
-            target[path[-1]] = value
-        except (KeyError, IndexError, TypeError):
-            continue  # an earlier change replaced a parent
     try:
-        from_foundry(data, source="h.json")
+        from_foundry(changed(actor, changes), source="h.json")
     except DataFileError as exc:
         assert str(exc).startswith("h.json") and "\n" not in str(exc)
 
 
-LAYOUT_PATHS = [(i, p) for i, a in enumerate(LAYOUT_ACTORS) for p in _paths(a) if p]
+LAYOUT_PATHS = [(i, p) for i, a in enumerate(LAYOUT_ACTORS) for p in paths(a)]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -92,8 +72,7 @@ attr_values = st.text(alphabet="0123456789-xX abc&<>\"'\u200b", max_size=8)
 )
 def test_grapevine_any_attribute_value(original, value):
     key = original.split(b"=")[0]
-    escaped = value.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;").encode("utf-8")
-    raw = TROUPE.replace(original, key + b'="' + escaped + b'"', 1)
+    raw = TROUPE.replace(original, key + b'="' + xml_attr(value) + b'"', 1)
     try:
         from_grapevine(raw, source="g.gex")
     except DataFileError as exc:

@@ -17,6 +17,7 @@ from stkit.errors import DataFileError
 from stkit.formats.foundry import from_foundry
 from stkit.formats.grapevine import from_grapevine
 from stkit.text import MAX_MESSAGE
+from tests.formats.hostile import changed, paths, xml_attr
 
 DATA = Path(__file__).with_name("data")
 ACTOR = json.loads((DATA / "foundry-werewolf-marrow.json").read_text(encoding="utf-8"))
@@ -114,15 +115,9 @@ def _grapevine(raw: bytes) -> list[str]:
         return [str(exc)]
 
 
-def _xml_attr(value: str) -> bytes:
-    # XML 1.0 cannot hold C0 characters even as references: those become U+FFFD; C1, DEL and bidi can
-    text = "".join(ch if ch >= " " else "\ufffd" for ch in value)
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;").encode()
-
-
 @pytest.mark.parametrize("value", HOSTILE, ids=range(len(HOSTILE)))
 def test_grapevine_names_and_counts_are_bounded_and_escaped(value):
-    attr = _xml_attr(value)
+    attr = xml_attr(value)
     raws = [
         TROUPE.replace(b'rage="3"', b'rage="' + attr + b'"', 1),
         b'<grapevine><vampire name="' + attr + b'"/><werewolf name="W" rage="' + attr + b'"/></grapevine>',
@@ -142,34 +137,11 @@ hostile_text = st.one_of(
 )
 
 
-def _paths(obj: object, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
-PATHS = [p for p in _paths(ACTOR) if p]
+PATHS = paths(ACTOR)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(PATHS), hostile_text, st.booleans()), min_size=1, max_size=3))
 def test_any_hostile_value_or_key_anywhere_gives_harmless_lines(changes):
-    data = copy.deepcopy(ACTOR)
-    for path, value, as_key in changes:
-        target = data
-        try:
-            for key in path[:-1]:
-                target = target[key]
-            if as_key and isinstance(target, dict):
-                target[value] = target.pop(path[-1])
-            else:
-                target[path[-1]] = value
-        except (KeyError, IndexError, TypeError):
-            continue  # an earlier change replaced a parent
-    for line in _foundry(data):
+    for line in _foundry(changed(ACTOR, changes)):
         _harmless(line)

@@ -7,29 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
 from stkit.errors import RuleRefusal
 from stkit.sheet.sheet import Sheet
-
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], env={"NO_COLOR": "1", "COLUMNS": "120"})
-
-
-def ok(*args) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result.stdout
-
-
-def fails(*args, code: int = 1) -> str:
-    result = run(*args)
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    return result.stderr
+from tests.clirun import error, ok
 
 
 # ----- the same experience award twice ------------------------------------------------------------------
@@ -73,7 +54,7 @@ def test_spending_twice_is_not_a_duplicate():
 def test_cli_duplicate_award_asks_for_again(db_url):
     ok("char", "new", "Weston")
     ok("char", "xp", "Weston", "award", "3", "-r", "session 4")
-    err = fails("char", "xp", "Weston", "award", "3", "-r", "session 4")
+    err = error("char", "xp", "Weston", "award", "3", "-r", "session 4")
     assert "Weston was already awarded 3 experience for 'session 4' at " in err
     assert err.rstrip().endswith("the same night; add --again to award it a second time")
     assert json.loads(ok("char", "xp", "Weston", "--json"))["total"] == 3
@@ -131,7 +112,7 @@ def test_exact_name_beats_the_folded_one(db_url):
 def test_invisible_characters_never_make_a_second_bob(db_url):
     ok("char", "new", "Bob")
     for name in ("Bob\u200b", "B\u00adob"):
-        err = fails("char", "new", name)
+        err = error("char", "new", name)
         assert "character name contains the invisible character U+" in err
         assert json.loads(ok("char", "show", name, "--json"))["name"] == "Bob"  # a lookup drops them
     assert [c["name"] for c in json.loads(ok("char", "list", "--json"))["characters"]] == ["Bob"]
@@ -159,7 +140,7 @@ def test_one_out_of_range_row_does_not_break_the_list(db_url):
             "problem": "stored character 'Weston': experience.total: 2000000 is outside the allowed range 0 to 1000000",
         }
     ]
-    assert "experience.total: 2000000 is outside" in fails("char", "show", "Weston")
+    assert "experience.total: 2000000 is outside" in error("char", "show", "Weston")
     ok("char", "delete", "Weston", "--yes")
     assert "damaged" not in json.loads(ok("char", "list", "--json"))
 

@@ -1,34 +1,22 @@
 """docs/scenes.md is a real session: every `$ stkit ...` line is run in order on an empty store, and every
 output line the page shows (other than `...`) must appear, in order, in what the command prints."""
 
-import re
 import shlex
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
+from tests.docpages import session
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "scenes.md"
 
 
-def _session():
-    """[(argv, expected lines)] from the console blocks, in page order."""
-    steps = []
-    for block in re.findall(r"```console\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S):
-        for line in block.splitlines():
-            if line.startswith("$ stkit "):
-                steps.append((shlex.split(line[len("$ stkit ") :]), []))
-            elif steps and line.strip() != "...":
-                steps[-1][1].append(line.rstrip())
-    return steps
-
-
 def test_the_walkthrough_runs_as_written(store_url, monkeypatch):
     monkeypatch.chdir(ROOT)  # `stkit char import characters/`
     runner = CliRunner()
-    steps = _session()
+    steps = session(DOC.read_text(encoding="utf-8"))
     assert len(steps) > 40
     for argv, expected in steps:
         result = runner.invoke(app, argv, env={"NO_COLOR": "1", "COLUMNS": "100"})

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import shutil
 from pathlib import Path
@@ -22,6 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
+from tests.docpages import fits, session
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "characters.md"
@@ -30,35 +30,12 @@ IMPORTS = ROOT / "tests" / "formats" / "data"
 EXAMPLES = ROOT / "examples"  # the files docs/characters.md tells a newcomer to copy
 
 
-def session(text: str) -> list[tuple[list[str], list[str]]]:
-    """[(argv after `stkit`, expected output lines)] from the ```console blocks of ``text``, in order."""
-    steps: list[tuple[list[str], list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", text, re.S):
-        current: list[str] | None = None
-        for line in re.sub(r"\\\n\s*", " ", block).splitlines():
-            if line.startswith("$ stkit "):
-                current = []
-                steps.append((shlex.split(line[len("$ stkit ") :], comments=True), current))
-            elif line.startswith("$ "):
-                current = None  # a shell line such as `$ export ...`: shown, not run
-            elif current is not None and line.strip():
-                current.append(line.rstrip())
-    return steps
-
-
-def fits(want: str, got: str) -> bool:
-    """``want`` equals ``got``, where ``...`` inside ``want`` stands for any text."""
-    if "..." not in want:
-        return want == got
-    return re.fullmatch(".*".join(re.escape(part) for part in want.split("...")), got) is not None
-
-
 def test_session_reader():
     text = (
         "```console\n$ stkit char new A \\\n      --set Wits=2   # a comment\nCreated A\n$ export X=1\n"
         "not output\n```\n```console\n$ stkit log\n...\n3  ...  A\n```\n"
     )
-    assert session(text) == [(["char", "new", "A", "--set", "Wits=2"], ["Created A"]), (["log"], ["...", "3  ...  A"])]
+    assert session(text) == [(["char", "new", "A", "--set", "Wits=2"], ["Created A"]), (["log"], ["3  ...  A"])]
     assert fits("3  ...  A  x", "3  2026-11-30 10:00:00  A  x")
     assert not fits("3  ...  A  x", "3  2026-11-30 10:00:00  B  x")
     assert not fits("Dice: 3", "Dice: 3 4")

@@ -30,6 +30,18 @@ def test_a_new_shapeshifter_starts_in_its_breed_form(fera, breed, form):
     assert s.form == form
 
 
+@pytest.mark.parametrize(
+    ("fera", "breed", "note"),
+    [
+        ("Garou", "Lupus", "New starts in its breed form, Lupus"),
+        ("Garou", "Metis", "New starts in its breed form, Crinos"),
+        ("Mokole", "Suchid", "New starts in its breed form, Suchid"),
+    ],
+)
+def test_the_breed_form_note_names_the_form_once(fera, breed, note):
+    assert creation_defaults(Sheet(name="New", fera=fera, breed=breed)) == [note]
+
+
 def test_kinfolk_stay_in_homid_form():
     s = Sheet(name="Kin", creature="kinfolk", breed="Homid")
     creation_defaults(s)

@@ -96,11 +96,14 @@ def test_undo_refused_when_the_trait_changed_since(stored):
 def test_rites_follow_the_house_rule(stored):
     from stkit.store.house import set_house_rule
 
-    unit(stored, lambda gw: G.raise_traits(gw, "Sees-Far", [("rite:Rite of Cleansing", 2)]))
+    done = unit(stored, lambda gw: G.raise_traits(gw, "Sees-Far", [("rite:Rite of Cleansing", 2)]))
     assert sheet_of(stored).xp_spent == 2
+    assert [p.label for p in done.purchases] == ["Rite of Cleansing (2)"]  # the name already says Rite
     unit(stored, lambda gw: set_house_rule(gw, "default", "rite-cost", "taught"))
     unit(stored, lambda gw: G.raise_traits(gw, "Sees-Far", [("rite:Rite of Binding", 1)]))
     assert sheet_of(stored).xp_spent == 2 and len(sheet_of(stored).rites) == 2
+    done = unit(stored, lambda gw: G.raise_traits(gw, "Sees-Far", [("rite:Baptism of Fire", 1)]))
+    assert [p.label for p in done.purchases] == ["Rite Baptism of Fire (1)"]
 
 
 def test_renown_into_rank_and_the_check_judges_the_sheet_as_made(stored):
@@ -108,7 +111,7 @@ def test_renown_into_rank_and_the_check_judges_the_sheet_as_made(stored):
     for renown, n in (("Glory", 10), ("Glory", 10), ("Wisdom", 10)):
         edit = unit(stored, lambda gw, r=renown, n=n: G.give_renown(gw, "Sees-Far", r, n, "the bridge"))
     assert edit.summary == (
-        "Sees-Far earns 10 Wisdom: Wisdom 1 permanent, 0 temporary (+1 permanent from ten temporary); "
+        "Sees-Far earns 10 Wisdom: Wisdom 1 permanent, 0 temporary (+1 permanent from 10 temporary); "
         "Rank 2 (Fostern) reached"
     )
     assert edit.data["next_rank"]["text"] == "Glory 6 (has 4), Honor 3 (has 1), Wisdom 1 (has 1)"

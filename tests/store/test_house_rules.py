@@ -3,26 +3,13 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from stkit.cli.app import app
 from stkit.dice.house import ChronicleRules
 from stkit.dice.model import Specialty
 from stkit.errors import InvalidValue
 from stkit.store import house as H
 from stkit.store.db.gateway import run_unit
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "100"})
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
+from tests.clirun import ok, run
 
 
 def test_set_show_reset_per_chronicle(db_url: str) -> None:

@@ -6,14 +6,12 @@ plugin's column names, keyed by card name, and one value holding several plugin 
 that copy's maker), ``fixtures/plugin_sample.txt`` like the plugin's own tab-separated file.
 """
 
-import http.server
 import json
 import os
 import pathlib
 import socket
 import subprocess
 import sys
-import threading
 
 import pytest
 from typer.testing import CliRunner
@@ -22,6 +20,7 @@ from stkit.cli.app import app
 from stkit.errors import InvalidValue
 from stkit.tcg.db import CardDB
 from stkit.tcg.fetch import COMMUNITY_LIST_URL, FETCHED_NAME, download, records_to_plugin_text
+from tests.tcg.loopback import serving
 
 FIX = pathlib.Path(__file__).parent / "fixtures"
 runner = CliRunner()
@@ -33,30 +32,10 @@ FILES = {
 }
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        body = FILES.get(self.path)
-        if body is None:
-            self.send_error(404, "Not Found")
-            return
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def server():
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=10)
+    with serving(FILES) as url:
+        yield url
 
 
 @pytest.fixture

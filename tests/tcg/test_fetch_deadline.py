@@ -3,15 +3,13 @@ that drip a byte at a time (no single read ever times out) or redirect in a loop
 
 from __future__ import annotations
 
-import http.server
-import threading
-
 import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.tcg.fetch import FetchError, download
 from tests.drip import Dripper, ends_within
+from tests.tcg.loopback import serving
 
 
 @pytest.fixture
@@ -42,28 +40,10 @@ def test_the_command_says_so_in_one_line(dripper, _cards_db_in_tmp):
     assert "Traceback" not in result.output
 
 
-class _Loop(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(308)
-        self.send_header("Location", "/loop")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
 def test_a_redirect_loop_is_one_line():
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Loop)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/loop"
+    with serving({}, {"/loop": "/loop"}, redirect_code=308) as base:
+        url = base + "/loop"
         with pytest.raises(FetchError) as caught:
             download(url, timeout=10)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(10)
     line = str(caught.value)
     assert "\n" not in line and "\\n" not in line and line.startswith(f"{url}: the server answered 308 ")

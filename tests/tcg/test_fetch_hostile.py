@@ -4,14 +4,12 @@ imported; a redirect on the same host is still followed."""
 
 from __future__ import annotations
 
-import http.server
-import threading
-
 import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.tcg.db import CardDB
+from tests.tcg.loopback import serving
 
 runner = CliRunner()
 ENV = {"NO_COLOR": "1", "COLUMNS": "300"}
@@ -34,36 +32,10 @@ REDIRECTS = {
 }
 
 
-class _Hostile(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        if self.path in REDIRECTS:
-            self.send_response(302)
-            self.send_header("Location", REDIRECTS[self.path].format(port=self.server.server_address[1]))
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        body = FILES.get(self.path)
-        if body is None:
-            self.send_error(404, "Not Found")
-            return
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def server():
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=10)
+    with serving(FILES, REDIRECTS) as url:
+        yield url
 
 
 def _fetch(url: str):

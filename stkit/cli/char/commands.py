@@ -20,7 +20,16 @@ from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import ChronicleOpt as NewChronicleOpt
-from stkit.cli.options import DamageOnesCancelOpt, DbOpt, ForceOpt, JsonOpt, OnesDontCancelOpt, SeedOpt, rule_options
+from stkit.cli.options import (
+    DamageOnesCancelOpt,
+    DbOpt,
+    ForceOpt,
+    JsonOpt,
+    OnesDontCancelOpt,
+    SeedOpt,
+    YesOpt,
+    rule_options,
+)
 from stkit.sheet.vocab import DamageType, Power
 from stkit.text import counted
 
@@ -1113,7 +1122,7 @@ def xp(
 @char_app.command("delete")
 def delete(
     name: NameArg,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (for scripts).")] = False,
+    yes: YesOpt = False,
     chronicle: ChronicleOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,

@@ -21,7 +21,7 @@ from stkit.store.fight.rules import refuse_dead
 from stkit.store.powers import PowerUse, power_table, use_power
 from stkit.text import MAX_NAME
 from stkit.web.deps import Change, TableDep
-from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, seed_from
+from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, form_values, is_on, seed_from
 from stkit.web.table import Forbidden
 
 router = APIRouter()
@@ -42,8 +42,7 @@ ACTIONS = {
 async def act(action: str, request: Request, holder: Change, table: TableDep) -> Response:
     if action not in ACTIONS:
         return HTMLResponse("Not found", status_code=404)
-    form = await request.form()
-    values: dict[str, Any] = {k: form.get(k) for k in form}
+    values = await form_values(request)
     if not holder.is_storyteller and not ACTIONS[action]:
         raise Forbidden("Only the Storyteller's link may call for this.")
 

@@ -23,7 +23,7 @@ from stkit.store.table.events import LinkHolder
 from stkit.store.table.links import issue_player_link
 from stkit.text import MAX_NAME
 from stkit.web.deps import Change, Holder, StorytellerChange, TableDep
-from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, seed_from
+from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, form_values, is_on, seed_from
 from stkit.web.table import Forbidden
 
 router = APIRouter()
@@ -37,8 +37,7 @@ def _choice(values: dict, key: str, what: str) -> str | None:
 async def attack(request: Request, holder: Change, table: TableDep) -> Response:
     """Post an attack (attacker, target, pool or weapon or maneuver, range, damage, Rage action) for the
     defender's answer. A player's link attacks only with its own character."""
-    form = await request.form()
-    values: dict[str, Any] = {k: form.get(k) for k in form}
+    values = await form_values(request)
 
     def work(gw):
         attacker_id = form_id(values, "attacker", "attacker")
@@ -80,8 +79,7 @@ def _check_answerer(prompt: P.Prompt, holder: LinkHolder) -> None:
 @router.post("/prompt/{prompt_id}/answer")
 async def answer(prompt_id: int, request: Request, holder: Change, table: TableDep) -> Response:
     """The defender's answer to an attack: take, dodge, block or parry."""
-    form = await request.form()
-    values: dict[str, Any] = {k: form.get(k) for k in form}
+    values = await form_values(request)
 
     def work(gw):
         prompt = P.find_prompt(gw, _id(prompt_id), table.chronicle)
@@ -164,8 +162,7 @@ async def call(request: Request, holder: StorytellerChange, table: TableDep) -> 
 @router.post("/call/{prompt_id}/roll")
 async def call_roll(prompt_id: int, request: Request, holder: Change, table: TableDep) -> Response:
     """One character's roll for a call: the player's own, or any asked character's from the Storyteller."""
-    form = await request.form()
-    values: dict[str, Any] = {k: form.get(k) for k in form}
+    values = await form_values(request)
 
     def work(gw):
         cid = form_id(values, "character_id", "character")
@@ -255,8 +252,7 @@ def prompts_view(gw, chronicle: str, holder: LinkHolder) -> dict:
 async def new_link(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
     """The Storyteller hands one player a new join link, shown with its QR code (the earlier links keep
     working)."""
-    form = await request.form()
-    values: dict[str, Any] = {k: form.get(k) for k in form}
+    values = await form_values(request)
 
     def work(gw):
         name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
@@ -274,8 +270,7 @@ async def new_link(request: Request, holder: StorytellerChange, table: TableDep)
 async def initiative_hold(request: Request, holder: Change, table: TableDep) -> Response:
     """The acting character holds their action for later in the turn (the Storyteller's link, or the
     player's own)."""
-    form = await request.form()
-    values: dict[str, Any] = {k: form.get(k) for k in form}
+    values = await form_values(request)
 
     def work(gw):
         cid = form_id(values, "character_id", "character")
@@ -291,8 +286,7 @@ async def initiative_hold(request: Request, holder: Change, table: TableDep) -> 
 @router.post("/initiative/add")
 async def initiative_add(request: Request, holder: StorytellerChange, table: TableDep) -> Response:
     """Add a latecomer to the open scene's initiative order without rerolling the others."""
-    form = await request.form()
-    values: dict[str, Any] = {k: form.get(k) for k in form}
+    values = await form_values(request)
 
     def work(gw):
         name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))

@@ -16,7 +16,7 @@ from stkit.dice import MAX_POOL, validate_pool
 from stkit.errors import InvalidValue, RuleRefusal, StkitError
 from stkit.sheet.compose import base_difficulty, check_extra_dice
 from stkit.sheet.pools import build_pool
-from stkit.store.characters import character_by_id, find_character
+from stkit.store.characters import find_character
 from stkit.store.house import rules_in_force
 from stkit.store.rolling import Purpose, make_roll, odds_for
 from stkit.store.saved import find_saved, roll_saved, save_roll, saved_rolls
@@ -107,16 +107,10 @@ async def save_route(request: Request, holder: Change, table: TableDep) -> Respo
 def saved_buttons(character_id: int, holder: Holder, table: TableDep) -> Response:
     """The saved-roll buttons of one character's roll form (read again when the sheet changes)."""
 
-    if not holder.is_storyteller and holder.character_id != character_id:
-        raise Forbidden("A player's link shows only that player's own sheet.")
-
-    def work(gw):
-        row = character_by_id(gw, character_id) if 0 < character_id < 2**62 else None
-        if row is None or row.chronicle != table.chronicle:
-            return None
+    def work(gw, row):
         return {"name": row.name, "choices": {"saved": [r.to_dict() for r in saved_rolls(row.to_sheet())]}}
 
-    found = table.read(work)
+    found = table.read_character(holder, character_id, work)
     if found is None:
         return HTMLResponse("<p>That character is gone.</p>", status_code=404)
     return HTMLResponse(table.fragment("saved_buttons.html", s=found, storyteller=holder.is_storyteller))

@@ -7,10 +7,8 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
 from stkit.formats.printsheet import to_html
-from stkit.store.characters import character_by_id
 from stkit.store.fight.rules import is_dead
 from stkit.web.deps import Holder, TableDep
-from stkit.web.table import Forbidden
 from stkit.web.views import sheet_view
 
 router = APIRouter()
@@ -20,17 +18,7 @@ router = APIRouter()
 def sheet(character_id: int, holder: Holder, table: TableDep) -> Response:
     if not 0 < character_id < 2**62:
         return HTMLResponse("<p>No such character.</p>", status_code=404)
-    if not holder.is_storyteller and holder.character_id != character_id:
-        raise Forbidden("A player's link shows only that player's own sheet.")
-
-    def work(gw):
-
-        row = character_by_id(gw, character_id)
-        if row is None or row.chronicle != table.chronicle:
-            return None
-        return sheet_view(row, dead=is_dead(gw, row.id))
-
-    view = table.read(work)
+    view = table.read_character(holder, character_id, lambda gw, row: sheet_view(row, dead=is_dead(gw, row.id)))
     if view is None:
         return HTMLResponse("<p>That character is gone.</p>", status_code=404)
     return HTMLResponse(table.fragment("sheet.html", s=view, storyteller=holder.is_storyteller))
@@ -41,16 +29,7 @@ def sheet_print(character_id: int, holder: Holder, table: TableDep) -> Response:
     """The character's printable page (stkit.formats.printsheet): one A4 page with print CSS."""
     if not 0 < character_id < 2**62:
         return HTMLResponse("<p>No such character.</p>", status_code=404)
-    if not holder.is_storyteller and holder.character_id != character_id:
-        raise Forbidden("A player's link shows only that player's own sheet.")
-
-    def work(gw):
-        row = character_by_id(gw, character_id)
-        if row is None or row.chronicle != table.chronicle:
-            return None
-        return row.to_sheet()
-
-    found = table.read(work)
+    found = table.read_character(holder, character_id, lambda gw, row: row.to_sheet())
     if found is None:
         return HTMLResponse("<p>That character is gone.</p>", status_code=404)
     # the page's own CSP allows no inline style or script: the stylesheet and the Print button's script are files

@@ -2,21 +2,7 @@
 
 import json
 
-from typer.testing import CliRunner
-
-from stkit.cli.app import app
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "120"})
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
+from tests.clirun import ok, run
 
 
 def _two(db_url: str) -> None:
