@@ -14,7 +14,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
+import pathlib
+import re
 import shutil
 import sys
 import uuid
@@ -43,9 +46,34 @@ def _dispose_engines() -> None:
         db.dispose_engines()
 
 
+@pytest.fixture(scope="session")
+def _homes(tmp_path_factory):
+    """The folder holding every test's home folder, and a counter naming the next one."""
+    return tmp_path_factory.mktemp("homes"), itertools.count()
+
+
+@pytest.fixture(scope="session")
+def _tmp_paths(tmp_path_factory):
+    """The folder holding every test's ``tmp_path``, and a counter naming the next one."""
+    return tmp_path_factory.mktemp("tmp"), itertools.count()
+
+
+@pytest.fixture
+def tmp_path(request, _tmp_paths) -> pathlib.Path:
+    """pytest's ``tmp_path`` (a new empty folder for the test, named after it, mode 0700), numbered by a
+    counter: pytest's own numbering scans every folder made so far, each time."""
+    root, numbers = _tmp_paths
+    path = root / f"{re.sub(r'[^A-Za-z0-9_-]', '_', request.node.name)[:30]}{next(numbers)}"
+    path.mkdir(mode=0o700)
+    return path
+
+
 @pytest.fixture(autouse=True)
-def _isolated_store(request, tmp_path_factory, monkeypatch):
-    home = tmp_path_factory.mktemp("home")
+def _isolated_store(request, _homes, monkeypatch):
+    # numbered by a counter: tmp_path_factory.mktemp scans every folder made so far, each time
+    homes, numbers = _homes
+    home = homes / f"home{next(numbers)}"
+    home.mkdir(mode=0o700)  # as mktemp makes it
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
