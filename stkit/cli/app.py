@@ -32,7 +32,9 @@ def print_error(message: str, code: int = 1) -> None:
     code}`` (``code``: the exit status that follows, 1 for a refused value, 2 for a usage error)."""
     shown = printable(message)
     if len(shown) > MAX_ERROR_CHARS:  # a message quoting a 100,000-character value stays readable
-        shown = shown[: MAX_ERROR_CHARS - 1] + "…"
+        # cut in the middle: the value is quoted there, and what is wrong with it is said at the end
+        half = (MAX_ERROR_CHARS - 1) // 2
+        shown = shown[:half] + "…" + shown[len(shown) - (MAX_ERROR_CHARS - 1 - half) :]
     if _json_errors:
         import json  # lazy: start-up (only on an error)
 
@@ -443,6 +445,10 @@ class StkitGroup(TyperGroup):
     def invoke(self, ctx):
         from stkit.notices import collecting  # lazy: start-up (loaded when the command runs)
 
+        config = sys.modules.get("stkit.config")
+        if config is not None and ctx.parent is None:  # each command line (one in `stkit shell`) chooses anew
+            config.forget_chosen_store()
+
         try:
             with collecting() as notes:
                 done = super().invoke(ctx)
@@ -463,6 +469,13 @@ class StkitGroup(TyperGroup):
         except (click_errors.ClickException, typer.Exit, typer.Abort):
             raise
         except Exception as exc:
+            if isinstance(exc, ImportError):  # a module of an extra not installed: which one to install
+                from stkit.extras import missing_extra  # lazy: start-up (only when an import failed)
+
+                missing = missing_extra(exc)
+                if missing is not None:
+                    print_error(str(missing))
+                    raise typer.Exit(1) from None
             # The last guard: a defect still ends in one line, never a traceback (STKIT_DEBUG=1 shows it).
             if os.environ.get("STKIT_DEBUG"):
                 raise

@@ -287,7 +287,8 @@ def initiative_lines(data: dict[str, Any] | None) -> list[str]:
     if not data:
         return []
     names = ", ".join(f"{o['place']}. {o['name']} ({o['total']})" for o in data["order"])
-    return [f"Initiative (rolled in turn {data['rolled_turn']}): {names}"]
+    dead = f"; dead: {', '.join(data['dead'])}" if data.get("dead") else ""
+    return [f"Initiative (rolled in turn {data['rolled_turn']}): {names}{dead}"]
 
 
 # ------------------------------------------------------------------------------------------------- attack

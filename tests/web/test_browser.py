@@ -25,7 +25,7 @@ import time
 import pytest
 
 from tests.waiting import DEADLINE, wait_until
-from tests.web.conftest import add_character, free_port
+from tests.web.conftest import add_character, free_port, listening, start_serve
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -74,13 +74,7 @@ class Server:
     def __init__(self, url: str, port: int | None = None) -> None:
         self.url = url
         self.port = port or free_port()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "stkit", "serve", "--port", str(self.port), "--json", "--no-qr"],
-            env=_env(url),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        self.proc = start_serve(url, "--port", str(self.port), "--json", "--no-qr", env=_env(url))
         line = self.proc.stdout.readline()
         assert line, self.proc.stderr.read()
         self.links = json.loads(line)
@@ -90,11 +84,7 @@ class Server:
 
     def _listening(self) -> bool:
         assert self.proc.poll() is None, "the server stopped"
-        try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE).close()
-            return True
-        except OSError:
-            return False
+        return listening(self.port)
 
     def stop(self) -> str:
         """Ctrl-C; returns what the server wrote on stderr."""

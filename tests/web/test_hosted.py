@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from tests.waiting import DEADLINE, wait_until
-from tests.web.conftest import ThreadServer, add_character, follow, issue, read_events
+from tests.web.conftest import ThreadServer, add_character, follow, issue, read_events, start_serve
 
 
 @pytest.fixture
@@ -229,21 +229,6 @@ def test_streams_are_limited_per_chronicle(monkeypatch):
     asyncio.run(fill())
 
 
-def _serve(url: str, *args: str):
-    import os
-    import subprocess
-    import sys
-
-    env = os.environ | {"STKIT_DATABASE_URL": url, "NO_COLOR": "1"}
-    return subprocess.Popen(
-        [sys.executable, "-m", "stkit", "serve", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
 def _page(base: str, token: str) -> str:
     """The page a link opens, once the server listens (the links are printed before it does)."""
 
@@ -267,7 +252,7 @@ def test_serve_all_as_a_command_serves_each_link_its_own_chronicle(db_url, two):
     from tests.web.conftest import free_port
 
     port = free_port()
-    proc = _serve(db_url, "--all", "--port", str(port), "--json")
+    proc = start_serve(db_url, "--all", "--port", str(port), "--json")
     try:
         said = json.loads(proc.stdout.readline())
         assert said == {"url": f"http://127.0.0.1:{port}", "chronicles": "all"}
@@ -286,7 +271,7 @@ def test_serve_several_chronicles_prints_the_links_of_each(db_url, two):
     from tests.web.conftest import free_port
 
     port = free_port()
-    proc = _serve(db_url, "--chronicle", "north", "--chronicle", "south", "--port", str(port), "--json", "--no-qr")
+    proc = start_serve(db_url, "--chronicle", "north", "--chronicle", "south", "--port", str(port), "--json", "--no-qr")
     try:
         said = json.loads(proc.stdout.readline())
         assert sorted(said["chronicles"]) == ["north", "south"]
