@@ -21,6 +21,9 @@ from stkit.cli.parsing import adopt, make_number_aware_parser
 from stkit.errors import InvalidValue, StkitError
 from stkit.text import check_range, check_text, printable
 
+#: OSError numbers only writing raises (a full disk, a read-only file system, a quota, a file too large).
+_WRITE_ONLY_ERRORS = frozenset({errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EFBIG})
+
 #: The longest error line printed; longer messages (quoting huge values) are cut with an ellipsis.
 MAX_ERROR_CHARS = 1000
 
@@ -462,9 +465,14 @@ class StkitGroup(TyperGroup):
             if exc.errno == errno.EPIPE:  # the reader (e.g. `head`) went away: no message, the shell's code
                 drop_pending_output()
                 raise typer.Exit(BROKEN_PIPE_EXIT) from None
-            # A full disk or an unwritable output: one line, not a traceback.
+            # A full disk, an unwritable output or a file that cannot be opened: one line, not a traceback;
+            # "cannot write" only where the error can come from writing alone.
             reason = "disk full (No space left on device)" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
-            print_error(f"cannot write: {reason}" + (f": {exc.filename}" if exc.filename else ""))
+            where = f": {exc.filename}" if exc.filename else ""
+            if exc.errno in _WRITE_ONLY_ERRORS:
+                print_error(f"cannot write: {reason}{where}")
+            else:
+                print_error(f"{reason}{where}")
             raise typer.Exit(1) from None
         except (click_errors.ClickException, typer.Exit, typer.Abort):
             raise
