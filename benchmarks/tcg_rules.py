@@ -6,7 +6,8 @@ more tuning questions), ``heldout`` (the earlier held-out set) and ``fresh`` (ru
 from the seed text alone, since tuned on) and ``blind`` (rules_questions_blind.py, written from the seed
 text alone before any corpus entry was read; measured twice, since looked at) and ``unseen``
 (rules_questions_unseen.py, written from the seed text alone before the ranking code or any entry's text or
-asks was read; never tuned on). An expected id missing from the corpus counts as a miss.
+asks was read; since part of the learned reranker's fit, with every open set). An expected id missing from
+the corpus counts as a miss.
 Run: ``python benchmarks/tcg_rules.py [--misses SET]`` (``--misses`` lists the questions a tuning set gets wrong).
 """
 

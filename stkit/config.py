@@ -17,7 +17,9 @@ Rules for the location (stkit.errors.InvalidValue otherwise):
 
 The chronicle new characters go into: ``--chronicle``, else ``STKIT_CHRONICLE``, else ``"default"``.
 
-What stkit creates is private: data folders 0700, database files 0600, whatever the umask.
+What stkit creates is private: data folders 0700, database files 0600, whatever the umask. With a store
+chosen (``--db`` or the environment) nothing is written outside that store's folder (the rules-data cache
+goes beside it, :func:`stkit.yamlsafe.cache_folder`).
 """
 
 from __future__ import annotations
@@ -133,6 +135,32 @@ def check_db_option(db: str | os.PathLike[str]) -> None:
             check_writable_target(path)
         except DataFileError as exc:
             raise InvalidValue(f"database {exc}; give the path of a database file, e.g. ./stkit.sqlite") from None
+    global _chosen_store
+    _chosen_store = url
+
+
+#: The store --db chose in this process (set by :func:`check_db_option`, which every command runs on it).
+_chosen_store: str | None = None
+
+
+def chosen_store() -> str | None:
+    """The URL of the store chosen by ``--db`` (checked by :func:`check_db_option`), else by
+    ``$STKIT_DATABASE_URL``; None when neither chose one (the default store in the user data folder).
+    Raises InvalidValue for a malformed ``$STKIT_DATABASE_URL``."""
+    if _chosen_store is not None:
+        return _chosen_store
+    env = os.environ.get(ENV_DATABASE_URL, "").strip()
+    return checked_url(env, origin=ENV_DATABASE_URL) if env else None
+
+
+def forget_chosen_store() -> None:
+    """Forget the store --db chose (before the next command line run in the same process)."""
+    global _chosen_store
+    _chosen_store = None
+
+
+#: The folder beside a chosen SQLite store that holds stkit's cache (parsed rules data) for it.
+STORE_CACHE_FOLDER = "stkit-cache"
 
 
 def sqlite_path(url: str) -> Path | None:

@@ -226,16 +226,33 @@ def load(text: str, source: str, *, max_nodes: int = MAX_NODES, max_depth: int =
     return data
 
 
-#: The environment variable naming the folder for the parsed packaged data (default: the user cache folder).
+#: The environment variable naming the folder for the parsed packaged data (default: see cache_folder).
 CACHE_ENV = "STKIT_CACHE_DIR"
 
 
-def cache_folder() -> Path:
-    """Where parsed packaged data is kept: ``$STKIT_CACHE_DIR`` if set, else ``stkit/data`` in the user
-    cache folder (``~/.cache/stkit/data`` on Linux, via platformdirs)."""
+def cache_folder() -> Path | None:
+    """Where parsed packaged data is kept: ``$STKIT_CACHE_DIR`` if set; else, when a store is chosen (``--db``
+    or ``$STKIT_DATABASE_URL``), nothing is written outside that store's folder: ``stkit-cache`` beside a
+    SQLite file, and None (kept in memory only) for a PostgreSQL store, which has no folder; else
+    ``stkit/data`` in the user cache folder (``~/.cache/stkit/data`` on Linux, via platformdirs). A
+    malformed ``$STKIT_DATABASE_URL`` gives None (the command itself reports it)."""
     chosen = os.environ.get(CACHE_ENV)
     if chosen:
         return Path(chosen)
+    from stkit.config import (  # lazy: start-up (only when packaged data is read)
+        STORE_CACHE_FOLDER,
+        chosen_store,
+        sqlite_path,
+    )
+    from stkit.errors import InvalidValue  # lazy: start-up (only when packaged data is read)
+
+    try:
+        store = chosen_store()
+    except InvalidValue:
+        return None
+    if store is not None:
+        path = sqlite_path(store)
+        return None if path is None else path.parent / STORE_CACHE_FOLDER
     import platformdirs  # lazy: start-up (only when packaged data is read)
 
     return Path(platformdirs.user_cache_dir("stkit")) / "data"
@@ -254,7 +271,10 @@ def load_packaged(package: str, name: str) -> Any:
 
     raw = (resources.files(package) / "data" / name).read_bytes()
     tag = f"{sys.version_info[0]}{sys.version_info[1]}"
-    cached = cache_folder() / f"{name}.{hashlib.sha256(raw).hexdigest()[:32]}.py{tag}.marshal"
+    folder = cache_folder()
+    if folder is None:  # a store without a folder: parsed here, kept by the callers' own memory
+        return load(raw.decode("utf-8"), name)
+    cached = folder / f"{name}.{hashlib.sha256(raw).hexdigest()[:32]}.py{tag}.marshal"
     try:
         with open(cached, "rb") as f:
             return marshal.load(f)

@@ -30,3 +30,15 @@ def fits(want: str, got: str) -> bool:
     if "..." not in want:
         return want == got
     return re.fullmatch(".*".join(re.escape(part) for part in want.split("...")), got) is not None
+
+
+def missing(expected: list[str], got: list[str]) -> str | None:
+    """The first of ``expected`` that does not :func:`fit <fits>` a line of ``got`` after the line the one
+    before it fitted (None: every one is shown, in order)."""
+    at = 0
+    for want in expected:
+        hit = next((i for i in range(at, len(got)) if fits(want, got[i])), None)
+        if hit is None:
+            return want
+        at = hit + 1
+    return None

@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
-from tests.docpages import fits, session
+from tests.docpages import fits, missing, session
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -86,13 +86,8 @@ def _run_page(doc: Path, cards_db: Path) -> list[tuple[list[str], int]]:
         shown = "\n".join(got)
         assert result.exception is None or isinstance(result.exception, SystemExit), (argv, result.exception)
         assert result.exit_code == _expected_exit(expected), f"stkit {shlex.join(argv)}:\n{shown}"
-        at = 0
-        for want in expected:
-            if want == "...":
-                continue
-            hit = next((i for i in range(at, len(got)) if fits(want, got[i])), None)
-            assert hit is not None, f"stkit {shlex.join(argv)}: missing {want!r} (after line {at}) in:\n{shown}"
-            at = hit + 1
+        lost = missing(expected, got)
+        assert lost is None, f"stkit {shlex.join(argv)}: missing {lost!r} in:\n{shown}"
         ran.append((argv, result.exit_code))
     return ran
 

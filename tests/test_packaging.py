@@ -25,7 +25,7 @@ def test_postgres_is_an_optional_extra_that_the_test_extra_pulls_in():
     assert not any(r.startswith("psycopg") for r in PROJECT["dependencies"])
     assert _names(PROJECT["optional-dependencies"]["postgres"]) == {"psycopg[binary]"}
     test_extra = _names(PROJECT["optional-dependencies"]["test"])
-    assert {"stkit[postgres]", "pytest", "pytest-xdist", "hypothesis", "ruff", "mypy"} <= test_extra
+    assert {"stkit[table,print,postgres]", "pytest", "pytest-xdist", "hypothesis", "ruff", "mypy"} <= test_extra
 
 
 def test_the_package_ships_its_type_hints():

@@ -182,19 +182,21 @@ def test_a_store_edit_loads_neither_the_dice_engine_nor_platformdirs(tmp_path):
 
 
 @pytest.mark.parametrize("width", [30, 50, 80, 120])
-def test_the_character_table_sure_fit_never_overrules_rich(width):
-    """`char list` skips rich's measuring only when a bound above it fits: checked against rich itself on
-    names of wide and narrow characters, long and short."""
+def test_the_character_table_fits_the_width_and_never_cuts_a_name(width):
+    """`char list` draws its own table: every line within the width (in terminal cells, wide characters
+    counted twice), each name whole at the start of its row; no table only when even name, health and the
+    three points columns with their two-cell gaps are wider than the terminal."""
     import random
+    import unicodedata
 
-    from rich.console import Console
-    from rich.measure import Measurement
-
-    from stkit.cli.char.commands import _surely_fits, character_table
+    from stkit.cli.char.commands import character_table
     from stkit.sheet.sheet import Sheet
 
+    def cells(text: str) -> int:  # independent of rich: East Asian wide characters take two cells
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
     rng = random.Random(width)
-    fast = 0
+    drawn = 0
     for _ in range(60):
         rows = []
         for i in range(rng.randint(1, 12)):
@@ -205,13 +207,38 @@ def test_the_character_table_sure_fit_never_overrules_rich(width):
             s.tribe = rng.choice(["", "Get of Fenris", "Children of Gaia"])
             s.chronicle = rng.choice(["default", "another"])
             rows.append((i, s))
-        console = Console(width=width)
-        table = character_table(rows, console)
-        if table is not None and _surely_fits(table, width):
-            fast += 1
-            assert Measurement.get(console, console.options.update_width(10_000), table).minimum <= width
+        lines = character_table(rows, width)
+        narrowest = max(cells(s.name) for _, s in rows) + len("unhurt") + len("Rage") + len("Gnosis") + len("Willpower")
+        if lines is None:
+            assert narrowest + 2 * 4 > width
+            continue
+        drawn += 1
+        assert max(cells(ln) for ln, _ in lines) <= width
+        texts = [ln for ln, _ in lines]
+        for _, s in rows:
+            assert any(t == s.name or t.startswith(s.name + "  ") for t in texts), (s.name, texts)
     if width >= 80:
-        assert fast > 0  # the fast path is taken at ordinary widths
+        assert drawn == 60
+
+
+def test_a_character_list_is_drawn_without_rich_tables(tmp_path):
+    """A screenful of `char list` costs as much in rich's Table (measuring, padding) as in the rest of the
+    command: the list draws its own columns."""
+    env = {"STKIT_DATABASE_URL": "sqlite:///" + str(tmp_path / "s.sqlite"), yamlsafe.CACHE_ENV: str(tmp_path / "c")}
+    made = _python("from stkit.cli.app import app; app(['char', 'new', 'Weston'])", tmp_path, **env)
+    assert "Weston" in made.stdout, made.stderr
+    code = (
+        "import sys\n"
+        "from stkit.cli.app import app\n"
+        "try:\n"
+        "    app(['char', 'list'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in ('rich.table', 'rich.padding') if m in sys.modules))\n"
+    )
+    proc = _python(code, tmp_path, **env)
+    assert "Weston" in proc.stdout, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout + proc.stderr
 
 
 def test_a_plain_roll_loads_neither_json_nor_the_log_vocabulary_nor_the_action_planner(tmp_path):

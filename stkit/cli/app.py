@@ -21,6 +21,9 @@ from stkit.cli.parsing import adopt, make_number_aware_parser
 from stkit.errors import InvalidValue, StkitError
 from stkit.text import check_range, check_text, printable
 
+#: OSError numbers only writing raises (a full disk, a read-only file system, a quota, a file too large).
+_WRITE_ONLY_ERRORS = frozenset({errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EFBIG})
+
 #: The longest error line printed; longer messages (quoting huge values) are cut with an ellipsis.
 MAX_ERROR_CHARS = 1000
 
@@ -32,7 +35,9 @@ def print_error(message: str, code: int = 1) -> None:
     code}`` (``code``: the exit status that follows, 1 for a refused value, 2 for a usage error)."""
     shown = printable(message)
     if len(shown) > MAX_ERROR_CHARS:  # a message quoting a 100,000-character value stays readable
-        shown = shown[: MAX_ERROR_CHARS - 1] + "…"
+        # cut in the middle: the value is quoted there, and what is wrong with it is said at the end
+        half = (MAX_ERROR_CHARS - 1) // 2
+        shown = shown[:half] + "…" + shown[len(shown) - (MAX_ERROR_CHARS - 1 - half) :]
     if _json_errors:
         import json  # lazy: start-up (only on an error)
 
@@ -443,6 +448,10 @@ class StkitGroup(TyperGroup):
     def invoke(self, ctx):
         from stkit.notices import collecting  # lazy: start-up (loaded when the command runs)
 
+        config = sys.modules.get("stkit.config")
+        if config is not None and ctx.parent is None:  # each command line (one in `stkit shell`) chooses anew
+            config.forget_chosen_store()
+
         try:
             with collecting() as notes:
                 done = super().invoke(ctx)
@@ -456,13 +465,25 @@ class StkitGroup(TyperGroup):
             if exc.errno == errno.EPIPE:  # the reader (e.g. `head`) went away: no message, the shell's code
                 drop_pending_output()
                 raise typer.Exit(BROKEN_PIPE_EXIT) from None
-            # A full disk or an unwritable output: one line, not a traceback.
+            # A full disk, an unwritable output or a file that cannot be opened: one line, not a traceback;
+            # "cannot write" only where the error can come from writing alone.
             reason = "disk full (No space left on device)" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
-            print_error(f"cannot write: {reason}" + (f": {exc.filename}" if exc.filename else ""))
+            where = f": {exc.filename}" if exc.filename else ""
+            if exc.errno in _WRITE_ONLY_ERRORS:
+                print_error(f"cannot write: {reason}{where}")
+            else:
+                print_error(f"{reason}{where}")
             raise typer.Exit(1) from None
         except (click_errors.ClickException, typer.Exit, typer.Abort):
             raise
         except Exception as exc:
+            if isinstance(exc, ImportError):  # a module of an extra not installed: which one to install
+                from stkit.extras import missing_extra  # lazy: start-up (only when an import failed)
+
+                missing = missing_extra(exc)
+                if missing is not None:
+                    print_error(str(missing))
+                    raise typer.Exit(1) from None
             # The last guard: a defect still ends in one line, never a traceback (STKIT_DEBUG=1 shows it).
             if os.environ.get("STKIT_DEBUG"):
                 raise

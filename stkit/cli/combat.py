@@ -286,7 +286,10 @@ def initiative_lines(data: dict[str, Any] | None) -> list[str]:
     """The stored order as short lines for `scene turn` and `scene show` (empty when none was rolled)."""
     if not data:
         return []
-    names = ", ".join(f"{o['place']}. {o['name']} ({o['total']})" for o in data["order"])
+    dead = set(data.get("dead", ()))
+    names = ", ".join(
+        f"{o['place']}. {o['name']} ({o['total']}{', dead' if o['name'] in dead else ''})" for o in data["order"]
+    )
     return [f"Initiative (rolled in turn {data['rolled_turn']}): {names}"]
 
 

@@ -173,8 +173,6 @@ SuccessesOpt = Annotated[
     int,
     typer.Option(
         "--successes",
-        min=0,
-        max=1000,
         help="Automatic successes added to the dice's (0 to 1000); 1s cancel them. '+2s' in the pool says the same.",
     ),
 ]

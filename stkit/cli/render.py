@@ -203,6 +203,9 @@ def roll_lines(roll: RollResult, *, title: str | None = None, kind: str | None =
         notes.append(f"{'a 1' if roll.ones == 1 else f'{roll.ones} 1s'} not cancelling ({why})")
     if roll.willpower:
         notes.append("+1 success from Willpower")
+    if roll.automatic_successes:
+        n = roll.automatic_successes
+        notes.append(f"+{n} automatic success{'es' if n != 1 else ''}")
     if roll.extra_dice:
         notes.append(
             f"{len(roll.extra_dice)} extra {'die' if len(roll.extra_dice) == 1 else 'dice'} from re-rolled 10s"

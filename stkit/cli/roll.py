@@ -158,6 +158,7 @@ def roll(
 
     if need is not None:
         check_range(need, "required successes (--need)", 1, 1000)
+    check_range(successes, "automatic successes (--successes)", 0, 1000)
     kind = _kind_of(damage, soak, damage_ones_cancel, auto=auto, retry=retry, task=task)
     if kind is not None and (spec or (log_roll and char is None)):
         raise InvalidValue(f"--{'spec' if spec else 'log'} is not for a {kind} roll here")

@@ -615,8 +615,12 @@ def extended_status_cmd(
             )
         con.print(table)
     if status.odds:
+        from fractions import Fraction  # lazy: start-up (loaded when the command runs)
+
+        from stkit.text import percent  # lazy: start-up (loaded when the command runs)
+
         within = status.odds["within"].items()
-        parts = [f"{k} roll{'s' if k != '1' else ''} {v['probability']:.1%}" for k, v in within]
+        parts = [f"{k} roll{'s' if k != '1' else ''} {percent(Fraction(v['exact']))}" for k, v in within]
         con.print(f"Chance to finish within the next {', '.join(parts)} (pool {status.odds_pool})", markup=False)
         if status.odds["mean_rolls"] is not None:
             con.print(f"Expected rolls still needed: {status.odds['mean_rolls']:.1f}", style="dim", markup=False)

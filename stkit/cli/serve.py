@@ -36,6 +36,10 @@ ExpiresOpt = Annotated[
 ]
 
 
+#: The largest certificate or key file read (a PEM chain is a few kilobytes).
+MAX_PEM_BYTES = 1_000_000
+
+
 def check_tls(certfile: str | None, keyfile: str | None) -> tuple[str, str] | None:
     """(certfile, keyfile) for HTTPS, both readable files loaded by :mod:`ssl` as a pair; None for plain
     HTTP. StkitError naming the option otherwise (one without the other, a missing file, a key that does
@@ -46,14 +50,18 @@ def check_tls(certfile: str | None, keyfile: str | None) -> tuple[str, str] | No
 
     if certfile is None or keyfile is None:
         raise StkitError("--certfile and --keyfile go together: give the certificate and its private key")
-    import pathlib  # lazy: start-up (loaded when the command runs)
     import ssl  # lazy: start-up (loaded when the command runs)
 
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
+    from stkit.errors import DataFileError  # lazy: start-up (loaded when the command runs)
+    from stkit.safefile import describe, read_bytes  # lazy: start-up (loaded when the command runs)
 
     for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
-        if not pathlib.Path(path).is_file():
-            raise StkitError(f"{option} {printable(path)[:200]!r}: no such file")
+        try:  # a regular file, read without blocking (a FIFO) or without end (/dev/zero)
+            read_bytes(path, max_bytes=MAX_PEM_BYTES)
+        except DataFileError as exc:
+            shown = describe(path)
+            reason = str(exc).removeprefix(f"{shown}: ")
+            raise StkitError(f"{option}: {shown if len(shown) <= 200 else shown[:200] + '...'}: {reason}") from None
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
     except (ssl.SSLError, OSError, ValueError) as exc:
@@ -380,8 +388,10 @@ def serve(
 
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
+    from stkit.extras import require  # lazy: start-up (loaded when the command runs)
     from stkit.store.table.events import parse_lifetime  # lazy: start-up (loaded when the command runs)
 
+    require("table")  # before any link is issued: nothing half done
     _check_port(port)
     check_host(host)
     lifetime = parse_lifetime(expires)

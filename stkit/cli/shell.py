@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 LEAVE_WORDS = frozenset({"exit", "quit"})
 PROMPT = "stkit> "
 
+#: The longest line the shell reads, in characters: the longest argument (stkit.cli.app.MAX_TYPED_TEXT)
+#: and room for the command and its other options. Splitting a line (shlex) takes time growing with the
+#: square of its length, so a longer line is refused before it is split.
+MAX_LINE = 65_536 + 4_096
+
 
 def history_path() -> Path:
     """The shell's history file: ``shell_history`` beside the store the shell uses (the one chosen with --db
@@ -126,6 +131,9 @@ def run_line(line: str) -> int:
     (1). Every error is printed the way the command line prints it and the shell goes on."""
     from stkit.cli.app import print_error  # lazy: start-up (loaded when the command runs)
 
+    if len(line) > MAX_LINE:
+        print_error(f"the line is {len(line)} characters long; allowed: at most {MAX_LINE}")
+        return 2
     try:
         argv = shlex.split(line, comments=True)  # '# ...' is a comment, as in a shell script
     except ValueError as exc:
@@ -180,6 +188,8 @@ def completions(text: str) -> list[tuple[str, int, str]]:
         def source_vars(self) -> dict[str, Any]:
             return {}
 
+    if len(text) > MAX_LINE:
+        return []
     words, quote = _split_line(text)
     if words is None:
         return []
@@ -219,9 +229,23 @@ def _as_word(value: str, quote: str) -> str:
     return shlex.quote(value) if any(c.isspace() for c in value) else value
 
 
+class LineTooLong(Exception):
+    """A piped line longer than :data:`MAX_LINE`: the script stops (its end may never come, as from /dev/zero)."""
+
+
 def _piped_lines() -> Iterable[str]:
-    for line in sys.stdin:
-        yield line.rstrip("\n")
+    """The lines of stdin without their newline, each read with a bound: raises :class:`LineTooLong` for a
+    line over :data:`MAX_LINE` characters (what is left of it is not read)."""
+    number = 0
+    while True:
+        line = sys.stdin.readline(MAX_LINE + 2)  # the line, its newline and one character more
+        if not line:
+            return
+        number += 1
+        line = line.removesuffix("\n")
+        if len(line) > MAX_LINE:
+            raise LineTooLong(f"line {number} of the script is longer than {MAX_LINE} characters; the script stops")
+        yield line
 
 
 def interactive(*, pt_input: Input | None = None, pt_output: Output | None = None) -> None:
@@ -284,11 +308,17 @@ def shell(db: DbOpt = None) -> None:
             interactive()
             return
         with scripted():  # nobody to answer a question: a command that asks is refused (add --yes)
-            for line in _piped_lines():
-                if _leaves(line):
-                    status = exit_status(line, 1 if worst else 0)  # `exit N` is N, a bare `exit` as at the end
-                    break
-                worst = max(worst, run_line(line))
+            try:
+                for line in _piped_lines():
+                    if _leaves(line):
+                        status = exit_status(line, 1 if worst else 0)  # `exit N` is N, a bare `exit` as at the end
+                        break
+                    worst = max(worst, run_line(line))
+            except LineTooLong as exc:
+                from stkit.cli.app import print_error  # lazy: start-up (loaded when the command runs)
+
+                print_error(str(exc))
+                status = 2
     if status is None:
         status = 1 if worst else 0  # a script learns that some line failed
     if status:

@@ -50,6 +50,25 @@ DEFAULT_ATTRIBUTE = 1
 MAX_XP = 1_000_000
 #: Most Rage points (Rage may go above its rating; stkit's bound).
 MAX_RAGE_POINTS = 99
+
+#: Most entries one list or table of a sheet may hold (Gifts, custom abilities, fetishes, ...): an elder
+#: has some dozens; an imported file (a Grapevine troupe may be 20 MB) must not store thousands, which
+#: every `char show` and table page would then print.
+MAX_ENTRIES = 1_000
+
+#: The sections :data:`MAX_ENTRIES` bounds.
+COUNTED_SECTIONS = (
+    "custom_abilities",
+    "backgrounds",
+    "gifts",
+    "rites",
+    "merits",
+    "flaws",
+    "fetishes",
+    "weapons",
+    "armor",
+    "specialties",
+)
 #: The Rage and Gnosis a Kinfolk or mortal sheet starts with (neither has them unless the sheet says so).
 KIN_POWERS = {"Rage": 0, "Gnosis": 0, "Willpower": 3}
 
@@ -1137,10 +1156,16 @@ def check_identity_text(field_name: str, value: str) -> str:
 
 
 def check_sheet_text(sheet: Sheet) -> None:
-    """Every free text of ``sheet`` checked (a sheet about to be created): name and chronicle (at most
-    MAX_NAME characters), identity fields, entry names, experience reasons. Raises InvalidValue."""
+    """Every free text of ``sheet`` checked (a sheet about to be created): at most MAX_ENTRIES entries in
+    each of COUNTED_SECTIONS, name and chronicle (at most MAX_NAME characters), identity fields, entry names,
+    experience reasons. Raises InvalidValue."""
     check_text(sheet.name, "character name", limit=MAX_NAME)
     check_text(sheet.chronicle, "chronicle", limit=MAX_NAME)
+    for section in COUNTED_SECTIONS:
+        count = len(getattr(sheet, section))
+        if count > MAX_ENTRIES:
+            label = section.replace("_", " ")
+            raise InvalidValue(f"{label} holds {count} entries; allowed: at most {MAX_ENTRIES}")
     for f in T.IDENTITY_FIELDS:
         check_identity_text(f, str(getattr(sheet, f)))
     for section in ("gifts", "rites", "merits", "flaws"):

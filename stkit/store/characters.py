@@ -354,12 +354,16 @@ class Edit:
         }
 
 
-def edit_character(gw: Gateway, name: str, chronicle: str | None, change: Callable[[Sheet], Edit]) -> Edit:
-    """Lock the character, run ``change(sheet) -> Edit`` on its sheet, and store the result. Raises what
-    :func:`find_character` and ``change`` raise (nothing is stored then)."""
+def edit_character(
+    gw: Gateway, name: str, chronicle: str | None, change: Callable[[Sheet], Edit], *, source: str = "edit"
+) -> Edit:
+    """Lock the character, run ``change(sheet) -> Edit`` on its sheet, and store the result; ``source`` is
+    the kind of change `char history` names ("edit", "xp"). Raises what :func:`find_character` and
+    ``change`` raise (nothing is stored then)."""
     row = find_character(gw, name, chronicle, for_update=True)
     result = change(row.to_sheet())
-    save_sheet(gw, row, result.sheet, summary=result.summary)
+    detail = None if source == "edit" else {"source": source}
+    save_sheet(gw, row, result.sheet, summary=result.summary, detail=detail)
     return result
 
 
@@ -533,7 +537,7 @@ def experience(
             {"entry": entry, "total": s.xp_total, "spent": s.xp_spent, "available": s.xp_available},
         )
 
-    return edit_character(gw, name, chronicle, change)
+    return edit_character(gw, name, chronicle, change, source="xp")
 
 
 def delete_character(gw: Gateway, name: str, *, chronicle: str | None = None) -> str:

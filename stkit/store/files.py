@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from stkit import jsonsafe
 from stkit.errors import DataFileError, InvalidValue
 from stkit.formats.foundry import UnsupportedActor, dump_foundry, from_foundry
 from stkit.formats.grapevine import from_grapevine
@@ -215,7 +216,9 @@ def load_files(path: Path, *, chronicle: str | None = None) -> list[LoadedFile]:
         raise DataFileError(f"{shown}: the file is empty; a character file needs at least a name")
     if suffix == ".json":
         try:
-            data = json.loads(text)
+            data = jsonsafe.loads(text)
+        except jsonsafe.JsonRefusal as exc:
+            raise DataFileError(f"{shown}: malformed JSON: {exc}") from None
         except json.JSONDecodeError as exc:
             where = f"line {exc.lineno}, column {exc.colno}"
             raise DataFileError(f"{shown}: malformed JSON at {where}: {exc.msg}") from None

@@ -19,6 +19,7 @@ from stkit.errors import InvalidValue, RuleRefusal
 from stkit.sheet import traits as T
 from stkit.store.characters import find_character, spend
 from stkit.store.rolling import Purpose, RollOrder, RollOutcome, make_roll
+from stkit.text import check_range
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.gateway import Gateway
@@ -77,7 +78,10 @@ def use_power(
     transaction. ``difficulty`` sets a Gift's difficulty where the table leaves it to the Storyteller (and
     overrides a fixed one); ``spend_gnosis`` activates a fetish with a Gnosis point instead of a roll.
     Raises NotFound (no such character), InvalidValue (the character has no such Gift or fetish, a Gift
-    stkit has no roll for, a missing difficulty), RuleRefusal (too few points); nothing is written then."""
+    stkit has no roll for, a missing difficulty or one outside 2 to 10), RuleRefusal (too few points);
+    nothing is written then."""
+    if difficulty is not None:
+        check_range(difficulty, "difficulty", 2, 10)
     row = find_character(gw, name, chronicle)
     sheet = row.to_sheet()
     key = T.norm(power)

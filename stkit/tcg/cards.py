@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from stkit import jsonsafe
 from stkit.errors import DataFileError, InvalidValue, NotFound
 from stkit.tcg.common import fold_name, read_yaml
 from stkit.tcg.common import parse_yaml as _parse_yaml_text
@@ -710,7 +711,9 @@ def parse_yaml(path: Path, text: str, progress: Progress | None = None) -> Parse
 def parse_json(path: Path, text: str, progress: Progress | None = None) -> ParsedFile:
     """stkit JSON card list: same shapes as the YAML format."""
     try:
-        data = json.loads(text)
+        data = jsonsafe.loads(text)
+    except jsonsafe.JsonRefusal as exc:
+        raise DataFileError(f"{path}: malformed JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         raise DataFileError(f"{path}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:

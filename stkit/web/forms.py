@@ -132,4 +132,4 @@ def apply_change(
         if isinstance(said, Markup):
             return HTMLResponse(table.fragment("message.html", html=said))
         return HTMLResponse(table.fragment("message.html", message=said))
-    return RedirectResponse("/", status_code=303)
+    return RedirectResponse(table.base, status_code=303)

@@ -174,7 +174,7 @@ def _client_key(scope: dict, headers: list) -> str:
     cookie = _header(headers, b"cookie")
     for part in cookie.split(";"):
         name, _, value = part.strip().partition("=")
-        if name == COOKIE and value:
+        if (name == COOKIE or name.startswith(COOKIE + "_")) and value:
             return "link " + hashlib.sha256(value.encode("latin-1")).hexdigest()[:32]
     client = scope.get("client") or ("?", 0)
     return f"address {client[0]}"

@@ -6,6 +6,8 @@ One server process may serve several chronicles (:class:`Tables`): each request 
 
 from __future__ import annotations
 
+import hashlib
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -28,7 +30,13 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
+#: The link cookie of a server of one chronicle (path ``/``); a server of many names one per chronicle
+#: (:func:`cookie_name`), each sent only under that chronicle's own path (:func:`chronicle_base`).
 COOKIE = "stkit_table"
+#: Where a server of many chronicles answers each: ``/t/KEY/...`` (KEY: :func:`chronicle_key`).
+PREFIX = re.compile(r"^/t/([0-9a-f]{16})(/.*)?$")
+#: The ASGI scope key holding the KEY of a request that came under ``/t/KEY/``.
+SCOPE_KEY = "stkit.chronicle_key"
 FORBIDDEN_TEXT = "This link is not valid (missing, mistyped or replaced). Ask the Storyteller for a new link."
 #: The page for a request that brings no link at all (the bare address typed in): no error, the way in.
 NO_LINK_TEXT = (
@@ -36,6 +44,40 @@ NO_LINK_TEXT = (
     "(it ends in /join/ and a long code); this address alone shows nothing. "
     "Lost it? Ask the Storyteller for a new link."
 )
+
+
+def chronicle_key(chronicle: str) -> str:
+    """A chronicle's key in addresses and cookie names: 16 lowercase hex digits (the start of the SHA-256 of
+    its UTF-8 name), so any name is safe in a path and a cookie name."""
+    return hashlib.sha256(chronicle.encode("utf-8")).hexdigest()[:16]
+
+
+def chronicle_base(chronicle: str) -> str:
+    """A chronicle's own address on a server of many chronicles: ``/t/KEY/``."""
+    return f"/t/{chronicle_key(chronicle)}/"
+
+
+def cookie_name(chronicle: str) -> str:
+    """The link cookie's name for ``chronicle`` on a server of many chronicles: ``stkit_table_KEY``."""
+    return f"{COOKIE}_{chronicle_key(chronicle)}"
+
+
+class ChroniclePaths:
+    """ASGI middleware of a server of many chronicles: a request to ``/t/KEY/rest`` is routed as ``/rest``
+    with KEY kept in the scope (:data:`SCOPE_KEY`), so every route answers under each chronicle's own path,
+    where the browser sends only that chronicle's cookie. ``/t/KEY`` alone is ``/t/KEY/``."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            found = PREFIX.match(scope.get("path", ""))
+            if found is not None:
+                rest = found.group(2) or "/"
+                scope = dict(scope, path=rest, raw_path=rest.encode("utf-8"))
+                scope[SCOPE_KEY] = found.group(1)
+        await self.app(scope, receive, send)
 
 
 class Forbidden(Exception):
@@ -65,6 +107,7 @@ def make_templates() -> Environment:
     """The Jinja2 environment of the table pages: autoescape on, printable text (see :func:`_finalize`)."""
     env = Environment(loader=PackageLoader("stkit.web", "templates"), autoescape=True, finalize=_finalize)
     env.filters["pct"] = lambda p: f"{float(p) * 100:.1f}%"
+    env.globals["base"] = "/"  # a page rendered outside any chronicle (the 403 page)
     return env
 
 
@@ -129,10 +172,19 @@ class Table:
     #: the event stream's rendered events, (event id, for the Storyteller?) -> SSE fields
     rendered: dict[tuple[int, bool], dict] = field(default_factory=dict)
     posts: PostBudget | None = None
+    #: the address the chronicle's pages and reads are under ("/", or "/t/KEY/" on a server of many)
+    base: str = "/"
+    #: the name of the link cookie, sent with the path ``base``
+    cookie: str = COOKIE
 
     @property
     def chronicle(self) -> str:
         return self.settings.chronicle
+
+    def token(self, cookies: dict[str, str]) -> str | None:
+        """The link token a request's ``cookies`` hold for this chronicle (its own cookie; on a server of
+        many chronicles, else a hand-set ``stkit_table`` for API clients), or None."""
+        return cookies.get(self.cookie) or (cookies.get(COOKIE) if self.cookie != COOKIE else None)
 
     # ----- store access (every call is one transaction) ------------------------------------------------
     def read(self, work: Callable[[Gateway], _T]) -> _T:
@@ -171,10 +223,11 @@ class Table:
         return holder
 
     def render(self, name: str, code: int = 200, **ctx: Any) -> HTMLResponse:
-        return HTMLResponse(self.templates.get_template(name).render(**ctx), status_code=code)
+        return HTMLResponse(self.fragment(name, **ctx), status_code=code)
 
     def fragment(self, name: str, **ctx: Any) -> str:
-        return self.templates.get_template(name).render(**ctx)
+        """The template ``name`` rendered with ``ctx``; its addresses are under :attr:`base`."""
+        return self.templates.get_template(name).render(base=self.base, **ctx)
 
     def may_post(self) -> bool:
         """Whether the chronicle may make one more change now (see :class:`PostBudget`)."""
@@ -199,10 +252,16 @@ class Tables:
         served = self.settings.served
         return served is None or chronicle in served
 
+    @property
+    def many(self) -> bool:
+        """Whether the server may serve more than one chronicle (each then under its own ``/t/KEY/``)."""
+        served = self.settings.served
+        return served is None or len(served) != 1
+
     def only(self) -> Table | None:
         """The one Table when the server serves a single chronicle, else None."""
         served = self.settings.served
-        return self.table(served[0]) if served is not None and len(served) == 1 else None
+        return None if self.many or served is None else self.table(served[0])
 
     def table(self, chronicle: str) -> Table:
         """``chronicle``'s Table (made on first use)."""
@@ -211,6 +270,8 @@ class Tables:
             bus = self.hub.bus(chronicle) if self.hub is not None else None
             settings = replace(self.settings, chronicle=chronicle)
             found = Table(settings, self.store, bus, self.templates)
+            if self.many:
+                found.base, found.cookie = chronicle_base(chronicle), cookie_name(chronicle)
             self.by_chronicle[chronicle] = found
         elif found.bus is None and self.hub is not None:
             found.bus = self.hub.bus(chronicle)

@@ -3,6 +3,7 @@ and --db checked by every command, also by those that never open the store."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
+def store(tmp_path, monkeypatch, _migrated_sqlite_template):
+    shutil.copy(_migrated_sqlite_template, tmp_path / "s.sqlite")  # a store at the newest revision
     monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "s.sqlite"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.chdir(tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -222,21 +223,29 @@ def test_plain_roll_does_not_import_the_store():
     assert "HEAVY []" in p.stdout
 
 
-@pytest.mark.slow
-def test_show_and_log_skip_sqlalchemy_on_sqlite(tmp_path):
-    db = str(tmp_path / "fast.sqlite")
-    sub("char", "import", str(EXAMPLES / "archibald.yaml"), "--db", db)
+def _without_sqlalchemy(*argvs: list[str]) -> tuple[str, list[str]]:
+    """Run ``stkit ARGV`` for each of ``argvs`` (each must exit 0) in one fresh Python: what they printed,
+    and the sqlmodel and sqlalchemy modules loaded by the end."""
     code = (
         "import sys\n"
         "from stkit.cli.app import main\n"
-        f"for argv in (['stkit', 'char', 'show', 'Archibald', '--db', {db!r}], ['stkit', 'log', '--db', {db!r}]):\n"
-        "    sys.argv = argv\n"
+        f"for argv in {argvs!r}:\n"
+        "    sys.argv = ['stkit', *argv]\n"
         "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, e.code\n"
         "print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] in ('sqlmodel', 'sqlalchemy')))\n"
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
-    assert "HEAVY []" in p.stdout and "Archibald" in p.stdout
+    out, _, heavy = p.stdout.rpartition("HEAVY ")
+    return out, ast.literal_eval(heavy)
+
+
+@pytest.mark.slow
+def test_show_and_log_skip_sqlalchemy_on_sqlite(tmp_path):
+    db = str(tmp_path / "fast.sqlite")
+    sub("char", "import", str(EXAMPLES / "archibald.yaml"), "--db", db)
+    out, heavy = _without_sqlalchemy(["char", "show", "Archibald", "--db", db], ["log", "--db", db])
+    assert heavy == [] and "Archibald" in out
 
 
 @pytest.mark.slow
@@ -244,21 +253,14 @@ def test_roll_from_sheet_skips_sqlalchemy_on_sqlite(tmp_path):
     """`stkit roll ... --char` (and --log) on an up-to-date SQLite file write through sqlite3 alone."""
     db = str(tmp_path / "fast.sqlite")
     sub("char", "import", str(EXAMPLES / "archibald.yaml"), "--db", db)
-    code = (
-        "import sys\n"
-        "from stkit.cli.app import main\n"
-        f"for argv in (['stkit', 'roll', 'Dexterity + Drive', '--char', 'Archibald', '--db', {db!r}, '--json'],\n"
-        f"             ['stkit', 'roll', 'Dexterity + Drive', '--char', 'Archibald', '--db', {db!r}, '--json',\n"
-        "              '--willpower', '--task', 'swerve', '--dice', '1,2,3,4,5'],\n"
-        f"             ['stkit', 'roll', '3', '--log', '--db', {db!r}, '--json', '--seed', '2']):\n"
-        "    sys.argv = argv\n"
-        "    try:\n        main()\n    except SystemExit as e:\n        assert not e.code, e.code\n"
-        "print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] in ('sqlmodel', 'sqlalchemy')))\n"
+    from_sheet = ["roll", "Dexterity + Drive", "--char", "Archibald", "--db", db, "--json"]
+    text, heavy = _without_sqlalchemy(
+        from_sheet,
+        [*from_sheet, "--willpower", "--task", "swerve", "--dice", "1,2,3,4,5"],
+        ["roll", "3", "--log", "--db", db, "--json", "--seed", "2"],
     )
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    assert "HEAVY []" in p.stdout
-    text, objects, dec = p.stdout.split("HEAVY")[0], [], json.JSONDecoder()
+    assert heavy == []
+    objects, dec = [], json.JSONDecoder()
     while text.strip():
         obj, end = dec.raw_decode(text.strip())
         objects.append(obj)

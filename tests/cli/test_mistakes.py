@@ -71,3 +71,25 @@ def test_options_still_work_after_a_negative_number() -> None:
     result = run("roll", "-3", "--json")
     assert result.exit_code == 1  # the pool, not the option, is refused
     assert "cannot be attempted" in result.output
+
+
+def test_automatic_successes_out_of_range_read_as_every_other_range() -> None:
+    # as `--need 0` or `-d 11` do: "... is outside the allowed range 2 to 10", exit 1
+    result = run("roll", "5", "--successes", "2000")
+    assert result.exit_code == 1
+    assert (
+        result.output.strip() == "Error: automatic successes (--successes) 2000 is outside the allowed range 0 to 1000"
+    )
+    assert run("roll", "5", "--successes", "-1").exit_code == 1
+
+
+def test_roll_help_states_each_range_once() -> None:
+    out = run("roll", "--help").output
+    assert "0<=x<=1000" not in out  # the help text already says "(0 to 1000)"
+
+
+def test_automatic_successes_are_shown_where_they_come_from() -> None:
+    # 5 dice 3 10 2 5 2 at 6: 1 success from the dice, 2 given: 3, and the line says where the 2 came from
+    out = run("roll", "5", "--dice", "3,10,2,5,2", "--successes", "2").output
+    assert "+2 automatic successes" in out and "3 successes" in out
+    assert "+1 automatic success\n" in run("roll", "5+1s", "--dice", "3,10,2,5,2").output

@@ -4,6 +4,7 @@ usage errors naming the command typed)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
+def store(tmp_path, monkeypatch, _migrated_sqlite_template):
+    shutil.copy(_migrated_sqlite_template, tmp_path / "s.sqlite")  # a store at the newest revision
     monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "s.sqlite"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")

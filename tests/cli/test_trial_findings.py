@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 from datetime import datetime
 
@@ -19,7 +20,8 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
+def store(tmp_path, monkeypatch, _migrated_sqlite_template):
+    shutil.copy(_migrated_sqlite_template, tmp_path / "s.sqlite")  # a store at the newest revision
     monkeypatch.setenv("STKIT_DATABASE_URL", "sqlite:///" + str(tmp_path / "s.sqlite"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")

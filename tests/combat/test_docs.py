@@ -14,7 +14,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
-from tests.docpages import fits, session
+from tests.docpages import missing, session
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "combat.md"
@@ -40,11 +40,8 @@ def _run_page(runner: CliRunner, text: str, monkeypatch, tmp_path: Path) -> None
         got = [ln.rstrip() for ln in (result.stdout + result.stderr).splitlines()]
         failing = any(e.startswith("Error: ") for e in expected)
         assert result.exit_code == (1 if failing else 0), (argv, result.output)
-        at = 0
-        for want in expected:
-            hit = next((i for i in range(at, len(got)) if fits(want, got[i])), None)
-            assert hit is not None, f"stkit {shlex.join(argv)}: missing {want!r} in:\n" + "\n".join(got)
-            at = hit + 1
+        lost = missing(expected, got)
+        assert lost is None, f"stkit {shlex.join(argv)}: missing {lost!r} in:\n" + "\n".join(got)
 
 
 def test_the_page_runs_after_the_readme_in_one_store(db_url, monkeypatch, tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import inspect, text
 
 from stkit.store.db import engine as DB
@@ -18,6 +19,7 @@ def _alembic(engine, action: str, revision: str) -> None:
         getattr(command, action)(cfg, revision)
 
 
+@pytest.mark.empty_store
 def test_0006_up_and_down_keeps_the_scene(db_url):
     engine = DB.make_engine(db_url)
     DB.upgrade(engine, "0003")

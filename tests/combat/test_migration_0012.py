@@ -3,12 +3,14 @@ written by revision 0008."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import inspect, text
 
 from stkit.store.db import engine as DB
 from tests.combat.test_migration import _alembic
 
 
+@pytest.mark.empty_store
 def test_0012_up_and_down_keeps_the_scene_and_house_rules(db_url):
     engine = DB.make_engine(db_url)
     DB.upgrade(engine, "0008")

@@ -222,6 +222,11 @@ def test_no_soak_house_rule(fighters):
 # ---- attack ------------------------------------------------------------------------------------------------
 
 ATTACK = ["attack", "Shadow-in-the-Wood", "Guard", "--pool", "Dexterity + Brawl", "--damage", "Strength + 1"]
+#: a lethal attack with two extra successes, soaked by one success (hand-checked below)
+SOAKED_HIT = [
+    *ATTACK, "--type", "lethal", "--soak",
+    "--dice-attack", "8,9,10,3,2,6,1", "--dice-damage", "6,7,2,1,9,3", "--dice-soak", "6,2",
+]  # fmt: skip
 
 
 def test_a_dodge_with_no_dice_left_leaves_the_attack_undodged(fighters):
@@ -236,18 +241,7 @@ def test_a_dodge_with_no_dice_left_leaves_the_attack_undodged(fighters):
 
 def test_attack_whose_extra_successes_add_damage_dice(fighters):
     ok("scene", "start", "The alley")
-    data = ok_json(
-        *ATTACK,
-        "--type",
-        "lethal",
-        "--soak",
-        "--dice-attack",
-        "8,9,10,3,2,6,1",
-        "--dice-damage",
-        "6,7,2,1,9,3",
-        "--dice-soak",
-        "6,2",
-    )
+    data = ok_json(*SOAKED_HIT)
     # attack 4 successes - one 1 = 3: two extra successes, so Strength 3 + 1 + 2 = 6 damage dice
     assert data["attack"]["result"] == 3 and data["extra_successes"] == 2 and data["damage_pool"] == 6
     # damage 6, 7, 9 (the 1 does not cancel) = 3; soak Stamina 2: one success; 2 lethal levels
@@ -266,18 +260,7 @@ def test_attack_whose_extra_successes_add_damage_dice(fighters):
 
 
 def test_attack_human_output_shows_every_step(fighters):
-    out = ok(
-        *ATTACK,
-        "--type",
-        "lethal",
-        "--soak",
-        "--dice-attack",
-        "8,9,10,3,2,6,1",
-        "--dice-damage",
-        "6,7,2,1,9,3",
-        "--dice-soak",
-        "6,2",
-    )
+    out = ok(*SOAKED_HIT)
     lines = out.splitlines()
     assert lines[0] == "Shadow-in-the-Wood attacks Guard (lethal)"
     assert "Attack: Dexterity 3 + Brawl 4: 7 dice at difficulty 6" in lines

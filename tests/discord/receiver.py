@@ -8,6 +8,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.waiting import DEADLINE
+
 
 class Receiver:
     """Records (path, body, monotonic arrival time) of each accepted POST; ``script`` is a list of statuses
@@ -59,7 +61,7 @@ class Receiver:
         with self.lock:
             return [b for p, b, _ in self.accepted if path_part in p]
 
-    def wait_for(self, path_part: str, count: int, deadline: float = 20.0) -> list[dict]:
+    def wait_for(self, path_part: str, count: int, deadline: float = DEADLINE) -> list[dict]:
         end = time.monotonic() + deadline
         while time.monotonic() < end:
             found = self.bodies(path_part)

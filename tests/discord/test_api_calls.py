@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from stkit.discord.commands import COMMANDS, check_definitions
+from tests.discord.test_interactions import signed
 from tests.waiting import DEADLINE
 
 
@@ -132,8 +133,7 @@ def test_a_slow_answer_is_deferred_then_put_in_place(db_url, fake, monkeypatch):
         "data": {"name": "odds", "type": 1, "options": [{"name": "pool", "type": 3, "value": "4"}]},
     }
     raw = json.dumps(payload).encode()
-    stamp = str(int(time.time()))
-    headers = {"X-Signature-Ed25519": key.sign(stamp.encode() + raw).hex(), "X-Signature-Timestamp": stamp}
+    headers = signed(raw, key=key)
 
     async def go():
         transport = httpx.ASGITransport(app=create_app(db_url))

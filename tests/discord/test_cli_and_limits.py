@@ -17,6 +17,7 @@ from stkit.store.db.handle import StoreHandle
 from stkit.store.table.discord_feed import set_setting
 from stkit.store.table.talk import whisper
 from tests.discord.receiver import Receiver
+from tests.waiting import DEADLINE
 
 runner = CliRunner()
 
@@ -125,5 +126,5 @@ def test_follow_posts_as_a_process_and_ctrl_c_ends_it(db_url, receiver):
         assert len(receiver.wait_for("/hook/public", 1)) == 1
     finally:
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=DEADLINE)
     assert "Traceback" not in err and proc.returncode == 130

@@ -7,7 +7,6 @@ import asyncio
 import json
 import re
 import shlex
-import time
 from pathlib import Path
 
 import httpx
@@ -16,6 +15,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
+from tests.discord.test_interactions import signed
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "discord.md"
 runner = CliRunner()
@@ -72,8 +72,7 @@ def test_the_page_from_the_portal_to_a_first_roll(db_url, receiver):
         "data": {"id": "1", "name": "roll", "type": 1, "options": [{"name": "pool", "type": 3, "value": "4"}]},
     }
     raw = json.dumps(payload).encode()
-    stamp = str(int(time.time()))
-    headers = {"X-Signature-Ed25519": key.sign(stamp.encode() + raw).hex(), "X-Signature-Timestamp": stamp}
+    headers = signed(raw, key=key)
 
     async def go():
         transport = httpx.ASGITransport(app=create_app(db_url))

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -15,6 +14,7 @@ from stkit.store.rolling import RollOrder, make_roll
 from stkit.store.table.discord_feed import discord_settings, feed_positions, set_setting
 from stkit.store.table.events import events_after
 from stkit.store.table.talk import say
+from tests.waiting import DEADLINE, wait_until
 
 
 def _roll(store: StoreHandle, pool: str, seed: int, *, secret: bool = False, note: str | None = None) -> int:
@@ -167,7 +167,7 @@ def test_a_hanging_webhook_never_holds_a_roll(db_url):
 
             bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
             arrived.set()
-            release.wait(20)
+            release.wait(DEADLINE)
             self.send_response(204)
             self.send_header("Content-Length", "0")
             self.end_headers()
@@ -183,13 +183,11 @@ def test_a_hanging_webhook_never_holds_a_roll(db_url):
     first = _roll(store, "3", 1)
     follower = _follower(store, []).start()
     try:
-        assert arrived.wait(20)  # the first post is in flight, unanswered
+        assert arrived.wait(DEADLINE)  # the first post is in flight, unanswered
         later = [_roll(store, "4", i) for i in range(2, 5)]  # rolls commit meanwhile
         assert store.read(lambda gw: len(events_after(gw, "default", 0, include_secret=True))) == 4
         release.set()
-        deadline = time.monotonic() + 20
-        while len(bodies) < 4 and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: len(bodies) >= 4, "the four posts")
     finally:
         release.set()
         follower.stop()

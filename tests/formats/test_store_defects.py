@@ -145,6 +145,7 @@ def test_one_out_of_range_row_does_not_break_the_list(db_url):
     assert "damaged" not in json.loads(ok("char", "list", "--json"))
 
 
+@pytest.mark.empty_store
 def test_migration_0007_recomputes_keys_and_reports_look_alike_names(db_url, capfd):
     """Rows at revision 0003: 'Bob', 'Bob\u200b' (an older stkit accepted it), 'Zoe' and 'Zoë' (0003 kept the
     old key). 0007 drops invisible characters from the keys where it can and reports each pair once."""

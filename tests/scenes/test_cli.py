@@ -300,3 +300,22 @@ def test_scene_commands_skip_sqlalchemy_on_sqlite(store_url, weston):
         ["contest 1 side A", "contest 1 side B"],
     ]
     assert data[13]["status"] == "ended" and data[14]["scenes"][0]["turn"] == 2
+
+
+def test_extended_status_chances_read_as_every_other_chance(engine, weston):
+    # 6 dice cannot bring 16 successes in 1 or 2 rolls: exactly 0, shown "0%" (not "0.0%", which would
+    # also be what a merely unlikely 0.04% rounds to); each chance as stkit.text.percent shows it
+    from fractions import Fraction
+
+    from stkit.text import percent
+
+    ok_json(*HIDE)
+    status = ok_json("extended", "status", "1")
+    if status["odds"] is None:
+        pytest.skip("no odds engine")
+    within = status["odds"]["within"]
+    assert Fraction(within["1"]["exact"]) == 0 == Fraction(within["2"]["exact"])
+    line = next(x for x in run("extended", "status", "1").stdout.splitlines() if x.startswith("Chance to finish"))
+    assert line.startswith("Chance to finish within the next 1 roll 0%, 2 rolls 0%, ")
+    for k, v in within.items():
+        assert f"{k} roll{'s' if k != '1' else ''} {percent(Fraction(v['exact']))}" in line

@@ -27,21 +27,22 @@ def debaters(engine):
     )
 
 
+#: the moot debate's sides, pools, difficulty and target
+DEBATE = dict(
+    chronicle=None,
+    a="Ears-of-the-Wind",
+    b="Red-of-Teeth",
+    pool_a="Charisma + Leadership",
+    pool_b="Charisma + Leadership",
+    difficulty=8,
+    difficulty_b=None,
+    target=5,
+)
+
+
 def _debate(engine, **kw):
     with gateway_transaction(engine) as s:
-        return start_contest(
-            s,
-            "Debate at the moot",
-            chronicle=None,
-            a="Ears-of-the-Wind",
-            b="Red-of-Teeth",
-            pool_a="Charisma + Leadership",
-            pool_b="Charisma + Leadership",
-            difficulty=8,
-            difficulty_b=None,
-            target=5,
-            **kw,
-        ).id
+        return start_contest(s, "Debate at the moot", **(DEBATE | kw)).id
 
 
 def test_the_debate_is_won_by_five_successes_over_the_rival(engine, debaters):
@@ -152,17 +153,7 @@ def test_contest_logs_every_roll_in_one_transaction(engine, debaters):
 )
 def test_bad_contest_start_changes_nothing(engine, debaters, kw, error, match):
     add_character(engine, "Stranger", chronicle="Elsewhere")
-    args = dict(
-        chronicle=None,
-        a="Ears-of-the-Wind",
-        b="Red-of-Teeth",
-        pool_a="Charisma + Leadership",
-        pool_b="Charisma + Leadership",
-        difficulty=8,
-        difficulty_b=None,
-        target=5,
-    )
-    args.update(kw)
+    args = DEBATE | kw
     with pytest.raises(error, match=match), gateway_transaction(engine) as s:
         start_contest(s, "Debate", **args)
     with gateway_transaction(engine) as s:

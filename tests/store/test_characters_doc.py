@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
-from tests.docpages import fits, session
+from tests.docpages import fits, missing, session
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "characters.md"
@@ -71,13 +71,8 @@ def run_page(text: str) -> list[tuple[list[str], int, list[str]]]:
         shown = f"stkit {shlex.join(argv)}:\n" + "\n".join(got)
         assert result.exception is None or isinstance(result.exception, SystemExit), (shown, result.exception)
         assert result.exit_code == (1 if any(e.startswith("Error: ") for e in expected) else 0), shown
-        at = 0
-        for want in expected:
-            if want == "...":
-                continue
-            hit = next((i for i in range(at, len(got)) if fits(want, got[i])), None)
-            assert hit is not None, f"missing {want!r} (after line {at}) in {shown}"
-            at = hit + 1
+        lost = missing(expected, got)
+        assert lost is None, f"missing {lost!r} in {shown}"
         ran.append((argv, result.exit_code, got))
     return ran
 

@@ -126,7 +126,8 @@ def test_history_lists_every_change_with_its_source(stored):
     unit(stored, lambda gw: G.give_renown(gw, "Sees-Far", "Honor", 2, "kept the peace"))
     unit(stored, lambda gw: G.undo_spend(gw, "Sees-Far"))
     _, rows = run_unit(stored, lambda gw: G.history(gw, "Sees-Far"), readonly=True)
-    assert [r["source"] for r in rows] == ["created", "edit", "raise", "renown", "undo"]
+    # the fixture's award is an experience change, named so (not a plain "edit" of the sheet)
+    assert [r["source"] for r in rows] == ["created", "xp", "raise", "renown", "undo"]
     assert rows[3]["change"] == "Sees-Far earns 2 Honor: Honor 1 permanent, 2 temporary"
     assert all(r["at"].endswith("+00:00") for r in rows)
 

@@ -80,6 +80,17 @@ def test_a_gift_that_costs_gnosis_spends_it_and_asks_for_its_difficulty(stored):
     assert _sheet(stored).powers["Gnosis"].temporary == 2
 
 
+@pytest.mark.parametrize("difficulty", [1, 11])
+def test_a_difficulty_outside_2_to_10_is_refused_with_nothing_spent(stored, difficulty):
+    # in the words of every other difficulty (`stkit roll 5 -d 11`), for the CLI and the table page alike
+    with pytest.raises(InvalidValue, match=f"^difficulty {difficulty} is outside the allowed range 2 to 10$"):
+        run_unit(stored, lambda gw: use_power(gw, "Hums", "Jam Technology", difficulty=difficulty))
+    assert _sheet(stored).powers["Gnosis"].temporary == 3
+    result = CliRunner().invoke(app, ["char", "use", "Hums", "Jam Technology", "-d", str(difficulty), "--db", stored])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: difficulty {difficulty} is outside the allowed range 2 to 10"
+
+
 def test_a_gift_with_too_few_points_is_refused_with_nothing_spent(stored):
     for _ in range(4):
         run_unit(stored, lambda gw: use_power(gw, "Hums", "Resist Pain"))

@@ -3,7 +3,10 @@ link, and a real uvicorn server in a thread (for the event stream)."""
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -107,6 +110,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def listening(port: int) -> bool:
+    """Whether something accepts TCP connections on 127.0.0.1:``port``."""
+    with socket.socket() as probe:
+        probe.settimeout(DEADLINE)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def start_serve(url: str, *args: str, env: dict | None = None, **popen) -> subprocess.Popen:
+    """`stkit serve ARGS` on the store ``url`` in a subprocess, with text pipes and no colour; ``env``: more
+    environment variables, ``popen``: more arguments to :class:`subprocess.Popen`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "stkit", "serve", *args],
+        env=os.environ | {"STKIT_DATABASE_URL": url, "NO_COLOR": "1"} | (env or {}),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **popen,
+    )
 
 
 class ThreadServer:

@@ -8,11 +8,9 @@ answered under attack is a speed figure: printed, not asserted."""
 from __future__ import annotations
 
 import json
-import os
 import resource
 import socket
 import subprocess
-import sys
 import threading
 import time
 
@@ -20,7 +18,7 @@ import httpx
 import pytest
 
 from tests.waiting import DEADLINE, wait_until
-from tests.web.conftest import ThreadServer, free_port
+from tests.web.conftest import ThreadServer, free_port, listening, start_serve
 
 #: The open-files limit the attacked server runs under (its connection limit is this less 320).
 FILE_LIMIT = 512
@@ -39,15 +37,7 @@ class Serve:
 
     def __init__(self, url: str) -> None:
         self.port = free_port()
-        env = os.environ | {"STKIT_DATABASE_URL": url, "NO_COLOR": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "stkit", "serve", "--port", str(self.port), "--json"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            preexec_fn=_limit_files,
-        )
+        self.proc = start_serve(url, "--port", str(self.port), "--json", preexec_fn=_limit_files)
         assert self.proc.stdout is not None
         self.links = json.loads(self.proc.stdout.readline())
         self.base = f"http://127.0.0.1:{self.port}"
@@ -55,11 +45,7 @@ class Serve:
 
     def _listening(self) -> bool:
         assert self.proc.poll() is None, "the server stopped"
-        try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE).close()
-            return True
-        except OSError:
-            return False
+        return listening(self.port)
 
     def token(self, who: str) -> str:
         url = self.links["storyteller"] if who == "storyteller" else self.links["players"][who]

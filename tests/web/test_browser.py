@@ -25,7 +25,7 @@ import time
 import pytest
 
 from tests.waiting import DEADLINE, wait_until
-from tests.web.conftest import add_character, free_port
+from tests.web.conftest import add_character, free_port, listening, start_serve
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -74,13 +74,7 @@ class Server:
     def __init__(self, url: str, port: int | None = None) -> None:
         self.url = url
         self.port = port or free_port()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "stkit", "serve", "--port", str(self.port), "--json", "--no-qr"],
-            env=_env(url),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        self.proc = start_serve(url, "--port", str(self.port), "--json", "--no-qr", env=_env(url))
         line = self.proc.stdout.readline()
         assert line, self.proc.stderr.read()
         self.links = json.loads(line)
@@ -90,11 +84,7 @@ class Server:
 
     def _listening(self) -> bool:
         assert self.proc.poll() is None, "the server stopped"
-        try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE).close()
-            return True
-        except OSError:
-            return False
+        return listening(self.port)
 
     def stop(self) -> str:
         """Ctrl-C; returns what the server wrote on stderr."""
@@ -535,3 +525,58 @@ def test_the_pages_keep_to_their_content_security_policy(browser, store):
         assert "only for that player" not in page.inner_text("body") and "refused" not in page.inner_text("body")
     finally:
         server.stop()
+
+
+TWO = ("--chronicle", "north", "--chronicle", "south")
+
+
+def test_one_browser_keeps_the_storyteller_of_two_chronicles_signed_in(browser, tmp_path):
+    """One browser profile opens north's Storyteller link, then south's, from one `stkit serve --all`: both
+    pages stay live and signed in (north's reloads as north's), and what each says reaches only its own."""
+    url = "sqlite:///" + str(tmp_path / "two.sqlite")
+    add_character(url, "Ana", attributes={"Dexterity": 3}, chronicle="north")
+    add_character(url, "Bo", attributes={"Dexterity": 2}, chronicle="south")
+    from stkit.store.db.engine import dispose_engines
+
+    dispose_engines()
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stkit", "serve", "--port", str(port), "--json", "--no-qr", *TWO],
+        env=_env(url),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        links = json.loads(line)["chronicles"]
+        context = browser.new_context(viewport=LAPTOP)
+        north = context.new_page()
+        wait_until(lambda: _goto_ok(north, links["north"]["storyteller"]), "the server to listen")
+        north.wait_for_selector("#live.live", timeout=WAIT)
+        south = context.new_page()
+        south.goto(links["south"]["storyteller"])
+        south.wait_for_selector("#live.live", timeout=WAIT)
+        north.reload()
+        north.wait_for_selector("#live.live", timeout=WAIT)
+        assert "Ana" in north.inner_text("body") and "Bo" not in north.inner_text("body")
+        assert "Bo" in south.inner_text("body") and "Ana" not in south.inner_text("body")
+        for page, text in ((north, "north wind"), (south, "south sea")):
+            page.fill("#say-text", text)
+            page.click("#say-form button")
+            page.wait_for_selector(f"#feed li:has-text('{text}')", timeout=WAIT)
+        # south heard its own message after north's was written: north's, had it leaked, would be there
+        assert "north wind" not in south.inner_text("#feed")
+        assert "south sea" not in north.inner_text("#feed")
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(2)
+            proc.communicate(timeout=DEADLINE)
+
+
+def _goto_ok(page, link: str) -> bool:
+    try:
+        return page.goto(link).status == 200
+    except Exception:  # the server is not listening yet
+        return False

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
 from stkit.cli.app import app
 from tests.waiting import DEADLINE, wait_until
+from tests.web.conftest import listening, start_serve
 
 runner = CliRunner()
 
@@ -25,14 +24,7 @@ def _holder(url: str, token: str):
 
 def _serve(table, *args: str) -> subprocess.Popen:
     """`stkit serve ARGS` on the table's store, in a subprocess (text pipes)."""
-    env = os.environ | {"STKIT_DATABASE_URL": table.url, "NO_COLOR": "1"}
-    return subprocess.Popen(
-        [sys.executable, "-m", "stkit", "serve", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start_serve(table.url, *args)
 
 
 def test_table_links_json_and_rotate(table):
@@ -129,15 +121,6 @@ def _answers(url: str, **kwargs) -> bool:
         return False
 
 
-def _listening(port: int) -> bool:
-    """Whether something accepts TCP connections on 127.0.0.1:``port``."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.settimeout(DEADLINE)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("when", ["at_once", "serving"])
 def test_serve_on_the_network_says_so_and_prints_links(table, when):
@@ -179,7 +162,7 @@ def test_serve_refuses_a_bad_certificate_pair_before_anything_is_printed(table, 
     key.write_text("not a key\n")
     cases = [
         (["--certfile", str(key)], "Error: --certfile and --keyfile go together"),
-        (["--certfile", str(tmp_path / "nope.pem"), "--keyfile", str(key)], "Error: --certfile '"),
+        (["--certfile", str(tmp_path / "nope.pem"), "--keyfile", str(key)], "Error: --certfile: "),
         (["--certfile", str(key), "--keyfile", str(key)], "Error: --certfile/--keyfile: cannot load the certificate"),
     ]
     for args, message in cases:
@@ -268,7 +251,7 @@ def test_ctrl_c_is_quiet_with_pages_following(table, presses):
         assert opened.acquire(timeout=DEADLINE), "an event stream did not open"
     proc.send_signal(2)
     if presses == 2:  # the second press once the first has landed (the server stops listening), not merged
-        wait_until(lambda: not _listening(port), "the server to stop listening")
+        wait_until(lambda: not listening(port), "the server to stop listening")
         proc.send_signal(2)
     err = _stopped(proc)
     assert "Traceback" not in err and "ERROR" not in err, err

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 from fractions import Fraction
 from itertools import product
 
 from stkit.store.db.gateway import run_unit
+from tests.waiting import DEADLINE, wait_until
 from tests.web.conftest import add_character
 
 HX = {"hx-request": "true"}
@@ -201,10 +203,8 @@ def test_the_party_strip_acts_through_the_fight_rules(clients, table):
 def test_serve_prints_a_compact_list_of_the_players_links(table):
     """Players only (no NPC, no dead), one line each, no QR code unless --qr."""
     import os
-    import socket
     import subprocess
     import sys
-    import time
 
     from tests.web.conftest import free_port
 
@@ -219,17 +219,10 @@ def test_serve_prints_a_compact_list_of_the_players_links(table):
         text=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:  # the links are printed before the server listens
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "the server did not listen"
-                time.sleep(0.05)
+        wait_until(lambda: _listening(port, proc), "the server to listen")  # links come before it listens
     finally:
         proc.send_signal(2)
-        out, _ = proc.communicate(timeout=20)
+        out, _ = proc.communicate(timeout=DEADLINE)
     lines = [line for line in out.splitlines() if line.strip()]
     assert [line.split(": ")[0] for line in lines] == ["Storyteller", "Player", "Player"]
     assert any(line.startswith("Player: Weston: http://127.0.0.1") for line in lines)
@@ -263,14 +256,16 @@ def test_the_dead_are_dead_in_char_list_scene_initiative_and_the_sheet(clients, 
 
 def test_an_npcs_rolls_stay_off_the_players_streams(live, table):
     from tests.rolls import sheet_roll
-    from tests.web.conftest import read_events
+    from tests.web.conftest import read_events, through
 
     add_character(table.url, "Fomor", attributes={"Dexterity": 2}, player="")
     run_unit(table.url, lambda gw: gw.execute("DELETE FROM table_events"))
     run_unit(table.url, lambda gw: sheet_roll(gw, "Fomor", "Dexterity", seed=1))
     run_unit(table.url, lambda gw: sheet_roll(gw, "Weston", "Dexterity", seed=2))
-    weston = read_events(live, table.token("Weston"), last_event_id=0, seconds=3, until=lambda g: len(g) >= 1)
-    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, seconds=3, until=lambda g: len(g) >= 2)
+    # Weston's roll is the newest event: each stream is read until it came (the NPC's, if it leaked, before it)
+    newest = run_unit(table.url, lambda gw: gw.rows("SELECT MAX(id) FROM table_events"))[0][0]
+    weston = read_events(live, table.token("Weston"), last_event_id=0, until=through(newest))
+    storyteller = read_events(live, table.token("storyteller"), last_event_id=0, until=through(newest))
     assert [("Fomor" in g[2], "Weston" in g[2]) for g in storyteller] == [(True, False), (False, True)]
     assert [("Fomor" in g[2], "Weston" in g[2]) for g in weston] == [(False, True)]
 
@@ -335,3 +330,12 @@ def test_attacks_typed_at_the_terminal_are_one_card_each_on_the_page(clients, ta
         for log_id in ids:
             assert f'data-log-id="{log_id}"' not in page
     assert "Weston attacks Archibald" in _text(page)
+
+
+def _listening(port: int, proc) -> bool:
+    assert proc.poll() is None, "the server stopped"
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=DEADLINE).close()
+        return True
+    except OSError:
+        return False

@@ -8,7 +8,8 @@ import warnings
 
 import pytest
 
-from tests.web.conftest import ThreadServer, add_character, issue, read_events
+from tests.waiting import DEADLINE, wait_until
+from tests.web.conftest import ThreadServer, add_character, follow, issue, read_events, start_serve
 
 
 @pytest.fixture
@@ -56,8 +57,9 @@ def test_every_chronicle_from_one_server_each_link_in_its_own(db_url, two):
     (ana, north), (bo, south) = two["north"], two["south"]
     with _client(app, None) as base:
         assert base.get("/").status_code == 403  # no link, no chronicle
-        assert base.get(f"/join/{south['storyteller']}", follow_redirects=False).status_code == 303
-        assert "Bo" in base.get("/").text  # the join cookie
+        joined = base.get(f"/join/{south['storyteller']}", follow_redirects=False)
+        assert joined.status_code == 303
+        assert "Bo" in base.get(joined.headers["location"]).text  # the join cookie, under the chronicle's path
         st_north, st_south = _client(app, north["storyteller"]), _client(app, south["storyteller"])
         page_n, page_s = st_north.get("/").text, st_south.get("/").text
         assert "Ana" in page_n and "Bo" not in page_n
@@ -71,6 +73,66 @@ def test_every_chronicle_from_one_server_each_link_in_its_own(db_url, two):
 
     said = run_unit(db_url, lambda gw: gw.rows("SELECT chronicle, data FROM table_events WHERE kind = 'message'"))
     assert sorted((c, "north" in d.lower()) for c, d in said) == [("north", True), ("south", False)]
+
+
+def test_one_browser_holds_the_storyteller_links_of_two_chronicles_at_once(db_url, two):
+    """One cookie jar joins north's and then south's Storyteller link: both stay signed in, each under its
+    own address with its own cookie (HttpOnly, SameSite=Strict, its own path), and each reaches only its
+    own chronicle."""
+    from stkit.web.table import chronicle_base
+
+    app = create_app_all(db_url)
+    (ana, north), (bo, south) = two["north"], two["south"]
+    at_n, at_s = chronicle_base("north"), chronicle_base("south")
+    with _client(app, None) as browser:
+        cookies = []
+        for token, at in ((north["storyteller"], at_n), (south["storyteller"], at_s)):
+            joined = browser.get(f"/join/{token}", follow_redirects=False)
+            assert joined.status_code == 303 and joined.headers["location"] == at
+            cookies.append(joined.headers["set-cookie"])
+        for cookie, at in zip(cookies, (at_n, at_s), strict=True):
+            assert f"Path={at}" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+            assert "Secure" not in cookie  # plain HTTP; over HTTPS it is Secure (below)
+        assert len({c.split("=", 1)[0] for c in cookies}) == 2  # a cookie name per chronicle
+        page_n, page_s = browser.get(at_n), browser.get(at_s)
+        assert page_n.status_code == page_s.status_code == 200
+        assert "Ana" in page_n.text and "Bo" not in page_n.text and f'data-base="{at_n}"' in page_n.text
+        assert "Bo" in page_s.text and "Ana" not in page_s.text
+        assert f'hx-post="{at_s}say"' in page_s.text  # the page's own changes go under its address
+        assert browser.get(f"{at_n}sheet/{ana}").status_code == 200
+        assert browser.get(f"{at_n}sheet/{bo}").status_code != 200  # south's sheet, under north's address
+        assert browser.post(f"{at_s}say", data={"text": "To the south"}).status_code in (200, 303)
+        assert browser.post(f"{at_n}say", data={"text": "To the north"}).status_code in (200, 303)
+        assert browser.post(f"{at_n}say", data={"text": "x"}, follow_redirects=False).headers.get("location") in (
+            None,
+            at_n,
+        )
+        assert browser.get("/").status_code == 403  # the bare address holds neither link
+    with _client(app, None) as other:  # north's link handed in under south's address
+        other.cookies.set("stkit_table", north["storyteller"])
+        assert other.get(at_s).status_code == 403
+        assert "Ana" in other.get(at_n).text
+    from stkit.store.db.gateway import run_unit
+
+    said = run_unit(db_url, lambda gw: gw.rows("SELECT chronicle, data FROM table_events WHERE kind = 'message'"))
+    assert sorted((c, "south" in d.lower()) for c, d in said if "To the" in d) == [("north", False), ("south", True)]
+
+
+def test_the_chronicles_cookie_is_secure_over_https(db_url, two):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from fastapi.testclient import TestClient
+
+    app = create_app_all(db_url, hosts=None)
+    with TestClient(app, base_url="https://table.example") as browser:
+        joined = browser.get(f"/join/{two['north'][1]['storyteller']}", follow_redirects=False)
+    assert "Secure" in joined.headers["set-cookie"] and "HttpOnly" in joined.headers["set-cookie"]
+
+
+def create_app_all(url: str, **kw):
+    from stkit.web.app import create_app
+
+    return create_app(url, chronicles=None, interval=0.02, **kw)
 
 
 def test_a_server_of_some_chronicles_refuses_the_links_of_others(db_url, two):
@@ -92,9 +154,7 @@ def test_a_stream_carries_only_its_own_chronicles_events(db_url, two):
             threading.Thread(
                 target=lambda c=c: got.__setitem__(
                     c,
-                    read_events(
-                        server.base, two[c][1]["storyteller"], last_event_id=0, seconds=30, until=lambda g: len(g) >= 2
-                    ),
+                    read_events(server.base, two[c][1]["storyteller"], last_event_id=0, until=lambda g: len(g) >= 2),
                 )
             )
             for c in ("north", "south")
@@ -107,7 +167,7 @@ def test_a_stream_carries_only_its_own_chronicles_events(db_url, two):
         _say(db_url, "south", "two")
         _say(db_url, "north", "two")
         for r in readers:
-            r.join(40)
+            r.join(DEADLINE)
     finally:
         server.stop()
     for c in ("north", "south"):
@@ -122,17 +182,10 @@ def test_new_chronicles_reach_a_server_already_running(db_url, two):
     try:
         add_character(db_url, "Cy", chronicle="east")
         east = issue(db_url, chronicle="east")
-        got: list = []
-        reader = threading.Thread(
-            target=lambda: got.extend(read_events(server.base, east["storyteller"], seconds=30, until=bool))
-        )
-        reader.start()
-        for n in range(300):  # until the stream has one: it replays nothing older than its start
-            _say(db_url, "east", f"hello {n}")
-            reader.join(0.1)
-            if not reader.is_alive():
-                break
-        reader.join(40)
+        # once the stream is open its starting point is fixed: the message said after it reaches it
+        reader, got = follow(server.base, east["storyteller"], until=bool)
+        _say(db_url, "east", "hello")
+        reader.join(DEADLINE)
     finally:
         server.stop()
     assert got and got[0][0] in _ids(db_url, "east")
@@ -176,38 +229,21 @@ def test_streams_are_limited_per_chronicle(monkeypatch):
     asyncio.run(fill())
 
 
-def _serve(url: str, *args: str):
-    import os
-    import subprocess
-    import sys
-
-    env = os.environ | {"STKIT_DATABASE_URL": url, "NO_COLOR": "1"}
-    return subprocess.Popen(
-        [sys.executable, "-m", "stkit", "serve", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
 def _page(base: str, token: str) -> str:
     """The page a link opens, once the server listens (the links are printed before it does)."""
-    import time
 
     import httpx
 
-    deadline = time.monotonic() + 60
-    with httpx.Client(base_url=base, timeout=30) as client:
-        while True:
-            try:
-                joined = client.get(f"/join/{token}")
-                break
-            except httpx.ConnectError:
-                assert time.monotonic() < deadline, "the server did not start listening"
-                time.sleep(0.05)
-        assert joined.status_code == 303  # the cookie set
-        return client.get("/").text
+    def join(client):
+        try:
+            return client.get(f"/join/{token}")
+        except httpx.ConnectError:
+            return None
+
+    with httpx.Client(base_url=base, timeout=DEADLINE) as client:
+        joined = wait_until(lambda: join(client), "the server to start listening")
+        assert joined.status_code == 303  # the cookie set, for the chronicle's own address
+        return client.get(joined.headers["location"]).text
 
 
 def test_serve_all_as_a_command_serves_each_link_its_own_chronicle(db_url, two):
@@ -216,7 +252,7 @@ def test_serve_all_as_a_command_serves_each_link_its_own_chronicle(db_url, two):
     from tests.web.conftest import free_port
 
     port = free_port()
-    proc = _serve(db_url, "--all", "--port", str(port), "--json")
+    proc = start_serve(db_url, "--all", "--port", str(port), "--json")
     try:
         said = json.loads(proc.stdout.readline())
         assert said == {"url": f"http://127.0.0.1:{port}", "chronicles": "all"}
@@ -225,7 +261,7 @@ def test_serve_all_as_a_command_serves_each_link_its_own_chronicle(db_url, two):
         assert "Bo" in south and "Ana" not in south
     finally:
         proc.send_signal(2)
-        _, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=DEADLINE)
     assert "Traceback" not in err
 
 
@@ -235,7 +271,7 @@ def test_serve_several_chronicles_prints_the_links_of_each(db_url, two):
     from tests.web.conftest import free_port
 
     port = free_port()
-    proc = _serve(db_url, "--chronicle", "north", "--chronicle", "south", "--port", str(port), "--json", "--no-qr")
+    proc = start_serve(db_url, "--chronicle", "north", "--chronicle", "south", "--port", str(port), "--json", "--no-qr")
     try:
         said = json.loads(proc.stdout.readline())
         assert sorted(said["chronicles"]) == ["north", "south"]
@@ -244,7 +280,7 @@ def test_serve_several_chronicles_prints_the_links_of_each(db_url, two):
         assert "Ana" in page and "Bo" not in page
     finally:
         proc.send_signal(2)
-        _, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=DEADLINE)
     assert "Traceback" not in err
 
 

@@ -34,8 +34,6 @@ from stkit.sheet.vocab import DamageType, Power
 from stkit.text import counted
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rich.table import Table
-
     from stkit.sheet.sheet import Sheet
     from stkit.store.db.gateway import Gateway
 
@@ -649,7 +647,6 @@ def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered:
             return
         render.console().print("No characters yet: `stkit char new NAME` or `stkit char import characters/`.")
         return
-    rows = [(i, printable_sheet(s)) for i, s in rows]  # no raw control characters to the terminal
     # A console of its own, sized now: the shared one keeps the width it was created with.
     console = render.new_console()
     more = total - offset - len(rows)
@@ -658,13 +655,18 @@ def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered:
         if more > 0
         else None
     )
-    table = character_table(rows, console, dead=dead)
-    if table is not None:
-        console.print(table)
+    lines = character_table(rows, console.width, dead=dead)
+    if lines is not None:
+        text = Text()
+        for line, style in lines:
+            text.append(line, style=style)
+            text.append("\n")
+        text.rstrip()
+        console.print(text, no_wrap=True, overflow="ignore", crop=False)
         if footer:
             render.print_text(footer, style="dim")
         return
-    for i, s in rows:  # too narrow for any table: three short lines per character
+    for i, s in ((i, printable_sheet(s)) for i, s in rows):  # too narrow for any table: three short lines each
         console.print(Text(s.name, style="bold") + Text(f" ({s.chronicle})", style="dim"))
         health = "dead" if i in (dead or set()) else s.health_level or "unhurt"
         console.print(f"  {s.form + ', ' if s.has_forms else ''}{health}", markup=False)
@@ -674,13 +676,16 @@ def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered:
 
 
 def _character_cells(s, dead: bool = False) -> dict[str, str]:
-    """One `char list` row: column title -> text, in the table's column order (``dead``: Health says so)."""
+    """One `char list` row: column title -> text, in the table's column order (``dead``: Health says so).
+    Stored text is shown with its control characters as escapes (:func:`stkit.text.printable`)."""
+    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
+
     return {
-        "Name": s.name,
-        "Chronicle": s.chronicle,
-        "Player": s.player or "-",
-        "Breed / Auspice / Tribe": " / ".join(x for x in (s.breed, s.auspice, s.tribe) if x) or "-",
-        "Form": s.form if s.has_forms else "-",
+        "Name": printable(s.name),
+        "Chronicle": printable(s.chronicle),
+        "Player": printable(s.player) or "-",
+        "Breed / Auspice / Tribe": printable(" / ".join(x for x in (s.breed, s.auspice, s.tribe) if x)) or "-",
+        "Form": printable(s.form) if s.has_forms else "-",
         "Health": "dead" if dead else s.health_level or "unhurt",
         **{
             p: f"{s.powers[p].temporary}/{s.powers[p].permanent}" if p in s.shown_powers() else "-"
@@ -689,73 +694,78 @@ def _character_cells(s, dead: bool = False) -> dict[str, str]:
     }
 
 
-def character_table(rows: list, console, *, dead: set | None = None):
-    """The `char list` table, fitted to the console's width without ever cutting a name; None when even
-    the narrowest table (name, health and points) is too wide.
+#: The one column that wraps (between words) when the table is wider than the terminal.
+_WRAPPING = "Breed / Auspice / Tribe"
+#: Cells between two columns.
+_GAP = 2
 
-    The chronicle gets a column only when the characters come from several (else it is in the title).
-    Names, health and points never wrap; the Breed / Auspice / Tribe column wraps first, and when the
-    table still does not fit, the least needed columns are left out: Breed / Auspice / Tribe, then Player,
-    then Form, then Chronicle."""
-    from rich import box  # lazy: start-up (loaded when the command runs)
-    from rich.measure import Measurement  # lazy: start-up (loaded when the command runs)
-    from rich.table import Table  # lazy: start-up (loaded when the command runs)
-    from rich.text import Text  # lazy: start-up (loaded when the command runs)
+
+def character_table(rows: list, width: int, *, dead: set | None = None) -> list[tuple[str, str]] | None:
+    """The `char list` table as (line, rich style) pairs, fitted to ``width`` terminal cells without ever
+    cutting a name; None when even the narrowest table (name, health and points) is too wide.
+
+    Columns are as wide as their widest entry (in terminal cells) with two cells between them. The
+    chronicle gets a column only when the characters come from several (else it is in the title, the
+    first line). Only the Breed / Auspice / Tribe column wraps (between words, never inside one); when
+    the table does not fit even so, the least needed columns are left out: Breed / Auspice / Tribe, then
+    Player, then Form, then Chronicle. Drawn here rather than by rich's Table: a screenful through rich's
+    measuring and padding cost as much as the rest of the command."""
+    from rich.cells import cell_len  # lazy: start-up (loaded when the command runs)
 
     chronicles = sorted({s.chronicle for _, s in rows})
     cells = [_character_cells(s, i in (dead or set())) for i, s in rows]
     columns = list(cells[0])
+    title = None
     if len(chronicles) == 1:
         columns.remove("Chronicle")
-    title = Text(f"Chronicle: {chronicles[0]}") if len(chronicles) == 1 else None
-
-    def build(cols: list[str]) -> Table:
-        t = Table(
-            title=title,
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            header_style="bold",
-            pad_edge=False,
-            collapse_padding=True,
-            show_edge=False,
-        )
-        for c in cols:
-            if c == "Breed / Auspice / Tribe":  # wraps between words
-                t.add_column(c, min_width=max(len(w) for r in cells for w in r[c].split()))
-            else:  # never cut: as wide as the longest entry (folded only if the terminal is narrower still)
-                t.add_column(c, no_wrap=True, min_width=max(len(c), *(len(r[c]) for r in cells)), overflow="fold")
-        for r in cells:
-            t.add_row(*(Text(r[c]) for c in cols))  # names are user text: never read as markup
-        return t
-
-    unclamped = console.options.update_width(10_000)  # Measurement.get clamps to the width it is given
-    for drop in ("Breed / Auspice / Tribe", "Player", "Form", "Chronicle", None):
-        table = build(columns)
-        if _surely_fits(table, console.width):  # rich's own measuring is most of a screenful's cost
-            return table
-        if Measurement.get(console, unclamped, table).minimum <= console.width:
-            return table
+        title = f"Chronicle: {cells[0]['Chronicle']}"
+    full = {c: max(cell_len(c), *(cell_len(r[c]) for r in cells)) for c in columns}
+    words = [w for r in cells for w in (*r[_WRAPPING].split(), *_WRAPPING.split())]
+    narrowest = max(map(cell_len, words))
+    for drop in (_WRAPPING, "Player", "Form", "Chronicle", None):
+        fixed = sum(full[c] for c in columns if c != _WRAPPING) + _GAP * (len(columns) - 1)
+        if _WRAPPING not in columns and fixed <= width:
+            widths = {c: full[c] for c in columns}
+            break
+        if _WRAPPING in columns and fixed + narrowest <= width:
+            widths = {c: full[c] for c in columns} | {_WRAPPING: min(full[_WRAPPING], width - fixed)}
+            break
         if drop in columns:
             columns.remove(drop)
-    return None
+    else:
+        return None
+    lines: list[tuple[str, str]] = [(title, "italic")] if title else []
+    lines += [(ln, "bold") for ln in _table_row({c: c for c in columns}, widths, cell_len)]
+    lines.append(("\u2500" * (sum(widths.values()) + _GAP * (len(widths) - 1)), ""))
+    for r in cells:
+        lines += [(ln, "") for ln in _table_row(r, widths, cell_len)]
+    return lines
 
 
-def _surely_fits(table: Table, width: int) -> bool:
-    """True when ``table`` fits ``width`` by a bound above rich's own measure: every column as wide as its
-    widest header or cell (in terminal cells; its longest word where the column wraps), plus 3 cells of
-    padding and rule each. False means "measure it", never "it does not fit"."""
-    from rich.cells import cell_len  # lazy: start-up (loaded when the command runs)
+def _table_row(cells: dict[str, str], widths: dict[str, int], cell_len) -> list[str]:
+    """One table row as its lines: each cell padded to its column's width, the wrapping column's text
+    broken between words onto as many lines as it needs (the other cells on the first line)."""
+    stacks = {c: _wrap_words(cells[c], w, cell_len) if c == _WRAPPING else [cells[c]] for c, w in widths.items()}
+    height = max(map(len, stacks.values()))
+    gap = " " * _GAP
+    return [
+        gap.join(
+            (stack[k] if k < len(stack) else "") + " " * (widths[c] - cell_len(stack[k] if k < len(stack) else ""))
+            for c, stack in stacks.items()
+        ).rstrip()
+        for k in range(height)
+    ]
 
-    def need(text: object, wraps: bool) -> int:
-        return max((cell_len(w) for w in str(text).split()), default=0) if wraps else cell_len(str(text))
 
-    return (
-        sum(
-            max(need(column.header, not column.no_wrap), *(need(c, not column.no_wrap) for c in column.cells)) + 3
-            for column in table.columns
-        )
-        <= width
-    )
+def _wrap_words(text: str, width: int, cell_len) -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` cells (a longer word keeps its own line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and cell_len(lines[-1]) + 1 + cell_len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 @char_app.command("set")

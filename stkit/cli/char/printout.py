@@ -6,6 +6,7 @@ standard library at module level; the store, fpdf2 and rich are imported inside 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -42,6 +43,11 @@ def print_sheet(
         raise typer.BadParameter("give --pdf FILE or --html FILE (or both)")
     if name and every:
         raise typer.BadParameter("give a name or --all, not both")
+    if pdf is not None and html is not None and os.path.realpath(pdf) == os.path.realpath(html):
+        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
+
+        # one file for both: the second write would fail on the first's file, or replace it with --force
+        raise typer.BadParameter(f"--pdf and --html name the same file ({printable(html)}); give two files")
     from stkit.formats import printsheet  # lazy: start-up (loaded when the command runs)
     from stkit.store.files import print_sheets, write_new_file  # lazy: start-up (loaded when the command runs)
     from stkit.text import printable  # lazy: start-up (loaded when the command runs)

@@ -27,7 +27,7 @@ def use(
     difficulty: Annotated[
         int | None,
         typer.Option(
-            "--difficulty", "-d", help="The difficulty, where the Gift leaves it to the Storyteller.", min=2, max=10
+            "--difficulty", "-d", help="The difficulty, 2 to 10, where the Gift leaves it to the Storyteller."
         ),
     ] = None,
     spend_gnosis: SpendGnosisOpt = False,

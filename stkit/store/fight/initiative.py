@@ -292,6 +292,18 @@ def current_initiative(gw: Gateway, scene_id: int, turn: int) -> dict[str, Any] 
         return None
     data: dict[str, Any] = json.loads(row[1])
     data["rolled_turn"] = row[0]
+    # who died since the roll keeps their place as rolled and is listed dead too (the dead no longer act,
+    # docs/combat.md)
+    died = {
+        str(r[0])
+        for r in gw.rows(
+            "SELECT c.name FROM characters c JOIN character_fates f ON f.character_id = c.id "
+            "JOIN scenes s ON s.chronicle = c.chronicle WHERE s.id = :sid",
+            sid=scene_id,
+        )
+    }
+    known = list(data.get("dead", []))
+    data["dead"] = known + [o["name"] for o in data.get("order", []) if o["name"] in died and o["name"] not in known]
     return data
 
 

@@ -1,4 +1,6 @@
-"""``GET /join/TOKEN``: a join link checks the token and sets it as an HttpOnly, SameSite=Strict cookie."""
+"""``GET /join/TOKEN``: a join link checks the token and sets it as an HttpOnly, SameSite=Strict cookie (Secure
+over HTTPS). On a server of many chronicles the cookie is the chronicle's own (its name and its path
+``/t/KEY/``), so one browser holds a link of each chronicle at once and each reaches only its own."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from stkit.web.deps import TableDep
-from stkit.web.table import COOKIE
 
 router = APIRouter()
 
@@ -23,10 +24,11 @@ def join(token: str, request: Request, table: TableDep) -> Response:
     if holder.expires_at is not None:  # the cookie goes when the link does
         left = (holder.expires_at - datetime.now(UTC)).total_seconds()
         max_age = max(1, min(max_age, int(left)))
-    response = RedirectResponse("/", status_code=303)
+    response = RedirectResponse(table.base, status_code=303)
     response.set_cookie(
-        COOKIE,
+        table.cookie,
         token,
+        path=table.base,
         httponly=True,
         samesite="strict",
         secure=request.url.scheme == "https",

@@ -76,9 +76,12 @@ async def roll_saved_route(request: Request, holder: Change, table: TableDep) ->
 
 @router.post("/saved")
 async def save_route(request: Request, holder: Change, table: TableDep) -> Response:
-    """Save the roll the form describes (its Traits, extra dice and difficulty) under ``save_name``."""
+    """Save the roll the form describes (its Traits, extra dice and difficulty) under ``save_name``. A
+    saved roll of that name is replaced only when the form's Replace box is ticked (``stkit saved add
+    --force``); else it is refused, naming the box, and nothing is written."""
 
     values = await _roll_values(request, holder)
+    replace = is_on(values, "replace")
 
     def work(gw):
         name = character_name(gw, table.chronicle, form_id(values, "character_id", "character"))
@@ -90,17 +93,41 @@ async def save_route(request: Request, holder: Change, table: TableDep) -> Respo
         by_player = not holder.is_storyteller
         check_extra_dice(rules, build_pool(sheet, expression, empty_ok=True), by_player=by_player)
         difficulty = base_difficulty(rules, own, by_player=by_player)
+        save_name = str(values.get("save_name") or "")
+        if not replace:
+            _refuse_same_name(sheet, save_name)
         return save_roll(
             gw,
             name,
-            str(values.get("save_name") or ""),
+            save_name,
             expression,
             difficulty=rules.difficulty if difficulty is None else difficulty,
             spec=is_on(values, "spec"),
             chronicle=table.chronicle,
+            replace=replace,
         )
 
-    return await asyncio.to_thread(apply_change, request, table, holder, "roll", work, lambda r: f"Saved {r.label}")
+    return await asyncio.to_thread(
+        apply_change,
+        request,
+        table,
+        holder,
+        "roll",
+        work,
+        lambda r: f"{'Replaced' if r.replaced else 'Saved'} {r.label}",
+    )
+
+
+def _refuse_same_name(sheet, save_name: str) -> None:
+    """InvalidValue naming the page's Replace box when ``sheet`` has a saved roll called ``save_name``
+    (case and accents ignored, as the store compares them); the store refuses it too, in CLI words."""
+    from stkit.text import fold_name  # lazy: start-up (loaded when the route runs)
+
+    for old, entry in sheet.saved_rolls.items():
+        if fold_name(old) == fold_name(save_name.strip()):
+            raise InvalidValue(
+                f"{sheet.name} already has a saved roll {old!r} ({entry['pool']}); tick Replace to replace it"
+            )
 
 
 @router.get("/saved/{character_id}", response_class=HTMLResponse)

@@ -17,7 +17,7 @@ from stkit.web.bus import END
 from stkit.web.deps import Holder, TableDep
 from stkit.web.limits import connection_limit
 from stkit.web.play import talk_item
-from stkit.web.table import COOKIE, Table
+from stkit.web.table import Table
 from stkit.web.views import card_html, feed_item, npc_ids
 
 router = APIRouter()
@@ -43,7 +43,7 @@ async def events(request: Request, holder: Holder, table: TableDep) -> Response:
     raw = request.headers.get("last-event-id") or request.query_params.get("after")
     newest = await asyncio.to_thread(bus.reader.last_id)
     after = resume_point(raw, newest)
-    token_hash = hash_token(request.cookies.get(COOKIE) or "")
+    token_hash = hash_token(table.token(request.cookies) or "")
     # just checked against the store: a link issued since the bus last read the links counts until then
     bus.authority.links.setdefault(token_hash, holder.expires_at)
     return EventSourceResponse(

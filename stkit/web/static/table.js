@@ -11,6 +11,8 @@
 (function () {
   "use strict";
   var body = document.body;
+  // the chronicle's own address ("/" or "/t/KEY/" on a server of many chronicles): every read goes under it
+  var BASE = body.getAttribute("data-base") || "/";
   var PING = Math.max(1, parseFloat(body.getAttribute("data-ping") || "5")) * 1000;
   var WATCH = 2 * PING + 1000;
   var FEED_MAX = 200;
@@ -100,7 +102,7 @@
   }
   // the stream ended for good: a 403 from the page's own status says the link is gone, else retry
   function checkLink(then) {
-    fetch("/status", { credentials: "same-origin", headers: { "HX-Request": "true" }, cache: "no-store" })
+    fetch(BASE + "status", { credentials: "same-origin", headers: { "HX-Request": "true" }, cache: "no-store" })
       .then(function (r) { if (r.status === 403) { linkRevoked(); } else { then(); } })
       .catch(function () { then(); });
   }
@@ -132,12 +134,12 @@
     if (statusTimer) { return; }
     statusTimer = window.setTimeout(function () {
       statusTimer = null;
-      read("/status", document.getElementById("status"), afterStatus);
+      read(BASE + "status", document.getElementById("status"), afterStatus);
     }, 150);
   }
   function readSheet(id) {
-    read("/sheet/" + id, document.getElementById("sheet-" + id), function () { refreshOdds(id); });
-    read("/saved/" + id, document.getElementById("saved-" + id));
+    read(BASE + "sheet/" + id, document.getElementById("sheet-" + id), function () { refreshOdds(id); });
+    read(BASE + "saved/" + id, document.getElementById("saved-" + id));
   }
   function readAllSheets() {
     var sheets = document.querySelectorAll(".sheet[data-character-id]");
@@ -165,7 +167,7 @@
   var turnShown = false;
   var promptTimer = null;
   function readPrompts() {
-    read("/prompts", document.getElementById("prompts"), function () {
+    read(BASE + "prompts", document.getElementById("prompts"), function () {
       // a player's time to answer runs out: read the prompts again then (the Storyteller may answer)
       var waits = document.querySelectorAll("#prompts .attack-prompt time[datetime]");
       var soonest = null;
@@ -215,7 +217,7 @@
     for (var i = 0; i < opts.length; i++) { if (opts[i].value) { known[opts[i].value.replace("#", "")] = true; } }
   })();
   function readCharacters() {
-    fetch("/characters", { credentials: "same-origin", cache: "no-store" })
+    fetch(BASE + "characters", { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
       .then(function (list) {
         noteKnown(list);
@@ -374,7 +376,7 @@
     if (revoked) { return; }
     if (source) { source.close(); }
     heard = Date.now();
-    source = new EventSource("/events?after=" + last);
+    source = new EventSource(BASE + "events?after=" + last);
     source.onopen = function () { heard = Date.now(); readEverything(); indicate(); };
     source.onerror = function () {
       indicate();

@@ -39,7 +39,11 @@ def _table_names(gw) -> list[str]:
     if gw.dialect == "sqlite":
         sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'characters'"
     else:
-        sql = "SELECT table_name FROM information_schema.tables WHERE table_name = 'characters'"
+        # this test's own schema only: parallel workers each have one in the same database
+        sql = (
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_name = 'characters' AND table_schema = current_schema()"
+        )
     return [r[0] for r in gw.rows(sql)]
 
 

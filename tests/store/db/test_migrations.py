@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlalchemy import inspect, text
 
 from stkit.sheet.sheet import Sheet
@@ -26,6 +27,7 @@ def test_open_creates_schema_at_head(db_url):
     DB.open_store(db_url)  # a second open is a no-op
 
 
+@pytest.mark.empty_store
 def test_upgrade_from_first_revision_keeps_data(db_url):
     engine = DB.make_engine(db_url)
     DB.upgrade(engine, "0001")
@@ -62,6 +64,7 @@ def test_upgrade_from_first_revision_keeps_data(db_url):
         assert row.to_sheet() == Sheet.from_dict(sheet.to_dict())
 
 
+@pytest.mark.empty_store
 def test_revision_0003_folds_accents_in_stored_name_keys(db_url):
     """Rows written with the 0001-0002 key ('zoë') get the folded key; a clash with a row already holding the
     folded key in the same chronicle keeps its old key; the other chronicle is untouched by the clash."""

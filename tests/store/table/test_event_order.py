@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 
 import pytest
 
@@ -38,20 +39,22 @@ def test_a_writer_holding_one_chronicles_lock_does_not_stop_another_chronicle(db
     import psycopg
     from sqlalchemy.engine import make_url
 
-    _write(db_url, "a", 0)  # migrated
+    # advisory locks are the whole database's: names of this test's own, so no parallel test shares them
+    a, b = (f"{c}-{uuid.uuid4().hex[:12]}" for c in "ab")
+    _write(db_url, a, 0)  # migrated
     plain = make_url(db_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    done = {"a": threading.Event(), "b": threading.Event()}
+    done = {a: threading.Event(), b: threading.Event()}
     with psycopg.connect(plain) as holder:
-        holder.execute("SELECT pg_advisory_xact_lock(%s, %s)", event_lock_keys("a"))
+        holder.execute("SELECT pg_advisory_xact_lock(%s, %s)", event_lock_keys(a))
         threads = [
-            threading.Thread(target=lambda c=c: (_write(db_url, c, 1), done[c].set()), daemon=True) for c in "ab"
+            threading.Thread(target=lambda c=c: (_write(db_url, c, 1), done[c].set()), daemon=True) for c in (a, b)
         ]
         for t in threads:
             t.start()
-        _wait_for(done["b"].is_set, "chronicle b's event while a's lock is held")
-        assert not done["a"].is_set()  # a waits for its own chronicle's lock
+        _wait_for(done[b].is_set, "chronicle b's event while a's lock is held")
+        assert not done[a].is_set()  # a waits for its own chronicle's lock
         holder.rollback()
-    _wait_for(done["a"].is_set, "chronicle a's event once its lock is free")
+    _wait_for(done[a].is_set, "chronicle a's event once its lock is free")
     for t in threads:
         t.join(10)
 

@@ -80,6 +80,11 @@ def test_the_copy_check_catches_a_copied_ask_and_a_sentence():
     assert found == {asked_q, told_q}
 
 
+def _at_least(got: tuple[int, int], floor: tuple[int, int]) -> bool:
+    """Both figures (first, top three) at or above their floor: a tuple's ``>=`` would let one fall."""
+    return got[0] >= floor[0] and got[1] >= floor[1]
+
+
 def _figures(questions) -> tuple[int, int]:
     index = default_index()
     first = top3 = 0
@@ -93,5 +98,6 @@ def _figures(questions) -> tuple[int, int]:
 def test_blind_figures_do_not_fall():
     # measured twice untuned (first 99/117, top three 109/117; clean 80 and 89), then tuned on alongside the
     # other old sets: first 111/117, top three 116/117; on the 95 clean questions 89 and 94. A floor only.
-    assert _figures(BLIND) >= (111, 116)
-    assert _figures(clean()) >= (89, 94)
+    # with the reranker and the asks for unasked parts: 111 and 116, clean 89 and 94
+    assert _at_least(_figures(BLIND), (111, 116))
+    assert _at_least(_figures(clean()), (89, 94))

@@ -198,12 +198,13 @@ def restated_pairs(entries):
 
     linked = {frozenset((e.id, e.supersedes)) for e in entries if e.supersedes}
     linked |= {frozenset((e.id, w)) for e in entries if e.conflict for w in e.conflict["with"]}
+    # each entry's keys once, not once per pair
+    keys = {id(e): (_title_key(e.title), normalize_name(e.text)) for e in entries}
     found = []
     for a, b in combinations(entries, 2):
         if frozenset((a.id, b.id)) in linked:
             continue
-        ta, tb = _title_key(a.title), _title_key(b.title)
-        xa, xb = normalize_name(a.text), normalize_name(b.text)
+        (ta, xa), (tb, xb) = keys[id(a)], keys[id(b)]
         if ta == tb:
             found.append((a.id, b.id, f"same title {a.title!r}"))
         elif (score := fuzz.ratio(ta, tb)) >= TITLE_LIMIT:

@@ -84,13 +84,15 @@ def _figures(questions) -> tuple[float, float]:
 def test_fresh_figures_do_not_fall():
     # first 67/82 (81.7 %), top three 77/82 (93.9 %) when last measured untuned; before the player-words
     # ranking 58/82 and 68/82; since tuned on with the other old sets: 72/82 and 81/82. A floor only.
+    # with the reranker and the asks for unasked parts: 74/82 and 81/82
     first, top3 = _figures(FRESH)
-    assert first >= 0.81 and top3 >= 0.93, (first, top3)
+    assert first >= 0.90 and top3 >= 0.98, (first, top3)
 
 
 def test_dev_figures_do_not_fall():
     from .rules_questions_dev import DEV
 
     # tuned on: first 161/185 (87.0 %), top three 178/185 (96.2 %)
+    # with the reranker and the asks for unasked parts: 166/185 (89.7 %), 180/185 (97.3 %)
     first, top3 = _figures(DEV)
-    assert first >= 0.85 and top3 >= 0.95, (first, top3)
+    assert first >= 0.89 and top3 >= 0.97, (first, top3)

@@ -48,8 +48,8 @@ def test_one_strong_word_does_not_outweigh_the_question():
 def test_a_group_of_synonyms_counts_as_one_word():
     index = default_index()
     # an entry saying "killed", "dead" and "death" holds one word of the question, not three
-    grouped, held, findable = index._bm25f([[("kill",), ("dead",), ("death",)]])
-    apart, held_apart, _ = index._bm25f([[("kill",)], [("dead",)], [("death",)]])
+    grouped, held, findable, _ = index._bm25f([[("kill",), ("dead",), ("death",)]])
+    apart, held_apart, _, _ = index._bm25f([[("kill",)], [("dead",)], [("death",)]])
     assert findable == 1 and held["combat.after-death"] == 1 and held_apart["combat.after-death"] == 3
     assert grouped["combat.after-death"] < apart["combat.after-death"]
 

@@ -22,8 +22,9 @@ def test_the_answer_is_in_the_top_three_for_95_percent_and_first_for_80_percent(
     first = [q for q, ids, got in ranks if got[:1] and got[0] in ids]
     top3 = [q for q, ids, got in ranks if set(got) & set(ids)]
     missed = [(q, ids, got) for q, ids, got in ranks if not set(got) & set(ids)]
-    assert len(top3) / len(ranks) >= 0.95, missed
-    assert len(first) / len(ranks) >= 0.80, [(q, ids, got) for q, ids, got in ranks if q not in first]
+    # with the reranker and the asks for unasked parts: 172/187 (92.0 %) first, 184/187 (98.4 %) in the top three
+    assert len(top3) / len(ranks) >= 0.98, missed
+    assert len(first) / len(ranks) >= 0.91, [(q, ids, got) for q, ids, got in ranks if q not in first]
 
 
 def test_filler_words_are_not_required_and_real_words_are_not_rewritten():
@@ -84,7 +85,8 @@ def test_held_out_figures_do_not_fall():
     from .rules_questions_heldout import HELD_OUT
 
     first, top3 = _figures(HELD_OUT)
-    assert top3 >= 0.94 and first >= 0.83, (first, top3)
+    # with the reranker and the asks for unasked parts: 62/68 (91.2 %), 66/68 (97.1 %)
+    assert top3 >= 0.97 and first >= 0.91, (first, top3)
 
 
 def test_asks_are_indexed_with_the_text():

@@ -16,7 +16,7 @@ from .rules_questions_fresh import FRESH
 from .rules_questions_heldout import HELD_OUT
 from .rules_questions_sealed import SEALED
 from .rules_questions_unseen import UNSEEN
-from .test_rules_blind import NEAR_COPY
+from .test_rules_blind import NEAR_COPY, _at_least, _figures
 
 
 def _norm(text: str) -> str:
@@ -51,3 +51,9 @@ def test_no_sealed_question_nearly_copies_an_earlier_set():
     assert earlier
     near = [q for q, _ in SEALED if max(fuzz.ratio(_norm(q), o) for o in earlier) >= NEAR_COPY]
     assert not near, near
+
+
+def test_sealed_figures_do_not_fall():
+    # Measured once before the reranker and the new asks (138 first, 179 in the top three of 195) and once
+    # after (149, 181). A floor only: the 85 % first and 95 % top three aimed for are not reached.
+    assert _at_least(_figures(SEALED), (149, 181))

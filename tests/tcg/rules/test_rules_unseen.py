@@ -12,7 +12,7 @@ from .rules_questions_dev import DEV
 from .rules_questions_fresh import FRESH
 from .rules_questions_heldout import HELD_OUT
 from .rules_questions_unseen import UNSEEN
-from .test_rules_blind import NEAR_COPY, _copies, _figures, _norm
+from .test_rules_blind import NEAR_COPY, _at_least, _copies, _figures, _norm
 
 
 def near_copies() -> set[str]:
@@ -58,6 +58,7 @@ def test_the_copy_check_catches_an_unseen_question_copied_as_an_ask_or_a_sentenc
 def test_unseen_figures_do_not_fall():
     # measured twice, never tuned on: before the ranking work first 112/139 (80.6 %), top three 123/139
     # (88.5 %), clean 99 and 109 of 124; after it 113/139 (81.3 %) and 125/139 (89.9 %), clean 100 and 111.
-    # A floor only: the 85 % / 95 % aimed for is not reached.
-    assert _figures(UNSEEN) >= (113, 125)
-    assert _figures(clean()) >= (100, 111)
+    # With the reranker ordering places 2 to 12 and asks for the entries' unasked parts: 117 (84.2 %) and
+    # 133 (95.7 %), clean 103 and 118 of 124. A floor only: the 85 % first aimed for is not reached.
+    assert _at_least(_figures(UNSEEN), (117, 133))
+    assert _at_least(_figures(clean()), (103, 118))
