@@ -102,4 +102,5 @@ def test_the_page_attacks_with_the_gun_picked_under_the_firearms_maneuver(client
     )
     assert "waiting for Archibald" in re.sub(r"&#39;", "'", r.text)
     prompts = st.get("/prompts").text
-    assert "Dexterity 3 + Firearms 0" in prompts and "at 4" in prompts and "= 4 dice lethal" in prompts
+    # point-blank: difficulty 4, one more for the untrained Skill (Firearms 0: Revised's unskilled rule)
+    assert "Dexterity 3 + Firearms 0" in prompts and "at 5" in prompts and "= 4 dice lethal" in prompts
