@@ -12,19 +12,25 @@ from dataclasses import dataclass, replace
 from stkit.dice.model import Degree, Outcome, RollResult, validate_pool
 from stkit.errors import InvalidValue, RuleRefusal
 
+#: The most actions one character may declare in a turn (as many as teamwork's participants): the 100th
+#: already loses 199 dice, so more would only print "no dice left" and cost the odds time.
+MAX_MULTIPLE_ACTIONS = 100
+
 
 def multiple_action_penalties(count: int) -> list[int]:
     """Dice lost by each of ``count`` actions declared in one turn: N, N+1, ..., 2N-1.
 
     Source: Chapter Five, "Multiple Actions" (the first action loses as many dice as there are actions;
     each later one loses one die more than the one before). The rule is for "more than one action in a
-    single turn", so ``count`` is at least 2; raises InvalidValue when ``count`` < 2.
+    single turn", so ``count`` is 2 to :data:`MAX_MULTIPLE_ACTIONS`; raises InvalidValue otherwise.
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 2:
         raise InvalidValue(
             f"{count!r} action{'' if count == 1 else 's'} declared; multiple actions need at least 2 "
             "(a single action takes no penalty: roll it on its own)"
         )
+    if count > MAX_MULTIPLE_ACTIONS:
+        raise InvalidValue(f"{count} actions declared in one turn; allowed: at most {MAX_MULTIPLE_ACTIONS}")
     return [count + i for i in range(count)]
 
 

@@ -35,7 +35,8 @@ from stkit.dice.model import (
 from stkit.errors import InvalidValue
 from stkit.text import parse_whole_number
 
-_ON = {"on": True, "off": False}
+#: A switch's words: on/off, and yes/no alike (every switch takes both; shown as on/off).
+_ON = {"on": True, "off": False, "yes": True, "no": False}
 #: The scoring rules' keys, from their one definition (:class:`stkit.dice.model.ScoringRules`).
 _SCORING = scoring_keys()
 #: The most extra dice (or penalty dice) a player's link may add on the table page, unless the chronicle
@@ -255,7 +256,7 @@ OTHER_KEYS: dict[str, tuple[str, str]] = {
     "rage-cap": ("rage_cap", "revised, w20 or points"),
     "table-extra-dice": ("table_extra_dice", f"0 to {MAX_TABLE_EXTRA_DICE}"),
     "rite-cost": ("rite_cost", "level or taught"),
-    "player-difficulty": ("player_difficulty", "no or yes"),
+    "player-difficulty": ("player_difficulty", "on or off"),
 }
 
 #: Every `stkit house` key -> (field of ChronicleRules, allowed values shown in messages): the scoring rules
@@ -327,13 +328,11 @@ def parse_house_value(key: str, value: str) -> Any:
 
     if key in _SCORING:
         words = dict(_SCORING[key][1].words)
+        if text in ("yes", "no") and {"on", "off"} <= words.keys():  # a switch's other words
+            text = "on" if text == "yes" else "off"
         if text not in words:
             raise bad()
         return words[text]
-    if field == "player_difficulty":
-        if text not in ("yes", "no", "on", "off"):
-            raise bad()
-        return text in ("yes", "on")
     if field == "difficulty":
         if not (text.isascii() and text.isdigit()):
             raise bad()

@@ -52,7 +52,7 @@ def test_values_are_read(key: str, text: str, value: object) -> None:
         ("specialty", "triple", "house rule specialty: 'triple' is not allowed; allowed: none, double or reroll"),
         ("difficulty", "11", "difficulty 11 is outside the allowed range 2 to 10"),
         ("difficulty", "six", "house rule difficulty: 'six' is not allowed; allowed: 2 to 10"),
-        ("free-botch", "yes", "house rule free-botch: 'yes' is not allowed; allowed: on or off"),
+        ("free-botch", "maybe", "house rule free-botch: 'maybe' is not allowed; allowed: on or off"),
         ("unskilled-skill", "-2", "house rule unskilled-skill: '-2' is not allowed; allowed: difficulty or dice"),
         ("rite-cost", "free", "house rule rite-cost: 'free' is not allowed; allowed: level or taught"),
         ("extended-botch", "keep", "allowed: wipe or end"),
