@@ -28,7 +28,7 @@ import os
 import re
 from pathlib import Path
 
-from stkit.errors import InvalidValue
+from stkit.errors import DataFileError, InvalidValue
 from stkit.text import MAX_NAME, check_text
 
 ENV_DATABASE_URL = "STKIT_DATABASE_URL"
@@ -118,7 +118,6 @@ def check_db_option(db: str | os.PathLike[str]) -> None:
     rules of :func:`database_url`, and a SQLite file that exists must be a regular file (a FIFO, device or
     folder is refused by name, :func:`stkit.safefile.check_writable_target`). Raises InvalidValue or
     DataFileError naming the value."""
-    from stkit.errors import DataFileError  # lazy: start-up (only when --db is given)
     from stkit.safefile import check_writable_target  # lazy: start-up (only when --db is given)
 
     if os.fspath(db).strip() == "":

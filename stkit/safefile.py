@@ -7,8 +7,11 @@ it is, raised as :class:`stkit.errors.DataFileError`.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from stkit.errors import DataFileError
@@ -104,9 +107,6 @@ def write_atomic(path: str | Path, data: bytes, *, force: bool = False) -> None:
 
     Raises DataFileError naming the path ("disk full" for ENOSPC).
     """
-    import contextlib  # lazy: start-up (only a command that writes a file needs it)
-    import errno  # lazy: start-up (only a command that writes a file needs it)
-    import tempfile  # lazy: start-up (only a command that writes a file needs it)
 
     target = Path(path)
     shown = describe(target)

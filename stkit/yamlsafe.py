@@ -30,10 +30,11 @@ import marshal
 import os
 import re
 import sys
+from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
 
-from stkit.errors import DataFileError
+from stkit.errors import DataFileError, InvalidValue
 from stkit.text import shown_key, without_quotes
 
 
@@ -244,7 +245,6 @@ def cache_folder() -> Path | None:
         chosen_store,
         sqlite_path,
     )
-    from stkit.errors import InvalidValue  # lazy: start-up (only when packaged data is read)
 
     try:
         store = chosen_store()
@@ -267,7 +267,6 @@ def load_packaged(package: str, name: str) -> Any:
     is parsed again. The cache is best effort: a folder that cannot be written, or a cache file that cannot
     be read, only means the YAML is parsed. Raises DataFileError if the packaged file is damaged."""
     import hashlib  # lazy: start-up (only when packaged data is read)
-    from importlib import resources  # lazy: start-up (only when packaged data is read)
 
     raw = (resources.files(package) / "data" / name).read_bytes()
     tag = f"{sys.version_info[0]}{sys.version_info[1]}"

@@ -64,3 +64,78 @@ def test_every_import_inside_a_function_says_why():
 )
 def test_the_check_catches_an_unexplained_import(source, caught):
     assert len(unexplained(source)) == caught
+
+
+_PROBE = r"""
+import importlib, json, sys
+module, wants = sys.argv[1], json.loads(sys.argv[2])
+importlib.import_module(module)
+loaded = []
+for where, pkg, name in wants:
+    mod = sys.modules.get(pkg)
+    if name is None:
+        parts = pkg.split(".")
+        hit = all(".".join(parts[: i + 1]) in sys.modules for i in range(len(parts)))
+    else:
+        hit = mod is not None and (f"{pkg}.{name}" in sys.modules or (name in vars(mod) and not isinstance(vars(mod)[name], type(sys))))
+    if hit:
+        loaded.append(where)
+print(json.dumps(loaded))
+"""
+
+
+def _start_up_imports(path: pathlib.Path) -> list[tuple[str, str, str | None]]:
+    """(line, module, name) of each unconditional ``start-up`` import inside a function of ``path`` (the
+    imports marked for a plain roll's path are checked by the start-up tests instead)."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    found: list[tuple[str, str, str | None]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(child, True)
+            elif in_function and isinstance(child, ast.Import | ast.ImportFrom):
+                text = " ".join(lines[child.lineno - 1 : child.end_lineno or child.lineno])
+                if "plain roll" in text or "--json" in text or "logs nothing" in text:
+                    continue
+                where = f"{child.lineno}: {ast.unparse(child)}"
+                if isinstance(child, ast.Import):
+                    found.extend((where, a.name, None) for a in child.names)
+                elif child.level == 0 and child.module:
+                    found.extend((where, child.module, a.name) for a in child.names)
+            elif not (in_function and isinstance(child, ast.Try | ast.If | ast.With | ast.For | ast.While)):
+                visit(child, in_function)
+
+    visit(ast.parse(source), False)
+    return found
+
+
+@pytest.mark.slow
+def test_no_import_inside_a_function_names_what_its_module_already_loads():
+    """An import inside a function saves start-up only when importing its module alone does not already
+    load what it names; otherwise it belongs at the top of the module."""
+    import json
+    import subprocess
+    import sys
+
+    offenders = []
+    for path in sorted((ROOT / "stkit").rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if str(rel) in ("stkit/__main__.py", "stkit/cli/launch.py"):  # run before the collector is off
+            continue
+        wants = _start_up_imports(path)
+        if not wants:
+            continue
+        parts = list(rel.with_suffix("").parts)
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        done = subprocess.run(
+            [sys.executable, "-c", _PROBE, module, json.dumps(wants)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
+        assert done.returncode == 0, done.stderr
+        offenders += [f"{rel}:{where}" for where in json.loads(done.stdout)]
+    assert offenders == []

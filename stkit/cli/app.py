@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+import difflib
 import errno
+import inspect
 import os
 import re
 import sys
@@ -10,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import typer
+import typer.main
 from typer._click import core as click_core
 from typer._click import exceptions as click_errors
 from typer._click import types as click_types
@@ -19,7 +23,7 @@ from stkit import __version__
 from stkit.cli.collector import collect_later
 from stkit.cli.parsing import adopt, make_number_aware_parser
 from stkit.errors import InvalidValue, StkitError
-from stkit.text import check_range, check_text, printable
+from stkit.text import check_range, check_text, parse_whole_number, printable
 
 #: OSError numbers only writing raises (a full disk, a read-only file system, a quota, a file too large).
 _WRITE_ONLY_ERRORS = frozenset({errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EFBIG})
@@ -155,7 +159,6 @@ def _checked_type(param_type: click_types.ParamType, check: Callable[..., str]) 
 
         sub = type(f"Checked{base.__name__}", (base,), {"convert": convert})
         _checked_types[base] = sub
-    import copy  # lazy: start-up (loaded when the command runs)
 
     checked = copy.copy(param_type)
     checked.__class__ = sub
@@ -167,7 +170,6 @@ def unwrap_help(text: str) -> str:
     """A command's help with each paragraph's hard line breaks joined, so that the terminal wraps it: typer's
     rich help keeps a docstring's single newlines, which break sentences at the source's width. A paragraph
     with an indented, listed ('- ', '* ', '$ ') or ``\\b``-marked line is kept as written."""
-    import inspect  # lazy: start-up (loaded when the command runs)
 
     out = []
     for para in inspect.cleandoc(text).split("\n\n"):
@@ -258,7 +260,6 @@ def check_terminal_size_variables() -> None:
     """$COLUMNS and $LINES, when set, must be whole numbers 1 to MAX_TERMINAL_SIZE in ASCII digits
     (:func:`stkit.text.parse_whole_number`): rich would otherwise read '\u0663' as 3 and fail on a
     5,000-digit value. Raises InvalidValue naming the variable."""
-    from stkit.text import parse_whole_number  # lazy: start-up (loaded when the command runs)
 
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
@@ -310,7 +311,6 @@ def _registered_on(module_name: str) -> typer.Typer:
 
 def _command_name(info: typer.models.CommandInfo) -> str:
     """The name typer gives a registered command: its own, else its function's with dashes."""
-    import typer.main  # lazy: start-up (loaded when the command runs)
 
     return info.name or typer.main.get_command_name(getattr(info.callback, "__name__", ""))
 
@@ -353,11 +353,9 @@ def _lazy_group_class(cls: type[TyperGroup]) -> type:
 
 def _build_info(info: Any, options: dict[str, Any]) -> click_core.Command:
     """The click command of a registered command (CommandInfo) or group (TyperInfo, built lazily)."""
-    import typer.main  # lazy: start-up (loaded when the command runs)
 
     if isinstance(info, typer.models.CommandInfo):
         return typer.main.get_command_from_info(info, **options)
-    import copy  # lazy: start-up (loaded when the command runs)
 
     sub = info.typer_instance
     shell = copy.copy(sub)  # the group alone: its help, callback and class, no subcommand built yet
@@ -377,7 +375,6 @@ def _build_info(info: Any, options: dict[str, Any]) -> click_core.Command:
 def _suggest(exc: click_errors.UsageError, args: list[str], names: list[str]) -> None:
     """Reword click's "No such command" error as "no such command 'rol'; did you mean 'roll'?", from the
     names the group lists (typer's own suggestion only looks at commands already built)."""
-    import difflib  # lazy: start-up (only on a mistyped command)
 
     if not args or not exc.message.startswith("No such command"):
         return

@@ -9,7 +9,9 @@ from typing import Annotated
 import typer
 
 from stkit.cli.options import DbOpt, JsonOpt, YesOpt
-from stkit.text import counted
+from stkit.dice.house import parse_house_value
+from stkit.errors import InvalidValue
+from stkit.text import MAX_NAME, check_text, counted, printable
 
 chronicle_app = typer.Typer(help="The chronicles of one store: start, list, show, remove.", no_args_is_help=True)
 
@@ -48,10 +50,7 @@ def chronicle_new(
     with `stkit char new NAME --chronicle CHRONICLE`; `stkit serve --all` serves it beside the others."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.cli.serve import check_public_url  # lazy: start-up (loaded when the command runs)
-    from stkit.dice.house import parse_house_value  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.store.chronicles import new_chronicle  # lazy: start-up (loaded when the command runs)
-    from stkit.text import MAX_NAME, check_text, printable  # lazy: start-up (loaded when the command runs)
 
     check_text(name, "chronicle", limit=MAX_NAME)
     rules: dict[str, str] = {}
@@ -76,7 +75,6 @@ def chronicle_list(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the chronicles of the store."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.store.chronicles import list_chronicles  # lazy: start-up (loaded when the command runs)
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     found = run(db, list_chronicles, readonly=True)
     if json_out:
@@ -98,7 +96,6 @@ def chronicle_show(name: NameArg, db: DbOpt = None, json_out: JsonOpt = False) -
     """Show one chronicle: characters, house rules, links, rolls."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.store.chronicles import chronicle_summary  # lazy: start-up (loaded when the command runs)
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     c = run(db, lambda gw: chronicle_summary(gw, name), readonly=True)
     if json_out:
@@ -128,7 +125,6 @@ def chronicle_rm(
         chronicle_summary,
         remove_chronicle,
     )
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     if not yes:
         held = run(db, lambda gw: chronicle_summary(gw, name), readonly=True)

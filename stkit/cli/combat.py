@@ -24,6 +24,7 @@ from stkit.cli.options import (
     make_combat_rules,
     rule_options,
 )
+from stkit.text import check_range
 
 _CONTEXT = {"ignore_unknown_options": True}
 
@@ -403,7 +404,6 @@ def attack_cmd(
         if d is not None:
             validate_difficulty(d)
     from stkit.dice.expr import check_typed_pool  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     for label, typed in (("--pool", pool), ("--damage", damage), ("--dodge", dodge), ("--block", block)):
         check_typed_pool(typed, label)

@@ -9,6 +9,7 @@ someone's prompt.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
@@ -68,7 +69,6 @@ CharacterNameArg = Annotated[
 def complete_pool(incomplete: str) -> list[str]:
     """The pool typed so far with its last Trait completed: 'dex+br' -> 'dex+Brawl'. Attributes,
     Abilities, Rage/Gnosis/Willpower and Renown (no store needed)."""
-    import re  # lazy: start-up (loaded when the command runs)
 
     from stkit.sheet import traits as T  # lazy: start-up (loaded when the command runs)
     from stkit.text import fold_name  # lazy: start-up (loaded when the command runs)
@@ -115,7 +115,6 @@ def complete_house_key(incomplete: str) -> list[str]:
 def complete_house_value(ctx: typer.Context, incomplete: str) -> list[str]:
     """The words the house rule named before the value allows ('on', 'off'; 'none', 'double', 'reroll');
     nothing for a number range such as the difficulty's '2 to 10', or an unknown key."""
-    import re  # lazy: start-up (loaded when the command runs)
 
     from stkit.dice.house import HOUSE_KEYS  # lazy: start-up (loaded when the command runs)
 

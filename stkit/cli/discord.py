@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
+from stkit.errors import InvalidValue
 from stkit.text import counted
 
 discord_app = typer.Typer(help="The table's feed in a Discord channel; /roll from Discord.", no_args_is_help=True)
@@ -118,7 +119,6 @@ def discord_follow(
     from stkit.cli import render  # lazy: start-up
     from stkit.cli.common import store  # lazy: start-up
     from stkit.discord.webhook import Follower  # lazy: start-up
-    from stkit.errors import InvalidValue  # lazy: start-up
 
     if not 0.05 <= poll <= 60:
         raise InvalidValue(f"--poll {poll}: allowed 0.05 to 60 seconds")
@@ -219,7 +219,6 @@ def discord_register(
     from stkit.cli.common import run  # lazy: start-up
     from stkit.discord.commands import COMMANDS, SECRET_ENV, TOKEN_ENV, find_secret  # lazy: start-up
     from stkit.discord.commands import register as put_commands  # lazy: start-up
-    from stkit.errors import InvalidValue  # lazy: start-up
     from stkit.store.table.discord_feed import check_snowflake, discord_settings  # lazy: start-up
 
     name = _chronicle(chronicle)

@@ -11,7 +11,8 @@ import typer
 
 from stkit.cli.complete import complete_house_key, complete_house_value
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
-from stkit.dice.house import HOUSE_KEYS
+from stkit.dice.house import HOUSE_KEYS, parse_house_value, setting_text, validate_house_key
+from stkit.errors import InvalidValue
 
 if TYPE_CHECKING:
     from stkit.dice.house import ChronicleRules
@@ -27,7 +28,6 @@ _KEYS_HELP = ", ".join(f"{key} ({allowed})" for key, (_field, allowed) in HOUSE_
 
 def _show(rules: ChronicleRules, chronicle: str, json_out: bool) -> None:
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
-    from stkit.dice.house import setting_text  # lazy: start-up (loaded when the command runs)
     from stkit.store.house import house_table  # lazy: start-up (loaded when the command runs)
 
     rows = house_table(rules)
@@ -77,7 +77,6 @@ def house_set(
     Example: `stkit house set specialty double`, `stkit house set free-botch on`.
     """
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
-    from stkit.dice.house import parse_house_value  # lazy: start-up (loaded when the command runs)
     from stkit.store.house import set_house_rule  # lazy: start-up (loaded when the command runs)
 
     chron = _chronicle(chronicle)
@@ -110,8 +109,6 @@ def house_reset(
 ) -> None:
     """Set a house rule back to the rules as written (or --all)."""
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
-    from stkit.dice.house import validate_house_key  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.store.house import reset_house_rule  # lazy: start-up (loaded when the command runs)
 
     if key is None and not all_keys:

@@ -27,7 +27,8 @@ from stkit.cli.options import (
     rule_options,
 )
 from stkit.dice.model import Specialty
-from stkit.text import counted, dice_text, percent
+from stkit.errors import InvalidValue
+from stkit.text import check_range, counted, dice_text, percent
 
 DEFAULT_COMMAND = "roll"
 
@@ -129,7 +130,6 @@ MAX_ATTACK_DOUBLE_DICE = 140
 
 def _check_exact_table(exact: bool, as_json: bool, dice: int) -> None:
     """InvalidValue when ``--exact`` asks a table for the fractions of more than MAX_EXACT_TABLE_DICE dice."""
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if exact and not as_json and dice > MAX_EXACT_TABLE_DICE:
         raise InvalidValue(
@@ -140,7 +140,6 @@ def _check_exact_table(exact: bool, as_json: bool, dice: int) -> None:
 
 def _check_resisted_work(pool_a: int, pool_b: int, specialty: Specialty) -> None:
     """InvalidValue when the two pools of `odds resisted` are beyond MAX_RESISTED_WORK for ``specialty``."""
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     limit = MAX_RESISTED_WORK[specialty]
     if pool_a * pool_b > limit:
@@ -478,7 +477,6 @@ def _chances_json(odds) -> dict:
 def _kind_odds(damage, soak, pool, difficulty, rules, combat, willpower, target, exact, as_json) -> None:
     """`stkit odds POOL --damage` / `--soak`: the roll's odds, no botch."""
     from stkit.dice.combat import RollPurpose, p_kind  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if damage and soak:
         raise InvalidValue("--damage and --soak are two different rolls; give one of them")
@@ -1065,7 +1063,6 @@ def _number_pools(pool, damage, soak, dodge, armour: int, difficulty: int | None
     """`odds attack` without --char: the pools as numbers. InvalidValue when a sheet-only option is given
     (``sheet_only``: option name -> value) or the attack or damage pool is missing."""
     from stkit.dice import parse_pool_number  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if sheet_only["--target"] is not None:
         raise InvalidValue("--target needs --char: the pools come from the two sheets")
@@ -1136,7 +1133,6 @@ def attack_cmd(
 ) -> None:
     _ALL_ROWS.set(all_rows)
     from stkit.dice.combat import AttackSpec, p_attack  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(armour, "armour dice", 0, 10)
     if pool_opt is not None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from stkit.cli.common import print_house_line, rules_in, store
+from stkit.cli.common import make_roll_in, print_house_line, print_outcome, rules_in, run, store
 from stkit.cli.complete import complete_character, complete_pool
 from stkit.cli.options import (
     ChronicleLookupOpt,
@@ -29,7 +29,8 @@ from stkit.cli.options import (
     rule_options,
     rule_overrides,
 )
-from stkit.text import counted
+from stkit.errors import InvalidValue
+from stkit.text import check_range, counted
 
 if TYPE_CHECKING:
     from stkit.store.db.handle import StoreHandle
@@ -150,11 +151,8 @@ def roll(
     Each die at or above the difficulty is a success; each 1 cancels a success (the rule of one); no
     success die and any 1 is a botch. Examples: `stkit roll 5 -d 7`, `stkit roll 6 --dice 5,4,8,8,2,6`.
     """
-    from stkit.cli.common import make_roll_in, print_outcome  # lazy: start-up (loaded when the command runs)
     from stkit.dice import parse_faces, validate_roll_options  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.store.rolling import Purpose, RollOrder  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     if need is not None:
         check_range(need, "required successes (--need)", 1, 1000)
@@ -214,7 +212,6 @@ def roll(
 
 def _kind_of(damage: bool, soak: bool, ones_cancel: bool, *, auto: bool, retry: int, task: str | None) -> str | None:
     """'damage', 'soak' or None (an action) from the flags; refuses the flags that only fit an action."""
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if damage and soak:
         raise InvalidValue("--damage and --soak are two different rolls; give one of them")
@@ -294,7 +291,6 @@ def multi(
     )
     from stkit.dice.actions import ActionSlot  # lazy: start-up (loaded when the command runs)
     from stkit.dice.request import plan_multiple_actions  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.store.rolling import Purpose, RollOrder, fresh_seed  # lazy: start-up (loaded when the command runs)
 
     if (rage or rage_cap is not None) and char is None:
@@ -389,7 +385,6 @@ def _multi_from_sheet(
     pools, *, char, chronicle, db, difficulties, faces, overrides, seed, json_out, rage, combat, willpower_action
 ) -> None:
     """`stkit multi --char`: the ladder applied to pools from the sheet, every roll logged in one transaction."""
-    from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.store.multi_actions import multi_from_sheet  # lazy: start-up (loaded when the command runs)
 
     slots = run(
@@ -601,7 +596,6 @@ def _who(done: RollOutcome) -> tuple[str | None, str | None, int | None]:
 
 def _participant(text: str) -> tuple[str | None, str]:
     """(character name or None, pool) from a teamwork argument: 'Ana:dex+ath' or '4'."""
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if ":" not in text:
         return None, text
@@ -625,7 +619,6 @@ def _side_title(label: str, who: tuple[str | None, str | None, int | None]) -> s
 
 def _willpower_side(text: str | None) -> str | None:
     """'a' or 'b' (any case) from --willpower on a resisted action; None when not given."""
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     if text is None:
         return None
@@ -675,7 +668,6 @@ def teamwork(
         validate_pool,
     )
     from stkit.dice.actions import check_teamwork_size  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.store.rolling import Purpose, RollOrder, fresh_seed  # lazy: start-up (loaded when the command runs)
 
     specs = [_participant(p) for p in pools[: check_teamwork_size(len(pools))]]

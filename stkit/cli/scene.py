@@ -27,6 +27,7 @@ from stkit.cli.options import (
     rule_options,
     rule_overrides,
 )
+from stkit.errors import NotFound
 from stkit.sheet.vocab import ActionStatus, ContestMode, ContestSide
 from stkit.text import counted, dice_text
 
@@ -261,7 +262,6 @@ def scene_show(
 def _timeline_and_board(gw: Gateway, scene_id: str | None, chronicle: str | None) -> tuple[SceneTimeline, Any]:
     """The scene's timeline (``scene_id``, else the open scene, else the latest) and, while it is open, the
     fight board. NotFound when the chronicle has no scene."""
-    from stkit.errors import NotFound  # lazy: start-up (loaded when the command runs)
     from stkit.store.fight.night import fight_board  # lazy: start-up (loaded when the command runs)
     from stkit.store.scenes import (  # lazy: start-up (loaded when the command runs)
         get_scene,

@@ -6,12 +6,20 @@ store and segno load inside the commands, so a plain `stkit roll` never imports 
 
 from __future__ import annotations
 
+import atexit
 import ipaddress
+import json
+import os
+import re
+import signal
+import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from stkit.cli.options import ChronicleOpt, DbOpt, JsonOpt
+from stkit.errors import DataFileError, InvalidValue, StkitError
+from stkit.text import MAX_NAME, check_range, check_text, printable
 
 if TYPE_CHECKING:
     from stkit.store.db.handle import StoreHandle
@@ -46,13 +54,11 @@ def check_tls(certfile: str | None, keyfile: str | None) -> tuple[str, str] | No
     not match the certificate)."""
     if certfile is None and keyfile is None:
         return None
-    from stkit.errors import StkitError  # lazy: start-up (loaded when the command runs)
 
     if certfile is None or keyfile is None:
         raise StkitError("--certfile and --keyfile go together: give the certificate and its private key")
     import ssl  # lazy: start-up (loaded when the command runs)
 
-    from stkit.errors import DataFileError  # lazy: start-up (loaded when the command runs)
     from stkit.safefile import describe, read_bytes  # lazy: start-up (loaded when the command runs)
 
     for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
@@ -71,7 +77,6 @@ def check_tls(certfile: str | None, keyfile: str | None) -> tuple[str, str] | No
 
 
 def _check_port(port: int) -> int:
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     return check_range(port, "--port", 1, 65535)
 
@@ -79,9 +84,6 @@ def _check_port(port: int) -> int:
 def check_host(host: str) -> str:
     """``host`` when it is an IP address or a host name (letters, digits, dots and hyphens, at most 253);
     InvalidValue naming the value otherwise."""
-    import re  # lazy: start-up (loaded when the command runs)
-
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
 
     try:
         ipaddress.ip_address(host)
@@ -122,8 +124,6 @@ def check_port_free(host: str, port: int) -> None:
     """Refuse (StkitError) a ``host``:``port`` that another program already listens on, before any link
     is issued or printed."""
     import socket  # lazy: start-up (loaded when the command runs)
-
-    from stkit.errors import StkitError  # lazy: start-up (loaded when the command runs)
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -229,7 +229,6 @@ def _kept_key(url: str, chronicle: str) -> str:
 def _read_kept(path, url: str, chronicle: str) -> dict[str, str]:
     """The tokens kept for ``url``'s ``chronicle``: {"storyteller" or a character id: token}; {} when the
     file is missing or damaged (the links are then issued again)."""
-    import json  # lazy: start-up (loaded when the command runs)
 
     try:
         with open(path, encoding="utf-8") as f:
@@ -244,8 +243,6 @@ def _write_kept(path, url: str, chronicle: str, storyteller: str, players: dict[
     """Keep the tokens of ``url``'s ``chronicle`` in ``path`` (mode 0600, in a 0700 folder, replaced whole
     so a reader never sees half a file). A file that cannot be written is reported on stderr, not fatal:
     the next start then issues new links."""
-    import json  # lazy: start-up (loaded when the command runs)
-    import os  # lazy: start-up (loaded when the command runs)
 
     from stkit.config import FILE_MODE, make_private_folder  # lazy: start-up (loaded when the command runs)
 
@@ -289,9 +286,6 @@ def print_links(
     if json_out:
         render.print_json(links, indent=None)
         return
-    import sys  # lazy: start-up (loaded when the command runs)
-
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     people = [("Storyteller", links["storyteller"])] + [
         (f"Player: {n}", u) for n, u in links["players"].items() if n not in hidden
@@ -324,7 +318,6 @@ def _print_served(base: str, issued: dict, *, qr: bool, json_out: bool, hidden: 
         render.print_text(f"Serving every chronicle of the store at {base}.", style="bold")
         render.print_text("A chronicle's links: `stkit table links --chronicle NAME` (or `stkit chronicle new`).")
         return
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     for name, links in issued.items():
         render.print_text(f"Chronicle {printable(name)}:", style="bold underline")
@@ -383,8 +376,6 @@ def serve(
     name. Ctrl-C stops the server; every change is already stored. --chronicle given several times, or
     --all, serves several chronicles from one process: each link reaches only its own chronicle.
     """
-    import json  # lazy: start-up (loaded when the command runs)
-    import os  # lazy: start-up (loaded when the command runs)
 
     from stkit.cli.common import store  # lazy: start-up (loaded when the command runs)
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
@@ -395,7 +386,6 @@ def serve(
     _check_port(port)
     check_host(host)
     lifetime = parse_lifetime(expires)
-    from stkit.text import MAX_NAME, check_text  # lazy: start-up (loaded when the command runs)
 
     if every and chronicle:
         raise typer.BadParameter("--all serves every chronicle: give either --all or --chronicle, not both")
@@ -424,7 +414,6 @@ def serve(
             style="yellow",
             stderr=json_out,
         )
-    import signal  # lazy: start-up (only `stkit serve` handles Ctrl-C itself)
 
     stop = _Interrupted()
     previous = signal.signal(signal.SIGINT, stop.handle)  # from here on a Ctrl-C is exit 130, wherever it lands
@@ -473,8 +462,6 @@ def _exit_quietly(signal: Any) -> None:
     last moments SIGINT is ignored, because the interpreter, as it finishes, puts the system's default
     action back in place of every Python handler, and a Ctrl-C landing then would end the process by the
     signal (status -2) instead of exit 130."""
-    import atexit  # lazy: start-up (loaded when the command runs)
-    import os  # lazy: start-up (loaded when the command runs)
 
     signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
     atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
@@ -544,10 +531,6 @@ def _run_uvicorn(host: str, port: int, tls: tuple[str, str] | None, stop: _Inter
 def check_public_url(url: str) -> str:
     """``url`` without a trailing slash when it is http(s)://HOST[:PORT] (no path, no credentials, a host
     :func:`check_host` accepts); StkitError naming it otherwise."""
-    import re  # lazy: start-up (loaded when the command runs)
-
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     match = re.fullmatch(r"(https?)://([^/:@\s]+)(?::(\d{1,5}))?/?", url.strip())
     if match is None:
@@ -639,7 +622,6 @@ def _revoke(db: str | None, chronicle: str, who: str, *, json_out: bool) -> None
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
     from stkit.cli.common import run  # lazy: start-up (loaded when the command runs)
     from stkit.store.table.links import revoke_links  # lazy: start-up (loaded when the command runs)
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     count = run(db, lambda gw: revoke_links(gw, chronicle, who))
     if json_out:

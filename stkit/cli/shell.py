@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import os
 import shlex
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
+import typer.main
+from typer._click.shell_completion import ShellComplete
 
 from stkit.cli.options import DbOpt
+from stkit.errors import InvalidValue
+from stkit.text import parse_whole_number
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completion
@@ -53,7 +58,6 @@ def private_history(path: Path) -> Path:
     """``path`` ready for the history: its missing folders made 0700 and the file 0600 whatever the umask
     (the lines typed name characters and hold Storyteller notes), an existing history narrowed to 0600.
     Raises OSError when the folder cannot be made or the file is not a regular file of ours."""
-    import stat  # lazy: start-up (loaded when the command runs)
 
     from stkit.config import (  # lazy: start-up (loaded when the command runs)
         FILE_MODE,
@@ -73,7 +77,6 @@ def private_history(path: Path) -> Path:
 
 def root_command() -> Command:
     """The root click command of the stkit app, built once per process."""
-    import typer.main  # lazy: start-up (loaded when the command runs)
 
     from stkit.cli.app import app  # lazy: start-up (loaded when the command runs)
 
@@ -96,8 +99,6 @@ def exit_status(line: str, default: int) -> int:
     """The status a leaving line asks for: ``exit N`` gives N (0 to 255, as a shell's ``exit``), a bare
     ``exit`` / ``quit`` gives ``default``. An unreadable N is one error line and status 2."""
     from stkit.cli.app import print_error  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
-    from stkit.text import parse_whole_number  # lazy: start-up (loaded when the command runs)
 
     words = line.split("#", 1)[0].split()
     if len(words) < 2:
@@ -174,7 +175,6 @@ def completions(text: str) -> list[tuple[str, int, str]]:
     """What Tab offers after ``text`` (the line up to the cursor): (word, start position relative to the
     cursor, help), from the command tree's own shell completion (subcommands, options, character and
     trait names, open extended actions and contests). Never raises: a broken line completes nothing."""
-    from typer._click.shell_completion import ShellComplete  # lazy: start-up (loaded when the command runs)
 
     class _Matcher(ShellComplete):  # only the matching is used here, none of a shell's script parts
         source_template = ""

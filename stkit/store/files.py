@@ -29,6 +29,7 @@ from stkit.sheet import traits as T
 from stkit.sheet.sheet import Sheet, xp_log_warnings
 from stkit.store.characters import create_character, find_character, list_characters
 from stkit.text import escape_json_controls, printable, shown_key, without_quotes
+from stkit.yamlsafe import plain_data_loader
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.store.db.gateway import Gateway
@@ -54,8 +55,6 @@ def _yaml_loader():
     import yaml  # lazy: start-up (heavy library, loaded when needed)
     from yaml.constructor import ConstructorError  # lazy: start-up (heavy library, loaded when needed)
     from yaml.events import AliasEvent, CollectionStartEvent  # lazy: start-up (heavy library, loaded when needed)
-
-    from stkit.yamlsafe import plain_data_loader  # lazy: start-up (with the YAML library)
 
     class StrictLoader(plain_data_loader(yaml.SafeLoader)):  # type: ignore[misc]
         aliases = 0

@@ -32,6 +32,7 @@ from urllib.parse import urljoin, urlsplit
 from stkit.deadline import Deadline, DeadlinePassed, within
 from stkit.errors import DataFileError, InvalidValue, StkitError
 from stkit.tcg.cards import MAX_CARD_FILE_BYTES
+from stkit.text import printable
 
 if TYPE_CHECKING:
     from stkit.tcg.db import CardDB, ImportReport
@@ -78,7 +79,6 @@ def _check_url(url: str) -> str:
 
 def _shown_url(url: str) -> str:
     """``url`` as a message may show it: control characters escaped, cut to _SHOWN_URL characters."""
-    from stkit.text import printable  # lazy: start-up (only for a refused redirect)
 
     text = printable(url)
     return text if len(text) <= _SHOWN_URL else text[:_SHOWN_URL] + "..."

@@ -6,7 +6,9 @@ inside the commands. Every command is one database transaction.
 
 from __future__ import annotations
 
+import copy
 import enum
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -30,8 +32,9 @@ from stkit.cli.options import (
     YesOpt,
     rule_options,
 )
+from stkit.errors import InvalidValue
 from stkit.sheet.vocab import DamageType, Power
-from stkit.text import counted
+from stkit.text import check_range, counted, printable
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.sheet.sheet import Sheet
@@ -131,9 +134,6 @@ def print_edit(edit, json_out: bool) -> None:
 def printable_sheet(sheet):
     """A copy of ``sheet`` whose text shows control characters as escapes (``\x1b``): rows stored before
     text was checked must not write raw escape sequences to a terminal."""
-    import copy  # lazy: start-up (loaded when the command runs)
-
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     s = copy.deepcopy(sheet)
     for f in ("name", "chronicle", "player", "concept", "nature", "demeanor", "tribe", "pack", "totem", "deformity"):
@@ -383,7 +383,6 @@ def _new_sheet(name: str, chronicle: str | None, sets: list[str], **fields: str)
     auspice looked up in the book's lists) and the TRAIT=VALUE ``sets``, a rating set with full points.
     InvalidValue for an empty name, an unknown breed/auspice/fera/creature or a --set not TRAIT=VALUE."""
     from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.sheet import breeds  # lazy: start-up (loaded when the command runs)
     from stkit.sheet.lifebook import check_tribe  # lazy: start-up (loaded when the command runs)
     from stkit.sheet.sheet import KIN_POWERS, Sheet, Track  # lazy: start-up (loaded when the command runs)
@@ -525,7 +524,6 @@ def show(
 
 def _screen_rows() -> int:
     """How many characters fit the terminal's height under the table's header (at least 5)."""
-    import shutil  # lazy: start-up (loaded when the command runs)
 
     return max(5, shutil.get_terminal_size((100, 24)).lines - 8)
 
@@ -557,7 +555,6 @@ def list_(
     Example: `stkit char list --tribe "Glass Walkers" --limit 50 --offset 50`."""
 
     from stkit.store.characters import count_characters, list_sheets  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     if chronicle is not None:
         from stkit.config import default_chronicle  # lazy: start-up (loaded when the command runs)
@@ -629,7 +626,6 @@ def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered:
     from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     from stkit.cli import render  # lazy: start-up (loaded when the command runs)
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     for c in damaged:  # one bad row must not hide the rest
         render.console().print(
@@ -678,7 +674,6 @@ def _print_list(rows: list, damaged: list, total: int, offset: int, *, filtered:
 def _character_cells(s, dead: bool = False) -> dict[str, str]:
     """One `char list` row: column title -> text, in the table's column order (``dead``: Health says so).
     Stored text is shown with its control characters as escapes (:func:`stkit.text.printable`)."""
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     return {
         "Name": printable(s.name),
@@ -809,7 +804,6 @@ def spend(
 
     Refused, with nothing spent, when the character has too few points."""
     from stkit.store import characters  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(points, "points", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.spend(s, name, power, points, chronicle=chronicle)), json_out)
@@ -828,7 +822,6 @@ def regain(
 
     Willpower and Gnosis stop at the rating; Rage may go above it (with a warning)."""
     from stkit.store import characters  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(points, "points", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.regain(s, name, power, points, chronicle=chronicle)), json_out)
@@ -849,7 +842,6 @@ def damage(
 
     The worst damage is kept first; the deepest marked level sets the wound penalty."""
     from stkit.store import characters  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(levels, "health levels", 1, MAX_COUNT)
     print_edit(run(db, lambda s: characters.damage(s, name, levels, kind.value, chronicle=chronicle)), json_out)
@@ -939,7 +931,6 @@ def heal(
 
     The lightest damage heals first unless --type is given."""
     from stkit.store import characters  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     check_range(levels, "health levels", 1, MAX_COUNT)
     print_edit(

@@ -6,6 +6,7 @@ The steps and their rules are :mod:`stkit.sheet.guided`'s; this module only asks
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 
@@ -21,7 +22,6 @@ def run_wizard(
     """Ask the creation steps until the sheet is finished (then store it) or the player types `quit` (or
     ends the input): nothing is stored then, exit 1 (130 after Ctrl-C). ``input`` / ``output``:
     prompt_toolkit's, for tests."""
-    import sys  # lazy: start-up (loaded when the command runs)
 
     import typer  # lazy: start-up (loaded when the command runs)
     from prompt_toolkit import PromptSession  # lazy: start-up (loaded when the command runs)

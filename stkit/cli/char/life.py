@@ -16,6 +16,8 @@ from stkit.cli.common import run
 from stkit.cli.complete import CharacterNameArg as NameArg
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
+from stkit.errors import InvalidValue
+from stkit.text import check_range, printable
 
 if TYPE_CHECKING:  # pragma: no cover
     from stkit.sheet.lifebook import CreationCheck
@@ -106,7 +108,6 @@ def entry_words(words: list[str]) -> list[str]:
     ``['gift:Razor', 'Claws', 'Brawl']`` -> ``['gift:Razor Claws', 'Brawl']``. After a ``gift:``/``rite:``
     word with no ``=N``, each next word that is not a trait on its own (no ``:``, and its name before any
     ``=`` not a trait :func:`stkit.sheet.traits.resolve_settable` knows) is a further word of that name."""
-    from stkit.errors import InvalidValue  # lazy: start-up (loaded when the command runs)
     from stkit.sheet.traits import resolve_settable  # lazy: start-up (loaded when the command runs)
 
     def is_trait(word: str) -> bool:
@@ -153,7 +154,6 @@ def raise_(
     Rite: level; Rage, Willpower: current; Gnosis: current x2. All or nothing, one transaction; undo
     with `char xp NAME undo`. Example: `stkit char raise Weston Brawl Athletics=2`."""
     from stkit.store.growth import parse_raise, raise_traits  # lazy: start-up (loaded when the command runs)
-    from stkit.text import check_range  # lazy: start-up (loaded when the command runs)
 
     if to is not None:
         check_range(to, "--to", 0, 10)
@@ -251,7 +251,6 @@ def history(
     from rich.text import Text  # lazy: start-up (loaded when the command runs)
 
     from stkit.cli.cells import local_time  # lazy: start-up (loaded when the command runs)
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     out = _out()
     out.print(Text(f"History of {printable(sheet.name)} ({printable(sheet.chronicle)})", style="bold"))

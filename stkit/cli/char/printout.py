@@ -7,6 +7,7 @@ standard library at module level; the store, fpdf2 and rich are imported inside 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +17,7 @@ from stkit.cli.common import run
 from stkit.cli.complete import complete_character
 from stkit.cli.options import ChronicleLookupOpt as ChronicleOpt
 from stkit.cli.options import DbOpt, JsonOpt
+from stkit.text import printable
 
 
 def print_sheet(
@@ -44,13 +46,10 @@ def print_sheet(
     if name and every:
         raise typer.BadParameter("give a name or --all, not both")
     if pdf is not None and html is not None and os.path.realpath(pdf) == os.path.realpath(html):
-        from stkit.text import printable  # lazy: start-up (loaded when the command runs)
-
         # one file for both: the second write would fail on the first's file, or replace it with --force
         raise typer.BadParameter(f"--pdf and --html name the same file ({printable(html)}); give two files")
     from stkit.formats import printsheet  # lazy: start-up (loaded when the command runs)
     from stkit.store.files import print_sheets, write_new_file  # lazy: start-up (loaded when the command runs)
-    from stkit.text import printable  # lazy: start-up (loaded when the command runs)
 
     sheets = run(db, lambda gw: print_sheets(gw, name, chronicle, every=every), readonly=True)
     outputs: list[tuple[Path, bytes]] = []
@@ -71,7 +70,6 @@ def print_sheet(
             {"characters": [s.name for s in sheets], "files": [str(p) for p, _ in outputs], "warnings": warnings}
         )
         return
-    import sys  # lazy: start-up (loaded when the command runs)
 
     for w in warnings:
         sys.stderr.write(f"Warning: {printable(w)}\n")

@@ -6,11 +6,13 @@ and the standard library are imported at module level.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import typer
 
 from stkit.cli.tcg.app import safe, tcg_app
+from stkit.errors import NotFound
 from stkit.tcg.vocab import RuleKind
 from stkit.text import counted
 
@@ -217,7 +219,6 @@ def cards_import(
     """Import a card list in one transaction.
 
     Every card is validated first: nothing is half-imported."""
-    import os  # lazy: start-up (loaded when the command runs)
 
     err = _console(stderr=True)
     big = os.path.exists(file) and os.path.getsize(file) > 100_000
@@ -472,7 +473,6 @@ def deck_check(
     """Check a deck list against the deck-building rules.
 
     Exit 0 when legal, 1 when not, listing every violation with its rule id."""
-    from stkit.errors import NotFound  # lazy: start-up (loaded when the command runs)
     from stkit.tcg.deck import check_deck, parse_deck_file  # lazy: start-up (loaded when the command runs)
 
     deck = parse_deck_file(file)

@@ -21,7 +21,7 @@ from stkit.store.house import rules_in_force
 from stkit.store.rolling import Purpose, make_roll, odds_for
 from stkit.store.saved import find_saved, roll_saved, save_roll, saved_rolls
 from stkit.store.table.events import LinkHolder, TableEvent, dice_marks
-from stkit.text import MAX_NAME, check_text
+from stkit.text import MAX_NAME, check_text, fold_name
 from stkit.web.deps import Change, Holder, TableDep
 from stkit.web.forms import apply_change, character_name, form_id, form_int, form_text, is_on, roll_order, seed_from
 from stkit.web.table import Forbidden
@@ -121,7 +121,6 @@ async def save_route(request: Request, holder: Change, table: TableDep) -> Respo
 def _refuse_same_name(sheet, save_name: str) -> None:
     """InvalidValue naming the page's Replace box when ``sheet`` has a saved roll called ``save_name``
     (case and accents ignored, as the store compares them); the store refuses it too, in CLI words."""
-    from stkit.text import fold_name  # lazy: start-up (loaded when the route runs)
 
     for old, entry in sheet.saved_rolls.items():
         if fold_name(old) == fold_name(save_name.strip()):
