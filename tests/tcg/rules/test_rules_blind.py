@@ -7,6 +7,8 @@ from rapidfuzz import fuzz
 
 from stkit.tcg.rules import default_index
 
+from .figures import at_least as _at_least
+from .figures import counts as _figures
 from .rules_questions import QUESTIONS
 from .rules_questions_blind import BLIND
 from .rules_questions_dev import DEV
@@ -78,21 +80,6 @@ def test_the_copy_check_catches_a_copied_ask_and_a_sentence():
     told = replace(entries[1], text=entries[1].text + " So, " + told_q + ".")
     found = {q for q, _ in _copies(BLIND, [asked, told, *entries[2:]])}
     assert found == {asked_q, told_q}
-
-
-def _at_least(got: tuple[int, int], floor: tuple[int, int]) -> bool:
-    """Both figures (first, top three) at or above their floor: a tuple's ``>=`` would let one fall."""
-    return got[0] >= floor[0] and got[1] >= floor[1]
-
-
-def _figures(questions) -> tuple[int, int]:
-    index = default_index()
-    first = top3 = 0
-    for q, ids in questions:
-        got = [h.entry.id for h in index.search(q, limit=3).hits]
-        first += bool(got[:1] and got[0] in ids)
-        top3 += bool(set(got) & set(ids))
-    return first, top3
 
 
 def test_blind_figures_do_not_fall():

@@ -6,6 +6,7 @@ from rapidfuzz import fuzz
 
 from stkit.tcg.rules import default_index
 
+from .figures import shares as _figures
 from .rules_questions import QUESTIONS
 from .rules_questions_fresh import FRESH
 from .rules_questions_heldout import HELD_OUT
@@ -69,16 +70,6 @@ def test_the_combat_windows_have_entries_of_their_own():
         index.search("can a character outside the fight play an out event").hits[0].entry.id == "combat.in-out-events"
     )
     assert index.search("mid-combat events").hits[0].entry.id == "combat.mid-combat"
-
-
-def _figures(questions) -> tuple[float, float]:
-    index = default_index()
-    first = top3 = 0
-    for q, ids in questions:
-        got = [h.entry.id for h in index.search(q, limit=3).hits]
-        first += bool(got[:1] and got[0] in ids)
-        top3 += bool(set(got) & set(ids))
-    return first / len(questions), top3 / len(questions)
 
 
 def test_fresh_figures_do_not_fall():

@@ -2,6 +2,7 @@
 
 from stkit.tcg.rules import default_index
 
+from .figures import shares as _figures
 from .rules_questions import QUESTIONS
 
 
@@ -57,16 +58,6 @@ def test_the_two_readings_give_their_reasoning():
     assert "no misprint" in flip and "earlier game" in flip
     draw = index.entries["conflicts.battlefield-extra-cards"].conflict["ruling"]
     assert "in addition to the usual hand of five" in draw and "additional combat cards" in draw
-
-
-def _figures(questions) -> tuple[float, float]:
-    index = default_index()
-    first = top3 = 0
-    for q, ids in questions:
-        got = [h.entry.id for h in index.search(q, limit=3).hits]
-        first += bool(got[:1] and got[0] in ids)
-        top3 += bool(set(got) & set(ids))
-    return first / len(questions), top3 / len(questions)
 
 
 def test_held_out_questions_are_new_and_name_real_rules():

@@ -9,6 +9,8 @@ from rapidfuzz import fuzz
 
 from stkit.tcg.rules import default_index
 
+from .figures import at_least as _at_least
+from .figures import counts as _figures
 from .rules_questions import QUESTIONS
 from .rules_questions_blind import BLIND
 from .rules_questions_dev import DEV
@@ -16,7 +18,7 @@ from .rules_questions_fresh import FRESH
 from .rules_questions_heldout import HELD_OUT
 from .rules_questions_sealed import SEALED
 from .rules_questions_unseen import UNSEEN
-from .test_rules_blind import NEAR_COPY, _at_least, _figures
+from .test_rules_blind import NEAR_COPY
 
 
 def _norm(text: str) -> str:

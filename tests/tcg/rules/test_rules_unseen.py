@@ -6,13 +6,15 @@ from rapidfuzz import fuzz
 
 from stkit.tcg.rules import default_index
 
+from .figures import at_least as _at_least
+from .figures import counts as _figures
 from .rules_questions import QUESTIONS
 from .rules_questions_blind import BLIND
 from .rules_questions_dev import DEV
 from .rules_questions_fresh import FRESH
 from .rules_questions_heldout import HELD_OUT
 from .rules_questions_unseen import UNSEEN
-from .test_rules_blind import NEAR_COPY, _at_least, _copies, _figures, _norm
+from .test_rules_blind import NEAR_COPY, _copies, _norm
 
 
 def near_copies() -> set[str]:
