@@ -24,14 +24,11 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-OPEN_SETS = {
-    "tuned": ("tests.tcg.rules.rules_questions", "QUESTIONS"),
-    "dev": ("tests.tcg.rules.rules_questions_dev", "DEV"),
-    "heldout": ("tests.tcg.rules.rules_questions_heldout", "HELD_OUT"),
-    "fresh": ("tests.tcg.rules.rules_questions_fresh", "FRESH"),
-    "blind": ("tests.tcg.rules.rules_questions_blind", "BLIND"),
-    "unseen": ("tests.tcg.rules.rules_questions_unseen", "UNSEEN"),
-}
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from tcg_rules import SEALED_SETS, SETS  # noqa: E402  (the benchmark's one table of question sets)
+
+#: Every question set but the sealed ones, which are never fitted on.
+OPEN_SETS = {name: where for name, where in SETS.items() if name not in SEALED_SETS}
 
 
 #: how many of the first ranking's entries keep their place (see stkit.tcg.rules.RERANK_KEEP)
